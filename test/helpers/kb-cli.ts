@@ -1,0 +1,61 @@
+// Runs the real kb CLI in a child process, as a user would, for end-to-end tests.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const kbBin = join(repoRoot, 'bin/kb.js');
+
+export interface KbRun {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+export interface KbRunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A temporary folder; each test gets its own data and config homes so nothing leaks. */
+export function tempDir(prefix = 'kb-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function runKb(args: string[], options: KbRunOptions = {}): KbRun {
+  const home = options.env?.HOME ?? tempDir('kb-home-');
+  const result = spawnSync(process.execPath, [kbBin, ...args], {
+    cwd: options.cwd ?? tempDir('kb-cwd-'),
+    input: options.input ?? '',
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 60_000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? home, '.cache'),
+      XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+      TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
+      NO_COLOR: '1',
+      ...options.env,
+    },
+  });
+  if (result.error) throw result.error;
+  return { stdout: result.stdout, stderr: result.stderr, code: result.status ?? -1 };
+}
+
+/** Writes a knowledge base from a map of relative paths to contents; returns its root. */
+export function writeKb(files: Record<string, string | Buffer>): string {
+  const root = tempDir('kb-base-');
+  for (const sub of ['notes', 'cards', 'lab']) mkdirSync(join(root, sub), { recursive: true });
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
