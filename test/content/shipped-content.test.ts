@@ -1,0 +1,104 @@
+// The knowledge kb ships is what a new user studies on day one: every file must parse cleanly,
+// every card must carry a unique id, and every calculation card must compute what its
+// question asks, checked against an independent computation.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { calcAnswer, drawCalc, validateCalc } from '../../src/kb/calc.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { seededRandom } from '../../src/kb/random.ts';
+import type { ParsedCard, ParsedFile } from '../../src/kb/types.ts';
+import { repoRoot } from '../helpers/kb-cli.ts';
+import { independentAnswers } from './calc-answers.ts';
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+const parsed: ParsedFile[] = ['notes', 'cards'].flatMap((folder) =>
+  markdownFiles(join(repoRoot, folder)).map((abs) =>
+    parseKnowledgeFile(relative(repoRoot, abs).split('\\').join('/'), readFileSync(abs, 'utf8'))));
+const cards: ParsedCard[] = parsed.flatMap((file) => file.cards);
+const notes = cards.filter((card) => card.kind === 'note');
+const calcCards = cards.filter((card) => card.calc !== null);
+const plannedLabs = new Set(['ttft-breakdown', 'batching', 'paged-kv', 'prefix-cache', 'chunked-prefill',
+  'ttft-vs-length', 'batch-size-sweep', 'load-sweep']);
+
+describe('shipped knowledge base', () => {
+  it('has the promised volume: 30+ notes, 100+ cards, 20+ calc cards', () => {
+    expect(notes.length).toBeGreaterThanOrEqual(30);
+    expect(cards.length - notes.length).toBeGreaterThanOrEqual(100);
+    expect(calcCards.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('parses with no error and no warning', () => {
+    const problems = parsed.flatMap((file) => file.diagnostics)
+      .map((d) => `${d.severity} ${d.file}:${d.line ?? ''} ${d.message}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('gives every card a unique id stored in its file', () => {
+    const missing = cards.filter((card) => card.id === null).map((card) => `${card.file}:${card.line}`);
+    expect(missing).toEqual([]);
+    const seen = new Map<string, string>();
+    const duplicates: string[] = [];
+    for (const card of cards) {
+      const place = `${card.file}:${card.line}`;
+      const earlier = seen.get(card.id!);
+      if (earlier) duplicates.push(`${card.id} at ${earlier} and ${place}`);
+      seen.set(card.id!, place);
+    }
+    expect(duplicates).toEqual([]);
+  });
+
+  it('links only to the labs kb plans to ship', () => {
+    const unknown = cards.filter((card) => card.lab !== null && !plannedLabs.has(card.lab))
+      .map((card) => `${card.file}:${card.line} lab: ${card.lab}`);
+    expect(unknown).toEqual([]);
+  });
+
+  it('gives every note an answer section distinct from its question', () => {
+    for (const note of notes) {
+      expect(note.front.trim(), note.file).not.toBe('');
+      expect(note.back.trim().length, note.file).toBeGreaterThan(40);
+    }
+  });
+});
+
+describe('shipped calculation cards', () => {
+  it('are valid and finite over everything a quiz can draw', () => {
+    for (const card of calcCards) expect(validateCalc(card.calc!, card.file), card.front).toEqual([]);
+    const rng = seededRandom(2026);
+    for (const card of calcCards) {
+      for (let draw = 0; draw < 200; draw++) {
+        const answer = calcAnswer(card.calc!, drawCalc(card.calc!, rng));
+        expect(Number.isFinite(answer), `${card.front} gave ${answer}`).toBe(true);
+      }
+    }
+  });
+
+  it('each match an independent computation of the question', () => {
+    const rng = seededRandom(7);
+    for (const card of calcCards) {
+      const checks = independentAnswers.filter(([phrase]) => card.front.includes(phrase));
+      expect(checks.length, `one independent check for: ${card.front}`).toBe(1);
+      const [, independent] = checks[0];
+      for (let draw = 0; draw < 25; draw++) {
+        const values = drawCalc(card.calc!, rng);
+        const expected = independent(values);
+        const actual = calcAnswer(card.calc!, values);
+        expect(Math.abs(actual - expected), `${card.front} with ${JSON.stringify(values)}`)
+          .toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
+      }
+    }
+  });
+
+  it('leave no independent check unused', () => {
+    const unused = independentAnswers.filter(([phrase]) => !calcCards.some((card) => card.front.includes(phrase)));
+    expect(unused.map(([phrase]) => phrase)).toEqual([]);
+  });
+});
