@@ -3,6 +3,7 @@
 // so a clone needs no build step.
 import module from 'node:module';
 import { register } from 'tsx/esm/api';
+import { fileURLToPath } from 'node:url';
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 22) {
@@ -11,5 +12,6 @@ if (major < 22) {
 }
 // V8's compile cache roughly halves start-up once warm (Ink and React are large).
 module.enableCompileCache?.();
-register();
+// tsx would look for tsconfig.json in the working directory; kb's own holds its JSX setting.
+register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 await import('../src/cli/main.ts');

@@ -3,6 +3,17 @@
 // `kb --help` and the scriptable commands start fast.
 import { Command, CommanderError } from 'commander';
 import { UserError } from './errors.ts';
+import * as initCommand from './init.ts';
+import * as scanCommand from './scan.ts';
+import * as doctorCommand from './doctor.ts';
+import * as labCommand from './lab.ts';
+import * as reviewCommand from './review.ts';
+import * as quizCommand from './quiz.ts';
+import * as dueCommand from './due.ts';
+import * as rateCommand from './rate.ts';
+import * as undoCommand from './undo.ts';
+import * as statsCommand from './stats.ts';
+import * as generateCommand from './generate.ts';
 
 const program = new Command('kb')
   .description('Spaced-repetition knowledge base and quiz for LLM inference, with runnable labs')
@@ -11,7 +22,7 @@ const program = new Command('kb')
   .exitOverride();
 
 // Commands, in the order `kb --help` lists them.
-const commands: Array<{ register(program: Command): void }> = [];
+const commands: Array<{ register(program: Command): void }> = [initCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
 
 try {

@@ -24,6 +24,7 @@ export interface CalcSpec {
   vars: CalcVar[];
   answer: string;
   unit: string | null;
+  /** `abs`: the typed number may differ by `value`; `rel`: by `value` x |answer| (1% -> 0.01). */
   tolerance: { kind: 'abs' | 'rel'; value: number };
   explain: string | null;
   /** Line of the ```kb-calc fence in the file. */
@@ -68,4 +69,10 @@ export interface ParsedFile {
   file: KbPath;
   cards: ParsedCard[];
   diagnostics: Diagnostic[];
+  /**
+   * True when an error (malformed or executable frontmatter, duplicate ids) kept the file's
+   * cards from being read at all: the store should keep the cards it knew from this file
+   * rather than treat them as removed.
+   */
+  skipped?: boolean;
 }

@@ -1,0 +1,149 @@
+// kb review with 10,000 cards: launch to first card drawn (goal < 300 ms) and rating to
+// next card drawn (goal < 16 ms). Run by hand:
+//   . scripts/node-env.sh && TSX_TSCONFIG_PATH=$PWD/tsconfig.json npx tsx bench/review.ts
+// Figures are medians of several runs; on a shared machine they are noisy, so compare
+// them with each other within one run, not across machines.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
+import { openKnowledgeBase } from '../src/cli/context.ts';
+import { scanKnowledgeBase } from '../src/kb/scan.ts';
+import { ReviewRun } from '../src/srs/review-run.ts';
+import { ReviewService } from '../src/srs/review-service.ts';
+import { ReviewScreen } from '../src/ui/review/ReviewScreen.tsx';
+import { tempDir } from '../test/helpers/kb-cli.ts';
+import { TmuxKb } from '../test/e2e/review-tmux.ts';
+
+const CARDS = 10_000;
+const PER_FILE = 100;
+const NOTES = 500;
+const RUNS = 7;
+const DAY = 86_400_000;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function buildKnowledgeBase(): Promise<string> {
+  const root = tempDir('kb-bench-review-');
+  mkdirSync(join(root, 'cards'), { recursive: true });
+  mkdirSync(join(root, 'notes/bench'), { recursive: true });
+  // No daily limits: every run of the benchmark has cards left to rate.
+  writeFileSync(join(root, 'kb.json'), `${JSON.stringify({ newPerDay: CARDS, reviewsPerDay: CARDS })}\n`);
+  for (let n = 0; n < NOTES; n++) {
+    writeFileSync(join(root, `notes/bench/note-${n}.md`), `---\ncreated: '2026-01-01'\nreview_count: 0\nmastery_level: 0.0\ntags: [bench]\n---\n# Note ${n}: what limits decode throughput?\n\n## Answer\n\nMemory bandwidth: each step reads every weight once for a handful of tokens.\n`);
+  }
+  const cardFiles = (CARDS - NOTES) / PER_FILE;
+  for (let f = 0; f < cardFiles; f++) {
+    const cards = Array.from({ length: PER_FILE }, (_, i) => `## Deck ${f} card ${i}: TTFT of a ${i * 16}-token prompt?\n\nPrefill time plus the queue wait; **${i}** ms here.\n`);
+    writeFileSync(join(root, `cards/deck-${String(f).padStart(3, '0')}.md`), `---\ntags: [bench]\n---\n${cards.join('\n')}`);
+  }
+  const kb = openKnowledgeBase({ kb: root });
+  await scanKnowledgeBase(kb);
+  // Give 70% of the cards a history (two reviews in the past), so the queue mixes due
+  // reviews, reviews due later, and new cards, as a real collection does.
+  const service = new ReviewService({ ...kb, writable: false });
+  const all = (kb.db.prepare('SELECT id FROM cards').all() as Array<{ id: string }>).map((row) => row.id);
+  const start = Date.now() - 40 * DAY;
+  all.slice(0, Math.floor(all.length * 0.7)).forEach((id, i) => {
+    const first = start + (i % 30) * DAY;
+    service.rate(id, 3, first);
+    service.rate(id, i % 5 === 0 ? 2 : 3, first + 11 * 60_000);
+    service.rate(id, 3, first + DAY + (i % 7) * DAY);
+  });
+  kb.db.close();
+  return root;
+}
+
+const QUESTION = /(Deck \d+ card \d+|Note \d+): [^\n]*/;
+
+/** The real kb review in tmux: start to first question on screen, then key '3' to the next question on screen. */
+async function inTerminal(root: string): Promise<{ launch: number[]; rating: number[] }> {
+  const launch: number[] = [];
+  const rating: number[] = [];
+  for (let run = 0; run <= RUNS; run++) {
+    const tmux = new TmuxKb();
+    const t0 = performance.now();
+    tmux.start(root, [], 100, 30);
+    await tmux.waitFor(QUESTION, 30_000);
+    const elapsed = performance.now() - t0;
+    for (let i = 0; i < 5 && run > 0; i++) {
+      tmux.send('Space');
+      await tmux.waitFor('1 Again');
+      const before = QUESTION.exec(tmux.screen())?.[0];
+      const t1 = performance.now();
+      tmux.send('3');
+      await tmux.waitFor((screen: string) => QUESTION.exec(screen)?.[0] !== before);
+      rating.push(performance.now() - t1);
+    }
+    tmux.send('q');
+    await tmux.waitForExit();
+    tmux.stop();
+    if (run > 0) launch.push(elapsed); // the first run warms the compile cache
+  }
+  return { launch, rating };
+}
+
+async function ratingToNextCard(root: string): Promise<{ data: number[]; drawn: number[] }> {
+  const kb = openKnowledgeBase({ kb: root });
+  const service = new ReviewService(kb);
+  const startedAt = Date.now();
+  const run = new ReviewRun(service, kb.root, { limit: null }, { startedAt, editor: 'true', writable: true, rescan: async () => {} });
+  // The data path alone: store the rating, pick the next card, preview its four intervals.
+  const data: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const next = run.next(Date.now());
+    if (next.kind !== 'card') break;
+    const t0 = performance.now();
+    run.rate(next.card.id, 3, Date.now(), 1000);
+    const after = run.next(Date.now());
+    if (after.kind === 'card') run.options(after.card.id, Date.now());
+    data.push(performance.now() - t0);
+  }
+  // Through the screen: key press to the next question on the rendered frame.
+  const app = render(createElement(ReviewScreen, { controller: run, startedAt }));
+  const drawn: number[] = [];
+  const frame = () => app.lastFrame() ?? '';
+  const question = () => /(Deck \d+ card \d+|Note \d+): [^\n]*/.exec(frame())?.[0] ?? '';
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let i = 0; i < 30; i++) {
+    app.stdin.write(' ');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const before = question();
+    const t0 = performance.now();
+    app.stdin.write('3');
+    while (question() === before) {
+      if (performance.now() - t0 > 5_000) throw new Error(`no next card after 5 s; the screen was:\n${frame()}`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    drawn.push(performance.now() - t0);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  app.unmount();
+  kb.db.close();
+  return { data, drawn };
+}
+
+const t0 = performance.now();
+const root = process.argv[2] ?? (await buildKnowledgeBase());
+console.log(`knowledge base: ${CARDS} cards (${NOTES} notes) at ${root}, built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+const baseline: number[] = [];
+for (let run = 0; run < RUNS; run++) {
+  const t1 = performance.now();
+  spawnSync(process.execPath, ['--input-type=module', '-e', "await import('ink')"], { cwd: process.cwd() });
+  baseline.push(performance.now() - t1);
+}
+console.log(`baseline: node + import('ink') alone: median ${fmt(median(baseline))}`);
+const terminal = await inTerminal(root);
+console.log(`launch to first card drawn (real kb review in tmux, ${terminal.launch.length} runs): median ${fmt(median(terminal.launch))}, min ${fmt(Math.min(...terminal.launch))}  [goal < 300 ms]`);
+console.log(`rating to next card drawn (real kb review in tmux, ${terminal.rating.length} ratings, includes tmux polling): median ${fmt(median(terminal.rating))}, min ${fmt(Math.min(...terminal.rating))}  [goal < 16 ms]`);
+const rating = await ratingToNextCard(root);
+console.log(`rating to next card, data (store + pick + preview, ${rating.data.length} ratings): median ${fmt(median(rating.data))}, max ${fmt(Math.max(...rating.data))}`);
+console.log(`rating to next card drawn (in-process Ink screen, ${rating.drawn.length} ratings): median ${fmt(median(rating.drawn))}, max ${fmt(Math.max(...rating.drawn))}  [goal < 16 ms]`);
+console.log('(noisy shared machine: compare these figures with each other, not with other runs)');

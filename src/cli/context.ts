@@ -1,0 +1,89 @@
+// The knowledge base a command works on, opened once: its folder, settings and database.
+// Every command that touches a knowledge base starts with openKnowledgeBase.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
+import { LocationError, locateKnowledgeBase, stateFolderName, type KbSource } from '../kb/location.ts';
+import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
+import { UserError } from './errors.ts';
+
+export interface KnowledgeBase {
+  /** Absolute path of the knowledge-base folder. */
+  root: string;
+  /** The knowledge base shipped with kb (its state lives in the user's data folder). */
+  bundled: boolean;
+  /** Whether kb may write into its files (ids, frontmatter write-back): false for the bundled one. */
+  writable: boolean;
+  dbPath: string;
+  db: KbDatabase;
+  config: KbConfig;
+  configPath: string;
+  source: KbSource;
+}
+
+export interface OpenOptions {
+  /** The --kb flag, if given. */
+  kb?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Finds, configures and opens the knowledge base; user mistakes become a one-line UserError. */
+export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
+  try {
+    const location = locateKnowledgeBase(options);
+    const config = loadConfig(location.configPath);
+    ignoreStateFolder(location.root, location.dbPath);
+    const db = openDatabase(location.dbPath);
+    return { ...location, writable: !location.bundled, db, config };
+  } catch (error) {
+    if (error instanceof LocationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
+      throw new UserError(error.message);
+    }
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
+      throw new UserError(`database ${databasePath(options)}: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+}
+
+function databasePath(options: OpenOptions): string {
+  try {
+    return locateKnowledgeBase(options).dbPath;
+  } catch {
+    return '(unknown)';
+  }
+}
+
+/** A database kept in <kb>/.kb/ gets a .gitignore there, so a knowledge base under git stays clean. */
+function ignoreStateFolder(root: string, dbPath: string): void {
+  const stateDir = join(root, stateFolderName);
+  if (dirname(dbPath) !== stateDir) return;
+  const ignore = join(stateDir, '.gitignore');
+  if (existsSync(ignore)) return;
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(ignore, '# kb state (database): not part of the knowledge base\n*\n');
+}
+
+/**
+ * openKnowledgeBase, then an incremental scan (only files whose size or mtime changed are
+ * read), so a session never starts from a stale queue: a note added or edited since the last
+ * run is there, and a fresh install reviews the bundled cards without a separate `kb scan`.
+ * Problems are summarised on stderr; `kb scan` lists them in full.
+ */
+export async function openScannedKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
+  const kb = openKnowledgeBase(options);
+  try {
+    const { scanKnowledgeBase } = await import('../kb/scan.ts');
+    const report = await scanKnowledgeBase(kb);
+    if (report.errors.length > 0) {
+      const files = new Set(report.errors.map((error) => error.file)).size;
+      process.stderr.write(`kb: ${report.errors.length} error(s) in ${files} file(s) were skipped; run kb scan for details\n`);
+    }
+    return kb;
+  } catch (error) {
+    kb.db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+// kb doctor: is the database sound, and do the files and the database agree?
+import type { Command } from 'commander';
+import type { FsrsRow } from '../store/fsrs.ts';
+import { UserError } from './errors.ts';
+
+export function register(program: Command): void {
+  program
+    .command('doctor')
+    .description('check the database and the knowledge base: integrity, duplicate ids, orphans, lab links, frontmatter vs database')
+    .option('--json', 'print the findings as JSON')
+    .option('--fix', "rewrite notes' review fields (last_reviewed, next_review, review_count, mastery_level) from the database; personal knowledge bases only")
+    .addHelpText('after', '\nExit code 1 when the database is damaged or two cards share an id.')
+    .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
+      const { openKnowledgeBase } = await import('./context.ts');
+      const [{ diagnoseKnowledgeBase }, { reviewFields }, { fsrsParameters }] = await Promise.all([
+        import('../kb/doctor.ts'),
+        import('../kb/writeback.ts'),
+        import('../srs/settings.ts'),
+      ]);
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        if (options.fix && !kb.writable) {
+          throw new UserError('--fix writes into the notes, and the bundled knowledge base is read-only; make your own with: kb init DIR');
+        }
+        // The fields write-back keeps in a note's frontmatter, computed the way write-back does.
+        const weights = fsrsParameters(kb.config).w;
+        const projection = (state: FsrsRow) => ({ ...reviewFields(state, weights, kb.config.dayStartsAt) });
+        const { progressLine } = await import('./scan.ts');
+        const progress = progressLine(process.stderr, 'checking');
+        const report = await diagnoseKnowledgeBase(kb, { fix: options.fix, projection, onProgress: progress.update });
+        progress.clear();
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
+        } else {
+          const { unknownLabWarnings } = await import('../kb/lab-links.ts');
+          process.stdout.write(`${formatDoctorReport(report, kb.bundled, unknownLabWarnings)}\n`);
+        }
+        if (report.errors > 0) process.exitCode = 1;
+      } finally {
+        kb.db.close();
+      }
+    });
+}
+
+type Report = Awaited<ReturnType<typeof import('../kb/doctor.ts').diagnoseKnowledgeBase>>;
+type UnknownLabWarnings = typeof import('../kb/lab-links.ts').unknownLabWarnings;
+
+function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings: UnknownLabWarnings): string {
+  const lines: string[] = [`${report.root}${bundled ? ' (bundled, read-only)' : ''}`];
+  lines.push(report.integrity.ok ? 'database: ok' : `database: DAMAGED: ${report.integrity.messages.join('; ')}; ${report.integrity.foreignKeyViolations} foreign key violations`);
+  for (const duplicate of report.duplicates) {
+    lines.push(`error: duplicate card id ${duplicate.id}: ${duplicate.places.map((p) => `${p.file}:${p.line}`).join(', ')}`);
+  }
+  if (report.missingIds.length > 0) {
+    const files = new Set(report.missingIds.map((entry) => entry.file)).size;
+    lines.push(
+      bundled
+        ? `warning: ${report.missingIds.length} cards in ${files} files have no id in their file; kb uses ids derived from file and question (maintainers: kb --kb <repo> scan --write-ids)`
+        : `warning: ${report.missingIds.length} cards in ${files} files have no id yet; run kb scan`,
+    );
+  }
+  for (const warning of unknownLabWarnings(report.unknownLabs, new Set())) lines.push(`warning: ${warning.file}:${warning.line}: ${warning.message}`);
+  for (const entry of report.frontmatter) {
+    const fields = entry.mismatches.map((m) => `${m.field} file ${JSON.stringify(m.file)} vs database ${JSON.stringify(m.database)}`).join(', ');
+    lines.push(`${entry.fixed ? 'fixed' : 'warning'}: ${entry.file}: ${fields}${entry.fixError ? ` (not fixed: ${entry.fixError})` : ''}`);
+  }
+  for (const diagnostic of report.unreadable) {
+    lines.push(`warning: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`);
+  }
+  if (report.orphans.length > 0) lines.push(`orphans: ${report.orphans.length} cards whose source is gone (their history is kept)`);
+  if (report.frontmatter.some((entry) => !entry.fixed) && !bundled) lines.push('run kb doctor --fix to rewrite the frontmatter from the database');
+  lines.push(`${report.errors} errors, ${report.warnings} warnings`);
+  return lines.join('\n');
+}

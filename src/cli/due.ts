@@ -1,0 +1,62 @@
+// kb due: today's review queue, for scripts and a quick look.
+import type { Command } from 'commander';
+import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
+
+export function register(program: Command): void {
+  addQueueOptions(
+    program
+      .command('due')
+      .description("list today's review queue: learning cards due now, due reviews, then new cards within the daily limits")
+      .option('--json', 'print the queue as JSON (ids for kb rate)'),
+  )
+    .addHelpText(
+      'after',
+      `
+The order is the one kb review shows. Suspended and buried cards are left out; learning
+cards due later today are listed last. Rate a card from a script with kb rate <id> good.`,
+    )
+    .action(async (flags: QueueFlags & { json?: boolean }, command: Command) => {
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { ReviewService } = await import('../srs/review-service.ts');
+      const { formatDue } = await import('../ui/text/due-list.ts');
+      const { STATE_NAMES } = await import('../srs/state.ts');
+      const request = queueRequest(flags);
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const service = new ReviewService(kb);
+        const now = Date.now();
+        const queue = service.queue(request, now);
+        const sections = [
+          ['learning', queue.learning],
+          ['review', queue.review],
+          ['new', queue.new],
+          ['later', queue.later],
+        ] as const;
+        const entries = sections.flatMap(([section, cards]) =>
+          cards.map((entry) => {
+            const card = service.card(entry.id);
+            return {
+              id: entry.id,
+              queue: section,
+              state: STATE_NAMES[entry.state],
+              due: new Date(entry.due).toISOString(),
+              kind: card?.kind ?? 'note',
+              path: card?.path ?? '',
+              line: card?.line ?? 1,
+              deck: card?.deck ?? '',
+              front: card?.front ?? '',
+              lab: card?.lab ?? null,
+            };
+          }),
+        );
+        const counts = { learning: queue.learning.length, review: queue.review.length, new: queue.new.length, later: queue.later.length };
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ now: new Date(now).toISOString(), dayEnds: new Date(service.dayEnd(now)).toISOString(), counts, cards: entries }, null, 2)}\n`);
+        } else {
+          process.stdout.write(formatDue(counts, entries, now, process.stdout.columns ?? 100));
+        }
+      } finally {
+        kb.db.close();
+      }
+    });
+}

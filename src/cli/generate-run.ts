@@ -1,0 +1,82 @@
+// The engine side of kb generate, loaded only when the command runs.
+import { type Engine, createEngine, resolveModelConfig } from '../engine/engine.ts';
+import { DEFAULT_BLOCK_SIZE } from '../engine/engine-options.ts';
+import { requestMetrics } from '../engine/metrics/timeline.ts';
+import { gpt2Tokenizer } from '../engine/model/tokenizer.ts';
+import { UserError } from './errors.ts';
+import type { GenerateCommandRequest } from './generate.ts';
+
+export async function generateOnce(request: GenerateCommandRequest) {
+  const model = request.model ?? 'gpt2-tiny';
+  let config;
+  try {
+    config = resolveModelConfig(model, request.weightsDir);
+  } catch (error) {
+    throw new UserError((error as Error).message);
+  }
+  // The tokenizer's ids only mean text for GPT-2's own vocabulary.
+  const gpt2Vocab = config.vocabSize === gpt2Tokenizer.vocabSize;
+  if (request.prompt !== undefined && !gpt2Vocab) {
+    throw new UserError(`--prompt needs GPT-2's vocabulary (${gpt2Tokenizer.vocabSize}); this model has ${config.vocabSize}: use --prompt-ids`);
+  }
+  const promptIds = request.promptIds ?? gpt2Tokenizer.encode(request.prompt!);
+  if (promptIds.length === 0) throw new UserError('the prompt is empty');
+  if (promptIds.length > config.nCtx) {
+    throw new UserError(`the prompt has ${promptIds.length} tokens; ${config.name}'s context is ${config.nCtx}`);
+  }
+  const bad = promptIds.find((id) => id >= config.vocabSize);
+  if (bad !== undefined) throw new UserError(`--prompt-ids: ${bad} is not a token id of ${config.name} (vocabulary ${config.vocabSize})`);
+
+  let engine: Engine;
+  try {
+    engine = await createEngine({
+      model,
+      weightsDir: request.weightsDir,
+      backend: request.backend,
+      threads: request.threads,
+      seed: request.seed,
+      // One request: a pool just big enough for it.
+      numBlocks: Math.ceil(Math.min(promptIds.length + request.maxNewTokens, config.nCtx) / DEFAULT_BLOCK_SIZE),
+      scheduler: { maxNumSeqs: 1, prefillMaxBatch: 1, maxBatchedTokens: promptIds.length, chunkSize: 0 },
+    });
+  } catch (error) {
+    // Bad weights files and settings surface here with messages naming the file or field.
+    throw new UserError((error as Error).message);
+  }
+  try {
+    const handle = engine.submit({
+      promptIds,
+      maxNewTokens: request.maxNewTokens,
+      temperature: request.temperature,
+      topK: request.topK,
+      topP: request.topP,
+      seed: request.seed,
+      stopTokenIds: gpt2Vocab && !request.ignoreEos ? [gpt2Tokenizer.eosTokenId] : [],
+    });
+    const result = await handle.done;
+    if (result.timeline.error !== null) throw new UserError(result.timeline.error);
+    const metrics = requestMetrics(result.timeline);
+    const decodeTokensPerS =
+      metrics && metrics.tpotMs !== null && metrics.tpotMs > 0 ? 1000 / metrics.tpotMs : null;
+    return {
+      model: config.name,
+      weights: engine.info.weights,
+      backend: engine.info.backend,
+      device: engine.info.device,
+      promptIds,
+      outputIds: result.outputIds,
+      text: gpt2Vocab ? gpt2Tokenizer.decode(result.outputIds) : '',
+      finishReason: result.finishReason,
+      timings: {
+        ttftMs: metrics?.ttftMs ?? null,
+        queueWaitMs: metrics?.queueWaitMs ?? null,
+        prefillToFirstTokenMs: metrics?.prefillToFirstTokenMs ?? null,
+        tpotMs: metrics?.tpotMs ?? null,
+        decodeTokensPerS,
+        latencyMs: metrics?.latencyMs ?? null,
+      },
+    };
+  } finally {
+    await engine.close();
+  }
+}

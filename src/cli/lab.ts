@@ -1,0 +1,264 @@
+// `kb lab list | show <name> | <name> | history <name> | compare <run> <run>`: run the labs of the knowledge base on the bundled
+// engine, see each expectation reproduced or not, and look back at stored runs.
+//
+// Exit codes: 0 when a run completes, whatever its verdict (a lab is an experiment, and a
+// changed setting is supposed to change the result; the verdict is printed and in --json);
+// 1 for a bad lab file, an unknown or out-of-range --set, or an engine failure (the run is
+// stored as failed); 130 after Ctrl-C (the run is stored as partial).
+//
+// Only the settings registry (for --help) is imported up front; lab files, the store and
+// the engine load inside the actions, so other commands start fast.
+import type { Command } from 'commander';
+import type { LabRunResult } from '../lab/run.ts';
+import { parseOverrides, validKeysTable, type SettingOverride } from '../lab/settings.ts';
+import type { KbDatabase } from '../store/db.ts';
+import { UserError } from './errors.ts';
+import { openKnowledgeBase } from './context.ts';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The lab layer's own errors (bad settings, bad or missing lab files) are the user's to fix. */
+const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError']);
+
+function asUserError(error: unknown): never {
+  if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
+  throw error;
+}
+
+function kbOption(command: Command): string | undefined {
+  return command.optsWithGlobals().kb as string | undefined;
+}
+
+export function register(program: Command): void {
+  const lab = program
+    .command('lab')
+    .summary('run a lab on the bundled inference engine, or list labs and past runs')
+    .description(
+      'Runs lab/<name>.md: its workload on the bundled engine, the report (queue wait, TTFT, TPOT, ITL, ' +
+        'throughput, KV and scheduler stats), then each expectation shown as reproduced (✓) or not (✗). ' +
+        'Every run is stored. Exit code 0 when the run completes, whatever the verdict; 130 when interrupted ' +
+        '(the partial run is stored).',
+    )
+    .argument('[name]', 'the lab to run (see kb lab list)')
+    .option('--set <key=value>', 'change a setting for this run (repeatable), e.g. --set engine.prefillMaxBatch=256', collect, [])
+    .option('--backend <backend>', 'cpu (computes) or sim (cost model, virtual clock); same as --set backend=...')
+    .option('--points <labels>', 'for a sweep: run only these points, comma-separated')
+    .option('--json', 'print the run as JSON (the report, the metrics and every check)')
+    .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
+    .action(async (name: string | undefined, _options: unknown, command: Command) => {
+      const options = command.opts() as { set: string[]; backend?: string; points?: string; json?: boolean };
+      if (!name) {
+        await printList(kbOption(command), Boolean(options.json));
+        return;
+      }
+      await runCommand(name, options, kbOption(command));
+    });
+
+  lab
+    .command('list')
+    .description('list the labs of the knowledge base, with the verdict of each one\'s latest run')
+    .option('--json', 'print as JSON')
+    .action(async (_options: unknown, command: Command) => {
+      await printList(kbOption(command), Boolean(command.optsWithGlobals().json));
+    });
+
+  lab
+    .command('show')
+    .description('print a lab\'s exercise: what to run, what to look at, what to change, questions to answer')
+    .argument('<name>', 'the lab')
+    .option('--json', 'print the lab (settings, checks, exercise) as JSON')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
+      const { loadLab } = await import('../lab/files.ts');
+      const { settingsLine } = await import('../lab/report-text.ts');
+      const kb = openKnowledgeBase({ kb: options.kb });
+      try {
+        const lab = (() => {
+          try {
+            return loadLab(kb.root, name);
+          } catch (error) {
+            return asUserError(error);
+          }
+        })();
+        if (options.json) {
+          const { name: labName, file, title, summary, settings, sweep, chart, body } = lab;
+          const expect = lab.expect.map((c) => ({ metric: c.text, op: c.op, value: c.value, say: c.say }));
+          process.stdout.write(`${JSON.stringify({ name: labName, file, title, summary, settings, sweep, chart, expect, exercise: body }, null, 2)}\n`);
+          return;
+        }
+        const checks = lab.expect.map((c) => `  - ${c.say}  (${c.text} ${c.op} ${c.value})`);
+        process.stdout.write(
+          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}`] : []), ...(lab.chart ? [`Chart: ${lab.chart.kind === 'bars' ? 'bars of' : 'lines of'} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
+        );
+      } finally {
+        kb.db.close();
+      }
+    });
+
+  lab
+    .command('history')
+    .description('list the stored runs of a lab, newest first, and what changed between the last two')
+    .argument('<name>', 'the lab')
+    .option('--limit <n>', 'at most this many runs', '20')
+    .option('--json', 'print as JSON')
+    .action(async (name: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit ${options.limit}: expected a whole number >= 1`);
+      const { historyText, historyJson } = await import('../lab/history.ts');
+      const { loadLab } = await import('../lab/files.ts');
+      const { labNamePattern } = await import('../lab/lab-file.ts');
+      const { labRunsOf } = await import('../store/lab-runs.ts');
+      const kb = openKnowledgeBase({ kb: options.kb });
+      try {
+        let title: string | null = null;
+        try {
+          title = loadLab(kb.root, name).title;
+        } catch (error) {
+          // A lab whose file is gone or broken still has its history.
+          if (!(error instanceof Error && userErrorNames.has(error.name))) throw error;
+          if (!labNamePattern.test(name)) asUserError(error);
+        }
+        const runs = labRunsOf(kb.db, name, limit);
+        if (runs.length === 0 && title === null) throw new UserError(`no lab "${name}" and no stored runs of it; see kb lab list`);
+        if (options.json) process.stdout.write(`${JSON.stringify(historyJson(name, runs), null, 2)}\n`);
+        else process.stdout.write(historyText(name, title, runs));
+      } finally {
+        kb.db.close();
+      }
+    });
+
+  lab
+    .command('compare')
+    .description('show two stored runs side by side: settings, metrics at each point, expectations')
+    .argument('<run>', 'a run id (see kb lab history <name>)')
+    .argument('<other>', 'another run id')
+    .option('--json', 'print both runs as JSON')
+    .action(async (first: string, second: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
+      const ids = [first, second].map((text) => {
+        const id = Number(text.replace(/^#/, ''));
+        if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history <name>)`);
+        return id;
+      });
+      const { labRun } = await import('../store/lab-runs.ts');
+      const { compareText, compareJson } = await import('../lab/compare.ts');
+      const kb = openKnowledgeBase({ kb: options.kb });
+      try {
+        const [a, b] = ids.map((id) => {
+          const run = labRun(kb.db, id);
+          if (!run) throw new UserError(`no stored lab run #${id}; see kb lab history <name>`);
+          return run;
+        });
+        if (options.json) process.stdout.write(`${JSON.stringify(compareJson(a, b), null, 2)}\n`);
+        else process.stdout.write(compareText(a, b));
+      } finally {
+        kb.db.close();
+      }
+    });
+}
+
+async function printList(kbDir: string | undefined, json: boolean): Promise<void> {
+  const kb = openKnowledgeBase({ kb: kbDir });
+  try {
+    await printListFrom(kb.root, kb.db, json);
+  } finally {
+    kb.db.close();
+  }
+}
+
+async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
+  const { listLabs } = await import('../lab/files.ts');
+  const { latestLabRuns } = await import('../store/lab-runs.ts');
+  const labs = listLabs(root);
+  const latest = latestLabRuns(db);
+  if (json) {
+    const rows = labs.map((entry) => {
+      const last = latest.get(entry.name) ?? null;
+      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: verdictOfStored(last.result) } : null;
+      return entry.lab
+        ? { name: entry.name, file: entry.lab.file, title: entry.lab.title, summary: entry.lab.summary, sweep: entry.lab.sweep?.key ?? null, expect: entry.lab.expect.map((c) => c.say), lastRun, error: null }
+        : { name: entry.name, file: `lab/${entry.name}.md`, title: null, summary: null, sweep: null, expect: [], lastRun, error: entry.error };
+    });
+    process.stdout.write(`${JSON.stringify({ root, labs: rows }, null, 2)}\n`);
+    return;
+  }
+  if (labs.length === 0) {
+    process.stdout.write(`No labs in ${root}/lab.\n`);
+    return;
+  }
+  const width = Math.max(...labs.map((entry) => entry.name.length));
+  for (const entry of labs) {
+    const last = latest.get(entry.name);
+    const lastText = last ? `  [last run #${last.id}: ${verdictOfStored(last.result) ?? last.status}]` : '';
+    if (entry.lab) process.stdout.write(`${entry.name.padEnd(width)}  ${entry.lab.title}${lastText}\n${' '.repeat(width + 2)}${entry.lab.summary}\n`);
+    else process.stdout.write(`${entry.name.padEnd(width)}  (broken) ${entry.error.split('\n')[0]}\n`);
+  }
+  process.stdout.write(`\nRead one: kb lab show <name>   Run it: kb lab <name> [--set key=value ...]   Past runs: kb lab history <name>\n`);
+}
+
+function verdictOfStored(result: unknown): string | null {
+  const verdict = (result as { verdict?: unknown } | null)?.verdict;
+  return typeof verdict === 'string' ? verdict : null;
+}
+
+async function runCommand(name: string, options: { set: string[]; backend?: string; points?: string; json?: boolean }, kbDir: string | undefined): Promise<void> {
+  // Everything the user typed is checked before the knowledge base or the engine is touched.
+  const overrides: SettingOverride[] = (() => {
+    try {
+      return parseOverrides([...options.set, ...(options.backend !== undefined ? [`backend=${options.backend}`] : [])]);
+    } catch (error) {
+      return asUserError(error);
+    }
+  })();
+  const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
+  const { loadLab } = await import('../lab/files.ts');
+  const { labSettings, selectPoints } = await import('../lab/plan.ts');
+  const kb = openKnowledgeBase({ kb: kbDir });
+  try {
+    const lab = (() => {
+      try {
+        return loadLab(kb.root, name);
+      } catch (error) {
+        return asUserError(error);
+      }
+    })();
+    try {
+      // Refuses combinations that could never run and unknown sweep points, before the engine starts.
+      selectPoints(lab, labSettings(lab, overrides), points);
+    } catch (error) {
+      asUserError(error);
+    }
+    const { runLab, labRunJson } = await import('../lab/run.ts');
+    const { labRunText } = await import('../lab/report-text.ts');
+    const { textProgress } = await import('../ui/lab-progress-text.ts');
+
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts += 1;
+      if (interrupts === 1) {
+        process.stderr.write('\nkb: stopping the lab; the partial run is being stored (Ctrl-C again to quit at once)\n');
+        controller.abort();
+      } else process.exit(130);
+    };
+    process.on('SIGINT', onSigint);
+    const progress = textProgress(process.stderr);
+    let result: LabRunResult;
+    try {
+      result = await runLab({ db: kb.db, lab, overrides, points, signal: controller.signal, onProgress: (p) => progress.update(p) });
+    } catch (error) {
+      progress.done();
+      if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
+      throw new UserError(`lab ${name} failed: ${error instanceof Error ? error.message : String(error)} (stored as failed)`);
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+    progress.done();
+    if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
+    else process.stdout.write(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    if (result.status === 'partial') process.exitCode = 130;
+  } finally {
+    kb.db.close();
+  }
+}

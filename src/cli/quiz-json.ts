@@ -1,0 +1,106 @@
+// kb quiz --json: the quiz for scripts, as JSON Lines. kb writes one object per line and
+// reads one answer per line from stdin:
+//   {"type":"session", ...}                      once, first
+//   {"type":"question", "n":1, ...}              then waits for a line:
+//       a calc card: the number, a unit optional ("20", "20 ms", "0.02s")
+//       a text card: y / yes / right, or n / no / wrong (the learner's own verdict)
+//   {"type":"retry", "n":1, "message":...}       the line could not be read; send another
+//   {"type":"answer", "n":1, "correct":true, ...}
+//   {"type":"summary", ...}                      last, also when stdin ends early
+// A question whose answer arrives after --time counts as wrong.
+import { createInterface } from 'node:readline';
+import type { QuizRun } from '../srs/quiz-run.ts';
+import { expectedLabel, solutionText, type QuizAnswer, type QuizQuestion } from '../srs/quiz-session.ts';
+
+const YES = new Set(['y', 'yes', 'right', 'correct', 'true']);
+const NO = new Set(['n', 'no', 'wrong', 'false']);
+
+export interface JsonQuizIo {
+  lines: AsyncIterator<string>;
+  write: (event: Record<string, unknown>) => void;
+  now: () => number;
+}
+
+export function stdioJsonQuiz(): JsonQuizIo {
+  const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  return {
+    lines: reader[Symbol.asyncIterator](),
+    write: (event) => void process.stdout.write(`${JSON.stringify(event)}\n`),
+    now: Date.now,
+  };
+}
+
+function questionEvent(question: QuizQuestion, total: number): Record<string, unknown> {
+  const { card } = question;
+  return {
+    type: 'question',
+    n: question.index + 1,
+    of: total,
+    cardId: card.id,
+    kind: card.calc ? 'calc' : 'text',
+    path: card.path,
+    line: card.line,
+    deck: card.deck,
+    tags: card.tags,
+    question: question.prompt,
+    values: question.values,
+    unit: card.calc?.unit ?? null,
+    tolerance: card.calc ? card.calc.tolerance : null,
+  };
+}
+
+function answerEvent(question: QuizQuestion, answer: QuizAnswer, scheduled: string | null | undefined): Record<string, unknown> {
+  return {
+    type: 'answer',
+    n: answer.index + 1,
+    cardId: answer.cardId,
+    answered: answer.typed,
+    value: answer.value,
+    expected: answer.expected,
+    expectedLabel: expectedLabel(question),
+    correct: answer.correct,
+    timedOut: answer.timedOut,
+    durationMs: answer.durationMs,
+    solution: solutionText(question),
+    scheduled: scheduled ?? null,
+  };
+}
+
+/** Runs the whole session over `io`; returns when every question is answered or input ends. */
+export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<void> {
+  const total = run.session.questions.length;
+  io.write({ type: 'session', session: run.session.id, seed: run.session.seed, questions: total, timeLimitMs: run.session.timeLimitMs });
+  let ended = false;
+  for (let question = run.current(); question && !ended; question = run.current()) {
+    io.write(questionEvent(question, total));
+    const askedAt = io.now();
+    for (;;) {
+      const line = await io.lines.next();
+      if (line.done) {
+        ended = true;
+        break;
+      }
+      const timing = { askedAt, answeredAt: io.now() };
+      const text = line.value.trim();
+      if (question.card.calc) {
+        const attempt = run.answerCalc(text, timing);
+        if (attempt.kind === 'retry') {
+          io.write({ type: 'retry', n: question.index + 1, message: attempt.message });
+          continue;
+        }
+        io.write(answerEvent(question, attempt.answer, attempt.scheduled));
+        break;
+      }
+      const verdict = YES.has(text.toLowerCase()) ? true : NO.has(text.toLowerCase()) ? false : null;
+      if (verdict === null) {
+        io.write({ type: 'retry', n: question.index + 1, message: 'a text card takes y (I knew it) or n (I did not)' });
+        continue;
+      }
+      const graded = run.gradeText(verdict, timing);
+      io.write(answerEvent(question, graded.answer, graded.scheduled));
+      break;
+    }
+  }
+  const summary = run.summary(io.now());
+  io.write({ type: 'summary', session: run.session.id, ...summary });
+}

@@ -1,0 +1,109 @@
+// kb quiz: the interview drill. Cards drawn toward what the learner knows least; calc cards
+// with fresh values and a typed number; text cards revealed and self-graded. Answers are
+// stored in quiz_results; only --schedule lets them move the FSRS schedule.
+import { Option, type Command } from 'commander';
+import { UserError } from './errors.ts';
+
+interface QuizFlags {
+  tag?: string;
+  deck?: string;
+  count: string;
+  time?: string;
+  seed?: string;
+  schedule?: boolean;
+  calc?: boolean;
+  json?: boolean;
+}
+
+const NOT_A_TERMINAL = `kb quiz is interactive and needs a terminal (stdin or stdout is not a TTY).
+From a script, use kb quiz --json: it writes each question as a JSON line and reads one
+answer per line from stdin (a number, a unit optional, for calc cards; y or n for text cards).`;
+
+export function register(program: Command): void {
+  program
+    .command('quiz')
+    .description('drill: questions drawn toward what you know least; calc cards with fresh values and typed answers, scored at the end')
+    .addOption(new Option('--tag <tag>', 'only cards with this tag (or a sub-tag)'))
+    .addOption(new Option('--deck <deck>', 'only cards of this deck (a notes/ topic or a cards/ file name)'))
+    .addOption(new Option('-n, --count <n>', 'number of questions').default('10'))
+    .addOption(new Option('--time <duration>', 'time per question, e.g. 45s, 2m or 90 (seconds); too late counts as wrong'))
+    .addOption(new Option('--seed <seed>', 'seed for the draw (cards and values), to repeat a session exactly'))
+    .addOption(new Option('--calc', 'only calculation (kb-calc) cards'))
+    .addOption(new Option('--schedule', 'let answers move the review schedule: wrong = Again, right = Good'))
+    .addOption(new Option('--json', 'non-interactive: JSON lines out (questions, answers, summary), one answer per line in'))
+    .addHelpText(
+      'after',
+      `
+Calc cards: type the number, with or without a unit: 20, 20ms, 0.02 s, 2.4 GB, 1,024, 1.5e3,
+50%. It is converted to the card's unit and checked against the card's tolerance; a unit
+that does not fit (GB for a time) asks again. The worked solution follows, with the values
+filled in. Text cards: Space shows the answer, then y (knew it) or n (did not).
+Results are stored (kb stats shows quiz accuracy by tag); the review schedule moves only
+with --schedule.
+
+--json protocol, one JSON object per line on stdout:
+  session, then for each question: question (waits for one line on stdin), retry (the
+  line could not be read; send another), answer; finally summary (also when stdin ends).
+Example: printf '20ms\\n' | kb quiz --json --calc -n 1 --seed 7`,
+    )
+    .action(async (flags: QuizFlags, command: Command) => {
+      const request = await quizRequest(flags);
+      if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, 2);
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { QuizRun, NoQuizCardsError } = await import('../srs/quiz-run.ts');
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        let run;
+        try {
+          run = new QuizRun(kb, request, Date.now());
+        } catch (error) {
+          if (error instanceof NoQuizCardsError) throw new UserError(error.message);
+          throw error;
+        }
+        if (flags.json) {
+          const { runJsonQuiz, stdioJsonQuiz } = await import('./quiz-json.ts');
+          await runJsonQuiz(run, stdioJsonQuiz());
+          return;
+        }
+        const { renderQuiz } = await import('../ui/quiz-render.tsx');
+        process.stdout.write(`${await renderQuiz(run)}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}
+
+async function quizRequest(flags: QuizFlags) {
+  const count = Number(flags.count);
+  if (!Number.isInteger(count) || count < 1) throw new UserError(`--count: "${flags.count}" is not a whole number of questions (1 or more)`);
+  let timeLimitMs: number | null = null;
+  if (flags.time !== undefined) {
+    const { parseDuration } = await import('../srs/quiz-units.ts');
+    timeLimitMs = parseDuration(flags.time);
+    if (timeLimitMs === null) throw new UserError(`--time: "${flags.time}" is not a duration (45s, 2m, 1m30s, 90 for seconds)`);
+  }
+  return {
+    tag: flags.tag,
+    deck: flags.deck,
+    count,
+    timeLimitMs,
+    seed: flags.seed === undefined ? randomSeed() : seedFrom(flags.seed),
+    schedule: flags.schedule === true,
+    calcOnly: flags.calc === true,
+  };
+}
+
+function randomSeed(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0];
+}
+
+/** A whole number is the seed itself; any other text is hashed (FNV-1a), so --seed monday works. */
+function seedFrom(text: string): number {
+  if (/^\d+$/.test(text)) return Number(BigInt(text) % 4294967296n);
+  let hash = 0x811c9dc5;
+  for (const char of text) {
+    hash ^= char.codePointAt(0) as number;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}

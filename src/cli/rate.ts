@@ -1,0 +1,43 @@
+// kb rate: answer one card from a script (the TUI's 1-4 keys without the TUI).
+import type { Command } from 'commander';
+import { UserError } from './errors.ts';
+
+export function register(program: Command): void {
+  program
+    .command('rate')
+    .description('rate one card again|hard|good|easy (or 1-4): updates its schedule, logs the review, writes the note back')
+    .argument('<card-id>', 'the card id (kb due --json lists them)')
+    .argument('<rating>', 'again, hard, good or easy (1-4)')
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText('after', '\nOne SQLite transaction per rating, then the note\'s frontmatter is written back. kb undo takes it back.')
+    .action(async (cardId: string, rating: string, options: { json?: boolean }, command: Command) => {
+      const { parseGrade } = await import('../srs/state.ts');
+      const grade = parseGrade(rating);
+      if (grade === null) throw new UserError(`rating: "${rating}" is not one of again, hard, good, easy (or 1-4)`);
+      const { openKnowledgeBase } = await import('./context.ts');
+      const { ReviewService, UnknownCardError } = await import('../srs/review-service.ts');
+      const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const service = new ReviewService(kb);
+        const now = Date.now();
+        let outcome;
+        try {
+          outcome = service.rate(cardId, grade, now);
+        } catch (error) {
+          if (error instanceof UnknownCardError) throw new UserError(error.message);
+          throw error;
+        }
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(grade) }, null, 2)}\n`);
+          return;
+        }
+        const lines = [`${cardId}: ${gradeName(grade)} -> ${describeState(outcome.after, now)}`];
+        const file = describeWriteback(outcome.writeback);
+        if (file) lines.push(file);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}

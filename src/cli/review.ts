@@ -1,0 +1,55 @@
+// kb review: the daily session in the terminal (Ink). Scripts use kb due / rate / undo.
+import type { Command } from 'commander';
+import { UserError } from './errors.ts';
+import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
+
+const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
+From a script or a pipe, use:
+  kb due [--json]                              today's queue, with card ids
+  kb rate <card-id> again|hard|good|easy       answer one card
+  kb undo                                      take the latest answer back`;
+
+export function register(program: Command): void {
+  addQueueOptions(
+    program
+      .command('review')
+      .description("today's review session: learning cards due now, due reviews, then new cards (FSRS scheduling)"),
+  )
+    .addHelpText(
+      'after',
+      `
+Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 Again/Hard/Good/Easy
+(each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
+s suspend, e edit in $EDITOR at the card's line, ? help, q quit.
+Every answer is saved at once (one SQLite transaction) and mirrored into the note's
+frontmatter (last_reviewed, next_review, review_count, mastery_level). mastery_level is
+FSRS's probability of recall 30 days after the last review, given the card's stability
+(0 for a new card), two decimals.
+Without a terminal, use kb due, kb rate and kb undo.`,
+    )
+    .action(async (flags: QueueFlags, command: Command) => {
+      const request = queueRequest(flags);
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError(NOT_A_TERMINAL, 2);
+      const startedAt = Date.now();
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const [{ ReviewService }, { ReviewRun }, { renderReview }] = await Promise.all([
+          import('../srs/review-service.ts'),
+          import('../srs/review-run.ts'),
+          import('../ui/review/render-review.tsx'),
+        ]);
+        const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
+          startedAt,
+          editor: process.env.VISUAL || process.env.EDITOR || 'vi',
+          writable: kb.writable,
+          // Only after an edit: the scanner is not loaded for a session without one.
+          rescan: async () => void (await (await import('../kb/scan.ts')).scanKnowledgeBase(kb)),
+        });
+        const summary = await renderReview(run, startedAt);
+        process.stdout.write(`${summary}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}

@@ -1,0 +1,78 @@
+// kb scan: read the knowledge base's notes and cards into the database.
+import type { Command } from 'commander';
+import type { Diagnostic } from '../kb/types.ts';
+
+export function register(program: Command): void {
+  program
+    .command('scan')
+    .description('read notes/ and cards/ into the database: new, changed and removed cards, errors and warnings')
+    .option('--json', 'print the report as JSON')
+    .option('--full', 'read and parse every file, not only those changed since the last scan')
+    .option('--write-ids', 'write missing card ids into the files even in the bundled (read-only) knowledge base; for maintainers')
+    .addHelpText(
+      'after',
+      `
+Missing card ids are written into the files of a personal knowledge base (only the id is
+inserted; the write is atomic). The bundled knowledge base is read-only: cards without an
+id there get an id derived from their file and question, kept in the database only.
+Exit code 1 when any file has an error; the other files are scanned all the same.`,
+    )
+    .action(async (options: { json?: boolean; full?: boolean; writeIds?: boolean }, command: Command) => {
+      const { openKnowledgeBase } = await import('./context.ts');
+      const { scanKnowledgeBase } = await import('../kb/scan.ts');
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const progress = progressLine(process.stderr);
+      try {
+        const report = await scanKnowledgeBase(kb, { full: options.full, writeIds: options.writeIds, onProgress: progress.update });
+        progress.clear();
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
+        } else {
+          for (const diagnostic of [...report.errors, ...report.warnings]) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+          const { cards, files } = report;
+          const out = [
+            `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${files.total} files, ${files.parsed} parsed`,
+            `cards: ${cards.added} added, ${cards.changed} changed, ${cards.moved} moved, ${cards.restored} restored, ${cards.removed} removed, ${cards.unchanged} unchanged; ${cards.total} in total, ${cards.orphans} orphaned`,
+          ];
+          const written = report.idsWritten.reduce((sum, entry) => sum + entry.count, 0);
+          if (written > 0) out.push(`ids written: ${written} in ${report.idsWritten.length} files`);
+          out.push(`${plural(report.errors.length, 'error')}, ${plural(report.warnings.length, 'warning')}`);
+          process.stdout.write(`${out.join('\n')}\n`);
+        }
+        if (report.errors.length > 0) process.exitCode = 1;
+      } finally {
+        progress.clear();
+        kb.db.close();
+      }
+    });
+}
+
+export function formatDiagnostic(diagnostic: Diagnostic): string {
+  const where = diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file;
+  return `${diagnostic.severity}: ${where}: ${diagnostic.message}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "scanning 1200/10000" on one rewritten line, only on a terminal and only for scans long enough to notice. */
+export function progressLine(stream: NodeJS.WriteStream, verb = 'scanning') {
+  let shown = false;
+  let last = 0;
+  const started = Date.now();
+  return {
+    update(done: number, total: number): void {
+      if (!stream.isTTY) return;
+      const now = Date.now();
+      if (now - started < 300 || (now - last < 100 && done < total)) return;
+      last = now;
+      shown = true;
+      stream.write(`\r\x1b[K${verb} ${done}/${total} files`);
+    },
+    clear(): void {
+      if (shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}

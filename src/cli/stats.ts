@@ -1,0 +1,30 @@
+// kb stats: the due forecast, review history, true retention, and the state of the cards.
+import type { Command } from 'commander';
+
+export function register(program: Command): void {
+  program
+    .command('stats')
+    .description('charts of the review state: due forecast (30 days), reviews per day (12 weeks), true retention per week, cards by state, stability and difficulty')
+    .option('--json', 'print the numbers as JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { collectStats } = await import('../srs/stats-report.ts');
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const report = collectStats(kb.db, kb.config, Date.now());
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          return;
+        }
+        const [{ renderToString }, { createElement }, { StatsView }] = await Promise.all([
+          import('ink'),
+          import('react'),
+          import('../ui/charts/StatsView.tsx'),
+        ]);
+        const width = Math.min(100, process.stdout.columns ?? 80);
+        process.stdout.write(`${renderToString(createElement(StatsView, { report, width }), { columns: width })}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}

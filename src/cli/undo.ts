@@ -1,0 +1,37 @@
+// kb undo: take back the latest rating (the TUI's u key without the TUI).
+import type { Command } from 'commander';
+import { UserError } from './errors.ts';
+
+export function register(program: Command): void {
+  program
+    .command('undo')
+    .description("take back the latest rating exactly: the card's schedule, its review-log row and the note's frontmatter")
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText('after', '\nRun it again to take back the rating before. Refused when the card changed after that rating.')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { openKnowledgeBase } = await import('./context.ts');
+      const { ReviewService, UndoError } = await import('../srs/review-service.ts');
+      const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        let outcome;
+        try {
+          outcome = new ReviewService(kb).undo();
+        } catch (error) {
+          if (error instanceof UndoError) throw new UserError(error.message);
+          throw error;
+        }
+        if (outcome === null) throw new UserError('nothing to undo: the review log is empty');
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(outcome.grade) }, null, 2)}\n`);
+          return;
+        }
+        const lines = [`undid ${gradeName(outcome.grade)} on ${outcome.cardId}: back to ${describeState(outcome.restored, Date.now())}`];
+        const file = describeWriteback(outcome.file);
+        if (file) lines.push(file);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}

@@ -1,0 +1,83 @@
+// Thread coordination over one shared Int32Array. The calling thread posts a command by bumping
+// GEN; helpers spin briefly and then sleep on it. Inside a forward pass every op ends at a
+// barrier. Spinning costs well under a microsecond per handoff where Atomics.wait costs ~50 µs,
+// but a thread that spins too long steals a core from one still working (two cores here), so
+// both spin for a bounded time and then sleep.
+
+export const CTL = {
+  GEN: 0,
+  CMD: 1,
+  BARRIER_COUNT: 2,
+  BARRIER_GEN: 3,
+  // The current batch's shape, written by the caller before it posts FORWARD.
+  TOKENS: 4,
+  SEQS: 5,
+  ROWS: 6,
+  MAX_BLOCKS_PER_SEQ: 7,
+  /** Set by a thread that threw: the others leave their barriers instead of waiting forever. */
+  FAILED: 8,
+  SIZE: 9,
+} as const;
+
+export const CMD = { FORWARD: 1, RELOAD: 2, EXIT: 3 } as const;
+
+// One Atomics.load poll costs ~7 ns here: a barrier spins ~60 µs (longer than the usual
+// imbalance between threads, about one Atomics.wait handoff), an idle helper ~250 µs (the
+// engine's bookkeeping between two steps) before sleeping.
+const BARRIER_SPINS = 1 << 13;
+const IDLE_SPINS = 1 << 15;
+const FAILURE_CHECK_MS = 50;
+
+export function createControl(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(CTL.SIZE * 4));
+}
+
+/** Caller side: start a command on every helper. */
+export function postCommand(ctl: Int32Array, cmd: number): void {
+  Atomics.store(ctl, CTL.CMD, cmd);
+  Atomics.add(ctl, CTL.GEN, 1);
+  Atomics.notify(ctl, CTL.GEN);
+}
+
+/** Helper side: block until GEN moves past `seenGen`; returns the new GEN. */
+export function waitForCommand(ctl: Int32Array, seenGen: number): number {
+  for (let i = 0; i < IDLE_SPINS; i++) {
+    const gen = Atomics.load(ctl, CTL.GEN);
+    if (gen !== seenGen) return gen;
+  }
+  Atomics.wait(ctl, CTL.GEN, seenGen);
+  return Atomics.load(ctl, CTL.GEN);
+}
+
+/** Every one of `nThreads` threads calls this; all return once the last one has arrived. */
+export function barrier(ctl: Int32Array, nThreads: number): void {
+  if (nThreads === 1) return;
+  const gen = Atomics.load(ctl, CTL.BARRIER_GEN);
+  if (Atomics.add(ctl, CTL.BARRIER_COUNT, 1) === nThreads - 1) {
+    Atomics.store(ctl, CTL.BARRIER_COUNT, 0);
+    Atomics.add(ctl, CTL.BARRIER_GEN, 1);
+    Atomics.notify(ctl, CTL.BARRIER_GEN);
+    return;
+  }
+  for (let i = 0; i < BARRIER_SPINS; i++) {
+    if (Atomics.load(ctl, CTL.BARRIER_GEN) !== gen) return;
+  }
+  while (Atomics.load(ctl, CTL.BARRIER_GEN) === gen) {
+    if (Atomics.load(ctl, CTL.FAILED)) throw new Error('cpu backend: another thread of the forward pass failed');
+    Atomics.wait(ctl, CTL.BARRIER_GEN, gen, FAILURE_CHECK_MS);
+  }
+}
+
+/** Marks the pass failed and wakes every thread waiting at a barrier. */
+export function markFailed(ctl: Int32Array): void {
+  Atomics.store(ctl, CTL.FAILED, 1);
+  Atomics.notify(ctl, CTL.BARRIER_GEN);
+}
+
+/** This thread's share [start, end) of `total` items, in multiples of `align`. */
+export function splitRange(total: number, tid: number, nThreads: number, align = 1): [number, number] {
+  const units = Math.ceil(total / align);
+  const start = Math.min(total, Math.floor((units * tid) / nThreads) * align);
+  const end = Math.min(total, Math.floor((units * (tid + 1)) / nThreads) * align);
+  return [start, end];
+}

@@ -1,0 +1,58 @@
+// Records one forward pass as a list of dispatches. The recorder decides how they reach the
+// GPU: all in one compute pass of one command buffer (normal steps), or one timed pass each
+// (--profile). Sizes come from the step; every kernel reads the same StepParams uniform.
+
+import type { ModelConfig } from '../../model/config.ts';
+import type { BindGroups } from './bind-groups.ts';
+import { flatGrid } from './shaders/common.wgsl.ts';
+import { ATTENTION_WORKGROUP } from './shaders/attention.wgsl.ts';
+import { EMBED_WORKGROUP } from './shaders/embed.wgsl.ts';
+import { KV_WRITE_WORKGROUP } from './shaders/kv-write.wgsl.ts';
+import { LAYERNORM_THREAD_WORKGROUP } from './shaders/layernorm.wgsl.ts';
+import { MATMUL_WORKGROUP } from './shaders/matmul.wgsl.ts';
+import { TILED_COLS, TILED_ROWS } from './shaders/matmul-tiled.wgsl.ts';
+import { MATMUL_ROW_BLOCKS, type Kernel, type MatmulKernels, type Pipelines } from './pipelines.ts';
+
+export interface DispatchRecorder {
+  dispatch(kernel: string, pipeline: GPUComputePipeline, group: GPUBindGroup, x: number, y: number): void;
+}
+
+export interface StepSizes {
+  tokens: number;
+  rows: number;
+}
+
+export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pipelines, g: BindGroups, sizes: StepSizes): void {
+  const { tokens, rows } = sizes;
+  const c = config.nEmbd;
+  p.embed.forEach((kernel, i) => rec.dispatch('embed', kernel.pipeline, g.embed[i], ...flatGrid(tokens * c, EMBED_WORKGROUP)));
+  const norm = (name: string, kernel: Kernel, group: GPUBindGroup, n: number): void => {
+    const grid = p.variants.layerNorm === 'thread' ? flatGrid(n, LAYERNORM_THREAD_WORKGROUP) : flatGrid(n, 1);
+    rec.dispatch(name, kernel.pipeline, group, ...grid);
+  };
+  for (const lg of g.layers) {
+    norm('layernorm', p.layerNorm, lg.ln1, tokens);
+    matmul(rec, 'matmul qkv', p.qkv, lg.qkv, tokens, p.variants.tiledFromRows);
+    rec.dispatch('kv write', p.kvWrite.pipeline, lg.kvWrite, ...flatGrid((tokens * c) / 4, KV_WRITE_WORKGROUP));
+    rec.dispatch('attention', p.attention.pipeline, lg.attention, ...flatGrid(tokens * config.nHead, ATTENTION_WORKGROUP));
+    matmul(rec, 'matmul attn proj + residual', p.proj, lg.proj, tokens, p.variants.tiledFromRows);
+    norm('layernorm', p.layerNorm, lg.ln2, tokens);
+    matmul(rec, 'matmul fc + gelu', p.fc, lg.fc, tokens, p.variants.tiledFromRows);
+    matmul(rec, 'matmul fc proj + residual', p.fcProj, lg.fcProj, tokens, p.variants.tiledFromRows);
+  }
+  if (rows === 0) return;
+  norm('final layernorm', p.finalNorm, g.finalNorm, rows);
+  p.lmHead.forEach((kernels, i) => matmul(rec, 'lm head', kernels, g.lmHead[i], rows, p.variants.tiledFromRows));
+  rec.dispatch('sample', p.sample.pipeline, g.sample, rows, 1);
+}
+
+/** The GEMV shape for a few rows, more rows per lane as the batch grows, tiles on a GPU for prefill. */
+function matmul(rec: DispatchRecorder, name: string, k: MatmulKernels, group: GPUBindGroup, rows: number, tiledFromRows: number): void {
+  const n4 = k.shape.n / 4;
+  if (k.tiled && rows >= tiledFromRows) {
+    rec.dispatch(name, k.tiled, group, Math.ceil(k.shape.n / TILED_COLS), Math.ceil(rows / TILED_ROWS));
+    return;
+  }
+  const tm = MATMUL_ROW_BLOCKS.find((b) => b >= rows) ?? MATMUL_ROW_BLOCKS[MATMUL_ROW_BLOCKS.length - 1];
+  rec.dispatch(name, k.byRowBlock.get(tm)!, group, Math.ceil(n4 / MATMUL_WORKGROUP), Math.ceil(rows / tm));
+}

@@ -1,0 +1,165 @@
+// Every compute pipeline the forward pass uses, compiled once when the backend starts, with
+// explicit bind group layouts so all variants of one kernel (matmul rows-per-lane, tiled) share
+// a layout and the bind groups built in bind-groups.ts work with any of them.
+// Variants are chosen per adapter: a software adapter (lavapipe) gets only barrier-free
+// kernels; a GPU gets workgroup-reduction LayerNorm and shared-memory tiled GEMM for prefill.
+
+import type { ModelConfig } from '../../model/config.ts';
+import type { KvLayout } from '../types.ts';
+import type { BindGroups } from './bind-groups.ts';
+import type { TokenTableChunk } from './gpu-weights.ts';
+import { logitsStride } from './gpu-buffers.ts';
+import { attentionWgsl } from './shaders/attention.wgsl.ts';
+import { embedWgsl } from './shaders/embed.wgsl.ts';
+import type { Epilogue } from './shaders/epilogue.wgsl.ts';
+import { kvWriteWgsl } from './shaders/kv-write.wgsl.ts';
+import { layerNormWgsl, type LayerNormVariant } from './shaders/layernorm.wgsl.ts';
+import { matmulTiledWgsl } from './shaders/matmul-tiled.wgsl.ts';
+import { matmulWgsl, type MatmulShape } from './shaders/matmul.wgsl.ts';
+import { sampleWgsl } from './shaders/sample.wgsl.ts';
+
+/** Rows per lane of the register-blocked matmul: 1 is the decode GEMV. Each is a pipeline to compile, so few. */
+export const MATMUL_ROW_BLOCKS = [1, 4, 8] as const;
+
+export interface KernelVariants {
+  layerNorm: LayerNormVariant;
+  /** Rows from which a matmul switches to the shared-memory tiled kernel; Infinity: never. */
+  tiledFromRows: number;
+}
+
+export function variantsFor(software: boolean): KernelVariants {
+  return software ? { layerNorm: 'thread', tiledFromRows: Infinity } : { layerNorm: 'workgroup', tiledFromRows: 16 };
+}
+
+export interface MatmulKernels {
+  shape: MatmulShape;
+  layout: GPUBindGroupLayout;
+  byRowBlock: Map<number, GPUComputePipeline>;
+  tiled?: GPUComputePipeline;
+}
+
+export interface Kernel {
+  layout: GPUBindGroupLayout;
+  pipeline: GPUComputePipeline;
+}
+
+export interface Pipelines {
+  variants: KernelVariants;
+  embed: Kernel[]; // one per token-table chunk
+  layerNorm: Kernel;
+  finalNorm: Kernel;
+  qkv: MatmulKernels;
+  proj: MatmulKernels;
+  fc: MatmulKernels;
+  fcProj: MatmulKernels;
+  lmHead: MatmulKernels[]; // one per token-table chunk
+  kvWrite: Kernel;
+  attention: Kernel;
+  sample: Kernel;
+}
+
+type Binding = 'uniform' | 'read' | 'write';
+
+function bindGroupLayout(device: GPUDevice, label: string, bindings: Binding[]): GPUBindGroupLayout {
+  return device.createBindGroupLayout({
+    label,
+    entries: bindings.map((kind, binding) => ({
+      binding,
+      visibility: 0x4, // GPUShaderStage.COMPUTE
+      buffer: { type: kind === 'uniform' ? 'uniform' : kind === 'read' ? 'read-only-storage' : 'storage' },
+    })),
+  });
+}
+
+/** Compiles one WGSL kernel; a compile error becomes an Error that quotes the compiler's message. */
+export async function compileKernel(device: GPUDevice, label: string, code: string, layout: GPUBindGroupLayout): Promise<GPUComputePipeline> {
+  // Scoped, so Dawn reports the error to us instead of printing it as an uncaptured one.
+  device.pushErrorScope('validation');
+  const module = device.createShaderModule({ label, code });
+  const info = await module.getCompilationInfo();
+  await device.popErrorScope();
+  const errors = info.messages.filter((m) => m.type === 'error');
+  if (errors.length > 0) {
+    const lines = errors.map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}`).join('\n');
+    throw new Error(`webgpu backend: kernel "${label}" failed to compile:\n${lines}`);
+  }
+  try {
+    return await device.createComputePipelineAsync({
+      label,
+      layout: device.createPipelineLayout({ label, bindGroupLayouts: [layout] }),
+      compute: { module, entryPoint: 'main' },
+    });
+  } catch (error) {
+    throw new Error(`webgpu backend: kernel "${label}" failed to build: ${(error as Error).message}`);
+  }
+}
+
+async function kernel(device: GPUDevice, label: string, code: string, bindings: Binding[]): Promise<Kernel> {
+  const layout = bindGroupLayout(device, label, bindings);
+  return { layout, pipeline: await compileKernel(device, label, code, layout) };
+}
+
+async function matmulKernels(device: GPUDevice, label: string, shape: MatmulShape, variants: KernelVariants): Promise<MatmulKernels> {
+  const bindings: Binding[] = ['uniform', 'read', 'read', 'write'];
+  if (shape.epilogue !== 'none') bindings.push('read');
+  const layout = bindGroupLayout(device, label, bindings);
+  const [tiled, ...blocked] = await Promise.all([
+    variants.tiledFromRows === Infinity ? undefined : compileKernel(device, `${label} tiled`, matmulTiledWgsl(shape), layout),
+    ...MATMUL_ROW_BLOCKS.map((tm) => compileKernel(device, `${label} x${tm}`, matmulWgsl(shape, tm), layout)),
+  ]);
+  return { shape, layout, tiled, byRowBlock: new Map(MATMUL_ROW_BLOCKS.map((tm, i) => [tm, blocked[i]])) };
+}
+
+export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv: KvLayout, chunks: readonly Omit<TokenTableChunk, 'buffer'>[], software: boolean): Promise<Pipelines> {
+  const c = config.nEmbd;
+  const variants = variantsFor(software);
+  const eps = config.layerNormEps;
+  const linear = (k: number, n: number, epilogue: Epilogue): MatmulShape => ({ k, n, ldy: n, yOffset: 0, rows: 'tokens', epilogue });
+  const ld = logitsStride(config);
+  const [embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, sample] = await Promise.all([
+    Promise.all(chunks.map((chunk, i) => kernel(device, `embed ${i}`, embedWgsl({ c, chunkStart: chunk.start, chunkSize: chunk.size, chunkStride: chunk.stride }), ['uniform', 'read', 'read', 'read', 'read', 'write']))),
+    kernel(device, 'layernorm', layerNormWgsl({ c, eps, rows: 'tokens', variant: variants.layerNorm }), ['uniform', 'read', 'read', 'read', 'write']),
+    kernel(device, 'final layernorm', layerNormWgsl({ c, eps, rows: 'sampled', variant: variants.layerNorm }), ['uniform', 'read', 'read', 'read', 'write', 'read', 'read']),
+    matmulKernels(device, 'qkv', linear(c, 3 * c, 'bias'), variants),
+    matmulKernels(device, 'attn proj', linear(c, c, 'bias-residual'), variants),
+    matmulKernels(device, 'fc', linear(c, 4 * c, 'bias-gelu'), variants),
+    matmulKernels(device, 'fc proj', linear(4 * c, c, 'bias-residual'), variants),
+    Promise.all(chunks.map((chunk, i) => matmulKernels(device, `lm head ${i}`, { k: c, n: chunk.stride, ldy: ld, yOffset: chunk.start, rows: 'sampled', epilogue: 'none' }, variants))),
+    kernel(device, 'kv write', kvWriteWgsl(c), ['uniform', 'read', 'read', 'write', 'write']),
+    kernel(device, 'attention', attentionWgsl({ c, nHead: config.nHead, blockSize: kv.blockSize }), ['uniform', 'read', 'read', 'read', 'read', 'read', 'read', 'write']),
+    kernel(device, 'sample', sampleWgsl(config.vocabSize, ld), ['uniform', 'read', 'read', 'write']),
+  ]);
+  return { variants, embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, sample };
+}
+
+/**
+ * Runs every pipeline once on an empty step (every kernel returns at once). lavapipe compiles
+ * a pipeline at its first dispatch, seconds each on a loaded machine with a cold shader cache;
+ * doing it here keeps that cost out of the first step's time (and so out of TTFT).
+ */
+export async function warmUp(device: GPUDevice, p: Pipelines, g: BindGroups, step: GPUBuffer): Promise<void> {
+  device.queue.writeBuffer(step, 0, new Uint32Array(4));
+  const encoder = device.createCommandEncoder({ label: 'warm-up' });
+  const pass = encoder.beginComputePass();
+  const run = (pipeline: GPUComputePipeline, group: GPUBindGroup): void => {
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(1);
+  };
+  const layer = g.layers[0];
+  p.embed.forEach((k, i) => run(k.pipeline, g.embed[i]));
+  run(p.layerNorm.pipeline, layer.ln1);
+  run(p.finalNorm.pipeline, g.finalNorm);
+  run(p.kvWrite.pipeline, layer.kvWrite);
+  run(p.attention.pipeline, layer.attention);
+  run(p.sample.pipeline, g.sample);
+  const matmuls: [MatmulKernels, GPUBindGroup][] = [[p.qkv, layer.qkv], [p.proj, layer.proj], [p.fc, layer.fc], [p.fcProj, layer.fcProj]];
+  p.lmHead.forEach((k, i) => matmuls.push([k, g.lmHead[i]]));
+  for (const [k, group] of matmuls) {
+    for (const pipeline of k.byRowBlock.values()) run(pipeline, group);
+    if (k.tiled) run(k.tiled, group);
+  }
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  await device.queue.onSubmittedWorkDone();
+}

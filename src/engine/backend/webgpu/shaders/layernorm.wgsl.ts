@@ -1,0 +1,92 @@
+// LayerNorm over rows of width C, two passes (mean, then variance) as the CPU backend does.
+// `rows: 'tokens'` normalises every token row in place order; `rows: 'sampled'` is the final
+// LayerNorm: it reads only the last token of each sequence that samples this step and writes
+// them densely, so the LM head runs on R rows, not T.
+// Variants: 'thread' gives each row to one invocation (no barriers: lavapipe, where a workgroup
+// barrier costs ~18 µs); 'workgroup' gives each row to a workgroup that reduces in shared
+// memory (real GPUs, where one lane per row would leave the machine idle).
+
+import { f32Literal, OPAQUE_BOUND, STEP_PARAMS } from './common.wgsl.ts';
+
+export type LayerNormVariant = 'thread' | 'workgroup';
+export const LAYERNORM_THREAD_WORKGROUP = 8;
+export const LAYERNORM_GROUP_SIZE = 64;
+
+export interface LayerNormShape {
+  c: number;
+  eps: number;
+  rows: 'tokens' | 'sampled';
+  variant: LayerNormVariant;
+}
+
+export function layerNormWgsl(s: LayerNormShape): string {
+  const sampled = s.rows === 'sampled';
+  const bindings = /* wgsl */ `
+${STEP_PARAMS}
+@group(0) @binding(0) var<uniform> step: StepParams;
+@group(0) @binding(1) var<storage, read> x: array<f32>;
+@group(0) @binding(2) var<storage, read> gamma: array<f32>;
+@group(0) @binding(3) var<storage, read> beta: array<f32>;
+@group(0) @binding(4) var<storage, read_write> y: array<f32>;
+${sampled ? `@group(0) @binding(5) var<storage, read> queryStart: array<u32>;
+@group(0) @binding(6) var<storage, read> sampleSeqs: array<u32>;` : ''}
+
+const C = ${s.c}u;
+${OPAQUE_BOUND}
+const EPS = ${f32Literal(s.eps)};
+
+fn rowCount() -> u32 { return ${sampled ? 'step.rows' : 'step.tokens'}; }
+fn sourceRow(r: u32) -> u32 { return ${sampled ? 'queryStart[sampleSeqs[r] + 1u] - 1u' : 'r'}; }
+`;
+  if (s.variant === 'thread') {
+    return /* wgsl */ `${bindings}
+@compute @workgroup_size(${LAYERNORM_THREAD_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let r = gid.x;
+  if (r >= rowCount()) { return; }
+  let src = sourceRow(r) * C;
+  let end = opaque(C);
+  var sum = 0.0;
+  for (var j = 0u; j < end; j++) { sum += x[src + j]; }
+  let mean = sum / f32(C);
+  var squares = 0.0;
+  for (var j = 0u; j < end; j++) { let d = x[src + j] - mean; squares += d * d; }
+  let inv = inverseSqrt(squares / f32(C) + EPS);
+  let dst = r * C;
+  for (var j = 0u; j < end; j++) { y[dst + j] = (x[src + j] - mean) * inv * gamma[j] + beta[j]; }
+}
+`;
+  }
+  const g = LAYERNORM_GROUP_SIZE;
+  return /* wgsl */ `${bindings}
+var<workgroup> partial: array<f32, ${g}>;
+
+fn reduceSum(li: u32, value: f32) -> f32 {
+  partial[li] = value;
+  workgroupBarrier();
+  for (var half = ${g / 2}u; half > 0u; half >>= 1u) {
+    if (li < half) { partial[li] += partial[li + half]; }
+    workgroupBarrier();
+  }
+  let total = partial[0];
+  workgroupBarrier();
+  return total;
+}
+
+@compute @workgroup_size(${g})
+fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u32, @builtin(num_workgroups) grid: vec3u) {
+  let r = wg.y * grid.x + wg.x;
+  if (r >= rowCount()) { return; } // uniform across the workgroup, so the barriers stay uniform
+  let src = sourceRow(r) * C;
+  let end = opaque(C);
+  var sum = 0.0;
+  for (var j = li; j < end; j += ${g}u) { sum += x[src + j]; }
+  let mean = reduceSum(li, sum) / f32(C);
+  var squares = 0.0;
+  for (var j = li; j < end; j += ${g}u) { let d = x[src + j] - mean; squares += d * d; }
+  let inv = inverseSqrt(reduceSum(li, squares) / f32(C) + EPS);
+  let dst = r * C;
+  for (var j = li; j < end; j += ${g}u) { y[dst + j] = (x[src + j] - mean) * inv * gamma[j] + beta[j]; }
+}
+`;
+}

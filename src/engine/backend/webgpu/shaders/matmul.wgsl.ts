@@ -1,0 +1,74 @@
+// Y[m, n] = X[m, :] . W[:, n] with W in Hugging Face's Conv1D layout [K, N]: neighbouring lanes
+// own neighbouring vec4 column groups, so every W load is contiguous across the lanes (coalesced
+// on a GPU, one vector load on lavapipe) and X is the same for all lanes of a row (a broadcast).
+// Each invocation keeps TM rows x 4 columns in registers and never touches shared memory:
+//  - TM = 1 is the GEMV shape of decode, where W is streamed once per row and bandwidth rules;
+//  - TM = 2..8 reuses each W load for TM rows: the GEMM shape of prefill on lavapipe, where a
+//    barrier-free kernel beats shared-memory tiling 3-4x (workgroup barriers cost ~18 µs there).
+// Real GPUs take the shared-memory tiled kernel (matmul-tiled.wgsl.ts) for prefill instead.
+
+import { OPAQUE_BOUND, STEP_PARAMS } from './common.wgsl.ts';
+import { epilogueBindings, epilogueStore, GELU, type Epilogue } from './epilogue.wgsl.ts';
+
+export const MATMUL_WORKGROUP = 64;
+
+export interface MatmulShape {
+  /** Inner dimension (multiple of 4) and W's column count (multiple of 4). */
+  k: number;
+  n: number;
+  /** Row stride of Y and the column where this matmul's outputs start (multiples of 4). */
+  ldy: number;
+  yOffset: number;
+  /** Rows of X: every token, or only the sampled rows (LM head). */
+  rows: 'tokens' | 'sampled';
+  epilogue: Epilogue;
+}
+
+export function matmulWgsl(s: MatmulShape, tm: number): string {
+  const k4 = s.k / 4;
+  return /* wgsl */ `
+${STEP_PARAMS}
+@group(0) @binding(0) var<uniform> step: StepParams;
+@group(0) @binding(1) var<storage, read> x: array<vec4f>;
+@group(0) @binding(2) var<storage, read> w: array<vec4f>;
+@group(0) @binding(3) var<storage, read_write> y: array<vec4f>;
+${epilogueBindings(s.epilogue, 4)}
+${s.epilogue === 'bias-gelu' ? GELU : ''}
+const K4 = ${k4}u;
+const N4 = ${s.n / 4}u;
+const LDY4 = ${s.ldy / 4}u;
+const YOFF4 = ${s.yOffset / 4}u;
+const TM = ${tm}u;
+${OPAQUE_BOUND}
+
+@compute @workgroup_size(${MATMUL_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let n = gid.x;
+  let m0 = gid.y * TM;
+  let rows = ${s.rows === 'sampled' ? 'step.rows' : 'step.tokens'};
+  if (n >= N4 || m0 >= rows) { return; }
+  var xrow: array<u32, ${tm}>;
+  for (var i = 0u; i < TM; i++) { xrow[i] = min(m0 + i, rows - 1u) * K4; }
+  var accs: array<vec4f, ${tm}>;
+  let kEnd = opaque(K4);
+  for (var k = 0u; k < kEnd; k++) {
+    let wi = 4u * k * N4 + n;
+    let w0 = w[wi];
+    let w1 = w[wi + N4];
+    let w2 = w[wi + 2u * N4];
+    let w3 = w[wi + 3u * N4];
+    for (var i = 0u; i < TM; i++) {
+      let xv = x[xrow[i] + k];
+      accs[i] += xv.x * w0 + xv.y * w1 + xv.z * w2 + xv.w * w3;
+    }
+  }
+  for (var i = 0u; i < TM; i++) {
+    if (m0 + i < rows) {
+      let o = (m0 + i) * LDY4 + YOFF4 + n;
+      let acc = accs[i];
+      ${epilogueStore(s.epilogue)}
+    }
+  }
+}
+`;
+}

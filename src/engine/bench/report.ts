@@ -1,0 +1,48 @@
+// The benchmark report as text, in the layout of seed 003's streaming benchmark (one
+// p50/p95/p99 line per metric, the TTFT breakdown next to TTFT), then KV and scheduler lines.
+import type { Percentiles } from '../metrics/percentile.ts';
+import type { BenchmarkReport } from './runner.ts';
+
+const ms = (p: Percentiles) => `${fixed(p.p50)}/${fixed(p.p95)}/${fixed(p.p99)}`;
+const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+export function formatReport(report: BenchmarkReport): string {
+  const { engine: e, metrics: m, kv, scheduler: s } = report;
+  const sched = e.scheduler;
+  const lines = [
+    `=== streaming benchmark${report.partial ? ' (partial: aborted)' : ''} ===`,
+    `Model: ${e.model.name}  (${e.weights})`,
+    `Backend: ${e.backend}  ${e.device}${e.clock === 'virtual' ? '  [virtual clock]' : ''}`,
+    `Scheduler: ${sched.policy}  max batched tokens ${sched.maxBatchedTokens}  max seqs ${sched.maxNumSeqs}  ` +
+      `prefill admission ${sched.prefillMaxBatch}/step  chunk ${sched.chunkSize === 0 ? 'off' : sched.chunkSize}`,
+    `Runs: ${report.warmupRuns} warm-up, ${report.repeatRuns} measured`,
+    `Requests: ${m.requests}${m.failed > 0 ? `  (${m.failed} failed)` : ''}`,
+    `Prompt tokens (total): ${m.promptTokens}`,
+    `Completion tokens (total): ${m.completionTokens}`,
+    `Submit wall: ${fixed(m.submitWallMs / 1000, 6)} s`,
+    `add_request latency p50/p95/p99: ${ms(m.addRequestMs)} ms`,
+    `Queue wait p50/p95/p99: ${ms(m.queueWaitMs)} ms`,
+    `Prefill->first token p50/p95/p99: ${ms(m.prefillToFirstTokenMs)} ms`,
+    `TTFT p50/p95/p99: ${ms(m.ttftMs)} ms`,
+    `TPOT p50/p95/p99: ${ms(m.tpotMs)} ms/token`,
+    `ITL p50/p95/p99: ${ms(m.itlMs)} ms`,
+    `Latency p50/p95/p99: ${ms(m.latencyMs)} ms`,
+    `Throughput (completion,total): ${fixed(m.outputTokensPerS)}, ${fixed(m.totalTokensPerS)} tokens/s  ${fixed(m.requestsPerS)} requests/s`,
+  ];
+  if (m.slo !== null && m.goodputRequestsPerS !== null) {
+    const bounds = [
+      m.slo.ttftMs !== undefined ? `TTFT <= ${m.slo.ttftMs} ms` : '',
+      m.slo.tpotMs !== undefined ? `TPOT <= ${m.slo.tpotMs} ms` : '',
+    ].filter(Boolean);
+    lines.push(`Goodput (${bounds.join(', ')}): ${fixed(m.goodputRequestsPerS)} requests/s`);
+  }
+  lines.push(
+    `KV cache: ${kv.numBlocks} blocks x ${kv.blockSize} tokens  peak used ${kv.peakUsedBlocks}  ` +
+      `cached at end ${kv.cachedBlocks}  prefix hit rate ${fixed(kv.prefixHitRate * 100, 1)}%  wasted slots (mean) ${fixed(kv.meanWastedSlots, 1)}`,
+    `Steps: ${s.steps}  tokens/step ${fixed(s.meanBatchTokens, 1)}  running mean ${fixed(s.meanRunning, 1)} max ${s.maxRunning}  ` +
+      `waiting max ${s.maxWaiting}  preemptions ${s.preemptions}  rejected ${s.rejected}`,
+    `Step time: forward ${fixed(s.forwardMs)} ms  scheduler overhead ${fixed(s.overheadMs)} ms` +
+      (s.forwardMs > 0 && e.clock === 'monotonic' ? ` (${fixed((s.overheadMs / s.forwardMs) * 100, 1)}%)` : ''),
+  );
+  return lines.join('\n');
+}

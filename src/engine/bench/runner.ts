@@ -1,0 +1,237 @@
+// Runs a workload against an engine: warm-up runs (discarded), then measured repeats, each
+// starting with a cold prefix cache. Requests are submitted at their arrival times while
+// earlier ones stream; the report holds every request's metrics plus KV and scheduler stats.
+import type { EngineStats } from '../engine-core.ts';
+import { type Engine, type EngineOptions, type RequestHandle, createEngine } from '../engine.ts';
+import type { EngineInfo } from '../engine-host.ts';
+import { type MetricsSummary, type Slo, summarize } from '../metrics/summary.ts';
+import type { RequestTimeline } from '../metrics/timeline.ts';
+import { type WorkloadRequest, type WorkloadSpec, generateWorkload } from './workload.ts';
+
+export interface BenchmarkOptions {
+  engine: EngineOptions;
+  workload: WorkloadSpec;
+  warmupRuns?: number;
+  repeatRuns?: number;
+  slo?: Slo;
+  /** Sampling of every request (default greedy). Generation never stops at EOS: lengths are the workload's. */
+  sampling?: { temperature?: number; topK?: number; topP?: number };
+  /** Aborting stops submitting, aborts what runs, and returns a partial report. */
+  signal?: AbortSignal;
+}
+
+export interface BenchmarkProgress {
+  phase: 'warmup' | 'measure';
+  /** 1-based run within its phase. */
+  run: number;
+  runs: number;
+  finished: number;
+  total: number;
+}
+
+export interface KvRunStats {
+  numBlocks: number;
+  blockSize: number;
+  kvBytesPerToken: number;
+  peakUsedBlocks: number;
+  /** Free blocks still holding a prefix when the run ended. */
+  cachedBlocks: number;
+  prefixHitRate: number;
+  /** Mean over steps of slots held by running sequences but not (yet) filled. */
+  meanWastedSlots: number;
+}
+
+export interface SchedulerRunStats {
+  steps: number;
+  prefillTokens: number;
+  decodeTokens: number;
+  meanBatchTokens: number;
+  meanRunning: number;
+  maxRunning: number;
+  maxWaiting: number;
+  preemptions: number;
+  rejected: number;
+  /** Engine-clock ms in the backend's forward passes. */
+  forwardMs: number;
+  /** Host ms scheduling and bookkeeping (real time, even on the sim). */
+  overheadMs: number;
+}
+
+export interface RunReport {
+  metrics: MetricsSummary;
+  kv: KvRunStats;
+  scheduler: SchedulerRunStats;
+  timelines: RequestTimeline[];
+}
+
+export interface BenchmarkReport {
+  engine: EngineInfo;
+  workload: WorkloadSpec;
+  warmupRuns: number;
+  repeatRuns: number;
+  /** The measured repeats, in order. */
+  runs: RunReport[];
+  /** All measured requests pooled (percentiles over every request; throughput over the runs' summed time). */
+  metrics: MetricsSummary;
+  kv: KvRunStats;
+  scheduler: SchedulerRunStats;
+  /** True when the run was aborted before every request finished. */
+  partial: boolean;
+}
+
+/** Thrown when the run is aborted before any measured repeat has finished. */
+export class BenchmarkAborted extends Error {
+  constructor() {
+    super('the benchmark was aborted during warm-up; nothing was measured');
+    this.name = 'BenchmarkAborted';
+  }
+}
+
+export async function runBenchmark(
+  options: BenchmarkOptions,
+  onProgress: (progress: BenchmarkProgress) => void = () => {},
+): Promise<BenchmarkReport> {
+  const warmupRuns = options.warmupRuns ?? 1;
+  const repeatRuns = options.repeatRuns ?? 1;
+  if (!Number.isInteger(warmupRuns) || warmupRuns < 0) throw new RangeError(`warmupRuns must be an integer >= 0 (got ${warmupRuns})`);
+  if (!Number.isInteger(repeatRuns) || repeatRuns < 1) throw new RangeError(`repeatRuns must be an integer >= 1 (got ${repeatRuns})`);
+  const engine = await createEngine(options.engine);
+  try {
+    const requests = generateWorkload(options.workload, engine.info.model.vocabSize);
+    const runs: RunReport[] = [];
+    let partial = false;
+    for (let i = 0; i < warmupRuns + repeatRuns && !partial; i++) {
+      const measured = i >= warmupRuns;
+      const phase = measured ? 'measure' : 'warmup';
+      const progress = (finished: number) =>
+        onProgress({ phase, run: measured ? i - warmupRuns + 1 : i + 1, runs: measured ? repeatRuns : warmupRuns, finished, total: requests.length });
+      await engine.clearPrefixCache();
+      await engine.stats(); // restarts the peaks
+      const before = await engine.stats();
+      const outcome = await runOnce(engine, requests, options, progress);
+      partial = outcome.aborted;
+      if (!measured) continue;
+      const after = await engine.stats();
+      runs.push({
+        metrics: summarize(outcome.timelines, options.slo ?? null),
+        ...runStats(engine.info, before, after),
+        timelines: outcome.timelines,
+      });
+    }
+    if (runs.length === 0) throw new BenchmarkAborted();
+    return {
+      engine: engine.info,
+      workload: options.workload,
+      warmupRuns,
+      repeatRuns,
+      runs,
+      ...pool(runs, options.slo ?? null),
+      partial,
+    };
+  } finally {
+    await engine.close();
+  }
+}
+
+async function runOnce(
+  engine: Engine,
+  requests: readonly WorkloadRequest[],
+  options: BenchmarkOptions,
+  progress: (finished: number) => void,
+): Promise<{ timelines: RequestTimeline[]; aborted: boolean }> {
+  const handles: RequestHandle[] = [];
+  let finished = 0;
+  const abortAll = () => handles.forEach((h) => h.abort());
+  options.signal?.addEventListener('abort', abortAll);
+  try {
+    const start = engine.now();
+    for (const request of requests) {
+      if (options.signal?.aborted) break;
+      await engine.sleepUntil(start + request.arrivalMs);
+      if (options.signal?.aborted) break;
+      const handle = engine.submit({ ...options.sampling, promptIds: request.promptIds, maxNewTokens: request.maxNewTokens });
+      handles.push(handle);
+      void handle.done.then(() => progress(++finished));
+    }
+    const results = await Promise.all(handles.map((h) => h.done));
+    return { timelines: results.map((r) => r.timeline), aborted: options.signal?.aborted ?? false };
+  } finally {
+    options.signal?.removeEventListener('abort', abortAll);
+  }
+}
+
+function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Omit<RunReport, 'metrics' | 'timelines'> {
+  const s0 = before.scheduler;
+  const s1 = after.scheduler;
+  const steps = s1.steps - s0.steps;
+  const queried = after.kv.prefixQueryTokens - before.kv.prefixQueryTokens;
+  const hits = after.kv.prefixHitTokens - before.kv.prefixHitTokens;
+  const prefillTokens = s1.prefillTokens - s0.prefillTokens;
+  const decodeTokens = s1.decodeTokens - s0.decodeTokens;
+  return {
+    kv: {
+      numBlocks: info.numBlocks,
+      blockSize: info.blockSize,
+      kvBytesPerToken: info.kvBytesPerToken,
+      peakUsedBlocks: after.kv.peakUsedBlocks,
+      cachedBlocks: after.kv.cachedBlocks,
+      prefixHitRate: queried > 0 ? hits / queried : 0,
+      meanWastedSlots: steps > 0 ? (s1.wastedSlotsSum - s0.wastedSlotsSum) / steps : 0,
+    },
+    scheduler: {
+      steps,
+      prefillTokens,
+      decodeTokens,
+      meanBatchTokens: steps > 0 ? (prefillTokens + decodeTokens) / steps : 0,
+      meanRunning: steps > 0 ? (s1.runningSum - s0.runningSum) / steps : 0,
+      maxRunning: s1.maxRunning,
+      maxWaiting: s1.maxWaiting,
+      preemptions: s1.preemptions - s0.preemptions,
+      rejected: after.rejected - before.rejected,
+      forwardMs: after.forwardMs - before.forwardMs,
+      overheadMs: after.overheadMs - before.overheadMs,
+    },
+  };
+}
+
+/** One view of several repeats: percentiles over every request, rates over the summed run time. */
+function pool(runs: readonly RunReport[], slo: Slo | null): Pick<BenchmarkReport, 'metrics' | 'kv' | 'scheduler'> {
+  const last = runs[runs.length - 1];
+  if (runs.length === 1) return { metrics: last.metrics, kv: last.kv, scheduler: last.scheduler };
+  const metrics = summarize(runs.flatMap((r) => r.timelines), slo);
+  const duration = runs.reduce((sum, r) => sum + r.metrics.durationMs, 0);
+  const rate = (count: number) => (duration > 0 ? (count * 1000) / duration : 0);
+  const good = runs.reduce((sum, r) => sum + (r.metrics.goodputRequestsPerS ?? 0) * r.metrics.durationMs, 0) / 1000;
+  const mean = (pick: (r: RunReport) => number) => runs.reduce((sum, r) => sum + pick(r), 0) / runs.length;
+  const sum = (pick: (r: RunReport) => number) => runs.reduce((total, r) => total + pick(r), 0);
+  return {
+    metrics: {
+      ...metrics,
+      durationMs: duration,
+      submitWallMs: mean((r) => r.metrics.submitWallMs),
+      outputTokensPerS: rate(metrics.completionTokens),
+      totalTokensPerS: rate(metrics.completionTokens + metrics.promptTokens),
+      requestsPerS: rate(metrics.completed),
+      goodputRequestsPerS: slo === null ? null : rate(good),
+    },
+    kv: {
+      ...last.kv,
+      peakUsedBlocks: Math.max(...runs.map((r) => r.kv.peakUsedBlocks)),
+      prefixHitRate: mean((r) => r.kv.prefixHitRate),
+      meanWastedSlots: mean((r) => r.kv.meanWastedSlots),
+    },
+    scheduler: {
+      steps: sum((r) => r.scheduler.steps),
+      prefillTokens: sum((r) => r.scheduler.prefillTokens),
+      decodeTokens: sum((r) => r.scheduler.decodeTokens),
+      meanBatchTokens: mean((r) => r.scheduler.meanBatchTokens),
+      meanRunning: mean((r) => r.scheduler.meanRunning),
+      maxRunning: Math.max(...runs.map((r) => r.scheduler.maxRunning)),
+      maxWaiting: Math.max(...runs.map((r) => r.scheduler.maxWaiting)),
+      preemptions: sum((r) => r.scheduler.preemptions),
+      rejected: sum((r) => r.scheduler.rejected),
+      forwardMs: sum((r) => r.scheduler.forwardMs),
+      overheadMs: sum((r) => r.scheduler.overheadMs),
+    },
+  };
+}

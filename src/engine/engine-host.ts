@@ -1,0 +1,39 @@
+// Where the step loop runs, seen from the client: the engine worker (real backends) or the
+// main thread on a virtual clock (sim). Both take requests and hand back events.
+import type { Clock } from './clock.ts';
+import type { EngineStats } from './engine-core.ts';
+import type { BackendName } from './engine-options.ts';
+import type { ModelConfig } from './model/config.ts';
+import type { EngineEvent, GenerateRequest } from './request.ts';
+import type { SchedulerOptions } from './scheduler/options.ts';
+
+export interface EngineInfo {
+  model: ModelConfig;
+  /** "synthetic (seed 0)", a safetensors path, or "shapes only" for the sim. */
+  weights: string;
+  backend: BackendName;
+  device: string;
+  clock: 'monotonic' | 'virtual';
+  numBlocks: number;
+  blockSize: number;
+  kvBytesPerToken: number;
+  prefixCaching: boolean;
+  scheduler: SchedulerOptions;
+  seed: number;
+}
+
+export interface EngineHost {
+  readonly info: EngineInfo;
+  readonly clock: Clock;
+  /** Set by the engine: receives every batch of events, oldest first. */
+  onEvents: (events: EngineEvent[]) => void;
+  /** Set by the engine: the loop died; every open request must fail. */
+  onFatal: (error: Error) => void;
+  submit(id: number, request: GenerateRequest): void;
+  abort(id: number): void;
+  /** Resolves when the engine clock reaches `time` (the sim's clock jumps there). */
+  sleepUntil(time: number): Promise<void>;
+  stats(): Promise<EngineStats>;
+  clearPrefixCache(): Promise<void>;
+  close(): Promise<void>;
+}

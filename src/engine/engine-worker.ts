@@ -1,0 +1,103 @@
+// The engine worker: owns the backend (cpu or webgpu) and runs the step loop, so the main
+// thread stays free to stamp arrivals and receive tokens while a step computes. Both backends
+// keep K/V as fp32, so the pool is sized with the cpu backend's bytes per token.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createCpuBackend, kvBytesPerToken } from './backend/cpu/cpu-backend.ts';
+import { monotonicClock } from './clock.ts';
+import { EngineCore } from './engine-core.ts';
+import type { EngineInfo } from './engine-host.ts';
+import { DEFAULT_CPU_KV_BYTES, poolBlocks } from './engine-options.ts';
+import { loadHfModelDir } from './model/load-model.ts';
+import { syntheticWeights } from './model/weights.ts';
+import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
+
+const port = parentPort!;
+const { options, config: shapes } = workerData as WorkerData;
+const post = (message: FromWorker) => port.postMessage(message);
+
+async function main(): Promise<void> {
+  const model =
+    options.weightsDir !== undefined
+      ? loadHfModelDir(options.weightsDir)
+      : { config: shapes, weights: syntheticWeights(shapes, options.weightsSeed), source: `synthetic (seed ${options.weightsSeed})` };
+  const { config } = model;
+  const bytesPerToken = kvBytesPerToken(config);
+  const numBlocks = poolBlocks(options, config.nCtx, bytesPerToken, DEFAULT_CPU_KV_BYTES);
+  const kv = { numBlocks, blockSize: options.blockSize };
+  const maxBatchTokens = options.scheduler.maxBatchedTokens;
+  const backend =
+    options.backend === 'webgpu'
+      ? await (await import('./backend/webgpu/webgpu-backend.ts')).createWebGpuBackend({ config, weights: model.weights, kv, maxBatchTokens })
+      : await createCpuBackend({ config, weights: model.weights, kv, threads: options.threads, maxBatchTokens });
+  const core = new EngineCore(
+    backend,
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
+    monotonicClock,
+  );
+
+  let closing = false;
+  let wake: (() => void) | null = null;
+  const flush = () => {
+    const events = core.takeEvents();
+    if (events.length > 0) post({ type: 'events', events });
+  };
+  port.on('message', (message: ToWorker) => {
+    switch (message.type) {
+      case 'submit':
+        core.add(message.id, message.request);
+        break;
+      case 'abort':
+        core.abort(message.id);
+        break;
+      case 'stats':
+        post({ type: 'reply', replyTo: message.replyTo, stats: core.stats() });
+        break;
+      case 'clear-prefix-cache':
+        core.blocks.clearPrefixCache();
+        post({ type: 'reply', replyTo: message.replyTo });
+        break;
+      case 'close':
+        closing = true;
+        break;
+    }
+    flush(); // rejections and aborts answer at once
+    wake?.();
+  });
+
+  const info: EngineInfo = {
+    model: config,
+    weights: model.source,
+    backend: options.backend,
+    device: backend.device,
+    clock: 'monotonic',
+    numBlocks,
+    blockSize: options.blockSize,
+    kvBytesPerToken: bytesPerToken,
+    prefixCaching: options.prefixCaching,
+    scheduler: options.scheduler,
+    seed: options.seed,
+  };
+  post({ type: 'ready', info });
+
+  while (!closing) {
+    if (!core.hasWork()) {
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+      continue;
+    }
+    if (!(await core.step())) throw new Error('the scheduler found nothing to run while requests wait');
+    flush();
+    // Let submits and aborts that arrived during the step in before the next schedule.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  core.abortAll();
+  flush();
+  await backend.close();
+  post({ type: 'closed' });
+  port.close();
+}
+
+main().catch((error: unknown) => {
+  const e = error instanceof Error ? error : new Error(String(error));
+  post({ type: 'fatal', message: e.message, stack: e.stack });
+});

@@ -1,0 +1,146 @@
+// The engine's public face: create one from options, submit requests, stream their tokens,
+// close it. Submissions are stamped here, on the caller's thread, around the hand-off to
+// the step loop; everything else is stamped by the loop on the same clock.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineStats } from './engine-core.ts';
+import type { EngineHost, EngineInfo } from './engine-host.ts';
+import { type EngineOptions, resolveEngineOptions } from './engine-options.ts';
+import { newTimeline } from './metrics/timeline.ts';
+import { loadHfConfig, type ModelConfig, namedConfig, validateConfig } from './model/config.ts';
+import type { EngineEvent, GenerateRequest } from './request.ts';
+import { type RequestHandle, RequestStream } from './request-stream.ts';
+import { createSimHost } from './sim-host.ts';
+
+export type { EngineStats } from './engine-core.ts';
+export type { EngineInfo } from './engine-host.ts';
+export type { EngineOptions } from './engine-options.ts';
+export type { RequestTimeline } from './metrics/timeline.ts';
+export type { GenerateRequest } from './request.ts';
+export type { RequestHandle, RequestResult, StreamEvent } from './request-stream.ts';
+
+export interface Engine {
+  readonly info: EngineInfo;
+  /** The engine clock (ms): monotonic, or virtual on the sim. */
+  now(): number;
+  /** Waits until the engine clock reads `time` (on the sim, lets simulated time pass). */
+  sleepUntil(time: number): Promise<void>;
+  submit(request: GenerateRequest): RequestHandle;
+  stats(): Promise<EngineStats>;
+  clearPrefixCache(): Promise<void>;
+  /** Aborts what is still running and stops the loop. */
+  close(): Promise<void>;
+}
+
+/** Checks the options (throwing RangeError before anything is allocated), then starts the loop. */
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  const resolved = resolveEngineOptions(options);
+  const config = resolveModelConfig(resolved.model, resolved.weightsDir);
+  let host: EngineHost;
+  if (resolved.backend === 'sim') {
+    host = createSimHost(resolved, config);
+  } else {
+    const { createWorkerHost } = await import('./worker-host.ts');
+    host = await createWorkerHost(resolved, config);
+  }
+  return new EngineClient(host);
+}
+
+/** The model's shapes, read without loading weights (so a bad name fails fast). */
+export function resolveModelConfig(model: string | ModelConfig, weightsDir?: string): ModelConfig {
+  if (weightsDir === undefined) return typeof model === 'string' ? namedConfig(model) : validateConfig({ ...model });
+  const path = join(weightsDir, 'config.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new Error(`${path}: not found (a weights folder holds config.json and model.safetensors)`);
+  }
+  try {
+    return loadHfConfig(text);
+  } catch (error) {
+    throw new Error(`${path}: ${(error as Error).message}`);
+  }
+}
+
+class EngineClient implements Engine {
+  readonly info: EngineInfo;
+  private readonly host: EngineHost;
+  private readonly open = new Map<number, RequestStream>();
+  private nextId = 0;
+  private fatal: Error | null = null;
+  private closed = false;
+
+  constructor(host: EngineHost) {
+    this.host = host;
+    this.info = host.info;
+    host.onEvents = (events) => {
+      for (const event of events) this.dispatch(event);
+    };
+    host.onFatal = (error) => {
+      this.fatal = error;
+      const time = this.now();
+      for (const stream of this.open.values()) stream.fail(`engine failed: ${error.message}`, time);
+      this.open.clear();
+    };
+  }
+
+  now(): number {
+    return this.host.clock.now();
+  }
+
+  private dispatch(event: EngineEvent): void {
+    switch (event.type) {
+      case 'admit':
+        for (const id of event.ids) this.open.get(id)?.admit(event.time);
+        return;
+      case 'tokens':
+        for (let r = 0; r < event.ids.length; r++) this.open.get(event.ids[r])?.token(event.tokens[r], event.time);
+        return;
+      case 'finish':
+        this.open.get(event.id)?.finish(event.reason, event.time);
+        this.open.delete(event.id);
+        return;
+      case 'error':
+        this.open.get(event.id)?.fail(event.message, event.time);
+        this.open.delete(event.id);
+        return;
+    }
+  }
+
+  sleepUntil(time: number): Promise<void> {
+    return this.host.sleepUntil(time);
+  }
+
+  submit(request: GenerateRequest): RequestHandle {
+    const submitStart = this.now();
+    const id = this.nextId++;
+    const timeline = newTimeline(request.promptIds?.length ?? 0, submitStart);
+    const stream = new RequestStream(id, timeline, () => this.host.abort(id));
+    if (this.fatal || this.closed) {
+      stream.fail(this.fatal ? `engine failed: ${this.fatal.message}` : 'engine closed', submitStart);
+      return stream;
+    }
+    this.open.set(id, stream);
+    this.host.submit(id, request);
+    timeline.submitEnd = this.now();
+    return stream;
+  }
+
+  stats(): Promise<EngineStats> {
+    return this.host.stats();
+  }
+
+  clearPrefixCache(): Promise<void> {
+    return this.host.clearPrefixCache();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.host.close();
+    const time = this.now();
+    for (const stream of this.open.values()) stream.fail('engine closed', time);
+    this.open.clear();
+  }
+}

@@ -1,0 +1,43 @@
+// One entry point for "which model": a named config with seeded synthetic weights, or a
+// Hugging Face GPT-2 folder (config.json + model.safetensors).
+
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { loadHfConfig, namedConfig, type ModelConfig } from './config.ts';
+import { readSafetensorsWeights } from './safetensors.ts';
+import { syntheticWeights, type Weights } from './weights.ts';
+
+export interface LoadedModel {
+  config: ModelConfig;
+  weights: Weights;
+  /** "synthetic (seed 0)" or the safetensors path. */
+  source: string;
+}
+
+export function loadModel(options: { model?: string; weightsDir?: string; seed?: number }): LoadedModel {
+  if (options.weightsDir !== undefined) return loadHfModelDir(options.weightsDir);
+  const config = namedConfig(options.model ?? 'gpt2-tiny');
+  const seed = options.seed ?? 0;
+  return { config, weights: syntheticWeights(config, seed), source: `synthetic (seed ${seed})` };
+}
+
+export function loadHfModelDir(dir: string): LoadedModel {
+  const configPath = join(dir, 'config.json');
+  const weightsPath = join(dir, 'model.safetensors');
+  for (const path of [configPath, weightsPath]) {
+    if (!existsSync(path)) throw new Error(`${path}: not found (a weights folder holds config.json and model.safetensors)`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(configPath, 'utf8'));
+  } catch (error) {
+    throw new Error(`${configPath}: not valid JSON (${(error as Error).message})`);
+  }
+  let config: ModelConfig;
+  try {
+    config = loadHfConfig(json, basename(dir));
+  } catch (error) {
+    throw new Error(`${configPath}: ${(error as Error).message.replace(/^config\.json: /, '')}`);
+  }
+  return { config, weights: readSafetensorsWeights(weightsPath, config), source: weightsPath };
+}

@@ -1,0 +1,62 @@
+// The scheduler's knobs, their defaults and their valid ranges (the lab runner refuses an
+// out-of-range `--set` with these ranges before anything is allocated).
+
+export type SchedulingPolicy = 'continuous' | 'static';
+
+export interface SchedulerOptions {
+  /** continuous: admit new requests every step; static: a batch runs to completion before the next is formed. */
+  policy: SchedulingPolicy;
+  /** Token budget of one step (decode tokens + prefill chunks). */
+  maxBatchedTokens: number;
+  /** Most sequences running at once (the batch size of the static policy). */
+  maxNumSeqs: number;
+  /** Most new requests admitted to prefill in one step. */
+  prefillMaxBatch: number;
+  /** Most prefill tokens of one sequence in one step; 0 = no chunking (a prompt runs whole). */
+  chunkSize: number;
+}
+
+// vLLM's default budget; a cap of 64 running sequences keeps the CPU backend's batches in
+// the range where batching still pays.
+export const defaultSchedulerOptions: SchedulerOptions = {
+  policy: 'continuous',
+  maxBatchedTokens: 2048,
+  maxNumSeqs: 64,
+  prefillMaxBatch: 64,
+  chunkSize: 512,
+};
+
+export interface IntegerRange {
+  min: number;
+  max: number;
+}
+
+export const schedulerOptionRanges: Record<Exclude<keyof SchedulerOptions, 'policy'>, IntegerRange> = {
+  maxBatchedTokens: { min: 1, max: 1 << 20 },
+  maxNumSeqs: { min: 1, max: 4096 },
+  prefillMaxBatch: { min: 1, max: 4096 },
+  chunkSize: { min: 0, max: 1 << 20 },
+};
+
+export const schedulingPolicies: readonly SchedulingPolicy[] = ['continuous', 'static'];
+
+/** Fills defaults and checks ranges; throws a RangeError naming every bad key. */
+export function resolveSchedulerOptions(partial: Partial<SchedulerOptions> = {}): SchedulerOptions {
+  const options = { ...defaultSchedulerOptions, ...stripUndefined(partial) };
+  const problems: string[] = [];
+  if (!schedulingPolicies.includes(options.policy)) {
+    problems.push(`policy must be one of ${schedulingPolicies.join(', ')} (got ${String(options.policy)})`);
+  }
+  for (const [key, range] of Object.entries(schedulerOptionRanges)) {
+    const value = options[key as keyof typeof schedulerOptionRanges];
+    if (!Number.isInteger(value) || value < range.min || value > range.max) {
+      problems.push(`${key} must be an integer in [${range.min}, ${range.max}] (got ${value})`);
+    }
+  }
+  if (problems.length > 0) throw new RangeError(`scheduler options: ${problems.join('; ')}`);
+  return options;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,267 @@
+// Decides what one step computes: a ragged batch of decode tokens (running sequences, oldest
+// first) followed by prefill chunks of newly admitted requests, under the token budget and
+// the sequence caps. When blocks run out, the newest running sequence is preempted: its
+// blocks are freed and it waits at the head of the queue to be recomputed.
+import type { BlockManager } from '../kv/block-manager.ts';
+import type { FinishReason, Sequence } from '../sequence.ts';
+import type { SchedulerOptions } from './options.ts';
+
+export interface SchedulerStats {
+  steps: number;
+  prefillTokens: number;
+  decodeTokens: number;
+  preemptions: number;
+  /** Sums over steps, for means: running sequences, and slots held but not yet filled. */
+  runningSum: number;
+  wastedSlotsSum: number;
+  /** Peaks since the previous takeStats(). */
+  maxRunning: number;
+  maxWaiting: number;
+}
+
+/** Receives a finished step's tokens and finished sequences, in batch order. */
+export interface StepSink {
+  onToken(seq: Sequence, token: number): void;
+  onFinish(seq: Sequence, reason: FinishReason): void;
+}
+
+export class Scheduler {
+  readonly waiting: Sequence[] = [];
+  readonly running: Sequence[] = [];
+  /** This step's sequences in batch order (reused every step). */
+  readonly scheduled: Sequence[] = [];
+  /** Sequences scheduled for the first time this step (their admit stamp). */
+  readonly admitted: Sequence[] = [];
+  readonly stats: SchedulerStats = {
+    steps: 0,
+    prefillTokens: 0,
+    decodeTokens: 0,
+    preemptions: 0,
+    runningSum: 0,
+    wastedSlotsSum: 0,
+    maxRunning: 0,
+    maxWaiting: 0,
+  };
+  private readonly options: SchedulerOptions;
+  private readonly blocks: BlockManager;
+  private readonly maxModelLen: number;
+
+  constructor(options: SchedulerOptions, blocks: BlockManager, maxModelLen: number) {
+    this.options = options;
+    this.blocks = blocks;
+    this.maxModelLen = maxModelLen;
+  }
+
+  /** Counters are cumulative; the peaks restart from the current queues. */
+  takeStats(): SchedulerStats {
+    const stats = { ...this.stats };
+    this.stats.maxRunning = this.running.length;
+    this.stats.maxWaiting = this.waiting.length;
+    return stats;
+  }
+
+  /** Why this sequence can never run here, or null. */
+  rejectReason(seq: Sequence): string | null {
+    const prompt = seq.numPromptTokens;
+    if (prompt === 0) return 'the prompt is empty';
+    if (prompt > this.maxModelLen) return `the prompt has ${prompt} tokens; the model's context is ${this.maxModelLen}`;
+    // The last sampled token is emitted but never fed back, so it needs no slot.
+    const slots = Math.min(prompt + seq.params.maxNewTokens - 1, this.maxModelLen);
+    const needed = this.blocks.blocksFor(slots);
+    if (needed > this.blocks.numBlocks) {
+      return `the request needs ${needed} KV blocks (${slots} tokens); the pool has ${this.blocks.numBlocks}`;
+    }
+    if (this.options.chunkSize === 0 && prompt > this.options.maxBatchedTokens) {
+      return `the prompt has ${prompt} tokens, more than maxBatchedTokens (${this.options.maxBatchedTokens}) with chunked prefill off`;
+    }
+    return null;
+  }
+
+  add(seq: Sequence): void {
+    seq.status = 'waiting';
+    this.waiting.push(seq);
+  }
+
+  hasWork(): boolean {
+    return this.waiting.length > 0 || this.running.length > 0;
+  }
+
+  schedule(): Sequence[] {
+    const { scheduled, admitted, running, waiting } = this;
+    scheduled.length = 0;
+    admitted.length = 0;
+    let budget = this.options.maxBatchedTokens;
+
+    if (this.options.policy === 'static' && running.length === 0) {
+      // Form the next fixed batch; it takes no newcomers until every member has finished.
+      while (waiting.length > 0 && running.length < this.options.maxNumSeqs) this.moveToRunning(waiting.shift()!);
+    }
+
+    for (let i = 0; i < running.length && budget > 0; i++) {
+      const seq = running[i];
+      if (seq.blockTable.length === 0 && seq.numComputed === 0) {
+        // A static-batch member not started yet; later members wait behind it (FCFS).
+        const count = this.start(seq, budget);
+        if (count === 0) break;
+        budget -= count;
+        continue;
+      }
+      const count = Math.min(seq.numUncomputed, this.chunkLimit(seq), budget);
+      if (count === 0) continue;
+      if (!this.growOrPreempt(seq, seq.numComputed + count)) break; // preempted itself
+      this.place(seq, count);
+      budget -= count;
+    }
+
+    if (this.options.policy === 'continuous') {
+      let newcomers = 0;
+      while (
+        waiting.length > 0 &&
+        budget > 0 &&
+        running.length < this.options.maxNumSeqs &&
+        newcomers < this.options.prefillMaxBatch
+      ) {
+        const seq = waiting[0];
+        const count = this.start(seq, budget);
+        if (count === 0) break; // first come, first served: nobody overtakes the head
+        waiting.shift();
+        this.moveToRunning(seq);
+        budget -= count;
+        newcomers++;
+      }
+    }
+
+    if (scheduled.length > 0) this.recordStep();
+    return scheduled;
+  }
+
+  /** Gives a sequence holding no blocks its cached prefix and first chunk; 0 if it cannot start. */
+  private start(seq: Sequence, budget: number): number {
+    const hits = this.blocks.matchPrefix(seq);
+    const remaining = seq.numTokens - hits.length * this.blocks.blockSize;
+    const count = Math.min(remaining, this.chunkLimit(seq), budget);
+    if (this.options.chunkSize === 0 && count < remaining && seq.numOutputTokens === 0) return 0;
+    if (count === 0 || !this.blocks.canAllocate(hits, hits.length * this.blocks.blockSize + count)) return 0;
+    this.blocks.takePrefix(seq, hits);
+    this.blocks.grow(seq, seq.numComputed + count);
+    this.place(seq, count);
+    return count;
+  }
+
+  /** Most tokens of this sequence one step may take (before the budget). */
+  private chunkLimit(seq: Sequence): number {
+    const remaining = seq.numUncomputed;
+    // Without chunking a prompt runs whole; a recompute longer than the budget still chunks.
+    return this.options.chunkSize === 0 ? remaining : Math.min(remaining, this.options.chunkSize);
+  }
+
+  private growOrPreempt(seq: Sequence, numTokens: number): boolean {
+    while (!this.blocks.grow(seq, numTokens)) {
+      const victim = this.newestHolding(seq);
+      this.preempt(victim);
+      if (victim === seq) return false;
+    }
+    return true;
+  }
+
+  /** The newest running sequence that holds blocks (preempting one that holds none frees nothing). */
+  private newestHolding(seq: Sequence): Sequence {
+    for (let i = this.running.length - 1; i >= 0; i--) {
+      const candidate = this.running[i];
+      if (candidate === seq || candidate.blockTable.length > 0) return candidate;
+    }
+    return seq;
+  }
+
+  private place(seq: Sequence, count: number): void {
+    seq.numScheduled = count;
+    seq.samples = seq.numComputed + count === seq.numTokens;
+    if (!seq.admitted) {
+      seq.admitted = true;
+      this.admitted.push(seq);
+    }
+    if (seq.numUncomputed === 1 && seq.numOutputTokens > 0) this.stats.decodeTokens += count;
+    else this.stats.prefillTokens += count;
+    this.scheduled.push(seq);
+  }
+
+  private moveToRunning(seq: Sequence): void {
+    seq.status = 'running';
+    this.running.push(seq);
+  }
+
+  private preempt(seq: Sequence): void {
+    this.running.splice(this.running.lastIndexOf(seq), 1);
+    this.blocks.release(seq);
+    seq.numScheduled = 0;
+    seq.status = 'waiting';
+    seq.preemptions++;
+    this.stats.preemptions++;
+    this.waiting.unshift(seq);
+  }
+
+  /**
+   * Applies a finished step: computed counts, newly full blocks to the prefix cache, and
+   * one sampled token per sequence whose tokens are now all computed.
+   */
+  complete(tokens: Int32Array, sink: StepSink): void {
+    let row = 0;
+    for (const seq of this.scheduled) {
+      if (seq.status === 'finished') {
+        // Aborted while the step ran; its row (if any) is skipped.
+        if (seq.samples) row++;
+        continue;
+      }
+      const before = seq.numComputed;
+      seq.numComputed += seq.numScheduled;
+      seq.numScheduled = 0;
+      this.blocks.commit(seq, before);
+      if (!seq.samples) continue; // mid-prefill: nothing to sample yet
+      const token = tokens[row++];
+      seq.append(token);
+      sink.onToken(seq, token);
+      const reason = this.finishReason(seq, token);
+      if (reason !== null) {
+        this.finish(seq);
+        sink.onFinish(seq, reason);
+      }
+    }
+  }
+
+  /** Removes a sequence wherever it is (abort); false if it was not here. */
+  abort(seq: Sequence): boolean {
+    const queue = seq.status === 'waiting' ? this.waiting : this.running;
+    const index = queue.indexOf(seq);
+    if (index < 0) return false;
+    queue.splice(index, 1);
+    this.blocks.release(seq);
+    seq.status = 'finished';
+    return true;
+  }
+
+  private finishReason(seq: Sequence, token: number): FinishReason | null {
+    if (seq.params.stopTokenIds.includes(token)) return 'stop';
+    if (seq.numOutputTokens >= seq.params.maxNewTokens) return 'length';
+    // The next step would feed this token at position numTokens - 1.
+    if (seq.numTokens > this.maxModelLen) return 'context';
+    return null;
+  }
+
+  private finish(seq: Sequence): void {
+    this.running.splice(this.running.indexOf(seq), 1);
+    this.blocks.release(seq);
+    seq.status = 'finished';
+  }
+
+  private recordStep(): void {
+    const s = this.stats;
+    s.steps++;
+    s.runningSum += this.running.length;
+    s.maxRunning = Math.max(s.maxRunning, this.running.length);
+    s.maxWaiting = Math.max(s.maxWaiting, this.waiting.length);
+    const blockSize = this.blocks.blockSize;
+    for (const seq of this.running) {
+      s.wastedSlotsSum += seq.blockTable.length * blockSize - (seq.numComputed + seq.numScheduled);
+    }
+  }
+}

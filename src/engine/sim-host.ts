@@ -1,0 +1,131 @@
+// The sim engine runs on the main thread as a discrete-event simulation: the virtual clock
+// jumps to whichever comes first, the end of the step in flight or a client's wake-up time.
+// A client that wakes mid-step submits at that instant, and its request joins the next step,
+// exactly as with a real backend.
+import { type SimBackend, createSimBackend } from './backend/sim/sim-backend.ts';
+import { resolveDevice } from './backend/sim/gpus.ts';
+import { kvBytesPerTokenOn, weightCount } from './backend/sim/cost-model.ts';
+import { VirtualClock } from './clock.ts';
+import { EngineCore } from './engine-core.ts';
+import type { EngineHost, EngineInfo } from './engine-host.ts';
+import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from './engine-options.ts';
+import type { ModelConfig } from './model/config.ts';
+import type { StepResult } from './backend/types.ts';
+
+interface Sleeper {
+  time: number;
+  wake: () => void;
+}
+
+export function createSimHost(options: ResolvedEngineOptions, config: ModelConfig): EngineHost {
+  const device = { ...resolveDevice(options.device, options.measuredCpu), ...options.deviceOverrides };
+  const kvBytesPerToken = kvBytesPerTokenOn(config, device);
+  const budget = device.memoryBytes * SIM_MEMORY_UTILIZATION - weightCount(config) * device.dtypeBytes;
+  const numBlocks = poolBlocks(options, config.nCtx, kvBytesPerToken, budget);
+  const kv = { numBlocks, blockSize: options.blockSize };
+  const backend: SimBackend = createSimBackend({ config, kv, device, seed: options.weightsSeed });
+  const clock = new VirtualClock();
+  const core = new EngineCore(
+    backend,
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
+    clock,
+  );
+  const info: EngineInfo = {
+    model: config,
+    weights: 'shapes only (sim)',
+    backend: 'sim',
+    device: backend.device,
+    clock: 'virtual',
+    numBlocks,
+    blockSize: options.blockSize,
+    kvBytesPerToken,
+    prefixCaching: options.prefixCaching,
+    scheduler: options.scheduler,
+    seed: options.seed,
+  };
+
+  const sleepers: Sleeper[] = [];
+  let inFlight: { end: number; result: StepResult } | null = null;
+  let closed = false;
+  let idle: (() => void) | null = null;
+  const wakeLoop = () => {
+    idle?.();
+    idle = null;
+  };
+  const yieldToClients = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  const host: EngineHost = {
+    info,
+    clock,
+    onEvents: () => {},
+    onFatal: () => {},
+    submit(id, request) {
+      core.add(id, request);
+      flush();
+      wakeLoop();
+    },
+    abort(id) {
+      core.abort(id);
+      flush();
+    },
+    sleepUntil(time) {
+      if (time <= clock.now()) return Promise.resolve();
+      return new Promise<void>((wake) => {
+        sleepers.push({ time, wake });
+        sleepers.sort((a, b) => a.time - b.time);
+        wakeLoop();
+      });
+    },
+    async stats() {
+      return core.stats();
+    },
+    async clearPrefixCache() {
+      core.blocks.clearPrefixCache();
+    },
+    async close() {
+      closed = true;
+      core.abortAll();
+      flush();
+      for (const sleeper of sleepers.splice(0)) sleeper.wake();
+      wakeLoop();
+      await backend.close();
+    },
+  };
+
+  function flush(): void {
+    const events = core.takeEvents();
+    if (events.length > 0) host.onEvents(events);
+  }
+
+  async function run(): Promise<void> {
+    while (!closed) {
+      // Let clients react to the last events and wake-ups (submit, sleep again) first.
+      await yieldToClients();
+      if (closed) break;
+      if (inFlight === null && core.hasWork()) {
+        const batch = core.beginStep();
+        if (batch === null) throw new Error('the scheduler found nothing to run while requests wait');
+        const end = clock.now() + backend.cost(batch).ms;
+        inFlight = { end, result: await backend.step(batch) };
+        flush(); // admissions
+      }
+      const next = sleepers[0];
+      if (inFlight !== null && (next === undefined || inFlight.end <= next.time)) {
+        clock.advanceTo(inFlight.end);
+        core.endStep(inFlight.result);
+        inFlight = null;
+        flush();
+        continue;
+      }
+      if (next !== undefined) {
+        sleepers.shift();
+        clock.advanceTo(next.time);
+        next.wake();
+        continue;
+      }
+      await new Promise<void>((resolve) => (idle = resolve));
+    }
+  }
+  run().catch((error: unknown) => host.onFatal(error as Error));
+  return host;
+}

@@ -1,0 +1,36 @@
+// Finds the ```kb-calc block of a note or card and parses it (one block per card).
+import type { Code, RootContent } from 'mdast';
+import { parseCalc } from './calc.ts';
+import { endOffset, startLine, startOffset } from './markdown.ts';
+import type { CalcSpec, Diagnostic, KbPath } from './types.ts';
+
+export interface CalcBlocks {
+  spec: CalcSpec | null;
+  diagnostics: Diagnostic[];
+  /** Source ranges of the blocks, to keep them out of the answer shown on reveal. */
+  ranges: Array<[number, number]>;
+}
+
+export const CALC_LANGUAGE = 'kb-calc';
+
+export function isCalcBlock(node: RootContent): node is Code {
+  return node.type === 'code' && node.lang === CALC_LANGUAGE;
+}
+
+/** `bodyLine` is the file line of the body's first line, so diagnostics carry file lines. */
+export function parseCalcBlocks(file: KbPath, nodes: RootContent[], bodyLine: number): CalcBlocks {
+  const blocks = nodes.filter(isCalcBlock);
+  const diagnostics: Diagnostic[] = [];
+  let spec: CalcSpec | null = null;
+  blocks.forEach((block, index) => {
+    const fenceLine = startLine(block) + bodyLine - 1;
+    if (index === 0) {
+      const parsed = parseCalc(block.value, fenceLine, file);
+      spec = parsed.spec;
+      diagnostics.push(...parsed.diagnostics);
+    } else {
+      diagnostics.push({ severity: 'error', file, line: fenceLine, message: `kb-calc: a card takes one kb-calc block; this one is ignored (the first is on line ${startLine(blocks[0]) + bodyLine - 1})` });
+    }
+  });
+  return { spec, diagnostics, ranges: blocks.map((block) => [startOffset(block), endOffset(block)]) };
+}

@@ -1,0 +1,78 @@
+// kb.json: the settings of one knowledge base. Its presence also marks a folder as a
+// knowledge base for the "nearest folder up from here" lookup (see location.ts).
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+export const configFileName = 'kb.json';
+
+/** A step of the learning ladder as ts-fsrs writes it: a number and m, h or d. */
+const stepSchema = z.string().regex(/^\d+(\.\d+)?[mhd]$/, 'a duration such as "1m", "10m", "1h" or "1d"');
+
+export const configSchema = z
+  .object({
+    /** Target probability of recall when a card comes due (FSRS request_retention). */
+    desiredRetention: z.number().gt(0.7).lt(1).default(0.9),
+    /** Longest interval FSRS may schedule, in days. */
+    maximumInterval: z.number().int().min(1).default(36500),
+    learningSteps: z.array(stepSchema).default(['1m', '10m']),
+    relearningSteps: z.array(stepSchema).default(['10m']),
+    /** New cards introduced per day by `kb review`. */
+    newPerDay: z.number().int().min(0).default(20),
+    /** Review cards shown per day by `kb review`. */
+    reviewsPerDay: z.number().int().min(0).default(200),
+    /** Local time when a study day begins (as Anki's 4 am): reviews before it count for the day before. */
+    dayStartsAt: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM"').default('04:00'),
+    /** Spread intervals a little so cards learned together do not stay together. */
+    fuzz: z.boolean().default(true),
+  })
+  .strict();
+
+export type KbConfig = z.infer<typeof configSchema>;
+
+export const defaultConfig: KbConfig = configSchema.parse({});
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates parsed JSON; errors name the file and the key. */
+export function parseConfig(value: unknown, file: string): KbConfig {
+  const result = configSchema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const key = keys.length > 0 ? keys.join(', ') : issue.path.join('.');
+  const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
+  return failConfig(`${file}: ${key ? `${key}: ` : ''}${message}`);
+}
+
+function failConfig(message: string): never {
+  throw new ConfigError(message);
+}
+
+/** Reads a kb.json; a missing file gives the defaults. */
+export function loadConfig(file: string | null): KbConfig {
+  if (file === null) return defaultConfig;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig;
+    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+  return parseConfig(value, file);
+}
+
+/** The text `kb init` writes: every setting with its default, so users see what they can change. */
+export function defaultConfigText(): string {
+  return `${JSON.stringify(defaultConfig, null, 2)}\n`;
+}

@@ -1,0 +1,194 @@
+// kb doctor: checks that the database and the files agree, and that the database is sound.
+//   - SQLite integrity (PRAGMA integrity_check, foreign_key_check)
+//   - duplicate card ids across the files (an error; kb scan refuses both copies)
+//   - cards without an id in their file (bundled: derived ids; personal: run kb scan)
+//   - orphans: cards whose source is gone, kept with their history
+//   - card links to labs that do not exist
+//   - notes whose review fields in the frontmatter disagree with the database
+//     (only for cards reviewed in kb: before that the frontmatter seeds the database)
+// --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
+import { cardQueries } from '../store/cards.ts';
+import type { KbDatabase } from '../store/db.ts';
+import { fsrsQueries, type FsrsRow } from '../store/fsrs.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import type { KbConfig } from './config.ts';
+import { updateFrontmatterFields } from './frontmatter-edit.ts';
+import { unknownLabWarnings } from './lab-links.ts';
+import { readKnowledgeFile } from './read-file.ts';
+import { sha256 } from './scan-file.ts';
+import { scanFiles } from './scan-pool.ts';
+import { parseFrontmatterDate, studyDay } from './study-day.ts';
+import type { Diagnostic, KbPath, NoteSeed } from './types.ts';
+import { walkKnowledgeBase } from './walk.ts';
+
+export type ReviewField = 'next_review' | 'review_count' | 'last_reviewed' | 'mastery_level';
+export type ReviewFieldValues = Partial<Record<ReviewField, string | number | null>>;
+
+/**
+ * What a note's review fields should say, given its FSRS state. Extension point: the review
+ * layer's write-back owns the full mapping (last_reviewed, mastery_level); pass it as
+ * `projection` and doctor compares and fixes every field it returns.
+ */
+export type FrontmatterProjection = (state: FsrsRow, config: KbConfig) => ReviewFieldValues;
+
+export const defaultProjection: FrontmatterProjection = (state, config) => ({
+  next_review: studyDay(state.due, config.dayStartsAt),
+  review_count: state.reps,
+});
+
+export interface DoctorTarget {
+  root: string;
+  db: KbDatabase;
+  writable: boolean;
+  bundled: boolean;
+  config: KbConfig;
+}
+
+export interface DoctorOptions {
+  fix?: boolean;
+  projection?: FrontmatterProjection;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface FieldMismatch {
+  field: ReviewField;
+  file: string | number | null;
+  database: string | number | null;
+}
+
+export interface DoctorReport {
+  root: string;
+  integrity: { ok: boolean; messages: string[]; foreignKeyViolations: number };
+  duplicates: { id: string; places: { file: KbPath; line: number }[] }[];
+  /** Cards with no id in their file. */
+  missingIds: { file: KbPath; line: number; front: string }[];
+  orphans: { id: string; path: string; line: number; front: string }[];
+  unknownLabs: { id: string; path: string; line: number; lab: string }[];
+  frontmatter: { id: string; file: KbPath; mismatches: FieldMismatch[]; fixed: boolean; fixError?: string }[];
+  /** Files that could not be read or parsed cleanly (kb scan reports them in full). */
+  unreadable: Diagnostic[];
+  errors: number;
+  warnings: number;
+}
+
+function seedValue(seed: NoteSeed, field: ReviewField): string | number | null {
+  switch (field) {
+    case 'next_review':
+      return seed.nextReview;
+    case 'last_reviewed':
+      return seed.lastReviewed;
+    case 'review_count':
+      return seed.reviewCount;
+    case 'mastery_level':
+      return seed.masteryLevel;
+  }
+}
+
+function agree(field: ReviewField, file: string | number | null, database: string | number | null, config: KbConfig): boolean {
+  if (file === null || database === null) return file === database;
+  if (field === 'next_review' || field === 'last_reviewed') {
+    const day = (value: string | number) => {
+      const ms = typeof value === 'number' ? value : parseFrontmatterDate(value, config.dayStartsAt);
+      return ms === null ? String(value) : studyDay(ms, config.dayStartsAt);
+    };
+    return day(file) === day(database);
+  }
+  if (field === 'mastery_level') return Math.abs(Number(file) - Number(database)) < 0.005;
+  return Number(file) === Number(database);
+}
+
+export async function diagnoseKnowledgeBase(target: DoctorTarget, options: DoctorOptions = {}): Promise<DoctorReport> {
+  const { db, config } = target;
+  const projection = options.projection ?? defaultProjection;
+  const cards = cardQueries(db);
+  const fsrs = fsrsQueries(db);
+  const integrityMessages = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+  const foreignKeyViolations = (db.pragma('foreign_key_check', { simple: false }) as unknown[]).length;
+  const messages = integrityMessages.map((row) => row.integrity_check);
+  const report: DoctorReport = {
+    root: target.root,
+    integrity: { ok: messages.length === 1 && messages[0] === 'ok' && foreignKeyViolations === 0, messages, foreignKeyViolations },
+    duplicates: [],
+    missingIds: [],
+    orphans: cards.orphans().map((card) => ({ id: card.id, path: card.path, line: card.line, front: card.front })),
+    unknownLabs: [],
+    frontmatter: [],
+    unreadable: [],
+    errors: 0,
+    warnings: 0,
+  };
+
+  const walk = walkKnowledgeBase(target.root);
+  const labs = new Set<string>();
+  for (const entry of walk.files) {
+    const lab = /^lab\/([^/]+)\.md$/.exec(entry.path);
+    if (lab) labs.add(lab[1]);
+  }
+  const sources = walk.files.filter((entry) => /^(notes|cards)\//.test(entry.path));
+  const outcomes = await scanFiles(
+    sources.map((entry) => ({ ...entry, knownSha: null })),
+    { root: target.root, writeIds: false, deriveWrittenIds: false, full: true },
+    options.onProgress,
+  );
+
+  const places = new Map<string, { file: KbPath; line: number }[]>();
+  outcomes.forEach((outcome, index) => {
+    if (outcome.kind === 'unreadable') return void report.unreadable.push(outcome.diagnostic);
+    if (outcome.kind !== 'parsed') return;
+    report.unreadable.push(...outcome.diagnostics.filter((d) => d.severity === 'error'));
+    const fixes: ReviewFieldValues = {};
+    const found: DoctorReport['frontmatter'] = [];
+    for (const card of outcome.cards) {
+      if (!card.idInFile) {
+        report.missingIds.push({ file: outcome.path, line: card.line, front: card.front });
+        continue;
+      }
+      const list = places.get(card.id) ?? [];
+      list.push({ file: outcome.path, line: card.line });
+      places.set(card.id, list);
+      if (card.kind !== 'note' || card.seed === null || !fsrs.hasReviews(card.id)) continue;
+      const state = fsrs.get(card.id);
+      if (!state) continue;
+      const mismatches: FieldMismatch[] = [];
+      for (const [field, database] of Object.entries(projection(state, config)) as [ReviewField, string | number | null][]) {
+        const file = seedValue(card.seed, field);
+        if (!agree(field, file, database, config)) {
+          mismatches.push({ field, file, database });
+          fixes[field] = database;
+        }
+      }
+      if (mismatches.length > 0) found.push({ id: card.id, file: outcome.path, mismatches, fixed: false });
+    }
+    if (options.fix && target.writable && found.length > 0) {
+      const error = rewriteFields(target.root, sources[index].abs, outcome.path, outcome.sha, fixes);
+      for (const entry of found) {
+        entry.fixed = error === null;
+        if (error !== null) entry.fixError = error;
+      }
+    }
+    report.frontmatter.push(...found);
+  });
+  for (const [id, list] of places) if (list.length > 1) report.duplicates.push({ id, places: list });
+  for (const link of cards.labLinks()) if (!labs.has(link.lab)) report.unknownLabs.push(link);
+
+  report.errors = (report.integrity.ok ? 0 : 1) + report.duplicates.length;
+  report.warnings =
+    report.missingIds.length +
+    unknownLabWarnings(report.unknownLabs, new Set()).length +
+    report.frontmatter.filter((entry) => !entry.fixed).length +
+    report.unreadable.length;
+  return report;
+}
+
+/** Rewrites a note's review fields, only if it is still the file that was checked. Returns why not, or null. */
+function rewriteFields(root: string, abs: string, path: KbPath, checkedSha: string, fields: ReviewFieldValues): string | null {
+  const read = readKnowledgeFile(abs, path);
+  if ('diagnostic' in read) return read.diagnostic.message;
+  if (sha256(read.bytes) !== checkedSha) return 'the file changed while kb doctor ran; run it again';
+  try {
+    writeFileAtomic(root, abs, updateFrontmatterFields(read.raw, fields), read.bytes);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

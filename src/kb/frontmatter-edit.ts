@@ -1,0 +1,162 @@
+// Byte-exact frontmatter edits: replace the values of some top-level keys, append missing
+// keys, and leave every other byte as it was (key order, quoting, comments, line endings,
+// BOM, body). The result is re-read and checked before it is returned.
+import { isMap, isScalar, parseDocument, Scalar, type Node, type Pair } from 'yaml';
+import { detectEol, isYamlLanguage, locateFrontmatter } from './frontmatter.ts';
+import { parseYaml } from './yaml-safe.ts';
+
+export type FrontmatterValue = string | number | null;
+
+export class FrontmatterEditError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrontmatterEditError';
+  }
+}
+
+const KEY_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Sets top-level frontmatter keys. Existing values are replaced where they stand (a quoted
+ * string stays quoted the same way, a trailing comment stays); missing keys are appended at
+ * the end of the block with the file's line ending; a text without frontmatter gets a block.
+ * Throws FrontmatterEditError when the frontmatter cannot be edited safely.
+ */
+export function updateFrontmatterFields(text: string, fields: Record<string, FrontmatterValue>): string {
+  const entries = Object.entries(fields);
+  for (const [key, value] of entries) {
+    if (!KEY_PATTERN.test(key)) throw new FrontmatterEditError(`cannot write frontmatter key "${key}"`);
+    if (typeof value === 'number' && !Number.isFinite(value)) throw new FrontmatterEditError(`${key}: cannot write ${value}`);
+  }
+  const block = locateFrontmatter(text);
+  let result: string;
+  if (!block) {
+    if (entries.length === 0) return text;
+    const eol = detectEol(text);
+    const at = text.startsWith('\uFEFF') ? 1 : 0;
+    const lines = entries.map(([key, value]) => `${key}: ${formatValue(value, null)}${eol}`).join('');
+    result = `${text.slice(0, at)}---${eol}${lines}---${eol}${text.slice(at)}`;
+  } else {
+    if (!isYamlLanguage(block.language)) throw new FrontmatterEditError(`frontmatter in "${block.language}" is not YAML; not edited`);
+    const source = text.slice(block.yamlStart, block.yamlEnd);
+    const doc = parseYaml(source);
+    if (doc.errors.length > 0) throw new FrontmatterEditError(`frontmatter has YAML errors; not edited (${doc.errors[0].message.split('\n')[0]})`);
+    if (doc.contents !== null && !isMap(doc.contents)) throw new FrontmatterEditError('frontmatter is not a mapping; not edited');
+    const pairs = doc.contents === null ? [] : (doc.contents.items as Pair[]);
+    const edits: Edit[] = [];
+    const appended: string[] = [];
+    for (const [key, value] of entries) {
+      const pair = pairs.find((p) => isScalar(p.key) && p.key.value === key);
+      if (pair) {
+        const edit = replaceValue(source, pair, value);
+        if (edit) edits.push(edit);
+      } else {
+        appended.push(`${key}: ${formatValue(value, null)}${block.eol}`);
+      }
+    }
+    let yaml = source;
+    for (const edit of edits.sort((a, b) => b.start - a.start)) yaml = yaml.slice(0, edit.start) + edit.text + yaml.slice(edit.end);
+    result = text.slice(0, block.yamlStart) + yaml + text.slice(block.yamlEnd, block.close) + appended.join('') + text.slice(block.close);
+  }
+  verify(result, fields);
+  return result;
+}
+
+function replaceValue(source: string, pair: Pair, value: FrontmatterValue): Edit | null {
+  const node = pair.value as Node | null;
+  const oldRange = node?.range;
+  const simpleScalar = node && isScalar(node) && oldRange && !node.anchor && !node.tag
+    && !source.slice(oldRange[0], oldRange[1]).includes('\n')
+    && (node.type === 'PLAIN' || node.type === 'QUOTE_SINGLE' || node.type === 'QUOTE_DOUBLE');
+  if (simpleScalar && isScalar(node) && oldRange) {
+    if (node.value === null && value === null) return null;
+    if (node.value === value && typeof value === 'number') return null;
+    const replacement = formatValue(value, node.type ?? null);
+    const [start, end] = oldRange;
+    if (start === end) {
+      // An empty value: the new one goes right after `key:`, so the spacing before a
+      // trailing comment stays as it was.
+      let colon = start;
+      while (colon > 0 && (source.charAt(colon - 1) === ' ' || source.charAt(colon - 1) === '\t')) colon--;
+      const gap = colon === start && end < source.length && !/[\r\n]/.test(source.charAt(end)) ? ' ' : '';
+      return { start: colon, end: colon, text: ' ' + replacement + gap };
+    }
+    return { start, end, text: replacement };
+  }
+  // A list, a block or multi-line value, or one with an anchor or tag: it is replaced whole,
+  // from just after `key:` to its end, keeping the line ending that closed it.
+  const keyEnd = (pair.key as Node).range?.[1];
+  if (keyEnd === undefined) throw new FrontmatterEditError('cannot locate a frontmatter key');
+  const colon = source.indexOf(':', keyEnd);
+  const end = oldRange ? oldRange[1] : colon + 1;
+  const region = source.slice(colon + 1, end);
+  const closing = /(\r?\n)$/.exec(region)?.[1] ?? '';
+  return { start: colon + 1, end, text: ` ${formatValue(value, null)}${closing}` };
+}
+
+/** A YAML scalar for `value`, in the old value's quoting style when that is possible. */
+export function formatValue(value: FrontmatterValue, oldStyle: Scalar.Type | null): string {
+  if (value === null) return 'null';
+  if (typeof value === 'number') return String(value);
+  if (oldStyle === Scalar.QUOTE_DOUBLE) return doubleQuoted(value);
+  if (oldStyle === Scalar.QUOTE_SINGLE) return canSingleQuote(value) ? singleQuoted(value) : doubleQuoted(value);
+  if (isPlainSafe(value)) return value;
+  return canSingleQuote(value) ? singleQuoted(value) : doubleQuoted(value);
+}
+
+function canSingleQuote(value: string): boolean {
+  // Single quotes cannot escape: no line breaks or other control characters inside.
+  return !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(value);
+}
+
+function singleQuoted(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function doubleQuoted(value: string): string {
+  let out = '"';
+  for (const char of value) {
+    const code = char.codePointAt(0) as number;
+    if (char === '"' || char === '\\') out += '\\' + char;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\t') out += '\\t';
+    else if (char === '\r') out += '\\r';
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff || (code >= 0xd800 && code <= 0xdfff)) {
+      out += '\\u' + code.toString(16).padStart(4, '0');
+    } else out += char;
+  }
+  return out + '"';
+}
+
+/**
+ * Plain (unquoted) only when both YAML 1.2 and 1.1 read it back as the same text: so dates
+ * (a timestamp in 1.1), `yes`, `123` or `a: b` get quotes, as tools reading notes expect.
+ */
+function isPlainSafe(value: string): boolean {
+  if (value === '' || value.trim() !== value || !canSingleQuote(value)) return false;
+  for (const version of ['1.2', '1.1'] as const) {
+    const doc = parseDocument(`k: ${value}\n`, { version, schema: version === '1.1' ? 'yaml-1.1' : 'core' });
+    if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
+    const parsed = doc.toJS() as Record<string, unknown> | null;
+    if (!parsed || parsed.k !== value) return false;
+  }
+  return true;
+}
+
+function verify(result: string, fields: Record<string, FrontmatterValue>): void {
+  const block = locateFrontmatter(result);
+  if (!block) throw new FrontmatterEditError('the edited frontmatter could not be found again');
+  const doc = parseYaml(result.slice(block.yamlStart, block.yamlEnd));
+  const data = doc.errors.length === 0 && isMap(doc.contents) ? (doc.toJS() as Record<string, unknown>) : null;
+  for (const [key, value] of Object.entries(fields)) {
+    if (!data || !Object.hasOwn(data, key) || (data[key] ?? null) !== value) {
+      throw new FrontmatterEditError(`could not write ${key} without disturbing the rest of the frontmatter`);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// Typed reading of the frontmatter fields kb understands. A wrong-typed field is a warning
+// (with its line) and falls back to a default; it never stops the note from being read.
+import type { Diagnostic, Difficulty, KbPath, NoteSeed } from './types.ts';
+
+export interface FieldReader {
+  file: KbPath;
+  data: Record<string, unknown>;
+  keyLines: Map<string, number>;
+  diagnostics: Diagnostic[];
+}
+
+function warn(reader: FieldReader, key: string, message: string): void {
+  reader.diagnostics.push({ severity: 'warning', file: reader.file, line: reader.keyLines.get(key), message: `${key}: ${message}` });
+}
+
+function has(reader: FieldReader, key: string): boolean {
+  return Object.hasOwn(reader.data, key) && reader.data[key] !== null && reader.data[key] !== undefined;
+}
+
+/** Dates kb accepts: 2025-10-19, or an ISO date-time such as 2025-10-19T08:30:00Z. */
+const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function isValidDate(value: string): boolean {
+  return DATE_PATTERN.test(value) && !Number.isNaN(Date.parse(value.includes(' ') ? value.replace(' ', 'T') : value));
+}
+
+export function readDate(reader: FieldReader, key: string): string | null {
+  if (!has(reader, key)) return null;
+  const value = reader.data[key];
+  if (typeof value === 'string' && isValidDate(value.trim())) return value.trim();
+  warn(reader, key, `expected a date like 2025-10-19, got ${JSON.stringify(value)}; ignored`);
+  return null;
+}
+
+const DIFFICULTIES: readonly Difficulty[] = ['easy', 'medium', 'hard'];
+
+export function readDifficulty(reader: FieldReader): Difficulty | null {
+  if (!has(reader, 'difficulty')) return null;
+  const value = reader.data.difficulty;
+  const normalized = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if ((DIFFICULTIES as readonly string[]).includes(normalized)) return normalized as Difficulty;
+  warn(reader, 'difficulty', `expected easy, medium or hard, got ${JSON.stringify(value)}; using the default`);
+  return null;
+}
+
+export function readMastery(reader: FieldReader): number | null {
+  if (!has(reader, 'mastery_level')) return null;
+  const value = reader.data.mastery_level;
+  if (typeof value === 'number' && value >= 0 && value <= 1) return value;
+  warn(reader, 'mastery_level', `expected a number from 0 to 1, got ${JSON.stringify(value)}; ignored`);
+  return null;
+}
+
+export function readReviewCount(reader: FieldReader): number | null {
+  if (!has(reader, 'review_count')) return null;
+  const value = reader.data.review_count;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  warn(reader, 'review_count', `expected a whole number >= 0, got ${JSON.stringify(value)}; ignored`);
+  return null;
+}
+
+export function readNoteSeed(reader: FieldReader): NoteSeed {
+  return {
+    created: readDate(reader, 'created'),
+    lastReviewed: readDate(reader, 'last_reviewed'),
+    nextReview: readDate(reader, 'next_review'),
+    reviewCount: readReviewCount(reader),
+    difficulty: readDifficulty(reader),
+    masteryLevel: readMastery(reader),
+  };
+}
+
+/** Tags as a YAML list or a comma-separated string; `#tag` is accepted as `tag`. */
+export function readTags(reader: FieldReader): string[] {
+  if (!has(reader, 'tags')) return [];
+  const value = reader.data.tags;
+  const raw: unknown[] = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [];
+  if (!Array.isArray(value) && typeof value !== 'string') {
+    warn(reader, 'tags', `expected a list or a comma-separated string, got ${JSON.stringify(value)}; ignored`);
+    return [];
+  }
+  const tags: string[] = [];
+  for (const item of raw) {
+    if (typeof item !== 'string' && typeof item !== 'number') {
+      warn(reader, 'tags', `a tag must be text, got ${JSON.stringify(item)}; ignored`);
+      continue;
+    }
+    const tag = String(item).trim().replace(/^#/, '');
+    if (tag !== '' && !tags.includes(tag)) tags.push(tag);
+  }
+  return tags;
+}
+
+/** Lab names are file names under lab/ without `.md`: no paths, no spaces. */
+export const LAB_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function readLab(reader: FieldReader): string | null {
+  if (!has(reader, 'lab')) return null;
+  const value = reader.data.lab;
+  if (typeof value === 'string' && LAB_NAME_PATTERN.test(value.trim()) && !value.includes('..')) return value.trim();
+  warn(reader, 'lab', `expected a lab name (a file in lab/ without .md), got ${JSON.stringify(value)}; ignored`);
+  return null;
+}
+
+export function readString(reader: FieldReader, key: string): string | null {
+  if (!has(reader, key)) return null;
+  const value = reader.data[key];
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  warn(reader, key, `expected text, got ${JSON.stringify(value)}; ignored`);
+  return null;
+}

@@ -1,0 +1,173 @@
+// Frontmatter: where the block is (byte offsets, for exact edits) and what it says (safely).
+//
+// gray-matter reads the block, but with every engine replaced: its stock JavaScript and
+// CoffeeScript engines run the frontmatter through `eval`, and its YAML engine is js-yaml.
+// Here YAML goes through the `yaml` package (core schema, no custom tags), and any other
+// language is refused before and inside gray-matter.
+import matter from 'gray-matter';
+import { isMap, isScalar, type YAMLMap } from 'yaml';
+import { stripBom } from './read-file.ts';
+import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
+import type { Diagnostic, KbPath } from './types.ts';
+
+const DELIMITER = '---';
+
+/** The frontmatter block of a text, as offsets into that same text (a leading BOM counts). */
+export interface FrontmatterBlock {
+  /** Offset of the opening `---`. */
+  open: number;
+  /** What follows the opening `---` on its line (`js`, `yaml`, or empty). */
+  language: string;
+  /** The YAML source: from the end of the opening `---` line's text to the closing line's line ending. */
+  yamlStart: number;
+  yamlEnd: number;
+  /** Offset of the closing `---` (the start of its line). */
+  close: number;
+  /** Where the body starts. */
+  bodyStart: number;
+  /** The text's line ending, taken from the opening line. */
+  eol: '\n' | '\r\n';
+}
+
+/**
+ * Finds the block by gray-matter's own rules (opening `---` on the first line, closing at the
+ * first later line that starts with `---`), so the offsets agree with what it parses. A text
+ * whose `---` is never closed has no frontmatter (it is a thematic break).
+ */
+export function locateFrontmatter(text: string): FrontmatterBlock | null {
+  const open = text.startsWith('\uFEFF') ? 1 : 0;
+  if (!text.startsWith(DELIMITER, open)) return null;
+  if (text.charAt(open + DELIMITER.length) === '-') return null;
+  const firstNewline = text.indexOf('\n', open);
+  if (firstNewline === -1) return null;
+  const languageEnd = text.charAt(firstNewline - 1) === '\r' ? firstNewline - 1 : firstNewline;
+  // The YAML source starts on the opening line, so YAML line numbers are file line numbers.
+  const yamlStart = languageEnd;
+  const languageRaw = text.slice(open + DELIMITER.length, languageEnd);
+  const closeMarker = text.indexOf('\n' + DELIMITER, languageEnd);
+  if (closeMarker === -1) return null;
+  const close = closeMarker + 1;
+  let bodyStart = close + DELIMITER.length;
+  if (text.charAt(bodyStart) === '\r') bodyStart++;
+  if (text.charAt(bodyStart) === '\n') bodyStart++;
+  return {
+    open,
+    language: languageRaw.trim(),
+    yamlStart,
+    // A CRLF file's last YAML line ends in \r\n: the \r belongs to the line ending, not the YAML.
+    yamlEnd: text.charAt(closeMarker - 1) === '\r' && closeMarker - 1 >= yamlStart ? closeMarker - 1 : closeMarker,
+    close,
+    bodyStart,
+    eol: text.charAt(firstNewline - 1) === '\r' ? '\r\n' : '\n',
+  };
+}
+
+/** The line ending a text uses (its first one), `\n` when it has none. */
+export function detectEol(text: string): '\n' | '\r\n' {
+  const newline = text.indexOf('\n');
+  return newline > 0 && text.charAt(newline - 1) === '\r' ? '\r\n' : '\n';
+}
+
+export function isYamlLanguage(language: string): boolean {
+  return language === '' || language.toLowerCase() === 'yaml' || language.toLowerCase() === 'yml';
+}
+
+class RefusedFrontmatterLanguage extends Error {
+  constructor(language: string) {
+    super(`frontmatter language "${language}" is refused: only YAML frontmatter is read (kb never executes frontmatter)`);
+    this.name = 'RefusedFrontmatterLanguage';
+  }
+}
+
+function refuse(language: string) {
+  return {
+    parse(): object {
+      throw new RefusedFrontmatterLanguage(language);
+    },
+  };
+}
+
+/**
+ * gray-matter with every engine replaced: YAML through `yaml`, everything else refused. The
+ * YAML engine hands back the parsed document through `onYaml` (gray-matter only wants data).
+ */
+export function safeMatter(text: string, onYaml: (source: string) => Record<string, unknown>): { data: Record<string, unknown>; content: string; language: string } {
+  const engines = {
+    yaml: { parse: (source: string) => onYaml(source) },
+    javascript: refuse('javascript'),
+    js: refuse('js'),
+    coffee: refuse('coffee'),
+    coffeescript: refuse('coffeescript'),
+    cson: refuse('cson'),
+    json: refuse('json'),
+  };
+  // Options are always passed: gray-matter caches results only when called without them.
+  const file = matter(text, { engines, language: 'yaml' });
+  return { data: file.data as Record<string, unknown>, content: file.content, language: (file as { language?: string }).language ?? 'yaml' };
+}
+
+export interface ParsedFrontmatter {
+  /** The top-level mapping (empty when the file has none); null when the block is unusable. */
+  data: Record<string, unknown> | null;
+  /** 1-based file line of each top-level key. */
+  keyLines: Map<string, number>;
+  block: FrontmatterBlock | null;
+  /** Offset (in the BOM-less text) and 1-based line where the Markdown body starts. */
+  bodyStart: number;
+  bodyLine: number;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads the frontmatter of a text (a leading BOM is ignored). Errors leave `data` null: the file yields no cards. */
+export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter {
+  const text = stripBom(input);
+  const block = locateFrontmatter(text);
+  const diagnostics: Diagnostic[] = [];
+  const keyLines = new Map<string, number>();
+  if (!block) return { data: {}, keyLines, block: null, bodyStart: 0, bodyLine: 1, diagnostics };
+  const bodyStart = block.bodyStart;
+  const bodyLine = lineAt(text, bodyStart);
+  const failed = (line: number, message: string): ParsedFrontmatter => {
+    diagnostics.push({ severity: 'error', file, line, message });
+    return { data: null, keyLines, block, bodyStart, bodyLine, diagnostics };
+  };
+  if (!isYamlLanguage(block.language)) return failed(1, new RefusedFrontmatterLanguage(block.language).message);
+
+  let data: Record<string, unknown> = {};
+  let yamlFailed = false;
+  try {
+    const result = safeMatter(text, (matterSource) => {
+      // The YAML source starts on the opening line, so its line numbers are the file's.
+      const source = matterSource.endsWith('\r') ? matterSource.slice(0, -1) : matterSource;
+      const doc = parseYaml(source);
+      for (const problem of yamlProblems(doc, source)) {
+        diagnostics.push({ severity: problem.severity, file, line: problem.line, message: `frontmatter: ${problem.message}` });
+        if (problem.severity === 'error') yamlFailed = true;
+      }
+      if (yamlFailed) return {};
+      if (doc.contents === null) return {};
+      if (!isMap(doc.contents)) {
+        diagnostics.push({ severity: 'error', file, line: lineAt(source, doc.contents.range[0]), message: 'frontmatter must be a mapping of keys to values' });
+        yamlFailed = true;
+        return {};
+      }
+      collectKeyLines(doc.contents, source, keyLines);
+      return doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+    });
+    data = result.data;
+    if (result.content !== text.slice(bodyStart)) {
+      // Both follow the same rules; if they ever disagree, offsets would be wrong: refuse.
+      return failed(1, 'frontmatter boundaries are ambiguous; check the --- lines');
+    }
+  } catch (error) {
+    return failed(1, error instanceof RefusedFrontmatterLanguage ? error.message : `frontmatter: ${(error as Error).message}`);
+  }
+  if (yamlFailed) return { data: null, keyLines, block, bodyStart, bodyLine, diagnostics };
+  return { data, keyLines, block, bodyStart, bodyLine, diagnostics };
+}
+
+function collectKeyLines(map: YAMLMap, source: string, keyLines: Map<string, number>): void {
+  for (const pair of map.items) {
+    if (isScalar(pair.key) && pair.key.range) keyLines.set(String(pair.key.value), lineAt(source, pair.key.range[0]));
+  }
+}

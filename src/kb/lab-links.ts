@@ -1,0 +1,20 @@
+// Card links to labs that the knowledge base does not have.
+import type { Diagnostic } from './types.ts';
+
+/** One warning per file and missing lab, at its first card: a deck linking 13 cards to one lab gives one line. */
+export function unknownLabWarnings(links: { path: string; line: number; lab: string }[], labs: Set<string>): Diagnostic[] {
+  const grouped = new Map<string, { path: string; line: number; lab: string; cards: number }>();
+  for (const link of links) {
+    if (labs.has(link.lab)) continue;
+    const key = `${link.path}\0${link.lab}`;
+    const group = grouped.get(key);
+    if (group) group.cards++;
+    else grouped.set(key, { ...link, cards: 1 });
+  }
+  return [...grouped.values()].map((group) => ({
+    severity: 'warning',
+    file: group.path,
+    line: group.line,
+    message: `lab "${group.lab}" not found (no lab/${group.lab}.md)${group.cards > 1 ? `; ${group.cards} cards in this file link to it` : ''}`,
+  }));
+}

@@ -1,0 +1,65 @@
+// Parses one knowledge-base file by its folder: notes/ -> one card, cards/ -> one per `##`,
+// lab/ -> no cards (the lab runner reads those), anything else -> nothing.
+import type { LocatedCard } from './cards-file.ts';
+import { parseCardsFile } from './cards-file.ts';
+import { parseFrontmatter } from './frontmatter.ts';
+import { parseNote } from './note.ts';
+import { stripBom } from './read-file.ts';
+import type { Diagnostic, KbPath, ParsedFile } from './types.ts';
+
+export interface LocatedParse {
+  parsed: ParsedFile;
+  /** The cards with where their ids live (same order as parsed.cards). */
+  located: LocatedCard[];
+}
+
+/** Parses a file's text (a leading BOM is ignored). Errors in `diagnostics` name file and line. */
+export function parseKnowledgeFile(path: KbPath, text: string): ParsedFile {
+  return parseLocated(path, text).parsed;
+}
+
+/** parseKnowledgeFile plus id locations; offsets are into the text without its BOM. */
+export function parseLocated(path: KbPath, input: string): LocatedParse {
+  const text = stripBom(input);
+  const kind = path.startsWith('notes/') ? 'note' : path.startsWith('cards/') ? 'cards' : null;
+  if (kind === null) return { parsed: { file: path, cards: [], diagnostics: [] }, located: [] };
+
+  const fm = parseFrontmatter(path, text);
+  if (fm.data === null) return skipped(path, fm.diagnostics);
+  const fmOk = fm as typeof fm & { data: Record<string, unknown> };
+
+  let located: LocatedCard[];
+  let diagnostics: Diagnostic[];
+  if (kind === 'note') {
+    const note = parseNote(path, text, fmOk);
+    if (!note.card) return skipped(path, note.diagnostics);
+    located = [{ card: note.card, slot: { kind: 'frontmatter' } }];
+    diagnostics = note.diagnostics;
+  } else {
+    const result = parseCardsFile(path, text, fmOk);
+    if (result.failed) return skipped(path, result.diagnostics);
+    located = result.cards;
+    diagnostics = result.diagnostics;
+  }
+
+  const duplicates = duplicateIds(path, located);
+  if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates]);
+  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located };
+}
+
+function skipped(file: KbPath, diagnostics: Diagnostic[]): LocatedParse {
+  return { parsed: { file, cards: [], diagnostics, skipped: true }, located: [] };
+}
+
+/** Two cards of one file with one id: an error naming both lines; nothing is merged. */
+function duplicateIds(file: KbPath, located: LocatedCard[]): Diagnostic[] {
+  const firstLine = new Map<string, number>();
+  const problems: Diagnostic[] = [];
+  for (const { card } of located) {
+    if (card.id === null) continue;
+    const earlier = firstLine.get(card.id);
+    if (earlier === undefined) firstLine.set(card.id, card.line);
+    else problems.push({ severity: 'error', file, line: card.line, message: `duplicate card id "${card.id}" on lines ${earlier} and ${card.line}; file skipped until one is changed` });
+  }
+  return problems;
+}

@@ -1,0 +1,142 @@
+// The database half of kb scan: one transaction that applies what the changed files say.
+// Duplicate ids are refused (both copies), new cards get a schedule seeded from their
+// frontmatter, changed and moved cards are updated, and cards whose source is gone become
+// orphans. Rows that would not change are not written.
+import { cardQueries, type CardContent } from '../store/cards.ts';
+import { fileQueries, type FileRow } from '../store/files.ts';
+import { fsrsQueries, sameFsrsState } from '../store/fsrs.ts';
+import type { ParsedOutcome, ScanReport, ScanTarget } from './scan.ts';
+import type { SettledCard } from './scan-file.ts';
+import { newCardState, seedFsrsState } from './seed-fsrs.ts';
+
+function place(diagnostic: { file: string; line?: number }): string {
+  return diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file;
+}
+
+function cardContent(card: SettledCard, source: ParsedOutcome): CardContent {
+  return {
+    id: card.id,
+    kind: card.kind,
+    path: source.path,
+    line: card.line,
+    deck: card.deck,
+    front: card.front,
+    back: card.back,
+    full: card.full,
+    tags: card.tags,
+    lab: card.lab,
+    calc: card.calc,
+    contentHash: card.contentHash,
+    fileSize: source.size,
+    fileMtimeMs: source.mtimeMs,
+    idInFile: card.idInFile,
+  };
+}
+
+export function applyChanges(
+  target: ScanTarget,
+  known: Map<string, FileRow>,
+  parsedSources: ParsedOutcome[],
+  touched: FileRow[],
+  removedPaths: Set<string>,
+  heldPaths: Set<string>,
+  report: ScanReport,
+  now: number,
+): void {
+  const { db, config } = target;
+  const files = fileQueries(db);
+  const cards = cardQueries(db);
+  const fsrs = fsrsQueries(db);
+  for (const row of touched) files.upsert(row);
+
+  // Duplicates: an id twice among the changed files, or once there and once in a file this
+  // scan did not re-read. Neither copy is written; the database keeps what it had.
+  const reparsed = new Set(parsedSources.map((source) => source.path));
+  const places = new Map<string, { file: string; line: number }[]>();
+  for (const source of parsedSources) {
+    for (const card of source.cards) {
+      const list = places.get(card.id) ?? [];
+      list.push({ file: source.path, line: card.line });
+      places.set(card.id, list);
+    }
+  }
+  const duplicates = new Set<string>();
+  for (const [id, list] of places) {
+    const all = [...list];
+    if (list.length === 1) {
+      const stored = cards.place(id);
+      if (stored && !stored.orphan && !reparsed.has(stored.path) && !removedPaths.has(stored.path) && stored.path !== list[0].file) {
+        all.push({ file: stored.path, line: stored.line });
+      }
+    }
+    if (all.length < 2) continue;
+    duplicates.add(id);
+    for (const here of list) {
+      const others = all.filter((other) => other !== here).map(place).join(', ');
+      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}: also at ${others}; neither card was updated` });
+      heldPaths.add(here.file);
+    }
+  }
+
+  const seen = new Set(places.keys());
+  for (const source of parsedSources) {
+    for (const card of source.cards) {
+      if (duplicates.has(card.id)) continue;
+      const content = cardContent(card, source);
+      const existing = cards.find(card.id);
+      if (!existing) {
+        cards.insert(content, now);
+        fsrs.write(card.id, card.kind === 'note' ? seedFsrsState(card.seed, now, config.dayStartsAt) : newCardState(now));
+        report.cards.added++;
+        continue;
+      }
+      const contentChanged = existing.contentHash !== content.contentHash || existing.deck !== content.deck || existing.kind !== content.kind;
+      if (existing.orphan) report.cards.restored++;
+      else if (contentChanged) report.cards.changed++;
+      else if (existing.path !== content.path) report.cards.moved++;
+      const same =
+        !existing.orphan &&
+        !contentChanged &&
+        existing.path === content.path &&
+        existing.line === content.line &&
+        existing.fileSize === content.fileSize &&
+        existing.fileMtimeMs === content.fileMtimeMs &&
+        existing.idInFile === content.idInFile;
+      if (!same) cards.update(content, now);
+      // Until its first review in kb, a note's schedule follows its frontmatter.
+      if (card.kind === 'note' && !fsrs.hasReviews(card.id)) {
+        const current = fsrs.get(card.id);
+        const seeded = seedFsrsState(card.seed, now, config.dayStartsAt, current?.due);
+        if (!current || !sameFsrsState(current, seeded)) fsrs.write(card.id, seeded);
+      } else if (!fsrs.get(card.id)) {
+        fsrs.write(card.id, newCardState(now));
+      }
+    }
+  }
+
+  const orphanAll = (path: string) => {
+    for (const id of cards.liveIdsIn(path)) {
+      if (!seen.has(id) && cards.markOrphan(id, now)) report.cards.removed++;
+    }
+  };
+  for (const source of parsedSources) {
+    const path = source.path;
+    if (heldPaths.has(path)) {
+      files.remove(path);
+      continue;
+    }
+    orphanAll(path);
+    const row = known.get(path);
+    if (!row || row.size !== source.size || row.mtimeMs !== source.mtimeMs || row.sha256 !== source.sha) {
+      files.upsert({ path, size: source.size, mtimeMs: source.mtimeMs, sha256: source.sha, scannedAt: now });
+    }
+  }
+  for (const path of removedPaths) {
+    orphanAll(path);
+    files.remove(path);
+  }
+  // Held files that were not parsed (unreadable, binary, too big) keep their cards; forget their
+  // row so the next scan looks at them again.
+  for (const path of heldPaths) if (!reparsed.has(path)) files.remove(path);
+}
+

@@ -1,0 +1,155 @@
+// kb scan: bring the database up to date with the knowledge base's files.
+//
+// Incremental: a file whose size and mtime match its `files` row is not read; one whose
+// content hash matches is not parsed. Changed files are parsed, missing ids are written
+// into them (personal knowledge bases), and the cards are upserted in one transaction.
+// A card whose source is gone becomes an orphan, keeping its schedule and history.
+// A scan that finds nothing changed writes nothing: no file, no row.
+import { cardQueries } from '../store/cards.ts';
+import type { KbDatabase } from '../store/db.ts';
+import { fileQueries, type FileRow } from '../store/files.ts';
+import type { KbConfig } from './config.ts';
+import { unknownLabWarnings } from './lab-links.ts';
+import { applyChanges } from './scan-apply.ts';
+import type { ScanFileOutcome } from './scan-file.ts';
+import { scanFiles } from './scan-pool.ts';
+import type { Diagnostic, KbPath } from './types.ts';
+import { walkKnowledgeBase } from './walk.ts';
+
+export interface ScanTarget {
+  root: string;
+  db: KbDatabase;
+  /** Whether ids may be written into the files (false for the bundled knowledge base). */
+  writable: boolean;
+  config: KbConfig;
+}
+
+export interface ScanOptions {
+  /** Read and parse every file, ignoring what the last scan recorded. */
+  full?: boolean;
+  /** Write missing ids into the files even where the knowledge base is read-only (maintainers, on the bundled one). */
+  writeIds?: boolean;
+  now?: number;
+  /** Called after each changed file is read and parsed. */
+  onProgress?: (done: number, total: number) => void;
+  /** Parse on worker threads from this many changed files on (tests lower it). */
+  workersFrom?: number;
+}
+
+export interface ScanCounts {
+  /** Cards new to the database. */
+  added: number;
+  /** Cards whose content (front, back, body, tags, lab, calc, deck) changed. */
+  changed: number;
+  /** Cards found in another file than before, content unchanged. */
+  moved: number;
+  /** Orphans whose source came back. */
+  restored: number;
+  /** Cards that became orphans in this scan (their source disappeared). */
+  removed: number;
+  unchanged: number;
+  /** Cards in the database with a live source, after the scan. */
+  total: number;
+  orphans: number;
+}
+
+export interface ScanReport {
+  root: string;
+  files: { total: number; read: number; parsed: number; skipped: number };
+  cards: ScanCounts;
+  /** Files into which ids were written. */
+  idsWritten: { file: KbPath; count: number }[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+const cardSourceFolders = ['notes/', 'cards/'];
+
+function isCardSource(path: KbPath): boolean {
+  return path.toLowerCase().endsWith('.md') && cardSourceFolders.some((folder) => path.startsWith(folder));
+}
+
+/** lab/<name>.md -> name, for files directly in lab/. */
+function labName(path: KbPath): string | null {
+  const match = /^lab\/([^/]+)\.md$/.exec(path);
+  return match ? match[1] : null;
+}
+
+export type ParsedOutcome = Extract<ScanFileOutcome, { kind: 'parsed' }>;
+
+export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions = {}): Promise<ScanReport> {
+  const now = options.now ?? Date.now();
+  const { db } = target;
+  const files = fileQueries(db);
+  const cards = cardQueries(db);
+  const report: ScanReport = {
+    root: target.root,
+    files: { total: 0, read: 0, parsed: 0, skipped: 0 },
+    cards: { added: 0, changed: 0, moved: 0, restored: 0, removed: 0, unchanged: 0, total: 0, orphans: 0 },
+    idsWritten: [],
+    errors: [],
+    warnings: [],
+  };
+  const note = (diagnostic: Diagnostic) => (diagnostic.severity === 'error' ? report.errors : report.warnings).push(diagnostic);
+
+  const walk = walkKnowledgeBase(target.root);
+  walk.diagnostics.forEach(note);
+  const sources = walk.files.filter((file) => isCardSource(file.path));
+  const labs = new Set(walk.files.map((file) => labName(file.path)).filter((name): name is string => name !== null));
+  report.files.total = sources.length;
+
+  // Stat-only pass: the common warm scan ends here, having read nothing but the directory tree.
+  const known = files.all();
+  const onDisk = new Set(sources.map((file) => file.path));
+  // --write-ids also revisits unchanged files whose cards have only derived ids.
+  const idless = options.writeIds && !target.writable ? new Set(cards.derivedIds().map((card) => card.path)) : new Set<string>();
+  const candidates = sources.filter((file) => {
+    const row = known.get(file.path);
+    return options.full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);
+  });
+  const removedPaths = new Set<string>();
+  for (const path of known.keys()) if (!onDisk.has(path)) removedPaths.add(path);
+  for (const path of cards.livePaths()) if (!onDisk.has(path)) removedPaths.add(path);
+
+  // Read and parse what changed (on all cores when there is a lot of it).
+  const outcomes = await scanFiles(
+    candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
+    { root: target.root, writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true },
+    options.onProgress,
+    options.workersFrom,
+  );
+  const touched: FileRow[] = [];
+  const parsedSources: ParsedOutcome[] = [];
+  /** Files that could not be read or parsed cleanly: their cards in the database stay as they are. */
+  const heldPaths = new Set<string>();
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'unreadable') {
+      note(outcome.diagnostic);
+      report.files.skipped++;
+      heldPaths.add(outcome.path);
+      continue;
+    }
+    report.files.read++;
+    if (outcome.kind === 'same') {
+      touched.push({ path: outcome.path, size: outcome.size, mtimeMs: outcome.mtimeMs, sha256: outcome.sha, scannedAt: now });
+      continue;
+    }
+    report.files.parsed++;
+    outcome.diagnostics.forEach(note);
+    if (outcome.idsWritten > 0) report.idsWritten.push({ file: outcome.path, count: outcome.idsWritten });
+    if (outcome.held || outcome.skipped || outcome.diagnostics.some((d) => d.severity === 'error')) heldPaths.add(outcome.path);
+    parsedSources.push(outcome);
+  }
+
+  if (candidates.length > 0 || removedPaths.size > 0) {
+    // IMMEDIATE: decide and write under one lock, so two scans at once cannot both insert a card.
+    db.transaction(() => applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now)).immediate();
+  }
+
+  report.warnings.push(...unknownLabWarnings(cards.labLinks(), labs));
+  report.cards.total = cards.liveCount();
+  report.cards.orphans = cards.orphanCount();
+  const { added, changed, moved, restored } = report.cards;
+  report.cards.unchanged = report.cards.total - added - changed - moved - restored;
+  return report;
+}

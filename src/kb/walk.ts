@@ -1,0 +1,120 @@
+// Finds the Markdown files of a knowledge base: notes/, cards/ and lab/, any of which may be missing.
+import { readdirSync, statSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic, KbPath } from './types.ts';
+
+export const KNOWLEDGE_FOLDERS = ['notes', 'cards', 'lab'] as const;
+
+export interface KnowledgeFileEntry {
+  path: KbPath;
+  abs: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WalkResult {
+  files: KnowledgeFileEntry[];
+  diagnostics: Diagnostic[];
+}
+
+/** Folders never worth reading: tool state, editor caches, installed packages. */
+function isSkippedFolder(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
+function isMarkdown(name: string): boolean {
+  return name.toLowerCase().endsWith('.md') && !name.startsWith('.');
+}
+
+/** A directory's identity on disk, so a link back to it (a loop) is seen whatever its path. */
+function dirKey(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}`;
+}
+
+export function walkKnowledgeBase(root: string): WalkResult {
+  const files: KnowledgeFileEntry[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const visitedDirs = new Set<string>();
+  /** Linked folders wait until every real folder is read, so files keep their real paths. */
+  const deferredLinks: Array<{ abs: string; path: KbPath; ancestors: Set<string>; stats: Stats }> = [];
+  let rootKey: string | null = null;
+  try {
+    rootKey = dirKey(statSync(root));
+  } catch {
+    // a missing root simply has no files; the caller reports it
+  }
+
+  const enterDir = (abs: string, path: KbPath, stats: Stats, ancestors: Set<string>): void => {
+    const key = dirKey(stats);
+    if (ancestors.has(key)) {
+      diagnostics.push({ severity: 'warning', file: path, message: 'symbolic link loops back to a folder that contains it; not followed' });
+      return;
+    }
+    if (visitedDirs.has(key)) {
+      diagnostics.push({ severity: 'warning', file: path, message: 'folder already read through another path (symbolic link); not read twice' });
+      return;
+    }
+    visitedDirs.add(key);
+    walkDir(abs, path, new Set([...ancestors, key]));
+  };
+
+  const walkDir = (abs: string, path: KbPath, ancestors: Set<string>): void => {
+    let entries;
+    try {
+      entries = readdirSync(abs, { withFileTypes: true });
+    } catch (error) {
+      diagnostics.push({ severity: 'warning', file: path, message: `cannot read folder (${errorCode(error)}); skipped` });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (isSkippedFolder(entry.name) && !entry.isFile()) continue;
+      if (!entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink()) continue;
+      const childAbs = join(abs, entry.name);
+      const childPath = `${path}/${entry.name}`;
+      let stats: Stats;
+      try {
+        // statSync follows links: a link is treated as what it points to.
+        stats = statSync(childAbs);
+      } catch (error) {
+        const what = entry.isSymbolicLink() ? 'broken symbolic link' : 'cannot stat';
+        diagnostics.push({ severity: 'warning', file: childPath, message: `${what} (${errorCode(error)}); skipped` });
+        continue;
+      }
+      if (stats.isDirectory()) {
+        if (entry.isSymbolicLink()) deferredLinks.push({ abs: childAbs, path: childPath, ancestors, stats });
+        else enterDir(childAbs, childPath, stats, ancestors);
+      } else if (stats.isFile() && isMarkdown(entry.name)) {
+        files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
+      }
+    }
+  };
+
+  for (const folder of KNOWLEDGE_FOLDERS) {
+    const abs = join(root, folder);
+    let stats: Stats;
+    try {
+      stats = statSync(abs);
+    } catch {
+      continue; // a knowledge base may have any subset of the three folders
+    }
+    if (!stats.isDirectory()) {
+      diagnostics.push({ severity: 'warning', file: folder, message: `${folder} is not a folder; skipped` });
+      continue;
+    }
+    enterDir(abs, folder, stats, new Set(rootKey === null ? [] : [rootKey]));
+  }
+  // Reading a linked folder may find more links: take them in order until none are left.
+  for (let i = 0; i < deferredLinks.length; i++) {
+    const link = deferredLinks[i];
+    enterDir(link.abs, link.path, link.stats, link.ancestors);
+  }
+
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { files, diagnostics };
+}
+
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? String(error);
+}

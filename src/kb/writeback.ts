@@ -1,0 +1,161 @@
+// Write-back: after a review, a note's frontmatter mirrors its FSRS state in four fields,
+//   last_reviewed  the review day of the last review ('YYYY-MM-DD', as in the seed notes), or null
+//   next_review    the review day the card is next due
+//   review_count   reviews so far (FSRS reps)
+//   mastery_level  recall probability 30 days after the last review (see src/srs/mastery.ts)
+// Every other byte stays (updateFrontmatterFields edits only those values), the write is
+// atomic and refused when the file changed since it was read. The database is the truth:
+// a refused write-back loses nothing, `kb doctor --fix` rewrites the fields from it.
+//
+// Each write also yields a FileRestore, the smallest text patch that turns the new file
+// back into the old one, so undo restores the exact bytes (quotes, `0.0`, comments),
+// not a re-rendering of the earlier values.
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FsrsState } from '../store/fsrs.ts';
+import { reviewDayLabel } from '../srs/clock.ts';
+import { masteryLevel } from '../srs/mastery.ts';
+import { fsrsParameters, type ReviewSettings } from '../srs/settings.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { parseFrontmatter } from './frontmatter.ts';
+import { updateFrontmatterFields } from './frontmatter-edit.ts';
+import { readKnowledgeFile } from './read-file.ts';
+import type { KbPath } from './types.ts';
+
+export interface ReviewFields {
+  last_reviewed: string | null;
+  next_review: string;
+  review_count: number;
+  mastery_level: number;
+}
+
+/** What a note's review fields say for this FSRS state. */
+export function reviewFields(state: FsrsState, weights: readonly number[], dayStartsAt: string): ReviewFields {
+  return {
+    last_reviewed: state.lastReview === null ? null : reviewDayLabel(state.lastReview, dayStartsAt),
+    next_review: reviewDayLabel(state.due, dayStartsAt),
+    review_count: state.reps,
+    mastery_level: masteryLevel(state, weights),
+  };
+}
+
+/** Turns the rewritten file back into the one it replaced: text[start, length - tail) becomes `removed`. */
+export interface FileRestore {
+  path: KbPath;
+  /** sha256 of the file as write-back left it: undo touches only that exact file. */
+  sha256: string;
+  start: number;
+  tail: number;
+  removed: string;
+}
+
+export type WritebackResult =
+  | { status: 'written'; restore: FileRestore }
+  | { status: 'restored' }
+  | { status: 'unchanged' }
+  | { status: 'refused'; reason: string };
+
+function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** The patch from `after` back to `before`: only the span between the first and last differing character. */
+export function restoreFor(path: KbPath, before: string, after: string): FileRestore {
+  let start = 0;
+  const limit = Math.min(before.length, after.length);
+  while (start < limit && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let tail = 0;
+  while (tail < limit - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
+  return { path, sha256: sha256(after), start, tail, removed: before.slice(start, before.length - tail) };
+}
+
+export function applyRestore(text: string, restore: FileRestore): string {
+  return text.slice(0, restore.start) + restore.removed + text.slice(text.length - restore.tail);
+}
+
+export interface ReadNote {
+  abs: string;
+  raw: string;
+  expect: { size: number; mtimeMs: number; sha256: string };
+}
+
+function readNote(root: string, path: KbPath): ReadNote | { refused: string } {
+  const abs = join(root, path);
+  let mtimeMs: number;
+  try {
+    // Stat before reading: a change in between then shows as a mismatch, never goes unseen.
+    mtimeMs = statSync(abs).mtimeMs;
+  } catch (error) {
+    return { refused: `${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})` };
+  }
+  const file = readKnowledgeFile(abs, path);
+  if ('diagnostic' in file) return { refused: `${path}: ${file.diagnostic.message}` };
+  return { abs, raw: file.raw, expect: { size: file.bytes.length, mtimeMs, sha256: sha256(file.bytes) } };
+}
+
+function write(root: string, note: ReadNote, text: string): { refused: string } | null {
+  try {
+    writeFileAtomic(root, note.abs, text, note.expect);
+    return null;
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'FileChangedError' || name === 'OutsideKnowledgeBaseError') return { refused: (error as Error).message };
+    throw error;
+  }
+}
+
+/** A write-back read and computed, not yet written: the rating's transaction records `restore` first. */
+export interface PreparedWriteback {
+  note: ReadNote;
+  text: string;
+  restore: FileRestore;
+}
+
+/** Reads the note holding card `cardId` and computes its new text; refuses when the file no longer holds the card. */
+export function prepareWriteback(
+  root: string,
+  path: KbPath,
+  cardId: string,
+  fields: ReviewFields,
+): PreparedWriteback | Exclude<WritebackResult, { status: 'written' }> {
+  const note = readNote(root, path);
+  if ('refused' in note) return { status: 'refused', reason: note.refused };
+  const frontmatter = parseFrontmatter(path, note.raw);
+  if (frontmatter.data?.id !== cardId) {
+    return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)` };
+  }
+  let text: string;
+  try {
+    text = updateFrontmatterFields(note.raw, { ...fields });
+  } catch (error) {
+    if ((error as Error).name === 'FrontmatterEditError') return { status: 'refused', reason: `${path}: ${(error as Error).message}` };
+    throw error;
+  }
+  if (text === note.raw) return { status: 'unchanged' };
+  return { note, text, restore: restoreFor(path, note.raw, text) };
+}
+
+/** Writes a prepared write-back, unless the file changed since it was read. */
+export function commitWriteback(root: string, prepared: PreparedWriteback): WritebackResult {
+  const refused = write(root, prepared.note, prepared.text);
+  if (refused) return { status: 'refused', reason: refused.refused };
+  return { status: 'written', restore: prepared.restore };
+}
+
+/** Undo of a write-back: puts the old bytes back if the file is still exactly what write-back left. */
+export function restoreNote(root: string, restore: FileRestore): WritebackResult {
+  const note = readNote(root, restore.path);
+  if ('refused' in note) return { status: 'refused', reason: note.refused };
+  if (note.expect.sha256 !== restore.sha256) {
+    return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)` };
+  }
+  const refused = write(root, note, applyRestore(note.raw, restore));
+  if (refused) return { status: 'refused', reason: refused.refused };
+  return { status: 'restored' };
+}
+
+/** The fields for a state under a knowledge base's settings; `kb doctor` compares and fixes with it. */
+export function writebackProjection(state: FsrsState, settings: ReviewSettings): ReviewFields {
+  return reviewFields(state, fsrsParameters(settings).w, settings.dayStartsAt);
+}

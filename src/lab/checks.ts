@@ -1,0 +1,147 @@
+// The `expect:` language of a lab file. One check reads as a sentence:
+//
+//   - metric: queue_wait.p99 / ttft.p99     # a metric, or the ratio of two
+//     op: ">="                              # >=, >, <=, <
+//     value: 0.8
+//     say: queue wait is at least 80% of TTFT p99
+//
+// A metric is a name from the lab metric catalogue (metrics.ts). In a sweep, `name@label`
+// picks the point whose swept value reads `label` (ttft.p95@static); a check with no `@`
+// must hold at every point.
+import { isLabMetric, isSweepMetric, labMetricNames } from './metrics.ts';
+
+export const checkOps = ['>=', '>', '<=', '<'] as const;
+export type CheckOp = (typeof checkOps)[number];
+
+export interface MetricTerm {
+  metric: string;
+  /** The sweep point's label, or null for "this run" (or every point of a sweep). */
+  at: string | null;
+}
+
+export interface CheckSpec {
+  /** The expression as written. */
+  text: string;
+  numerator: MetricTerm;
+  denominator: MetricTerm | null;
+  op: CheckOp;
+  value: number;
+  say: string;
+}
+
+export class CheckSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckSyntaxError';
+  }
+}
+
+const termPattern = /^([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*)(?:@([A-Za-z0-9_.+-]+))?$/;
+
+function parseTerm(text: string, pointLabels: readonly string[] | null): MetricTerm {
+  const match = termPattern.exec(text.trim());
+  if (!match) throw new CheckSyntaxError(`"${text.trim()}" is not a metric name (e.g. ttft.p99, or ttft.p99@16 in a sweep)`);
+  const [, metric, at = null] = match;
+  if (!isLabMetric(metric)) {
+    throw new CheckSyntaxError(`unknown metric "${metric}"; known metrics: ${labMetricNames().join(', ')}`);
+  }
+  if (at !== null && isSweepMetric(metric)) throw new CheckSyntaxError(`"${text.trim()}": ${metric} is one number for the whole sweep; drop @${at}`);
+  if (at === null && isSweepMetric(metric) && pointLabels === null) throw new CheckSyntaxError(`"${text.trim()}": ${metric} needs a sweep`);
+  if (at !== null) {
+    if (pointLabels === null) throw new CheckSyntaxError(`"${text.trim()}": @${at} names a sweep point, but this lab has no sweep`);
+    if (!pointLabels.includes(at)) throw new CheckSyntaxError(`"${text.trim()}": no sweep point "${at}"; points: ${pointLabels.join(', ')}`);
+  }
+  return { metric, at };
+}
+
+/**
+ * Parses one check's metric expression: `a` or `a / b`. `pointLabels` is the list of sweep
+ * point labels, or null when the lab is a single run.
+ */
+export function parseCheck(raw: { metric: string; op: CheckOp; value: number; say: string }, pointLabels: readonly string[] | null): CheckSpec {
+  const parts = raw.metric.split('/');
+  if (parts.length > 2) throw new CheckSyntaxError(`"${raw.metric}": at most one "/" (a metric or a ratio of two)`);
+  const numerator = parseTerm(parts[0], pointLabels);
+  const denominator = parts.length === 2 ? parseTerm(parts[1], pointLabels) : null;
+  return { text: raw.metric.trim().replace(/\s*\/\s*/, ' / '), numerator, denominator, op: raw.op, value: raw.value, say: raw.say };
+}
+
+/** The measured metrics of one run, or of each point of a sweep by label. */
+export type MeasuredMetrics = Record<string, number>;
+export interface CheckInput {
+  /** A single run's metrics; for a sweep, null. */
+  single: MeasuredMetrics | null;
+  /** A sweep's points in order: label and metrics. */
+  points: Array<{ label: string; metrics: MeasuredMetrics }>;
+  /** A sweep's own metrics (fit, knee, SLO limit, probe), computed across its points. */
+  sweep?: MeasuredMetrics;
+}
+
+export interface CheckOutcome {
+  check: CheckSpec;
+  /** The measured left-hand side; for a check over every point, the one furthest from passing. */
+  measured: number | null;
+  /** Where the measured value comes from when it is one point of several. */
+  at: string | null;
+  /** null: could not be evaluated (metric missing from this run, division by zero). */
+  pass: boolean | null;
+  problem: string | null;
+}
+
+export function compare(measured: number, op: CheckOp, value: number): boolean {
+  switch (op) {
+    case '>=':
+      return measured >= value;
+    case '>':
+      return measured > value;
+    case '<=':
+      return measured <= value;
+    case '<':
+      return measured < value;
+  }
+}
+
+function lookup(input: CheckInput, term: MetricTerm, point: string | null): number | null {
+  if (isSweepMetric(term.metric)) {
+    const value = input.sweep?.[term.metric];
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  }
+  const label = term.at ?? point;
+  const metrics = label === null ? input.single : input.points.find((p) => p.label === label)?.metrics;
+  const value = metrics?.[term.metric];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function measureAt(input: CheckInput, check: CheckSpec, point: string | null): { value: number } | { problem: string } {
+  const top = lookup(input, check.numerator, point);
+  if (top === null) return { problem: `${check.numerator.metric} was not measured` };
+  if (!check.denominator) return { value: top };
+  const bottom = lookup(input, check.denominator, point);
+  if (bottom === null) return { problem: `${check.denominator.metric} was not measured` };
+  if (bottom === 0) return { problem: `${check.denominator.metric} is 0, the ratio is undefined` };
+  return { value: top / bottom };
+}
+
+/** How far a measured value is on the passing side (negative: failing). */
+function margin(measured: number, op: CheckOp, value: number): number {
+  return op === '>=' || op === '>' ? measured - value : value - measured;
+}
+
+export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome {
+  const fixed = (term: MetricTerm) => term.at !== null || isSweepMetric(term.metric);
+  const pinned = fixed(check.numerator) && (check.denominator === null || fixed(check.denominator));
+  const points: Array<string | null> = input.single !== null || pinned ? [null] : input.points.map((p) => p.label);
+  if (points.length === 0) return { check, measured: null, at: null, pass: null, problem: 'no points were measured' };
+  let worst: { measured: number; at: string | null } | null = null;
+  for (const point of points) {
+    const result = measureAt(input, check, point);
+    if ('problem' in result) return { check, measured: null, at: point, pass: null, problem: point === null ? result.problem : `at ${point}: ${result.problem}` };
+    if (worst === null || margin(result.value, check.op, check.value) < margin(worst.measured, check.op, check.value)) worst = { measured: result.value, at: point };
+  }
+  const { measured, at } = worst!;
+  return { check, measured, at, pass: compare(measured, check.op, check.value), problem: null };
+}
+
+export function evaluateChecks(checks: readonly CheckSpec[], input: CheckInput): CheckOutcome[] {
+  return checks.map((check) => evaluateCheck(check, input));
+}

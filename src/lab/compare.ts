@@ -1,0 +1,83 @@
+// `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
+// labs): how they were run, what each measured at each point, and each expectation.
+import type { LabRunRow } from '../store/lab-runs.ts';
+import { percentChange, settingsChanges, shownMetrics, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
+import { formatMetric } from './metrics.ts';
+
+function cell(name: string, value: number | undefined): string {
+  return value === undefined ? '-' : formatMetric(name, value);
+}
+
+/** Rows of [what, run A, run B, change], aligned into columns. */
+function table(rows: string[][]): string[] {
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => `  ${r.map((c, i) => (c ?? '').padEnd(widths[i])).join('  ').trimEnd()}`);
+}
+
+export function compareText(a: LabRunRow, b: LabRunRow): string {
+  const ra = (a.result ?? {}) as StoredResult;
+  const rb = (b.result ?? {}) as StoredResult;
+  const rows: string[][] = [
+    ['', `#${a.id}`, `#${b.id}`, 'change'],
+    ['lab', a.lab, b.lab, a.lab === b.lab ? '' : 'different labs'],
+    ['started', new Date(a.startedAt).toISOString().slice(0, 16).replace('T', ' '), new Date(b.startedAt).toISOString().slice(0, 16).replace('T', ' '), ''],
+    ['backend', a.backend, b.backend, ''],
+    ['status', a.status, b.status, ''],
+    ['verdict', ra.verdict ?? '-', rb.verdict ?? '-', ''],
+  ];
+  const out = [`Runs #${a.id} and #${b.id} side by side:`, ...table(rows)];
+  const changes = settingsChanges(a.settings as StoredSettings, b.settings as StoredSettings);
+  out.push('', 'Settings that differ:', ...(changes.length > 0 ? changes.map((line) => `  ${line}`) : ['  none']));
+
+  const names = [...new Set([...shownMetrics(ra), ...shownMetrics(rb)])];
+  const pointsA = new Map((ra.points ?? []).map((p) => [p.label, p]));
+  const pointsB = new Map((rb.points ?? []).map((p) => [p.label, p]));
+  const labels = [...new Set([...pointsA.keys(), ...pointsB.keys()])];
+  for (const label of labels) {
+    const pa = pointsA.get(label);
+    const pb = pointsB.get(label);
+    out.push('', label === null ? 'Metrics:' : `At ${label}:`);
+    out.push(
+      ...table(
+        names
+          .filter((name) => pa?.metrics[name] !== undefined || pb?.metrics[name] !== undefined)
+          .map((name) => {
+            const x = pa?.metrics[name];
+            const y = pb?.metrics[name];
+            return [name, cell(name, x), cell(name, y), x !== undefined && y !== undefined ? percentChange(x, y) : ''];
+          }),
+      ),
+    );
+  }
+  const sweepNames = [...new Set([...shownSweepMetrics(ra), ...shownSweepMetrics(rb)])];
+  if (sweepNames.length > 0) {
+    out.push('', 'Across the sweep:');
+    out.push(
+      ...table(
+        sweepNames.map((name) => {
+          const x = ra.sweepMetrics?.[name];
+          const y = rb.sweepMetrics?.[name];
+          return [name, cell(name, x), cell(name, y), x !== undefined && y !== undefined ? percentChange(x, y) : ''];
+        }),
+      ),
+    );
+  }
+  const says = [...new Set([...(ra.checks ?? []), ...(rb.checks ?? [])].map((c) => c.say))];
+  if (says.length > 0) {
+    out.push('', 'Expectations:');
+    const mark = (checks: StoredResult['checks'], say: string) => {
+      const c = checks?.find((check) => check.say === say);
+      if (!c) return '-';
+      return `${c.pass === null ? '?' : c.pass ? '✓' : '✗'} ${c.measured === null ? '?' : c.measured.toPrecision(3)}`;
+    };
+    out.push(...table(says.map((say) => [say, mark(ra.checks, say), mark(rb.checks, say), ''])));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export function compareJson(a: LabRunRow, b: LabRunRow): unknown {
+  return {
+    runs: [a, b].map((run) => ({ id: run.id, lab: run.lab, startedAt: run.startedAt, status: run.status, backend: run.backend, settings: run.settings, result: run.result })),
+    settingsChanged: settingsChanges(a.settings as StoredSettings, b.settings as StoredSettings),
+  };
+}

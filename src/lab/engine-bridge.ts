@@ -1,0 +1,185 @@
+// The one place the lab runner meets the engine: lab settings -> the engine's benchmark
+// options, and the benchmark report -> the flat lab metrics that checks and history read.
+import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport } from '../engine/bench/runner.ts';
+import { formatReport } from '../engine/bench/report.ts';
+import type { LengthSpec } from '../engine/bench/workload.ts';
+import { percentile, type Percentiles } from '../engine/metrics/percentile.ts';
+import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline.ts';
+import type { MeasuredMetrics } from './checks.ts';
+import type { ProbeKernel } from './machine-probe.ts';
+import type { LabProgress } from './progress.ts';
+import type { LabSettings, Length } from './settings.ts';
+
+export interface PointRun {
+  /** Every request of every measured run finished. */
+  completed: boolean;
+  metrics: MeasuredMetrics;
+  /** The engine's report (JSON-safe), or null when nothing was measured. */
+  report: BenchmarkReport | null;
+  table: string;
+  device: string | null;
+}
+
+export interface PointHooks {
+  signal?: AbortSignal;
+  onProgress?(progress: Omit<LabProgress, 'point' | 'pointIndex' | 'points' | 'elapsedMs'>): void;
+}
+
+const MiB = 1024 * 1024;
+
+function lengthSpec(length: Length): LengthSpec {
+  if (length.values) return { values: length.values };
+  return length.min === length.max ? length.min : { min: length.min, max: length.max };
+}
+
+export function benchmarkOptions(settings: LabSettings, signal?: AbortSignal): BenchmarkOptions {
+  const { engine, workload, slo } = settings;
+  return {
+    engine: {
+      model: settings.model,
+      backend: settings.backend,
+      ...(settings.backend === 'sim' ? { device: settings.device } : {}),
+      ...(engine.kvBudgetMB > 0 ? { kvMemoryBytes: Math.max(1, Math.round(engine.kvBudgetMB * MiB)) } : {}),
+      blockSize: engine.blockSize,
+      prefixCaching: engine.prefixCaching,
+      scheduler: {
+        policy: engine.policy,
+        maxBatchedTokens: engine.maxBatchedTokens,
+        maxNumSeqs: engine.maxNumSeqs,
+        prefillMaxBatch: engine.prefillMaxBatch,
+        chunkSize: engine.chunkSize,
+      },
+      seed: workload.seed,
+    },
+    workload: {
+      numRequests: workload.requests,
+      promptLength: lengthSpec(workload.promptTokens),
+      outputLength: lengthSpec(workload.outputTokens),
+      arrival:
+        workload.arrival === 'burst'
+          ? { kind: 'burst' }
+          : workload.arrival === 'poisson'
+            ? { kind: 'poisson', rate: workload.rate }
+            : { kind: 'gamma', rate: workload.rate, burstiness: workload.burstiness },
+      sharedPrefixLength: workload.sharedPrefix,
+      seed: workload.seed,
+    },
+    warmupRuns: settings.warmup,
+    repeatRuns: settings.repeats,
+    ...(slo.ttftMs > 0 || slo.tpotMs > 0
+      ? { slo: { ...(slo.ttftMs > 0 ? { ttftMs: slo.ttftMs } : {}), ...(slo.tpotMs > 0 ? { tpotMs: slo.tpotMs } : {}) } }
+      : {}),
+    signal,
+  };
+}
+
+/** The report's numbers under the lab metric names of metrics.ts; a metric with no data is left out. */
+export function metricsFromReport(report: BenchmarkReport): MeasuredMetrics {
+  const { metrics: m, kv, scheduler: s } = report;
+  const out: MeasuredMetrics = {};
+  const put = (name: string, value: number | null) => {
+    if (value !== null && Number.isFinite(value)) out[name] = value;
+  };
+  const family = (name: string, p: Percentiles) => {
+    put(`${name}.p50`, p.p50);
+    put(`${name}.p95`, p.p95);
+    put(`${name}.p99`, p.p99);
+    put(`${name}.mean`, p.mean);
+  };
+  family('add_request', m.addRequestMs);
+  family('queue_wait', m.queueWaitMs);
+  family('prefill_first', m.prefillToFirstTokenMs);
+  family('ttft', m.ttftMs);
+  family('tpot', m.tpotMs);
+  family('itl', m.itlMs);
+  family('latency', m.latencyMs);
+  put('requests', m.requests);
+  put('requests_failed', m.failed);
+  put('prompt_tokens', m.promptTokens);
+  put('output_tokens', m.completionTokens);
+  put('submit_wall', m.submitWallMs);
+  put('duration', m.durationMs / 1000);
+  put('throughput.output_tps', m.outputTokensPerS);
+  put('throughput.total_tps', m.totalTokensPerS);
+  put('throughput.requests_per_s', m.requestsPerS);
+  put('goodput.requests_per_s', m.goodputRequestsPerS);
+  put('kv.blocks_total', kv.numBlocks);
+  put('kv.blocks_used_peak', kv.peakUsedBlocks);
+  put('kv.usage_peak', kv.numBlocks > 0 ? kv.peakUsedBlocks / kv.numBlocks : null);
+  put('kv.prefix_hit_rate', kv.prefixHitRate);
+  put('kv.wasted_slots_mean', kv.meanWastedSlots);
+  put('scheduler.steps', s.steps);
+  put('scheduler.batch_tokens_mean', s.meanBatchTokens);
+  put('scheduler.running_mean', s.meanRunning);
+  put('scheduler.running_peak', s.maxRunning);
+  put('scheduler.waiting_peak', s.maxWaiting);
+  put('scheduler.prefill_tokens', s.prefillTokens);
+  put('scheduler.decode_tokens', s.decodeTokens);
+  put('scheduler.preemptions', s.preemptions);
+  put('scheduler.rejected', s.rejected);
+  put('scheduler.forward_ms', s.forwardMs);
+  put('scheduler.overhead_ms', s.overheadMs);
+  Object.assign(out, longPromptMetrics(reportTimelines(report)));
+  // The median resists a busy moment of a shared machine better than the mean.
+  const tpot = m.tpotMs.p50;
+  put('decode.tokens_per_s', tpot !== null && tpot > 0 ? (s.maxRunning * 1000) / tpot : null);
+  return out;
+}
+
+/** Every measured request's timeline, all repeats pooled. */
+export function reportTimelines(report: BenchmarkReport): RequestTimeline[] {
+  return report.runs.flatMap((run) => run.timelines ?? []);
+}
+
+/**
+ * TTFT of the long prompts apart from the short ones, when a workload mixes them (prompts
+ * of at least half the longest are long): what chunked prefill trades against ITL.
+ */
+function longPromptMetrics(timelines: readonly RequestTimeline[]): MeasuredMetrics {
+  const done = timelines.flatMap((t) => {
+    const metrics = requestMetrics(t);
+    return metrics ? [{ prompt: t.promptTokens, ttft: metrics.ttftMs }] : [];
+  });
+  if (done.length === 0) return {};
+  const longest = Math.max(...done.map((d) => d.prompt));
+  const long = done.filter((d) => d.prompt * 2 >= longest).map((d) => d.ttft);
+  const short = done.filter((d) => d.prompt * 2 < longest).map((d) => d.ttft);
+  if (short.length === 0) return {};
+  return { 'ttft_long.p50': percentile(long, 50), 'ttft_long.max': Math.max(...long), 'ttft_short.p95': percentile(short, 95) };
+}
+
+/** Runs one benchmark (warm-up + repeats) for one set of settings. */
+export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks = {}): Promise<PointRun> {
+  try {
+    const report = await runBenchmark(benchmarkOptions(settings, hooks.signal), (p) =>
+      hooks.onProgress?.({ phase: p.phase, run: p.run, runs: p.runs, requestsDone: p.finished, requestsTotal: p.total }),
+    );
+    return { completed: !report.partial, metrics: metricsFromReport(report), report, table: formatReport(report), device: report.engine.device };
+  } catch (error) {
+    // Stopped during warm-up: nothing measured, which is a partial run, not a failure.
+    if (error instanceof BenchmarkAborted) return { completed: false, metrics: {}, report: null, table: '', device: null };
+    throw error;
+  }
+}
+
+/** The engine cpu backend's matmul kernel (SIMD when it can), for the roofline probe. */
+export async function engineProbeKernel(): Promise<ProbeKernel> {
+  const { availableParallelism } = await import('node:os');
+  const { wasmKernelsSupported, wasmKernels } = await import('../engine/backend/cpu/wasm/load-kernels.ts');
+  const threads = availableParallelism();
+  if (!(await wasmKernelsSupported())) {
+    const { matmul } = await import('../engine/backend/cpu/matmul.ts');
+    return { matmul, alloc: (n) => new Float32Array(n), threads };
+  }
+  const { wasm } = await import('../engine/backend/cpu/wasm/webassembly.ts');
+  const pages = 64; // 4 MiB: the probe's arrays fit with room to spare
+  const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  const kernels = wasmKernels(memory);
+  let offset = 0;
+  const alloc = (n: number) => {
+    const array = new Float32Array(memory.buffer, offset, n);
+    offset += Math.ceil((n * 4) / 64) * 64;
+    return array;
+  };
+  return { matmul: kernels.matmul, alloc, threads };
+}

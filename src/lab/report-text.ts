@@ -1,0 +1,68 @@
+// A lab run as text for the terminal: the settings line, the engine's report table (the
+// layout of seed 003) for each point, then every expectation with its verdict.
+import { chartLines } from './chart-view.ts';
+import type { CheckOutcome } from './checks.ts';
+import { formatMetric } from './metrics.ts';
+import { formatChanged, type LabRunResult } from './run.ts';
+import { formatSettingValue, type LabSettings } from './settings.ts';
+
+export function settingsLine(settings: LabSettings): string {
+  const e = settings.engine;
+  const w = settings.workload;
+  const arrival = w.arrival === 'burst' ? 'burst' : `${w.arrival} ${w.rate}/s${w.arrival === 'gamma' ? ` (burstiness ${w.burstiness})` : ''}`;
+  return [
+    `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
+    `${w.requests} requests, prompt ${formatSettingValue(w.promptTokens)} / output ${formatSettingValue(w.outputTokens)} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
+    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : 'default size'}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
+    `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
+  ].join('\n  ');
+}
+
+function checkLine(outcome: CheckOutcome, color: boolean): string {
+  const { check } = outcome;
+  const mark = outcome.pass === null ? '?' : outcome.pass ? '✓' : '✗';
+  const paint = (text: string) => (!color || outcome.pass === null ? text : `\x1b[${outcome.pass ? 32 : 31}m${text}\x1b[39m`);
+  const unitMetric = check.denominator ? '' : check.numerator.metric;
+  const measured = outcome.measured === null ? `? (${outcome.problem})` : unitMetric ? formatMetric(unitMetric, outcome.measured) : outcome.measured.toFixed(3);
+  const where = outcome.at !== null && check.numerator.at === null ? ` (worst at ${outcome.at})` : '';
+  const word = outcome.pass === null ? 'not evaluated' : outcome.pass ? 'reproduced' : 'not reproduced';
+  return `  ${paint(`${mark} ${check.say}`)}\n      ${check.text} = ${measured}${where}; expected ${check.op} ${check.value} — ${word}`;
+}
+
+/** The whole report of a run, ready to print. */
+export function labRunText(result: LabRunResult, options: { color?: boolean } = {}): string {
+  const color = options.color ?? false;
+  const out: string[] = [];
+  out.push(`=== lab ${result.lab}: ${result.title} ===`);
+  out.push(`Settings:\n  ${settingsLine(result.settings)}`);
+  if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);
+  for (const point of result.points) {
+    out.push('');
+    if (point.label !== null) out.push(`--- ${result.sweep?.key} = ${point.label}${point.partial ? ' (interrupted)' : ''} ---`);
+    else if (point.partial) out.push('--- interrupted: requests finished so far ---');
+    out.push(point.table.trimEnd());
+  }
+  out.push('');
+  if (result.chart) {
+    out.push(`Chart (${result.chart.series.join(', ')} by ${result.chart.xKey}):`);
+    out.push(...chartLines(result.chart));
+    out.push('');
+  }
+  if (result.checks.length > 0) {
+    out.push('Expectations:');
+    for (const outcome of result.checks) out.push(checkLine(outcome, color));
+    const passed = result.checks.filter((c) => c.pass).length;
+    out.push('');
+    out.push(
+      result.verdict === 'incomplete'
+        ? `Verdict: incomplete (${result.checks.filter((c) => c.pass === null).length} of ${result.checks.length} expectations could not be judged)`
+        : `Verdict: ${result.verdict} (${passed}/${result.checks.length} expectations hold)`,
+    );
+    if (result.changed.length > 0 && result.verdict === 'not reproduced') {
+      out.push('  The expectations describe the lab file\'s own settings; with yours, a different result is the point of the exercise.');
+    }
+  }
+  if (result.note) out.push(`Note: ${result.note}`);
+  out.push(`Run #${result.runId} stored (${result.status}). Past runs: kb lab history ${result.lab}   The exercise: kb lab show ${result.lab}`);
+  return `${out.join('\n')}\n`;
+}

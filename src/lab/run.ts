@@ -1,0 +1,284 @@
+// Running a lab: settings (file + --set) -> the engine's benchmark, once or per sweep point
+// -> the `expect:` checks -> one stored lab_runs row. The row is written before the engine
+// starts and completed at the end, so an interrupted run (Ctrl-C) is kept, marked partial.
+import type { KbDatabase } from '../store/db.ts';
+import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.ts';
+import { evaluateChecks, type CheckOutcome, type MeasuredMetrics } from './checks.ts';
+import { analyseSweep, type ChartData } from './analysis.ts';
+import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
+import { probeMachine, type MachineProbe } from './machine-probe.ts';
+import type { BenchmarkReport } from '../engine/bench/runner.ts';
+import type { Lab } from './lab-file.ts';
+import type { LabProgress } from './progress.ts';
+import { labSettings, selectPoints } from './plan.ts';
+import { applyOverrides, diffSettings, formatSettingValue, type LabSettings, type SettingOverride } from './settings.ts';
+
+export interface RunLabOptions {
+  db: KbDatabase;
+  lab: Lab;
+  /** --set overrides (and --backend as backend=...), already parsed and range-checked. */
+  overrides: readonly SettingOverride[];
+  /** For a sweep: only these point labels (--points). */
+  points?: readonly string[];
+  signal?: AbortSignal;
+  onProgress?(progress: LabProgress): void;
+}
+
+export interface LabPointResult {
+  /** The swept value as text, or null for a single-run lab. */
+  label: string | null;
+  settings: LabSettings;
+  metrics: MeasuredMetrics;
+  /** The engine's full benchmark report (JSON-safe). */
+  report: unknown;
+  /** The report as the seed-003 text table. */
+  table: string;
+  /** Stopped before all its requests finished (only the last point of an interrupted run). */
+  partial: boolean;
+}
+
+export type LabVerdict = 'reproduced' | 'not reproduced' | 'incomplete';
+
+export interface LabRunResult {
+  runId: number;
+  lab: string;
+  title: string;
+  status: LabRunStatus;
+  startedAt: number;
+  finishedAt: number;
+  backend: string;
+  device: string | null;
+  /** The settings of the run (for a sweep: before the swept key is applied). */
+  settings: LabSettings;
+  /** What differs from the lab file's own settings (the learner's --set). */
+  changed: SettingOverride[];
+  sweep: { key: string; labels: string[] } | null;
+  points: LabPointResult[];
+  /** A sweep's own metrics (fit, SLO, knee, probe); empty for a single run. */
+  sweepMetrics: MeasuredMetrics;
+  /** What the chart draws, or null when the lab has none. */
+  chart: ChartData | null;
+  checks: CheckOutcome[];
+  verdict: LabVerdict;
+  /** Why the run is partial or failed. */
+  note: string | null;
+}
+
+export function verdictOf(checks: readonly CheckOutcome[], status: LabRunStatus): LabVerdict {
+  if (status !== 'ok' || checks.some((c) => c.pass === null)) return 'incomplete';
+  return checks.every((c) => c.pass) ? 'reproduced' : 'not reproduced';
+}
+
+/**
+ * Runs a lab to the end (or until `signal` aborts) and stores it. Once its row exists, the
+ * row is always completed: ok, partial (aborted) or failed (the engine threw; rethrown).
+ */
+export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
+  const { db, lab, signal } = options;
+  const settings = labSettings(lab, options.overrides);
+  const planned = selectPoints(lab, settings, options.points);
+  const changed = diffSettings(lab.settings, settings);
+  const startedAt = Date.now();
+  const clockStart = performance.now();
+  const storedSettings = { settings, changed, sweep: lab.sweep ? { key: lab.sweep.key, labels: planned.flatMap((p) => (p.label === null ? [] : [p.label])) } : null };
+  const runId = startLabRun(db, { lab: lab.name, startedAt, settings: storedSettings, backend: settings.backend });
+
+  const points: LabPointResult[] = [];
+  let device: string | null = null;
+  let status: LabRunStatus = 'ok';
+  let note: string | null = null;
+  let failure: unknown = null;
+  let capacity: number | null = null;
+  // The roofline compares with this machine's figures, so they are taken now, next to the points.
+  let probe: MachineProbe | null = null;
+  if (lab.chart?.roofline && settings.backend === 'cpu' && !signal?.aborted) probe = probeMachine(await engineProbeKernel());
+
+  if (lab.sweep?.relativeTo === 'capacity' && !signal?.aborted) {
+    try {
+      capacity = await measureCapacity(settings, {
+        signal,
+        onProgress: (p) => options.onProgress?.({ ...p, point: 'capacity', pointIndex: 0, points: planned.length, elapsedMs: performance.now() - clockStart }),
+      });
+    } catch (error) {
+      status = 'failed';
+      note = error instanceof Error ? error.message : String(error);
+      failure = error;
+    }
+    if (capacity !== null) {
+      // Each point's rate becomes its multiple of what this machine achieves now.
+      for (const point of planned) point.settings = applyOverrides(point.settings, [{ key: 'workload.rate', value: Number(point.label) * capacity }]);
+    } else if (failure === null) {
+      status = 'partial';
+      note = 'interrupted while measuring the capacity';
+    }
+  }
+
+  for (const [pointIndex, point] of planned.entries()) {
+    if (signal?.aborted || status !== 'ok') break;
+    // Show the bar before the first request finishes (that can take a while on the cpu).
+    options.onProgress?.({
+      point: point.label,
+      pointIndex,
+      points: planned.length,
+      phase: point.settings.warmup > 0 ? 'warmup' : 'measure',
+      run: 1,
+      runs: point.settings.warmup > 0 ? point.settings.warmup : point.settings.repeats,
+      requestsDone: 0,
+      requestsTotal: point.settings.workload.requests,
+      elapsedMs: performance.now() - clockStart,
+    });
+    let run: PointRun;
+    try {
+      run = await runBenchmarkPoint(point.settings, {
+        signal,
+        onProgress: (p) =>
+          options.onProgress?.({ ...p, point: point.label, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
+      });
+    } catch (error) {
+      status = 'failed';
+      note = error instanceof Error ? error.message : String(error);
+      failure = error;
+      break;
+    }
+    device = run.device;
+    if (run.report !== null) {
+      points.push({ label: point.label, settings: point.settings, metrics: run.metrics, report: run.report, table: run.table, partial: !run.completed });
+    }
+    if (!run.completed) break;
+  }
+  if (status === 'ok' && capacity === null && lab.sweep?.relativeTo === 'capacity') status = 'partial';
+  if (status === 'ok' && (signal?.aborted || points.length < planned.length || points.some((p) => p.partial))) {
+    status = 'partial';
+    note = lab.sweep
+      ? `interrupted: ${points.filter((p) => !p.partial).length} of ${planned.length} points completed`
+      : 'interrupted before every request finished';
+  }
+
+  const complete = points.filter((p) => !p.partial && p.label !== null);
+  let sweepMetrics: MeasuredMetrics = {};
+  let chart: ChartData | null = null;
+  if (lab.sweep && lab.chart && complete.length > 0) {
+    const analysis = analyseSweep(
+      lab.chart,
+      lab.sweep.key,
+      complete.map((p) => ({
+        label: p.label!,
+        ...(capacity !== null ? { x: Number(p.label) } : {}),
+        settings: p.settings,
+        metrics: p.metrics,
+        timelines: reportTimelines(p.report as BenchmarkReport),
+      })),
+      probe,
+    );
+    for (const p of complete) Object.assign(p.metrics, analysis.pointMetrics.get(p.label!));
+    sweepMetrics = { ...analysis.sweep, ...(capacity !== null ? { 'load.capacity_rps': capacity } : {}) };
+    if (capacity !== null) analysis.chart.xKey = `${lab.sweep.key} / capacity (${capacity.toPrecision(3)} req/s)`;
+    chart = analysis.chart;
+  }
+  const evaluated = evaluateChecks(
+    lab.expect,
+    lab.sweep
+      ? { single: null, points: complete.map((p) => ({ label: p.label!, metrics: p.metrics })), sweep: sweepMetrics }
+      : { single: points[0] && !points[0].partial ? points[0].metrics : null, points: [] },
+  );
+  // Checks are judged on complete measurements only; say why one was not judged.
+  const checks = evaluated.map((outcome) =>
+    outcome.pass === null && status === 'partial' ? { ...outcome, problem: 'the run was interrupted before every request finished' } : outcome,
+  );
+  const result: LabRunResult = {
+    runId,
+    lab: lab.name,
+    title: lab.title,
+    status,
+    startedAt,
+    finishedAt: Date.now(),
+    backend: settings.backend,
+    device,
+    settings,
+    changed,
+    sweep: storedSettings.sweep,
+    points,
+    sweepMetrics,
+    chart,
+    checks,
+    verdict: verdictOf(checks, status),
+    note,
+  };
+  finishLabRun(db, runId, { status, finishedAt: result.finishedAt, result: storedResult(result), device });
+  if (failure !== null) throw failure;
+  return result;
+}
+
+/**
+ * Requests/s this machine sustains on the lab's workload right now: the same requests
+ * submitted at once (no warm-up, so a cold start makes it err low, never high), finished
+ * requests over the time to finish them all. Null when interrupted.
+ */
+async function measureCapacity(settings: LabSettings, hooks: PointHooks): Promise<number | null> {
+  const burst = applyOverrides(settings, [
+    { key: 'workload.arrival', value: 'burst' },
+    { key: 'warmup', value: 0 },
+    { key: 'repeats', value: 1 },
+  ]);
+  const run = await runBenchmarkPoint(burst, hooks);
+  const rate = run.metrics['throughput.requests_per_s'];
+  return run.completed && rate !== undefined && rate > 0 ? rate : null;
+}
+
+/** What the database keeps of a run: everything but the text tables (they follow from the reports). */
+export function storedResult(result: LabRunResult): unknown {
+  return {
+    verdict: result.verdict,
+    note: result.note,
+    points: result.points.map(({ label, metrics, report, partial, settings }) => ({
+      label,
+      partial,
+      metrics,
+      report: withoutTimelines(report),
+      ...(label === null ? {} : { settings }),
+    })),
+    sweepMetrics: result.sweepMetrics,
+    chart: result.chart,
+    checks: result.checks.map(checkJson),
+  };
+}
+
+/** A check's outcome as plain data: the expression, what was measured, and the verdict. */
+export function checkJson(c: CheckOutcome) {
+  return { metric: c.check.text, op: c.check.op, value: c.check.value, say: c.check.say, measured: c.measured, at: c.at, pass: c.pass, problem: c.problem };
+}
+
+/** Everything about a run for `--json`, the per-request timelines included. */
+export function labRunJson(result: LabRunResult): unknown {
+  return {
+    id: result.runId,
+    lab: result.lab,
+    title: result.title,
+    status: result.status,
+    verdict: result.verdict,
+    note: result.note,
+    startedAt: result.startedAt,
+    finishedAt: result.finishedAt,
+    backend: result.backend,
+    device: result.device,
+    settings: result.settings,
+    changed: Object.fromEntries(result.changed.map(({ key, value }) => [key, value])),
+    sweep: result.sweep,
+    points: result.points.map(({ label, settings, metrics, report, partial }) => ({ label, partial, settings, metrics, report })),
+    sweepMetrics: result.sweepMetrics,
+    chart: result.chart,
+    checks: result.checks.map(checkJson),
+  };
+}
+
+/** A report without its per-request timelines: they are for --json, too big to keep for every run. */
+function withoutTimelines(report: unknown): unknown {
+  const runs = (report as { runs?: unknown } | null)?.runs;
+  if (!Array.isArray(runs)) return report;
+  return { ...(report as object), runs: runs.map((run: object) => ({ ...run, timelines: undefined })) };
+}
+
+/** "engine.prefillMaxBatch=256 workload.requests=32": how a run differs from its lab file. */
+export function formatChanged(changed: readonly SettingOverride[]): string {
+  return changed.map(({ key, value }) => `${key}=${formatSettingValue(value)}`).join(' ');
+}

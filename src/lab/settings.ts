@@ -1,0 +1,323 @@
+// Every setting a lab run has, in one registry: its type and valid range. The lab file's
+// frontmatter, `--set key=value` and a sweep's values are all checked against it, so an
+// unknown key or an out-of-range value is refused before the engine allocates anything.
+// The scheduler's ranges and defaults and the model names come from the engine itself
+// (small, pure modules), so the two can never disagree.
+import { DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges } from '../engine/engine-options.ts';
+import { namedDevices } from '../engine/backend/sim/gpus.ts';
+import { NAMED_CONFIGS } from '../engine/model/config.ts';
+import { defaultSchedulerOptions, schedulerOptionRanges, schedulingPolicies } from '../engine/scheduler/options.ts';
+
+/** A uniform range, or a list used in turn (`values`, with min and max its extremes). */
+export type Length = { min: number; max: number; values?: number[] };
+
+export interface LabSettings {
+  model: string;
+  backend: 'cpu' | 'sim';
+  /** The GPU the sim backend models (ignored by cpu). */
+  device: string;
+  /** Untimed runs before the measured ones (caches, JIT, worker start-up). */
+  warmup: number;
+  /** Measured runs; the report pools their requests. */
+  repeats: number;
+  engine: {
+    /** Tokens per KV block. */
+    blockSize: number;
+    /** KV pool size in MiB (the number of blocks follows from the model's shape); 0 = the engine's default. */
+    kvBudgetMB: number;
+    /** Token budget of one step (decode tokens + prefill chunks). */
+    maxBatchedTokens: number;
+    /** Most sequences running at once. */
+    maxNumSeqs: number;
+    /** New requests admitted to prefill per step. */
+    prefillMaxBatch: number;
+    /** Largest prefill chunk of one sequence per step; 0 = prefill whole prompts. */
+    chunkSize: number;
+    policy: 'continuous' | 'static';
+    prefixCaching: boolean;
+  };
+  workload: {
+    requests: number;
+    promptTokens: Length;
+    outputTokens: Length;
+    arrival: 'burst' | 'poisson' | 'gamma';
+    /** Requests per second, for poisson and gamma arrivals. */
+    rate: number;
+    /** Gamma shape: 1 is Poisson, below 1 burstier, above 1 more regular. */
+    burstiness: number;
+    /** Tokens every prompt starts with (a shared system prompt); 0 = fully unique prompts. */
+    sharedPrefix: number;
+    seed: number;
+  };
+  /** Service-level objectives for goodput; 0 = not checked. */
+  slo: {
+    ttftMs: number;
+    tpotMs: number;
+  };
+}
+
+interface SettingBase {
+  key: string;
+  describe: string;
+}
+export type SettingSpec =
+  | (SettingBase & { kind: 'int'; min: number; max: number })
+  | (SettingBase & { kind: 'number'; min: number; max: number; minExclusive?: boolean })
+  | (SettingBase & { kind: 'length'; min: number; max: number })
+  | (SettingBase & { kind: 'bool' })
+  | (SettingBase & { kind: 'enum'; values: readonly string[] });
+
+export type SettingValue = number | boolean | string | Length;
+
+/** The models a lab may name; the engine's named GPT-2 configs. */
+export const labModels: readonly string[] = Object.keys(NAMED_CONFIGS);
+export const labBackends = ['cpu', 'sim'] as const;
+
+export const settingSpecs: readonly SettingSpec[] = [
+  { key: 'model', kind: 'enum', values: labModels, describe: 'named GPT-2 config' },
+  { key: 'backend', kind: 'enum', values: labBackends, describe: 'cpu computes; sim advances a virtual clock' },
+  { key: 'device', kind: 'enum', values: Object.keys(namedDevices), describe: 'the GPU the sim backend models' },
+  { key: 'warmup', kind: 'int', min: 0, max: 10, describe: 'untimed runs first' },
+  { key: 'repeats', kind: 'int', min: 1, max: 20, describe: 'measured runs, pooled' },
+  { key: 'engine.blockSize', kind: 'int', ...engineOptionRanges.blockSize, describe: 'tokens per KV block' },
+  { key: 'engine.kvBudgetMB', kind: 'number', min: 0, max: 1024 * 1024, describe: 'KV pool size, MiB; 0 = engine default' },
+  { key: 'engine.maxBatchedTokens', kind: 'int', ...schedulerOptionRanges.maxBatchedTokens, describe: 'token budget per step' },
+  { key: 'engine.maxNumSeqs', kind: 'int', ...schedulerOptionRanges.maxNumSeqs, describe: 'running sequences at most' },
+  { key: 'engine.prefillMaxBatch', kind: 'int', ...schedulerOptionRanges.prefillMaxBatch, describe: 'requests admitted to prefill per step' },
+  { key: 'engine.chunkSize', kind: 'int', ...schedulerOptionRanges.chunkSize, describe: 'prefill chunk per sequence per step, 0 = off' },
+  { key: 'engine.policy', kind: 'enum', values: schedulingPolicies, describe: 'batching policy' },
+  { key: 'engine.prefixCaching', kind: 'bool', describe: 'reuse cached KV blocks of shared prefixes' },
+  { key: 'workload.requests', kind: 'int', min: 1, max: 100000, describe: 'requests per run' },
+  { key: 'workload.promptTokens', kind: 'length', min: 1, max: 65536, describe: 'prompt length: N or A..B' },
+  { key: 'workload.outputTokens', kind: 'length', min: 1, max: 65536, describe: 'tokens generated: N or A..B' },
+  { key: 'workload.arrival', kind: 'enum', values: ['burst', 'poisson', 'gamma'], describe: 'how requests arrive' },
+  { key: 'workload.rate', kind: 'number', min: 0, minExclusive: true, max: 1e6, describe: 'requests/s (poisson, gamma)' },
+  { key: 'workload.burstiness', kind: 'number', min: 0, minExclusive: true, max: 100, describe: 'gamma shape, 1 = Poisson' },
+  { key: 'workload.sharedPrefix', kind: 'int', min: 0, max: 65536, describe: 'tokens shared by every prompt' },
+  { key: 'workload.seed', kind: 'int', min: 0, max: 2 ** 31 - 1, describe: 'seed of prompts and arrivals' },
+  { key: 'slo.ttftMs', kind: 'number', min: 0, max: 3_600_000, describe: 'goodput counts requests with TTFT <= this, ms; 0 = off' },
+  { key: 'slo.tpotMs', kind: 'number', min: 0, max: 3_600_000, describe: 'goodput counts requests with TPOT <= this, ms; 0 = off' },
+];
+
+const specByKey = new Map(settingSpecs.map((spec) => [spec.key, spec]));
+
+/** The settings a lab starts from when its file does not say otherwise. */
+export const defaultSettings: LabSettings = {
+  model: 'gpt2-tiny',
+  backend: 'cpu',
+  device: DEFAULT_DEVICE,
+  warmup: 1,
+  repeats: 1,
+  engine: {
+    blockSize: DEFAULT_BLOCK_SIZE,
+    kvBudgetMB: 0,
+    ...defaultSchedulerOptions,
+    prefixCaching: true,
+  },
+  workload: {
+    requests: 64,
+    promptTokens: { min: 8, max: 8 },
+    outputTokens: { min: 16, max: 16 },
+    arrival: 'burst',
+    rate: 10,
+    burstiness: 1,
+    sharedPrefix: 0,
+    seed: 0,
+  },
+  slo: { ttftMs: 0, tpotMs: 0 },
+};
+
+export class SettingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingError';
+  }
+}
+
+export function settingSpec(key: string): SettingSpec | undefined {
+  return specByKey.get(key);
+}
+
+/** "integer 1..4096", "continuous | static": what a key accepts, for error messages and help. */
+export function describeRange(spec: SettingSpec): string {
+  switch (spec.kind) {
+    case 'int':
+      return `integer ${spec.min}..${spec.max}`;
+    case 'number':
+      return `number ${spec.minExclusive ? '>' : '>='} ${spec.min}, <= ${spec.max}`;
+    case 'length':
+      return `integer ${spec.min}..${spec.max}, a range A..B, or a list A,B,C used in turn`;
+    case 'bool':
+      return 'true | false';
+    case 'enum':
+      return spec.values.join(' | ');
+  }
+}
+
+/** The table of valid keys, one per line, that every "unknown key" error ends with. */
+export function validKeysTable(): string {
+  const width = Math.max(...settingSpecs.map((spec) => spec.key.length));
+  return settingSpecs.map((spec) => `  ${spec.key.padEnd(width)}  ${describeRange(spec)}  (${spec.describe})`).join('\n');
+}
+
+function unknownKey(key: string, where: string): SettingError {
+  return new SettingError(`${where}: unknown setting "${key}". Valid keys:\n${validKeysTable()}`);
+}
+
+/**
+ * Checks a value already typed (from YAML) against a key's range; returns the normalised
+ * value (a length becomes {min, max}) or a sentence saying what is wrong.
+ */
+export function checkValue(spec: SettingSpec, value: unknown): { ok: true; value: SettingValue } | { ok: false; problem: string } {
+  const bad = { ok: false as const, problem: `must be ${describeRange(spec)}, got ${JSON.stringify(value)}` };
+  switch (spec.kind) {
+    case 'int':
+      return Number.isInteger(value) && (value as number) >= spec.min && (value as number) <= spec.max ? { ok: true, value: value as number } : bad;
+    case 'number': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) return bad;
+      const aboveMin = spec.minExclusive ? value > spec.min : value >= spec.min;
+      return aboveMin && value <= spec.max ? { ok: true, value } : bad;
+    }
+    case 'bool':
+      return typeof value === 'boolean' ? { ok: true, value } : bad;
+    case 'enum':
+      return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : bad;
+    case 'length': {
+      const length = toLength(value);
+      if (!length) return bad;
+      const inRange = [length.min, length.max, ...(length.values ?? [])].every((n) => Number.isInteger(n) && n >= spec.min && n <= spec.max);
+      if (!inRange) return bad;
+      if (length.min > length.max) return { ok: false, problem: `range ${length.min}..${length.max} is empty (min > max)` };
+      return { ok: true, value: length };
+    }
+  }
+}
+
+function toLength(value: unknown): Length | null {
+  if (typeof value === 'number') return { min: value, max: value };
+  if (Array.isArray(value)) {
+    if (value.length === 0 || !value.every((n) => typeof n === 'number')) return null;
+    if (value.length === 1) return { min: value[0], max: value[0] };
+    return { min: Math.min(...value), max: Math.max(...value), values: [...value] };
+  }
+  if (typeof value === 'string') {
+    if (/^\s*\d+(\s*,\s*\d+)+\s*$/.test(value)) return toLength(value.split(',').map(Number));
+    const match = /^\s*(\d+)\s*\.\.\s*(\d+)\s*$/.exec(value);
+    return match ? { min: Number(match[1]), max: Number(match[2]) } : null;
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const { min, max, values, ...rest } = value as Record<string, unknown>;
+    if (Array.isArray(values)) return toLength(values);
+    if (Object.keys(rest).length > 0 || typeof min !== 'number' || typeof max !== 'number') return null;
+    return { min, max };
+  }
+  return null;
+}
+
+/** Turns the text of `--set key=value` into the key's type, then checks the range. */
+export function parseSettingText(spec: SettingSpec, text: string): { ok: true; value: SettingValue } | { ok: false; problem: string } {
+  const trimmed = text.trim();
+  let value: unknown = trimmed;
+  if (spec.kind === 'int' || spec.kind === 'number') value = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(trimmed) ? Number(trimmed) : trimmed;
+  else if (spec.kind === 'bool') value = { true: true, on: true, yes: true, '1': true, false: false, off: false, no: false, '0': false }[trimmed.toLowerCase()] ?? trimmed;
+  else if (spec.kind === 'length' && /^\d+$/.test(trimmed)) value = Number(trimmed);
+  return checkValue(spec, value);
+}
+
+export interface SettingOverride {
+  key: string;
+  value: SettingValue;
+}
+
+/**
+ * Parses the `--set key=value` arguments. Throws a SettingError naming the argument, with
+ * the valid keys and ranges, on the first one that is wrong.
+ */
+export function parseOverrides(args: readonly string[]): SettingOverride[] {
+  return args.map((arg) => {
+    const eq = arg.indexOf('=');
+    if (eq <= 0) throw new SettingError(`--set ${arg}: expected key=value, e.g. --set engine.prefillMaxBatch=256. Valid keys:\n${validKeysTable()}`);
+    const key = arg.slice(0, eq).trim();
+    const spec = settingSpec(key);
+    if (!spec) throw unknownKey(key, `--set ${arg}`);
+    const parsed = parseSettingText(spec, arg.slice(eq + 1));
+    if (!parsed.ok) throw new SettingError(`--set ${arg}: ${key} ${parsed.problem}`);
+    return { key, value: parsed.value };
+  });
+}
+
+export function getSetting(settings: LabSettings, key: string): SettingValue {
+  const [head, tail] = key.split('.');
+  const record = settings as unknown as Record<string, unknown>;
+  const value = tail === undefined ? record[head] : (record[head] as Record<string, unknown> | undefined)?.[tail];
+  return value as SettingValue;
+}
+
+/** A copy of `settings` with the overrides applied, later ones winning. */
+export function applyOverrides(settings: LabSettings, overrides: readonly SettingOverride[]): LabSettings {
+  const next: LabSettings = structuredClone(settings);
+  for (const { key, value } of overrides) {
+    if (!specByKey.has(key)) throw unknownKey(key, 'override');
+    const [head, tail] = key.split('.');
+    const record = next as unknown as Record<string, unknown>;
+    if (tail === undefined) record[head] = value;
+    else (record[head] as Record<string, unknown>)[tail] = value;
+  }
+  return next;
+}
+
+/** "4" for a fixed length, "4..12" for a range; settings shown to people and in history. */
+export function formatSettingValue(value: SettingValue): string {
+  if (typeof value === 'object') {
+    if (value.values) return value.values.join(',');
+    return value.min === value.max ? String(value.min) : `${value.min}..${value.max}`;
+  }
+  return String(value);
+}
+
+/** The overrides that turn `base` into `settings`: what a run changed, for history. */
+export function diffSettings(base: LabSettings, settings: LabSettings): SettingOverride[] {
+  return settingSpecs
+    .filter((spec) => formatSettingValue(getSetting(base, spec.key)) !== formatSettingValue(getSetting(settings, spec.key)))
+    .map((spec) => ({ key: spec.key, value: getSetting(settings, spec.key) }));
+}
+
+/**
+ * Rules that involve more than one key, checked after overrides are applied and before
+ * the engine starts.
+ */
+export function crossCheck(settings: LabSettings): string[] {
+  const problems: string[] = [];
+  const { engine, workload } = settings;
+  if (workload.sharedPrefix >= workload.promptTokens.min) {
+    problems.push(`workload.sharedPrefix (${workload.sharedPrefix}) must be shorter than the shortest prompt (workload.promptTokens ${formatSettingValue(workload.promptTokens)})`);
+  }
+  if (engine.chunkSize === 0 && engine.maxBatchedTokens < workload.promptTokens.max) {
+    problems.push(
+      `engine.maxBatchedTokens (${engine.maxBatchedTokens}) is smaller than the longest prompt (${workload.promptTokens.max}) and engine.chunkSize is 0: such a prompt could never be scheduled; raise the budget or set engine.chunkSize`,
+    );
+  }
+  const config = NAMED_CONFIGS[settings.model];
+  const longest = workload.promptTokens.max + workload.outputTokens.max;
+  if (config && longest > config.nCtx) {
+    problems.push(
+      `the longest request (workload.promptTokens ${workload.promptTokens.max} + workload.outputTokens ${workload.outputTokens.max} = ${longest} tokens) exceeds ${settings.model}'s context of ${config.nCtx} tokens`,
+    );
+  }
+  if (config && engine.kvBudgetMB > 0) {
+    // K and V of every layer per token: fp32 on the cpu, the modelled device's width on the sim.
+    const elementBytes = settings.backend === 'sim' ? (namedDevices[settings.device]?.dtypeBytes ?? 2) : 4;
+    const blockBytes = 2 * config.nLayer * config.nEmbd * elementBytes * engine.blockSize;
+    const blocks = Math.floor((engine.kvBudgetMB * 1024 * 1024) / blockBytes);
+    const needed = Math.ceil(longest / engine.blockSize);
+    if (blocks < needed) {
+      problems.push(
+        `engine.kvBudgetMB (${engine.kvBudgetMB}) holds ${blocks} blocks of ${engine.blockSize} tokens; the longest request needs ${needed} (at least ${((needed * blockBytes) / (1024 * 1024)).toPrecision(3)} MiB)`,
+      );
+    }
+  }
+  if (engine.chunkSize > engine.maxBatchedTokens) {
+    problems.push(`engine.chunkSize (${engine.chunkSize}) is larger than engine.maxBatchedTokens (${engine.maxBatchedTokens})`);
+  }
+  return problems;
+}

@@ -1,0 +1,108 @@
+// Today's queue, as Anki builds it: learning and relearning cards that are due now come
+// first (their steps are minutes long, so they must not wait behind a pile of reviews),
+// then reviews due today, then new cards. Limits are per review day: reviews and new cards
+// already answered since the day started count against them. Pure: the store supplies the
+// candidates and today's counts; this decides order and limits.
+import { LEARNING, NEW, RELEARNING, REVIEW, type CardState } from './state.ts';
+
+export interface QueueCard {
+  id: string;
+  state: CardState;
+  /** Epoch ms. */
+  due: number;
+  /** Where a new card stands in the knowledge base (scan order): new cards come in this order. */
+  newOrder: number;
+  suspended: boolean;
+  /** Epoch ms until which the card is buried, or null. */
+  buriedUntil: number | null;
+}
+
+export interface QueueLimits {
+  newPerDay: number;
+  reviewsPerDay: number;
+  /** New cards first answered since the review day started. */
+  newDoneToday: number;
+  /** Review cards answered since the review day started. */
+  reviewsDoneToday: number;
+  /** At most this many cards in all (--limit), or null. */
+  limit: number | null;
+}
+
+export interface DueQueue {
+  /** Learning and relearning cards due now, earliest first. */
+  learning: QueueCard[];
+  /** Review cards due before the next day start, most overdue first. */
+  review: QueueCard[];
+  /** New cards within today's allowance, in knowledge-base order. */
+  new: QueueCard[];
+  /** Learning and relearning cards due later today: they join when their step ends. */
+  later: QueueCard[];
+}
+
+function byDue(a: QueueCard, b: QueueCard): number {
+  return a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function byNewOrder(a: QueueCard, b: QueueCard): number {
+  return a.newOrder - b.newOrder || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export function isAvailable(card: QueueCard, now: number): boolean {
+  return !card.suspended && !(card.buriedUntil !== null && card.buriedUntil > now);
+}
+
+/**
+ * The queue at `now`; `dayEnd` is the next review-day start. Reviews and new cards are cut
+ * to what is left of today's limits; learning cards are never cut by the daily limits
+ * (a half-learned card left out would be forgotten), only by `limit`.
+ */
+export function buildQueue(cards: readonly QueueCard[], now: number, dayEnd: number, limits: QueueLimits): DueQueue {
+  const learning: QueueCard[] = [];
+  const later: QueueCard[] = [];
+  const review: QueueCard[] = [];
+  const fresh: QueueCard[] = [];
+  for (const card of cards) {
+    if (!isAvailable(card, now)) continue;
+    if (card.state === LEARNING || card.state === RELEARNING) {
+      if (card.due <= now) learning.push(card);
+      else if (card.due < dayEnd) later.push(card);
+    } else if (card.state === REVIEW) {
+      if (card.due < dayEnd) review.push(card);
+    } else if (card.state === NEW) {
+      fresh.push(card);
+    }
+  }
+  learning.sort(byDue);
+  later.sort(byDue);
+  review.sort(byDue);
+  fresh.sort(byNewOrder);
+
+  const reviewsLeft = Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday);
+  const newLeft = Math.max(0, limits.newPerDay - limits.newDoneToday);
+  const queue: DueQueue = {
+    learning,
+    review: review.slice(0, reviewsLeft),
+    new: fresh.slice(0, newLeft),
+    later,
+  };
+  return limits.limit === null ? queue : cut(queue, limits.limit);
+}
+
+/** Keeps the first `limit` cards in queue order (learning, review, new, then later). */
+function cut(queue: DueQueue, limit: number): DueQueue {
+  let left = Math.max(0, limit);
+  const take = (list: QueueCard[]): QueueCard[] => {
+    const kept = list.slice(0, left);
+    left -= kept.length;
+    return kept;
+  };
+  const learning = take(queue.learning);
+  const review = take(queue.review);
+  const fresh = take(queue.new);
+  return { learning, review, new: fresh, later: take(queue.later) };
+}
+
+/** The cards in the order a session shows them, learning due later today last. */
+export function queueOrder(queue: DueQueue): QueueCard[] {
+  return [...queue.learning, ...queue.review, ...queue.new, ...queue.later];
+}

@@ -1,0 +1,184 @@
+// What a learner types for a calc card: a number, optionally with a unit (`20ms`, `0.5 s`,
+// `2.4 GB`, `1,024`, `1.5e3`, `50%`). The number is converted into the card's unit. A unit
+// that cannot be converted is a message to the learner (type it again), never a wrong answer.
+
+export type TypedAnswer =
+  | { ok: true; value: number }
+  | { ok: false; message: string };
+
+/** A unit's meaning: what it measures and how many base units one of it is. */
+interface UnitMeaning {
+  dimension: string;
+  factor: number;
+  /** Whether it carries a prefix (ms, GB): a bare `2.4G` would then be ambiguous. */
+  prefixed: boolean;
+}
+
+interface BaseUnit {
+  names: readonly string[];
+  /** Matched letter for letter (B is a byte, b is not; s is a second, S is not). */
+  caseSensitive?: boolean;
+  dimension: string;
+  factor: number;
+  /** Which prefixes it takes. */
+  prefixes: 'si' | 'si+binary' | 'none';
+}
+
+const BASES: readonly BaseUnit[] = [
+  { names: ['B'], caseSensitive: true, dimension: 'byte', factor: 1, prefixes: 'si+binary' },
+  { names: ['byte', 'bytes'], dimension: 'byte', factor: 1, prefixes: 'si+binary' },
+  { names: ['bit', 'bits'], dimension: 'byte', factor: 1 / 8, prefixes: 'si+binary' },
+  { names: ['s'], caseSensitive: true, dimension: 'second', factor: 1, prefixes: 'si' },
+  { names: ['sec', 'secs', 'second', 'seconds'], dimension: 'second', factor: 1, prefixes: 'si' },
+  { names: ['min', 'mins', 'minute', 'minutes'], dimension: 'second', factor: 60, prefixes: 'none' },
+  { names: ['h', 'hr', 'hrs', 'hour', 'hours'], dimension: 'second', factor: 3600, prefixes: 'none' },
+  { names: ['token', 'tokens', 'tok', 'toks'], dimension: 'token', factor: 1, prefixes: 'si' },
+  { names: ['request', 'requests', 'req', 'reqs'], dimension: 'request', factor: 1, prefixes: 'si' },
+  // FLOPS (capital S) is a rate and is handled before this table; FLOP, FLOPs, flops count work.
+  { names: ['flop', 'flops'], dimension: 'flop', factor: 1, prefixes: 'si' },
+  { names: ['sequence', 'sequences', 'seq', 'seqs'], dimension: 'sequence', factor: 1, prefixes: 'si' },
+  { names: ['block', 'blocks'], dimension: 'block', factor: 1, prefixes: 'si' },
+  { names: ['step', 'steps'], dimension: 'step', factor: 1, prefixes: 'si' },
+  { names: ['replica', 'replicas'], dimension: 'replica', factor: 1, prefixes: 'si' },
+  { names: ['slot', 'slots'], dimension: 'slot', factor: 1, prefixes: 'si' },
+  { names: ['gpu', 'gpus'], dimension: 'gpu', factor: 1, prefixes: 'si' },
+  { names: ['param', 'params', 'parameter', 'parameters', 'weight', 'weights'], dimension: 'parameter', factor: 1, prefixes: 'si' },
+  { names: ['%', 'percent'], dimension: 'percent', factor: 1, prefixes: 'none' },
+  { names: ['x', '×', 'times'], dimension: 'times', factor: 1, prefixes: 'none' },
+];
+
+const SI_PREFIXES: ReadonlyArray<[string, number]> = [
+  ['n', 1e-9], ['u', 1e-6], ['µ', 1e-6], ['m', 1e-3],
+  ['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12], ['P', 1e15],
+];
+const BINARY_PREFIXES: ReadonlyArray<[string, number]> = [
+  ['Ki', 2 ** 10], ['Mi', 2 ** 20], ['Gi', 2 ** 30], ['Ti', 2 ** 40], ['Pi', 2 ** 50],
+];
+/** A prefix typed alone after the number (`1.2k`) multiplies it. */
+const BARE_MULTIPLIERS = new Map<string, number>([['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12]]);
+
+const DIMENSION_NAMES: Record<string, string> = {
+  byte: 'a size in bytes',
+  second: 'a time',
+  token: 'a number of tokens',
+  request: 'a number of requests',
+  flop: 'a number of FLOPs',
+  percent: 'a percentage',
+  times: 'a ratio (x)',
+};
+
+function findBase(text: string): BaseUnit | undefined {
+  const lower = text.toLowerCase();
+  return BASES.find((base) => (base.caseSensitive ? base.names.includes(text) : base.names.includes(lower)));
+}
+
+/** One unit without a slash: a base, or a prefix and a base (ms, GB, KiB, ktokens). */
+function simpleUnit(text: string): UnitMeaning | null {
+  if (text === 'FLOPS') return { dimension: 'flop/second', factor: 1, prefixed: false };
+  const base = findBase(text);
+  if (base) return { dimension: base.dimension, factor: base.factor, prefixed: false };
+  if (text.endsWith('FLOPS')) {
+    const prefix = SI_PREFIXES.find(([name]) => name === text.slice(0, -5));
+    if (prefix) return { dimension: 'flop/second', factor: prefix[1], prefixed: true };
+  }
+  // Binary prefixes first: Ki must not read as K + "iB".
+  for (const [prefix, multiplier] of [...BINARY_PREFIXES, ...SI_PREFIXES]) {
+    if (!text.startsWith(prefix) || text.length === prefix.length) continue;
+    const rest = findBase(text.slice(prefix.length));
+    if (!rest || rest.prefixes === 'none') continue;
+    if (prefix.endsWith('i') && rest.prefixes !== 'si+binary') continue;
+    return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
+  }
+  return null;
+}
+
+function normalizeUnit(text: string): string {
+  // Greek mu for micro; spaces inside a unit ("tokens / s", "k tokens") carry no meaning.
+  return text.replace(/\s+/g, '').replaceAll('μ', 'µ');
+}
+
+/** A unit's meaning, or null when kb does not know it (then only the same text matches it). */
+export function unitMeaning(unit: string): UnitMeaning | null {
+  const text = normalizeUnit(unit);
+  if (text === '') return null;
+  const parts = text.split('/');
+  if (parts.length === 1) return simpleUnit(text);
+  if (parts.length !== 2) return null;
+  const top = simpleUnit(parts[0]);
+  const bottom = simpleUnit(parts[1]);
+  if (!top || !bottom) return null;
+  return { dimension: `${top.dimension}/${bottom.dimension}`, factor: top.factor / bottom.factor, prefixed: top.prefixed || bottom.prefixed };
+}
+
+/** A unit kb does not know (int8, FLOP/byte stays known) matches only itself, case and plural aside. */
+function literalMeaning(unit: string): UnitMeaning {
+  return { dimension: `literal:${normalizeUnit(unit).toLowerCase().replace(/s$/, '')}`, factor: 1, prefixed: false };
+}
+
+function meaningOf(unit: string): UnitMeaning {
+  return unitMeaning(unit) ?? literalMeaning(unit);
+}
+
+function describe(meaning: UnitMeaning): string {
+  return DIMENSION_NAMES[meaning.dimension] ?? '';
+}
+
+// A number: digits with optional thousands commas (1,024) or underscores, a fraction, an exponent.
+const NUMBER = /^([+\-−]?)((?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
+
+/**
+ * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
+ * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
+ */
+export function parseTypedAnswer(input: string, cardUnit: string | null): TypedAnswer {
+  const text = input.trim();
+  if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
+  const match = NUMBER.exec(text);
+  if (!match) return { ok: false, message: `"${text}" is not a number` };
+  const rest = text.slice(match[0].length).trim();
+  if (/^,\d/.test(rest) || /^\d/.test(rest)) {
+    return { ok: false, message: 'write decimals with a dot (0.5) and commas only between groups of three digits (1,024)' };
+  }
+  const number = Number(`${match[1] === '' ? '' : '-'}${match[2].replace(/[,_]/g, '')}${match[3] === undefined ? '' : `e${match[3]}`}`);
+  if (!Number.isFinite(number)) return { ok: false, message: 'that number is too large' };
+  if (rest === '') return { ok: true, value: number };
+
+  const card = cardUnit === null || cardUnit.trim() === '' ? null : meaningOf(cardUnit);
+  const unit = normalizeUnit(rest);
+  const multiplier = BARE_MULTIPLIERS.get(unit);
+  if (multiplier !== undefined) {
+    if (card?.prefixed) return { ok: false, message: `"${rest}" alone is ambiguous here: write the unit, e.g. ${match[0]} ${cardUnit}` };
+    return { ok: true, value: number * multiplier };
+  }
+  if (card === null) return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
+  const typed = unitMeaning(unit) ?? literalMeaning(unit);
+  if (typed.dimension !== card.dimension) {
+    const known = unitMeaning(unit) !== null;
+    const what = describe(card);
+    return {
+      ok: false,
+      message: known
+        ? `"${rest}" does not convert to ${cardUnit}: answer in ${cardUnit}${what ? ` (${what})` : ''}`
+        : `"${rest}" is not a unit kb knows here: answer in ${cardUnit}, or type just the number`,
+    };
+  }
+  // Divide the factors first: 1 / 0.001 is exactly 1000, so 0.5 s is exactly 500 ms.
+  return { ok: true, value: number * (typed.factor / card.factor) };
+}
+
+/**
+ * A time limit as written on the command line, in milliseconds: 45s, 90 (seconds), 2m,
+ * 1m30s, 1.5 min, 500ms. Null when it is not a positive duration.
+ */
+export function parseDuration(text: string): number | null {
+  const trimmed = text.trim();
+  // "m" alone means minutes here (an answer never reads it: it could be metres or milli-).
+  const minutes = /^(\d+(?:\.\d+)?)\s*m(?:\s*(\d+(?:\.\d+)?)\s*s)?$/.exec(trimmed);
+  const seconds = minutes
+    ? Number(minutes[1]) * 60 + (minutes[2] === undefined ? 0 : Number(minutes[2]))
+    : (() => {
+        const parsed = parseTypedAnswer(trimmed, 's');
+        return parsed.ok ? parsed.value : NaN;
+      })();
+  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : null;
+}

@@ -1,0 +1,62 @@
+// What the review screen (src/ui/review) needs from a review run, as plain data and
+// callbacks. ReviewRun (review-run.ts) is the real one; component tests pass a fake.
+
+export interface ScreenCard {
+  id: string;
+  kind: 'note' | 'card';
+  /** Markdown. */
+  front: string;
+  back: string;
+  full: string;
+  path: string;
+  line: number;
+  deck: string;
+  lab: string | null;
+  /** new, learning, review or relearning. */
+  stateName: string;
+}
+
+export type ScreenNext = { kind: 'card'; card: ScreenCard } | { kind: 'wait'; until: number } | { kind: 'done' };
+
+export interface ScreenCounts {
+  new: number;
+  learning: number;
+  review: number;
+  done: number;
+}
+
+export interface AnswerOption {
+  grade: 1 | 2 | 3 | 4;
+  name: string;
+  /** The interval if chosen: <1m, 10m, 4d, 2.5mo. */
+  label: string;
+}
+
+export interface ActionResult {
+  /** A line for the status bar (what happened, or why the file was not written). */
+  message: string | null;
+}
+
+export interface SessionSummary {
+  cards: number;
+  again: number;
+  elapsedMs: number;
+  /** Cards due by the end of tomorrow. */
+  tomorrow: number;
+}
+
+export interface ReviewController {
+  next(now: number): ScreenNext;
+  counts(): ScreenCounts;
+  options(cardId: string, now: number): AnswerOption[];
+  rate(cardId: string, grade: 1 | 2 | 3 | 4, now: number, durationMs: number): ActionResult;
+  /** Takes back the latest action of this session (rating, bury or suspend). */
+  undo(now: number): ActionResult;
+  bury(cardId: string, now: number): ActionResult;
+  suspend(cardId: string, now: number): ActionResult;
+  /** The command that opens the card in the user's editor, or why it may not be edited. */
+  editCommand(cardId: string): { command: string; args: string[] } | { refused: string };
+  /** Re-reads the card's file after an edit. */
+  reload(cardId: string): Promise<ActionResult>;
+  summary(now: number): SessionSummary;
+}

@@ -1,0 +1,168 @@
+// One `kb review` run: the session queue, the service that stores each action, and the
+// undo stack of this run (ratings, burials, suspensions), as the review screen's controller.
+import { join } from 'node:path';
+import type { WritebackResult } from '../kb/writeback.ts';
+import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './review-controller.ts';
+import { intervalLabel } from './interval-label.ts';
+import type { QueueCard } from './queue.ts';
+import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
+import type { ReviewSession } from './session.ts';
+import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
+
+type UndoStep =
+  | { kind: 'rate'; uuid: string; card: QueueCard }
+  | { kind: 'bury'; card: QueueCard; previous: number | null }
+  | { kind: 'suspend'; card: QueueCard };
+
+export interface ReviewRunOptions {
+  /** Re-reads the knowledge base after an edit (an incremental kb scan). */
+  rescan: () => Promise<void>;
+  /** $VISUAL / $EDITOR, else vi. */
+  editor: string;
+  /** Whether files may be edited (not the bundled knowledge base). */
+  writable: boolean;
+  startedAt: number;
+}
+
+function fileMessage(result: WritebackResult | null): string | null {
+  if (result?.status === 'refused') return `note not updated: ${result.reason}`;
+  return null;
+}
+
+export class ReviewRun implements ReviewController {
+  private readonly service: ReviewService;
+  private readonly session: ReviewSession;
+  private readonly root: string;
+  private readonly run: ReviewRunOptions;
+  private readonly undoSteps: UndoStep[] = [];
+  private readonly cache = new Map<string, ReviewCard>();
+
+  constructor(service: ReviewService, root: string, request: QueueRequest, options: ReviewRunOptions) {
+    this.service = service;
+    this.root = root;
+    this.run = options;
+    this.session = service.session(request, options.startedAt);
+  }
+
+  next(now: number): ScreenNext {
+    const next = this.session.next(now);
+    if (next.kind !== 'card') return next;
+    const card = this.card(next.card.id);
+    if (!card) {
+      // Gone from the database (a scan in another process removed it): skip it.
+      this.session.removed(next.card.id);
+      return this.next(now);
+    }
+    return { kind: 'card', card: toScreen(card) };
+  }
+
+  counts() {
+    return this.session.counts();
+  }
+
+  options(cardId: string, now: number): AnswerOption[] {
+    const card = this.card(cardId);
+    if (!card) return [];
+    return this.service.preview(card, now).map((preview) => ({
+      grade: preview.grade,
+      name: GRADE_NAMES[preview.grade],
+      label: intervalLabel(preview.intervalMs),
+    }));
+  }
+
+  rate(cardId: string, grade: Grade, now: number, durationMs: number): ActionResult {
+    const before = this.service.queueCard(cardId);
+    const outcome = this.service.rate(cardId, grade, now, durationMs);
+    this.cache.delete(cardId);
+    this.session.answered(before, grade, outcome.after);
+    this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before });
+    return { message: fileMessage(outcome.writeback) };
+  }
+
+  undo(now: number): ActionResult {
+    const step = this.undoSteps.pop();
+    if (!step) return { message: 'nothing to undo in this session' };
+    this.cache.delete(step.card.id);
+    if (step.kind === 'rate') {
+      let outcome;
+      try {
+        outcome = this.service.undo(step.uuid);
+      } catch (error) {
+        if (error instanceof UndoError) return { message: error.message };
+        throw error;
+      }
+      this.session.restored(this.service.queueCard(step.card.id), true);
+      return { message: fileMessage(outcome?.file ?? null) ?? `undid ${GRADE_NAMES[outcome?.grade ?? 3]}` };
+    }
+    if (step.kind === 'bury') this.service.unbury(step.card.id, step.previous);
+    else this.service.setSuspended(step.card.id, false);
+    this.session.restored({ ...step.card, due: Math.min(step.card.due, now) }, false);
+    return { message: step.kind === 'bury' ? 'unburied' : 'unsuspended' };
+  }
+
+  bury(cardId: string, now: number): ActionResult {
+    const card = this.service.queueCard(cardId);
+    const previous = this.service.bury(cardId, now);
+    this.session.removed(cardId);
+    this.undoSteps.push({ kind: 'bury', card, previous });
+    return { message: 'buried until tomorrow' };
+  }
+
+  suspend(cardId: string): ActionResult {
+    const card = this.service.queueCard(cardId);
+    this.service.setSuspended(cardId, true);
+    this.session.removed(cardId);
+    this.undoSteps.push({ kind: 'suspend', card });
+    return { message: 'suspended (kb review skips it until unsuspended)' };
+  }
+
+  editCommand(cardId: string): { command: string; args: string[] } | { refused: string } {
+    if (!this.run.writable) return { refused: 'the bundled knowledge base is read-only; kb init DIR makes a personal copy to edit' };
+    const card = this.card(cardId);
+    if (!card) return { refused: 'the card is gone from the database (kb scan)' };
+    const [command, ...flags] = this.run.editor.split(/\s+/).filter(Boolean);
+    return { command, args: [...flags, `+${card.line}`, join(this.root, card.path)] };
+  }
+
+  async reload(cardId: string): Promise<ActionResult> {
+    await this.run.rescan();
+    this.cache.delete(cardId);
+    return { message: this.card(cardId) ? 'reloaded' : 'the card is gone from its file (kb scan)' };
+  }
+
+  summary(now: number): SessionSummary {
+    const grades = this.session.grades;
+    return {
+      cards: grades.length,
+      again: grades.filter((grade) => grade === 1).length,
+      elapsedMs: now - this.run.startedAt,
+      tomorrow: this.service.tomorrowLoad(now),
+    };
+  }
+
+  private card(cardId: string): ReviewCard | null {
+    let card = this.cache.get(cardId);
+    if (!card) {
+      const loaded = this.service.card(cardId);
+      if (!loaded) return null;
+      card = loaded;
+      this.cache.set(cardId, card);
+    }
+    return card;
+  }
+}
+
+function toScreen(card: ReviewCard): ScreenCard {
+  return {
+    id: card.id,
+    kind: card.kind,
+    front: card.front,
+    back: card.back,
+    full: card.full,
+    path: card.path,
+    line: card.line,
+    deck: card.deck,
+    lab: card.lab,
+    stateName: STATE_NAMES[card.schedule.state],
+  };
+}

@@ -1,0 +1,259 @@
+// Reviewing against a knowledge base: today's queue, rating, undo, bury, suspend.
+// The TUI (kb review) and the scriptable commands (kb due, kb rate, kb undo) share it, so
+// a rating means the same thing whichever way it was given:
+//   1. the note's new frontmatter is computed (read, not yet written);
+//   2. one SQLite transaction writes the card's FSRS row and its review-log row
+//      (uuid, grade, time on card, state before and after, device id);
+//   3. the note file is written back atomically.
+// A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
+// mends the frontmatter); a kill before 2 loses only that rating.
+import { randomUUID } from 'node:crypto';
+import { cardQueries, type CardRow } from '../store/cards.ts';
+import { deviceId, type KbDatabase } from '../store/db.ts';
+import { sameFsrsState } from '../store/fsrs.ts';
+import {
+  columnsFromState,
+  reviewQueries,
+  stateFromColumns,
+  type CardFilter,
+  type FsrsColumns,
+  type ReviewQueries,
+} from '../store/review-queries.ts';
+import {
+  commitWriteback,
+  prepareWriteback,
+  restoreNote,
+  reviewFields,
+  type FileRestore,
+  type WritebackResult,
+} from '../kb/writeback.ts';
+import { nextReviewDayStart, reviewDayStart } from './clock.ts';
+import { buildQueue, type DueQueue, type QueueCard } from './queue.ts';
+import { Scheduler, type Preview } from './scheduler.ts';
+import { ReviewSession } from './session.ts';
+import type { ReviewSettings } from './settings.ts';
+import type { CardState, FsrsState, Grade } from './state.ts';
+
+export interface ReviewTarget {
+  root: string;
+  /** Whether notes may be written back (false for the bundled knowledge base). */
+  writable: boolean;
+  db: KbDatabase;
+  config: ReviewSettings;
+}
+
+export interface QueueRequest extends CardFilter {
+  limit?: number | null;
+}
+
+/** A card with its content and current schedule: what the screen shows. */
+export interface ReviewCard extends CardRow {
+  schedule: FsrsState;
+  suspended: boolean;
+  buriedUntil: number | null;
+}
+
+export interface RatingOutcome {
+  uuid: string;
+  cardId: string;
+  grade: Grade;
+  before: FsrsState;
+  after: FsrsState;
+  /** null when the card is not a note of a writable knowledge base. */
+  writeback: WritebackResult | null;
+}
+
+export interface UndoOutcome {
+  uuid: string;
+  cardId: string;
+  grade: Grade;
+  /** The state the card is back in. */
+  restored: FsrsState;
+  file: WritebackResult | null;
+}
+
+/** review_log.state_before: the fsrs row, plus how to restore the note when write-back changed it. */
+type StateBefore = FsrsColumns & { file?: FileRestore };
+
+export class UndoError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UndoError';
+  }
+}
+
+export class ReviewService {
+  readonly scheduler: Scheduler;
+  private readonly target: ReviewTarget;
+  private readonly reviews: ReviewQueries;
+  private readonly cards: ReturnType<typeof cardQueries>;
+  private device: string | null = null;
+
+  constructor(target: ReviewTarget) {
+    this.target = target;
+    this.scheduler = new Scheduler(target.config);
+    this.reviews = reviewQueries(target.db);
+    this.cards = cardQueries(target.db);
+  }
+
+  get settings(): ReviewSettings {
+    return this.target.config;
+  }
+
+  dayStart(now: number): number {
+    return reviewDayStart(now, this.settings.dayStartsAt).getTime();
+  }
+
+  dayEnd(now: number): number {
+    return nextReviewDayStart(now, this.settings.dayStartsAt).getTime();
+  }
+
+  /** Today's queue at `now`, filtered and limited. */
+  queue(request: QueueRequest, now: number): DueQueue {
+    const done = this.reviews.answeredSince(this.dayStart(now));
+    const limits = {
+      newPerDay: this.settings.newPerDay,
+      reviewsPerDay: this.settings.reviewsPerDay,
+      newDoneToday: done.newCards,
+      reviewsDoneToday: done.reviews,
+      limit: request.limit ?? null,
+    };
+    const dayEnd = this.dayEnd(now);
+    const rows = this.reviews.candidates(
+      request,
+      now,
+      dayEnd,
+      Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday),
+      Math.max(0, limits.newPerDay - limits.newDoneToday),
+    );
+    const cards: QueueCard[] = rows.map((row, index) => ({
+      id: row.id,
+      state: row.state,
+      due: row.due,
+      // Candidates come in knowledge-base order for new cards.
+      newOrder: index,
+      suspended: row.suspended === 1,
+      buriedUntil: row.buried_until,
+    }));
+    return buildQueue(cards, now, dayEnd, limits);
+  }
+
+  session(request: QueueRequest, now: number): ReviewSession {
+    return new ReviewSession(this.queue(request, now), this.dayEnd(now));
+  }
+
+  card(cardId: string): ReviewCard | null {
+    const card = this.cards.find(cardId);
+    const row = this.reviews.fsrs(cardId);
+    if (!card || !row) return null;
+    return { ...card, schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
+  }
+
+  preview(card: ReviewCard, now: number): Preview[] {
+    return this.scheduler.preview(card.id, card.schedule, now);
+  }
+
+  /** Rates a card: one transaction for the state and the log, then the note's write-back. */
+  rate(cardId: string, grade: Grade, now: number, durationMs = 0): RatingOutcome {
+    const card = this.requireCard(cardId);
+    const beforeRow = this.requireRow(cardId);
+    const before = stateFromColumns(beforeRow);
+    const after = this.scheduler.rate(cardId, before, grade, now);
+    const afterRow = columnsFromState(after, { suspended: beforeRow.suspended === 1, buriedUntil: beforeRow.buried_until });
+
+    const prepared = this.writesBack(card)
+      ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
+      : null;
+    const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+    const uuid = randomUUID();
+    const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
+    this.reviews.recordRating(
+      { uuid, card_id: cardId, rating: grade, reviewed_at: now, duration_ms: Math.max(0, Math.round(durationMs)), device_id: this.deviceId() },
+      stateBefore,
+      afterRow,
+    );
+    const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
+    return { uuid, cardId, grade, before, after, writeback };
+  }
+
+  /**
+   * Takes back the latest rating exactly: the card's row as it was, the log row deleted,
+   * and the note's old bytes back. The row comes from the log's state_before rather than
+   * ts-fsrs's rollback(), which rebuilds `due` from the review time and so is not exact. Refused when the card changed after that rating, or when
+   * `expectedUuid` is given and is not the latest rating.
+   */
+  undo(expectedUuid?: string): UndoOutcome | null {
+    const log = this.reviews.latestLog();
+    if (!log) return null;
+    if (expectedUuid !== undefined && log.uuid !== expectedUuid) {
+      throw new UndoError('a later rating (from another kb) stands in the log; undo that one first with kb undo');
+    }
+    const stored = JSON.parse(log.state_before) as StateBefore;
+    const { file, ...beforeRow } = stored;
+    const afterRow = JSON.parse(log.state_after) as FsrsColumns;
+    const current = this.reviews.fsrs(log.card_id);
+    if (current && !sameFsrsState(stateFromColumns(current), stateFromColumns(afterRow))) {
+      throw new UndoError(`card ${log.card_id} changed after its last rating; nothing was undone`);
+    }
+    this.reviews.revertRating(log.uuid, log.card_id, beforeRow);
+    const card = this.cards.find(log.card_id);
+    let fileResult: WritebackResult | null = null;
+    if (file && card && this.writesBack(card)) fileResult = restoreNote(this.target.root, file);
+    return { uuid: log.uuid, cardId: log.card_id, grade: log.rating as Grade, restored: stateFromColumns(beforeRow), file: fileResult };
+  }
+
+  /** Hides the card until the next review day starts; returns the earlier bury time for undo. */
+  bury(cardId: string, now: number): number | null {
+    const previous = this.requireRow(cardId).buried_until;
+    this.reviews.setBuriedUntil(cardId, this.dayEnd(now));
+    return previous;
+  }
+
+  unbury(cardId: string, previous: number | null): void {
+    this.reviews.setBuriedUntil(cardId, previous);
+  }
+
+  setSuspended(cardId: string, suspended: boolean): void {
+    this.requireRow(cardId);
+    this.reviews.setSuspended(cardId, suspended);
+  }
+
+  /** Cards (not new) that will be due by the end of the next review day. */
+  tomorrowLoad(now: number): number {
+    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime());
+  }
+
+  /** The queue entry for a card in its current state (for putting it back after undo). */
+  queueCard(cardId: string): QueueCard {
+    const row = this.requireRow(cardId);
+    return { id: cardId, state: row.state as CardState, due: row.due, newOrder: 0, suspended: row.suspended === 1, buriedUntil: row.buried_until };
+  }
+
+  private writesBack(card: CardRow): boolean {
+    return this.target.writable && card.kind === 'note' && !card.orphan;
+  }
+
+  private deviceId(): string {
+    this.device ??= deviceId(this.target.db);
+    return this.device;
+  }
+
+  private requireCard(cardId: string): CardRow {
+    const card = this.cards.find(cardId);
+    if (!card) throw new UnknownCardError(cardId);
+    return card;
+  }
+
+  private requireRow(cardId: string): FsrsColumns {
+    const row = this.reviews.fsrs(cardId);
+    if (!row) throw new UnknownCardError(cardId);
+    return row;
+  }
+}
+
+export class UnknownCardError extends Error {
+  constructor(cardId: string) {
+    super(`no card with id ${cardId} (see kb due --json for ids)`);
+    this.name = 'UnknownCardError';
+  }
+}

@@ -1,0 +1,82 @@
+// FSRS over ts-fsrs 5: previews the four answers for a card and applies one.
+// kb's own clock rules live here: the local day start (see clock.ts) and fuzz seeded by
+// the card id and its review count, so a preview shown in the morning and the rating
+// made in the evening give the same interval.
+import { fsrs, GenSeedStrategyWithCardId, StrategyMode, type Card, type FSRS } from 'ts-fsrs';
+import { fromSchedulingClock, toSchedulingClock } from './clock.ts';
+import { fsrsParameters, type ReviewSettings } from './settings.ts';
+import { GRADES, type CardState, type FsrsState, type Grade } from './state.ts';
+
+/** The ts-fsrs card, carrying the id the seed strategy reads. */
+type SeededCard = Card & { card_id: string };
+
+export interface Preview {
+  grade: Grade;
+  after: FsrsState;
+  /** Milliseconds from now until the card would be due again. */
+  intervalMs: number;
+}
+
+export class Scheduler {
+  readonly settings: ReviewSettings;
+  readonly fsrs: FSRS;
+
+  constructor(settings: ReviewSettings) {
+    this.settings = settings;
+    this.fsrs = fsrs(fsrsParameters(settings)).useStrategy(StrategyMode.SEED, GenSeedStrategyWithCardId('card_id'));
+  }
+
+  /** The four possible outcomes, Again to Easy, for the interval labels. */
+  preview(cardId: string, before: FsrsState, now: number): Preview[] {
+    const record = this.fsrs.repeat(this.toCard(cardId, before), toSchedulingClock(now, this.settings.dayStartsAt));
+    return GRADES.map((grade) => {
+      const after = this.fromCard(record[grade].card, now);
+      return { grade, after, intervalMs: after.due - now };
+    });
+  }
+
+  /** The state after answering `grade` at `now`. */
+  rate(cardId: string, before: FsrsState, grade: Grade, now: number): FsrsState {
+    const item = this.fsrs.next(this.toCard(cardId, before), toSchedulingClock(now, this.settings.dayStartsAt), grade);
+    return this.fromCard(item.card, now);
+  }
+
+  /** The weights in use (for retrievability and mastery). */
+  get weights(): readonly number[] {
+    return this.fsrs.parameters.w;
+  }
+
+  private toCard(cardId: string, state: FsrsState): SeededCard {
+    const dayStartsAt = this.settings.dayStartsAt;
+    return {
+      card_id: cardId,
+      due: toSchedulingClock(state.due, dayStartsAt),
+      stability: state.stability,
+      difficulty: state.difficulty,
+      elapsed_days: state.elapsedDays,
+      scheduled_days: state.scheduledDays,
+      learning_steps: state.learningSteps,
+      reps: state.reps,
+      lapses: state.lapses,
+      state: state.state,
+      last_review: state.lastReview === null ? undefined : toSchedulingClock(state.lastReview, dayStartsAt),
+    };
+  }
+
+  private fromCard(card: Card, now: number): FsrsState {
+    const dayStartsAt = this.settings.dayStartsAt;
+    return {
+      due: fromSchedulingClock(card.due, now, dayStartsAt),
+      stability: card.stability,
+      difficulty: card.difficulty,
+      elapsedDays: card.elapsed_days,
+      scheduledDays: card.scheduled_days,
+      learningSteps: card.learning_steps,
+      reps: card.reps,
+      lapses: card.lapses,
+      state: card.state as number as CardState,
+      // ts-fsrs stamps the review with the shifted time it was given: that is `now`.
+      lastReview: card.last_review ? now : null,
+    };
+  }
+}

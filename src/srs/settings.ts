@@ -1,0 +1,42 @@
+// The scheduling settings kb reads from a knowledge base's config file (src/kb/config.ts
+// owns the file and its defaults). Declared here structurally so the scheduler and its
+// tests depend only on the fields they use.
+import { generatorParameters, type FSRSParameters, type StepUnit } from 'ts-fsrs';
+
+export interface ReviewSettings {
+  /** Probability of recall FSRS aims for when it picks an interval (0.9 = 90%). */
+  desiredRetention: number;
+  /** Longest interval in days. */
+  maximumInterval: number;
+  /** Steps a new card goes through before it graduates, e.g. ['1m', '10m']. */
+  learningSteps: readonly string[];
+  /** Steps a forgotten review card goes through, e.g. ['10m']. */
+  relearningSteps: readonly string[];
+  newPerDay: number;
+  reviewsPerDay: number;
+  /** Local time a review day starts, 'HH:MM' (Anki: 04:00). */
+  dayStartsAt: string;
+  /** Spread intervals a little so cards learned together do not stay together. */
+  fuzz: boolean;
+}
+
+const STEP = /^\d+(\.\d+)?[mhd]$/;
+
+function steps(name: string, values: readonly string[]): StepUnit[] {
+  for (const value of values) {
+    if (!STEP.test(value)) throw new Error(`${name}: "${value}" is not a step like 1m, 10m, 1h or 1d`);
+  }
+  return values as StepUnit[];
+}
+
+/** ts-fsrs parameters for these settings (FSRS-6 default weights). */
+export function fsrsParameters(settings: ReviewSettings): FSRSParameters {
+  return generatorParameters({
+    request_retention: settings.desiredRetention,
+    maximum_interval: settings.maximumInterval,
+    enable_fuzz: settings.fuzz,
+    enable_short_term: true,
+    learning_steps: steps('learningSteps', settings.learningSteps),
+    relearning_steps: steps('relearningSteps', settings.relearningSteps),
+  });
+}

@@ -1,0 +1,73 @@
+// Opens kb's SQLite database and brings its schema up to date.
+// Migrations are numbered by position: schema.sql is migration 1; a later change to the
+// data model appends a file and a line to `migrations`, never edits an applied one.
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type KbDatabase = Database.Database;
+
+const schemaUrl = new URL('./schema.sql', import.meta.url);
+const migrations: Array<() => string> = [() => readFileSync(schemaUrl, 'utf8')];
+
+/** The schema version this kb writes; `PRAGMA user_version` of an up-to-date database. */
+export const schemaVersion = migrations.length;
+
+export class NewerDatabaseError extends Error {
+  constructor(path: string, found: number) {
+    super(`${path}: database schema version ${found} is newer than this kb understands (${schemaVersion}); update kb`);
+    this.name = 'NewerDatabaseError';
+  }
+}
+
+/**
+ * Opens (creating when missing) the database at `path`: WAL so readers never block the
+ * writer, a busy timeout so two kb processes wait for each other instead of failing, and
+ * foreign keys on (SQLite's default is off).
+ */
+export function openDatabase(path: string): KbDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function readVersion(db: KbDatabase): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function migrate(db: KbDatabase, path: string): void {
+  const found = readVersion(db);
+  if (found > schemaVersion) throw new NewerDatabaseError(path, found);
+  if (found === schemaVersion) return;
+  // IMMEDIATE takes the write lock first, so two processes creating one database at once
+  // run each migration exactly once: the second sees the new version and does nothing.
+  db.transaction(() => {
+    const current = readVersion(db);
+    for (let version = current + 1; version <= schemaVersion; version++) {
+      db.exec(migrations[version - 1]());
+      db.pragma(`user_version = ${version}`);
+    }
+    if (current === 0) {
+      const insert = db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)');
+      insert.run('device_id', randomUUID());
+      insert.run('created_at', String(Date.now()));
+    }
+  }).immediate();
+}
+
+/** The id of this database's device, written into every review log row. */
+export function deviceId(db: KbDatabase): string {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'device_id'").get() as { value: string } | undefined;
+  if (!row) throw new Error('database has no device_id in meta');
+  return row.value;
+}

@@ -1,0 +1,197 @@
+// The SQL of reviewing: today's candidates, one card's FSRS row, the rating transaction,
+// undo, bury and suspend. The rules (order, limits, what FSRS computes) live in src/srs/;
+// this file only moves rows.
+import type { KbDatabase } from './db.ts';
+import type { FsrsState, FsrsStateCode } from './fsrs.ts';
+
+/** An fsrs row as stored, column for column: review_log.state_before / state_after hold it as JSON. */
+export interface FsrsColumns {
+  due: number;
+  stability: number;
+  difficulty: number;
+  elapsed_days: number;
+  scheduled_days: number;
+  learning_steps: number;
+  reps: number;
+  lapses: number;
+  state: FsrsStateCode;
+  last_review: number | null;
+  suspended: 0 | 1;
+  buried_until: number | null;
+}
+
+export interface CandidateRow {
+  id: string;
+  state: FsrsStateCode;
+  due: number;
+  suspended: 0 | 1;
+  buried_until: number | null;
+}
+
+export interface CardFilter {
+  /** A tag; also matches its sub-tags (`vllm` matches `vllm/paged-attention`). */
+  tag?: string;
+  /** A deck; also matches its sub-decks. */
+  deck?: string;
+}
+
+export interface ReviewLogRow {
+  uuid: string;
+  card_id: string;
+  rating: number;
+  reviewed_at: number;
+  duration_ms: number;
+  state_before: string;
+  state_after: string;
+  device_id: string;
+}
+
+export function columnsFromState(state: FsrsState, flags: { suspended: boolean; buriedUntil: number | null }): FsrsColumns {
+  return {
+    due: state.due,
+    stability: state.stability,
+    difficulty: state.difficulty,
+    elapsed_days: state.elapsedDays,
+    scheduled_days: state.scheduledDays,
+    learning_steps: state.learningSteps,
+    reps: state.reps,
+    lapses: state.lapses,
+    state: state.state,
+    last_review: state.lastReview,
+    suspended: flags.suspended ? 1 : 0,
+    buried_until: flags.buriedUntil,
+  };
+}
+
+export function stateFromColumns(row: FsrsColumns): FsrsState {
+  return {
+    due: row.due,
+    stability: row.stability,
+    difficulty: row.difficulty,
+    elapsedDays: row.elapsed_days,
+    scheduledDays: row.scheduled_days,
+    learningSteps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    state: row.state,
+    lastReview: row.last_review,
+  };
+}
+
+const FSRS_COLUMNS =
+  'due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review, suspended, buried_until';
+
+function filterSql(filter: CardFilter): { sql: string; args: string[] } {
+  const clauses: string[] = [];
+  const args: string[] = [];
+  if (filter.deck !== undefined) {
+    clauses.push("(c.deck = ? OR substr(c.deck, 1, length(?) + 1) = ? || '/')");
+    args.push(filter.deck, filter.deck, filter.deck);
+  }
+  if (filter.tag !== undefined) {
+    clauses.push(
+      "EXISTS (SELECT 1 FROM json_each(c.tags) t WHERE t.value = ? OR substr(t.value, 1, length(?) + 1) = ? || '/')",
+    );
+    args.push(filter.tag, filter.tag, filter.tag);
+  }
+  return { sql: clauses.map((clause) => ` AND ${clause}`).join(''), args };
+}
+
+export function reviewQueries(db: KbDatabase) {
+  const fsrsRow = db.prepare<[string], FsrsColumns>(`SELECT ${FSRS_COLUMNS} FROM fsrs WHERE card_id = ?`);
+  const writeFsrs = db.prepare(
+    `UPDATE fsrs SET due = @due, stability = @stability, difficulty = @difficulty, elapsed_days = @elapsed_days,
+       scheduled_days = @scheduled_days, learning_steps = @learning_steps, reps = @reps, lapses = @lapses,
+       state = @state, last_review = @last_review, suspended = @suspended, buried_until = @buried_until
+     WHERE card_id = @card_id`,
+  );
+  const insertLog = db.prepare(
+    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+     VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
+  );
+  const latestLog = db.prepare<[], ReviewLogRow>('SELECT * FROM review_log ORDER BY reviewed_at DESC, rowid DESC LIMIT 1');
+  const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
+  const answeredSince = db.prepare<[number], { new_cards: number; reviews: number }>(
+    `SELECT count(DISTINCT CASE WHEN json_extract(state_before, '$.state') = 0 THEN card_id END) AS new_cards,
+            count(CASE WHEN json_extract(state_before, '$.state') = 2 THEN 1 END) AS reviews
+     FROM review_log WHERE reviewed_at >= ?`,
+  );
+  const setSuspended = db.prepare<[number, string]>('UPDATE fsrs SET suspended = ? WHERE card_id = ?');
+  const setBuried = db.prepare<[number | null, string]>('UPDATE fsrs SET buried_until = ? WHERE card_id = ?');
+  const dueBefore = db.prepare<[number], { n: number }>(
+    `SELECT count(*) AS n FROM fsrs f JOIN cards c ON c.id = f.card_id
+     WHERE c.orphan = 0 AND f.suspended = 0 AND f.state != 0 AND f.due < ?`,
+  );
+
+  return {
+    fsrs(cardId: string): FsrsColumns | null {
+      return fsrsRow.get(cardId) ?? null;
+    },
+
+    /**
+     * Cards that could be in today's queue: learning and review cards due before `dayEnd`
+     * (most overdue first, reviews at most `reviewLimit`) and the first `newLimit` new
+     * cards in knowledge-base order. Suspended, buried and orphaned cards are left out.
+     */
+    candidates(filter: CardFilter, now: number, dayEnd: number, reviewLimit: number, newLimit: number): CandidateRow[] {
+      const { sql, args } = filterSql(filter);
+      const base = `SELECT c.id AS id, f.state AS state, f.due AS due, f.suspended AS suspended, f.buried_until AS buried_until
+        FROM cards c JOIN fsrs f ON f.card_id = c.id
+        WHERE c.orphan = 0 AND f.suspended = 0 AND (f.buried_until IS NULL OR f.buried_until <= ?)${sql}`;
+      const learning = db
+        .prepare<(string | number)[], CandidateRow>(`${base} AND f.state IN (1, 3) AND f.due < ? ORDER BY f.due, c.id`)
+        .all(now, ...args, dayEnd);
+      const review = db
+        .prepare<(string | number)[], CandidateRow>(`${base} AND f.state = 2 AND f.due < ? ORDER BY f.due, c.id LIMIT ?`)
+        .all(now, ...args, dayEnd, reviewLimit);
+      const fresh = db
+        .prepare<(string | number)[], CandidateRow>(`${base} AND f.state = 0 ORDER BY c.path, c.line, c.id LIMIT ?`)
+        .all(now, ...args, newLimit);
+      return [...learning, ...review, ...fresh];
+    },
+
+    /** New cards first answered, and review-state cards answered, since `since`. */
+    answeredSince(since: number): { newCards: number; reviews: number } {
+      const row = answeredSince.get(since);
+      return { newCards: row?.new_cards ?? 0, reviews: row?.reviews ?? 0 };
+    },
+
+    /** Cards (not new) due before `until`: the load waiting at that time. */
+    dueCountBefore(until: number): number {
+      return dueBefore.get(until)?.n ?? 0;
+    },
+
+    /**
+     * One rating: the new FSRS row and its log row, together or not at all. `before` may
+     * carry more keys than the columns (write-back's restore patch): they go into its JSON.
+     */
+    recordRating(log: Omit<ReviewLogRow, 'state_before' | 'state_after'>, before: FsrsColumns, after: FsrsColumns): void {
+      db.transaction(() => {
+        writeFsrs.run({ ...after, card_id: log.card_id });
+        insertLog.run({ ...log, state_before: JSON.stringify(before), state_after: JSON.stringify(after) });
+      }).immediate();
+    },
+
+    latestLog(): ReviewLogRow | null {
+      return latestLog.get() ?? null;
+    },
+
+    /** Undo: the card's row as it was before the rating, and the rating gone from the log. */
+    revertRating(uuid: string, cardId: string, before: FsrsColumns): void {
+      db.transaction(() => {
+        writeFsrs.run({ ...before, card_id: cardId });
+        deleteLog.run(uuid);
+      }).immediate();
+    },
+
+    setSuspended(cardId: string, suspended: boolean): void {
+      setSuspended.run(suspended ? 1 : 0, cardId);
+    },
+
+    setBuriedUntil(cardId: string, until: number | null): void {
+      setBuried.run(until, cardId);
+    },
+  };
+}
+
+export type ReviewQueries = ReturnType<typeof reviewQueries>;

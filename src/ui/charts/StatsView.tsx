@@ -1,0 +1,82 @@
+// kb stats on the terminal: forecast, history heatmap, retention, states, memory.
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import type { StatsReport } from '../../srs/stats-report.ts';
+import { BarList } from './BarList.tsx';
+import { ColumnChart } from './ColumnChart.tsx';
+import { Heatmap } from './Heatmap.tsx';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text bold>{title}</Text>
+      {children}
+    </Box>
+  );
+}
+
+function percent(value: number | null): string {
+  return value === null ? '–' : `${(value * 100).toFixed(1)}%`;
+}
+
+export function StatsView({ report, width }: { report: StatsReport; width: number }) {
+  const { counts } = report;
+  const columnWidth = Math.max(1, Math.min(3, Math.floor((width - 8) / report.forecast.length)));
+  const axis = report.forecast
+    .map((_, day) => (day % 7 === 0 ? (day === 0 ? 'today' : `+${day}`) : ''))
+    .reduce((line, label, day) => (label ? line.padEnd(day * columnWidth) + label : line), '');
+  const dueTotal = report.forecast.reduce((sum, day) => sum + day.count, 0);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Section title={`Due in the next ${report.forecast.length} days (${dueTotal} cards; today includes overdue)`}>
+        <ColumnChart values={report.forecast.map((d) => d.count)} height={6} columnWidth={columnWidth} axis={axis} />
+      </Section>
+      <Section title={`Reviews per day, last ${report.reviewsPerDay.length / 7} weeks (${report.reviewsPerDay.reduce((s, d) => s + d.count, 0)} reviews)`}>
+        <Heatmap days={report.reviewsPerDay} />
+      </Section>
+      <Section title={`True retention per week (review cards not answered Again; overall ${percent(report.overallRetention)})`}>
+        <BarList
+          width={width}
+          color="green"
+          items={report.retention.map((week) => ({
+            label: week.week,
+            value: week.retention ?? 0,
+            text: week.retention === null ? '–' : `${percent(week.retention)} of ${week.reviews}`,
+          }))}
+        />
+      </Section>
+      <Section title={`Cards by state (${counts.total} in all)`}>
+        <BarList
+          width={width}
+          items={[
+            { label: 'new', value: counts.new },
+            { label: 'learning', value: counts.learning },
+            { label: 'review', value: counts.review },
+            { label: 'relearning', value: counts.relearning },
+            { label: 'suspended', value: counts.suspended },
+            { label: 'buried', value: counts.buried },
+          ]}
+        />
+      </Section>
+      <Section title="Stability (days until recall falls to 90%)">
+        <BarList width={width} items={report.stability.map((b) => ({ label: b.label, value: b.count }))} />
+      </Section>
+      <Section title="Difficulty (FSRS, 1 easy .. 10 hard)">
+        <BarList width={width} color="yellow" items={report.difficulty.map((b) => ({ label: b.label, value: b.count }))} />
+      </Section>
+      {report.quizAccuracy.length > 0 && (
+        <Section title="Quiz accuracy by tag (kb quiz answers, weakest first)">
+          <BarList
+            width={width}
+            color="magenta"
+            items={report.quizAccuracy.slice(0, 12).map((tag) => ({
+              label: tag.tag,
+              value: tag.accuracy,
+              text: `${percent(tag.accuracy)} of ${tag.asked}`,
+            }))}
+          />
+        </Section>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,55 @@
+// The progress bar of `kb lab` on stderr, as plain text: redrawn in place on a terminal
+// (at most ~10 times a second, and every half second so the clock keeps moving while a long
+// step runs), one line per run when stderr is a pipe or a file, so logs stay readable and
+// stdout stays clean for the report or --json.
+import { progressLine, type LabProgress } from '../lab/progress.ts';
+
+export interface ProgressSink {
+  update(progress: LabProgress): void;
+  /** Clears the bar (terminal) before the report is printed, and stops its timer. */
+  done(): void;
+}
+
+export function textProgress(stream: NodeJS.WriteStream, now: () => number = () => performance.now()): ProgressSink {
+  const interactive = Boolean(stream.isTTY);
+  let lastDraw = -Infinity;
+  let lastRunKey = '';
+  let drawn = false;
+  let latest: { progress: LabProgress; at: number } | null = null;
+  let ticker: NodeJS.Timeout | null = null;
+
+  const draw = () => {
+    if (!latest) return;
+    const t = now();
+    const progress = { ...latest.progress, elapsedMs: latest.progress.elapsedMs + (t - latest.at) };
+    lastDraw = t;
+    stream.write(`\r\x1b[2K${progressLine(progress, (stream.columns || 80) - 1)}`);
+    drawn = true;
+  };
+
+  return {
+    update(progress) {
+      const runKey = `${progress.point}|${progress.phase}|${progress.run}`;
+      const newRun = runKey !== lastRunKey;
+      lastRunKey = runKey;
+      if (!interactive) {
+        // A pipe gets one line when each run starts, none per request.
+        if (newRun) stream.write(`${progressLine(progress, 100)}\n`);
+        return;
+      }
+      latest = { progress, at: now() };
+      if (ticker === null) {
+        ticker = setInterval(draw, 500);
+        ticker.unref();
+      }
+      const finished = progress.requestsDone === progress.requestsTotal;
+      if (finished || newRun || now() - lastDraw >= 100) draw();
+    },
+    done() {
+      if (ticker !== null) clearInterval(ticker);
+      ticker = null;
+      if (interactive && drawn) stream.write('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// Renders Markdown in the terminal: mdast -> Ink. `width` is the number of columns it may
+// use (the review screen passes the terminal width, so a resize re-lays it out).
+import { Box } from 'ink';
+import { Blocks } from './Blocks.tsx';
+import { parseMarkdown } from './parse.ts';
+
+export function Markdown({ source, width }: { source: string; width: number }) {
+  const tree = parseMarkdown(source);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Blocks nodes={tree.children} width={width} />
+    </Box>
+  );
+}

@@ -1,0 +1,12 @@
+// Mounts the quiz screen on the terminal (alternate screen) and returns the summary line to
+// print once it is gone.
+import { render } from 'ink';
+import { QuizScreen, type QuizDriver } from './quiz-screen.tsx';
+import { quizSummaryLine } from './quiz-text.ts';
+
+export async function renderQuiz(driver: QuizDriver): Promise<string> {
+  let endedAt: number | null = null;
+  const app = render(<QuizScreen driver={driver} onFinish={(at) => (endedAt = at)} />, { alternateScreen: true });
+  await app.waitUntilExit();
+  return quizSummaryLine(driver.summary(endedAt ?? Date.now()));
+}

@@ -1,0 +1,257 @@
+// kb quiz's screen. A calc card takes a typed number (Enter checks it; a unit that does not
+// fit is a message, not a wrong answer) and then shows the worked solution with the values
+// in; a text card is revealed with Space and graded by the learner (y right, n wrong). With
+// a time limit a countdown runs; at zero the question counts as wrong. Esc or q ends early.
+import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
+import { useEffect, useReducer, useRef, useState } from 'react';
+import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../srs/quiz-session.ts';
+import { expectedLabel, solutionText } from '../srs/quiz-session.ts';
+import { Markdown } from './markdown/Markdown.tsx';
+import { QuizEnd } from './quiz-end.tsx';
+import { editLine, QuizInput } from './quiz-input.tsx';
+import { secondsLeft } from './quiz-text.ts';
+import { Viewport } from './review/Viewport.tsx';
+
+/** What the screen drives: QuizRun (src/srs/quiz-run.ts) in kb, a fake in tests. */
+export interface QuizDriver {
+  readonly session: QuizSession;
+  current(): QuizQuestion | null;
+  answerCalc(typed: string, timing: Timing): CalcAttempt & { scheduled?: string | null };
+  gradeText(correct: boolean, timing: Timing): { answer: QuizAnswer; scheduled: string | null };
+  timeOut(timing: Timing): { answer: QuizAnswer; scheduled: string | null };
+  summary(now: number): QuizSummary;
+}
+
+type Phase = 'ask' | 'reveal' | 'result' | 'end';
+
+interface View {
+  phase: Phase;
+  question: QuizQuestion | null;
+  /** When the current question appeared (its countdown starts there). */
+  shownAt: number;
+  /** When a text card's answer was shown: the recall time ends there. */
+  revealedAt: number | null;
+  typed: string;
+  message: string | null;
+  outcome: Outcome | null;
+  endedAt: number | null;
+  /** Lines scrolled down in a question or solution taller than the screen. */
+  scroll: number;
+}
+
+/** Rows taken by the header, the card line, the message and the key hints. */
+const CHROME_ROWS = 4;
+
+interface Outcome {
+  question: QuizQuestion;
+  answer: QuizAnswer;
+  scheduled: string | null;
+}
+
+export interface QuizScreenProps {
+  driver: QuizDriver;
+  /** The time source (tests pass a fixed clock). */
+  now?: () => number;
+  /** How often the countdown is redrawn and checked. */
+  tickMs?: number;
+  /** Told when the end screen appears (so the time printed afterwards stops there). */
+  onFinish?: (endedAt: number) => void;
+}
+
+/** A question line as a heading, unless it is already a block of its own. */
+function questionSource(prompt: string): string {
+  return prompt.includes('\n') || /^\s*#/.test(prompt) ? prompt : `# ${prompt}`;
+}
+
+export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: QuizScreenProps) {
+  const { exit } = useApp();
+  const { columns, rows } = useWindowSize();
+  const width = Math.max(20, (columns || 80) - 1);
+  const bodyHeight = Math.max(4, (rows || 24) - CHROME_ROWS);
+  const total = driver.session.questions.length;
+  const limit = driver.session.timeLimitMs;
+
+  // The screen's state lives in a ref as well as on screen: a terminal can deliver several
+  // keys before React renders again (a paste, fast typing), and each must see the last one's
+  // effect, not the state of the previous render.
+  const view = useRef<View>({
+    phase: driver.current() ? 'ask' : 'end',
+    question: driver.current(),
+    shownAt: now(),
+    revealedAt: null,
+    typed: '',
+    message: null,
+    outcome: null,
+    endedAt: null,
+    scroll: 0,
+  });
+  const [maxScroll, setMaxScroll] = useState(0);
+  const [, redraw] = useReducer((count: number) => count + 1, 0);
+  const [clock, setClock] = useState(now);
+  const update = (patch: Partial<View>) => {
+    view.current = { ...view.current, ...patch };
+    redraw();
+  };
+
+  const finish = () => {
+    const at = now();
+    update({ phase: 'end', endedAt: at });
+    onFinish?.(at);
+  };
+
+  const settle = (answered: { answer: QuizAnswer; scheduled?: string | null }) => {
+    const { question } = view.current;
+    if (!question) return;
+    update({ phase: 'result', message: null, scroll: 0, outcome: { question, answer: answered.answer, scheduled: answered.scheduled ?? null } });
+  };
+
+  const next = (note: string | null = null) => {
+    const upcoming = driver.current();
+    update({ outcome: null, typed: '', message: note, revealedAt: null, scroll: 0 });
+    if (!upcoming) return finish();
+    update({ question: upcoming, shownAt: now(), phase: 'ask' });
+  };
+
+  // The countdown: only while the question waits for an answer.
+  const counting = limit !== null && view.current.phase === 'ask';
+  useEffect(() => {
+    if (!counting || limit === null) return;
+    const timer = setInterval(() => {
+      const at = now();
+      setClock(at);
+      const { phase, question, shownAt } = view.current;
+      // The guard keeps a late tick from timing out a question already answered.
+      if (phase === 'ask' && at - shownAt >= limit && driver.current()?.index === question?.index) {
+        settle(driver.timeOut({ askedAt: shownAt, answeredAt: at }));
+      }
+    }, tickMs);
+    return () => clearInterval(timer);
+  }, [counting, limit, tickMs, driver, now]);
+
+  useInput((input, key) => {
+    const { phase, question, shownAt, revealedAt, typed } = view.current;
+    if (phase === 'end') {
+      if (input === 'q' || key.return || key.escape) exit();
+      return;
+    }
+    if (key.escape || (input === 'q' && !(phase === 'ask' && question?.card.calc))) return finish();
+    if (!question) return;
+    // Scrolling: arrows and page keys always; j and k where they are not typed into the answer.
+    const letters = phase !== 'ask' || !question.card.calc;
+    const scrollBy = key.downArrow || (letters && input === 'j') ? 1 : key.upArrow || (letters && input === 'k') ? -1
+      : key.pageDown ? bodyHeight - 1 : key.pageUp ? 1 - bodyHeight : 0;
+    if (scrollBy !== 0) return update({ scroll: Math.max(0, Math.min(maxScroll, view.current.scroll + scrollBy)) });
+    const at = now();
+    if (phase === 'result') {
+      if (key.return || input === ' ') next();
+      return;
+    }
+    if (phase === 'reveal') {
+      const verdict = input === 'y' || input === '3' ? true : input === 'n' || input === '1' ? false : null;
+      // The time it took to recall is up to the reveal; a text card goes straight on.
+      if (verdict !== null) {
+        const graded = driver.gradeText(verdict, { askedAt: shownAt, answeredAt: revealedAt ?? at });
+        next(`${graded.answer.correct ? '✓ right' : '✗ wrong'}${graded.scheduled ? ` (scheduled: ${graded.scheduled})` : ''}`);
+      }
+      return;
+    }
+    if (!question.card.calc) {
+      if (key.return || input === ' ') update({ revealedAt: at, phase: 'reveal', scroll: 0 });
+      return;
+    }
+    const edited = editLine(typed, input, key);
+    update({ typed: edited.line });
+    if (!edited.submit) return;
+    const attempt = driver.answerCalc(edited.line, { askedAt: shownAt, answeredAt: at });
+    if (attempt.kind === 'retry') update({ message: attempt.message });
+    else settle(attempt);
+  });
+
+  const { phase, question, shownAt, typed, message, outcome, endedAt, scroll } = view.current;
+  if (phase === 'end') {
+    return (
+      <Box flexDirection="column" width={width}>
+        <QuizEnd summary={driver.summary(endedAt ?? now())} total={total} />
+      </Box>
+    );
+  }
+  if (!question) return null;
+
+  const answered = driver.session.answers.length;
+  const right = driver.session.answers.filter((answer) => answer.correct).length;
+  const calc = question.card.calc;
+  // The clock may still hold the previous question's last tick.
+  const left = limit === null ? null : secondsLeft(limit - Math.max(0, clock - shownAt));
+  return (
+    <Box flexDirection="column" width={width}>
+      <Box width={width} justifyContent="space-between">
+        <Text>
+          <Text bold>kb quiz</Text>
+          <Text dimColor>{'  question '}</Text>
+          <Text>{`${question.index + 1}/${total}`}</Text>
+          <Text dimColor>{'  right '}</Text>
+          <Text color="green">{`${right}/${answered}`}</Text>
+        </Text>
+        {left !== null && phase === 'ask' ? <Text color={left <= 10 ? 'red' : undefined}>{`${left}s left`}</Text> : <Text> </Text>}
+      </Box>
+      <Text dimColor>{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
+      <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
+        <Box marginTop={1}>
+          <Markdown source={questionSource(question.prompt)} width={width} />
+        </Box>
+        <Box marginTop={1} flexDirection="column">
+          {phase === 'ask' && calc ? <QuizInput value={typed} unit={calc.unit} /> : null}
+          {phase === 'reveal' ? <Solution question={question} width={width} /> : null}
+          {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} /> : null}
+        </Box>
+      </Viewport>
+      <Text color="yellow">{message ?? ' '}</Text>
+      <KeyHints phase={phase} calc={calc !== null} />
+    </Box>
+  );
+}
+
+function Solution({ question, width }: { question: QuizQuestion; width: number }) {
+  const text = solutionText(question).trim();
+  return (
+    <Box flexDirection="column">
+      <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>
+      {text ? <Markdown source={text} width={width} /> : <Text dimColor>(this card has no answer text)</Text>}
+    </Box>
+  );
+}
+
+function Verdict({ outcome, width }: { outcome: Outcome; width: number }) {
+  const { answer, question, scheduled } = outcome;
+  const expected = expectedLabel(question);
+  const unit = question.card.calc?.unit;
+  let line: string;
+  if (answer.timedOut && answer.typed === null) line = `✗ Time's up${expected ? `: the answer is ${expected}` : ''}`;
+  else if (answer.timedOut) line = `✗ Too late (${answer.typed})${expected ? `: the answer is ${expected}` : ''}`;
+  else if (question.card.calc) {
+    const yours = answer.value === null ? answer.typed : `${answer.typed} = ${formatValue(answer.value)}${unit ? ` ${unit}` : ''}`;
+    line = answer.correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expected}`;
+  } else line = answer.correct ? '✓ Right' : '✗ Wrong';
+  return (
+    <Box flexDirection="column">
+      <Text bold color={answer.correct ? 'green' : 'red'}>
+        {line}
+        {scheduled ? <Text dimColor>{`  (scheduled: ${scheduled})`}</Text> : null}
+      </Text>
+      <Solution question={question} width={width} />
+    </Box>
+  );
+}
+
+function formatValue(value: number): string {
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+}
+
+function KeyHints({ phase, calc }: { phase: Phase; calc: boolean }) {
+  const hints: Record<Exclude<Phase, 'end'>, string> = {
+    ask: calc ? 'type a number (a unit is optional: 20ms, 2.4 GB) · Enter check · Esc quit' : 'Space show the answer · q quit',
+    reveal: 'y I knew it · n I did not · q quit',
+    result: 'Enter next · q quit',
+  };
+  return <Text dimColor>{hints[phase as Exclude<Phase, 'end'>]}</Text>;
+}

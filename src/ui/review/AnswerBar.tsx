@@ -1,0 +1,34 @@
+// The bottom line: before reveal, how to reveal; after, the four answers with their intervals.
+import { Box, Text } from 'ink';
+import type { AnswerOption } from '../../srs/review-controller.ts';
+
+const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
+
+/** Key hints before the reveal, longest first: the first that fits one line is shown. */
+const HINTS = [
+  ' show answer · f note · e edit · b bury · s suspend · u undo · ? keys · q quit',
+  ' answer · f note · e edit · b bury · s suspend · u undo · ? keys · q quit',
+  ' answer · ? keys · q quit',
+];
+
+export function AnswerBar({ revealed, options, width }: { revealed: boolean; options: AnswerOption[]; width: number }) {
+  if (!revealed) {
+    const hint = HINTS.find((text) => 'Space'.length + text.length <= width) ?? HINTS[HINTS.length - 1];
+    return (
+      <Text>
+        <Text bold>Space</Text>
+        <Text dimColor>{hint}</Text>
+      </Text>
+    );
+  }
+  return (
+    <Box flexWrap="wrap" columnGap={3}>
+      {options.map((option) => (
+        <Text key={option.grade}>
+          <Text bold color={COLORS[option.grade]}>{`${option.grade} ${option.name[0].toUpperCase()}${option.name.slice(1)}`}</Text>
+          <Text>{` ${option.label}`}</Text>
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,42 @@
+// The card: its question, and after reveal its answer (or the whole note with `f`).
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import { Markdown } from '../markdown/Markdown.tsx';
+import type { ScreenCard } from '../../srs/review-controller.ts';
+
+interface CardViewProps {
+  card: ScreenCard;
+  revealed: boolean;
+  full: boolean;
+  width: number;
+}
+
+/** A question line as a heading, unless it is already a block of its own. */
+function questionSource(front: string): string {
+  return front.includes('\n') || /^\s*#/.test(front) ? front : `# ${front}`;
+}
+
+// Memoised: the header's clock re-renders the screen every second; the card need not follow.
+export const CardView = memo(function CardView({ card, revealed, full, width }: CardViewProps) {
+  const fullNote = revealed && full && card.kind === 'note';
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text dimColor>
+        {`${card.deck} · ${card.stateName} · ${card.path}:${card.line}`}
+        {card.lab ? <Text color="magenta">{`  lab: ${card.lab}`}</Text> : null}
+      </Text>
+      {/* A note's full text starts with its own title; a card's body does not. */}
+      {fullNote ? null : (
+        <Box marginTop={1}>
+          <Markdown source={questionSource(card.front)} width={width} />
+        </Box>
+      )}
+      {revealed ? (
+        <Box flexDirection="column" marginTop={1}>
+          {fullNote ? null : <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>}
+          <Markdown source={full ? card.full : card.back} width={width} />
+        </Box>
+      ) : null}
+    </Box>
+  );
+});

@@ -1,0 +1,32 @@
+// The key list `?` shows.
+import { Box, Text } from 'ink';
+
+const KEYS: Array<[string, string]> = [
+  ['Space, Enter', 'show the answer; once shown, answer Good'],
+  ['1 2 3 4', 'answer Again, Hard, Good, Easy (the interval each gives is shown)'],
+  ['f', 'show or hide the whole note'],
+  ['j k, arrows, PgUp PgDn', 'scroll a long card'],
+  ['u', 'undo the last answer, bury or suspend'],
+  ['b', 'bury: hide the card until tomorrow'],
+  ['s', 'suspend: leave the card out until unsuspended'],
+  ['e', 'edit the card in $EDITOR at its line, then reload it'],
+  ['?', 'show or hide this help'],
+  ['q, Esc', 'quit (every answer is already saved)'],
+];
+
+export function HelpPanel() {
+  const width = Math.max(...KEYS.map(([keys]) => keys.length)) + 2;
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
+      <Text bold>Keys</Text>
+      {KEYS.map(([keys, what]) => (
+        <Box key={keys}>
+          <Box width={width} flexShrink={0}>
+            <Text color="cyan">{keys}</Text>
+          </Box>
+          <Text>{what}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,41 @@
+// A fixed-height window on content taller than the screen, scrolled by the screen's keys.
+// The content is measured after each render; only when that changes what the last row
+// says is there a second render (most cards fit, so most ratings draw one frame).
+import { Box, Text, measureElement, type DOMElement } from 'ink';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+
+interface ViewportProps {
+  height: number;
+  scroll: number;
+  /** Told the largest useful scroll offset whenever the content's height changes. */
+  onMaxScroll: (max: number) => void;
+  children: ReactNode;
+}
+
+function indicator(below: number, scroll: number): string {
+  if (below > 0) return `↓ ${below} more lines (j/k, arrows, PgUp/PgDn)`;
+  return scroll > 0 ? '↑ (k to scroll back)' : ' ';
+}
+
+export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProps) {
+  const content = useRef<DOMElement>(null);
+  // The last row tells whether there is more below.
+  const bodyHeight = Math.max(1, height - 1);
+  const [hint, setHint] = useState(' ');
+  useEffect(() => {
+    if (!content.current) return;
+    const measured = measureElement(content.current).height;
+    onMaxScroll(Math.max(0, measured - bodyHeight));
+    setHint(indicator(measured - bodyHeight - scroll, scroll));
+  });
+  return (
+    <Box flexDirection="column" height={height}>
+      <Box height={bodyHeight} overflowY="hidden" flexDirection="column">
+        <Box ref={content} flexDirection="column" flexShrink={0} marginTop={-scroll}>
+          {children}
+        </Box>
+      </Box>
+      <Text dimColor>{hint}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,14 @@
+// Mounts the review screen on the terminal (alternate screen, as full-screen programs do)
+// and returns the one-line summary to print once it is gone.
+import { render } from 'ink';
+import { durationLabel } from '../../srs/interval-label.ts';
+import type { ReviewController } from '../../srs/review-controller.ts';
+import { ReviewScreen } from './ReviewScreen.tsx';
+
+export async function renderReview(controller: ReviewController, startedAt: number): Promise<string> {
+  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, { alternateScreen: true });
+  await app.waitUntilExit();
+  const summary = controller.summary(Date.now());
+  const again = summary.cards === 0 ? 0 : Math.round((summary.again / summary.cards) * 100);
+  return `Reviewed ${summary.cards} card${summary.cards === 1 ? '' : 's'} in ${durationLabel(summary.elapsedMs)}; again ${again}%; tomorrow ${summary.tomorrow} due.`;
+}

@@ -1,0 +1,39 @@
+// The plain-text listing of kb due: a summary line, then one line per card.
+import { intervalLabel } from '../../srs/interval-label.ts';
+import { padToWidth, truncateToWidth } from './truncate.ts';
+
+export interface DueEntry {
+  id: string;
+  queue: 'learning' | 'review' | 'new' | 'later';
+  due: string;
+  deck: string;
+  front: string;
+  lab: string | null;
+}
+
+export interface DueCounts {
+  learning: number;
+  review: number;
+  new: number;
+  later: number;
+}
+
+export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: number, columns: number): string {
+  const total = counts.learning + counts.review + counts.new;
+  const lines = [
+    total === 0 && counts.later === 0
+      ? 'Nothing due. Come back tomorrow (or add cards and run kb scan).'
+      : `Due now: ${counts.learning} learning, ${counts.review} review, ${counts.new} new` +
+        (counts.later > 0 ? `; ${counts.later} learning later today` : ''),
+  ];
+  const idWidth = Math.max(2, ...entries.map((entry) => entry.id.length));
+  const deckWidth = Math.min(16, Math.max(4, ...entries.map((entry) => entry.deck.length)));
+  for (const entry of entries) {
+    const due = Date.parse(entry.due);
+    const when = due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
+    const head = `${padToWidth(entry.id, idWidth)}  ${padToWidth(entry.queue, 8)}  ${padToWidth(when, 8)}  ${padToWidth(truncateToWidth(entry.deck, deckWidth), deckWidth)}  `;
+    const lab = entry.lab ? ` [lab: ${entry.lab}]` : '';
+    lines.push(head + truncateToWidth(entry.front, Math.max(10, columns - head.length - lab.length - 1)) + lab);
+  }
+  return `${lines.join('\n')}\n`;
+}

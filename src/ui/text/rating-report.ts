@@ -1,0 +1,21 @@
+// One-line reports of kb rate and kb undo.
+import { intervalLabel } from '../../srs/interval-label.ts';
+import { GRADE_NAMES, STATE_NAMES, type FsrsState, type Grade } from '../../srs/state.ts';
+import type { WritebackResult } from '../../kb/writeback.ts';
+
+export function describeState(state: FsrsState, now: number): string {
+  const due = state.due <= now ? 'due now' : `due in ${intervalLabel(state.due - now)} (${new Date(state.due).toLocaleString()})`;
+  return `${STATE_NAMES[state.state]}, ${due}`;
+}
+
+export function describeWriteback(result: WritebackResult | null): string | null {
+  if (result === null) return null;
+  if (result.status === 'written') return `frontmatter updated: ${result.restore.path}`;
+  if (result.status === 'restored') return 'frontmatter restored';
+  if (result.status === 'unchanged') return null;
+  return `frontmatter not written: ${result.reason}`;
+}
+
+export function gradeName(grade: Grade): string {
+  return GRADE_NAMES[grade];
+}

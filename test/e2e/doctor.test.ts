@@ -1,0 +1,93 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { note } from './scan-fixtures.ts';
+
+const doctor = (root: string, ...args: string[]) => runKb(['--kb', root, 'doctor', '--json', ...args]);
+
+/** Records a review in the database the way `kb review` would, without touching the note. */
+function recordReview(root: string, id: string, due: number): void {
+  const db = new Database(join(root, '.kb/kb.db'));
+  db.prepare('UPDATE fsrs SET due = ?, reps = reps + 1, state = 2, stability = 3, difficulty = 5, last_review = ? WHERE card_id = ?').run(due, due - 3 * 86_400_000, id);
+  db.prepare(
+    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+     VALUES ('r1', ?, 3, ?, 4000, '{}', '{}', 'test')`,
+  ).run(id, due - 3 * 86_400_000);
+  db.close();
+}
+
+describe('kb doctor', () => {
+  it('finds nothing wrong after a clean scan', () => {
+    const root = writeKb({ 'notes/a.md': note('A'), 'notes/b.md': note('B') });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const result = doctor(root);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      integrity: { ok: true },
+      duplicates: [],
+      missingIds: [],
+      orphans: [],
+      frontmatter: [],
+      errors: 0,
+      warnings: 0,
+    });
+  });
+
+  it('reports duplicate ids (exit 1), orphans and missing ids', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }), 'notes/gone.md': note('Gone', { id: 'gggggggggggg' }) });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    rmSync(join(root, 'notes/gone.md'));
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    writeFileSync(join(root, 'notes/copy.md'), note('Copy', { id: 'aaaaaaaaaaaa' }));
+    writeFileSync(join(root, 'notes/new.md'), note('New'));
+    const result = doctor(root);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.duplicates).toEqual([{ id: 'aaaaaaaaaaaa', places: [{ file: 'notes/a.md', line: 1 }, { file: 'notes/copy.md', line: 1 }] }]);
+    expect(report.orphans).toEqual([expect.objectContaining({ id: 'gggggggggggg', path: 'notes/gone.md' })]);
+    expect(report.missingIds).toEqual([expect.objectContaining({ file: 'notes/new.md' })]);
+    const text = runKb(['--kb', root, 'doctor']);
+    expect(text.stdout).toMatch(/duplicate card id aaaaaaaaaaaa: notes\/a\.md:1, notes\/copy\.md:1/);
+  });
+
+  it('finds a note whose frontmatter disagrees with the database and --fix rewrites only those fields', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }) });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const due = new Date(2030, 0, 15, 4).getTime();
+    recordReview(root, 'aaaaaaaaaaaa', due);
+
+    const report = JSON.parse(doctor(root).stdout);
+    expect(report.frontmatter).toEqual([
+      expect.objectContaining({
+        id: 'aaaaaaaaaaaa',
+        fixed: false,
+        mismatches: expect.arrayContaining([
+          { field: 'next_review', file: '2025-10-19', database: '2030-01-15' },
+          { field: 'review_count', file: 0, database: 1 },
+        ]),
+      }),
+    ]);
+
+    const before = readFileSync(join(root, 'notes/a.md'), 'utf8');
+    const fixed = JSON.parse(doctor(root, '--fix').stdout);
+    expect(fixed.frontmatter[0].fixed).toBe(true);
+    const after = readFileSync(join(root, 'notes/a.md'), 'utf8');
+    expect(after).toContain("next_review: '2030-01-15'");
+    expect(after).toMatch(/^review_count: 1$/m);
+    // Everything outside the review fields is as it was.
+    const strip = (text: string) => text.split('\n').filter((line) => !/^(next_review|review_count|last_reviewed|mastery_level):/.test(line)).join('\n');
+    expect(strip(after)).toBe(strip(before));
+    expect(JSON.parse(doctor(root).stdout).frontmatter).toEqual([]);
+  });
+
+  it('names a database file that is not a database', () => {
+    const root = writeKb({ 'notes/a.md': note('A') });
+    mkdirSync(join(root, '.kb'));
+    writeFileSync(join(root, '.kb/kb.db'), 'not a database, just text that is long enough to have a header page'.repeat(4));
+    const result = runKb(['--kb', root, 'doctor']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`kb: database ${join(root, '.kb/kb.db')}: file is not a database\n`);
+  });
+});

@@ -1,0 +1,64 @@
+// The scriptable twins of kb review: kb due, kb rate, kb undo; and kb review without a terminal.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runKb } from '../helpers/kb-cli.ts';
+import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
+
+interface DueJson {
+  counts: { learning: number; review: number; new: number; later: number };
+  cards: Array<{ id: string; queue: string; path: string; front: string }>;
+}
+
+describe('kb due / rate / undo', () => {
+  it('lists the queue, rates a card, and undoes it back to the same bytes', () => {
+    const kb = reviewKb();
+    const ttft = cardIdOf(kb.ttftPath);
+    const original = readFileSync(kb.ttftPath, 'utf8');
+
+    const due = JSON.parse(runKb(['--kb', kb.root, 'due', '--json']).stdout) as DueJson;
+    expect(due.counts).toMatchObject({ learning: 0, review: 0, new: 2 });
+    expect(due.cards.map((card) => card.path)).toEqual(['notes/metrics/a-ttft.md', 'notes/metrics/b-tpot.md']);
+    const text = runKb(['--kb', kb.root, 'due']);
+    expect(text.stdout).toContain('Due now: 0 learning, 0 review, 2 new');
+    expect(text.stdout).toContain('What is TPOT?');
+    expect(runKb(['--kb', kb.root, 'due', '--limit', '1', '--json']).stdout).not.toContain('TPOT');
+    expect(JSON.parse(runKb(['--kb', kb.root, 'due', '--tag', 'nope', '--json']).stdout).cards).toEqual([]);
+
+    const rated = runKb(['--kb', kb.root, 'rate', ttft, 'good', '--json']);
+    expect(rated.code).toBe(0);
+    expect(JSON.parse(rated.stdout)).toMatchObject({ cardId: ttft, grade: 3, after: { state: 1, reps: 1 }, writeback: { status: 'written' } });
+    expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/review_count: 1\n/);
+
+    const undone = runKb(['--kb', kb.root, 'undo']);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toContain(`undid good on ${ttft}`);
+    expect(readFileSync(kb.ttftPath, 'utf8')).toBe(original);
+    const db = openDb(kb.root);
+    expect(db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });
+    db.close();
+
+    const nothing = runKb(['--kb', kb.root, 'undo']);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('nothing to undo');
+  });
+
+  it('refuses a bad rating, an unknown card and a bad --limit with one clear line', () => {
+    const kb = reviewKb();
+    const bad = runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'perfect']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('kb: rating: "perfect" is not one of again, hard, good, easy (or 1-4)\n');
+    const unknown = runKb(['--kb', kb.root, 'rate', 'no-such-card', 'good']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no card with id no-such-card');
+    const limit = runKb(['--kb', kb.root, 'due', '--limit', 'many']);
+    expect(limit.stderr).toContain('--limit: "many" is not a whole number');
+  });
+
+  it('kb review without a terminal points to the scriptable commands', () => {
+    const kb = reviewKb();
+    const review = runKb(['--kb', kb.root, 'review']);
+    expect(review.code).toBe(2);
+    expect(review.stderr).toContain('needs a terminal');
+    for (const command of ['kb due', 'kb rate <card-id> again|hard|good|easy', 'kb undo']) expect(review.stderr).toContain(command);
+  });
+});

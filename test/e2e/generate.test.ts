@@ -1,0 +1,72 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ModelConfig } from '../../src/engine/model/config.ts';
+import { writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
+import { syntheticWeights } from '../../src/engine/model/weights.ts';
+import { runKb, tempDir } from '../helpers/kb-cli.ts';
+
+describe('kb generate', () => {
+  it('generates from token ids and prints ids and timings as JSON', () => {
+    const run = runKb(['generate', '--prompt-ids', '464,509,53', '--max-new-tokens', '5', '--ignore-eos', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ model: 'gpt2-tiny', backend: 'cpu', promptIds: [464, 509, 53], finishReason: 'length' });
+    expect(result.outputIds).toHaveLength(5);
+    expect(typeof result.text).toBe('string');
+    expect(result.timings.ttftMs).toBeGreaterThan(0);
+    expect(result.timings.tpotMs).toBeGreaterThan(0);
+    expect(result.timings.decodeTokensPerS).toBeGreaterThan(0);
+  });
+
+  it('is repeatable: same seed and prompt, same tokens, also when sampling', () => {
+    const args = ['generate', '--prompt', 'The KV cache', '--max-new-tokens', '4', '--temperature', '0.9', '--top-k', '50', '--seed', '7', '--ignore-eos', '--json'];
+    const a = JSON.parse(runKb(args).stdout);
+    const b = JSON.parse(runKb(args).stdout);
+    expect(a.promptIds.length).toBeGreaterThan(1);
+    expect(a.outputIds).toEqual(b.outputIds);
+  });
+
+  it('prints the text, the ids and the timings', () => {
+    const run = runKb(['generate', '--prompt', 'Hello', '--max-new-tokens', '3', '--backend', 'sim', '--ignore-eos']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/prompt ids \(1\): 15496/);
+    expect(run.stdout).toMatch(/output ids \(3\): \d+,\d+,\d+/);
+    expect(run.stdout).toMatch(/TTFT [\d.]+ ms {2}TPOT [\d.]+ ms\/token/);
+  });
+
+  it('runs a Hugging Face weights folder, which needs token ids when its vocabulary is not GPT-2\'s', () => {
+    const config: ModelConfig = { name: 'small', vocabSize: 64, nCtx: 32, nEmbd: 16, nLayer: 1, nHead: 2, layerNormEps: 1e-5 };
+    const dir = tempDir('kb-weights-');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'gpt2', vocab_size: 64, n_positions: 32, n_embd: 16, n_layer: 1, n_head: 2 }));
+    writeSafetensorsWeights(join(dir, 'model.safetensors'), config, syntheticWeights(config, 1), 'F16');
+    const run = runKb(['generate', '--weights', dir, '--prompt-ids', '1,2,3', '--max-new-tokens', '4', '--json']);
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout);
+    expect(result.outputIds).toHaveLength(4);
+    expect(result.outputIds.every((id: number) => id < 64)).toBe(true);
+    expect(result.weights).toMatch(/model\.safetensors$/);
+    expect(runKb(['generate', '--weights', dir, '--prompt', 'hi']).stderr).toMatch(/--prompt needs GPT-2's vocabulary/);
+  });
+
+  it('names the valid models when the model is unknown', () => {
+    const run = runKb(['generate', '--model', 'gpt9', '--prompt-ids', '1']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('kb: unknown model "gpt9"; known models: gpt2-tiny, gpt2, gpt2-medium\n');
+  });
+
+  it('refuses a prompt longer than the context', () => {
+    const ids = Array.from({ length: 1025 }, () => '1').join(',');
+    const run = runKb(['generate', '--prompt-ids', ids]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/the prompt has 1025 tokens; gpt2-tiny's context is 1024/);
+  });
+
+  it('refuses bad flags with one line each', () => {
+    expect(runKb(['generate', '--max-new-tokens', '3']).stderr).toMatch(/exactly one of --prompt TEXT or --prompt-ids/);
+    expect(runKb(['generate', '--prompt-ids', '1,x']).stderr).toMatch(/--prompt-ids must be comma-separated/);
+    expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a number in \(0, 1\]/);
+    expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
+  });
+});

@@ -1,0 +1,54 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
+
+describe('kb init', () => {
+  it('creates an empty knowledge base with settings and a .gitignore, found from inside it', () => {
+    const dir = join(tempDir(), 'my-kb');
+    const result = runKb(['init', dir, '--empty']);
+    expect(result.code).toBe(0);
+    for (const folder of ['notes', 'cards', 'lab']) expect(readdirSync(join(dir, folder))).toEqual([]);
+    expect(JSON.parse(readFileSync(join(dir, 'kb.json'), 'utf8'))).toMatchObject({ desiredRetention: 0.9, newPerDay: 20 });
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('.kb/');
+
+    mkdirSync(join(dir, 'notes/deep'));
+    writeFileSync(join(dir, 'notes/deep/a.md'), '# A\n\nanswer\n');
+    const scan = runKb(['scan', '--json'], { cwd: join(dir, 'notes/deep') });
+    expect(scan.code).toBe(0);
+    const report = JSON.parse(scan.stdout);
+    expect(report).toMatchObject({ root: dir, bundled: false, dbPath: join(dir, '.kb/kb.db') });
+    expect(report.cards.added).toBe(1);
+    expect(readFileSync(join(dir, '.kb/.gitignore'), 'utf8')).toContain('*');
+  });
+
+  it('copies the bundled notes, cards and labs', () => {
+    const dir = join(tempDir(), 'copy');
+    const result = runKb(['init', dir, '--json']);
+    expect(result.code).toBe(0);
+    const created = JSON.parse(result.stdout);
+    const bundledCount = ['notes', 'cards', 'lab']
+      .filter((folder) => existsSync(join(repoRoot, folder)))
+      .flatMap((folder) => readdirSync(join(repoRoot, folder), { recursive: true }) as string[])
+      .filter((name) => name.endsWith('.md')).length;
+    expect(created.copied).toBe(bundledCount);
+  });
+
+  it('refuses a folder that is not empty', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'keep.txt'), 'mine');
+    const result = runKb(['init', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/not empty/);
+    expect(readdirSync(dir)).toEqual(['keep.txt']);
+  });
+
+  it('reports a bad kb.json naming the file and key', () => {
+    const dir = join(tempDir(), 'bad');
+    expect(runKb(['init', dir, '--empty']).code).toBe(0);
+    writeFileSync(join(dir, 'kb.json'), '{ "newPerDay": -1 }');
+    const result = runKb(['scan'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${join(dir, 'kb.json')}: newPerDay:`);
+  });
+});

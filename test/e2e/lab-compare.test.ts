@@ -1,0 +1,64 @@
+// kb lab on sweeps, for real: the chart in the text and in --json, `history` comparing the
+// last two runs point by point, and `compare` putting two runs side by side.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, tempDir } from '../helpers/kb-cli.ts';
+
+interface SweepJson {
+  id: number;
+  verdict: string;
+  sweep: { key: string; labels: string[] };
+  chart: { kind: string; series: string[]; points: Array<{ label: string; x: number | null; values: Record<string, number> }>; knee: { x: number } | null; slo: { limitMs: number } | null };
+  sweepMetrics: Record<string, number>;
+}
+
+describe('kb lab sweeps: chart, history, compare', () => {
+  it('draws the chart, keeps it in --json, and compares runs', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const first = runKb(['lab', 'batching', '--backend', 'sim', '--set', 'workload.rate=2000', '--json'], { env });
+    expect(first.code).toBe(0);
+    const json = JSON.parse(first.stdout) as SweepJson;
+    expect(json.verdict).toBe('reproduced');
+    expect(json.chart.kind).toBe('bars');
+    expect(json.chart.series).toEqual(['throughput.output_tps', 'ttft.p95']);
+    expect(json.chart.points.map((p) => p.label)).toEqual(['static', 'continuous']);
+
+    const second = runKb(['lab', 'batching', '--backend', 'sim', '--set', 'workload.rate=2000', '--set', 'engine.maxNumSeqs=16'], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/Chart \(throughput\.output_tps, ttft\.p95 by engine\.policy\):\n {2}throughput\.output_tps \(tokens\/s\)\n {4}engine\.policy=static {6}█+/);
+
+    const history = runKb(['lab', 'history', 'batching'], { env });
+    expect(history.code).toBe(0);
+    expect(history.stdout).toContain(`Last two runs compared (#${json.id} -> #${json.id + 1}):`);
+    expect(history.stdout).toContain('setting engine.maxNumSeqs: 8 -> 16');
+    expect(history.stdout).toMatch(/at continuous:\n\s+throughput\.output_tps\s+[\d.]+ tokens\/s -> [\d.]+ tokens\/s \([+-][\d.]+%\)/);
+
+    const compare = runKb(['lab', 'compare', String(json.id), String(json.id + 1)], { env });
+    expect(compare.code).toBe(0);
+    expect(compare.stdout).toMatch(new RegExp(`^Runs #${json.id} and #${json.id + 1} side by side:`));
+    expect(compare.stdout).toMatch(/engine\.maxNumSeqs: 8 -> 16/);
+    expect(compare.stdout).toMatch(/At static:\n\s+throughput\.output_tps\s+[\d.]+ tokens\/s\s+[\d.]+ tokens\/s\s+[+-][\d.]+%/);
+    expect(compare.stdout).toMatch(/continuous batching cuts TTFT p95 by at least 20%\s+✓ [\d.]+\s+[✓✗] [\d.]+/);
+
+    const missing = runKb(['lab', 'compare', String(json.id), '999'], { env });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/no stored lab run #999/);
+    const bad = runKb(['lab', 'compare', 'x', '1'], { env });
+    expect(bad.stderr).toMatch(/"x" is not a run id/);
+  });
+
+  it('a line chart with an SLO line and a knee, in text and --json (sim, fast)', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const run = runKb(['lab', 'load-sweep', '--backend', 'sim', '--json'], { env });
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as SweepJson;
+    expect(json.chart.kind).toBe('line');
+    expect(json.chart.points.map((p) => p.x)).toEqual([0.25, 0.5, 1, 2, 4]);
+    expect(json.sweepMetrics['load.capacity_rps']).toBeGreaterThan(0);
+    expect(json.chart.slo?.limitMs).toBeCloseTo(json.sweepMetrics['slo.limit_ms']);
+    const text = runKb(['lab', 'load-sweep', '--backend', 'sim', '--points', '0.25,1,4'], { env });
+    expect(text.stdout).toMatch(/┤.*●/);
+    expect(text.stdout).toMatch(/● ttft\.p95 {3}─ SLO \d+ ms {3}▼ knee at \d+/);
+    expect(text.stdout).toMatch(/SLO: ttft\.p95 <= \d+ ms; /);
+  });
+});

@@ -1,0 +1,94 @@
+// kb lab <name> for real: a fast configuration of ttft-breakdown, its JSON, the history of
+// stored runs, and Ctrl-C in the middle of a run.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { kbBin, runKb, tempDir } from '../helpers/kb-cli.ts';
+
+interface RunJson {
+  id: number;
+  status: string;
+  verdict: string;
+  backend: string;
+  changed: Record<string, unknown>;
+  points: Array<{ label: string | null; metrics: Record<string, number>; report: { metrics: { requests: number } } }>;
+  checks: Array<{ metric: string; say: string; measured: number; pass: boolean }>;
+}
+
+describe('kb lab ttft-breakdown', () => {
+  it('--json on the sim backend: the report, every check, stored; history compares the last two runs', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const capped = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--json'], { env });
+    expect(capped.code).toBe(0);
+    const first = JSON.parse(capped.stdout) as RunJson;
+    expect(first).toMatchObject({ status: 'ok', verdict: 'reproduced', backend: 'sim', changed: { backend: 'sim' } });
+    expect(first.points[0].report.metrics.requests).toBe(256);
+    const ratio = first.checks.find((c) => c.metric === 'queue_wait.p99 / ttft.p99');
+    expect(ratio).toMatchObject({ pass: true });
+    expect(ratio!.measured).toBeGreaterThan(0.85);
+
+    const lifted = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'engine.prefillMaxBatch=256'], { env });
+    expect(lifted.code).toBe(0); // a completed run exits 0 whatever its verdict
+    expect(lifted.stdout).toMatch(/Queue wait p50\/p95\/p99: [\d.]+\/[\d.]+\/[\d.]+ ms/);
+    expect(lifted.stdout).toMatch(/Prefill->first token p50\/p95\/p99:/);
+    expect(lifted.stdout).toMatch(/KV cache: \d+ blocks/);
+    expect(lifted.stdout).toMatch(/✗ queue wait is at least 80% of TTFT p99\n\s+queue_wait\.p99 \/ ttft\.p99 = 0\.\d+; expected >= 0\.8 — not reproduced/);
+    expect(lifted.stdout).toMatch(/Verdict: not reproduced \(0\/2 expectations hold\)/);
+
+    const history = runKb(['lab', 'history', 'ttft-breakdown'], { env });
+    expect(history.code).toBe(0);
+    expect(history.stdout).toMatch(/#2 .* ok\s+not reproduced\s+sim\s+backend=sim engine\.prefillMaxBatch=256/);
+    expect(history.stdout).toMatch(/#1 .* ok\s+reproduced\s+sim\s+backend=sim/);
+    expect(history.stdout).toMatch(/Last two runs compared \(#1 -> #2\):\n\s+setting engine\.prefillMaxBatch: 16 -> 256/);
+    expect(history.stdout).toMatch(/queue_wait\.p99 .* -> .* \(-\d+%\)/);
+    const json = JSON.parse(runKb(['lab', 'history', 'ttft-breakdown', '--json'], { env }).stdout) as { runs: Array<{ id: number; verdict: string }> };
+    expect(json.runs.map((r) => [r.id, r.verdict])).toEqual([
+      [2, 'not reproduced'],
+      [1, 'reproduced'],
+    ]);
+    const list = runKb(['lab', 'list'], { env });
+    expect(list.stdout).toMatch(/ttft-breakdown .*\[last run #2: not reproduced\]/);
+  }, 90_000);
+
+  it('runs on the cpu backend with a small burst', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const run = runKb(['lab', 'ttft-breakdown', '--set', 'workload.requests=32', '--set', 'warmup=0', '--json'], { env, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as RunJson;
+    expect(result.status).toBe('ok');
+    expect(result.points[0].metrics.requests).toBe(32);
+    expect(result.points[0].metrics['queue_wait.p99']).toBeGreaterThan(result.points[0].metrics['queue_wait.p50']);
+    // Progress went to stderr, never into the JSON on stdout.
+    expect(run.stderr).toMatch(/\d+\/32 requests · run 1\/1/);
+  }, 90_000);
+
+  it('Ctrl-C mid-run exits cleanly with 130 and stores the run as partial', async () => {
+    const home = tempDir('kb-home-');
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_DATA_HOME: join(home, '.local/share'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      KB_DB: join(home, 'kb.db'),
+      NO_COLOR: '1',
+    };
+    const child = spawn(process.execPath, [kbBin, 'lab', 'ttft-breakdown', '--set', 'warmup=0', '--set', 'workload.requests=64'], { env, cwd: home });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    // The first progress line appears when the engine is running: interrupt then.
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (/requests · run/.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/stopping the lab; the partial run is being stored/);
+    expect(stdout).toMatch(/Run #1 stored \(partial\)/);
+    const history = runKb(['lab', 'history', 'ttft-breakdown', '--json'], { env: { KB_DB: env.KB_DB } });
+    const runs = (JSON.parse(history.stdout) as { runs: Array<{ status: string; finishedAt: number | null; verdict: string }> }).runs;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'partial', verdict: 'incomplete' });
+    expect(runs[0].finishedAt).not.toBeNull();
+  }, 60_000);
+});

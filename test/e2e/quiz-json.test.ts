@@ -1,0 +1,95 @@
+// kb quiz --json as a script would use it: a co-process reading JSON lines and answering
+// from the drawn values; with --schedule the answers become review ratings.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { kbBin, repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
+import { openDb, quizKb, quizRows } from './quiz-fixture.ts';
+
+type Event = Record<string, unknown> & { type: string };
+
+/** Runs kb quiz --json, answering each question with `answer(event)`; returns every event. */
+async function converse(root: string, args: string[], answer: (question: Event, retries: number) => string): Promise<{ events: Event[]; code: number | null }> {
+  const home = tempDir('kb-home-');
+  const child = spawn(process.execPath, [kbBin, '--kb', root, 'quiz', '--json', ...args], {
+    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, '.local/share'), XDG_CONFIG_HOME: join(home, '.config'), TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const events: Event[] = [];
+  let current: Event | null = null;
+  let retries = 0;
+  for await (const line of createInterface({ input: child.stdout })) {
+    const event = JSON.parse(line) as Event;
+    events.push(event);
+    if (event.type === 'question') {
+      current = event;
+      retries = 0;
+    }
+    if (event.type === 'retry') retries += 1;
+    if ((event.type === 'question' || event.type === 'retry') && current) child.stdin.write(`${answer(current, retries)}\n`);
+    if (event.type === 'summary') child.stdin.end();
+  }
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { events, code };
+}
+
+describe('kb quiz --json', () => {
+  it('writes questions with their values, reads answers, retries unreadable lines, and stores results; --schedule rates the cards', async () => {
+    const root = quizKb();
+    const { events, code } = await converse(root, ['-n', '3', '--seed', '5', '--schedule'], (question, retries) => {
+      const v = question.values as Record<string, number> | null;
+      if (question.kind === 'text') return retries === 0 ? 'maybe' : 'n';
+      if (String(question.question).startsWith("A request's")) return retries === 0 ? '20 GB' : `${(((v!.total - v!.ttft) / v!.n) * 1000) / 1000} s`;
+      return String(v!.lam * v!.w);
+    });
+    expect(code).toBe(0);
+    expect(events[0]).toMatchObject({ type: 'session', seed: 5, questions: 3, timeLimitMs: null });
+    const questions = events.filter((e) => e.type === 'question');
+    expect(questions.map((q) => q.n)).toEqual([1, 2, 3]);
+    const tpot = questions.find((q) => String(q.question).startsWith("A request's"));
+    expect(tpot).toMatchObject({ kind: 'calc', unit: 'ms', values: { ttft: 0.5, n: 100, total: 2.5 }, tolerance: { kind: 'rel', value: 0.01 } });
+    expect(tpot?.question).toBe("A request's TTFT is 0.5 s and its 100 tokens end at 2.5 s. What is its TPOT?");
+    const retries = events.filter((e) => e.type === 'retry');
+    expect(retries.map((r) => r.message)).toEqual(
+      expect.arrayContaining([expect.stringContaining('"GB" does not convert to ms'), expect.stringContaining('y (I knew it) or n')]),
+    );
+    const answers = events.filter((e) => e.type === 'answer');
+    expect(answers).toHaveLength(3);
+    const tpotAnswer = answers.find((a) => a.cardId === tpot?.cardId);
+    expect(tpotAnswer).toMatchObject({ answered: '0.02 s', value: 20, expectedLabel: '20 ms', correct: true, scheduled: 'good', solution: 'TPOT = (2.5 - 0.5) / 100 s = 20 ms' });
+    const summary = events.at(-1);
+    expect(summary).toMatchObject({ type: 'summary', asked: 3, correct: 2, weakestTags: [{ tag: 'metrics', asked: 3, correct: 2 }] });
+
+    expect(quizRows(root).map((row) => row.correct).sort()).toEqual([0, 1, 1]);
+    const db = openDb(root);
+    try {
+      const ratings = db.prepare('SELECT card_id, rating FROM review_log ORDER BY card_id').all() as Array<{ card_id: string; rating: number }>;
+      const expected = answers.map((a) => ({ card_id: a.cardId, rating: a.correct ? 3 : 1 })).sort((a, b) => String(a.card_id).localeCompare(String(b.card_id)));
+      expect(ratings).toEqual(expected);
+      expect(db.prepare('SELECT min(reps) AS lo, max(reps) AS hi FROM fsrs').get()).toEqual({ lo: 1, hi: 1 });
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
+  it('ends with a summary when stdin ends early, storing nothing unanswered', () => {
+    const root = quizKb();
+    const run = runKb(['--kb', root, 'quiz', '--json', '--calc', '-n', '2', '--seed', '1']);
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event);
+    expect(events.map((e) => e.type)).toEqual(['session', 'question', 'summary']);
+    expect(events[1].kind).toBe('calc');
+    expect(events[2]).toMatchObject({ asked: 0, correct: 0 });
+    expect(quizRows(root)).toEqual([]);
+  });
+
+  it('repeats the same questions and values with the same seed, and refuses bad flags', () => {
+    const root = quizKb();
+    const first = (seed: string) => JSON.parse(runKb(['--kb', root, 'quiz', '--json', '--seed', seed]).stdout.split('\n')[1]) as Event;
+    expect(first('monday')).toEqual(first('monday'));
+    expect(runKb(['--kb', root, 'quiz', '--json', '--time', 'soon'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--time: "soon" is not a duration') });
+    expect(runKb(['--kb', root, 'quiz', '--json', '-n', '0'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--count') });
+    expect(runKb(['--kb', root, 'quiz', '--json', '--tag', 'nope'])).toMatchObject({ code: 1, stderr: expect.stringContaining('no cards match --tag nope') });
+  });
+});

@@ -1,0 +1,93 @@
+// The real `kb quiz` in a terminal: a 3-question quiz (two calc cards, one text card), a
+// unit that does not fit, a right answer in another unit, a wrong one, a self-graded card;
+// then the end screen and the stored quiz_results rows.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runKb } from '../helpers/kb-cli.ts';
+import { openDb, quizKb, quizRows } from './quiz-fixture.ts';
+import { TmuxQuiz } from './quiz-tmux.ts';
+
+const TPOT = "A request's TTFT is 0.5 s and its 100 tokens end at 2.5 s. What is its TPOT?";
+const LITTLE = "Little's law: 40 requests/s arrive and each stays 2.5 s. How many are in the system?";
+const TEXT = 'What does TTFT measure?';
+
+let tmux: TmuxQuiz | null = null;
+afterEach(() => {
+  tmux?.stop();
+  tmux = null;
+});
+
+describe('kb quiz in a terminal', () => {
+  it('asks three questions, checks typed numbers with units, scores, and stores every answer', async () => {
+    const root = quizKb();
+    tmux = new TmuxQuiz();
+    tmux.start(root, ['-n', '3', '--seed', '11']);
+    const seen: string[] = [];
+    for (let question = 1; question <= 3; question++) {
+      const screen = await tmux.waitFor(new RegExp(`question ${question}/3`));
+      if (screen.includes(TPOT)) {
+        seen.push('tpot');
+        // GB cannot be a time: a message, not a wrong answer.
+        tmux.type('20 GB');
+        tmux.send('Enter');
+        await tmux.waitFor('"GB" does not convert to ms');
+        for (let i = 0; i < 5; i++) tmux.send('BSpace');
+        tmux.type('0.02 s');
+        tmux.send('Enter');
+        const result = await tmux.waitFor('✓ Right');
+        expect(result).toContain('0.02 s = 20 ms');
+        expect(result).toContain('TPOT = (2.5 - 0.5) / 100 s = 20 ms');
+        tmux.send('Enter');
+      } else if (screen.includes(LITTLE)) {
+        seen.push('little');
+        expect(screen).toContain('Answer (requests):');
+        tmux.type('99');
+        tmux.send('Enter');
+        const result = await tmux.waitFor('✗ Wrong');
+        expect(result).toContain('the answer is 100 requests');
+        expect(result).toContain('L = lambda x W = 40 x 2.5 = 100 requests');
+        tmux.send('Enter');
+      } else {
+        expect(screen).toContain(TEXT);
+        expect(screen).not.toContain('first output token');
+        seen.push('text');
+        tmux.send('Space');
+        await tmux.waitFor('first output token');
+        tmux.send('y');
+      }
+    }
+    expect([...seen].sort()).toEqual(['little', 'text', 'tpot']);
+    const end = await tmux.waitFor('Quiz done.');
+    expect(end).toContain('Score: 2/3 (67%)');
+    expect(end).toContain('Weakest tags: metrics 2/3');
+    tmux.send('q');
+    await tmux.waitForExit();
+
+    const rows = quizRows(root);
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map((row) => row.session_id)).size).toBe(1);
+    const byFront = (start: string) => rows.find((row) => row.front.startsWith(start));
+    const tpot = byFront("A request's TTFT");
+    expect(tpot).toMatchObject({ answered: '0.02 s', correct: 1 });
+    expect(tpot?.expected).toBeCloseTo(20, 9);
+    expect(JSON.parse(tpot?.vars ?? 'null')).toEqual({ ttft: 0.5, n: 100, total: 2.5 });
+    expect(byFront("Little's law")).toMatchObject({ answered: '99', correct: 0, expected: 100 });
+    expect(byFront('What does TTFT')).toMatchObject({ answered: null, correct: 1, expected: null, vars: null });
+    expect(rows.map((row) => row.front.startsWith("A request's") ? 'tpot' : row.front.startsWith('Little') ? 'little' : 'text')).toEqual(seen);
+
+    // Without --schedule the quiz leaves the review schedule alone.
+    const db = openDb(root);
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });
+      expect(db.prepare('SELECT sum(reps) AS n FROM fsrs').get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  }, 90_000);
+
+  it('refuses to start without a terminal unless --json is given', () => {
+    const root = quizKb();
+    const run = runKb(['--kb', root, 'quiz']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('kb quiz --json');
+  });
+});

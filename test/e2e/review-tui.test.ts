@@ -1,0 +1,142 @@
+// The real `kb review` in a terminal (tmux): reveal, rate, undo, rate again, quit; then the
+// database and the note's exact bytes. And a kill -9 in the middle of a session.
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { reviewDayLabel } from '../../src/srs/clock.ts';
+import { masteryLevel } from '../../src/srs/mastery.ts';
+import { fsrsParameters } from '../../src/srs/settings.ts';
+import { defaultConfig } from '../../src/kb/config.ts';
+import { runKb } from '../helpers/kb-cli.ts';
+import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
+import { TmuxKb } from './review-tmux.ts';
+
+const REVIEW_FIELDS = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'];
+
+interface LogRow {
+  uuid: string;
+  card_id: string;
+  rating: number;
+  reviewed_at: number;
+  duration_ms: number;
+  state_before: string;
+  state_after: string;
+  device_id: string;
+}
+
+/** The file differs from `before` only in the four review fields, which say what the database says. */
+function expectWrittenBack(before: string, after: string, state: { due: number; last_review: number; reps: number; state: number; stability: number }) {
+  const oldLines = before.split('\n');
+  const newLines = after.split('\n');
+  expect(newLines.length).toBe(oldLines.length);
+  const expected: Record<string, unknown> = {
+    last_reviewed: reviewDayLabel(state.last_review, defaultConfig.dayStartsAt),
+    next_review: reviewDayLabel(state.due, defaultConfig.dayStartsAt),
+    review_count: state.reps,
+    mastery_level: masteryLevel({ state: state.state as 0, stability: state.stability }, fsrsParameters(defaultConfig).w),
+  };
+  for (let i = 0; i < oldLines.length; i++) {
+    const key = /^(\w+):/.exec(oldLines[i])?.[1];
+    if (key && REVIEW_FIELDS.includes(key)) {
+      expect(parse(newLines[i])).toEqual({ [key]: expected[key] });
+      // A comment after the value stays.
+      if (oldLines[i].includes('#')) expect(newLines[i].endsWith(oldLines[i].slice(oldLines[i].indexOf('#')))).toBe(true);
+    } else {
+      expect(newLines[i]).toBe(oldLines[i]);
+    }
+  }
+}
+
+let tmux: TmuxKb | null = null;
+afterEach(() => {
+  tmux?.stop();
+  tmux = null;
+});
+
+describe('kb review in a terminal', () => {
+  it('reveals, rates, undoes, rates again and quits; the database and the note agree to the byte', async () => {
+    const kb = reviewKb();
+    const original = readFileSync(kb.ttftPath, 'utf8');
+    const other = readFileSync(kb.tpotPath, 'utf8');
+    const ttftId = cardIdOf(kb.ttftPath);
+    tmux = new TmuxKb();
+    tmux.start(kb.root);
+
+    let screen = await tmux.waitFor('What is TTFT and why does it matter for chat?');
+    expect(screen).toMatch(/new 2\s+learning 0\s+review 0/);
+    // A smaller terminal: the screen is laid out again to fit.
+    tmux.tmux(['resize-window', '-t', tmux.session, '-x', '80', '-y', '24']);
+    screen = await tmux.waitFor((shown) => /^kb review .* \d\d:\d\d$/.test(shown.split('\n')[0]) && shown.split('\n')[0].length <= 80);
+    expect(screen).toContain('What is TTFT and why does it matter for chat?');
+    expect(screen).toContain('Space answer · f note · e edit · b bury · s suspend · u undo · ? keys · q quit\n');
+    expect(screen).not.toContain('Chat users feel it');
+    tmux.send('Space');
+    screen = await tmux.waitFor('1 Again');
+    expect(screen.replace(/\s+/g, ' ')).toContain('Chat users feel it');
+    expect(screen).toMatch(/1 Again <?1m\s+2 Hard \S+\s+3 Good 10m\s+4 Easy \d+d/);
+
+    tmux.send('3');
+    await tmux.waitFor('What is TPOT?');
+    expect(readFileSync(kb.ttftPath, 'utf8')).not.toBe(original);
+
+    tmux.send('u');
+    await tmux.waitFor('What is TTFT and why does it matter for chat?');
+    await tmux.waitFor('undid good');
+    expect(readFileSync(kb.ttftPath, 'utf8')).toBe(original);
+
+    tmux.send('Enter');
+    await tmux.waitFor('4 Easy');
+    tmux.send('4');
+    await tmux.waitFor('What is TPOT?');
+    tmux.send('q');
+    await tmux.waitForExit();
+
+    const db = openDb(kb.root);
+    const logs = db.prepare('SELECT * FROM review_log').all() as LogRow[];
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ card_id: ttftId, rating: 4 });
+    expect(JSON.parse(logs[0].state_before)).toMatchObject({ state: 0, reps: 0 });
+    const fsrs = db.prepare('SELECT * FROM fsrs WHERE card_id = ?').get(ttftId) as Record<string, number>;
+    const after = JSON.parse(logs[0].state_after) as Record<string, number>;
+    for (const key of Object.keys(after)) expect(fsrs[key]).toBe(after[key]);
+    expect(fsrs.state).toBe(2);
+    const device = db.prepare("SELECT value FROM meta WHERE key = 'device_id'").get() as { value: string };
+    expect(logs[0].device_id).toBe(device.value);
+    db.close();
+
+    expectWrittenBack(original, readFileSync(kb.ttftPath, 'utf8'), fsrs as never);
+    expect(readFileSync(kb.tpotPath, 'utf8')).toBe(other);
+  });
+
+  it('loses nothing but the answer in flight when killed mid-session, and leaves every file whole', async () => {
+    const kb = reviewKb();
+    const original = readFileSync(kb.ttftPath, 'utf8');
+    const other = readFileSync(kb.tpotPath, 'utf8');
+    tmux = new TmuxKb();
+    tmux.start(kb.root);
+    await tmux.waitFor('What is TTFT and why does it matter for chat?');
+    tmux.send('Space');
+    await tmux.waitFor('1 Again');
+    tmux.send('3');
+    await tmux.waitFor('What is TPOT?');
+    tmux.send('Space');
+    await tmux.waitFor('1 Again');
+    // The answer to TPOT is on screen, not given: kill -9 now.
+    process.kill(tmux.pid(), 'SIGKILL');
+    await tmux.waitForExit();
+
+    const db = openDb(kb.root);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const logs = db.prepare('SELECT card_id, rating FROM review_log').all();
+    expect(logs).toEqual([{ card_id: cardIdOf(kb.ttftPath), rating: 3 }]);
+    const fsrs = db.prepare('SELECT * FROM fsrs WHERE card_id = ?').get(cardIdOf(kb.ttftPath)) as never;
+    db.close();
+    expectWrittenBack(original, readFileSync(kb.ttftPath, 'utf8'), fsrs);
+    expect(readFileSync(kb.tpotPath, 'utf8')).toBe(other);
+    expect(readdirSync(`${kb.root}/notes/metrics`).sort()).toEqual(['a-ttft.md', 'b-tpot.md']);
+
+    // The next session goes on from there: the TPOT card is still new.
+    const due = JSON.parse(runKb(['--kb', kb.root, 'due', '--json']).stdout) as { cards: Array<{ id: string; queue: string }> };
+    expect(due.cards.find((card) => card.id === cardIdOf(kb.tpotPath))?.queue).toBe('new');
+  });
+});

@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { kbBin, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { fingerprint, note, openDb, withoutIds } from './scan-fixtures.ts';
+
+function runKbAsync(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [kbBin, ...args], {
+      env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config'), NO_COLOR: '1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+describe('kb scan on bad input', () => {
+  it('skips what it cannot read with a warning, runs no code, and changes nothing but ids', () => {
+    const marker = join(tempDir(), 'executed');
+    const root = writeKb({
+      'notes/good.md': note('Good'),
+      'notes/js.md': `---js\n{ x: require('fs').writeFileSync(${JSON.stringify(marker)}, 'yes') }\n---\n# JS\n`,
+      'notes/tag.md': `---\nx: !!js/function 'function () { require("fs").writeFileSync(${JSON.stringify(marker)}, "yes") }'\n---\n# Tag\n`,
+      'notes/binary.md': Buffer.from([0x23, 0x20, 0x00, 0x01, 0x02]),
+      'notes/latin1.md': Buffer.from('# caf\xe9\n', 'latin1'),
+      'notes/huge.md': `# Huge\n\n${'x'.repeat(5 * 1024 * 1024 + 10)}\n`,
+      'notes/empty.md': '',
+      'notes/bom-crlf.md': `\uFEFF${note('BOM and CRLF').replace(/\n/g, '\r\n')}`,
+      'notes/wrong-types.md': note('Wrong types').replace('difficulty: medium', 'difficulty: 7').replace("next_review: '2025-10-19'", 'next_review: tomorrow'),
+    });
+    const before = fingerprint(root);
+    const result = runKb(['--kb', root, 'scan', '--json']);
+    expect(result.code).toBe(1); // ---js and custom tags are errors
+    const report = JSON.parse(result.stdout);
+    const files = (list: { file: string }[]) => [...new Set(list.map((d) => d.file))].sort();
+    expect(files(report.errors)).toEqual(['notes/js.md', 'notes/tag.md']);
+    expect(files(report.warnings)).toEqual(expect.arrayContaining(['notes/binary.md', 'notes/huge.md', 'notes/latin1.md', 'notes/wrong-types.md']));
+    expect(() => readFileSync(marker)).toThrow();
+    expect(report.cards.total).toBeGreaterThanOrEqual(3); // good, bom-crlf, wrong-types (and the empty note, if it counts)
+
+    const after = fingerprint(root);
+    for (const [path, file] of before) {
+      // An empty note gets a frontmatter block to hold its id.
+      const expected = path === 'notes/empty.md' && after.get(path)!.text !== '' ? '---\n---\n' : file.text;
+      expect(withoutIds(after.get(path)!.text), path).toBe(expected);
+    }
+    const bomCrlf = readFileSync(join(root, 'notes/bom-crlf.md'));
+    expect(bomCrlf.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    expect(bomCrlf.toString('utf8')).toMatch(/\r\nid: [a-z2-7]{12}\r\n/);
+  });
+
+  it('never writes an id through a symbolic link leading outside the knowledge base', () => {
+    const outside = tempDir('kb-outside-');
+    writeFileSync(join(outside, 'shared.md'), note('Shared'));
+    const root = writeKb({});
+    symlinkSync(join(outside, 'shared.md'), join(root, 'notes/shared.md'));
+    const original = readFileSync(join(outside, 'shared.md'), 'utf8');
+    const result = runKb(['--kb', root, 'scan', '--json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.cards.added).toBe(1);
+    expect(report.warnings).toEqual([expect.objectContaining({ file: 'notes/shared.md', message: expect.stringContaining('not written') })]);
+    expect(readFileSync(join(outside, 'shared.md'), 'utf8')).toBe(original);
+  });
+
+  it('survives two scans at once: no corruption, no duplicate cards', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`notes/n${i}.md`] = note(`Note ${i}`);
+    const root = writeKb(files);
+    const home = tempDir('kb-home-');
+    const results = await Promise.all([runKbAsync(['--kb', root, 'scan', '--json'], home), runKbAsync(['--kb', root, 'scan', '--json'], home)]);
+    for (const result of results) expect(result.stderr).not.toMatch(/SQLITE|Error:/);
+    const settle = runKb(['--kb', root, 'scan', '--json']);
+    expect(settle.code).toBe(0);
+    const db = openDb(root);
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.prepare('SELECT count(*) FROM cards WHERE orphan = 0').pluck().get()).toBe(30);
+    expect(db.prepare('SELECT count(*) FROM cards WHERE orphan = 0 AND id_in_file = 1').pluck().get()).toBe(30);
+    db.close();
+    for (let i = 0; i < 30; i++) expect(readFileSync(join(root, `notes/n${i}.md`), 'utf8').match(/^id: /gm)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,139 @@
+import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { cardsFile, fingerprint, note, openDb, parseJson, withoutIds } from './scan-fixtures.ts';
+
+const scan = (root: string, ...args: string[]) => runKb(['--kb', root, 'scan', '--json', ...args]);
+
+describe('kb scan', () => {
+  it('adds notes and cards, writes only their ids, and a second scan changes nothing', () => {
+    const root = writeKb({
+      'notes/metrics/ttft.md': note('什么是 TTFT？'),
+      'notes/metrics/tpot.md': note('什么是 TPOT？', { id: 'tpotnote0001' }),
+      'cards/metrics.md': cardsFile,
+      'lab/ttft-breakdown.md': '---\nmodel: tiny\n---\n# Lab\n',
+    });
+    const before = fingerprint(root);
+    const first = scan(root);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const report = parseJson(first.stdout);
+    expect(report.cards).toMatchObject({ added: 4, changed: 0, removed: 0, total: 4 });
+    expect(report.idsWritten.map((entry: { file: string }) => entry.file).sort()).toEqual(['cards/metrics.md', 'notes/metrics/ttft.md']);
+
+    // Nothing but the inserted ids changed, byte for byte.
+    const after = fingerprint(root);
+    expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+    for (const [path, file] of before) {
+      expect(withoutIds(after.get(path)!.text), path).toBe(file.text);
+    }
+    expect(after.get('notes/metrics/tpot.md')!.sha).toBe(before.get('notes/metrics/tpot.md')!.sha);
+
+    const db = openDb(root);
+    const dataVersion = db.pragma('data_version', { simple: true });
+    const second = scan(root);
+    expect(second.code).toBe(0);
+    expect(parseJson(second.stdout).cards).toMatchObject({ added: 0, changed: 0, removed: 0, unchanged: 4 });
+    expect(db.pragma('data_version', { simple: true })).toBe(dataVersion);
+    const again = fingerprint(root);
+    for (const [path, file] of after) expect(again.get(path)).toEqual(file);
+
+    const rows = db.prepare('SELECT c.kind, c.deck, c.front, f.state FROM cards c JOIN fsrs f ON f.card_id = c.id ORDER BY c.path, c.line').all();
+    expect(rows).toEqual([
+      { kind: 'card', deck: 'metrics', front: 'What does TTFT measure?', state: 0 },
+      { kind: 'card', deck: 'metrics', front: 'What does TPOT measure?', state: 0 },
+      { kind: 'note', deck: 'metrics', front: '什么是 TPOT？', state: 0 },
+      { kind: 'note', deck: 'metrics', front: '什么是 TTFT？', state: 0 },
+    ]);
+    db.close();
+  });
+
+  it('sees an edit, keeps the schedule across a move, and keeps a deleted card as an orphan', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }), 'notes/b.md': note('B', { id: 'bbbbbbbbbbbb' }) });
+    expect(scan(root).code).toBe(0);
+
+    writeFileSync(join(root, 'notes/a.md'), note('A', { id: 'aaaaaaaaaaaa', body: 'a better answer' }));
+    renameSync(join(root, 'notes/b.md'), join(root, 'notes/b-renamed.md'));
+    const report = parseJson(scan(root).stdout);
+    expect(report.cards).toMatchObject({ added: 0, changed: 1, moved: 1, removed: 0, total: 2 });
+
+    rmSync(join(root, 'notes/a.md'));
+    const removed = parseJson(scan(root).stdout);
+    expect(removed.cards).toMatchObject({ removed: 1, total: 1, orphans: 1 });
+    const db = openDb(root);
+    expect(db.prepare("SELECT orphan, path FROM cards WHERE id = 'aaaaaaaaaaaa'").get()).toEqual({ orphan: 1, path: 'notes/a.md' });
+    expect(db.prepare("SELECT count(*) FROM fsrs WHERE card_id = 'aaaaaaaaaaaa'").pluck().get()).toBe(1);
+    db.close();
+
+    writeFileSync(join(root, 'notes/again.md'), note('A', { id: 'aaaaaaaaaaaa' }));
+    expect(parseJson(scan(root).stdout).cards).toMatchObject({ restored: 1, total: 2, orphans: 0 });
+  });
+
+  it('reports malformed YAML with file and line, scans the other notes, exits 1 with a summary', () => {
+    const root = writeKb({
+      'notes/good-1.md': note('Good one'),
+      'notes/bad.md': '---\ntitle: [unclosed\ndifficulty: easy\n---\n# Bad\n',
+      'notes/good-2.md': note('Good two'),
+    });
+    const before = readFileSync(join(root, 'notes/bad.md'), 'utf8');
+    const result = runKb(['--kb', root, 'scan']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: notes\/bad\.md:\d+: /m);
+    expect(result.stdout).toMatch(/2 added/);
+    expect(result.stdout).toMatch(/1 error/);
+    expect(readFileSync(join(root, 'notes/bad.md'), 'utf8')).toBe(before);
+    // The error is reported again until the file is fixed.
+    expect(runKb(['--kb', root, 'scan']).stderr).toMatch(/notes\/bad\.md/);
+  });
+
+  it('does not hang on a symbolic link loop', () => {
+    const root = writeKb({ 'notes/topic/a.md': note('A') });
+    symlinkSync('..', join(root, 'notes/topic/loop'));
+    const result = scan(root);
+    expect(result.code).toBe(0);
+    expect(parseJson(result.stdout).cards.total).toBe(1);
+  });
+
+  it('refuses both copies of a duplicated id, naming both places', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'dupdupdupdup' }) });
+    expect(scan(root).code).toBe(0);
+    writeFileSync(join(root, 'notes/copy.md'), note('Copy', { id: 'dupdupdupdup' }));
+    const result = runKb(['--kb', root, 'scan']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('notes/copy.md');
+    expect(result.stderr).toContain('notes/a.md');
+    const db = openDb(root);
+    expect(db.prepare("SELECT path, front FROM cards WHERE id = 'dupdupdupdup'").get()).toEqual({ path: 'notes/a.md', front: 'A' });
+    db.close();
+  });
+
+  it('warns about a lab link to a lab that does not exist', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { extra: 'lab: no-such-lab' }) });
+    const result = scan(root);
+    expect(result.code).toBe(0);
+    expect(parseJson(result.stdout).warnings).toEqual([
+      expect.objectContaining({ file: 'notes/a.md', message: expect.stringContaining('no-such-lab') }),
+    ]);
+  });
+
+  it('re-reads a touched file but writes no card when its content is the same', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaab' }) });
+    expect(scan(root).code).toBe(0);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'notes/a.md'), later, later);
+    const report = parseJson(scan(root).stdout);
+    expect(report.files).toMatchObject({ read: 1, parsed: 0 });
+    expect(report.cards).toMatchObject({ unchanged: 1, changed: 0 });
+  });
+
+  it('keeps the database where KB_DB says', () => {
+    const root = writeKb({ 'notes/a.md': note('A') });
+    const dbPath = join(writeKb({}), 'elsewhere.db');
+    const result = runKb(['--kb', root, 'scan', '--json'], { env: { KB_DB: dbPath } });
+    expect(result.code).toBe(0);
+    expect(parseJson(result.stdout).dbPath).toBe(dbPath);
+    expect(existsSync(dbPath)).toBe(true);
+    expect(existsSync(join(root, '.kb'))).toBe(false);
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { runKb } from '../helpers/kb-cli.ts';
+import { cardIdOf, reviewKb } from './review-fixture.ts';
+
+describe('kb stats', () => {
+  it('reports counts, forecast, history and memory as JSON and as charts', () => {
+    const kb = reviewKb();
+    expect(runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'easy']).code).toBe(0);
+    const json = JSON.parse(runKb(['--kb', kb.root, 'stats', '--json']).stdout);
+    expect(json.counts).toMatchObject({ new: 1, review: 1, total: 2 });
+    expect(json.forecast).toHaveLength(30);
+    expect(json.forecast.reduce((sum: number, day: { count: number }) => sum + day.count, 0)).toBe(1);
+    expect(json.reviewsPerDay).toHaveLength(84);
+    expect(json.reviewsPerDay.at(-1).count + json.reviewsPerDay.at(-2).count).toBeGreaterThanOrEqual(1);
+    expect(json.retention).toHaveLength(12);
+    expect(json.stability.reduce((sum: number, b: { count: number }) => sum + b.count, 0)).toBe(1);
+
+    const text = runKb(['--kb', kb.root, 'stats']);
+    expect(text.code).toBe(0);
+    for (const title of ['Due in the next 30 days', 'Reviews per day, last 12 weeks', 'True retention per week', 'Cards by state', 'Stability', 'Difficulty']) {
+      expect(text.stdout).toContain(title);
+    }
+    expect(text.stdout).toMatch(/█/);
+  });
+});

@@ -1,0 +1,31 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { barrier, createControl, markFailed, splitRange } from '../../src/engine/backend/cpu/sync.ts';
+
+describe('cpu thread sync', () => {
+  it('splitRange covers [0, total) in order, aligned, without overlap', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 1, max: 8 }), fc.constantFrom(1, 4), (total, threads, align) => {
+        let next = 0;
+        for (let tid = 0; tid < threads; tid++) {
+          const [start, end] = splitRange(total, tid, threads, align);
+          expect(start).toBe(next);
+          expect(end).toBeGreaterThanOrEqual(start);
+          if (end < total) expect(end % align).toBe(0);
+          next = end;
+        }
+        expect(next).toBe(total);
+      }),
+    );
+  });
+
+  it('a thread waiting at a barrier leaves with an error once another thread failed', () => {
+    const ctl = createControl();
+    markFailed(ctl);
+    expect(() => barrier(ctl, 2)).toThrow(/another thread of the forward pass failed/);
+  });
+
+  it('a barrier of one thread never waits', () => {
+    expect(() => barrier(createControl(), 1)).not.toThrow();
+  });
+});

@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { softmaxExp } from '../../src/engine/backend/cpu/attention.ts';
+import { gelu as jsGelu } from '../../src/engine/backend/cpu/gelu.ts';
+import { matmul as jsMatmul } from '../../src/engine/backend/cpu/matmul.ts';
+import { argmax } from '../../src/engine/backend/cpu/sample.ts';
+import { wasmKernels, wasmKernelsSupported } from '../../src/engine/backend/cpu/wasm/load-kernels.ts';
+import { wasm } from '../../src/engine/backend/cpu/wasm/webassembly.ts';
+
+const memory = new wasm.Memory({ initial: 16, maximum: 16, shared: true });
+// Assembles kernels.wat (or finds it in the cache): a failure here fails every test below.
+const supported = await wasmKernelsSupported();
+const kernels = wasmKernels(memory);
+let next = 0;
+function alloc(values: ArrayLike<number>): Float32Array {
+  const view = new Float32Array(memory.buffer, next, values.length);
+  view.set(values);
+  next += Math.ceil((4 * values.length) / 64) * 64;
+  return view;
+}
+
+function maxRelativeDiff(a: Float32Array, b: Float32Array): number {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.max(1e-3, Math.abs(b[i])));
+  return worst;
+}
+
+describe('wasm kernels', () => {
+  it('assemble from kernels.wat on this machine', () => {
+    expect(supported).toBe(true);
+  });
+
+  it('gelu agrees with the JS version, extremes included', () => {
+    const values = [-100, -20, -9.5, -3, -1, -0.1, 0, 1e-6, 0.5, 2, 7.25, 30, 100, 1e4, ...Array.from({ length: 50 }, (_, i) => (i - 25) / 5)];
+    while (values.length % 8) values.push(0.3);
+    next = 0;
+    const y = alloc(values);
+    const expected = Float32Array.from(values);
+    kernels.gelu(y, 2, values.length / 2, 0, values.length / 2);
+    jsGelu(expected, 2, values.length / 2, 0, values.length / 2);
+    expect(maxRelativeDiff(y, expected)).toBeLessThan(1e-5);
+  });
+
+  it('softmax exponentials agree with Math.exp at any length', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -60, max: 60, noNaN: true }), { minLength: 1, maxLength: 37 }), (values) => {
+        next = 0;
+        const s = alloc(values);
+        const expected = Float32Array.from(values);
+        const sum = kernels.softmaxExp(s, values.length);
+        const expectedSum = softmaxExp(expected, values.length);
+        expect(maxRelativeDiff(s, expected)).toBeLessThan(1e-5);
+        expect(Math.abs(sum - expectedSum) / expectedSum).toBeLessThan(1e-5);
+      }),
+    );
+  });
+
+  it('argmax agrees with the JS version, lowest index on ties', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 1, maxLength: 41 }), fc.nat(3), (values, offset) => {
+        next = 0;
+        const logits = alloc([...Array(offset).fill(99), ...values]);
+        expect(kernels.argmax(logits, offset, values.length)).toBe(argmax(logits, offset, values.length));
+      }),
+    );
+  });
+
+  it('matmul agrees with the JS version on ragged shapes, overwriting and accumulating', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 11 }), fc.boolean(), (rows, k4, n, accumulate) => {
+        const k = 4 * k4;
+        next = 0;
+        const rand = (count: number, salt: number): number[] => Array.from({ length: count }, (_, i) => Math.sin(i * 12.9898 + salt) * 0.5);
+        const x = alloc(rand(rows * k, 1));
+        const w = alloc(rand(n * k, 2));
+        const b = alloc(rand(n, 3));
+        const y = alloc(rand(rows * n, 4));
+        const expected = Float32Array.from(y);
+        kernels.matmul(x, w, b, y, rows, k, n, 0, n, accumulate);
+        jsMatmul(x, w, b, expected, rows, k, n, 0, n, accumulate);
+        expect(maxRelativeDiff(y, expected)).toBeLessThan(1e-4);
+      }),
+    );
+  });
+});

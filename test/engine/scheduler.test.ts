@@ -1,0 +1,172 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { namedDevices } from '../../src/engine/backend/sim/gpus.ts';
+import { createSimBackend } from '../../src/engine/backend/sim/sim-backend.ts';
+import type { Backend, ForwardBatch } from '../../src/engine/backend/types.ts';
+import { VirtualClock } from '../../src/engine/clock.ts';
+import { EngineCore } from '../../src/engine/engine-core.ts';
+import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { EngineEvent, GenerateRequest } from '../../src/engine/request.ts';
+import { requestSeed } from '../../src/engine/sampling-rng.ts';
+import { type SchedulerOptions, resolveSchedulerOptions } from '../../src/engine/scheduler/options.ts';
+
+const config: ModelConfig = { name: 'test', vocabSize: 97, nCtx: 64, nEmbd: 8, nLayer: 1, nHead: 1, layerNormEps: 1e-5 };
+
+interface Run {
+  events: EngineEvent[];
+  batches: { tokens: number; seqs: number; sampled: number }[];
+  /** Request ids in the order they were first admitted, with the step of admission. */
+  admits: { id: number; step: number }[];
+  outputs: Map<number, number[]>;
+  core: EngineCore;
+}
+
+/** Drives an engine core on the sim backend to completion, synchronously step by step. */
+async function drive(requests: GenerateRequest[], scheduler: Partial<SchedulerOptions>, numBlocks: number, blockSize: number, prefixCaching = true): Promise<Run> {
+  const sim = createSimBackend({ config, kv: { numBlocks, blockSize }, device: namedDevices['A100-40GB'], seed: 1 });
+  const batches: Run['batches'] = [];
+  const spy: Backend = {
+    ...sim,
+    step(batch: ForwardBatch) {
+      batches.push({ tokens: batch.tokenIds.length, seqs: batch.contextLens.length, sampled: batch.sampleSeqs.length });
+      return sim.step(batch);
+    },
+  };
+  const clock = new VirtualClock();
+  const core = new EngineCore(spy, { config, scheduler: resolveSchedulerOptions(scheduler), numBlocks, blockSize, prefixCaching, seed: 3 }, clock);
+  requests.forEach((request, id) => core.add(id, request));
+  const events: EngineEvent[] = [...core.takeEvents()];
+  let steps = 0;
+  while (core.hasWork()) {
+    expect(await core.step()).toBe(true);
+    clock.advanceTo(++steps);
+    events.push(...core.takeEvents());
+    expect(steps).toBeLessThan(10_000);
+  }
+  const admits = events.flatMap((e) => (e.type === 'admit' ? e.ids.map((id) => ({ id, step: e.time })) : []));
+  const outputs = new Map<number, number[]>();
+  for (const e of events) {
+    if (e.type === 'tokens') e.ids.forEach((id, r) => outputs.set(id, [...(outputs.get(id) ?? []), e.tokens[r]]));
+  }
+  return { events, batches, admits, outputs, core };
+}
+
+const requestArb = fc.record({
+  promptLength: fc.integer({ min: 1, max: 40 }),
+  family: fc.integer({ min: 0, max: 2 }),
+  maxNewTokens: fc.integer({ min: 1, max: 20 }),
+  temperature: fc.constantFrom(0, 0.8),
+});
+const optionsArb = fc.record({
+  policy: fc.constantFrom('continuous' as const, 'static' as const),
+  maxBatchedTokens: fc.integer({ min: 1, max: 64 }),
+  maxNumSeqs: fc.integer({ min: 1, max: 8 }),
+  prefillMaxBatch: fc.integer({ min: 1, max: 8 }),
+  chunkSize: fc.integer({ min: 0, max: 24 }),
+});
+
+function toRequests(specs: { promptLength: number; family: number; maxNewTokens: number; temperature: number }[]): GenerateRequest[] {
+  // Prompts of one family share their first tokens, so the prefix cache gets hits.
+  return specs.map((s, i) => ({
+    promptIds: Array.from({ length: s.promptLength }, (_, j) => (j < 20 ? s.family * 5 + (j % 4) : (i * 7 + j) % 97)),
+    maxNewTokens: s.maxNewTokens,
+    temperature: s.temperature,
+  }));
+}
+
+describe('scheduler', () => {
+  const coverage = { preempted: false, prefixHits: false };
+
+  it('finishes every request within the budgets, admits first come first served, frees every block, and matches each request run alone', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(requestArb, { minLength: 1, maxLength: 10 }),
+        optionsArb,
+        fc.integer({ min: 2, max: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        async (specs, options, numBlocks, blockSize, prefixCaching) => {
+          const requests = toRequests(specs);
+          const run = await drive(requests, options, numBlocks, blockSize, prefixCaching);
+          const chunkingOff = options.chunkSize === 0;
+          for (let id = 0; id < requests.length; id++) {
+            const r = requests[id];
+            const blocksNeeded = Math.ceil(Math.min(r.promptIds.length + r.maxNewTokens - 1, config.nCtx) / blockSize);
+            const neverFits = blocksNeeded > numBlocks || (chunkingOff && r.promptIds.length > options.maxBatchedTokens);
+            const ending = run.events.filter((e) => (e.type === 'finish' || e.type === 'error') && e.id === id);
+            expect(ending).toHaveLength(1);
+            expect(ending[0].type).toBe(neverFits ? 'error' : 'finish');
+            if (!neverFits) expect(run.outputs.get(id)).toHaveLength(r.maxNewTokens);
+          }
+          for (const b of run.batches) {
+            expect(b.tokens).toBeGreaterThan(0);
+            expect(b.tokens).toBeLessThanOrEqual(options.maxBatchedTokens);
+            expect(b.seqs).toBeLessThanOrEqual(options.maxNumSeqs);
+          }
+          // FCFS: first admissions follow submission order (rejected requests aside).
+          const admitted = run.admits.map((a) => a.id);
+          expect(admitted).toEqual([...admitted].sort((a, b) => a - b));
+          if (options.policy === 'continuous') {
+            const perStep = new Map<number, number>();
+            for (const a of run.admits) perStep.set(a.step, (perStep.get(a.step) ?? 0) + 1);
+            for (const count of perStep.values()) expect(count).toBeLessThanOrEqual(options.prefillMaxBatch);
+          }
+          expect(run.core.stats().kv.usedBlocks).toBe(0);
+          // The sim's tokens hash the K/V each sequence reads through its block table, so
+          // equal outputs mean paging, prefix hits and preemption put every token in place.
+          for (let id = 0; id < requests.length; id++) {
+            if (run.outputs.has(id)) expect(run.outputs.get(id)).toEqual(await runAlone(requests[id], id, blockSize));
+          }
+          const stats = run.core.stats();
+          coverage.preempted ||= stats.scheduler.preemptions > 0;
+          coverage.prefixHits ||= stats.kv.prefixHitTokens > 0;
+        },
+      ),
+      { numRuns: Number(process.env.KB_PROPERTY_RUNS ?? 150) },
+    );
+    // The random cases must have exercised the paths this property is about.
+    expect(coverage).toEqual({ preempted: true, prefixHits: true });
+  });
+
+  it('preempts the newest running sequence when blocks run out, and recomputes it', async () => {
+    const requests = toRequests([0, 1, 2, 3].map((family) => ({ promptLength: 8, family, maxNewTokens: 16, temperature: 0 })));
+    const run = await drive(requests, { maxNumSeqs: 4 }, 6, 4, false);
+    expect(run.core.stats().scheduler.preemptions).toBeGreaterThan(0);
+    for (let id = 0; id < 4; id++) expect(run.outputs.get(id)).toHaveLength(16);
+  });
+
+  it('static batching admits nobody until the whole batch has finished', async () => {
+    const requests = toRequests([5, 1, 1, 1].map((maxNewTokens, i) => ({ promptLength: 4, family: i, maxNewTokens, temperature: 0 })));
+    const run = await drive(requests, { policy: 'static', maxNumSeqs: 2 }, 64, 4);
+    const admitStep = (id: number) => run.admits.find((a) => a.id === id)!.step;
+    const finishStep = (id: number) => run.events.find((e) => e.type === 'finish' && e.id === id)!.time;
+    expect(admitStep(2)).toBeGreaterThanOrEqual(Math.max(finishStep(0), finishStep(1)));
+    const continuous = await drive(requests, { policy: 'continuous', maxNumSeqs: 2 }, 64, 4);
+    expect(continuous.admits.find((a) => a.id === 2)!.step).toBeLessThan(admitStep(2));
+  });
+
+  it('caps new admissions per step at prefillMaxBatch', async () => {
+    const requests = toRequests(Array.from({ length: 10 }, (_, i) => ({ promptLength: 3, family: i % 3, maxNewTokens: 2, temperature: 0 })));
+    const run = await drive(requests, { prefillMaxBatch: 3, maxNumSeqs: 10 }, 64, 4);
+    expect(run.admits.filter((a) => a.step === 0)).toHaveLength(3);
+  });
+
+  it('rejects a request the pool can never hold, and the rest still run', async () => {
+    const requests = [
+      { promptIds: Array.from({ length: 30 }, (_, i) => i), maxNewTokens: 10 },
+      { promptIds: [1, 2], maxNewTokens: 3 },
+      { promptIds: Array.from({ length: 65 }, () => 1), maxNewTokens: 1 },
+    ];
+    const run = await drive(requests, {}, 8, 4);
+    const error = (id: number) => run.events.find((e) => e.type === 'error' && e.id === id);
+    expect(error(0)).toMatchObject({ message: expect.stringContaining('needs 10 KV blocks') });
+    expect(error(2)).toMatchObject({ message: expect.stringContaining("the model's context is 64") });
+    expect(run.outputs.get(1)).toHaveLength(3);
+  });
+});
+
+/** One request alone on a roomy engine, with the seed it had among the others. */
+async function runAlone(request: GenerateRequest, id: number, blockSize: number): Promise<number[] | undefined> {
+  const run = await drive([{ ...request, seed: requestSeed(3, id) }], { maxBatchedTokens: 64, chunkSize: 0 }, 64, blockSize, false);
+  return run.outputs.get(0);
+}

@@ -1,0 +1,239 @@
+// Each WGSL kernel against the CPU backend's version of the same op, on random inputs.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gelu } from '../../src/engine/backend/cpu/gelu.ts';
+import { layerNormRow } from '../../src/engine/backend/cpu/layernorm.ts';
+import { createSampleScratch, sampleToken } from '../../src/engine/backend/cpu/sample.ts';
+import { attentionWgsl } from '../../src/engine/backend/webgpu/shaders/attention.wgsl.ts';
+import { embedWgsl } from '../../src/engine/backend/webgpu/shaders/embed.wgsl.ts';
+import type { Epilogue } from '../../src/engine/backend/webgpu/shaders/epilogue.wgsl.ts';
+import { kvWriteWgsl } from '../../src/engine/backend/webgpu/shaders/kv-write.wgsl.ts';
+import { layerNormWgsl, LAYERNORM_THREAD_WORKGROUP } from '../../src/engine/backend/webgpu/shaders/layernorm.wgsl.ts';
+import { matmulTiledWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-tiled.wgsl.ts';
+import { MATMUL_WORKGROUP, matmulWgsl, type MatmulShape } from '../../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
+import { sampleWgsl } from '../../src/engine/backend/webgpu/shaders/sample.wgsl.ts';
+import { maxAbsDiff, randomArray, runKernel, testGpu } from './webgpu-kernel-harness.ts';
+import { noAdapter } from './webgpu-adapter.ts';
+
+const SLOW = 600_000; // a cold lavapipe shader cache compiles each kernel at its first dispatch
+
+beforeAll(async () => {
+  if (!noAdapter) await testGpu();
+}, SLOW);
+
+afterAll(async () => {
+  if (!noAdapter) (await testGpu()).device.destroy();
+});
+
+describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
+  it('embed fills exactly the rows whose token lies in its chunk', async () => {
+    const c = 8;
+    const chunk = { chunkStart: 3, chunkSize: 5, chunkStride: 8 };
+    const wteT = randomArray(c * chunk.chunkStride, 1);
+    const wpe = randomArray(6 * c, 2);
+    const tokenIds = new Uint32Array([3, 0, 7, 9, 5]);
+    const positions = new Uint32Array([0, 1, 2, 3, 5]);
+    const x = new Float32Array(tokenIds.length * c).fill(42);
+    const [, , , , out] = await runKernel({
+      code: embedWgsl({ c, ...chunk }),
+      step: { tokens: tokenIds.length },
+      bindings: [{ data: tokenIds }, { data: positions }, { data: wteT }, { data: wpe }, { data: x, write: true }],
+      grid: [1],
+    });
+    tokenIds.forEach((tok, t) => {
+      for (let j = 0; j < c; j++) {
+        const inChunk = tok >= 3 && tok < 8;
+        const expected = inChunk ? wteT[j * chunk.chunkStride + tok - 3] + wpe[positions[t] * c + j] : 42;
+        expect(out[t * c + j]).toBeCloseTo(expected, 6);
+      }
+    });
+  }, SLOW);
+
+  for (const variant of ['thread', 'workgroup'] as const) {
+    it(`layernorm (${variant}) over token rows and over the sampled rows`, async () => {
+      const c = 40;
+      const tokens = 6;
+      const x = randomArray(tokens * c, 3, -2, 3);
+      const gamma = randomArray(c, 4, 0.5, 1.5);
+      const beta = randomArray(c, 5);
+      const grid = (n: number): [number] => [variant === 'thread' ? Math.ceil(n / LAYERNORM_THREAD_WORKGROUP) : n];
+      const [, , , y] = await runKernel({
+        code: layerNormWgsl({ c, eps: 1e-5, rows: 'tokens', variant }),
+        step: { tokens },
+        bindings: [{ data: x }, { data: gamma }, { data: beta }, { data: new Float32Array(tokens * c), write: true }],
+        grid: grid(tokens),
+      });
+      const expected = new Float32Array(tokens * c);
+      for (let t = 0; t < tokens; t++) layerNormRow(x, t, expected, t, gamma, beta, c, 1e-5);
+      expect(maxAbsDiff(y, expected)).toBeLessThan(1e-5);
+
+      // Sequences end at tokens 1, 3 and 5; rows sample sequences 2 and 0.
+      const queryStart = new Uint32Array([0, 2, 4, 6]);
+      const sampleSeqs = new Uint32Array([2, 0]);
+      const [, , , finalOut] = await runKernel({
+        code: layerNormWgsl({ c, eps: 1e-5, rows: 'sampled', variant }),
+        step: { tokens, seqs: 3, rows: 2 },
+        bindings: [{ data: x }, { data: gamma }, { data: beta }, { data: new Float32Array(2 * c), write: true }, { data: queryStart }, { data: sampleSeqs }],
+        grid: grid(2),
+      });
+      const finalExpected = new Float32Array(2 * c);
+      layerNormRow(x, 5, finalExpected, 0, gamma, beta, c, 1e-5);
+      layerNormRow(x, 1, finalExpected, 1, gamma, beta, c, 1e-5);
+      expect(maxAbsDiff(finalOut, finalExpected)).toBeLessThan(1e-5);
+    }, SLOW);
+  }
+
+  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled'; rows: number; epilogue: Epilogue }[] = [
+    { kernel: 'x1', rows: 3, epilogue: 'bias' },
+    { kernel: 'x4', rows: 6, epilogue: 'bias-gelu' },
+    { kernel: 'x8', rows: 11, epilogue: 'bias-residual' },
+    { kernel: 'x8', rows: 5, epilogue: 'none' },
+    { kernel: 'tiled', rows: 70, epilogue: 'bias-residual' },
+    { kernel: 'tiled', rows: 9, epilogue: 'bias-gelu' },
+  ];
+  for (const { kernel, rows, epilogue } of matmulCases) {
+    it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}, into a strided output`, async () => {
+      // 300 columns: several workgroups and tiles; k 36: not a multiple of the tiled kernel's 16.
+      const k = 36;
+      const n = 300;
+      const ldy = 312;
+      const yOffset = 8;
+      const shape: MatmulShape = { k, n, ldy, yOffset, rows: 'tokens', epilogue };
+      const x = randomArray(rows * k, 6);
+      const w = randomArray(k * n, 7);
+      const bias = randomArray(n, 8);
+      const y0 = randomArray(rows * ldy, 9);
+      const bindings = [{ data: x }, { data: w }, { data: y0, write: true }];
+      if (epilogue !== 'none') bindings.push({ data: bias });
+      const tm = Number(kernel.slice(1));
+      const [, , y] = await runKernel({
+        code: kernel === 'tiled' ? matmulTiledWgsl(shape) : matmulWgsl(shape, tm),
+        step: { tokens: rows },
+        bindings,
+        grid: kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / MATMUL_WORKGROUP), Math.ceil(rows / tm)],
+      });
+      const expected = Float32Array.from(y0);
+      for (let m = 0; m < rows; m++) {
+        for (let j = 0; j < n; j++) {
+          let dot = 0;
+          for (let i = 0; i < k; i++) dot += x[m * k + i] * w[i * n + j];
+          const o = m * ldy + yOffset + j;
+          if (epilogue === 'none') expected[o] = dot;
+          else if (epilogue === 'bias') expected[o] = dot + bias[j];
+          else if (epilogue === 'bias-residual') expected[o] += dot + bias[j];
+          else expected[o] = dot + bias[j];
+        }
+      }
+      if (epilogue === 'bias-gelu') {
+        for (let m = 0; m < rows; m++) gelu(expected.subarray(m * ldy + yOffset, m * ldy + yOffset + n), 1, n, 0, n);
+      }
+      expect(maxAbsDiff(y, expected)).toBeLessThan(1e-4);
+    }, SLOW);
+  }
+
+  it('kv write stores K and V at each token\'s slot', async () => {
+    const c = 8;
+    const slots = new Uint32Array([5, 0, 9]);
+    const qkv = randomArray(3 * 3 * c, 10);
+    const pool = 12 * c;
+    const [, , k, v] = await runKernel({
+      code: kvWriteWgsl(c),
+      step: { tokens: 3 },
+      bindings: [{ data: qkv }, { data: slots }, { data: new Float32Array(pool), write: true }, { data: new Float32Array(pool), write: true }],
+      grid: [1],
+    });
+    slots.forEach((slot, t) => {
+      expect(Array.from(k.subarray(slot * c, slot * c + c))).toEqual(Array.from(qkv.subarray(t * 3 * c + c, t * 3 * c + 2 * c)));
+      expect(Array.from(v.subarray(slot * c, slot * c + c))).toEqual(Array.from(qkv.subarray(t * 3 * c + 2 * c, t * 3 * c + 3 * c)));
+    });
+  }, SLOW);
+
+  it('paged attention: a chunk after a cached prefix and a decode row, through shuffled blocks', async () => {
+    const c = 16;
+    const nHead = 2;
+    const blockSize = 4;
+    const numBlocks = 10;
+    const maxBlocks = 4;
+    // Sequence 0: 4 new tokens at positions 7..10; sequence 1: one decode token at position 5.
+    const positions = new Int32Array([7, 8, 9, 10, 5]);
+    const tokenSeq = new Int32Array([0, 0, 0, 0, 1]);
+    const blockTables = new Int32Array([3, 7, 1, -1, 8, 0, -1, -1]);
+    const tokens = positions.length;
+    const qkv = randomArray(tokens * 3 * c, 11, -2, 2);
+    const kPool = randomArray(numBlocks * blockSize * c, 12);
+    const vPool = randomArray(numBlocks * blockSize * c, 13);
+    const [, , , , , , out] = await runKernel({
+      code: attentionWgsl({ c, nHead, blockSize }),
+      step: { tokens, seqs: 2, maxBlocks },
+      bindings: [{ data: qkv }, { data: kPool }, { data: vPool }, { data: positions }, { data: tokenSeq }, { data: blockTables }, { data: new Float32Array(tokens * c), write: true }],
+      grid: [Math.ceil((tokens * nHead) / 8)],
+    });
+    const expected = referenceAttention(qkv, kPool, vPool, positions, tokenSeq, blockTables, maxBlocks, blockSize, c, nHead);
+    expect(maxAbsDiff(out, expected)).toBeLessThan(1e-5);
+  }, SLOW);
+
+  it('sampling picks the cpu backend\'s token for greedy, temperature, top-k and top-p rows, ties included', async () => {
+    const vocab = 257;
+    const ld = 260;
+    const settings = [
+      [0, 0, 1],
+      [1, 1, 1],
+      [0.8, 0, 1],
+      [1.3, 5, 1],
+      [0.7, 0, 0.9],
+      [1, 20, 0.5],
+      [2, 3, 0.3],
+      [0.5, 300, 1],
+    ];
+    const rows = 48;
+    const logits = new Float32Array(rows * ld);
+    const params = new Float32Array(rows * 4);
+    const draws = randomArray(rows, 14, 0, 1);
+    for (let r = 0; r < rows; r++) {
+      // Quantised logits make many ties, which must break toward the lower id as on the cpu.
+      const row = randomArray(vocab, 100 + r, -4, 4).map((v) => Math.round(v * 4) / 4);
+      logits.set(row, r * ld);
+      const [temperature, topK, topP] = settings[r % settings.length];
+      params.set([temperature, topK, topP, draws[r]], 4 * r);
+    }
+    const [, , out] = await runKernel({
+      code: sampleWgsl(vocab, ld),
+      step: { tokens: 1, rows },
+      bindings: [{ data: logits }, { data: params }, { data: new Uint32Array(rows), write: true }],
+      grid: [rows],
+    });
+    const tokens = new Uint32Array(out.buffer);
+    const scratch = createSampleScratch(vocab);
+    const expected = Array.from({ length: rows }, (_, r) => {
+      const row = new Float32Array(logits.buffer, r * ld * 4, vocab);
+      return sampleToken(row, 0, vocab, params[4 * r], params[4 * r + 1], params[4 * r + 2], params[4 * r + 3], scratch);
+    });
+    const mismatches = expected.flatMap((token, r) => (tokens[r] === token ? [] : [{ row: r, params: Array.from(params.subarray(4 * r, 4 * r + 4)), gpu: tokens[r], cpu: token }]));
+    expect(mismatches).toEqual([]);
+  }, SLOW);
+});
+
+/** Plain float64 causal attention: gathers each sequence's keys and values through its block table first. */
+function referenceAttention(qkv: Float32Array, kPool: Float32Array, vPool: Float32Array, positions: Int32Array, tokenSeq: Int32Array, blockTables: Int32Array, maxBlocks: number, blockSize: number, c: number, nHead: number): Float32Array {
+  const hd = c / nHead;
+  const out = new Float32Array(positions.length * c);
+  for (let t = 0; t < positions.length; t++) {
+    const slots = Array.from({ length: positions[t] + 1 }, (_, j) => blockTables[tokenSeq[t] * maxBlocks + Math.floor(j / blockSize)] * blockSize + (j % blockSize));
+    for (let h = 0; h < nHead; h++) {
+      const scores = slots.map((slot) => {
+        let dot = 0;
+        for (let d = 0; d < hd; d++) dot += qkv[t * 3 * c + h * hd + d] * kPool[slot * c + h * hd + d];
+        return dot / Math.sqrt(hd);
+      });
+      const max = Math.max(...scores);
+      const weights = scores.map((s) => Math.exp(s - max));
+      const sum = weights.reduce((a, b) => a + b, 0);
+      for (let d = 0; d < hd; d++) {
+        let acc = 0;
+        slots.forEach((slot, j) => (acc += weights[j] * vPool[slot * c + h * hd + d]));
+        out[t * c + h * hd + d] = acc / sum;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,206 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import matter from 'gray-matter';
+import { describe, expect, it } from 'vitest';
+import { safeMatter } from '../../src/kb/frontmatter.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { MAX_FILE_BYTES, readKnowledgeFile } from '../../src/kb/read-file.ts';
+import { walkKnowledgeBase } from '../../src/kb/walk.ts';
+import type { ParsedFile } from '../../src/kb/types.ts';
+import { put, SEED_STYLE_NOTE, tempKb } from './parse-fixtures.ts';
+
+function scanAll(root: string): ParsedFile[] {
+  return walkKnowledgeBase(root).files.map((entry) => {
+    const read = readKnowledgeFile(entry.abs, entry.path);
+    if ('diagnostic' in read) return { file: entry.path, cards: [], diagnostics: [read.diagnostic] };
+    return parseKnowledgeFile(entry.path, read.text);
+  });
+}
+
+const global = globalThis as Record<string, unknown>;
+
+describe('bad input', () => {
+  it('malformed YAML: an error naming file and line, no cards from it, the other notes fine', () => {
+    const root = tempKb();
+    put(root, 'notes/bad.md', '---\ncreated: 2025-10-19\ntags: [a, b\nreview_count: 1\n---\n# Bad\n');
+    put(root, 'notes/good.md', SEED_STYLE_NOTE);
+    const [bad, good] = scanAll(root);
+    expect(bad.cards).toEqual([]);
+    expect(bad.skipped).toBe(true);
+    expect(bad.diagnostics[0]).toMatchObject({ severity: 'error', file: 'notes/bad.md' });
+    expect(bad.diagnostics[0].line).toBeGreaterThanOrEqual(3);
+    expect(bad.diagnostics[0].line).toBeLessThanOrEqual(4);
+    expect(good.cards).toHaveLength(1);
+    expect(good.diagnostics).toEqual([]);
+  });
+
+  it('duplicate keys are malformed YAML too', () => {
+    const parsed = parseKnowledgeFile('notes/a.md', '---\ntags: [a]\ntags: [b]\n---\n# A\n');
+    expect(parsed.diagnostics[0]).toMatchObject({ severity: 'error', line: 3 });
+  });
+
+  it('---js frontmatter never runs: no file written, no global set', () => {
+    const marker = join(tmpdir(), `kb-pwned-${process.pid}-${Date.now()}`);
+    const payload = `{ a: require('fs').writeFileSync(${JSON.stringify(marker)}, 'pwned'), b: (globalThis.__kbPwned = true) }`;
+    for (const language of ['js', 'javascript', 'JS', 'coffee', 'coffeescript', 'cson', ' js ']) {
+      const parsed = parseKnowledgeFile('notes/evil.md', `---${language}\n${payload}\n---\n# Evil\n`);
+      expect(parsed.cards).toEqual([]);
+      expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: 'notes/evil.md', line: 1 })]);
+      expect(parsed.diagnostics[0].message).toMatch(/never executes/);
+    }
+    expect(existsSync(marker)).toBe(false);
+    expect(global.__kbPwned).toBeUndefined();
+  });
+
+  it('the gray-matter engines themselves are replaced (not just skipped by a pre-check)', () => {
+    // The payload is live: stock gray-matter evaluates it.
+    matter('---js\n{ a: (globalThis.__kbProbe = 1) }\n---\n', { language: 'js' } as never);
+    expect(global.__kbProbe).toBe(1);
+    delete global.__kbProbe;
+    for (const language of ['js', 'javascript', 'coffee']) {
+      expect(() => safeMatter(`---${language}\n{ a: (globalThis.__kbProbe = 2) }\n---\n`, () => ({}))).toThrow(/never executes/);
+    }
+    expect(global.__kbProbe).toBeUndefined();
+  });
+
+  it('YAML custom tags (!!js/function) are an error, never resolved or run', () => {
+    const text = "---\nnext_review: !!js/function 'function () { globalThis.__kbTag = 1; return \"x\" }'\nother: !custom 1\n---\n# A\n";
+    const parsed = parseKnowledgeFile('notes/tag.md', text);
+    expect(parsed.cards).toEqual([]);
+    expect(parsed.diagnostics[0]).toMatchObject({ severity: 'error', file: 'notes/tag.md', line: 2 });
+    expect(parsed.diagnostics[0].message).toMatch(/custom YAML tags/);
+    expect(global.__kbTag).toBeUndefined();
+  });
+
+  it('wrong-typed fields give a warning with the line and fall back to a default', () => {
+    const text = '---\ncreated: 2025-10-19\ndifficulty: 7\nnext_review: tomorrow\nmastery_level: 3\nreview_count: -1\ntags: 5\nlab: ../etc\n---\n# A\n';
+    const parsed = parseKnowledgeFile('notes/typed.md', text);
+    expect(parsed.cards).toHaveLength(1);
+    const card = parsed.cards[0];
+    expect(card.seed).toEqual({ created: '2025-10-19', lastReviewed: null, nextReview: null, reviewCount: null, difficulty: null, masteryLevel: null });
+    expect(card.tags).toEqual([]);
+    expect(card.lab).toBeNull();
+    expect(parsed.diagnostics.map((d) => [d.severity, d.line])).toEqual([
+      ['warning', 7], ['warning', 8], ['warning', 4], ['warning', 6], ['warning', 3], ['warning', 5],
+    ]);
+    expect(parsed.diagnostics.find((d) => d.line === 3)?.message).toMatch(/difficulty: expected easy, medium or hard/);
+    expect(parsed.diagnostics.find((d) => d.line === 4)?.message).toMatch(/next_review: expected a date/);
+  });
+
+  it('binary files are skipped with a warning', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/image.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+    expect(readKnowledgeFile(abs, 'notes/image.md')).toEqual({ diagnostic: { severity: 'warning', file: 'notes/image.md', message: expect.stringMatching(/binary/) } });
+  });
+
+  it('files over 5 MB are skipped with a warning', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/huge.md', Buffer.alloc(MAX_FILE_BYTES + 1, 'a'));
+    expect(readKnowledgeFile(abs, 'notes/huge.md')).toEqual({ diagnostic: expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/over the 5 MB limit/) }) });
+  });
+
+  it('invalid UTF-8 is skipped with a warning naming the offset', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/latin1.md', Buffer.concat([Buffer.from('# Caf'), Buffer.from([0xe9]), Buffer.from(' au lait\n')]));
+    const read = readKnowledgeFile(abs, 'notes/latin1.md');
+    expect(read).toEqual({ diagnostic: expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/not valid UTF-8 .*offset [2-5]\)/) }) });
+  });
+
+  it('a BOM is stripped for parsing, kept in raw, and lines stay exact', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/bom.md', '\uFEFF---\ndifficulty: 7\n---\n# Title\n');
+    const read = readKnowledgeFile(abs, 'notes/bom.md');
+    if ('diagnostic' in read) throw new Error('unexpected');
+    expect(read.bom).toBe(true);
+    expect(read.text.startsWith('---')).toBe(true);
+    expect(read.raw.startsWith('\uFEFF---')).toBe(true);
+    expect(read.bytes.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    for (const text of [read.text, read.raw]) {
+      const parsed = parseKnowledgeFile('notes/bom.md', text);
+      expect(parsed.cards[0].front).toBe('Title');
+      expect(parsed.diagnostics[0].line).toBe(2);
+    }
+  });
+
+  it('CRLF line endings: exact lines, LF in the card text', () => {
+    const text = '---\r\ntags: [a]\r\n---\r\n## Q1\r\n\r\nline one\r\nline two\r\n\r\n## Q2\r\n```kb-calc\r\nvars:\r\n  x: { choose: [1, 2] }\r\nanswer: 1 / (x - 1)\r\n```\r\n';
+    const parsed = parseKnowledgeFile('cards/crlf.md', text);
+    expect(parsed.cards.map((c) => c.line)).toEqual([4, 9]);
+    expect(parsed.cards[0].back).toBe('line one\nline two');
+    expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', line: 10 })]);
+  });
+
+  it('empty files do not crash; an empty note is named after its file', () => {
+    expect(parseKnowledgeFile('notes/empty-note.md', '')).toMatchObject({ cards: [{ front: 'empty-note', back: '', full: '' }], diagnostics: [] });
+    expect(parseKnowledgeFile('notes/only-frontmatter.md', '---\ntags: [a]\n---\n').cards[0].front).toBe('only-frontmatter');
+    expect(parseKnowledgeFile('notes/blank.md', '\n\n   \n').cards[0].front).toBe('blank');
+    expect(parseKnowledgeFile('cards/empty.md', '')).toEqual({ file: 'cards/empty.md', cards: [], diagnostics: [] });
+    expect(parseKnowledgeFile('notes/dashes.md', '---\n# Never closed\n').cards[0].front).toBe('Never closed');
+    expect(parseKnowledgeFile('notes/one-line.md', '---').cards[0].front).toBe('one-line');
+  });
+
+  it('a symbolic link loop does not hang the walk', () => {
+    const root = tempKb();
+    put(root, 'notes/a/note.md', '# A\n');
+    symlinkSync(join(root, 'notes'), join(root, 'notes/a/loop'));
+    symlinkSync(join(root, 'notes/self-1'), join(root, 'notes/self-2'));
+    symlinkSync(join(root, 'notes/self-2'), join(root, 'notes/self-1'));
+    const walked = walkKnowledgeBase(root);
+    expect(walked.files.map((f) => f.path)).toEqual(['notes/a/note.md']);
+    expect(walked.diagnostics.map((d) => d.file).sort()).toEqual(['notes/a/loop', 'notes/self-1', 'notes/self-2']);
+    expect(walked.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
+  });
+
+  it('reading and parsing never modify the knowledge base', () => {
+    const root = tempKb();
+    put(root, 'notes/a.md', SEED_STYLE_NOTE);
+    put(root, 'notes/b.md', '---\nbad: [\n---\n');
+    put(root, 'cards/c.md', '## Q\n\nA\n');
+    mkdirSync(join(root, 'lab'));
+    put(root, 'lab/l.md', '# Lab\n');
+    const snapshot = () => walkKnowledgeBase(root).files.map((f) => [f.path, f.mtimeMs, createHash('sha256').update(readFileSync(f.abs)).digest('hex')]);
+    const before = snapshot();
+    scanAll(root);
+    expect(snapshot()).toEqual(before);
+  });
+});
+
+describe('bad input: special files', () => {
+  it('a FIFO where a note should be is skipped, not waited on', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const root = tempKb();
+    mkdirSync(join(root, 'notes'));
+    const fifo = join(root, 'notes/pipe.md');
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch {
+      return; // no mkfifo on this system
+    }
+    expect(readKnowledgeFile(fifo, 'notes/pipe.md')).toEqual({ diagnostic: expect.objectContaining({ message: expect.stringMatching(/not a regular file/) }) });
+    expect(walkKnowledgeBase(root).files).toEqual([]);
+  });
+});
+
+describe('bad input: arbitrary text', () => {
+  it('never throws, and every line it reports is inside the file', async () => {
+    const fc = (await import('fast-check')).default;
+    const piece = fc.oneof(
+      fc.constantFrom('---', '---js', '---yaml', 'id: abc', 'id:', 'tags: [a', 'difficulty: 7', '# H', '## Q', '<!-- kb:id=x -->', '<!-- kb:', '```kb-calc',
+        '```', 'answer: x +', 'vars:', '  x: { min: 1, max: 2, step: 1 }', 'lab: a', '\uFEFF', '\t', '- !!js/function f', 'key: &a [*a]', ''),
+      fc.string({ unit: 'binary', maxLength: 20 }),
+    );
+    fc.assert(fc.property(fc.array(piece, { maxLength: 20 }), fc.constantFrom('\n', '\r\n'), fc.constantFrom('notes/x.md', 'cards/x.md'), (lines, eol, path) => {
+      const text = lines.join(eol);
+      const parsed = parseKnowledgeFile(path, text);
+      const lineCount = text.split(/\r\n|\r|\n/).length;
+      for (const d of parsed.diagnostics) {
+        if (d.line === undefined) continue;
+        expect(d.line).toBeGreaterThanOrEqual(1);
+        expect(d.line).toBeLessThanOrEqual(lineCount);
+      }
+      for (const card of parsed.cards) expect(card.line).toBeLessThanOrEqual(lineCount);
+    }), { numRuns: 200 });
+  });
+});

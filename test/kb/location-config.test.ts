@@ -1,0 +1,48 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, defaultConfig, defaultConfigText, loadConfig } from '../../src/kb/config.ts';
+
+function configFile(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'kb-config-')), 'kb.json');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('kb.json', () => {
+  it('has the documented defaults', () => {
+    expect(defaultConfig).toEqual({
+      desiredRetention: 0.9,
+      maximumInterval: 36500,
+      learningSteps: ['1m', '10m'],
+      relearningSteps: ['10m'],
+      newPerDay: 20,
+      reviewsPerDay: 200,
+      dayStartsAt: '04:00',
+      fuzz: true,
+    });
+  });
+
+  it('gives the defaults for a missing file and fills in missing keys', () => {
+    expect(loadConfig(join(tmpdir(), 'no-such-dir', 'kb.json'))).toEqual(defaultConfig);
+    expect(loadConfig(configFile('{ "newPerDay": 5 }'))).toEqual({ ...defaultConfig, newPerDay: 5 });
+  });
+
+  it('round-trips the text kb init writes', () => {
+    expect(loadConfig(configFile(defaultConfigText()))).toEqual(defaultConfig);
+  });
+
+  it('names the file and the key of a wrong value', () => {
+    const file = configFile('{ "desiredRetention": 2 }');
+    expect(() => loadConfig(file)).toThrow(ConfigError);
+    expect(() => loadConfig(file)).toThrow(new RegExp(`^${file}: desiredRetention: `));
+    expect(() => loadConfig(configFile('{ "dayStartsAt": "4am" }'))).toThrow(/dayStartsAt: .*HH:MM/);
+    expect(() => loadConfig(configFile('{ "learningSteps": ["1m", "soon"] }'))).toThrow(/learningSteps\.1: /);
+  });
+
+  it('names an unknown key (a typo) and broken JSON', () => {
+    expect(() => loadConfig(configFile('{ "newPerDya": 5 }'))).toThrow(/newPerDya: unknown key/);
+    expect(() => loadConfig(configFile('{ "newPerDay": '))).toThrow(/kb\.json: not valid JSON/);
+  });
+});

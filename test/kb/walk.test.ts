@@ -1,0 +1,70 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { walkKnowledgeBase } from '../../src/kb/walk.ts';
+import { put, tempKb } from './parse-fixtures.ts';
+
+describe('walkKnowledgeBase', () => {
+  it('lists the .md files of notes/, cards/ and lab/, sorted, with size and mtime', () => {
+    const root = tempKb();
+    put(root, 'notes/z.md', 'zz');
+    put(root, 'notes/topic/a.md', 'a');
+    put(root, 'cards/deck.md', '## Q\n');
+    put(root, 'lab/ttft.md', '# Lab\n');
+    put(root, 'notes/image.png', 'x');
+    put(root, 'README.md', '# not part of the knowledge');
+    put(root, 'other/x.md', '# not either');
+    const walked = walkKnowledgeBase(root);
+    expect(walked.diagnostics).toEqual([]);
+    expect(walked.files.map((f) => f.path)).toEqual(['cards/deck.md', 'lab/ttft.md', 'notes/topic/a.md', 'notes/z.md']);
+    const z = walked.files.find((f) => f.path === 'notes/z.md');
+    expect(z).toMatchObject({ abs: join(root, 'notes/z.md'), size: 2 });
+    expect(z?.mtimeMs).toBeGreaterThan(0);
+  });
+
+  it('accepts a folder with only notes/ (an existing vault)', () => {
+    const root = tempKb();
+    put(root, 'notes/a.md', '# A');
+    put(root, '.obsidian/workspace.md', 'x');
+    expect(walkKnowledgeBase(root)).toEqual({ files: [expect.objectContaining({ path: 'notes/a.md' })], diagnostics: [] });
+  });
+
+  it('returns nothing for an empty or missing folder', () => {
+    expect(walkKnowledgeBase(tempKb())).toEqual({ files: [], diagnostics: [] });
+    expect(walkKnowledgeBase(join(tempKb(), 'missing'))).toEqual({ files: [], diagnostics: [] });
+  });
+
+  it('skips hidden folders, hidden files and node_modules', () => {
+    const root = tempKb();
+    put(root, 'notes/.git/x.md', 'x');
+    put(root, 'notes/.trash/y.md', 'x');
+    put(root, 'notes/node_modules/pkg/readme.md', 'x');
+    put(root, 'notes/.hidden.md', 'x');
+    put(root, 'notes/kept.MD', 'x');
+    expect(walkKnowledgeBase(root).files.map((f) => f.path)).toEqual(['notes/kept.MD']);
+  });
+
+  it('follows links to files and folders, reading each folder once', () => {
+    const root = tempKb();
+    const outside = tempKb();
+    put(outside, 'shared.md', '# Shared');
+    put(root, 'notes/real/a.md', '# A');
+    symlinkSync(join(outside, 'shared.md'), join(root, 'notes/shared.md'));
+    symlinkSync(join(root, 'notes/real'), join(root, 'notes/alias'));
+    symlinkSync(join(root, 'missing.md'), join(root, 'notes/broken.md'));
+    const walked = walkKnowledgeBase(root);
+    expect(walked.files.map((f) => f.path)).toEqual(['notes/real/a.md', 'notes/shared.md']);
+    expect(walked.diagnostics.map((d) => [d.file, d.severity])).toEqual([['notes/alias', 'warning'], ['notes/broken.md', 'warning']]);
+  });
+
+  it('does not loop on a link to the knowledge base root or a parent folder', () => {
+    const root = tempKb();
+    put(root, 'notes/deep/er/n.md', '# N');
+    mkdirSync(join(root, 'cards'));
+    symlinkSync(root, join(root, 'notes/deep/er/root'));
+    symlinkSync(join(root, 'notes/deep'), join(root, 'notes/deep/er/up'));
+    const walked = walkKnowledgeBase(root);
+    expect(walked.files.map((f) => f.path)).toEqual(['notes/deep/er/n.md']);
+    expect(walked.diagnostics.map((d) => d.file).sort()).toEqual(['notes/deep/er/root', 'notes/deep/er/up']);
+  });
+});

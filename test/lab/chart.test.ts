@@ -1,0 +1,71 @@
+// The text charts: bars scaled within their group, and a line chart that places points by
+// value, draws a fitted curve, an SLO line and a knee marker, and says so in its legend.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { barChart, lineChart } from '../../src/lab/chart.ts';
+
+describe('bar chart', () => {
+  it('scales each group to its own largest value and prints the values', () => {
+    const lines = barChart(
+      [
+        { title: 'throughput (tokens/s)', bars: [{ label: 'static', value: 100, text: '100 tokens/s' }, { label: 'continuous', value: 200, text: '200 tokens/s' }] },
+        { title: 'ttft.p95 (ms)', bars: [{ label: 'static', value: 5, text: '5 ms' }, { label: 'continuous', value: 1, text: '1 ms' }] },
+      ],
+      20,
+    );
+    expect(lines[0]).toBe('  throughput (tokens/s)');
+    expect(lines[1]).toMatch(/^ {4}static {6}█{10} +100 tokens\/s$/);
+    expect(lines[2]).toMatch(/^ {4}continuous {2}█{20}  200 tokens\/s$/);
+    expect(lines[4]).toMatch(/static\s+█{20}  5 ms/);
+    expect(lines[5]).toMatch(/continuous\s+█{4} +1 ms/);
+  });
+
+  it('a bar never exceeds its width and is empty only for zero', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 4, max: 60 }), (values, width) => {
+        const lines = barChart([{ title: 't', bars: values.map((value, i) => ({ label: `p${i}`, value, text: '' })) }], width);
+        lines.slice(1).forEach((line, i) => {
+          const bar = line.replace(/^ {4}p\d+ {2}/, '').replace(/ +$/, '');
+          expect(bar.length).toBeLessThanOrEqual(width);
+          expect(bar.length === 0).toBe(!(values[i] > 0));
+        });
+      }),
+    );
+  });
+});
+
+describe('line chart', () => {
+  const series = [{ name: 'ttft.p95', marker: '●', points: [1, 2, 4, 8].map((x) => ({ x, y: x * x })) }];
+
+  it('puts the lowest x at the left edge, the highest at the right, the largest y on top', () => {
+    const lines = lineChart({ series, xLabels: [1, 2, 4, 8].map((x) => ({ x, label: String(x) })), xTitle: 'rate', yTitle: 'ms', width: 40, height: 10 });
+    const rows = lines.slice(1, 11).map((line) => line.slice(line.indexOf('┤') + 1));
+    expect(rows.every((row) => row.length === 40)).toBe(true);
+    expect(rows[9][0]).toBe('●'); // (1, 1) bottom left
+    expect(rows.findIndex((row) => row[39] === '●')).toBeLessThanOrEqual(1); // (8, 64) at the top right
+    expect(lines.at(-3)).toMatch(/^\s+1\s+2\s+4\s+8$/);
+    expect(lines.at(-1)).toBe('  ● ttft.p95');
+  });
+
+  it('draws the limit line, the knee column and the fitted curve, each in the legend', () => {
+    const lines = lineChart({
+      series,
+      curve: { name: 'fit x^2', at: (x) => x * x },
+      limit: { name: 'SLO 30 ms', y: 30 },
+      knee: { name: 'knee at 4', x: 4 },
+      logX: true,
+      xLabels: [1, 2, 4, 8].map((x) => ({ x, label: String(x) })),
+      xTitle: 'rate',
+      yTitle: 'ms',
+      width: 40,
+      height: 10,
+    });
+    const plot = lines.slice(1, 11).join('\n');
+    expect(plot).toContain('─'.repeat(10));
+    expect(plot).toContain('▼');
+    expect(plot).toContain('┊');
+    expect(plot).toContain('·');
+    expect(lines.at(-2)).toContain('(log scale)');
+    expect(lines.at(-1)).toBe('  ● ttft.p95   · fit x^2   ─ SLO 30 ms   ▼ knee at 4');
+  });
+});

@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compare, CheckSyntaxError, evaluateCheck, parseCheck, type CheckOp } from '../../src/lab/checks.ts';
+
+const ratio = parseCheck({ metric: 'queue_wait.p99 / ttft.p99', op: '>=', value: 0.8, say: 'mostly queue' }, null);
+
+describe('checks', () => {
+  it('evaluates a ratio on a single run', () => {
+    const pass = evaluateCheck(ratio, { single: { 'queue_wait.p99': 90, 'ttft.p99': 100 }, points: [] });
+    expect(pass).toMatchObject({ measured: 0.9, pass: true, problem: null });
+    const fail = evaluateCheck(ratio, { single: { 'queue_wait.p99': 10, 'ttft.p99': 100 }, points: [] });
+    expect(fail).toMatchObject({ measured: 0.1, pass: false });
+  });
+
+  it('reports a check it cannot evaluate instead of passing or failing it', () => {
+    expect(evaluateCheck(ratio, { single: { 'queue_wait.p99': 10 }, points: [] })).toMatchObject({ pass: null, problem: 'ttft.p99 was not measured' });
+    expect(evaluateCheck(ratio, { single: { 'queue_wait.p99': 10, 'ttft.p99': 0 }, points: [] })).toMatchObject({ pass: null, problem: expect.stringMatching(/is 0/) });
+    expect(evaluateCheck(ratio, { single: null, points: [] })).toMatchObject({ pass: null });
+  });
+
+  it('in a sweep, picks points with @ and otherwise requires every point, reporting the worst', () => {
+    const points = [
+      { label: '16', metrics: { 'ttft.p99': 500, 'queue_wait.p99': 480 } },
+      { label: '256', metrics: { 'ttft.p99': 200, 'queue_wait.p99': 20 } },
+    ];
+    const pinned = parseCheck({ metric: 'ttft.p99@256 / ttft.p99@16', op: '<', value: 0.5, say: 'lifting the cap halves TTFT p99' }, ['16', '256']);
+    expect(evaluateCheck(pinned, { single: null, points })).toMatchObject({ measured: 0.4, pass: true });
+    const every = parseCheck({ metric: 'queue_wait.p99 / ttft.p99', op: '>=', value: 0.8, say: 'x' }, ['16', '256']);
+    expect(evaluateCheck(every, { single: null, points })).toMatchObject({ measured: 0.1, at: '256', pass: false });
+  });
+
+  it('refuses malformed expressions with a reason', () => {
+    expect(() => parseCheck({ metric: 'a / b / c', op: '>', value: 1, say: 'x' }, null)).toThrow(CheckSyntaxError);
+    expect(() => parseCheck({ metric: 'ttft.p99 * 2', op: '>', value: 1, say: 'x' }, null)).toThrow(/not a metric name/);
+    expect(() => parseCheck({ metric: 'ttft.p42', op: '>', value: 1, say: 'x' }, null)).toThrow(/unknown metric "ttft\.p42"/);
+  });
+
+  it('compare agrees with the operator it names', () => {
+    const ops: CheckOp[] = ['>=', '>', '<=', '<'];
+    fc.assert(
+      fc.property(fc.double({ noNaN: true }), fc.double({ noNaN: true }), fc.constantFrom(...ops), (a, b, op) => {
+        const expected = { '>=': a >= b, '>': a > b, '<=': a <= b, '<': a < b }[op];
+        expect(compare(a, op, b)).toBe(expected);
+      }),
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { historyText } from '../../src/lab/history.ts';
+import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/settings.ts';
+import type { LabRunRow } from '../../src/store/lab-runs.ts';
+
+function row(id: number, overrides: string[], metrics: Record<string, number> | null, status: LabRunRow['status'] = 'ok', finished = true): LabRunRow {
+  const changed = parseOverrides(overrides);
+  return {
+    id,
+    lab: 'demo',
+    startedAt: Date.UTC(2026, 10, 22, 4, id),
+    finishedAt: finished ? Date.UTC(2026, 10, 22, 4, id + 1) : null,
+    status,
+    backend: 'cpu',
+    device: null,
+    settings: { settings: applyOverrides(defaultSettings, changed), changed, sweep: null },
+    result:
+      metrics === null
+        ? null
+        : {
+            verdict: metrics['queue_wait.p99'] / metrics['ttft.p99'] >= 0.8 ? 'reproduced' : 'not reproduced',
+            note: null,
+            points: [{ label: null, partial: false, metrics }],
+            checks: [{ metric: 'queue_wait.p99 / ttft.p99', say: 'mostly queue', measured: 0, pass: true }],
+          },
+  };
+}
+
+describe('lab history', () => {
+  it('lists runs newest first with the metrics their checks use, and compares the last two finished runs', () => {
+    const runs = [
+      row(3, [], null, 'partial', false), // still running, or killed: not compared
+      row(2, ['engine.prefillMaxBatch=256'], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 }),
+      row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400 }),
+    ];
+    const text = historyText('demo', 'Demo lab', runs);
+    expect(text).toMatch(/^Runs of lab demo \(Demo lab\), newest first:/);
+    expect(text).toMatch(/#3 .* running or killed/);
+    expect(text).toMatch(/#2 .* ok\s+not reproduced\s+cpu\s+engine\.prefillMaxBatch=256\n\s+queue_wait\.p99 20\.00 ms · ttft\.p99 600\.0 ms · throughput\.output_tps 370\.0 tokens\/s/);
+    expect(text).toMatch(/#1 .* lab settings/);
+    expect(text).toContain('Last two runs compared (#1 -> #2):');
+    expect(text).toContain(`setting engine.prefillMaxBatch: ${defaultSettings.engine.prefillMaxBatch} -> 256`);
+    expect(text).toMatch(/queue_wait\.p99\s+5200\.0 ms -> 20\.00 ms \(-100%\)/);
+    expect(text).toMatch(/ttft\.p99\s+5800\.0 ms -> 600\.0 ms \(-90%\)/);
+    expect(text).toMatch(/verdict: reproduced -> not reproduced/);
+  });
+});

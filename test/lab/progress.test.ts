@@ -1,0 +1,56 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { progressLine, type LabProgress } from '../../src/lab/progress.ts';
+import { textProgress } from '../../src/ui/lab-progress-text.ts';
+
+const at = (requestsDone: number, extra: Partial<LabProgress> = {}): LabProgress => ({
+  point: null,
+  pointIndex: 0,
+  points: 1,
+  phase: 'measure',
+  run: 1,
+  runs: 1,
+  requestsDone,
+  requestsTotal: 256,
+  elapsedMs: 4200,
+  ...extra,
+});
+
+describe('lab progress', () => {
+  it('draws a bar with requests done / total and elapsed time, within the width', () => {
+    const line = progressLine(at(128), 80);
+    expect(line).toMatch(/^\[#+\.+\] 128\/256 requests · run 1\/1 · 4\.2 s$/);
+    expect(line.length).toBeLessThanOrEqual(80);
+    expect(line.split('#').length - 1).toBe(line.split('.').length - 1 - 1); // half full (one '.' in "4.2")
+    expect(progressLine(at(0, { phase: 'warmup', point: '16', points: 3, pointIndex: 1 }), 120)).toContain('warm-up 1/1 · point 16 (2/3)');
+    expect(progressLine(at(256), 30).length).toBeLessThanOrEqual(30);
+  });
+
+  it('on a pipe, writes one line per run and nothing per request', () => {
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+    let text = '';
+    (stream as unknown as PassThrough).on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const sink = textProgress(stream);
+    for (let done = 0; done <= 256; done += 16) sink.update(at(done, { phase: 'warmup' }));
+    for (let done = 0; done <= 256; done += 16) sink.update(at(done));
+    sink.done();
+    expect(text.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('on a terminal, redraws in place at most every 100 ms and clears at the end', () => {
+    let text = '';
+    let clock = 0;
+    const stream = { isTTY: true, columns: 60, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+    const sink = textProgress(stream, () => clock);
+    sink.update(at(1));
+    clock = 50;
+    sink.update(at(2)); // too soon: skipped
+    clock = 150;
+    sink.update(at(3));
+    sink.update(at(256)); // the last one always shows
+    sink.done();
+    const draws = text.split('\r\x1b[2K').filter(Boolean);
+    expect(draws.map((d) => d.match(/(\d+)\/256/)?.[1])).toEqual(['1', '3', '256']);
+    expect(text.endsWith('\r\x1b[2K')).toBe(true);
+  });
+});

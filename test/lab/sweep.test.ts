@@ -1,0 +1,68 @@
+// A lab that sweeps one setting: every point runs, `name@label` checks compare points, a
+// check without `@` must hold everywhere, and --points narrows the sweep.
+import { describe, expect, it } from 'vitest';
+import { parseLab } from '../../src/lab/lab-file.ts';
+import { labRunText } from '../../src/lab/report-text.ts';
+import { runLab } from '../../src/lab/run.ts';
+import { SettingError } from '../../src/lab/settings.ts';
+import { openDatabase } from '../../src/store/db.ts';
+
+const sweepLab = parseLab(
+  `---
+title: Admission cap sweep
+summary: The same burst at three admission caps.
+backend: sim
+warmup: 0
+engine:
+  maxNumSeqs: 128
+  maxBatchedTokens: 4096
+workload:
+  requests: 128
+  promptTokens: 8
+  outputTokens: 8
+sweep:
+  key: engine.prefillMaxBatch
+  values: [8, 32, 128]
+expect:
+  - metric: ttft.p99@128 / ttft.p99@8
+    op: "<"
+    value: 0.5
+    say: lifting the cap from 8 to 128 at least halves TTFT p99
+  - metric: prefill_first.p99
+    op: ">"
+    value: 0
+    say: every point spends some time in prefill
+---
+Body.
+`,
+  'cap-sweep',
+);
+
+describe('sweep labs', () => {
+  it('runs every point, judges checks across points, and prints each point', async () => {
+    const db = openDatabase(':memory:');
+    const progress = new Set<string>();
+    const result = await runLab({ db, lab: sweepLab, overrides: [], onProgress: (p) => progress.add(`${p.point} ${p.pointIndex + 1}/${p.points}`) });
+    expect(result.status).toBe('ok');
+    expect(result.points.map((p) => p.label)).toEqual(['8', '32', '128']);
+    expect(result.points.map((p) => p.settings.engine.prefillMaxBatch)).toEqual([8, 32, 128]);
+    expect([...progress]).toEqual(['8 1/3', '32 2/3', '128 3/3']);
+    expect(result.checks.map((c) => c.pass)).toEqual([true, true]);
+    expect(result.verdict).toBe('reproduced');
+    const text = labRunText(result);
+    expect(text).toMatch(/--- engine\.prefillMaxBatch = 8 ---[\s\S]*--- engine\.prefillMaxBatch = 32 ---[\s\S]*--- engine\.prefillMaxBatch = 128 ---/);
+    expect(text).toMatch(/prefill_first\.p99 = .* \(worst at \d+\)/);
+    db.close();
+  });
+
+  it('--points runs a subset; a check naming a point left out cannot be judged', async () => {
+    const db = openDatabase(':memory:');
+    const result = await runLab({ db, lab: sweepLab, overrides: [], points: ['8', '32'] });
+    expect(result.points.map((p) => p.label)).toEqual(['8', '32']);
+    expect(result.checks[0]).toMatchObject({ pass: null, problem: expect.stringMatching(/at 128|not measured/) });
+    expect(result.checks[1].pass).toBe(true);
+    expect(result.verdict).toBe('incomplete');
+    await expect(runLab({ db, lab: sweepLab, overrides: [], points: ['9'] })).rejects.toThrow(SettingError);
+    db.close();
+  });
+});

@@ -1,0 +1,162 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseDuration, parseTypedAnswer } from '../../src/srs/quiz-units.ts';
+
+function value(text: string, unit: string | null): number {
+  const parsed = parseTypedAnswer(text, unit);
+  if (!parsed.ok) throw new Error(`${text} [${unit}]: ${parsed.message}`);
+  return parsed.value;
+}
+
+function refusal(text: string, unit: string | null): string {
+  const parsed = parseTypedAnswer(text, unit);
+  if (parsed.ok) throw new Error(`${text} [${unit}] was read as ${parsed.value}`);
+  return parsed.message;
+}
+
+describe('typed answers: numbers', () => {
+  it.each([
+    ['20', 20],
+    ['  20  ', 20],
+    ['-3.5', -3.5],
+    ['.5', 0.5],
+    ['1.5e3', 1500],
+    ['2E-3', 0.002],
+    ['1,024', 1024],
+    ['1,234,567.5', 1234567.5],
+    ['1_000', 1000],
+  ])('%s is %d', (text, expected) => {
+    expect(value(text, null)).toBe(expected);
+  });
+
+  it('refuses what is not a number, with a reason', () => {
+    expect(refusal('', 'ms')).toMatch(/type a number/);
+    expect(refusal('abc', 'ms')).toMatch(/not a number/);
+    expect(refusal('0,5', null)).toMatch(/decimals with a dot/);
+    expect(refusal('1e999', null)).toMatch(/too large/);
+  });
+});
+
+describe('typed answers: units', () => {
+  it.each([
+    ['20ms', 'ms', 20],
+    ['20 ms', 'ms', 20],
+    ['0.5s', 'ms', 500],
+    ['0.02 s', 'ms', 20],
+    ['20000 us', 'ms', 20],
+    ['20000 µs', 'ms', 20],
+    ['20000 μs', 'ms', 20],
+    ['2 min', 's', 120],
+    ['2.4 GB', 'GB', 2.4],
+    ['2400 MB', 'GB', 2.4],
+    ['2.4e9 B', 'GB', 2.4],
+    ['1 GiB', 'GB', 1.073741824],
+    ['2 MiB', 'KiB', 2048],
+    ['4096 bytes', 'KiB', 4],
+    ['16 bits', 'B', 2],
+    ['50%', '%', 50],
+    ['50 %', '%', 50],
+    ['1.2k tokens/s', 'tokens/s', 1200],
+    ['1200 tok/s', 'tokens/s', 1200],
+    ['3 tokens/ms', 'tokens/s', 3000],
+    ['1.2k', 'tokens/s', 1200],
+    ['1.5k', 'requests', 1500],
+    ['2 PFLOP', 'TFLOP', 2000],
+    ['3.2e15 FLOPs', 'TFLOP', 3200],
+    ['989 TFLOPS', 'TFLOP/s', 989],
+    ['1 PFLOP/s', 'TFLOP/s', 1000],
+    ['2.5x', 'x', 2.5],
+    ['2.5 ×', 'x', 2.5],
+    ['40 req/s', 'req/s', 40],
+    ['40 requests/s', 'req/s', 40],
+    ['12 int8', 'int8', 12],
+    ['100 request', 'requests', 100],
+    ['2 TB/s', 'GB/s', 2000],
+  ])('%s with the card in %s is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBeCloseTo(expected, 9);
+  });
+
+  it('a unit that does not fit the card is a message, not a number', () => {
+    expect(refusal('20 GB', 'ms')).toMatch(/"GB" does not convert to ms.*a time/);
+    expect(refusal('20 ms', 'GB')).toMatch(/does not convert to GB/);
+    expect(refusal('5 tokens', 'tokens/s')).toMatch(/does not convert/);
+    expect(refusal('20 furlongs', 'ms')).toMatch(/not a unit kb knows/);
+    expect(refusal('20 ms', null)).toMatch(/has no unit/);
+    expect(refusal('20 kb', 'KiB')).toMatch(/not a unit kb knows/);
+  });
+
+  it('a bare prefix is read only where it cannot be mistaken', () => {
+    expect(refusal('2.4G', 'GB')).toMatch(/ambiguous.*2\.4 GB/);
+    expect(refusal('1.5k', 'ms')).toMatch(/ambiguous/);
+    expect(value('4k', 'B')).toBe(4000);
+    expect(value('3M', null)).toBe(3_000_000);
+  });
+});
+
+describe('typed answers: a value written with any prefix reads back', () => {
+  const prefixes: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
+  const timePrefixes: Record<string, number> = { '': 1, m: 1e-3, u: 1e-6, µ: 1e-6, n: 1e-9 };
+
+  it('bytes: value / prefix, then the prefix, gives the value in B', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-3, max: 1e15, noNaN: true }),
+        fc.constantFrom(...Object.keys(prefixes)),
+        fc.constantFrom('', ' '),
+        fc.constantFrom('B', 'bytes'),
+        (bytes, prefix, space, base) => {
+          const text = `${bytes / prefixes[prefix]}${space}${prefix}${base}`;
+          const read = value(text, 'B');
+          expect(Math.abs(read - bytes)).toBeLessThanOrEqual(1e-12 * bytes);
+        },
+      ),
+    );
+  });
+
+  it('times: any prefix of seconds, read on a card in ms or in s', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e-9, max: 1e6, noNaN: true }),
+        fc.constantFrom(...Object.keys(timePrefixes)),
+        fc.constantFrom('ms', 's'),
+        (seconds, prefix, cardUnit) => {
+          const text = `${(seconds / timePrefixes[prefix]).toExponential(15)} ${prefix}s`;
+          const expected = cardUnit === 'ms' ? seconds * 1000 : seconds;
+          expect(Math.abs(value(text, cardUnit) - expected)).toBeLessThanOrEqual(1e-12 * expected);
+        },
+      ),
+    );
+  });
+
+  it('rates: tokens/s and FLOP/s with SI prefixes', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 1e18, noNaN: true }),
+        fc.constantFrom('', 'k', 'M', 'G', 'T'),
+        fc.constantFrom(['tokens/s', 'tokens/s'], ['FLOP/s', 'FLOP/s'], ['FLOPS', 'FLOP/s']),
+        (rate, prefix, [typedBase, cardUnit]) => {
+          const text = `${rate / prefixes[prefix]} ${prefix}${typedBase}`;
+          expect(Math.abs(value(text, cardUnit) - rate)).toBeLessThanOrEqual(1e-12 * rate);
+        },
+      ),
+    );
+  });
+});
+
+describe('--time durations', () => {
+  it.each([
+    ['45s', 45_000],
+    ['45', 45_000],
+    ['90 s', 90_000],
+    ['2m', 120_000],
+    ['1m30s', 90_000],
+    ['1.5 min', 90_000],
+    ['500ms', 500],
+  ])('%s is %d ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  it.each(['soon', '0', '-5s', '5 GB', ''])('refuses %j', (text) => {
+    expect(parseDuration(text)).toBeNull();
+  });
+});

@@ -1,0 +1,134 @@
+// Rating and undo against a real database and real note files.
+import fc from 'fast-check';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/kb/config.ts';
+import { scanKnowledgeBase } from '../../src/kb/scan.ts';
+import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
+import { ReviewService, UndoError } from '../../src/srs/review-service.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+
+const NOTES: Record<string, string> = {
+  'notes/metrics/ttft.md': "---\ncreated: '2025-10-19'\nlast_reviewed: null\nnext_review: '2025-10-19'  # by hand\nreview_count: 0\nmastery_level: 0.0\ntags: [metrics]\n---\n# What is TTFT?\n\n## Answer\n\nTime to the first token.\n",
+  'notes/metrics/crlf.md': '---\r\ncreated: 2025-10-19\r\nreview_count: 0\r\n---\r\n# A CRLF note\r\n\r\n## Answer\r\n\r\nLine endings stay.\r\n',
+  'notes/metrics/bare.md': '# A note without frontmatter\n\nIts first paragraph is the answer.\n',
+};
+
+interface Fixture {
+  root: string;
+  db: KbDatabase;
+  service: ReviewService;
+  ids: string[];
+}
+
+async function fixture(): Promise<Fixture> {
+  const root = tempDir('kb-review-');
+  for (const [path, text] of Object.entries(NOTES)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const db = openDatabase(':memory:');
+  const target = { root, db, writable: true, config: defaultConfig };
+  await scanKnowledgeBase(target, { now: Date.UTC(2026, 0, 1) });
+  const ids = (db.prepare('SELECT id FROM cards ORDER BY path').all() as Array<{ id: string }>).map((row) => row.id);
+  return { root, db, service: new ReviewService(target), ids };
+}
+
+function snapshot(f: Fixture) {
+  return {
+    fsrs: f.db.prepare('SELECT * FROM fsrs ORDER BY card_id').all(),
+    log: f.db.prepare('SELECT uuid, card_id, rating, reviewed_at FROM review_log ORDER BY rowid').all(),
+    files: Object.keys(NOTES).map((path) => readFileSync(join(f.root, path))),
+  };
+}
+
+describe('ReviewService', () => {
+  it('stores a rating as one log row with the state before and after, and writes the note back', async () => {
+    const f = await fixture();
+    const now = Date.UTC(2026, 0, 2, 12);
+    const outcome = f.service.rate(f.ids[2], 3, now, 5_250);
+    expect(outcome.writeback?.status).toBe('written');
+    const log = f.db.prepare('SELECT * FROM review_log').get() as Record<string, string | number>;
+    expect(log).toMatchObject({ card_id: f.ids[2], rating: 3, reviewed_at: now, duration_ms: 5_250 });
+    expect(JSON.parse(log.state_before as string)).toMatchObject({ state: 0, reps: 0 });
+    expect(JSON.parse(log.state_after as string)).toMatchObject({ state: 1, reps: 1, last_review: now });
+    const text = readFileSync(join(f.root, 'notes/metrics/ttft.md'), 'utf8');
+    expect(text).toContain('review_count: 1\n');
+    expect(text).toContain("  # by hand\n");
+    expect(text).toContain('# What is TTFT?\n\n## Answer\n\nTime to the first token.\n');
+  });
+
+  it('undo after any sequence of ratings restores the exact earlier state: rows, log and file bytes', async () => {
+    const f = await fixture();
+    const step = fc.record({
+      card: fc.nat({ max: 2 }),
+      grade: fc.constantFrom(1, 2, 3, 4) as fc.Arbitrary<1 | 2 | 3 | 4>,
+      minutes: fc.integer({ min: 1, max: 60 * 24 * 40 }),
+      undo: fc.boolean(),
+    });
+    let clock = Date.UTC(2026, 0, 2, 9);
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+        const start = snapshot(f);
+        const before: Array<ReturnType<typeof snapshot>> = [];
+        for (const s of steps) {
+          clock += s.minutes * 60_000;
+          if (s.undo && before.length > 0) {
+            f.service.undo();
+            expect(snapshot(f)).toEqual(before.pop());
+          } else {
+            before.push(snapshot(f));
+            f.service.rate(f.ids[s.card], s.grade, clock, 1000);
+          }
+        }
+        while (before.length > 0) {
+          f.service.undo();
+          expect(snapshot(f)).toEqual(before.pop());
+        }
+        expect(snapshot(f)).toEqual(start);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('refuses to undo a rating of a card that changed since, and leaves the file alone if it was edited', async () => {
+    const f = await fixture();
+    const now = Date.UTC(2026, 0, 2, 12);
+    f.service.rate(f.ids[2], 3, now);
+    f.db.prepare('UPDATE fsrs SET reps = 99 WHERE card_id = ?').run(f.ids[2]);
+    expect(() => f.service.undo()).toThrow(UndoError);
+    f.db.prepare('UPDATE fsrs SET reps = 1 WHERE card_id = ?').run(f.ids[2]);
+
+    const path = join(f.root, 'notes/metrics/ttft.md');
+    writeFileSync(path, `${readFileSync(path, 'utf8')}\nAn edit made after the rating.\n`);
+    const edited = readFileSync(path, 'utf8');
+    const outcome = f.service.undo();
+    expect(outcome?.file?.status).toBe('refused');
+    expect(readFileSync(path, 'utf8')).toBe(edited);
+    expect(f.db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });
+  });
+
+  it('leaves a bundled (read-only) knowledge base untouched', async () => {
+    const f = await fixture();
+    const readOnly = new ReviewService({ root: f.root, db: f.db, writable: false, config: defaultConfig });
+    const files = snapshot(f).files;
+    expect(readOnly.rate(f.ids[2], 4, Date.UTC(2026, 0, 2)).writeback).toBeNull();
+    expect(snapshot(f).files).toEqual(files);
+  });
+
+  it('builds the queue with the daily new-card limit counted from the log', async () => {
+    const f = await fixture();
+    const service = new ReviewService({ root: f.root, db: f.db, writable: true, config: { ...defaultConfig, newPerDay: 2 } });
+    const morning = new Date(2026, 0, 2, 9).getTime();
+    expect(service.queue({}, morning).new).toHaveLength(2);
+    service.rate(f.ids[0], 4, morning);
+    expect(service.queue({}, morning + 60_000).new).toHaveLength(1);
+    service.bury(f.ids[1], morning);
+    expect(service.queue({}, morning + 60_000).new.map((c) => c.id)).toEqual([f.ids[2]]);
+    expect(service.queue({ tag: 'metrics' }, morning + 60_000).new.map((c) => c.id)).toEqual([f.ids[2]]);
+    expect(service.queue({ deck: 'nothing' }, morning + 60_000).new).toEqual([]);
+    const nextMorning = new Date(2026, 0, 3, 9).getTime();
+    expect(service.queue({}, nextMorning).new.map((c) => c.id)).toEqual([f.ids[1], f.ids[2]]);
+  });
+});

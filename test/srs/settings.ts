@@ -1,0 +1,7 @@
+// Review settings for tests: kb's defaults, with overrides.
+import { defaultConfig } from '../../src/kb/config.ts';
+import type { ReviewSettings } from '../../src/srs/settings.ts';
+
+export function testSettings(overrides: Partial<ReviewSettings> = {}): ReviewSettings {
+  return { ...defaultConfig, ...overrides };
+}

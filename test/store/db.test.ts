@@ -1,0 +1,99 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deviceId, NewerDatabaseError, openDatabase, schemaVersion } from '../../src/store/db.ts';
+
+const tempDb = () => join(mkdtempSync(join(tmpdir(), 'kb-db-')), 'sub', 'kb.db');
+
+describe('openDatabase', () => {
+  it('creates the schema, WAL, foreign keys and a device id', () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(['cards', 'files', 'fsrs', 'lab_runs', 'meta', 'quiz_results', 'review_log']);
+    expect(deviceId(db)).toMatch(/^[0-9a-f-]{36}$/);
+    db.close();
+  });
+
+  it('opens an existing database without migrating again and keeps its device id', () => {
+    const path = tempDb();
+    const first = openDatabase(path);
+    const id = deviceId(first);
+    first.close();
+    const second = openDatabase(path);
+    expect(deviceId(second)).toBe(id);
+    second.close();
+  });
+
+  it('refuses a database from a newer kb', () => {
+    const path = tempDb();
+    openDatabase(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${schemaVersion + 1}`);
+    raw.close();
+    expect(() => openDatabase(path)).toThrow(NewerDatabaseError);
+  });
+
+  it('has strict tables: a wrong type is refused', () => {
+    const db = openDatabase(':memory:');
+    expect(() =>
+      db.prepare("INSERT INTO files (path, size, mtime_ms, sha256, scanned_at) VALUES ('a', 'big', 1, 'x', 1)").run(),
+    ).toThrow(/cannot store TEXT value in INTEGER column/);
+    db.close();
+  });
+
+  it('cascades a deleted card to its schedule and history', () => {
+    const db = openDatabase(':memory:');
+    db.prepare(
+      `INSERT INTO cards (id, kind, path, line, deck, front, back, full, content_hash, file_size, file_mtime_ms, created_at, updated_at)
+       VALUES ('c1', 'note', 'notes/a.md', 1, 'a', 'Q', 'A', 'A', 'h', 1, 1, 1, 1)`,
+    ).run();
+    db.prepare("INSERT INTO fsrs (card_id, due, stability, difficulty) VALUES ('c1', 0, 0, 0)").run();
+    db.prepare(
+      `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+       VALUES ('u1', 'c1', 3, 1, 1000, '{}', '{}', 'd')`,
+    ).run();
+    expect(() =>
+      db.prepare(
+        `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+         VALUES ('u2', 'missing', 3, 1, 1000, '{}', '{}', 'd')`,
+      ).run(),
+    ).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM cards WHERE id = 'c1'").run();
+    expect(db.prepare('SELECT count(*) FROM fsrs').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM review_log').pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('checks ratings, states and JSON columns', () => {
+    const db = openDatabase(':memory:');
+    db.prepare(
+      `INSERT INTO cards (id, kind, path, line, deck, front, back, full, content_hash, file_size, file_mtime_ms, created_at, updated_at)
+       VALUES ('c1', 'card', 'cards/a.md', 3, 'a', 'Q', 'A', 'A', 'h', 1, 1, 1, 1)`,
+    ).run();
+    expect(() => db.prepare("INSERT INTO fsrs (card_id, due, stability, difficulty, state) VALUES ('c1', 0, 0, 0, 4)").run()).toThrow(/CHECK/);
+    expect(() =>
+      db.prepare(
+        `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+         VALUES ('u', 'c1', 5, 1, 1, '{}', '{}', 'd')`,
+      ).run(),
+    ).toThrow(/CHECK/);
+    expect(() => db.prepare("UPDATE cards SET tags = 'not json' WHERE id = 'c1'").run()).toThrow(/CHECK/);
+    db.close();
+  });
+
+  it('lets two connections create one database at once without running the migration twice', () => {
+    const path = tempDb();
+    const a = openDatabase(path);
+    const b = openDatabase(path);
+    expect(b.prepare('SELECT count(*) FROM meta').pluck().get()).toBe(2);
+    a.close();
+    b.close();
+  });
+});

@@ -1,0 +1,134 @@
+import { cleanup, render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { QuizScreen } from '../../src/ui/quiz-screen.tsx';
+import { quizCard, SessionDriver, tpotCard } from './quiz-fixture.ts';
+
+const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function press(stdin: { write(data: string): void }, ...keys: string[]) {
+  for (const key of keys) {
+    stdin.write(key);
+    await tick();
+  }
+}
+
+/** Waits (up to 5 s, for a loaded machine) until the frame satisfies `check`. */
+async function until(frame: () => string | undefined, check: (text: string) => boolean): Promise<string> {
+  for (let waited = 0; waited < 5000; waited += 10) {
+    const text = frame() ?? '';
+    if (check(text)) return text;
+    await tick(10);
+  }
+  return frame() ?? '';
+}
+
+/** The frame shows `text` (once rendered). */
+async function shows(frame: () => string | undefined, text: string): Promise<void> {
+  expect(await until(frame, (current) => current.includes(text))).toContain(text);
+}
+
+afterEach(() => cleanup());
+
+describe('QuizScreen', () => {
+  it('takes a typed number for a calc card, asks again for a unit that does not fit, and shows the worked solution', async () => {
+    const driver = new SessionDriver([tpotCard()]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await tick();
+    await shows(lastFrame, 'TTFT 0.5 s, 100 tokens, 2.5 s in all. TPOT?');
+    await shows(lastFrame, 'Answer (ms):');
+    await press(stdin, '2', '0', ' ', 'G', 'B');
+    await shows(lastFrame, 'Answer (ms): 20 GB');
+    await press(stdin, '\r');
+    await shows(lastFrame, '"GB" does not convert to ms');
+    expect(driver.session.answers).toEqual([]);
+    await press(stdin, '\x7f', '\x7f', 'm', 's', '\r');
+    expect(driver.calls).toEqual(['calc 20 GB retry', 'calc 20 ms answered']);
+    await shows(lastFrame, '✓ Right: 20 ms = 20 ms');
+    await shows(lastFrame, 'TPOT = (2.5 - 0.5) / 100 s = 20 ms');
+    await press(stdin, '\r');
+    await shows(lastFrame, 'Quiz done.');
+    await shows(lastFrame, 'Score: 1/1 (100%)');
+  });
+
+  it('reveals a text card with Space, takes y or n, and goes straight on', async () => {
+    const driver = new SessionDriver([quizCard('a'), quizCard('b')]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await tick();
+    await shows(lastFrame, 'Question a?');
+    expect(lastFrame()).not.toContain('Answer a.');
+    await press(stdin, 'y');
+    expect(driver.calls).toEqual([]);
+    await press(stdin, ' ');
+    await shows(lastFrame, 'Answer a.');
+    await shows(lastFrame, 'y I knew it');
+    await press(stdin, 'n');
+    expect(driver.calls).toEqual(['text false']);
+    await shows(lastFrame, 'Question b?');
+    await shows(lastFrame, '✗ wrong');
+    await press(stdin, ' ', 'y');
+    await shows(lastFrame, 'Score: 1/2 (50%)');
+    await shows(lastFrame, 'Weakest tags: metrics 1/2');
+  });
+
+  it('counts down and times a question out at zero, showing the solution', async () => {
+    let time = 0;
+    const driver = new SessionDriver([tpotCard(), quizCard('b')], 45_000);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => time} tickMs={10} />);
+    await tick();
+    await shows(lastFrame, '45s left');
+    await press(stdin, '1', '9');
+    time = 30_500;
+    expect(await until(lastFrame, (text) => text.includes('15s left'))).toContain('15s left');
+    time = 45_000;
+    await until(lastFrame, (text) => text.includes("Time's up"));
+    expect(driver.calls).toEqual(['timeout 45000']);
+    await shows(lastFrame, "✗ Time's up: the answer is 20 ms");
+    await shows(lastFrame, 'TPOT = (2.5 - 0.5) / 100 s = 20 ms');
+    await press(stdin, '\r');
+    await shows(lastFrame, 'Question b?');
+    await shows(lastFrame, '45s left');
+  });
+
+  it('takes a chunk of keys at once (a paste, tmux send-keys): characters, then Enter', async () => {
+    const driver = new SessionDriver([tpotCard()]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await tick();
+    await press(stdin, '25ms\r');
+    expect(driver.calls).toEqual(['calc 25ms answered']);
+    await shows(lastFrame, '✗ Wrong: you typed 25ms = 25 ms; the answer is 20 ms');
+  });
+
+  it('keeps every key when several arrive before the screen renders again', async () => {
+    const driver = new SessionDriver([tpotCard('a'), tpotCard('b')]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await tick();
+    for (const key of ['2', '0', ' ', 'G', 'B', '\r', '\x7f', '\x7f', 'm', 's', '\r', '\r', '0', '.', '0', '2', 's', '\r']) stdin.write(key);
+    await until(lastFrame, (text) => text.includes('✓ Right: 0.02s'));
+    expect(driver.calls).toEqual(['calc 20 GB retry', 'calc 20 ms answered', 'calc 0.02s answered']);
+    await shows(lastFrame, '✓ Right: 0.02s = 20 ms');
+  });
+
+  it('ends early with Esc and shows what was answered', async () => {
+    const driver = new SessionDriver([quizCard('a'), quizCard('b'), quizCard('c')]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await tick();
+    await press(stdin, ' ', 'y');
+    await press(stdin, '\x1b');
+    expect(await until(lastFrame, (text) => text.includes('Quiz stopped'))).toContain('Quiz stopped after 1 of 3 questions.');
+    await shows(lastFrame, 'Score: 1/1 (100%)');
+  });
+
+  it('scrolls an answer taller than the screen', async () => {
+    const back = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the answer.`).join('\n\n');
+    const driver = new SessionDriver([quizCard('long', { back })]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await shows(lastFrame, 'Question long?');
+    await press(stdin, ' ');
+    await shows(lastFrame, 'more lines');
+    expect(lastFrame()).not.toContain('Line 40 of the answer.');
+    for (let i = 0; i < 8; i++) await press(stdin, '\x1b[6~');
+    await shows(lastFrame, 'Line 40 of the answer.');
+    await press(stdin, 'y');
+    await shows(lastFrame, 'Score: 1/1');
+  });
+});

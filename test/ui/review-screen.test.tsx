@@ -1,0 +1,106 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
+import { FakeController, screenCard } from './fake-controller.ts';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+async function press(stdin: { write(data: string): void }, ...keys: string[]) {
+  for (const key of keys) {
+    stdin.write(key);
+    await tick();
+  }
+}
+
+afterEach(() => cleanup());
+
+describe('ReviewScreen', () => {
+  it('shows the question, reveals the answer with the four intervals, and rates', async () => {
+    let time = 1_000_000;
+    const controller = new FakeController([screenCard('a'), screenCard('b')]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={time} now={() => time} />);
+    await tick();
+    expect(lastFrame()).toContain('Question a?');
+    expect(lastFrame()).not.toContain('Answer');
+    expect(lastFrame()).toContain('Space');
+    await press(stdin, ' ');
+    const revealed = lastFrame() ?? '';
+    expect(revealed).toContain('Answer a.');
+    for (const label of ['1 Again 1m', '2 Hard 6m', '3 Good 10m', '4 Easy 8d']) expect(revealed).toContain(label);
+    time += 4_000;
+    await press(stdin, '3');
+    expect(controller.calls).toEqual(['rate a 3 4000']);
+    expect(lastFrame()).toContain('Question b?');
+  });
+
+  it('ignores answers before the reveal, takes Space as Good after it, and undoes', async () => {
+    const controller = new FakeController([screenCard('a'), screenCard('b')]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, '4');
+    expect(controller.calls).toEqual([]);
+    expect(lastFrame()).toContain('Space shows the answer first');
+    await press(stdin, '\r', ' ');
+    expect(controller.calls).toEqual(['rate a 3 0']);
+    await press(stdin, 'u');
+    expect(controller.calls).toEqual(['rate a 3 0', 'undo']);
+    expect(lastFrame()).toContain('Question a?');
+  });
+
+  it('toggles the full note, buries, suspends, and ends with a summary', async () => {
+    const controller = new FakeController([screenCard('a', { lab: 'ttft-breakdown' }), screenCard('b'), screenCard('c')]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    expect(lastFrame()).toContain('lab: ttft-breakdown');
+    await press(stdin, 'f');
+    expect(lastFrame()).toContain('The whole note of a.');
+    await press(stdin, 'f');
+    expect(lastFrame()).toContain('Answer a.');
+    await press(stdin, '1', 'b', 's');
+    expect(controller.calls).toEqual(['rate a 1 0', 'bury b', 'suspend c']);
+    const end = lastFrame() ?? '';
+    expect(end).toContain('Done for today.');
+    expect(end).toContain('Cards reviewed: 1');
+    expect(end).toContain('Tomorrow: 7 cards due');
+  });
+
+  it('shows the keys on ?', async () => {
+    const controller = new FakeController([screenCard('a')]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, '?');
+    expect(lastFrame()).toContain('bury: hide the card until tomorrow');
+    await press(stdin, '?');
+    expect(lastFrame()).toContain('Question a?');
+  });
+
+  it('opens the editor at the card and reloads it', async () => {
+    const controller = new FakeController([screenCard('a')]);
+    const ran: string[] = [];
+    const runEditor = async (command: string, args: string[]) => void ran.push([command, ...args].join(' '));
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} runEditor={runEditor} />);
+    await tick();
+    await press(stdin, 'e');
+    await tick();
+    expect(ran).toEqual(['editor +1 notes/a.md']);
+    expect(controller.calls).toEqual(['reload a']);
+    expect(lastFrame()).toContain('reloaded');
+  });
+
+  it('scrolls a card longer than the screen', async () => {
+    const back = Array.from({ length: 40 }, (_, i) => `- line ${i + 1}`).join('\n');
+    const controller = new FakeController([screenCard('a', { back })]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, ' ');
+    await tick();
+    expect(lastFrame()).toContain('• line 1\n');
+    expect(lastFrame()).not.toContain('line 40');
+    expect(lastFrame()).toMatch(/↓ \d+ more lines/);
+    await press(stdin, ...new Array(40).fill('j'));
+    expect(lastFrame()).toContain('line 40');
+    expect(lastFrame()).not.toContain('• line 1\n');
+    expect(lastFrame()).toContain('1 Again');
+  });
+});
