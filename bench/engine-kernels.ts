@@ -23,9 +23,10 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createCpuBackend, kvBytesPerToken } from '../src/engine/backend/cpu/cpu-backend.ts';
 import type { KernelKind } from '../src/engine/backend/cpu/thread-state.ts';
-import type { Backend, ForwardBatch, StepResult } from '../src/engine/backend/types.ts';
-import { namedConfig, parameterCount, type ModelConfig } from '../src/engine/model/config.ts';
+import type { Backend, StepResult } from '../src/engine/backend/types.ts';
+import { namedConfig, parameterCount } from '../src/engine/model/config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
+import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,62 +101,10 @@ async function measureBandwidth(): Promise<{ nativeGBs: number; jsSumGBs: number
   return { nativeGBs, jsSumGBs: bytes / bestSum / 1e6 };
 }
 
-interface Seq {
-  tokens: number[];
-  blocks: number[];
-}
-
-/** One step: every sequence adds `count` tokens after what it already has, greedy sampling. */
-function batchOf(seqs: Seq[], count: number[]): ForwardBatch {
-  const maxBlocks = Math.max(...seqs.map((s) => s.blocks.length));
-  const tokenIds: number[] = [];
-  const positions: number[] = [];
-  const slots: number[] = [];
-  const queryStart = [0];
-  const blockTables = new Int32Array(seqs.length * maxBlocks).fill(-1);
-  seqs.forEach((s, i) => {
-    const start = s.tokens.length - count[i];
-    for (let p = start; p < s.tokens.length; p++) {
-      tokenIds.push(s.tokens[p]);
-      positions.push(p);
-      slots.push(s.blocks[Math.floor(p / BLOCK_SIZE)] * BLOCK_SIZE + (p % BLOCK_SIZE));
-    }
-    queryStart.push(tokenIds.length);
-    blockTables.set(s.blocks, i * maxBlocks);
-  });
-  const r = seqs.length;
-  return {
-    tokenIds: Int32Array.from(tokenIds),
-    positions: Int32Array.from(positions),
-    slotMapping: Int32Array.from(slots),
-    queryStart: Int32Array.from(queryStart),
-    contextLens: Int32Array.from(seqs.map((s) => s.tokens.length)),
-    blockTables,
-    maxBlocksPerSeq: maxBlocks,
-    sampleSeqs: Int32Array.from(seqs.map((_, i) => i)),
-    temperature: new Float32Array(r),
-    topK: new Int32Array(r),
-    topP: new Float32Array(r).fill(1),
-    uniform: new Float32Array(r),
-  };
-}
-
 /** CPU milliseconds of all threads since `since`, divided by the threads doing the work. */
 function cpuMs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000 / threads;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** FLOPs of the linear layers and attention for one token at position `pos`. */
-function tokenFlops(config: ModelConfig, pos: number): number {
-  const c = config.nEmbd;
-  return config.nLayer * (2 * 12 * c * c + 4 * (pos + 1) * c);
 }
 
 interface Row {
@@ -212,18 +161,15 @@ async function benchModel(name: string, kernels: KernelKind, bandwidth: number):
 
   // Warm-up: let V8 compile the kernels at every shape class (4x4 and tail blocks).
   const warm: Seq[] = Array.from({ length: warmSeqs }, (_, i) => ({ tokens: [1, 2, 3, 4, 5], blocks: [i * blocksPerSeq] }));
-  await backend.step(batchOf(warm, [5, 5, 5, 5, 5]));
+  await backend.step(batchOf(warm, [5, 5, 5, 5, 5], BLOCK_SIZE));
   for (let i = 0; i < 3; i++) {
     for (const s of warm) s.tokens.push(7);
-    await backend.step(batchOf(warm, [1, 1, 1, 1, 1]));
+    await backend.step(batchOf(warm, [1, 1, 1, 1, 1], BLOCK_SIZE));
   }
 
-  const lmHeadFlops = 2 * config.vocabSize * config.nEmbd;
+  const headFlops = lmHeadFlops(config);
   for (const b of batches) {
-    const seqs: Seq[] = Array.from({ length: b }, (_, i) => ({
-      tokens: Array.from({ length: prompt }, (_, p) => (i * 7919 + p * 31) % config.vocabSize),
-      blocks: Array.from({ length: blocksPerSeq }, (_, k) => i * blocksPerSeq + k),
-    }));
+    const seqs = promptSeqs(b, prompt, blocksPerSeq, config.vocabSize);
     const prefillTimes: number[] = [];
     const prefillCpu: number[] = [];
     let result: StepResult = { tokens: new Int32Array(b) };
@@ -231,24 +177,22 @@ async function benchModel(name: string, kernels: KernelKind, bandwidth: number):
       // Re-running the same prefill rewrites the same KV slots with the same values.
       const start = performance.now();
       const cpu = process.cpuUsage();
-      result = await backend.step(batchOf(seqs, seqs.map(() => prompt)));
+      result = await backend.step(batchOf(seqs, seqs.map(() => prompt), BLOCK_SIZE));
       prefillTimes.push(performance.now() - start);
       prefillCpu.push(cpuMs(cpu));
     }
-    let flops = b * lmHeadFlops;
-    for (let p = 0; p < prompt; p++) flops += b * tokenFlops(config, p);
-    row('prefill', b, b * prompt, median(prefillTimes), median(prefillCpu), flops, weightBytes + b * prompt * kvBytesPerToken(config));
+    row('prefill', b, b * prompt, median(prefillTimes), median(prefillCpu), prefillFlops(config, b, prompt), weightBytes + b * prompt * kvBytesPerToken(config));
 
     const decodeTimes: number[] = [];
     const decodeCpu: number[] = [];
-    flops = 0;
+    let flops = 0;
     let kvRead = 0;
     for (let step = 0; step < decodeSteps; step++) {
       seqs.forEach((s, i) => s.tokens.push(result.tokens[i]));
       const ctx = seqs[0].tokens.length;
-      flops += b * (tokenFlops(config, ctx - 1) + lmHeadFlops);
+      flops += b * (tokenFlops(config, ctx - 1) + headFlops);
       kvRead += b * ctx * kvBytesPerToken(config);
-      const batch = batchOf(seqs, seqs.map(() => 1));
+      const batch = batchOf(seqs, seqs.map(() => 1), BLOCK_SIZE);
       const start = performance.now();
       const cpu = process.cpuUsage();
       result = await backend.step(batch);

@@ -11,11 +11,12 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { openKnowledgeBase } from '../src/cli/context.ts';
 import { scanKnowledgeBase } from '../src/kb/scan.ts';
+import { cardLabRunner } from '../src/ui/card-lab-runner.ts';
 import { ReviewRun } from '../src/srs/review-run.ts';
 import { ReviewService } from '../src/srs/review-service.ts';
 import { ReviewScreen } from '../src/ui/review/ReviewScreen.tsx';
 import { tempDir } from '../test/helpers/kb-cli.ts';
-import { TmuxKb } from '../test/e2e/review-tmux.ts';
+import { TmuxKb } from '../test/helpers/tmux.ts';
 
 const CARDS = 10_000;
 const PER_FILE = 100;
@@ -68,9 +69,10 @@ async function inTerminal(root: string): Promise<{ launch: number[]; rating: num
   const launch: number[] = [];
   const rating: number[] = [];
   for (let run = 0; run <= RUNS; run++) {
-    const tmux = new TmuxKb();
+    // Fine polling: this measures key-to-screen latency, and each look costs one tmux spawn.
+    const tmux = new TmuxKb({ pollMs: 5 });
     const t0 = performance.now();
-    tmux.start(root, [], 100, 30);
+    tmux.start(root, 'review');
     await tmux.waitFor(QUESTION, 30_000);
     const elapsed = performance.now() - t0;
     for (let i = 0; i < 5 && run > 0; i++) {
@@ -94,7 +96,7 @@ async function ratingToNextCard(root: string): Promise<{ data: number[]; drawn: 
   const kb = openKnowledgeBase({ kb: root });
   const service = new ReviewService(kb);
   const startedAt = Date.now();
-  const run = new ReviewRun(service, kb.root, { limit: null }, { startedAt, editor: 'true', writable: true, rescan: async () => {} });
+  const run = new ReviewRun(service, kb.root, { limit: null }, { startedAt, editor: 'true', writable: true, rescan: async () => {}, labs: cardLabRunner(kb.db, kb.root) });
   // The data path alone: store the rating, pick the next card, preview its four intervals.
   const data: number[] = [];
   for (let i = 0; i < 200; i++) {

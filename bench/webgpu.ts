@@ -17,13 +17,14 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createBackend, type BackendKind } from '../src/engine/backend/create-backend.ts';
-import type { Backend, ForwardBatch, StepResult } from '../src/engine/backend/types.ts';
+import type { Backend, StepResult } from '../src/engine/backend/types.ts';
 import { BufferUsage, MapMode, openGpu } from '../src/engine/backend/webgpu/device.ts';
 import { tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';
 import { compileKernel, MATMUL_ROW_BLOCKS } from '../src/engine/backend/webgpu/pipelines.ts';
 import { MATMUL_WORKGROUP, matmulWgsl } from '../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
-import { namedConfig, type ModelConfig } from '../src/engine/model/config.ts';
+import { namedConfig } from '../src/engine/model/config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
+import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,57 +45,6 @@ const repeats = Number(args.repeats);
 const log = (line: string): void => {
   if (!args.json) console.log(line);
 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** FLOPs of the linear layers and attention for one token at position `pos`. */
-function tokenFlops(config: ModelConfig, pos: number): number {
-  const c = config.nEmbd;
-  return config.nLayer * (2 * 12 * c * c + 4 * (pos + 1) * c);
-}
-
-interface Seq {
-  tokens: number[];
-  blocks: number[];
-}
-
-/** One greedy step: each sequence adds `count` tokens after what it already has. */
-function batchOf(seqs: Seq[], count: number): ForwardBatch {
-  const maxBlocks = Math.max(...seqs.map((s) => s.blocks.length));
-  const tokenIds: number[] = [];
-  const positions: number[] = [];
-  const slots: number[] = [];
-  const queryStart = [0];
-  const blockTables = new Int32Array(seqs.length * maxBlocks).fill(-1);
-  seqs.forEach((s, i) => {
-    for (let p = s.tokens.length - count; p < s.tokens.length; p++) {
-      tokenIds.push(s.tokens[p]);
-      positions.push(p);
-      slots.push(s.blocks[Math.floor(p / BLOCK_SIZE)] * BLOCK_SIZE + (p % BLOCK_SIZE));
-    }
-    queryStart.push(tokenIds.length);
-    blockTables.set(s.blocks, i * maxBlocks);
-  });
-  const r = seqs.length;
-  return {
-    tokenIds: Int32Array.from(tokenIds),
-    positions: Int32Array.from(positions),
-    slotMapping: Int32Array.from(slots),
-    queryStart: Int32Array.from(queryStart),
-    contextLens: Int32Array.from(seqs.map((s) => s.tokens.length)),
-    blockTables,
-    maxBlocksPerSeq: maxBlocks,
-    sampleSeqs: Int32Array.from(seqs.map((_, i) => i)),
-    temperature: new Float32Array(r),
-    topK: new Int32Array(r),
-    topP: new Float32Array(r).fill(1),
-    uniform: new Float32Array(r),
-  };
-}
 
 interface Row {
   model: string;
@@ -123,34 +73,29 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
   };
   // Warm-up at decode and prefill shapes (V8 for cpu; nothing left to compile for webgpu).
   const warm: Seq[] = [0, 1].map((i) => ({ tokens: [1, 2, 3, 4, 5], blocks: [i * blocksPerSeq] }));
-  await backend.step(batchOf(warm, 5));
+  await backend.step(batchOf(warm, 5, BLOCK_SIZE));
   for (const s of warm) s.tokens.push(7);
-  await backend.step(batchOf(warm, 1));
+  await backend.step(batchOf(warm, 1, BLOCK_SIZE));
 
-  const lmHeadFlops = 2 * config.vocabSize * config.nEmbd;
+  const headFlops = lmHeadFlops(config);
   for (const b of batches) {
-    const seqs: Seq[] = Array.from({ length: b }, (_, i) => ({
-      tokens: Array.from({ length: prompt }, (_, p) => (i * 7919 + p * 31) % config.vocabSize),
-      blocks: Array.from({ length: blocksPerSeq }, (_, k) => i * blocksPerSeq + k),
-    }));
+    const seqs = promptSeqs(b, prompt, blocksPerSeq, config.vocabSize);
     const prefillTimes: number[] = [];
     let result: StepResult = { tokens: new Int32Array(b) };
     for (let r = 0; r < repeats; r++) {
-      const batch = batchOf(seqs, prompt);
+      const batch = batchOf(seqs, prompt, BLOCK_SIZE);
       const start = performance.now();
       result = await backend.step(batch);
       prefillTimes.push(performance.now() - start);
     }
-    let flops = b * lmHeadFlops;
-    for (let p = 0; p < prompt; p++) flops += b * tokenFlops(config, p);
-    row('prefill', b, b * prompt, median(prefillTimes), flops);
+    row('prefill', b, b * prompt, median(prefillTimes), prefillFlops(config, b, prompt));
 
     const decodeTimes: number[] = [];
-    flops = 0;
+    let flops = 0;
     for (let step = 0; step < decodeSteps; step++) {
       seqs.forEach((s, i) => s.tokens.push(result.tokens[i]));
-      flops += b * (tokenFlops(config, seqs[0].tokens.length - 1) + lmHeadFlops);
-      const batch = batchOf(seqs, 1);
+      flops += b * (tokenFlops(config, seqs[0].tokens.length - 1) + headFlops);
+      const batch = batchOf(seqs, 1, BLOCK_SIZE);
       const start = performance.now();
       result = await backend.step(batch);
       decodeTimes.push(performance.now() - start);

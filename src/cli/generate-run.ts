@@ -34,6 +34,7 @@ export async function generateOnce(request: GenerateCommandRequest) {
       weightsDir: request.weightsDir,
       backend: request.backend,
       threads: request.threads,
+      profile: request.profile,
       seed: request.seed,
       // One request: a pool just big enough for it.
       numBlocks: Math.ceil(Math.min(promptIds.length + request.maxNewTokens, config.nCtx) / DEFAULT_BLOCK_SIZE),
@@ -58,11 +59,15 @@ export async function generateOnce(request: GenerateCommandRequest) {
     const metrics = requestMetrics(result.timeline);
     const decodeTokensPerS =
       metrics && metrics.tpotMs !== null && metrics.tpotMs > 0 ? 1000 / metrics.tpotMs : null;
+    // Only with --profile; null when the backend chosen cannot time its kernels (cpu, sim).
+    const profile = request.profile ? ((await engine.profile()) ?? null) : undefined;
     return {
       model: config.name,
       weights: engine.info.weights,
       backend: engine.info.backend,
       device: engine.info.device,
+      description: engine.info.description,
+      ...(profile === undefined ? {} : { profile }),
       promptIds,
       outputIds: result.outputIds,
       text: gpt2Vocab ? gpt2Tokenizer.decode(result.outputIds) : '',

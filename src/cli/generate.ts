@@ -1,6 +1,9 @@
 // kb generate: one request through the bundled engine; prints the text, the token ids and
 // the request's timings.
 import type { Command } from 'commander';
+import type { BackendKind } from '../engine/backend/create-backend.ts';
+import type { KernelProfile } from '../engine/engine.ts';
+import { kernelProfileLines } from '../engine/kernel-profile-text.ts';
 import { UserError } from './errors.ts';
 
 interface GenerateFlags {
@@ -15,6 +18,7 @@ interface GenerateFlags {
   seed: string;
   backend: string;
   threads?: string;
+  profile?: boolean;
   ignoreEos?: boolean;
   json?: boolean;
 }
@@ -32,13 +36,20 @@ export function register(program: Command): void {
     .option('--top-k <k>', 'sample among the k most likely tokens; 0 = off', '0')
     .option('--top-p <p>', 'sample within the smallest set of probability mass p; 1 = off', '1')
     .option('--seed <n>', 'seed of the sampling draws', '0')
-    .option('--backend <name>', 'cpu computes in TypeScript; webgpu in WGSL (a GPU or lavapipe); sim times a modelled GPU (its tokens are not language)', 'cpu')
+    .option(
+      '--backend <name>',
+      'cpu computes in TypeScript; webgpu in WGSL (a GPU, or lavapipe without one); auto takes a hardware GPU if there is one, else cpu; ' +
+        'sim times a modelled GPU (its tokens are not language)',
+      'cpu',
+    )
     .option('--threads <n>', 'cpu threads (default: all cores)')
+    .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExample: kb generate --prompt "The KV cache" --max-new-tokens 16')
     .action(async (flags: GenerateFlags) => {
-      const request = parseFlags(flags);
+      const { parseBackendKind } = await import('../engine/backend/create-backend.ts');
+      const request = parseFlags(flags, parseBackendKind);
       const { generateOnce } = await import('./generate-run.ts');
       const result = await generateOnce(request);
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -56,15 +67,15 @@ export interface GenerateCommandRequest {
   topK: number;
   topP: number;
   seed: number;
-  backend: 'cpu' | 'webgpu' | 'sim';
+  backend: BackendKind | 'sim';
   threads: number | undefined;
+  profile: boolean;
   ignoreEos: boolean;
 }
 
-function parseFlags(flags: GenerateFlags): GenerateCommandRequest {
+function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest {
   if (flags.model !== undefined && flags.weights !== undefined) throw new UserError('give --model or --weights, not both');
   if ((flags.prompt === undefined) === (flags.promptIds === undefined)) throw new UserError('give exactly one of --prompt TEXT or --prompt-ids 1,2,3');
-  if (!['cpu', 'webgpu', 'sim'].includes(flags.backend)) throw new UserError(`--backend must be cpu, webgpu or sim (got ${flags.backend})`);
   return {
     model: flags.model,
     weightsDir: flags.weights,
@@ -75,10 +86,21 @@ function parseFlags(flags: GenerateFlags): GenerateCommandRequest {
     topK: integer('--top-k', flags.topK, 0),
     topP: number('--top-p', flags.topP, (v) => v > 0 && v <= 1, 'in (0, 1]'),
     seed: integer('--seed', flags.seed, 0),
-    backend: flags.backend as GenerateCommandRequest['backend'],
+    backend: parseBackend(flags.backend, parseBackendKind),
     threads: flags.threads === undefined ? undefined : integer('--threads', flags.threads, 1),
+    profile: flags.profile ?? false,
     ignoreEos: flags.ignoreEos ?? false,
   };
+}
+
+/** The engine's backend kinds, plus the sim, which runs without a backend device. */
+function parseBackend(value: string, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest['backend'] {
+  if (value === 'sim') return 'sim';
+  try {
+    return parseBackendKind(value);
+  } catch (error) {
+    throw new UserError(`--backend: ${(error as Error).message}, sim`);
+  }
 }
 
 function parseIds(text: string): number[] {
@@ -108,11 +130,19 @@ function formatResult(r: GenerateResult): string {
   return [
     r.text,
     '',
-    `model: ${r.model} (${r.weights})  backend: ${r.backend}, ${r.device}`,
+    `model: ${r.model} (${r.weights})`,
+    `backend: ${r.description}`,
     `prompt ids (${r.promptIds.length}): ${r.promptIds.join(',')}`,
     `output ids (${r.outputIds.length}): ${r.outputIds.join(',')}`,
     `finish: ${r.finishReason}`,
     `TTFT ${f(r.timings.ttftMs, 'ms')}  TPOT ${f(r.timings.tpotMs, 'ms/token')}  ` +
       `decode ${f(r.timings.decodeTokensPerS, 'tokens/s')}  total ${f(r.timings.latencyMs, 'ms')}`,
+    ...(r.profile === undefined ? [] : ['', profileText(r.profile, r.backend)]),
   ].join('\n');
+}
+
+/** The --profile output: the kernel table, or why there is none. */
+function profileText(profile: KernelProfile | null, backend: string): string {
+  if (profile === null) return `profile: none; per-kernel timing needs the webgpu backend (this run used ${backend})`;
+  return kernelProfileLines(profile).join('\n');
 }

@@ -10,12 +10,15 @@
 // the engine load inside the actions, so other commands start fast.
 import type { Command } from 'commander';
 import type { LabRunResult } from '../lab/run.ts';
-import { parseOverrides, validKeysTable, type SettingOverride } from '../lab/settings.ts';
+import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../lab/settings.ts';
 import type { KbDatabase } from '../store/db.ts';
 import { UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** The engine's error when `--backend webgpu` finds no adapter (src/engine/backend/webgpu/device.ts). */
+const noAdapter = /^WebGPU found no (hardware )?adapter\./;
 
 /** The lab layer's own errors (bad settings, bad or missing lab files) are the user's to fix. */
 const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError']);
@@ -41,12 +44,16 @@ export function register(program: Command): void {
     )
     .argument('[name]', 'the lab to run (see kb lab list)')
     .option('--set <key=value>', 'change a setting for this run (repeatable), e.g. --set engine.prefillMaxBatch=256', collect, [])
-    .option('--backend <backend>', 'cpu (computes) or sim (cost model, virtual clock); same as --set backend=...')
+    .option(
+      '--backend <backend>',
+      'cpu (computes on this CPU), webgpu (a GPU adapter; lavapipe counts), auto (a hardware GPU, else cpu) or sim (cost model, virtual clock); same as --set backend=...',
+    )
+    .option('--profile', 'time every kernel (webgpu) and show the table in the report; same as --set profile=true')
     .option('--points <labels>', 'for a sweep: run only these points, comma-separated')
     .option('--json', 'print the run as JSON (the report, the metrics and every check)')
     .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
-      const options = command.opts() as { set: string[]; backend?: string; points?: string; json?: boolean };
+      const options = command.opts() as RunOptions;
       if (!name) {
         await printList(kbOption(command), Boolean(options.json));
         return;
@@ -88,7 +95,7 @@ export function register(program: Command): void {
         }
         const checks = lab.expect.map((c) => `  - ${c.say}  (${c.text} ${c.op} ${c.value})`);
         process.stdout.write(
-          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}`] : []), ...(lab.chart ? [`Chart: ${lab.chart.kind === 'bars' ? 'bars of' : 'lines of'} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
+          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`] : []), ...(lab.chart ? [`Chart: ${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
         );
       } finally {
         kb.db.close();
@@ -202,11 +209,26 @@ function verdictOfStored(result: unknown): string | null {
   return typeof verdict === 'string' ? verdict : null;
 }
 
-async function runCommand(name: string, options: { set: string[]; backend?: string; points?: string; json?: boolean }, kbDir: string | undefined): Promise<void> {
+interface RunOptions {
+  set: string[];
+  backend?: string;
+  profile?: boolean;
+  points?: string;
+  json?: boolean;
+}
+
+async function runCommand(name: string, options: RunOptions, kbDir: string | undefined): Promise<void> {
   // Everything the user typed is checked before the knowledge base or the engine is touched.
+  if (options.backend !== undefined && !labBackends.includes(options.backend as never)) {
+    throw new UserError(`--backend: unknown backend "${options.backend}"; choose one of ${labBackends.join(', ')}`);
+  }
   const overrides: SettingOverride[] = (() => {
     try {
-      return parseOverrides([...options.set, ...(options.backend !== undefined ? [`backend=${options.backend}`] : [])]);
+      return parseOverrides([
+        ...options.set,
+        ...(options.backend !== undefined ? [`backend=${options.backend}`] : []),
+        ...(options.profile ? ['profile=true'] : []),
+      ]);
     } catch (error) {
       return asUserError(error);
     }
@@ -250,7 +272,10 @@ async function runCommand(name: string, options: { set: string[]; backend?: stri
     } catch (error) {
       progress.done();
       if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
-      throw new UserError(`lab ${name} failed: ${error instanceof Error ? error.message : String(error)} (stored as failed)`);
+      const message = error instanceof Error ? error.message : String(error);
+      // No adapter is the machine's setup, not the lab's failure: the engine's one line says how to get one.
+      if (noAdapter.test(message)) throw new UserError(message.split('\n')[0]);
+      throw new UserError(`lab ${name} failed: ${message} (stored as failed)`);
     } finally {
       process.off('SIGINT', onSigint);
     }

@@ -38,6 +38,12 @@ Calc cards: type the number, with or without a unit: 20, 20ms, 0.02 s, 2.4 GB, 1
 50%. It is converted to the card's unit and checked against the card's tolerance; a unit
 that does not fit (GB for a time) asks again. The worked solution follows, with the values
 filled in. Text cards: Space shows the answer, then y (knew it) or n (did not).
+l on a card linked to a lab (not while typing a number) runs the lab in place with its
+own settings, as kb lab <name> would: a progress bar (Esc stops it; the partial run is
+stored), then the chart if any and each expectation with its measured value; any other
+key (j/k scroll) returns to the question as it was, and the lab's time counts neither
+toward the answer time nor the --time countdown. A card's answer shows its lab's latest
+stored result.
 Results are stored (kb stats shows quiz accuracy by tag); the review schedule moves only
 with --schedule.
 
@@ -65,7 +71,8 @@ Example: printf '20ms\\n' | kb quiz --json --calc -n 1 --seed 7`,
           await runJsonQuiz(run, stdioJsonQuiz());
           return;
         }
-        const { renderQuiz } = await import('../ui/quiz-render.tsx');
+        const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz-render.tsx'), import('../ui/card-lab-runner.ts')]);
+        run.labs = cardLabRunner(kb.db, kb.root);
         process.stdout.write(`${await renderQuiz(run)}\n`);
       } finally {
         kb.db.close();

@@ -20,7 +20,14 @@ export function register(program: Command): void {
       `
 Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 Again/Hard/Good/Easy
 (each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
-s suspend, e edit in $EDITOR at the card's line, ? help, q quit.
+s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? help,
+q quit.
+Labs: l on a card linked to a lab (a lab: line) runs it in place with the lab file's own
+settings, as kb lab <name> would: a progress bar (Esc stops it; the partial run is
+stored), then the chart if the lab has one and each expectation with its measured value;
+any other key (j/k scroll a long report) returns to the card as it was. The lab's time
+is not counted as time spent on the card. The card's back shows the lab's latest stored
+result (verdict, how long ago, the first expectation's figure).
 Every answer is saved at once (one SQLite transaction) and mirrored into the note's
 frontmatter (last_reviewed, next_review, review_count, mastery_level). mastery_level is
 FSRS's probability of recall 30 days after the last review, given the card's stability
@@ -34,15 +41,17 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
-        const [{ ReviewService }, { ReviewRun }, { renderReview }] = await Promise.all([
+        const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
           import('../srs/review-service.ts'),
           import('../srs/review-run.ts'),
           import('../ui/review/render-review.tsx'),
+          import('../ui/card-lab-runner.ts'),
         ]);
         const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
           startedAt,
           editor: process.env.VISUAL || process.env.EDITOR || 'vi',
           writable: kb.writable,
+          labs: cardLabRunner(kb.db, kb.root),
           // Only after an edit: the scanner is not loaded for a session without one.
           rescan: async () => void (await (await import('../kb/scan.ts')).scanKnowledgeBase(kb)),
         });

@@ -5,6 +5,7 @@ import type { Backend, ForwardBatch, StepResult } from './backend/types.ts';
 import { type Clock, monotonicClock } from './clock.ts';
 import { ForwardBatchBuilder } from './forward-batch.ts';
 import { BlockManager, type KvStats } from './kv/block-manager.ts';
+import { type UsagePoint, UsageSeries } from './kv/usage-series.ts';
 import type { ModelConfig } from './model/config.ts';
 import { type EngineEvent, type GenerateRequest, requestProblem } from './request.ts';
 import { requestSeed } from './sampling-rng.ts';
@@ -24,6 +25,8 @@ export interface CoreOptions {
 export interface EngineStats {
   kv: KvStats;
   scheduler: SchedulerStats;
+  /** KV usage and running sequences over the steps since the previous call (at most MAX_USAGE_POINTS points). */
+  usage: UsagePoint[];
   /** Engine-clock time spent in backend.step. */
   forwardMs: number;
   /** Host time spent scheduling, building batches and applying results (real ms, even on the sim). */
@@ -43,6 +46,7 @@ export class EngineCore implements StepSink {
   private readonly options: CoreOptions;
   private readonly batches: ForwardBatchBuilder;
   private readonly sequences = new Map<number, Sequence>();
+  private readonly usage = new UsageSeries();
   private events: EngineEvent[] = [];
   // The step being completed: its end time, its tokens (one row per sampled sequence) and
   // the sequences it finished, gathered before they leave as events.
@@ -85,6 +89,7 @@ export class EngineCore implements StepSink {
       seed: request.seed ?? requestSeed(this.options.seed, id),
       maxNewTokens: request.maxNewTokens,
       stopTokenIds: request.stopTokenIds ?? [],
+      stopAfterTokens: request.stopAfterTokens ?? Infinity,
     };
     // Room for the prompt, every new token, and no more than the context allows (+1: the
     // last token is emitted without being fed back).
@@ -116,6 +121,7 @@ export class EngineCore implements StepSink {
     const time = this.clock.now();
     if (this.scheduler.admitted.length > 0) this.events.push({ type: 'admit', ids: this.scheduler.admitted.map((seq) => seq.id), time });
     const batch = this.batches.build(seqs);
+    this.usage.record(time, this.scheduler.usage);
     this.stepStart = time;
     this.overheadMs += monotonicClock.now() - hostStart;
     return batch;
@@ -158,11 +164,12 @@ export class EngineCore implements StepSink {
     for (const id of [...this.sequences.keys()]) this.abort(id);
   }
 
-  /** Counters are cumulative since the engine started; peaks are since the previous call. */
+  /** Counters are cumulative since the engine started; peaks and the usage series are since the previous call. */
   stats(): EngineStats {
     return {
       kv: this.blocks.stats(),
       scheduler: this.scheduler.takeStats(),
+      usage: this.usage.take(),
       forwardMs: this.forwardMs,
       overheadMs: this.overheadMs,
       finished: this.finished,

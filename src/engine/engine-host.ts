@@ -1,8 +1,9 @@
 // Where the step loop runs, seen from the client: the engine worker (real backends) or the
 // main thread on a virtual clock (sim). Both take requests and hand back events.
+import type { Backend } from './backend/types.ts';
+import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { Clock } from './clock.ts';
 import type { EngineStats } from './engine-core.ts';
-import type { BackendName } from './engine-options.ts';
 import type { ModelConfig } from './model/config.ts';
 import type { EngineEvent, GenerateRequest } from './request.ts';
 import type { SchedulerOptions } from './scheduler/options.ts';
@@ -11,8 +12,16 @@ export interface EngineInfo {
   model: ModelConfig;
   /** "synthetic (seed 0)", a safetensors path, or "shapes only" for the sim. */
   weights: string;
-  backend: BackendName;
+  /** The backend chosen (`auto` resolves to cpu or webgpu). */
+  backend: Backend['name'];
   device: string;
+  /**
+   * One line for reports: the backend, its adapter or CPU threads, and why `auto` chose it.
+   * The sim host leaves it out; the engine client fills it in, so engine.info always has it.
+   */
+  description?: string;
+  /** Whether the backend times its kernels (engine.profile()). */
+  profiling?: boolean;
   clock: 'monotonic' | 'virtual';
   numBlocks: number;
   blockSize: number;
@@ -34,6 +43,8 @@ export interface EngineHost {
   /** Resolves when the engine clock reaches `time` (the sim's clock jumps there). */
   sleepUntil(time: number): Promise<void>;
   stats(): Promise<EngineStats>;
+  /** Per-kernel times so far; hosts whose backend cannot time kernels leave it out. */
+  profile?(): Promise<KernelProfile | undefined>;
   clearPrefixCache(): Promise<void>;
   close(): Promise<void>;
 }

@@ -11,8 +11,9 @@ export interface DeviceOverrides {
   stepOverheadMs?: number;
 }
 
-export type BackendName = 'cpu' | 'webgpu' | 'sim';
-export const backendNames: readonly BackendName[] = ['cpu', 'webgpu', 'sim'];
+/** What to run on: `auto` takes a hardware GPU when there is one and the cpu backend otherwise. */
+export type BackendName = 'cpu' | 'webgpu' | 'auto' | 'sim';
+export const backendNames: readonly BackendName[] = ['cpu', 'webgpu', 'auto', 'sim'];
 
 export interface EngineOptions {
   /** A named config (default gpt2-tiny) or shapes of your own; ignored when weightsDir is given. */
@@ -22,6 +23,8 @@ export interface EngineOptions {
   /** Seed of the synthetic weights (default 0). */
   weightsSeed?: number;
   backend?: BackendName;
+  /** webgpu: time every kernel (read back with engine.profile()); slows each step. */
+  profile?: boolean;
   /** cpu: worker threads for the matmuls (default: all cores). */
   threads?: number;
   /** sim: the device modelled (default A100-40GB). */
@@ -47,6 +50,7 @@ export interface ResolvedEngineOptions {
   weightsDir: string | undefined;
   weightsSeed: number;
   backend: BackendName;
+  profile: boolean;
   threads: number | undefined;
   device: string;
   measuredCpu: MeasuredCpu | undefined;
@@ -97,6 +101,7 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
   if (stepOverheadMs !== undefined && !(stepOverheadMs >= 0 && Number.isFinite(stepOverheadMs))) {
     problems.push(`deviceOverrides.stepOverheadMs must be a number >= 0 (got ${stepOverheadMs})`);
   }
+  if (options.profile !== undefined && typeof options.profile !== 'boolean') problems.push(`profile must be true or false (got ${String(options.profile)})`);
   for (const key of ['weightsSeed', 'seed'] as const) {
     const value = options[key];
     if (value !== undefined && !Number.isInteger(value)) problems.push(`${key} must be an integer (got ${value})`);
@@ -113,6 +118,7 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
     weightsDir: options.weightsDir,
     weightsSeed: options.weightsSeed ?? 0,
     backend,
+    profile: options.profile ?? false,
     threads: options.threads,
     device,
     measuredCpu: options.measuredCpu,

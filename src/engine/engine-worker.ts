@@ -1,8 +1,10 @@
-// The engine worker: owns the backend (cpu or webgpu) and runs the step loop, so the main
-// thread stays free to stamp arrivals and receive tokens while a step computes. Both backends
-// keep K/V as fp32, so the pool is sized with the cpu backend's bytes per token.
+// The engine worker: owns the backend (cpu or webgpu, or whichever `auto` picks) and runs the
+// step loop, so the main thread stays free to stamp arrivals and receive tokens while a step
+// computes. Both backends keep K/V as fp32, so the pool is sized with the cpu backend's bytes
+// per token before the choice is made.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createCpuBackend, kvBytesPerToken } from './backend/cpu/cpu-backend.ts';
+import { kvBytesPerToken } from './backend/cpu/cpu-backend.ts';
+import { createBackend, profileOf } from './backend/create-backend.ts';
 import { monotonicClock } from './clock.ts';
 import { EngineCore } from './engine-core.ts';
 import type { EngineInfo } from './engine-host.ts';
@@ -24,12 +26,15 @@ async function main(): Promise<void> {
   const bytesPerToken = kvBytesPerToken(config);
   const numBlocks = poolBlocks(options, config.nCtx, bytesPerToken, DEFAULT_CPU_KV_BYTES);
   const kv = { numBlocks, blockSize: options.blockSize };
-  const maxBatchTokens = options.scheduler.maxBatchedTokens;
-  const backend =
-    options.backend === 'webgpu'
-      ? await (await import('./backend/webgpu/webgpu-backend.ts')).createWebGpuBackend({ config, weights: model.weights, kv, maxBatchTokens })
-      : await createCpuBackend({ config, weights: model.weights, kv, threads: options.threads, maxBatchTokens });
-  const core = new EngineCore(
+  if (options.backend === 'sim') throw new Error('the sim backend runs on the main thread, not in the engine worker');
+  const { backend, description } = await createBackend(options.backend, {
+    config,
+    weights: model.weights,
+    kv,
+    threads: options.threads,
+    profile: options.profile,
+    maxBatchTokens: options.scheduler.maxBatchedTokens,
+  });  const core = new EngineCore(
     backend,
     { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
     monotonicClock,
@@ -52,6 +57,9 @@ async function main(): Promise<void> {
       case 'stats':
         post({ type: 'reply', replyTo: message.replyTo, stats: core.stats() });
         break;
+      case 'profile':
+        post({ type: 'reply', replyTo: message.replyTo, profile: profileOf(backend) });
+        break;
       case 'clear-prefix-cache':
         core.blocks.clearPrefixCache();
         post({ type: 'reply', replyTo: message.replyTo });
@@ -67,8 +75,10 @@ async function main(): Promise<void> {
   const info: EngineInfo = {
     model: config,
     weights: model.source,
-    backend: options.backend,
+    backend: backend.name,
     device: backend.device,
+    description,
+    profiling: profileOf(backend) !== undefined,
     clock: 'monotonic',
     numBlocks,
     blockSize: options.blockSize,

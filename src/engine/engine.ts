@@ -3,6 +3,7 @@
 // the step loop; everything else is stamped by the loop on the same clock.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { EngineStats } from './engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import { type EngineOptions, resolveEngineOptions } from './engine-options.ts';
@@ -12,6 +13,7 @@ import type { EngineEvent, GenerateRequest } from './request.ts';
 import { type RequestHandle, RequestStream } from './request-stream.ts';
 import { createSimHost } from './sim-host.ts';
 
+export type { KernelProfile, KernelTime } from './backend/webgpu/profile.ts';
 export type { EngineStats } from './engine-core.ts';
 export type { EngineInfo } from './engine-host.ts';
 export type { EngineOptions } from './engine-options.ts';
@@ -20,13 +22,19 @@ export type { GenerateRequest } from './request.ts';
 export type { RequestHandle, RequestResult, StreamEvent } from './request-stream.ts';
 
 export interface Engine {
-  readonly info: EngineInfo;
+  /** Always carries `description`, the one line every report prints about the backend. */
+  readonly info: EngineInfo & { description: string };
   /** The engine clock (ms): monotonic, or virtual on the sim. */
   now(): number;
   /** Waits until the engine clock reads `time` (on the sim, lets simulated time pass). */
   sleepUntil(time: number): Promise<void>;
   submit(request: GenerateRequest): RequestHandle;
   stats(): Promise<EngineStats>;
+  /**
+   * Time per kernel since the start, when created with `profile: true` on the webgpu backend
+   * (GPU timestamps where the adapter has them, else CPU-side timing); undefined otherwise.
+   */
+  profile(): Promise<KernelProfile | undefined>;
   clearPrefixCache(): Promise<void>;
   /** Aborts what is still running and stops the loop. */
   close(): Promise<void>;
@@ -64,7 +72,7 @@ export function resolveModelConfig(model: string | ModelConfig, weightsDir?: str
 }
 
 class EngineClient implements Engine {
-  readonly info: EngineInfo;
+  readonly info: EngineInfo & { description: string };
   private readonly host: EngineHost;
   private readonly open = new Map<number, RequestStream>();
   private nextId = 0;
@@ -73,7 +81,7 @@ class EngineClient implements Engine {
 
   constructor(host: EngineHost) {
     this.host = host;
-    this.info = host.info;
+    this.info = { ...host.info, description: host.info.description ?? `${host.info.backend}, ${host.info.device}` };
     host.onEvents = (events) => {
       for (const event of events) this.dispatch(event);
     };
@@ -129,6 +137,10 @@ class EngineClient implements Engine {
 
   stats(): Promise<EngineStats> {
     return this.host.stats();
+  }
+
+  async profile(): Promise<KernelProfile | undefined> {
+    return this.host.profile ? this.host.profile() : undefined;
   }
 
   clearPrefixCache(): Promise<void> {

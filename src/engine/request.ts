@@ -14,6 +14,12 @@ export interface GenerateRequest {
   /** Default: derived from the engine seed and the request id. */
   seed?: number;
   stopTokenIds?: readonly number[];
+  /**
+   * Ends the request with reason 'stop' after this many tokens, as if the model had sampled
+   * a stop token there: benchmarks use it to give synthetic weights outputs shorter than
+   * maxNewTokens (what a server must still plan for when it reserves memory up front).
+   */
+  stopAfterTokens?: number;
 }
 
 /** Events leave the loop once per step for admissions and tokens (not one object per token). */
@@ -36,6 +42,10 @@ export function requestProblem(request: GenerateRequest, vocabSize: number): str
   if (!(temperature >= 0) || !Number.isFinite(temperature)) return `temperature must be >= 0 (got ${temperature})`;
   if (!Number.isInteger(topK) || topK < 0) return `topK must be an integer >= 0 (got ${topK})`;
   if (!(topP > 0 && topP <= 1)) return `topP must be in (0, 1] (got ${topP})`;
+  const { stopAfterTokens } = request;
+  if (stopAfterTokens !== undefined && (!Number.isInteger(stopAfterTokens) || stopAfterTokens < 1)) {
+    return `stopAfterTokens must be an integer >= 1 (got ${stopAfterTokens})`;
+  }
   if (request.seed !== undefined && !Number.isInteger(request.seed)) return `seed must be an integer (got ${request.seed})`;
   return null;
 }

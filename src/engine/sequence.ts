@@ -13,6 +13,8 @@ export interface SamplingParams {
   maxNewTokens: number;
   /** Generation stops after emitting one of these (e.g. GPT-2's <|endoftext|>). */
   stopTokenIds: readonly number[];
+  /** Finishes with 'stop' after this many tokens (Infinity: never); see GenerateRequest. */
+  stopAfterTokens: number;
 }
 
 export type SequenceStatus = 'waiting' | 'running' | 'finished';

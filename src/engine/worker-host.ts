@@ -2,14 +2,21 @@
 // back the same way. Submitting never waits for a step.
 import { Worker } from 'node:worker_threads';
 import { monotonicClock } from './clock.ts';
+import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { EngineStats } from './engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import type { ResolvedEngineOptions } from './engine-options.ts';
 import type { ModelConfig } from './model/config.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
 
+/** What a reply carries: stats or a profile, depending on the question. */
+interface ReplyPayload {
+  stats?: EngineStats;
+  profile?: KernelProfile;
+}
+
 interface PendingReply {
-  resolve: (stats?: EngineStats) => void;
+  resolve: (payload: ReplyPayload) => void;
   reject: (error: Error) => void;
 }
 
@@ -43,7 +50,7 @@ export async function createWorkerHost(options: ResolvedEngineOptions, config: M
         case 'events':
           return host?.onEvents(message.events);
         case 'reply':
-          replies.get(message.replyTo)?.resolve(message.stats);
+          replies.get(message.replyTo)?.resolve({ stats: message.stats, profile: message.profile });
           replies.delete(message.replyTo);
           return;
         case 'fatal': {
@@ -66,7 +73,7 @@ export async function createWorkerHost(options: ResolvedEngineOptions, config: M
     worker.postMessage(message);
   };
   const ask = (message: (replyTo: number) => ToWorker) =>
-    new Promise<EngineStats | undefined>((resolve, reject) => {
+    new Promise<ReplyPayload>((resolve, reject) => {
       const replyTo = nextReply++;
       replies.set(replyTo, { resolve, reject });
       try {
@@ -91,7 +98,10 @@ export async function createWorkerHost(options: ResolvedEngineOptions, config: M
       return delay <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, delay));
     },
     async stats() {
-      return (await ask((replyTo) => ({ type: 'stats', replyTo })))!;
+      return (await ask((replyTo) => ({ type: 'stats', replyTo }))).stats!;
+    },
+    async profile() {
+      return (await ask((replyTo) => ({ type: 'profile', replyTo }))).profile;
     },
     async clearPrefixCache() {
       await ask((replyTo) => ({ type: 'clear-prefix-cache', replyTo }));

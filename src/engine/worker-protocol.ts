@@ -1,4 +1,5 @@
 // Messages between the main thread and the engine worker.
+import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { EngineStats } from './engine-core.ts';
 import type { EngineInfo } from './engine-host.ts';
 import type { ResolvedEngineOptions } from './engine-options.ts';
@@ -15,12 +16,13 @@ export type ToWorker =
   | { type: 'submit'; id: number; request: GenerateRequest }
   | { type: 'abort'; id: number }
   | { type: 'stats'; replyTo: number }
+  | { type: 'profile'; replyTo: number }
   | { type: 'clear-prefix-cache'; replyTo: number }
   | { type: 'close' };
 
 export type FromWorker =
   | { type: 'ready'; info: EngineInfo }
   | { type: 'events'; events: EngineEvent[] }
-  | { type: 'reply'; replyTo: number; stats?: EngineStats }
+  | { type: 'reply'; replyTo: number; stats?: EngineStats; profile?: KernelProfile }
   | { type: 'fatal'; message: string; stack?: string }
   | { type: 'closed' };

@@ -1,9 +1,10 @@
 // Card identity: short random ids, and writing the missing ones into a file's text.
 import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { formatMetaComment } from './card-meta.ts';
-import { detectEol } from './frontmatter.ts';
-import { updateFrontmatterFields } from './frontmatter-edit.ts';
-import { parseLocated } from './parse.ts';
+import { detectEol, locateFrontmatter } from './frontmatter.ts';
+import { formatValue, updateFrontmatterFields } from './frontmatter-edit.ts';
+import { parseLocated, type LocatedParse } from './parse.ts';
 import type { ParsedCard, ParsedFile } from './types.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -34,10 +35,12 @@ export interface InsertedIds {
  * Adds an id to every card of `text` that has none: `id:` in a note's frontmatter (a block is
  * created when the note has none), a `<!-- kb:id=… -->` line under a card's heading. Nothing
  * else changes (BOM, line endings, key order). `idFor` chooses the ids (default: random).
+ * `parsed` is the parse of `text`; a LocatedParse (parseLocated's result) saves parsing it again.
  * Throws when the result would not parse back to the same cards.
  */
-export function insertMissingIds(text: string, parsed: ParsedFile, idFor?: (card: ParsedCard) => string): InsertedIds {
-  const { parsed: current, located } = parseLocated(parsed.file, text);
+export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse, idFor?: (card: ParsedCard) => string): InsertedIds {
+  const { parsed: current, located, frontmatter } = 'located' in parsed ? parsed : parseLocated(parsed.file, text);
+  const file = current.file;
   const missing = located.filter((l) => l.card.id === null);
   if (current.skipped || missing.length === 0) return { text, inserted: [], parsed: current };
 
@@ -53,20 +56,54 @@ export function insertMissingIds(text: string, parsed: ParsedFile, idFor?: (card
   const eol = detectEol(text);
   const ids = new Map<number, string>();
   let next = text;
+  let noteId: string | null = null;
   const inserts: Array<{ at: number; text: string }> = [];
   for (const { card, slot } of missing) {
     const id = chooseId(card);
     ids.set(located.findIndex((l) => l.card === card), id);
-    if (slot.kind === 'frontmatter') next = updateFrontmatterFields(next, { id });
+    if (slot.kind === 'frontmatter') noteId = id;
     else if (slot.kind === 'line-after') inserts.push({ at: slot.offset + bomOffset, text: eol + formatMetaComment(id) });
     else inserts.push({ at: slot.offset + bomOffset, text: `id=${id} ` });
   }
   for (const insert of inserts.sort((a, b) => b.at - a.at)) next = next.slice(0, insert.at) + insert.text + next.slice(insert.at);
 
-  const reparsed = parseLocated(parsed.file, next).parsed;
-  const same = reparsed.cards.length === current.cards.length && reparsed.cards.every((card, i) =>
-    card.contentHash === current.cards[i].contentHash && card.id === (current.cards[i].id ?? ids.get(i)));
-  if (!same) throw new Error(`${parsed.file}: inserting card ids would change the cards; file left as it is`);
+  // The new text must parse back to the same cards with the new ids (an appended `id:` line:
+  // to the same frontmatter plus the id, too). A note's body is untouched, so this costs one
+  // YAML parse (parseMarkdownBlocks remembers the last bodies); a cards file is parsed in full.
+  const check = (candidate: string, appendedId: string | null): ParsedFile | null => {
+    const again = parseLocated(file, candidate);
+    const same = again.parsed.cards.length === current.cards.length && again.parsed.cards.every((card, i) =>
+      card.contentHash === current.cards[i].contentHash && card.id === (current.cards[i].id ?? ids.get(i)));
+    const sameFrontmatter = appendedId === null || isDeepStrictEqual(again.frontmatter, { ...frontmatter, id: appendedId });
+    return same && sameFrontmatter ? again.parsed : null;
+  };
+  let reparsed: ParsedFile | null = null;
+  if (noteId !== null) {
+    // A missing `id:` is appended as updateFrontmatterFields would append it; anything else
+    // (an empty `id:`, or an append that does not read back) goes through it, with its checks.
+    if (frontmatter !== null && !Object.hasOwn(frontmatter, 'id')) {
+      const appended = appendFrontmatterId(next, noteId);
+      reparsed = check(appended, noteId);
+      if (reparsed) next = appended;
+    }
+    if (!reparsed) next = updateFrontmatterFields(next, { id: noteId });
+  }
+  reparsed ??= check(next, null);
+  if (!reparsed) throw new Error(`${file}: inserting card ids would change the cards; file left as it is`);
   const inserted = [...ids].map(([index, id]) => ({ line: reparsed.cards[index].line, id }));
   return { text: next, inserted, parsed: reparsed };
+}
+
+/**
+ * A new last line `id: …` in the frontmatter (or a new block holding only it), written as
+ * updateFrontmatterFields writes a missing key, without its re-reading: insertMissingIds
+ * checks the whole file afterwards.
+ */
+function appendFrontmatterId(text: string, id: string): string {
+  const line = `id: ${formatValue(id, null)}`;
+  const block = locateFrontmatter(text);
+  if (block) return text.slice(0, block.close) + line + block.eol + text.slice(block.close);
+  const eol = detectEol(text);
+  const at = text.startsWith('\uFEFF') ? 1 : 0;
+  return `${text.slice(0, at)}---${eol}${line}${eol}---${eol}${text.slice(at)}`;
 }

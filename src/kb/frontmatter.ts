@@ -1,9 +1,10 @@
 // Frontmatter: where the block is (byte offsets, for exact edits) and what it says (safely).
 //
-// gray-matter reads the block, but with every engine replaced: its stock JavaScript and
-// CoffeeScript engines run the frontmatter through `eval`, and its YAML engine is js-yaml.
-// Here YAML goes through the `yaml` package (core schema, no custom tags), and any other
-// language is refused before and inside gray-matter.
+// The block is found by gray-matter's rules (locateFrontmatter) and read only as YAML, through
+// the `yaml` package (core schema, no custom tags); any other language (`---js`, `---coffee`)
+// is refused and never evaluated. safeMatter is gray-matter itself with every engine replaced
+// (its stock JavaScript and CoffeeScript engines run the frontmatter through `eval`, its YAML
+// engine is js-yaml), for any code that wants gray-matter's file object.
 import matter from 'gray-matter';
 import { isMap, isScalar, type YAMLMap } from 'yaml';
 import { stripBom } from './read-file.ts';
@@ -118,7 +119,21 @@ export interface ParsedFrontmatter {
   diagnostics: Diagnostic[];
 }
 
-/** Reads the frontmatter of a text (a leading BOM is ignored). Errors leave `data` null: the file yields no cards. */
+/**
+ * gray-matter's rule for a block with nothing to parse: only blank lines and `#` comment lines.
+ * Such a block reads as `{}` without going through YAML (so a stray tab there is no error).
+ */
+function isEmptyBlock(source: string): boolean {
+  return source.replace(/^\s*#[^\n]+/gm, '').trim() === '';
+}
+
+/**
+ * Reads the frontmatter of a text (a leading BOM is ignored). Errors leave `data` null: the file yields no cards.
+ *
+ * The block is found by locateFrontmatter (gray-matter's rules) and its YAML parsed once, here:
+ * going through gray-matter as well cost a copy of every file for nothing kb uses. A language
+ * other than YAML (`---js`, `---coffee`) is refused before anything reads the block.
+ */
 export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter {
   const text = stripBom(input);
   const block = locateFrontmatter(text);
@@ -133,37 +148,25 @@ export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter
   };
   if (!isYamlLanguage(block.language)) return failed(1, new RefusedFrontmatterLanguage(block.language).message);
 
-  let data: Record<string, unknown> = {};
-  let yamlFailed = false;
+  // The YAML source starts on the opening line, so its line numbers are the file's.
+  const source = text.slice(block.yamlStart, block.yamlEnd);
+  if (isEmptyBlock(source)) return { data: {}, keyLines, block, bodyStart, bodyLine, diagnostics };
   try {
-    const result = safeMatter(text, (matterSource) => {
-      // The YAML source starts on the opening line, so its line numbers are the file's.
-      const source = matterSource.endsWith('\r') ? matterSource.slice(0, -1) : matterSource;
-      const doc = parseYaml(source);
-      for (const problem of yamlProblems(doc, source)) {
-        diagnostics.push({ severity: problem.severity, file, line: problem.line, message: `frontmatter: ${problem.message}` });
-        if (problem.severity === 'error') yamlFailed = true;
-      }
-      if (yamlFailed) return {};
-      if (doc.contents === null) return {};
-      if (!isMap(doc.contents)) {
-        diagnostics.push({ severity: 'error', file, line: lineAt(source, doc.contents.range[0]), message: 'frontmatter must be a mapping of keys to values' });
-        yamlFailed = true;
-        return {};
-      }
-      collectKeyLines(doc.contents, source, keyLines);
-      return doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
-    });
-    data = result.data;
-    if (result.content !== text.slice(bodyStart)) {
-      // Both follow the same rules; if they ever disagree, offsets would be wrong: refuse.
-      return failed(1, 'frontmatter boundaries are ambiguous; check the --- lines');
+    const doc = parseYaml(source);
+    let yamlFailed = false;
+    for (const problem of yamlProblems(doc, source)) {
+      diagnostics.push({ severity: problem.severity, file, line: problem.line, message: `frontmatter: ${problem.message}` });
+      if (problem.severity === 'error') yamlFailed = true;
     }
+    if (yamlFailed) return { data: null, keyLines, block, bodyStart, bodyLine, diagnostics };
+    if (doc.contents === null) return { data: {}, keyLines, block, bodyStart, bodyLine, diagnostics };
+    if (!isMap(doc.contents)) return failed(lineAt(source, doc.contents.range[0]), 'frontmatter must be a mapping of keys to values');
+    collectKeyLines(doc.contents, source, keyLines);
+    const data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
+    return { data, keyLines, block, bodyStart, bodyLine, diagnostics };
   } catch (error) {
-    return failed(1, error instanceof RefusedFrontmatterLanguage ? error.message : `frontmatter: ${(error as Error).message}`);
+    return failed(1, `frontmatter: ${(error as Error).message}`);
   }
-  if (yamlFailed) return { data: null, keyLines, block, bodyStart, bodyLine, diagnostics };
-  return { data, keyLines, block, bodyStart, bodyLine, diagnostics };
 }
 
 function collectKeyLines(map: YAMLMap, source: string, keyLines: Map<string, number>): void {

@@ -11,6 +11,8 @@ export interface LocatedParse {
   parsed: ParsedFile;
   /** The cards with where their ids live (same order as parsed.cards). */
   located: LocatedCard[];
+  /** The frontmatter's top-level mapping; null when the file was skipped or is not a card source. */
+  frontmatter: Record<string, unknown> | null;
 }
 
 /** Parses a file's text (a leading BOM is ignored). Errors in `diagnostics` name file and line. */
@@ -22,7 +24,7 @@ export function parseKnowledgeFile(path: KbPath, text: string): ParsedFile {
 export function parseLocated(path: KbPath, input: string): LocatedParse {
   const text = stripBom(input);
   const kind = path.startsWith('notes/') ? 'note' : path.startsWith('cards/') ? 'cards' : null;
-  if (kind === null) return { parsed: { file: path, cards: [], diagnostics: [] }, located: [] };
+  if (kind === null) return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null };
 
   const fm = parseFrontmatter(path, text);
   if (fm.data === null) return skipped(path, fm.diagnostics);
@@ -44,11 +46,11 @@ export function parseLocated(path: KbPath, input: string): LocatedParse {
 
   const duplicates = duplicateIds(path, located);
   if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates]);
-  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located };
+  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data };
 }
 
 function skipped(file: KbPath, diagnostics: Diagnostic[]): LocatedParse {
-  return { parsed: { file, cards: [], diagnostics, skipped: true }, located: [] };
+  return { parsed: { file, cards: [], diagnostics, skipped: true }, located: [], frontmatter: null };
 }
 
 /** Two cards of one file with one id: an error naming both lines; nothing is merged. */

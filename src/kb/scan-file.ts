@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
 import { insertMissingIds } from './card-id.ts';
 import { derivedCardId } from './derived-id.ts';
-import { parseKnowledgeFile } from './parse.ts';
+import { parseLocated } from './parse.ts';
 import { readKnowledgeFile } from './read-file.ts';
 import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from './types.ts';
 
@@ -66,13 +66,14 @@ export function scanFile(input: ScanFileInput, context: ScanFileContext): ScanFi
   const mtimeMs = Math.trunc(input.mtimeMs);
   if (sha === input.knownSha && !context.full) return { kind: 'same', path, size: input.size, mtimeMs, sha };
 
-  const parsed = parseKnowledgeFile(path, read.text);
+  const located = parseLocated(path, read.text);
+  const parsed = located.parsed;
   const diagnostics = [...parsed.diagnostics];
   const missing = parsed.cards.some((card) => card.id === null);
   if (missing && context.writeIds) {
     try {
       const idFor = context.deriveWrittenIds ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards) : undefined;
-      const withIds = insertMissingIds(read.raw, parsed, idFor);
+      const withIds = insertMissingIds(read.raw, located, idFor);
       writeFileAtomic(context.root, input.abs, withIds.text, read.bytes);
       const stat = statSync(input.abs);
       return {

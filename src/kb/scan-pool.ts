@@ -1,20 +1,29 @@
 // Runs scanFile over many files, on all cores when there are enough files to be worth it.
-// Parsing Markdown is the cost of a cold scan (about a millisecond a note), and it is
-// independent per file. Workers load the TypeScript sources through tsx, as the CLI does
-// (else through Node's own type stripping); a worker that fails to start hands its files
-// back to the main thread.
+// Parsing Markdown is the cost of a cold scan, and it is independent per file. The main
+// thread parses from the first file on; worker threads (one per other core) join in as soon
+// as they have loaded the parser, so their start-up (about half a CPU second each: they load
+// the TypeScript sources through tsx, as the CLI does, else through Node's own type
+// stripping) never holds the scan up. A worker that fails hands its files back.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { scanFile, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
 
 /**
- * Below this many files, workers cost more than they save: each one loads the parser (about
- * half a CPU second) and warms up its own JIT (about a second more, measured on 3,000 notes),
- * so they pay off only when the files split between cores outweigh that.
+ * Below this many files, the main thread is done before a worker could help: a worker takes
+ * about a second of wall time to load, the main thread parses about 1,500 notes a second.
  */
-const minFilesForWorkers = 2000;
-/** Files per message: small enough to balance the workers and report progress, big enough to amortise a message. */
+const minFilesForWorkers = 1000;
+/** Files per message: small enough to balance the threads and report progress, big enough to amortise a message. */
 const batchSize = 50;
+/** Batches sent ahead to a worker, so it never waits for the main thread to read its results. */
+const batchesInFlight = 2;
+
+export interface PoolOptions {
+  /** Use workers from this many files on (tests lower it). */
+  workersFrom?: number;
+  /** Leave every file to the workers (tests use it to be sure the workers parse). */
+  workersOnly?: boolean;
+}
 
 function workerExecArgv(): string[] {
   try {
@@ -24,67 +33,100 @@ function workerExecArgv(): string[] {
   }
 }
 
+interface PoolWorker {
+  /** Settles when the worker has returned every batch it took. */
+  done: Promise<void>;
+  /** No more batches for it: a worker still loading is let go at once. */
+  stop(): void;
+}
+
 export async function scanFiles(
   inputs: ScanFileInput[],
   context: ScanFileContext,
   onProgress?: (done: number, total: number) => void,
-  minFiles = minFilesForWorkers,
+  options: PoolOptions = {},
 ): Promise<ScanFileOutcome[]> {
   const outcomes: ScanFileOutcome[] = new Array(inputs.length);
+  if (inputs.length === 0) return outcomes;
   let done = 0;
-  const workerCount = Math.min(availableParallelism(), Math.floor(inputs.length / batchSize));
-  if (inputs.length < minFiles || workerCount < 2) {
-    inputs.forEach((input, i) => {
-      outcomes[i] = scanFile(input, context);
-      onProgress?.(++done, inputs.length);
-    });
-    return outcomes;
-  }
-
   const batches: number[][] = [];
   for (let start = 0; start < inputs.length; start += batchSize) {
     batches.push(Array.from({ length: Math.min(batchSize, inputs.length - start) }, (_, k) => start + k));
   }
   let nextBatch = 0;
-  const runInline = (batch: number[]) => {
-    for (const i of batch) {
-      outcomes[i] = scanFile(inputs[i], context);
-      onProgress?.(++done, inputs.length);
-    }
+  const take = (): number[] | null => (nextBatch < batches.length ? batches[nextBatch++] : null);
+  const deliver = (batch: number[], results: ScanFileOutcome[]) => {
+    batch.forEach((i, k) => (outcomes[i] = results[k]));
+    done += batch.length;
+    onProgress?.(done, inputs.length);
   };
-  const runWorker = () =>
-    new Promise<void>((resolve) => {
-      const worker = new Worker(new URL('./scan-worker.ts', import.meta.url), { execArgv: workerExecArgv() });
-      let current: number[] | null = null;
-      let finished = false;
-      const finish = () => {
-        finished = true;
-        void worker.terminate();
-        resolve();
-      };
-      const sendNext = () => {
-        if (nextBatch >= batches.length) return finish();
-        current = batches[nextBatch++];
-        worker.postMessage({ batch: current.map((i) => inputs[i]), context });
-      };
-      worker.on('message', (results: ScanFileOutcome[]) => {
-        current!.forEach((i, k) => (outcomes[i] = results[k]));
-        done += current!.length;
-        onProgress?.(done, inputs.length);
-        sendNext();
-      });
-      const fallBack = () => {
-        // The worker could not run (or died): its batch and the rest go to the main thread.
-        if (finished) return;
-        if (current) runInline(current);
-        current = null;
-        while (nextBatch < batches.length) runInline(batches[nextBatch++]);
-        finish();
-      };
-      worker.on('error', fallBack);
-      worker.on('exit', fallBack);
-      sendNext();
-    });
-  await Promise.all(Array.from({ length: workerCount }, runWorker));
+  const runInline = (batch: number[]) => deliver(batch, batch.map((i) => scanFile(inputs[i], context)));
+
+  const workerCount = options.workersOnly
+    ? Math.max(1, availableParallelism() - 1)
+    : inputs.length >= (options.workersFrom ?? minFilesForWorkers) ? Math.min(availableParallelism() - 1, batches.length - 1) : 0;
+  const workers = Array.from({ length: Math.max(0, workerCount) }, () => startWorker(inputs, context, take, deliver, runInline));
+  if (!options.workersOnly) {
+    for (let batch = take(); batch; batch = take()) {
+      runInline(batch);
+      // Let the workers' results in, and send them more work.
+      if (workers.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const worker of workers) worker.stop();
+  }
+  await Promise.all(workers.map((worker) => worker.done));
+  // Whatever a failed worker could not take (workersOnly).
+  for (let batch = take(); batch; batch = take()) runInline(batch);
   return outcomes;
+}
+
+function startWorker(
+  inputs: ScanFileInput[],
+  context: ScanFileContext,
+  take: () => number[] | null,
+  deliver: (batch: number[], results: ScanFileOutcome[]) => void,
+  runInline: (batch: number[]) => void,
+): PoolWorker {
+  const worker = new Worker(new URL('./scan-worker.ts', import.meta.url), { execArgv: workerExecArgv() });
+  let ready = false;
+  let stopped = false;
+  let finished = false;
+  const inFlight: number[][] = [];
+  let resolveDone: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    void worker.terminate();
+    resolveDone();
+  };
+  const fill = () => {
+    while (!stopped && inFlight.length < batchesInFlight) {
+      const batch = take();
+      if (!batch) break;
+      inFlight.push(batch);
+      worker.postMessage({ batch: batch.map((i) => inputs[i]), context });
+    }
+    if (inFlight.length === 0) finish();
+  };
+  worker.on('message', (message: 'ready' | ScanFileOutcome[]) => {
+    if (message === 'ready') ready = true;
+    else deliver(inFlight.shift()!, message);
+    fill();
+  });
+  const fallBack = () => {
+    // The worker could not run (or died): the batches it held go to the main thread.
+    if (finished) return;
+    for (const batch of inFlight.splice(0)) runInline(batch);
+    finish();
+  };
+  worker.on('error', fallBack);
+  worker.on('exit', fallBack);
+  return {
+    done,
+    stop() {
+      stopped = true;
+      if (!ready || inFlight.length === 0) finish();
+    },
+  };
 }

@@ -34,6 +34,8 @@ export interface ScanOptions {
   onProgress?: (done: number, total: number) => void;
   /** Parse on worker threads from this many changed files on (tests lower it). */
   workersFrom?: number;
+  /** Parse on worker threads only, not on the main thread too (tests use it). */
+  workersOnly?: boolean;
 }
 
 export interface ScanCounts {
@@ -116,7 +118,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
     { root: target.root, writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true },
     options.onProgress,
-    options.workersFrom,
+    { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );
   const touched: FileRow[] = [];
   const parsedSources: ParsedOutcome[] = [];

@@ -9,6 +9,8 @@ import { weightCount } from '../engine/backend/sim/cost-model.ts';
 import { NAMED_CONFIGS } from '../engine/model/config.ts';
 import type { LabChart } from './lab-file.ts';
 import type { MachineProbe } from './machine-probe.ts';
+import { timeSeriesInfo } from './metrics.ts';
+import type { UsageSample } from '../engine/bench/runner.ts';
 import { getSetting, type LabSettings } from './settings.ts';
 
 export interface AnalysedPoint {
@@ -18,11 +20,13 @@ export interface AnalysedPoint {
   settings: LabSettings;
   metrics: MeasuredMetrics;
   timelines: readonly RequestTimeline[];
+  /** The run's KV usage over time (a time chart draws it). */
+  usage?: readonly UsageSample[];
 }
 
 /** Everything the chart needs, JSON-safe (kept with the run, printed with --json). */
 export interface ChartData {
-  kind: 'bars' | 'line';
+  kind: 'bars' | 'line' | 'time';
   xKey: string;
   logX: boolean;
   series: string[];
@@ -31,6 +35,8 @@ export interface ChartData {
   slo: { metric: string; limitMs: number; maxX: number | null } | null;
   knee: { x: number; label: string } | null;
   probe: { bandwidthGBs: number; gflops: number; threads: number; ridgeBatch: number } | null;
+  /** kind 'time': each `series` metric over each point's run, x in seconds from the run's start. */
+  overTime?: Array<{ metric: string; label: string; points: Array<{ x: number; y: number }> }>;
 }
 
 export interface SweepAnalysis {
@@ -121,7 +127,37 @@ function sloMet(timelines: readonly RequestTimeline[], limitMs: number, duration
   return { fraction: timelines.length > 0 ? met / timelines.length : 0, rps: durationS && durationS > 0 ? met / durationS : null };
 }
 
+/** A time chart: every series of every point, and as the points' values each series' mean over the steps. */
+function analyseOverTime(chart: LabChart, xKey: string, points: readonly AnalysedPoint[]): SweepAnalysis {
+  const overTime = chart.y.flatMap((metric) => {
+    const info = timeSeriesInfo(metric);
+    if (!info) return [];
+    return points.map((p) => ({ metric, label: p.label, points: (p.usage ?? []).map((u) => ({ x: u.timeMs / 1000, y: u[info.field] })) }));
+  });
+  return {
+    pointMetrics: new Map(points.map((p) => [p.label, {}])),
+    sweep: {},
+    chart: {
+      kind: 'time',
+      xKey,
+      logX: false,
+      series: chart.y,
+      points: points.map((p) => ({
+        label: p.label,
+        x: null,
+        values: Object.fromEntries(chart.y.map((m) => [m, p.metrics[timeSeriesInfo(m)?.summary ?? ''] ?? null])),
+      })),
+      fit: null,
+      slo: null,
+      knee: null,
+      probe: null,
+      overTime,
+    },
+  };
+}
+
 export function analyseSweep(chart: LabChart, xKey: string, points: readonly AnalysedPoint[], probe: MachineProbe | null): SweepAnalysis {
+  if (chart.kind === 'time') return analyseOverTime(chart, xKey, points);
   const pointMetrics = new Map<string, MeasuredMetrics>(points.map((p) => [p.label, {}]));
   const sweep: MeasuredMetrics = {};
   const xs = points.map((p) => (chart.kind === 'line' ? (p.x ?? sweptNumber(p.settings, xKey)) : null));

@@ -15,7 +15,43 @@ function formatX(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toPrecision(3);
 }
 
+/** Round tick values from 0 to just past `max`: 0, 0.5, 1, ... or 0, 2, 4, ... */
+function ticks(max: number, count = 5): number[] {
+  if (!(max > 0)) return [0];
+  const raw = max / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
+  return Array.from({ length: Math.floor(max / step + 1e-9) + 1 }, (_, i) => Number((i * step).toPrecision(6)));
+}
+
+/** A time chart: one line chart per series, one line per point of the sweep, against seconds into the run. */
+function timeChartLines(data: ChartData): string[] {
+  const lines: string[] = [];
+  for (const metric of data.series) {
+    const runs = (data.overTime ?? []).filter((s) => s.metric === metric);
+    const fraction = metric === 'usage.utilization';
+    const end = Math.max(0, ...runs.flatMap((r) => r.points.map((p) => p.x)));
+    if (lines.length > 0) lines.push('');
+    lines.push(
+      ...lineChart({
+        series: runs.map((r, i) => ({ name: `${data.xKey}=${r.label}`, marker: markers[i % markers.length], points: r.points })),
+        xLabels: ticks(end).map((x) => ({ x, label: formatX(x) })),
+        xTitle: 'seconds into the run',
+        yTitle: fraction ? `${metric} (%)` : titleOf(metric),
+        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%` } : {}),
+      }),
+    );
+    const means = data.points.map((p) => {
+      const value = p.values[metric];
+      return `${p.label} ${value === null || value === undefined ? 'not measured' : fraction ? `${(value * 100).toFixed(1)}%` : value.toFixed(1)}`;
+    });
+    lines.push(`  Mean over the steps: ${means.join(', ')}`);
+  }
+  return lines;
+}
+
 export function chartLines(data: ChartData): string[] {
+  if (data.kind === 'time') return timeChartLines(data);
   if (data.kind === 'bars') {
     return barChart(
       data.series.map((metric) => ({

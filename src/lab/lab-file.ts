@@ -27,14 +27,16 @@
 // per point; `kind: line` each `y` metric against the swept value (a numeric sweep), with
 // `fit: power` (y = a x^k; the fit.* metrics), `slo: { scale, of }` (a limit line at scale x
 // the metric `of` at the first point; slo.* metrics), `knee: true` (knee.* metrics) and
-// `roofline: true` (bandwidth and FLOP/s probed in the run; roofline.* and probe.* metrics).
+// `roofline: true` (bandwidth and FLOP/s probed in the run; roofline.* and probe.* metrics);
+// `kind: time` each `y` series over the time of a run (usage.* of metrics.ts, e.g.
+// usage.utilization), one line per point of the sweep.
 //
 // Every setting, its type and range: settings.ts (also `kb lab --help`). Anything not set
 // takes the default of settings.ts, which follows the engine's own defaults.
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { z } from 'zod';
 import { CheckSyntaxError, checkOps, parseCheck, type CheckSpec } from './checks.ts';
-import { isLabMetric, isSweepMetric } from './metrics.ts';
+import { isLabMetric, isSweepMetric, timeSeriesCatalogue, timeSeriesInfo } from './metrics.ts';
 import {
   applyOverrides,
   checkValue,
@@ -59,7 +61,7 @@ export interface LabSweep {
 }
 
 export interface LabChart {
-  kind: 'bars' | 'line';
+  kind: 'bars' | 'line' | 'time';
   /** Point metrics drawn: one bar group, or one line, each. */
   y: string[];
   logX: boolean;
@@ -137,7 +139,7 @@ const frontmatterSchema = z.strictObject({
   sweep: z.strictObject({ key: z.string(), values: z.array(z.unknown()).min(1), relativeTo: z.enum(['capacity']).optional() }).optional(),
   chart: z
     .strictObject({
-      kind: z.enum(['bars', 'line']),
+      kind: z.enum(['bars', 'line', 'time']),
       y: z.array(z.string()).min(1).max(4),
       logX: z.boolean().default(false),
       fit: z.enum(['power']).optional(),
@@ -265,13 +267,17 @@ export function parseLab(text: string, name: string, file = `lab/${name}.md`): L
       if (!isLabMetric(name)) problems.push(`${where(path)}: ${path.join('.')}: unknown metric "${name}"`);
       else if (isSweepMetric(name)) problems.push(`${where(path)}: ${path.join('.')}: ${name} is one number per sweep; a chart draws point metrics`);
     };
-    c.y.forEach((name, i) => pointMetric(name, ['chart', 'y', i]));
+    const timeSeries = (name: string, path: PropertyKey[]) => {
+      if (!timeSeriesInfo(name)) problems.push(`${where(path)}: ${path.join('.')}: "${name}" is not a series over time; a time chart draws ${timeSeriesCatalogue.map((t) => t.name).join(', ')}`);
+    };
+    c.y.forEach((name, i) => (c.kind === 'time' ? timeSeries : pointMetric)(name, ['chart', 'y', i]));
     if (c.slo) pointMetric(c.slo.of, ['chart', 'slo', 'of']);
     if (!sweep) problems.push(`${where(['chart'])}: chart: a chart compares the points of a sweep; this lab has none`);
     const numeric = sweep && ['int', 'number', 'length'].includes(settingSpec(sweep.key)?.kind ?? '');
     if (c.kind === 'line' && sweep && !numeric) problems.push(`${where(['chart', 'kind'])}: chart.kind: a line needs a numeric sweep; ${sweep.key} is not (use bars)`);
     const lineOnly = (['fit', 'slo', 'logX', 'knee'] as const).filter((key) => c[key] !== undefined && c[key] !== false);
-    if (c.kind === 'bars' && lineOnly.length > 0) problems.push(`${where(['chart', lineOnly[0]])}: chart.${lineOnly[0]}: only for kind: line`);
+    if (c.kind !== 'line' && lineOnly.length > 0) problems.push(`${where(['chart', lineOnly[0]])}: chart.${lineOnly[0]}: only for kind: line`);
+    if (c.kind === 'time' && c.roofline) problems.push(`${where(['chart', 'roofline'])}: chart.roofline: not for kind: time`);
     chart = { kind: c.kind, y: c.y, logX: c.logX, fit: c.fit ?? null, slo: c.slo ?? null, knee: c.knee, roofline: c.roofline };
   }
 

@@ -38,6 +38,10 @@ const scalarMetrics: LabMetricInfo[] = [
   { name: 'kv.usage_peak', unit: '', describe: 'peak used / total blocks' },
   { name: 'kv.prefix_hit_rate', unit: '', describe: 'prompt tokens served from the prefix cache / prompt tokens looked up' },
   { name: 'kv.wasted_slots_mean', unit: 'slots', describe: 'slots held but not filled, mean over steps' },
+  { name: 'kv.reserved_blocks_mean', unit: 'blocks', describe: 'blocks held by running sequences, mean over steps' },
+  { name: 'kv.used_slots_mean', unit: 'slots', describe: 'token slots holding K/V, mean over steps' },
+  { name: 'kv.utilization', unit: '', describe: 'slots holding K/V / slots in held blocks, over all steps' },
+  { name: 'kv.fragmentation', unit: '', describe: '1 - kv.utilization: held memory that holds nothing' },
   { name: 'scheduler.steps', unit: '', describe: 'engine steps' },
   { name: 'scheduler.batch_tokens_mean', unit: 'tokens', describe: 'tokens per step, mean' },
   { name: 'scheduler.running_mean', unit: 'seqs', describe: 'running sequences per step, mean' },
@@ -52,7 +56,7 @@ const scalarMetrics: LabMetricInfo[] = [
   { name: 'ttft_long.p50', unit: 'ms', describe: 'TTFT p50 of the long prompts (at least half the longest, when shorter ones are mixed in)' },
   { name: 'ttft_long.max', unit: 'ms', describe: 'TTFT of the slowest long prompt' },
   { name: 'ttft_short.p95', unit: 'ms', describe: 'TTFT p95 of the other (short) prompts' },
-  { name: 'decode.tokens_per_s', unit: 'tokens/s', describe: 'decode throughput: running sequences (peak) / TPOT p50' },
+  { name: 'decode.tokens_per_s', unit: 'tokens/s', describe: 'decode throughput: running sequences / ITL p50 (one decode step), the best repeat' },
   { name: 'slo.met_fraction', unit: '', describe: 'share of requests whose TTFT meets the chart\'s scaled SLO' },
   { name: 'slo.goodput_rps', unit: 'req/s', describe: 'requests/s meeting the chart\'s scaled SLO' },
   { name: 'roofline.step_ms', unit: 'ms', describe: 'predicted decode step time: max(bytes / bandwidth, FLOPs / FLOP/s), probed in the same run' },
@@ -83,6 +87,24 @@ export const labMetricCatalogue: readonly LabMetricInfo[] = [
   ...scalarMetrics,
   ...sweepMetrics.map((info) => ({ ...info, scope: 'sweep' as const })),
 ];
+
+/**
+ * Series over the time of a run, one value per sample of the engine's KV usage series (at
+ * most 200 per run): what a `chart: { kind: time }` draws, one line per sweep point. Each
+ * also has a point metric, its mean over the run's steps (`summary`).
+ */
+export const timeSeriesCatalogue = [
+  { name: 'usage.utilization', field: 'utilization', unit: '', summary: 'kv.utilization', describe: 'slots holding K/V / slots in held blocks' },
+  { name: 'usage.running', field: 'running', unit: 'seqs', summary: 'scheduler.running_mean', describe: 'running sequences' },
+  { name: 'usage.reserved_blocks', field: 'reservedBlocks', unit: 'blocks', summary: 'kv.reserved_blocks_mean', describe: 'KV blocks held' },
+  { name: 'usage.used_slots', field: 'usedSlots', unit: 'slots', summary: 'kv.used_slots_mean', describe: 'token slots holding K/V' },
+] as const;
+
+export type TimeSeriesInfo = (typeof timeSeriesCatalogue)[number];
+
+export function timeSeriesInfo(name: string): TimeSeriesInfo | undefined {
+  return timeSeriesCatalogue.find((info) => info.name === name);
+}
 
 const byName = new Map(labMetricCatalogue.map((info) => [info.name, info]));
 

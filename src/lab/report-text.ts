@@ -12,9 +12,9 @@ export function settingsLine(settings: LabSettings): string {
   const arrival = w.arrival === 'burst' ? 'burst' : `${w.arrival} ${w.rate}/s${w.arrival === 'gamma' ? ` (burstiness ${w.burstiness})` : ''}`;
   return [
     `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
-    `${w.requests} requests, prompt ${formatSettingValue(w.promptTokens)} / output ${formatSettingValue(w.outputTokens)} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
-    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : 'default size'}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
-    `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
+    `${w.requests} requests, prompt ${formatSettingValue(w.promptTokens)} / output ${formatSettingValue(w.outputTokens)}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
+    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : 'default size'} ${e.kvReservation}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
+    `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.profile ? ', kernels profiled' : ''}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
   ].join('\n  ');
 }
 
@@ -35,10 +35,12 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   const out: string[] = [];
   out.push(`=== lab ${result.lab}: ${result.title} ===`);
   out.push(`Settings:\n  ${settingsLine(result.settings)}`);
+  if (result.device) out.push(`Backend: ${result.device}`);
   if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);
   for (const point of result.points) {
     out.push('');
-    if (point.label !== null) out.push(`--- ${result.sweep?.key} = ${point.label}${point.partial ? ' (interrupted)' : ''} ---`);
+    const relative = result.sweepMetrics['load.capacity_rps'] !== undefined ? ` x capacity = ${point.settings.workload.rate.toPrecision(3)} req/s` : '';
+    if (point.label !== null) out.push(`--- ${result.sweep?.key} = ${point.label}${relative}${point.partial ? ' (interrupted)' : ''} ---`);
     else if (point.partial) out.push('--- interrupted: requests finished so far ---');
     out.push(point.table.trimEnd());
   }

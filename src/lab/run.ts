@@ -89,9 +89,10 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   let note: string | null = null;
   let failure: unknown = null;
   let capacity: number | null = null;
-  // The roofline compares with this machine's figures, so they are taken now, next to the points.
+  // The roofline compares with this machine's figures, so they are taken next to the points:
+  // once the first point has shown the backend that runs is the cpu (`auto` may pick a GPU).
   let probe: MachineProbe | null = null;
-  if (lab.chart?.roofline && settings.backend === 'cpu' && !signal?.aborted) probe = probeMachine(await engineProbeKernel());
+  let backend: string = settings.backend;
 
   if (lab.sweep?.relativeTo === 'capacity' && !signal?.aborted) {
     try {
@@ -141,6 +142,8 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       break;
     }
     device = run.device;
+    backend = run.backend ?? backend;
+    if (lab.chart?.roofline && probe === null && run.backend === 'cpu' && !signal?.aborted) probe = probeMachine(await engineProbeKernel());
     if (run.report !== null) {
       points.push({ label: point.label, settings: point.settings, metrics: run.metrics, report: run.report, table: run.table, partial: !run.completed });
     }
@@ -167,6 +170,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
         settings: p.settings,
         metrics: p.metrics,
         timelines: reportTimelines(p.report as BenchmarkReport),
+        usage: (p.report as BenchmarkReport).usage,
       })),
       probe,
     );
@@ -192,7 +196,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     status,
     startedAt,
     finishedAt: Date.now(),
-    backend: settings.backend,
+    backend,
     device,
     settings,
     changed,
@@ -211,13 +215,13 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
 
 /**
  * Requests/s this machine sustains on the lab's workload right now: the same requests
- * submitted at once (no warm-up, so a cold start makes it err low, never high), finished
- * requests over the time to finish them all. Null when interrupted.
+ * submitted at once after one warm-up burst (a cold engine would make the figure err low),
+ * finished requests over the time to finish them all. Null when interrupted.
  */
 async function measureCapacity(settings: LabSettings, hooks: PointHooks): Promise<number | null> {
   const burst = applyOverrides(settings, [
     { key: 'workload.arrival', value: 'burst' },
-    { key: 'warmup', value: 0 },
+    { key: 'warmup', value: 1 },
     { key: 'repeats', value: 1 },
   ]);
   const run = await runBenchmarkPoint(burst, hooks);

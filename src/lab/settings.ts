@@ -3,17 +3,20 @@
 // unknown key or an out-of-range value is refused before the engine allocates anything.
 // The scheduler's ranges and defaults and the model names come from the engine itself
 // (small, pure modules), so the two can never disagree.
-import { DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges } from '../engine/engine-options.ts';
+import { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName } from '../engine/engine-options.ts';
 import { namedDevices } from '../engine/backend/sim/gpus.ts';
 import { NAMED_CONFIGS } from '../engine/model/config.ts';
-import { defaultSchedulerOptions, schedulerOptionRanges, schedulingPolicies } from '../engine/scheduler/options.ts';
+import { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from '../engine/scheduler/options.ts';
 
 /** A uniform range, or a list used in turn (`values`, with min and max its extremes). */
 export type Length = { min: number; max: number; values?: number[] };
 
 export interface LabSettings {
   model: string;
-  backend: 'cpu' | 'sim';
+  /** auto resolves to webgpu on a hardware adapter, else cpu; the report says which ran. */
+  backend: BackendName;
+  /** Time every kernel (the webgpu backend); the report shows the table. */
+  profile: boolean;
   /** The GPU the sim backend models (ignored by cpu). */
   device: string;
   /** Untimed runs before the measured ones (caches, JIT, worker start-up). */
@@ -35,11 +38,15 @@ export interface LabSettings {
     chunkSize: number;
     policy: 'continuous' | 'static';
     prefixCaching: boolean;
+    /** paged: blocks as tokens arrive; contiguous: prompt + maxNewTokens reserved at admission. */
+    kvReservation: KvReservation;
   };
   workload: {
     requests: number;
     promptTokens: Length;
     outputTokens: Length;
+    /** The maximum each request declares (it still stops at its output length); 0 = its output length. */
+    maxNewTokens: Length;
     arrival: 'burst' | 'poisson' | 'gamma';
     /** Requests per second, for poisson and gamma arrivals. */
     rate: number;
@@ -71,11 +78,17 @@ export type SettingValue = number | boolean | string | Length;
 
 /** The models a lab may name; the engine's named GPT-2 configs. */
 export const labModels: readonly string[] = Object.keys(NAMED_CONFIGS);
-export const labBackends = ['cpu', 'sim'] as const;
+export const labBackends: readonly BackendName[] = backendNames;
 
 export const settingSpecs: readonly SettingSpec[] = [
   { key: 'model', kind: 'enum', values: labModels, describe: 'named GPT-2 config' },
-  { key: 'backend', kind: 'enum', values: labBackends, describe: 'cpu computes; sim advances a virtual clock' },
+  {
+    key: 'backend',
+    kind: 'enum',
+    values: labBackends,
+    describe: 'cpu computes on this CPU; webgpu on a GPU adapter (lavapipe counts); auto: a hardware GPU, else cpu; sim: a cost model on a virtual clock',
+  },
+  { key: 'profile', kind: 'bool', describe: 'time every kernel (webgpu); the report shows the table' },
   { key: 'device', kind: 'enum', values: Object.keys(namedDevices), describe: 'the GPU the sim backend models' },
   { key: 'warmup', kind: 'int', min: 0, max: 10, describe: 'untimed runs first' },
   { key: 'repeats', kind: 'int', min: 1, max: 20, describe: 'measured runs, pooled' },
@@ -87,9 +100,11 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'engine.chunkSize', kind: 'int', ...schedulerOptionRanges.chunkSize, describe: 'prefill chunk per sequence per step, 0 = off' },
   { key: 'engine.policy', kind: 'enum', values: schedulingPolicies, describe: 'batching policy' },
   { key: 'engine.prefixCaching', kind: 'bool', describe: 'reuse cached KV blocks of shared prefixes' },
+  { key: 'engine.kvReservation', kind: 'enum', values: kvReservations, describe: 'paged: KV blocks as tokens arrive; contiguous: the declared maximum reserved up front' },
   { key: 'workload.requests', kind: 'int', min: 1, max: 100000, describe: 'requests per run' },
   { key: 'workload.promptTokens', kind: 'length', min: 1, max: 65536, describe: 'prompt length: N or A..B' },
   { key: 'workload.outputTokens', kind: 'length', min: 1, max: 65536, describe: 'tokens generated: N or A..B' },
+  { key: 'workload.maxNewTokens', kind: 'length', min: 0, max: 65536, describe: 'maximum each request declares (it stops at its output length); 0 = the output length' },
   { key: 'workload.arrival', kind: 'enum', values: ['burst', 'poisson', 'gamma'], describe: 'how requests arrive' },
   { key: 'workload.rate', kind: 'number', min: 0, minExclusive: true, max: 1e6, describe: 'requests/s (poisson, gamma)' },
   { key: 'workload.burstiness', kind: 'number', min: 0, minExclusive: true, max: 100, describe: 'gamma shape, 1 = Poisson' },
@@ -105,6 +120,7 @@ const specByKey = new Map(settingSpecs.map((spec) => [spec.key, spec]));
 export const defaultSettings: LabSettings = {
   model: 'gpt2-tiny',
   backend: 'cpu',
+  profile: false,
   device: DEFAULT_DEVICE,
   warmup: 1,
   repeats: 1,
@@ -118,6 +134,7 @@ export const defaultSettings: LabSettings = {
     requests: 64,
     promptTokens: { min: 8, max: 8 },
     outputTokens: { min: 16, max: 16 },
+    maxNewTokens: { min: 0, max: 0 },
     arrival: 'burst',
     rate: 10,
     burstiness: 1,
@@ -297,11 +314,17 @@ export function crossCheck(settings: LabSettings): string[] {
       `engine.maxBatchedTokens (${engine.maxBatchedTokens}) is smaller than the longest prompt (${workload.promptTokens.max}) and engine.chunkSize is 0: such a prompt could never be scheduled; raise the budget or set engine.chunkSize`,
     );
   }
+  const declared = workload.maxNewTokens;
+  const declaresMax = declared.max > 0;
+  if (declaresMax && [declared.min, ...(declared.values ?? [])].some((n) => n === 0)) {
+    problems.push(`workload.maxNewTokens (${formatSettingValue(declared)}): 0 means "each request declares its output length" and cannot be mixed with other lengths`);
+  }
   const config = NAMED_CONFIGS[settings.model];
-  const longest = workload.promptTokens.max + workload.outputTokens.max;
+  const [lengthKey, lengthMax] = declaresMax && declared.max > workload.outputTokens.max ? ['maxNewTokens', declared.max] : ['outputTokens', workload.outputTokens.max];
+  const longest = workload.promptTokens.max + lengthMax;
   if (config && longest > config.nCtx) {
     problems.push(
-      `the longest request (workload.promptTokens ${workload.promptTokens.max} + workload.outputTokens ${workload.outputTokens.max} = ${longest} tokens) exceeds ${settings.model}'s context of ${config.nCtx} tokens`,
+      `the longest request (workload.promptTokens ${workload.promptTokens.max} + workload.${lengthKey} ${lengthMax} = ${longest} tokens) exceeds ${settings.model}'s context of ${config.nCtx} tokens`,
     );
   }
   if (config && engine.kvBudgetMB > 0) {
@@ -309,10 +332,12 @@ export function crossCheck(settings: LabSettings): string[] {
     const elementBytes = settings.backend === 'sim' ? (namedDevices[settings.device]?.dtypeBytes ?? 2) : 4;
     const blockBytes = 2 * config.nLayer * config.nEmbd * elementBytes * engine.blockSize;
     const blocks = Math.floor((engine.kvBudgetMB * 1024 * 1024) / blockBytes);
-    const needed = Math.ceil(longest / engine.blockSize);
+    // Contiguous reservation holds the declared maximum from admission on; paged only what is written.
+    const held = engine.kvReservation === 'contiguous' ? Math.min(longest - 1, config.nCtx) : workload.promptTokens.max + workload.outputTokens.max;
+    const needed = Math.ceil(held / engine.blockSize);
     if (blocks < needed) {
       problems.push(
-        `engine.kvBudgetMB (${engine.kvBudgetMB}) holds ${blocks} blocks of ${engine.blockSize} tokens; the longest request needs ${needed} (at least ${((needed * blockBytes) / (1024 * 1024)).toPrecision(3)} MiB)`,
+        `engine.kvBudgetMB (${engine.kvBudgetMB}) holds ${blocks} blocks of ${engine.blockSize} tokens; the longest request needs ${needed}${engine.kvReservation === 'contiguous' ? ' reserved up front' : ''} (at least ${((needed * blockBytes) / (1024 * 1024)).toPrecision(3)} MiB)`,
       );
     }
   }

@@ -1,24 +1,13 @@
 // Which cards a quiz asks: a weighted draw without replacement that leans toward what the
 // learner knows least. Pure: the caller passes the cards' memory and history and a seeded
 // random source, so a session is reproducible with --seed.
+import type { QuizCardHistory } from '../store/quiz-results.ts';
 
 /** What the draw needs to know about one card. */
-export interface PickCandidate {
+export interface PickCandidate extends QuizCardHistory {
   id: string;
   tags: readonly string[];
   deck: string;
-  /** FSRS state: 0 new, 1 learning, 2 review, 3 relearning. */
-  state: number;
-  /** FSRS stability in days (how long the memory lasts); 0 for a new card. */
-  stability: number;
-  /** FSRS difficulty, 1 (easy) to 10 (hard). */
-  difficulty: number;
-  reps: number;
-  lapses: number;
-  /** How many quiz answers the card has. */
-  quizzed: number;
-  /** Latest failure: a wrong quiz answer or an Again in review (epoch ms), or null. */
-  lastFailedAt: number | null;
 }
 
 export interface PickFilter {

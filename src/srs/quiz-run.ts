@@ -3,6 +3,7 @@
 // (wrong = Again, right = Good) through the review service, as kb review would.
 import { randomUUID } from 'node:crypto';
 import { seededRandom } from '../kb/random.ts';
+import type { CardLabs } from './card-labs.ts';
 import { quizResultQueries, type QuizResultQueries } from '../store/quiz-results.ts';
 import { matchesFilter, pickCards, type PickFilter } from './quiz-pick.ts';
 import {
@@ -50,6 +51,8 @@ export class QuizRun {
   private state: QuizSession;
   private readonly results: QuizResultQueries;
   private readonly reviews: ReviewService | null;
+  /** Set by kb quiz's screen so l can run a card's lab; --json has no use for it. */
+  labs?: CardLabs;
 
   constructor(target: ReviewTarget, request: QuizRequest, now: number, sessionId: string = randomUUID()) {
     this.results = quizResultQueries(target.db);

@@ -96,8 +96,29 @@ export type CalcAttempt =
   | { kind: 'retry'; message: string }
   | { kind: 'answered'; session: QuizSession; answer: QuizAnswer };
 
-function withAnswer(session: QuizSession, answer: QuizAnswer): QuizSession {
-  return { ...session, answers: [...session.answers, answer] };
+/** What the learner gave for a question; the rest of the answer follows from the question and its timing. */
+type Given = Pick<QuizAnswer, 'typed' | 'value' | 'correct' | 'timedOut'>;
+
+/** Records the answer to `question` and returns the session with it. */
+function answered(session: QuizSession, question: QuizQuestion, timing: Timing, given: Given): { session: QuizSession; answer: QuizAnswer } {
+  const answer: QuizAnswer = {
+    index: question.index,
+    cardId: question.card.id,
+    askedAt: timing.askedAt,
+    durationMs: Math.max(0, timing.answeredAt - timing.askedAt),
+    typed: given.typed,
+    value: given.value,
+    expected: question.expected,
+    correct: given.correct,
+    timedOut: given.timedOut,
+  };
+  return { session: { ...session, answers: [...session.answers, answer] }, answer };
+}
+
+function openQuestion(session: QuizSession): QuizQuestion {
+  const question = currentQuestion(session);
+  if (!question) throw new Error('the quiz is over');
+  return question;
 }
 
 /**
@@ -112,55 +133,20 @@ export function answerCalc(session: QuizSession, typed: string, timing: Timing):
   const parsed = parseTypedAnswer(typed, question.card.calc.unit);
   if (!parsed.ok) return { kind: 'retry', message: parsed.message };
   const timedOut = overTime(session, timing.askedAt, timing.answeredAt);
-  const answer: QuizAnswer = {
-    index: question.index,
-    cardId: question.card.id,
-    askedAt: timing.askedAt,
-    durationMs: Math.max(0, timing.answeredAt - timing.askedAt),
-    typed,
-    value: parsed.value,
-    expected: question.expected,
-    correct: !timedOut && checkCalcAnswer(question.card.calc, question.values, parsed.value),
-    timedOut,
-  };
-  return { kind: 'answered', session: withAnswer(session, answer), answer };
+  const correct = !timedOut && checkCalcAnswer(question.card.calc, question.values, parsed.value);
+  return { kind: 'answered', ...answered(session, question, timing, { typed, value: parsed.value, correct, timedOut }) };
 }
 
 /** The learner's own verdict on a text card (after the reveal). */
 export function gradeText(session: QuizSession, correct: boolean, timing: Timing): { session: QuizSession; answer: QuizAnswer } {
-  const question = currentQuestion(session);
-  if (!question) throw new Error('the quiz is over');
+  const question = openQuestion(session);
   const timedOut = overTime(session, timing.askedAt, timing.answeredAt);
-  const answer: QuizAnswer = {
-    index: question.index,
-    cardId: question.card.id,
-    askedAt: timing.askedAt,
-    durationMs: Math.max(0, timing.answeredAt - timing.askedAt),
-    typed: null,
-    value: null,
-    expected: question.expected,
-    correct: correct && !timedOut,
-    timedOut,
-  };
-  return { session: withAnswer(session, answer), answer };
+  return answered(session, question, timing, { typed: null, value: null, correct: correct && !timedOut, timedOut });
 }
 
 /** The countdown ran out on the current question: it counts as wrong. */
 export function timeOut(session: QuizSession, timing: Timing): { session: QuizSession; answer: QuizAnswer } {
-  const question = currentQuestion(session);
-  if (!question) throw new Error('the quiz is over');
-  const answer: QuizAnswer = {
-    index: question.index,
-    cardId: question.card.id,
-    askedAt: timing.askedAt,
-    durationMs: Math.max(0, timing.answeredAt - timing.askedAt),
-    typed: null,
-    value: null,
-    expected: question.expected,
-    correct: false,
-    timedOut: true,
-  };
-  return { session: withAnswer(session, answer), answer };
+  return answered(session, openQuestion(session), timing, { typed: null, value: null, correct: false, timedOut: true });
 }
 
 /** The expected answer as shown: `20 ms`. */

@@ -1,5 +1,6 @@
 // What the review screen (src/ui/review) needs from a review run, as plain data and
 // callbacks. ReviewRun (review-run.ts) is the real one; component tests pass a fake.
+import type { CardLabs } from './card-labs.ts';
 
 export interface ScreenCard {
   id: string;
@@ -59,4 +60,6 @@ export interface ReviewController {
   /** Re-reads the card's file after an edit. */
   reload(cardId: string): Promise<ActionResult>;
   summary(now: number): SessionSummary;
+  /** A card's lab: `l` runs it in place; its latest stored result is shown on the card's back. */
+  readonly labs: CardLabs;
 }

@@ -2,6 +2,7 @@
 // undo stack of this run (ratings, burials, suspensions), as the review screen's controller.
 import { join } from 'node:path';
 import type { WritebackResult } from '../kb/writeback.ts';
+import type { CardLabs } from './card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './review-controller.ts';
 import { intervalLabel } from './interval-label.ts';
 import type { QueueCard } from './queue.ts';
@@ -22,6 +23,8 @@ export interface ReviewRunOptions {
   /** Whether files may be edited (not the bundled knowledge base). */
   writable: boolean;
   startedAt: number;
+  /** Runs a card's lab in place and reads its latest stored result. */
+  labs: CardLabs;
 }
 
 function fileMessage(result: WritebackResult | null): string | null {
@@ -128,6 +131,10 @@ export class ReviewRun implements ReviewController {
     await this.run.rescan();
     this.cache.delete(cardId);
     return { message: this.card(cardId) ? 'reloaded' : 'the card is gone from its file (kb scan)' };
+  }
+
+  get labs(): CardLabs {
+    return this.run.labs;
   }
 
   summary(now: number): SessionSummary {

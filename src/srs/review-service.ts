@@ -10,15 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { cardQueries, type CardRow } from '../store/cards.ts';
 import { deviceId, type KbDatabase } from '../store/db.ts';
-import { sameFsrsState } from '../store/fsrs.ts';
-import {
-  columnsFromState,
-  reviewQueries,
-  stateFromColumns,
-  type CardFilter,
-  type FsrsColumns,
-  type ReviewQueries,
-} from '../store/review-queries.ts';
+import { columnsFromState, sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
+import { reviewQueries, type CardFilter, type ReviewQueries } from '../store/review-queries.ts';
 import {
   commitWriteback,
   prepareWriteback,

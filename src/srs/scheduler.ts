@@ -3,6 +3,7 @@
 // the card id and its review count, so a preview shown in the morning and the rating
 // made in the evening give the same interval.
 import { fsrs, GenSeedStrategyWithCardId, StrategyMode, type Card, type FSRS } from 'ts-fsrs';
+import { fieldsFromState, stateFromColumns } from '../store/fsrs.ts';
 import { fromSchedulingClock, toSchedulingClock } from './clock.ts';
 import { fsrsParameters, type ReviewSettings } from './settings.ts';
 import { GRADES, type CardState, type FsrsState, type Grade } from './state.ts';
@@ -49,34 +50,21 @@ export class Scheduler {
   private toCard(cardId: string, state: FsrsState): SeededCard {
     const dayStartsAt = this.settings.dayStartsAt;
     return {
+      ...fieldsFromState(state),
       card_id: cardId,
       due: toSchedulingClock(state.due, dayStartsAt),
-      stability: state.stability,
-      difficulty: state.difficulty,
-      elapsed_days: state.elapsedDays,
-      scheduled_days: state.scheduledDays,
-      learning_steps: state.learningSteps,
-      reps: state.reps,
-      lapses: state.lapses,
-      state: state.state,
       last_review: state.lastReview === null ? undefined : toSchedulingClock(state.lastReview, dayStartsAt),
     };
   }
 
   private fromCard(card: Card, now: number): FsrsState {
-    const dayStartsAt = this.settings.dayStartsAt;
-    return {
-      due: fromSchedulingClock(card.due, now, dayStartsAt),
-      stability: card.stability,
-      difficulty: card.difficulty,
-      elapsedDays: card.elapsed_days,
-      scheduledDays: card.scheduled_days,
-      learningSteps: card.learning_steps,
-      reps: card.reps,
-      lapses: card.lapses,
+    // ts-fsrs spells the fields as the store's columns do; only the clock and the types differ.
+    return stateFromColumns({
+      ...card,
+      due: fromSchedulingClock(card.due, now, this.settings.dayStartsAt),
       state: card.state as number as CardState,
       // ts-fsrs stamps the review with the shifted time it was given: that is `now`.
-      lastReview: card.last_review ? now : null,
-    };
+      last_review: card.last_review ? now : null,
+    });
   }
 }

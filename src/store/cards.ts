@@ -29,17 +29,9 @@ export interface CardRow {
 /** The columns scan writes for a card it found in a file. */
 export type CardContent = Omit<CardRow, 'orphan' | 'createdAt' | 'updatedAt'>;
 
-interface RawCardRow {
-  id: string;
-  kind: CardKind;
-  path: string;
-  line: number;
-  deck: string;
-  front: string;
-  back: string;
-  full: string;
+/** A cards row as stored: the text columns as CardRow has them, the rest encoded or snake_case. */
+type RawCardRow = Pick<CardRow, 'id' | 'kind' | 'path' | 'line' | 'deck' | 'front' | 'back' | 'full' | 'lab'> & {
   tags: string;
-  lab: string | null;
   calc: string | null;
   content_hash: string;
   file_size: number;
@@ -48,7 +40,7 @@ interface RawCardRow {
   orphan: number;
   created_at: number;
   updated_at: number;
-}
+};
 
 export function cardFromRow(row: RawCardRow): CardRow {
   return {
@@ -90,7 +82,7 @@ export interface ListCardsOptions {
 
 export function cardQueries(db: KbDatabase) {
   const byId = db.prepare<[string], RawCardRow>('SELECT * FROM cards WHERE id = ?');
-  const placeById = db.prepare<[string], { id: string; path: string; line: number; content_hash: string; id_in_file: number; orphan: number }>(
+  const placeById = db.prepare<[string], Pick<RawCardRow, 'id' | 'path' | 'line' | 'content_hash' | 'id_in_file' | 'orphan'>>(
     'SELECT id, path, line, content_hash, id_in_file, orphan FROM cards WHERE id = ?',
   );
   const liveIdsByPath = db.prepare<[string], { id: string }>('SELECT id FROM cards WHERE path = ? AND orphan = 0');

@@ -25,8 +25,8 @@ export interface FsrsRow extends FsrsState {
   buriedUntil: number | null;
 }
 
-interface RawFsrsRow {
-  card_id: string;
+/** The FSRS fields as columns (and as ts-fsrs spells them): snake_case, plain numbers. */
+export interface FsrsFields {
   due: number;
   stability: number;
   difficulty: number;
@@ -37,13 +37,33 @@ interface RawFsrsRow {
   lapses: number;
   state: FsrsStateCode;
   last_review: number | null;
-  suspended: number;
+}
+
+/** An fsrs row as stored, column for column: review_log.state_before / state_after hold it as JSON. */
+export interface FsrsColumns extends FsrsFields {
+  suspended: 0 | 1;
   buried_until: number | null;
 }
 
-export function fsrsFromRow(row: RawFsrsRow): FsrsRow {
+type RawFsrsRow = FsrsColumns & { card_id: string };
+
+export function fieldsFromState(state: FsrsState): FsrsFields {
   return {
-    cardId: row.card_id,
+    due: state.due,
+    stability: state.stability,
+    difficulty: state.difficulty,
+    elapsed_days: state.elapsedDays,
+    scheduled_days: state.scheduledDays,
+    learning_steps: state.learningSteps,
+    reps: state.reps,
+    lapses: state.lapses,
+    state: state.state,
+    last_review: state.lastReview,
+  };
+}
+
+export function stateFromColumns(row: FsrsFields): FsrsState {
+  return {
     due: row.due,
     stability: row.stability,
     difficulty: row.difficulty,
@@ -54,9 +74,15 @@ export function fsrsFromRow(row: RawFsrsRow): FsrsRow {
     lapses: row.lapses,
     state: row.state,
     lastReview: row.last_review,
-    suspended: row.suspended === 1,
-    buriedUntil: row.buried_until,
   };
+}
+
+export function columnsFromState(state: FsrsState, flags: { suspended: boolean; buriedUntil: number | null }): FsrsColumns {
+  return { ...fieldsFromState(state), suspended: flags.suspended ? 1 : 0, buried_until: flags.buriedUntil };
+}
+
+export function fsrsFromRow(row: RawFsrsRow): FsrsRow {
+  return { cardId: row.card_id, ...stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
 }
 
 export function sameFsrsState(a: FsrsState, b: FsrsState): boolean {

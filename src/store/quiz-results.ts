@@ -3,17 +3,25 @@
 import { cardFromRow, type CardRow } from './cards.ts';
 import type { KbDatabase } from './db.ts';
 
-/** A live, unsuspended card with what the quiz draw weighs. */
-export interface QuizCandidateRow {
-  card: CardRow;
+/** What a quiz draw weighs about one card: its FSRS memory and its quiz and failure history. */
+export interface QuizCardHistory {
+  /** FSRS state: 0 new, 1 learning, 2 review, 3 relearning. */
   state: number;
+  /** FSRS stability in days (how long the memory lasts); 0 for a new card. */
   stability: number;
+  /** FSRS difficulty, 1 (easy) to 10 (hard). */
   difficulty: number;
   reps: number;
   lapses: number;
+  /** How many quiz answers the card has. */
   quizzed: number;
-  /** Latest wrong quiz answer or Again in review (epoch ms), or null. */
+  /** Latest failure: a wrong quiz answer or an Again in review (epoch ms), or null. */
   lastFailedAt: number | null;
+}
+
+/** A live, unsuspended card with what the quiz draw weighs. */
+export interface QuizCandidateRow extends QuizCardHistory {
+  card: CardRow;
 }
 
 export interface QuizResult {
@@ -33,7 +41,8 @@ export interface StoredQuizResult extends QuizResult {
   id: number;
 }
 
-interface RawResult {
+/** A quiz_results row as stored, column for column. */
+export interface QuizResultColumns {
   id: number;
   session_id: string;
   card_id: string;
@@ -71,7 +80,7 @@ export function quizResultQueries(db: KbDatabase) {
     `INSERT INTO quiz_results (session_id, card_id, asked_at, vars, expected, answered, correct, duration_ms)
      VALUES (@session_id, @card_id, @asked_at, @vars, @expected, @answered, @correct, @duration_ms)`,
   );
-  const bySession = db.prepare<[string], RawResult>('SELECT * FROM quiz_results WHERE session_id = ? ORDER BY asked_at, id');
+  const bySession = db.prepare<[string], QuizResultColumns>('SELECT * FROM quiz_results WHERE session_id = ? ORDER BY asked_at, id');
 
   return {
     /** Every card a quiz may ask (live, not suspended), in knowledge-base order. */

@@ -2,23 +2,7 @@
 // undo, bury and suspend. The rules (order, limits, what FSRS computes) live in src/srs/;
 // this file only moves rows.
 import type { KbDatabase } from './db.ts';
-import type { FsrsState, FsrsStateCode } from './fsrs.ts';
-
-/** An fsrs row as stored, column for column: review_log.state_before / state_after hold it as JSON. */
-export interface FsrsColumns {
-  due: number;
-  stability: number;
-  difficulty: number;
-  elapsed_days: number;
-  scheduled_days: number;
-  learning_steps: number;
-  reps: number;
-  lapses: number;
-  state: FsrsStateCode;
-  last_review: number | null;
-  suspended: 0 | 1;
-  buried_until: number | null;
-}
+import type { FsrsColumns, FsrsStateCode } from './fsrs.ts';
 
 export interface CandidateRow {
   id: string;
@@ -44,38 +28,6 @@ export interface ReviewLogRow {
   state_before: string;
   state_after: string;
   device_id: string;
-}
-
-export function columnsFromState(state: FsrsState, flags: { suspended: boolean; buriedUntil: number | null }): FsrsColumns {
-  return {
-    due: state.due,
-    stability: state.stability,
-    difficulty: state.difficulty,
-    elapsed_days: state.elapsedDays,
-    scheduled_days: state.scheduledDays,
-    learning_steps: state.learningSteps,
-    reps: state.reps,
-    lapses: state.lapses,
-    state: state.state,
-    last_review: state.lastReview,
-    suspended: flags.suspended ? 1 : 0,
-    buried_until: flags.buriedUntil,
-  };
-}
-
-export function stateFromColumns(row: FsrsColumns): FsrsState {
-  return {
-    due: row.due,
-    stability: row.stability,
-    difficulty: row.difficulty,
-    elapsedDays: row.elapsed_days,
-    scheduledDays: row.scheduled_days,
-    learningSteps: row.learning_steps,
-    reps: row.reps,
-    lapses: row.lapses,
-    state: row.state,
-    lastReview: row.last_review,
-  };
 }
 
 const FSRS_COLUMNS =

@@ -6,7 +6,11 @@ import { quizSummaryLine } from './quiz-text.ts';
 
 export async function renderQuiz(driver: QuizDriver): Promise<string> {
   let endedAt: number | null = null;
-  const app = render(<QuizScreen driver={driver} onFinish={(at) => (endedAt = at)} />, { alternateScreen: true });
+  const app = render(<QuizScreen driver={driver} onFinish={(at) => (endedAt = at)} />, {
+    alternateScreen: true,
+    // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
+    exitOnCtrlC: false,
+  });
   await app.waitUntilExit();
   return quizSummaryLine(driver.summary(endedAt ?? Date.now()));
 }

@@ -2,10 +2,15 @@
 // fit is a message, not a wrong answer) and then shows the worked solution with the values
 // in; a text card is revealed with Space and graded by the learner (y right, n wrong). With
 // a time limit a countdown runs; at zero the question counts as wrong. Esc or q ends early.
+// l runs the card's lab in place (not while a number is being typed); the countdown and the
+// answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
+import type { CardLabs } from '../srs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../srs/quiz-session.ts';
 import { expectedLabel, solutionText } from '../srs/quiz-session.ts';
+import { CardLabPanel, useCardLab } from './card-lab-panel.tsx';
+import { LabLine } from './lab-line.tsx';
 import { Markdown } from './markdown/Markdown.tsx';
 import { QuizEnd } from './quiz-end.tsx';
 import { editLine, QuizInput } from './quiz-input.tsx';
@@ -20,6 +25,8 @@ export interface QuizDriver {
   gradeText(correct: boolean, timing: Timing): { answer: QuizAnswer; scheduled: string | null };
   timeOut(timing: Timing): { answer: QuizAnswer; scheduled: string | null };
   summary(now: number): QuizSummary;
+  /** Runs a card's lab in place and reads its latest stored result; without it, l says labs cannot run. */
+  readonly labs?: CardLabs;
 }
 
 type Phase = 'ask' | 'reveal' | 'result' | 'end';
@@ -92,6 +99,17 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     view.current = { ...view.current, ...patch };
     redraw();
   };
+  // The lab's time moves the question's start (and reveal) later: it is neither answer time nor countdown.
+  const lab = useCardLab(
+    driver.labs,
+    now,
+    (pausedMs) => {
+      const { shownAt, revealedAt } = view.current;
+      update({ shownAt: shownAt + pausedMs, revealedAt: revealedAt === null ? null : revealedAt + pausedMs });
+      setClock(now());
+    },
+    Math.max(1, bodyHeight - 2),
+  );
 
   const finish = () => {
     const at = now();
@@ -113,7 +131,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   };
 
   // The countdown: only while the question waits for an answer.
-  const counting = limit !== null && view.current.phase === 'ask';
+  const counting = limit !== null && view.current.phase === 'ask' && lab.state === null;
   useEffect(() => {
     if (!counting || limit === null) return;
     const timer = setInterval(() => {
@@ -134,10 +152,13 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
       if (input === 'q' || key.return || key.escape) exit();
       return;
     }
+    if (lab.state) return lab.key(input, key);
+    if (key.ctrl && input === 'c') return exit();
     if (key.escape || (input === 'q' && !(phase === 'ask' && question?.card.calc))) return finish();
     if (!question) return;
-    // Scrolling: arrows and page keys always; j and k where they are not typed into the answer.
+    // Letter keys (scrolling, l) where they are not typed into the answer.
     const letters = phase !== 'ask' || !question.card.calc;
+    if (letters && input === 'l') return update({ message: lab.open(question.card.lab) });
     const scrollBy = key.downArrow || (letters && input === 'j') ? 1 : key.upArrow || (letters && input === 'k') ? -1
       : key.pageDown ? bodyHeight - 1 : key.pageUp ? 1 - bodyHeight : 0;
     if (scrollBy !== 0) return update({ scroll: Math.max(0, Math.min(maxScroll, view.current.scroll + scrollBy)) });
@@ -180,6 +201,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   const answered = driver.session.answers.length;
   const right = driver.session.answers.filter((answer) => answer.correct).length;
   const calc = question.card.calc;
+  const labLine = question.card.lab && driver.labs && phase !== 'ask' && !lab.state ? driver.labs.latest(question.card.lab, now()) : null;
   // The clock may still hold the previous question's last tick.
   const left = limit === null ? null : secondsLeft(limit - Math.max(0, clock - shownAt));
   return (
@@ -195,33 +217,41 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
         {left !== null && phase === 'ask' ? <Text color={left <= 10 ? 'red' : undefined}>{`${left}s left`}</Text> : <Text> </Text>}
       </Box>
       <Text dimColor>{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
-      <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
-        <Box marginTop={1}>
-          <Markdown source={questionSource(question.prompt)} width={width} />
-        </Box>
-        <Box marginTop={1} flexDirection="column">
-          {phase === 'ask' && calc ? <QuizInput value={typed} unit={calc.unit} /> : null}
-          {phase === 'reveal' ? <Solution question={question} width={width} /> : null}
-          {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} /> : null}
-        </Box>
-      </Viewport>
-      <Text color="yellow">{message ?? ' '}</Text>
-      <KeyHints phase={phase} calc={calc !== null} />
+      {lab.state ? (
+        // The message and key hint rows too: the panel has its own hint.
+        <CardLabPanel control={lab} height={bodyHeight + 2} />
+      ) : (
+        <>
+          <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
+            <Box marginTop={1}>
+              <Markdown source={questionSource(question.prompt)} width={width} />
+            </Box>
+            <Box marginTop={1} flexDirection="column">
+              {phase === 'ask' && calc ? <QuizInput value={typed} unit={calc.unit} /> : null}
+              {phase === 'reveal' ? <Solution question={question} width={width} labLine={labLine} /> : null}
+              {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} labLine={labLine} /> : null}
+            </Box>
+          </Viewport>
+          <Text color="yellow">{message ?? ' '}</Text>
+          <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} />
+        </>
+      )}
     </Box>
   );
 }
 
-function Solution({ question, width }: { question: QuizQuestion; width: number }) {
+function Solution({ question, width, labLine }: { question: QuizQuestion; width: number; labLine: string | null }) {
   const text = solutionText(question).trim();
   return (
     <Box flexDirection="column">
       <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>
       {text ? <Markdown source={text} width={width} /> : <Text dimColor>(this card has no answer text)</Text>}
+      <LabLine line={labLine} />
     </Box>
   );
 }
 
-function Verdict({ outcome, width }: { outcome: Outcome; width: number }) {
+function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number; labLine: string | null }) {
   const { answer, question, scheduled } = outcome;
   const expected = expectedLabel(question);
   const unit = question.card.calc?.unit;
@@ -238,7 +268,7 @@ function Verdict({ outcome, width }: { outcome: Outcome; width: number }) {
         {line}
         {scheduled ? <Text dimColor>{`  (scheduled: ${scheduled})`}</Text> : null}
       </Text>
-      <Solution question={question} width={width} />
+      <Solution question={question} width={width} labLine={labLine} />
     </Box>
   );
 }
@@ -247,11 +277,12 @@ function formatValue(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
 }
 
-function KeyHints({ phase, calc }: { phase: Phase; calc: boolean }) {
+function KeyHints({ phase, calc, lab }: { phase: Phase; calc: boolean; lab: boolean }) {
+  const l = lab ? ' · l run lab' : '';
   const hints: Record<Exclude<Phase, 'end'>, string> = {
-    ask: calc ? 'type a number (a unit is optional: 20ms, 2.4 GB) · Enter check · Esc quit' : 'Space show the answer · q quit',
-    reveal: 'y I knew it · n I did not · q quit',
-    result: 'Enter next · q quit',
+    ask: calc ? 'type a number (a unit is optional: 20ms, 2.4 GB) · Enter check · Esc quit' : `Space show the answer${l} · q quit`,
+    reveal: `y I knew it · n I did not${l} · q quit`,
+    result: `Enter next${l} · q quit`,
   };
   return <Text dimColor>{hints[phase as Exclude<Phase, 'end'>]}</Text>;
 }

@@ -53,10 +53,10 @@ describe('kb lab sweeps: chart, history, compare', () => {
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout) as SweepJson;
     expect(json.chart.kind).toBe('line');
-    expect(json.chart.points.map((p) => p.x)).toEqual([0.25, 0.5, 1, 2, 4]);
+    expect(json.chart.points.map((p) => p.x)).toEqual([0.5, 1, 2, 4]);
     expect(json.sweepMetrics['load.capacity_rps']).toBeGreaterThan(0);
     expect(json.chart.slo?.limitMs).toBeCloseTo(json.sweepMetrics['slo.limit_ms']);
-    const text = runKb(['lab', 'load-sweep', '--backend', 'sim', '--points', '0.25,1,4'], { env });
+    const text = runKb(['lab', 'load-sweep', '--backend', 'sim', '--points', '0.5,1,4'], { env });
     expect(text.stdout).toMatch(/┤.*●/);
     expect(text.stdout).toMatch(/● ttft\.p95 {3}─ SLO \d+ ms {3}▼ knee at \d+/);
     expect(text.stdout).toMatch(/SLO: ttft\.p95 <= \d+ ms; /);

@@ -2,7 +2,9 @@
 // fixed (one-value lists), so the test knows the answers, and one text card.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import type { QuizResultColumns } from '../../src/store/quiz-results.ts';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { TPOT_SPEC } from '../srs/quiz-fixture.ts';
 
 export const QUIZ_CARDS = `---
 tags: [metrics]
@@ -10,15 +12,7 @@ tags: [metrics]
 
 ## A request's TTFT is {ttft} s and its {n} tokens end at {total} s. What is its TPOT?
 \`\`\`kb-calc
-vars:
-  ttft: { choose: [0.5] }
-  n: { choose: [100] }
-  total: { choose: [2.5] }
-answer: (total - ttft) / n * 1000
-unit: ms
-tolerance: 1%
-explain: TPOT = ({total} - {ttft}) / {n} s = {answer} ms
-\`\`\`
+${TPOT_SPEC}\`\`\`
 
 ## Little's law: {lam} requests/s arrive and each stays {w} s. How many are in the system?
 \`\`\`kb-calc
@@ -47,17 +41,7 @@ export function openDb(root: string): Database.Database {
   return new Database(join(root, '.kb/kb.db'), { readonly: true });
 }
 
-export interface QuizRow {
-  session_id: string;
-  card_id: string;
-  asked_at: number;
-  vars: string | null;
-  expected: number | null;
-  answered: string | null;
-  correct: number;
-  duration_ms: number;
-  front: string;
-}
+export type QuizRow = Omit<QuizResultColumns, 'id'> & { front: string };
 
 export function quizRows(root: string): QuizRow[] {
   const db = openDb(root);

@@ -4,13 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { openDb, quizKb, quizRows } from './quiz-fixture.ts';
-import { TmuxQuiz } from './quiz-tmux.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 const TPOT = "A request's TTFT is 0.5 s and its 100 tokens end at 2.5 s. What is its TPOT?";
 const LITTLE = "Little's law: 40 requests/s arrive and each stays 2.5 s. How many are in the system?";
 const TEXT = 'What does TTFT measure?';
 
-let tmux: TmuxQuiz | null = null;
+let tmux: TmuxKb | null = null;
 afterEach(() => {
   tmux?.stop();
   tmux = null;
@@ -19,8 +19,8 @@ afterEach(() => {
 describe('kb quiz in a terminal', () => {
   it('asks three questions, checks typed numbers with units, scores, and stores every answer', async () => {
     const root = quizKb();
-    tmux = new TmuxQuiz();
-    tmux.start(root, ['-n', '3', '--seed', '11']);
+    tmux = new TmuxKb();
+    tmux.start(root, 'quiz', ['-n', '3', '--seed', '11']);
     const seen: string[] = [];
     for (let question = 1; question <= 3; question++) {
       const screen = await tmux.waitFor(new RegExp(`question ${question}/3`));
@@ -82,7 +82,7 @@ describe('kb quiz in a terminal', () => {
     } finally {
       db.close();
     }
-  }, 90_000);
+  }, TMUX_TEST_TIMEOUT_MS);
 
   it('refuses to start without a terminal unless --json is given', () => {
     const root = quizKb();

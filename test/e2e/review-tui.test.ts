@@ -7,22 +7,12 @@ import { reviewDayLabel } from '../../src/srs/clock.ts';
 import { masteryLevel } from '../../src/srs/mastery.ts';
 import { fsrsParameters } from '../../src/srs/settings.ts';
 import { defaultConfig } from '../../src/kb/config.ts';
+import type { ReviewLogRow } from '../../src/store/review-queries.ts';
 import { runKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
-import { TmuxKb } from './review-tmux.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 const REVIEW_FIELDS = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'];
-
-interface LogRow {
-  uuid: string;
-  card_id: string;
-  rating: number;
-  reviewed_at: number;
-  duration_ms: number;
-  state_before: string;
-  state_after: string;
-  device_id: string;
-}
 
 /** The file differs from `before` only in the four review fields, which say what the database says. */
 function expectWrittenBack(before: string, after: string, state: { due: number; last_review: number; reps: number; state: number; stability: number }) {
@@ -60,7 +50,7 @@ describe('kb review in a terminal', () => {
     const other = readFileSync(kb.tpotPath, 'utf8');
     const ttftId = cardIdOf(kb.ttftPath);
     tmux = new TmuxKb();
-    tmux.start(kb.root);
+    tmux.start(kb.root, 'review');
 
     let screen = await tmux.waitFor('What is TTFT and why does it matter for chat?');
     expect(screen).toMatch(/new 2\s+learning 0\s+review 0/);
@@ -92,7 +82,7 @@ describe('kb review in a terminal', () => {
     await tmux.waitForExit();
 
     const db = openDb(kb.root);
-    const logs = db.prepare('SELECT * FROM review_log').all() as LogRow[];
+    const logs = db.prepare('SELECT * FROM review_log').all() as ReviewLogRow[];
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ card_id: ttftId, rating: 4 });
     expect(JSON.parse(logs[0].state_before)).toMatchObject({ state: 0, reps: 0 });
@@ -106,14 +96,14 @@ describe('kb review in a terminal', () => {
 
     expectWrittenBack(original, readFileSync(kb.ttftPath, 'utf8'), fsrs as never);
     expect(readFileSync(kb.tpotPath, 'utf8')).toBe(other);
-  });
+  }, TMUX_TEST_TIMEOUT_MS);
 
   it('loses nothing but the answer in flight when killed mid-session, and leaves every file whole', async () => {
     const kb = reviewKb();
     const original = readFileSync(kb.ttftPath, 'utf8');
     const other = readFileSync(kb.tpotPath, 'utf8');
     tmux = new TmuxKb();
-    tmux.start(kb.root);
+    tmux.start(kb.root, 'review');
     await tmux.waitFor('What is TTFT and why does it matter for chat?');
     tmux.send('Space');
     await tmux.waitFor('1 Again');
@@ -138,5 +128,5 @@ describe('kb review in a terminal', () => {
     // The next session goes on from there: the TPOT card is still new.
     const due = JSON.parse(runKb(['--kb', kb.root, 'due', '--json']).stdout) as { cards: Array<{ id: string; queue: string }> };
     expect(due.cards.find((card) => card.id === cardIdOf(kb.tpotPath))?.queue).toBe('new');
-  });
+  }, TMUX_TEST_TIMEOUT_MS);
 });

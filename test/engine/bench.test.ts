@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatReport } from '../../src/engine/bench/report.ts';
 import { runBenchmark } from '../../src/engine/bench/runner.ts';
 import { generateWorkload, readLengthsFile, type WorkloadSpec } from '../../src/engine/bench/workload.ts';
+import { MAX_USAGE_POINTS } from '../../src/engine/kv/usage-series.ts';
 import { timelineInOrder } from '../../src/engine/metrics/timeline.ts';
 
 const VOCAB = 50257;
@@ -59,6 +60,13 @@ describe('workload generator', () => {
     expect(bursty.cv).toBeGreaterThan(1.7); // sqrt(1 / 0.25) = 2
     const steady = stats(gaps({ ...base, arrival: { kind: 'gamma', rate: 20, burstiness: 16 } }));
     expect(steady.cv).toBeLessThan(0.35); // sqrt(1 / 16) = 0.25
+  });
+
+  it('declares a larger maxNewTokens when asked, and stops each request at its output length', () => {
+    const requests = generateWorkload({ ...base, outputLength: { values: [3, 50, 9] }, maxNewTokens: 40 }, VOCAB);
+    expect(requests.slice(0, 3).map((r) => [r.maxNewTokens, r.stopAfterTokens])).toEqual([[40, 3], [40, undefined], [40, 9]]);
+    expect(generateWorkload(base, VOCAB).every((r) => r.maxNewTokens === 4 && r.stopAfterTokens === undefined)).toBe(true);
+    expect(() => generateWorkload({ ...base, maxNewTokens: 0 }, VOCAB)).toThrow(/maxNewTokens/);
   });
 
   it('refuses a bad spec naming the field', () => {
@@ -125,6 +133,54 @@ describe('runBenchmark', () => {
     const rates = report.runs.map((r) => r.kv.prefixHitRate);
     expect(rates[0]).toBeGreaterThan(0.5);
     expect(rates).toEqual([rates[0], rates[0], rates[0]]); // same cold start each run
+  });
+
+  it('with the same memory, contiguous max-length reservation runs fewer sequences at once, wastes most of what it reserves, and gets less done than paged blocks', async () => {
+    const workload: WorkloadSpec = {
+      numRequests: 80,
+      promptLength: { min: 16, max: 64 },
+      outputLength: { min: 8, max: 128 }, // where each output stops ...
+      maxNewTokens: 384, // ... under the maximum every request declares
+      arrival: { kind: 'burst' },
+      seed: 2,
+    };
+    const run = (kvReservation: 'paged' | 'contiguous') =>
+      runBenchmark({
+        engine: { backend: 'sim', model: 'gpt2-tiny', numBlocks: 128, prefixCaching: false, scheduler: { kvReservation } },
+        workload,
+        warmupRuns: 0,
+      });
+    const paged = await run('paged');
+    const contiguous = await run('contiguous');
+    const outputTokens = generateWorkload(workload, VOCAB).reduce((sum, r) => sum + (r.stopAfterTokens ?? r.maxNewTokens), 0);
+    for (const report of [paged, contiguous]) {
+      expect(report.metrics).toMatchObject({ completed: 80, completionTokens: outputTokens });
+      expect(report.kv.fragmentation).toBeCloseTo(1 - report.kv.utilization, 9);
+      expect(report.kv.meanUsedSlots).toBeLessThanOrEqual(report.kv.meanReservedBlocks * report.kv.blockSize);
+      const usage = report.usage;
+      expect(usage.length).toBeGreaterThan(10);
+      expect(usage.length).toBeLessThanOrEqual(MAX_USAGE_POINTS);
+      expect(usage[0].timeMs).toBeGreaterThanOrEqual(0);
+      for (let i = 1; i < usage.length; i++) expect(usage[i].timeMs).toBeGreaterThan(usage[i - 1].timeMs);
+      for (const point of usage) {
+        expect(point.utilization).toBeGreaterThan(0);
+        expect(point.utilization).toBeLessThanOrEqual(1);
+        expect(point.reservedBlocks).toBeLessThanOrEqual(report.kv.numBlocks);
+        expect(point.running).toBeLessThanOrEqual(report.scheduler.maxRunning);
+      }
+    }
+    // A request reserves at least ceil((16 + 384 - 1) / 16) = 25 of the 128 blocks.
+    expect(contiguous.scheduler.maxRunning).toBeLessThanOrEqual(5);
+    expect(paged.scheduler.maxRunning).toBeGreaterThan(2 * contiguous.scheduler.maxRunning);
+    expect(paged.scheduler.meanRunning).toBeGreaterThan(2 * contiguous.scheduler.meanRunning);
+    expect(contiguous.scheduler.preemptions).toBe(0);
+    expect(contiguous.kv.utilization).toBeLessThan(0.5);
+    expect(paged.kv.utilization).toBeGreaterThan(0.8);
+    expect(paged.metrics.outputTokensPerS).toBeGreaterThan(1.5 * contiguous.metrics.outputTokensPerS);
+    const text = formatReport(contiguous);
+    expect(text).toContain('KV contiguous');
+    expect(text).toMatch(/KV use \(contiguous\): reserved blocks mean [\d.]+ peak \d+  used slots mean [\d.]+  utilization [\d.]+%  fragmentation [\d.]+%/);
+    expect(formatReport(paged)).toContain('KV use (paged)');
   });
 
   it('stops early when aborted and marks the report partial', async () => {

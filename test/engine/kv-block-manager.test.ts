@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BlockManager } from '../../src/engine/kv/block-manager.ts';
 import { Sequence } from '../../src/engine/sequence.ts';
 
-const params = { temperature: 0, topK: 0, topP: 1, seed: 0, maxNewTokens: 1000, stopTokenIds: [] };
+const params = { temperature: 0, topK: 0, topP: 1, seed: 0, maxNewTokens: 1000, stopTokenIds: [], stopAfterTokens: Infinity };
 let nextId = 0;
 const seqOf = (tokens: number[], capacity = 512) => new Sequence(nextId++, tokens, params, Math.max(capacity, tokens.length));
 

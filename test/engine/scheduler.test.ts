@@ -21,13 +21,21 @@ interface Run {
   core: EngineCore;
 }
 
-/** Drives an engine core on the sim backend to completion, synchronously step by step. */
-async function drive(requests: GenerateRequest[], scheduler: Partial<SchedulerOptions>, numBlocks: number, blockSize: number, prefixCaching = true): Promise<Run> {
+/** Drives an engine core on the sim backend to completion, synchronously step by step (onStep sees each step scheduled). */
+async function drive(
+  requests: GenerateRequest[],
+  scheduler: Partial<SchedulerOptions>,
+  numBlocks: number,
+  blockSize: number,
+  prefixCaching = true,
+  onStep: (core: EngineCore) => void = () => {},
+): Promise<Run> {
   const sim = createSimBackend({ config, kv: { numBlocks, blockSize }, device: namedDevices['A100-40GB'], seed: 1 });
   const batches: Run['batches'] = [];
   const spy: Backend = {
     ...sim,
     step(batch: ForwardBatch) {
+      onStep(core);
       batches.push({ tokens: batch.tokenIds.length, seqs: batch.contextLens.length, sampled: batch.sampleSeqs.length });
       return sim.step(batch);
     },
@@ -63,6 +71,7 @@ const optionsArb = fc.record({
   maxNumSeqs: fc.integer({ min: 1, max: 8 }),
   prefillMaxBatch: fc.integer({ min: 1, max: 8 }),
   chunkSize: fc.integer({ min: 0, max: 24 }),
+  kvReservation: fc.constantFrom('paged' as const, 'contiguous' as const),
 });
 
 function toRequests(specs: { promptLength: number; family: number; maxNewTokens: number; temperature: number }[]): GenerateRequest[] {
@@ -162,6 +171,81 @@ describe('scheduler', () => {
     expect(error(0)).toMatchObject({ message: expect.stringContaining('needs 10 KV blocks') });
     expect(error(2)).toMatchObject({ message: expect.stringContaining("the model's context is 64") });
     expect(run.outputs.get(1)).toHaveLength(3);
+  });
+
+  it('contiguous reservation: a sequence holds blocks for its whole maximum length from admission to finish, never grows and is never preempted', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(requestArb, fc.integer({ min: 1, max: 20 })), { minLength: 1, maxLength: 10 }),
+        optionsArb,
+        fc.integer({ min: 2, max: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.boolean(),
+        async (specs, options, numBlocks, blockSize, prefixCaching) => {
+          // Outputs that end early (at a stop) under their declared maximum.
+          const requests = toRequests(specs.map(([spec]) => spec)).map((r, i) => ({ ...r, stopAfterTokens: specs[i][1] }));
+          const tables = new Map<number, number[]>();
+          const run = await drive(requests, { ...options, kvReservation: 'contiguous' }, numBlocks, blockSize, prefixCaching, (core) => {
+            for (const seq of core.scheduler.running) {
+              if (seq.blockTable.length === 0) continue; // a static-batch member not started yet
+              const atAdmission = tables.get(seq.id);
+              if (atAdmission === undefined) {
+                expect(seq.blockTable.length).toBe(Math.ceil(core.scheduler.maxSlots(seq) / blockSize));
+                tables.set(seq.id, [...seq.blockTable]);
+              } else {
+                expect(seq.blockTable).toEqual(atAdmission);
+              }
+            }
+          });
+          const stats = run.core.stats();
+          expect(stats.scheduler.preemptions).toBe(0);
+          expect(stats.kv.usedBlocks).toBe(0);
+          for (let id = 0; id < requests.length; id++) {
+            const r = requests[id];
+            const ending = run.events.find((e) => (e.type === 'finish' || e.type === 'error') && e.id === id)!;
+            if (ending.type === 'error') continue; // can never fit this pool, in either mode
+            expect(ending).toMatchObject({ reason: r.stopAfterTokens <= r.maxNewTokens ? 'stop' : 'length' });
+            expect(run.outputs.get(id)).toHaveLength(Math.min(r.stopAfterTokens, r.maxNewTokens));
+            expect(run.outputs.get(id)).toEqual(await runAlone(r, id, blockSize));
+          }
+        },
+      ),
+      { numRuns: Number(process.env.KB_PROPERTY_RUNS ?? 100) },
+    );
+  });
+
+  it('contiguous reservation fits fewer sequences at once than paged blocks in the same pool', async () => {
+    // Each reserves ceil((8 + 40 - 1) / 4) = 12 blocks up front but fills 3 (8 + 4 tokens, the last never fed back).
+    const requests = toRequests([0, 1, 2, 3].map((family) => ({ promptLength: 8, family, maxNewTokens: 40, temperature: 0 }))).map((r) => ({
+      ...r,
+      stopAfterTokens: 4,
+    }));
+    const paged = await drive(requests, { kvReservation: 'paged' }, 12, 4, false);
+    const contiguous = await drive(requests, { kvReservation: 'contiguous' }, 12, 4, false);
+    expect(paged.core.stats().scheduler.maxRunning).toBe(4);
+    expect(contiguous.core.stats().scheduler.maxRunning).toBe(1);
+    for (let id = 0; id < 4; id++) expect(contiguous.outputs.get(id)).toEqual(paged.outputs.get(id));
+    const utilization = (run: Run) => {
+      const s = run.core.stats().scheduler;
+      return s.usedSlotsSum / (s.reservedBlocksSum * 4);
+    };
+    expect(utilization(contiguous)).toBeLessThan(0.25);
+    expect(utilization(paged)).toBeGreaterThan(0.75);
+  });
+
+  it('ends a request with reason stop after stopAfterTokens, and refuses a bad value', async () => {
+    const run = await drive([{ promptIds: [1, 2], maxNewTokens: 9, stopAfterTokens: 3 }, { promptIds: [1], maxNewTokens: 2, stopAfterTokens: 0 }], {}, 16, 4);
+    expect(run.outputs.get(0)).toHaveLength(3);
+    expect(run.events.find((e) => e.type === 'finish' && e.id === 0)).toMatchObject({ reason: 'stop' });
+    expect(run.events.find((e) => e.type === 'error' && e.id === 1)).toMatchObject({ type: 'error', message: expect.stringContaining('stopAfterTokens must be an integer >= 1') });
+  });
+
+  it('validates kvReservation with the other options', () => {
+    expect(resolveSchedulerOptions().kvReservation).toBe('paged');
+    expect(resolveSchedulerOptions({ kvReservation: 'contiguous' }).kvReservation).toBe('contiguous');
+    expect(() => resolveSchedulerOptions({ kvReservation: 'reserved' as never, maxNumSeqs: 0 })).toThrow(
+      /kvReservation must be one of paged, contiguous \(got reserved\).*maxNumSeqs/,
+    );
   });
 });
 

@@ -45,6 +45,14 @@ describe('notes', () => {
     expect(parseKnowledgeFile('notes/a.md', text).cards[0].back).toBe('the answer\n\n### detail\n\nmore');
   });
 
+  it('reads a heading that holds a bare URL whole (no inline parsing splits it)', () => {
+    const note = parseKnowledgeFile('notes/a.md', '# What is www.example.com for?\n\n## Answer https://example.com/a\n\nIt serves.\n').cards[0];
+    expect(note.front).toBe('What is www.example.com for?');
+    expect(note.back).toBe('It serves.');
+    const cards = parseKnowledgeFile('cards/d.md', '## Who runs https://example.com?\n\nA team.\n').cards;
+    expect(cards.map((card) => [card.front, card.back])).toEqual([['Who runs https://example.com?', 'A team.']]);
+  });
+
   it('falls back to the first paragraph after the H1', () => {
     const text = '# Q\n\n## Background\n\nThe first paragraph.\n\nSecond.\n';
     expect(parseKnowledgeFile('notes/a.md', text).cards[0].back).toBe('The first paragraph.');

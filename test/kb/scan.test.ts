@@ -35,7 +35,9 @@ describe('scanKnowledgeBase', () => {
     const inline = open(root);
     const pooled = open(root);
     const a = await scan(root, inline, { now: 1000 });
-    const b = await scan(root, pooled, { now: 1000, workersFrom: 0 });
+    const b = await scan(root, pooled, { now: 1000, workersOnly: true });
+    const c = await scan(root, open(root), { now: 1000, workersFrom: 0 });
+    expect(c).toEqual(a);
     expect(b).toEqual(a);
     expect(a.cards.added).toBe(120);
     expect(a.errors).toHaveLength(1);

@@ -10,6 +10,7 @@ import { seededRandom } from '../../src/kb/random.ts';
 import type { CalcSpec } from '../../src/kb/types.ts';
 import { answerCalc, createQuizSession, currentQuestion, solutionText, type QuizCard, type QuizSession } from '../../src/srs/quiz-session.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
+import { quizCard, TPOT_SPEC } from './quiz-fixture.ts';
 
 function spec(source: string): CalcSpec {
   const parsed = parseCalc(source, 7, 'cards/test.md');
@@ -18,7 +19,7 @@ function spec(source: string): CalcSpec {
 }
 
 function card(id: string, front: string, calc: CalcSpec): QuizCard {
-  return { id, kind: 'card', path: 'cards/test.md', line: 5, deck: 'test', front, back: '', tags: ['test'], lab: null, calc };
+  return quizCard(id, { line: 5, front, back: '', tags: ['test'], calc });
 }
 
 function session(cards: QuizCard[], seed: number): QuizSession {
@@ -90,15 +91,7 @@ explain: L = {lam} x {w} = {answer}
 
 describe('calc cards in a quiz', () => {
   it('seed-004 TPOT: TTFT 0.5 s, 100 tokens, 2.5 s in all -> 20 ms, in any time unit', () => {
-    const fixed = spec(`vars:
-  ttft: { choose: [0.5] }
-  n: { choose: [100] }
-  total: { choose: [2.5] }
-answer: (total - ttft) / n * 1000
-unit: ms
-tolerance: 1%
-explain: TPOT = ({total} - {ttft}) / {n} s = {answer} ms
-`);
+    const fixed = spec(TPOT_SPEC);
     const s = session([card('tpot', 'TTFT {ttft} s, {n} tokens by {total} s: TPOT?', fixed)], 1);
     const question = currentQuestion(s);
     expect(question?.prompt).toBe('TTFT 0.5 s, 100 tokens by 2.5 s: TPOT?');

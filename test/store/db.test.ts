@@ -7,6 +7,22 @@ import { deviceId, NewerDatabaseError, openDatabase, schemaVersion } from '../..
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'kb-db-')), 'sub', 'kb.db');
 
+/** A card row with only the required columns, straight through SQL (the constraints are under test). */
+function insertCard(db: Database.Database, id: string, kind: 'note' | 'card', path: string, line: number): void {
+  db.prepare(
+    `INSERT INTO cards (id, kind, path, line, deck, front, back, full, content_hash, file_size, file_mtime_ms, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'a', 'Q', 'A', 'A', 'h', 1, 1, 1, 1)`,
+  ).run(id, kind, path, line);
+}
+
+/** One review_log row, straight through SQL. */
+function insertRating(db: Database.Database, uuid: string, cardId: string, rating: number, durationMs: number): void {
+  db.prepare(
+    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+     VALUES (?, ?, ?, 1, ?, '{}', '{}', 'd')`,
+  ).run(uuid, cardId, rating, durationMs);
+}
+
 describe('openDatabase', () => {
   it('creates the schema, WAL, foreign keys and a device id', () => {
     const path = tempDb();
@@ -50,21 +66,10 @@ describe('openDatabase', () => {
 
   it('cascades a deleted card to its schedule and history', () => {
     const db = openDatabase(':memory:');
-    db.prepare(
-      `INSERT INTO cards (id, kind, path, line, deck, front, back, full, content_hash, file_size, file_mtime_ms, created_at, updated_at)
-       VALUES ('c1', 'note', 'notes/a.md', 1, 'a', 'Q', 'A', 'A', 'h', 1, 1, 1, 1)`,
-    ).run();
+    insertCard(db, 'c1', 'note', 'notes/a.md', 1);
     db.prepare("INSERT INTO fsrs (card_id, due, stability, difficulty) VALUES ('c1', 0, 0, 0)").run();
-    db.prepare(
-      `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
-       VALUES ('u1', 'c1', 3, 1, 1000, '{}', '{}', 'd')`,
-    ).run();
-    expect(() =>
-      db.prepare(
-        `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
-         VALUES ('u2', 'missing', 3, 1, 1000, '{}', '{}', 'd')`,
-      ).run(),
-    ).toThrow(/FOREIGN KEY/);
+    insertRating(db, 'u1', 'c1', 3, 1000);
+    expect(() => insertRating(db, 'u2', 'missing', 3, 1000)).toThrow(/FOREIGN KEY/);
     db.prepare("DELETE FROM cards WHERE id = 'c1'").run();
     expect(db.prepare('SELECT count(*) FROM fsrs').pluck().get()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM review_log').pluck().get()).toBe(0);
@@ -73,17 +78,9 @@ describe('openDatabase', () => {
 
   it('checks ratings, states and JSON columns', () => {
     const db = openDatabase(':memory:');
-    db.prepare(
-      `INSERT INTO cards (id, kind, path, line, deck, front, back, full, content_hash, file_size, file_mtime_ms, created_at, updated_at)
-       VALUES ('c1', 'card', 'cards/a.md', 3, 'a', 'Q', 'A', 'A', 'h', 1, 1, 1, 1)`,
-    ).run();
+    insertCard(db, 'c1', 'card', 'cards/a.md', 3);
     expect(() => db.prepare("INSERT INTO fsrs (card_id, due, stability, difficulty, state) VALUES ('c1', 0, 0, 0, 4)").run()).toThrow(/CHECK/);
-    expect(() =>
-      db.prepare(
-        `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
-         VALUES ('u', 'c1', 5, 1, 1, '{}', '{}', 'd')`,
-      ).run(),
-    ).toThrow(/CHECK/);
+    expect(() => insertRating(db, 'u', 'c1', 5, 1)).toThrow(/CHECK/);
     expect(() => db.prepare("UPDATE cards SET tags = 'not json' WHERE id = 'c1'").run()).toThrow(/CHECK/);
     db.close();
   });

@@ -1,5 +1,6 @@
 // A review controller over a fixed list of cards, recording what the screen asked of it.
 import type { ActionResult, ReviewController, ScreenCard, ScreenNext } from '../../src/srs/review-controller.ts';
+import { FakeLabs } from './fake-labs.ts';
 
 export function screenCard(id: string, overrides: Partial<ScreenCard> = {}): ScreenCard {
   return {
@@ -19,6 +20,7 @@ export function screenCard(id: string, overrides: Partial<ScreenCard> = {}): Scr
 
 export class FakeController implements ReviewController {
   readonly calls: string[] = [];
+  readonly labs = new FakeLabs();
   private queue: ScreenCard[];
   private readonly done: ScreenCard[] = [];
 

@@ -12,6 +12,7 @@ import {
   type Timing,
 } from '../../src/srs/quiz-session.ts';
 import type { QuizDriver } from '../../src/ui/quiz-screen.tsx';
+import type { FakeLabs } from './fake-labs.ts';
 
 export { quizCard, tpotCard } from '../srs/quiz-fixture.ts';
 
@@ -19,6 +20,7 @@ export { quizCard, tpotCard } from '../srs/quiz-fixture.ts';
 export class SessionDriver implements QuizDriver {
   session: QuizSession;
   readonly calls: string[] = [];
+  labs?: FakeLabs;
 
   constructor(cards: QuizCard[], timeLimitMs: number | null = null) {
     this.session = createQuizSession(cards, { id: 's1', seed: 1, startedAt: 0, timeLimitMs }, seededRandom(1));

@@ -1,31 +1,8 @@
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QuizScreen } from '../../src/ui/quiz-screen.tsx';
+import { press, shows, tick, until } from './ink-input.ts';
 import { quizCard, SessionDriver, tpotCard } from './quiz-fixture.ts';
-
-const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function press(stdin: { write(data: string): void }, ...keys: string[]) {
-  for (const key of keys) {
-    stdin.write(key);
-    await tick();
-  }
-}
-
-/** Waits (up to 5 s, for a loaded machine) until the frame satisfies `check`. */
-async function until(frame: () => string | undefined, check: (text: string) => boolean): Promise<string> {
-  for (let waited = 0; waited < 5000; waited += 10) {
-    const text = frame() ?? '';
-    if (check(text)) return text;
-    await tick(10);
-  }
-  return frame() ?? '';
-}
-
-/** The frame shows `text` (once rendered). */
-async function shows(frame: () => string | undefined, text: string): Promise<void> {
-  expect(await until(frame, (current) => current.includes(text))).toContain(text);
-}
 
 afterEach(() => cleanup());
 

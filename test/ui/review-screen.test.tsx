@@ -3,15 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { FakeController, screenCard } from './fake-controller.ts';
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-async function press(stdin: { write(data: string): void }, ...keys: string[]) {
-  for (const key of keys) {
-    stdin.write(key);
-    await tick();
-  }
-}
+import { press, tick } from './ink-input.ts';
 
 afterEach(() => cleanup());
 

@@ -1,5 +1,6 @@
 // The benchmark report as text, in the layout of seed 003's streaming benchmark (one
 // p50/p95/p99 line per metric, the TTFT breakdown next to TTFT), then KV and scheduler lines.
+import { kernelProfileLines } from '../kernel-profile-text.ts';
 import type { Percentiles } from '../metrics/percentile.ts';
 import type { BenchmarkReport } from './runner.ts';
 
@@ -12,9 +13,9 @@ export function formatReport(report: BenchmarkReport): string {
   const lines = [
     `=== streaming benchmark${report.partial ? ' (partial: aborted)' : ''} ===`,
     `Model: ${e.model.name}  (${e.weights})`,
-    `Backend: ${e.backend}  ${e.device}${e.clock === 'virtual' ? '  [virtual clock]' : ''}`,
+    `Backend: ${e.description ?? `${e.backend}, ${e.device}`}${e.clock === 'virtual' ? '  [virtual clock]' : ''}`,
     `Scheduler: ${sched.policy}  max batched tokens ${sched.maxBatchedTokens}  max seqs ${sched.maxNumSeqs}  ` +
-      `prefill admission ${sched.prefillMaxBatch}/step  chunk ${sched.chunkSize === 0 ? 'off' : sched.chunkSize}`,
+      `prefill admission ${sched.prefillMaxBatch}/step  chunk ${sched.chunkSize === 0 ? 'off' : sched.chunkSize}  KV ${sched.kvReservation}`,
     `Runs: ${report.warmupRuns} warm-up, ${report.repeatRuns} measured`,
     `Requests: ${m.requests}${m.failed > 0 ? `  (${m.failed} failed)` : ''}`,
     `Prompt tokens (total): ${m.promptTokens}`,
@@ -39,10 +40,13 @@ export function formatReport(report: BenchmarkReport): string {
   lines.push(
     `KV cache: ${kv.numBlocks} blocks x ${kv.blockSize} tokens  peak used ${kv.peakUsedBlocks}  ` +
       `cached at end ${kv.cachedBlocks}  prefix hit rate ${fixed(kv.prefixHitRate * 100, 1)}%  wasted slots (mean) ${fixed(kv.meanWastedSlots, 1)}`,
+    `KV use (${sched.kvReservation}): reserved blocks mean ${fixed(kv.meanReservedBlocks, 1)} peak ${kv.peakUsedBlocks}  ` +
+      `used slots mean ${fixed(kv.meanUsedSlots, 1)}  utilization ${fixed(kv.utilization * 100, 1)}%  fragmentation ${fixed(kv.fragmentation * 100, 1)}%`,
     `Steps: ${s.steps}  tokens/step ${fixed(s.meanBatchTokens, 1)}  running mean ${fixed(s.meanRunning, 1)} max ${s.maxRunning}  ` +
       `waiting max ${s.maxWaiting}  preemptions ${s.preemptions}  rejected ${s.rejected}`,
     `Step time: forward ${fixed(s.forwardMs)} ms  scheduler overhead ${fixed(s.overheadMs)} ms` +
       (s.forwardMs > 0 && e.clock === 'monotonic' ? ` (${fixed((s.overheadMs / s.forwardMs) * 100, 1)}%)` : ''),
   );
+  if (report.profile) lines.push('', ...kernelProfileLines(report.profile));
   return lines.join('\n');
 }

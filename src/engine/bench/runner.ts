@@ -1,9 +1,11 @@
 // Runs a workload against an engine: warm-up runs (discarded), then measured repeats, each
 // starting with a cold prefix cache. Requests are submitted at their arrival times while
-// earlier ones stream; the report holds every request's metrics plus KV and scheduler stats.
+// earlier ones stream; the report holds every request's metrics plus KV and scheduler stats
+// and a short series of KV usage over time.
 import type { EngineStats } from '../engine-core.ts';
-import { type Engine, type EngineOptions, type RequestHandle, createEngine } from '../engine.ts';
+import { type Engine, type EngineOptions, type KernelProfile, type RequestHandle, createEngine } from '../engine.ts';
 import type { EngineInfo } from '../engine-host.ts';
+import type { UsagePoint } from '../kv/usage-series.ts';
 import { type MetricsSummary, type Slo, summarize } from '../metrics/summary.ts';
 import type { RequestTimeline } from '../metrics/timeline.ts';
 import { type WorkloadRequest, type WorkloadSpec, generateWorkload } from './workload.ts';
@@ -14,7 +16,7 @@ export interface BenchmarkOptions {
   warmupRuns?: number;
   repeatRuns?: number;
   slo?: Slo;
-  /** Sampling of every request (default greedy). Generation never stops at EOS: lengths are the workload's. */
+  /** Sampling of every request (default greedy). Generation never stops at EOS: lengths are the workload's (see WorkloadSpec.maxNewTokens). */
   sampling?: { temperature?: number; topK?: number; topP?: number };
   /** Aborting stops submitting, aborts what runs, and returns a partial report. */
   signal?: AbortSignal;
@@ -39,6 +41,23 @@ export interface KvRunStats {
   prefixHitRate: number;
   /** Mean over steps of slots held by running sequences but not (yet) filled. */
   meanWastedSlots: number;
+  /** Means over steps of the blocks held (reserved) and of the token slots in them holding K/V. */
+  meanReservedBlocks: number;
+  meanUsedSlots: number;
+  /** Used slots over reserved slots, over all steps; fragmentation = 1 - utilization. */
+  utilization: number;
+  fragmentation: number;
+}
+
+/** One point of the KV usage chart (each averages one or more consecutive steps). */
+export interface UsageSample {
+  /** ms since the run started, at the point's first step. */
+  timeMs: number;
+  running: number;
+  reservedBlocks: number;
+  usedSlots: number;
+  /** usedSlots / (reservedBlocks * blockSize); 0 when nothing is reserved. */
+  utilization: number;
 }
 
 export interface SchedulerRunStats {
@@ -61,6 +80,8 @@ export interface RunReport {
   metrics: MetricsSummary;
   kv: KvRunStats;
   scheduler: SchedulerRunStats;
+  /** Running sequences and KV usage over the run, at most MAX_USAGE_POINTS points. */
+  usage: UsageSample[];
   timelines: RequestTimeline[];
 }
 
@@ -75,8 +96,12 @@ export interface BenchmarkReport {
   metrics: MetricsSummary;
   kv: KvRunStats;
   scheduler: SchedulerRunStats;
+  /** The last measured run's usage series. */
+  usage: UsageSample[];
   /** True when the run was aborted before every request finished. */
   partial: boolean;
+  /** Time per kernel over the whole benchmark, when the engine was created with profile: true. */
+  profile?: KernelProfile;
 }
 
 /** Thrown when the run is aborted before any measured repeat has finished. */
@@ -115,6 +140,7 @@ export async function runBenchmark(
       runs.push({
         metrics: summarize(outcome.timelines, options.slo ?? null),
         ...runStats(engine.info, before, after),
+        usage: usageSamples(after.usage, outcome.start, engine.info.blockSize),
         timelines: outcome.timelines,
       });
     }
@@ -126,7 +152,9 @@ export async function runBenchmark(
       repeatRuns,
       runs,
       ...pool(runs, options.slo ?? null),
+      usage: runs[runs.length - 1].usage,
       partial,
+      profile: (await engine.profile()) ?? undefined,
     };
   } finally {
     await engine.close();
@@ -138,29 +166,40 @@ async function runOnce(
   requests: readonly WorkloadRequest[],
   options: BenchmarkOptions,
   progress: (finished: number) => void,
-): Promise<{ timelines: RequestTimeline[]; aborted: boolean }> {
+): Promise<{ timelines: RequestTimeline[]; aborted: boolean; start: number }> {
   const handles: RequestHandle[] = [];
   let finished = 0;
   const abortAll = () => handles.forEach((h) => h.abort());
   options.signal?.addEventListener('abort', abortAll);
+  const start = engine.now();
   try {
-    const start = engine.now();
     for (const request of requests) {
       if (options.signal?.aborted) break;
       await engine.sleepUntil(start + request.arrivalMs);
       if (options.signal?.aborted) break;
-      const handle = engine.submit({ ...options.sampling, promptIds: request.promptIds, maxNewTokens: request.maxNewTokens });
+      const { promptIds, maxNewTokens, stopAfterTokens } = request;
+      const handle = engine.submit({ ...options.sampling, promptIds, maxNewTokens, stopAfterTokens });
       handles.push(handle);
       void handle.done.then(() => progress(++finished));
     }
     const results = await Promise.all(handles.map((h) => h.done));
-    return { timelines: results.map((r) => r.timeline), aborted: options.signal?.aborted ?? false };
+    return { timelines: results.map((r) => r.timeline), aborted: options.signal?.aborted ?? false, start };
   } finally {
     options.signal?.removeEventListener('abort', abortAll);
   }
 }
 
-function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Omit<RunReport, 'metrics' | 'timelines'> {
+function usageSamples(points: readonly UsagePoint[], start: number, blockSize: number): UsageSample[] {
+  return points.map((p) => ({
+    timeMs: p.time - start,
+    running: p.running,
+    reservedBlocks: p.reservedBlocks,
+    usedSlots: p.usedSlots,
+    utilization: p.reservedBlocks > 0 ? p.usedSlots / (p.reservedBlocks * blockSize) : 0,
+  }));
+}
+
+function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Omit<RunReport, 'metrics' | 'usage' | 'timelines'> {
   const s0 = before.scheduler;
   const s1 = after.scheduler;
   const steps = s1.steps - s0.steps;
@@ -168,6 +207,9 @@ function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Om
   const hits = after.kv.prefixHitTokens - before.kv.prefixHitTokens;
   const prefillTokens = s1.prefillTokens - s0.prefillTokens;
   const decodeTokens = s1.decodeTokens - s0.decodeTokens;
+  const reservedBlocks = s1.reservedBlocksSum - s0.reservedBlocksSum;
+  const usedSlots = s1.usedSlotsSum - s0.usedSlotsSum;
+  const utilization = reservedBlocks > 0 ? usedSlots / (reservedBlocks * info.blockSize) : 0;
   return {
     kv: {
       numBlocks: info.numBlocks,
@@ -177,6 +219,10 @@ function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Om
       cachedBlocks: after.kv.cachedBlocks,
       prefixHitRate: queried > 0 ? hits / queried : 0,
       meanWastedSlots: steps > 0 ? (s1.wastedSlotsSum - s0.wastedSlotsSum) / steps : 0,
+      meanReservedBlocks: steps > 0 ? reservedBlocks / steps : 0,
+      meanUsedSlots: steps > 0 ? usedSlots / steps : 0,
+      utilization,
+      fragmentation: reservedBlocks > 0 ? 1 - utilization : 0,
     },
     scheduler: {
       steps,
@@ -219,6 +265,10 @@ function pool(runs: readonly RunReport[], slo: Slo | null): Pick<BenchmarkReport
       peakUsedBlocks: Math.max(...runs.map((r) => r.kv.peakUsedBlocks)),
       prefixHitRate: mean((r) => r.kv.prefixHitRate),
       meanWastedSlots: mean((r) => r.kv.meanWastedSlots),
+      meanReservedBlocks: mean((r) => r.kv.meanReservedBlocks),
+      meanUsedSlots: mean((r) => r.kv.meanUsedSlots),
+      utilization: mean((r) => r.kv.utilization),
+      fragmentation: mean((r) => r.kv.fragmentation),
     },
     scheduler: {
       steps: sum((r) => r.scheduler.steps),

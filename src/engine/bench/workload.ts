@@ -1,5 +1,5 @@
-// Benchmark workloads: how many requests, how long their prompts and outputs are, when they
-// arrive, and whether their prompts share a prefix. Seeded, so a run can be repeated.
+// Benchmark workloads: how many requests, how long their prompts and outputs are (and the
+// limit they declare), when they arrive, and whether their prompts share a prefix. Seeded, so a run can be repeated.
 import { readFileSync } from 'node:fs';
 import { Random } from './random.ts';
 
@@ -17,6 +17,12 @@ export interface WorkloadSpec {
   numRequests: number;
   promptLength: LengthSpec;
   outputLength: LengthSpec;
+  /**
+   * The maxNewTokens each request declares (default: its output length). When it is larger,
+   * the request still stops at its output length, as at a stop token: the gap between the
+   * two is what reserving memory for the maximum up front wastes.
+   */
+  maxNewTokens?: LengthSpec;
   arrival: ArrivalSpec;
   /** Tokens every prompt starts with (0: every prompt is unique from its first token). */
   sharedPrefixLength?: number;
@@ -26,6 +32,8 @@ export interface WorkloadSpec {
 export interface WorkloadRequest {
   promptIds: number[];
   maxNewTokens: number;
+  /** Where the output ends when that is before maxNewTokens. */
+  stopAfterTokens?: number;
   /** Offset from the start of the run, ms. */
   arrivalMs: number;
 }
@@ -47,7 +55,14 @@ export function generateWorkload(spec: WorkloadSpec, vocabSize: number): Workloa
     // the ids without repeating for GPT-2's vocabulary), so prompts differ even when one token long.
     prompt.push((i * 7919 + 1) % tokenLimit);
     while (prompt.length < promptLength) prompt.push(random.int(0, tokenLimit - 1));
-    requests.push({ promptIds: prompt, maxNewTokens: drawLength(spec.outputLength, i, random), arrivalMs: arrival });
+    const outputLength = drawLength(spec.outputLength, i, random);
+    const maxNewTokens = spec.maxNewTokens === undefined ? outputLength : drawLength(spec.maxNewTokens, i, random);
+    requests.push({
+      promptIds: prompt,
+      maxNewTokens,
+      ...(outputLength < maxNewTokens ? { stopAfterTokens: outputLength } : {}),
+      arrivalMs: arrival,
+    });
     arrival += gapMs(spec.arrival, random);
   }
   return requests;
@@ -73,8 +88,9 @@ function gapMs(arrival: ArrivalSpec, random: Random): number {
 
 export function workloadProblem(spec: WorkloadSpec): string | null {
   if (!Number.isInteger(spec.numRequests) || spec.numRequests < 1) return `numRequests must be an integer >= 1 (got ${spec.numRequests})`;
-  for (const key of ['promptLength', 'outputLength'] as const) {
-    const problem = lengthProblem(spec[key]);
+  for (const key of ['promptLength', 'outputLength', 'maxNewTokens'] as const) {
+    const length = spec[key];
+    const problem = length === undefined ? null : lengthProblem(length);
     if (problem !== null) return `${key}: ${problem}`;
   }
   const prefix = spec.sharedPrefixLength ?? 0;

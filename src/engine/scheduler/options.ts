@@ -1,7 +1,15 @@
-// The scheduler's knobs, their defaults and their valid ranges (the lab runner refuses an
-// out-of-range `--set` with these ranges before anything is allocated).
+// The scheduler's knobs, their defaults and their valid ranges and choices (the lab runner
+// refuses an out-of-range `--set` with these before anything is allocated).
 
 export type SchedulingPolicy = 'continuous' | 'static';
+
+/**
+ * paged: a sequence gets KV blocks as its tokens arrive (vLLM). contiguous: a request is
+ * admitted only when blocks for its whole maximum length (prompt + maxNewTokens) can be
+ * reserved up front, and it holds them until it finishes (the pre-vLLM servers), so every
+ * token it never generates is memory nobody else can use.
+ */
+export type KvReservation = 'paged' | 'contiguous';
 
 export interface SchedulerOptions {
   /** continuous: admit new requests every step; static: a batch runs to completion before the next is formed. */
@@ -14,6 +22,8 @@ export interface SchedulerOptions {
   prefillMaxBatch: number;
   /** Most prefill tokens of one sequence in one step; 0 = no chunking (a prompt runs whole). */
   chunkSize: number;
+  /** paged (default): blocks as tokens arrive; contiguous: the whole maximum length reserved at admission. */
+  kvReservation: KvReservation;
 }
 
 // vLLM's default budget; a cap of 64 running sequences keeps the CPU backend's batches in
@@ -24,6 +34,7 @@ export const defaultSchedulerOptions: SchedulerOptions = {
   maxNumSeqs: 64,
   prefillMaxBatch: 64,
   chunkSize: 512,
+  kvReservation: 'paged',
 };
 
 export interface IntegerRange {
@@ -31,7 +42,10 @@ export interface IntegerRange {
   max: number;
 }
 
-export const schedulerOptionRanges: Record<Exclude<keyof SchedulerOptions, 'policy'>, IntegerRange> = {
+/** The options that name one of a few choices; every other option is an integer in a range. */
+type ChoiceOption = 'policy' | 'kvReservation';
+
+export const schedulerOptionRanges: Record<Exclude<keyof SchedulerOptions, ChoiceOption>, IntegerRange> = {
   maxBatchedTokens: { min: 1, max: 1 << 20 },
   maxNumSeqs: { min: 1, max: 4096 },
   prefillMaxBatch: { min: 1, max: 4096 },
@@ -39,13 +53,20 @@ export const schedulerOptionRanges: Record<Exclude<keyof SchedulerOptions, 'poli
 };
 
 export const schedulingPolicies: readonly SchedulingPolicy[] = ['continuous', 'static'];
+export const kvReservations: readonly KvReservation[] = ['paged', 'contiguous'];
+
+export const schedulerOptionChoices: { [K in ChoiceOption]: readonly SchedulerOptions[K][] } = {
+  policy: schedulingPolicies,
+  kvReservation: kvReservations,
+};
 
 /** Fills defaults and checks ranges; throws a RangeError naming every bad key. */
 export function resolveSchedulerOptions(partial: Partial<SchedulerOptions> = {}): SchedulerOptions {
   const options = { ...defaultSchedulerOptions, ...stripUndefined(partial) };
   const problems: string[] = [];
-  if (!schedulingPolicies.includes(options.policy)) {
-    problems.push(`policy must be one of ${schedulingPolicies.join(', ')} (got ${String(options.policy)})`);
+  for (const [key, choices] of Object.entries(schedulerOptionChoices)) {
+    const value: unknown = options[key as ChoiceOption];
+    if (!(choices as readonly unknown[]).includes(value)) problems.push(`${key} must be one of ${choices.join(', ')} (got ${String(value)})`);
   }
   for (const [key, range] of Object.entries(schedulerOptionRanges)) {
     const value = options[key as keyof typeof schedulerOptionRanges];

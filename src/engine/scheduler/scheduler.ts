@@ -1,7 +1,9 @@
 // Decides what one step computes: a ragged batch of decode tokens (running sequences, oldest
 // first) followed by prefill chunks of newly admitted requests, under the token budget and
 // the sequence caps. When blocks run out, the newest running sequence is preempted: its
-// blocks are freed and it waits at the head of the queue to be recomputed.
+// blocks are freed and it waits at the head of the queue to be recomputed. With contiguous
+// KV reservation a request is admitted only with blocks for its whole maximum length, so it
+// never grows and never preempts; it simply waits longer to get in.
 import type { BlockManager } from '../kv/block-manager.ts';
 import type { FinishReason, Sequence } from '../sequence.ts';
 import type { SchedulerOptions } from './options.ts';
@@ -14,9 +16,21 @@ export interface SchedulerStats {
   /** Sums over steps, for means: running sequences, and slots held but not yet filled. */
   runningSum: number;
   wastedSlotsSum: number;
+  /** Sums over steps of the KV blocks held and of the token slots in them holding K/V. */
+  reservedBlocksSum: number;
+  usedSlotsSum: number;
   /** Peaks since the previous takeStats(). */
   maxRunning: number;
   maxWaiting: number;
+}
+
+/** The KV pool as one step leaves it: what is held and how much of it holds tokens. */
+export interface StepUsage {
+  running: number;
+  /** Blocks held by running sequences (the pool's used blocks). */
+  reservedBlocks: number;
+  /** Slots in those blocks holding K/V once the step has run (a shared block counts once). */
+  usedSlots: number;
 }
 
 /** Receives a finished step's tokens and finished sequences, in batch order. */
@@ -39,9 +53,13 @@ export class Scheduler {
     preemptions: 0,
     runningSum: 0,
     wastedSlotsSum: 0,
+    reservedBlocksSum: 0,
+    usedSlotsSum: 0,
     maxRunning: 0,
     maxWaiting: 0,
   };
+  /** The latest scheduled step's KV usage. */
+  readonly usage: StepUsage = { running: 0, reservedBlocks: 0, usedSlots: 0 };
   private readonly options: SchedulerOptions;
   private readonly blocks: BlockManager;
   private readonly maxModelLen: number;
@@ -65,8 +83,7 @@ export class Scheduler {
     const prompt = seq.numPromptTokens;
     if (prompt === 0) return 'the prompt is empty';
     if (prompt > this.maxModelLen) return `the prompt has ${prompt} tokens; the model's context is ${this.maxModelLen}`;
-    // The last sampled token is emitted but never fed back, so it needs no slot.
-    const slots = Math.min(prompt + seq.params.maxNewTokens - 1, this.maxModelLen);
+    const slots = this.maxSlots(seq);
     const needed = this.blocks.blocksFor(slots);
     if (needed > this.blocks.numBlocks) {
       return `the request needs ${needed} KV blocks (${slots} tokens); the pool has ${this.blocks.numBlocks}`;
@@ -75,6 +92,12 @@ export class Scheduler {
       return `the prompt has ${prompt} tokens, more than maxBatchedTokens (${this.options.maxBatchedTokens}) with chunked prefill off`;
     }
     return null;
+  }
+
+  /** Slots the sequence can ever fill: what contiguous reservation sets aside at admission. */
+  maxSlots(seq: Sequence): number {
+    // The last sampled token is emitted but never fed back, so it needs no slot.
+    return Math.min(seq.numPromptTokens + seq.params.maxNewTokens - 1, this.maxModelLen);
   }
 
   add(seq: Sequence): void {
@@ -141,9 +164,12 @@ export class Scheduler {
     const remaining = seq.numTokens - hits.length * this.blocks.blockSize;
     const count = Math.min(remaining, this.chunkLimit(seq), budget);
     if (this.options.chunkSize === 0 && count < remaining && seq.numOutputTokens === 0) return 0;
-    if (count === 0 || !this.blocks.canAllocate(hits, hits.length * this.blocks.blockSize + count)) return 0;
+    if (count === 0) return 0;
+    const filled = hits.length * this.blocks.blockSize + count;
+    const reserved = this.options.kvReservation === 'contiguous' ? Math.max(filled, this.maxSlots(seq)) : filled;
+    if (!this.blocks.canAllocate(hits, reserved)) return 0;
     this.blocks.takePrefix(seq, hits);
-    this.blocks.grow(seq, seq.numComputed + count);
+    this.blocks.grow(seq, reserved);
     this.place(seq, count);
     return count;
   }
@@ -240,7 +266,7 @@ export class Scheduler {
   }
 
   private finishReason(seq: Sequence, token: number): FinishReason | null {
-    if (seq.params.stopTokenIds.includes(token)) return 'stop';
+    if (seq.params.stopTokenIds.includes(token) || seq.numOutputTokens >= seq.params.stopAfterTokens) return 'stop';
     if (seq.numOutputTokens >= seq.params.maxNewTokens) return 'length';
     // The next step would feed this token at position numTokens - 1.
     if (seq.numTokens > this.maxModelLen) return 'context';
@@ -260,8 +286,20 @@ export class Scheduler {
     s.maxRunning = Math.max(s.maxRunning, this.running.length);
     s.maxWaiting = Math.max(s.maxWaiting, this.waiting.length);
     const blockSize = this.blocks.blockSize;
+    let usedSlots = 0;
     for (const seq of this.running) {
-      s.wastedSlotsSum += seq.blockTable.length * blockSize - (seq.numComputed + seq.numScheduled);
+      const filled = seq.numComputed + seq.numScheduled;
+      s.wastedSlotsSum += seq.blockTable.length * blockSize - filled;
+      // A block shared by r sequences (a prefix hit, always full) adds 1/r of its slots per holder.
+      for (let i = 0; i * blockSize < filled; i++) {
+        usedSlots += Math.min(blockSize, filled - i * blockSize) / this.blocks.refs(seq.blockTable[i]);
+      }
     }
+    const usage = this.usage;
+    usage.running = this.running.length;
+    usage.reservedBlocks = this.blocks.numBlocks - this.blocks.numFree;
+    usage.usedSlots = Math.round(usedSlots);
+    s.reservedBlocksSum += usage.reservedBlocks;
+    s.usedSlotsSum += usage.usedSlots;
   }
 }

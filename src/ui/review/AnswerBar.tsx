@@ -5,15 +5,19 @@ import type { AnswerOption } from '../../srs/review-controller.ts';
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
 /** Key hints before the reveal, longest first: the first that fits one line is shown. */
-const HINTS = [
-  ' show answer · f note · e edit · b bury · s suspend · u undo · ? keys · q quit',
-  ' answer · f note · e edit · b bury · s suspend · u undo · ? keys · q quit',
-  ' answer · ? keys · q quit',
-];
+function hints(lab: boolean): string[] {
+  const l = lab ? ' · l run lab' : '';
+  return [
+    ` show answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer${lab ? ' · l lab' : ''} · ? keys · q quit`,
+  ];
+}
 
-export function AnswerBar({ revealed, options, width }: { revealed: boolean; options: AnswerOption[]; width: number }) {
+export function AnswerBar({ revealed, options, width, lab = false }: { revealed: boolean; options: AnswerOption[]; width: number; lab?: boolean }) {
   if (!revealed) {
-    const hint = HINTS.find((text) => 'Space'.length + text.length <= width) ?? HINTS[HINTS.length - 1];
+    const all = hints(lab);
+    const hint = all.find((text) => 'Space'.length + text.length <= width) ?? all[all.length - 1];
     return (
       <Text>
         <Text bold>Space</Text>

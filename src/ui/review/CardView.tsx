@@ -1,6 +1,7 @@
 // The card: its question, and after reveal its answer (or the whole note with `f`).
 import { Box, Text } from 'ink';
 import { memo } from 'react';
+import { LabLine } from '../lab-line.tsx';
 import { Markdown } from '../markdown/Markdown.tsx';
 import type { ScreenCard } from '../../srs/review-controller.ts';
 
@@ -9,6 +10,8 @@ interface CardViewProps {
   revealed: boolean;
   full: boolean;
   width: number;
+  /** The latest stored result of the card's lab, shown on the back; null without a lab. */
+  labLine?: string | null;
 }
 
 /** A question line as a heading, unless it is already a block of its own. */
@@ -17,7 +20,7 @@ function questionSource(front: string): string {
 }
 
 // Memoised: the header's clock re-renders the screen every second; the card need not follow.
-export const CardView = memo(function CardView({ card, revealed, full, width }: CardViewProps) {
+export const CardView = memo(function CardView({ card, revealed, full, width, labLine = null }: CardViewProps) {
   const fullNote = revealed && full && card.kind === 'note';
   return (
     <Box flexDirection="column" width={width}>
@@ -35,6 +38,7 @@ export const CardView = memo(function CardView({ card, revealed, full, width }: 
         <Box flexDirection="column" marginTop={1}>
           {fullNote ? null : <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>}
           <Markdown source={full ? card.full : card.back} width={width} />
+          <LabLine line={labLine} />
         </Box>
       ) : null}
     </Box>

@@ -10,8 +10,9 @@ const KEYS: Array<[string, string]> = [
   ['b', 'bury: hide the card until tomorrow'],
   ['s', 'suspend: leave the card out until unsuspended'],
   ['e', 'edit the card in $EDITOR at its line, then reload it'],
+  ['l', "run the card's lab here (Esc stops it), then any key: back to the card"],
   ['?', 'show or hide this help'],
-  ['q, Esc', 'quit (every answer is already saved)'],
+  ['q, Esc, Ctrl-C', 'quit (every answer is already saved)'],
 ];
 
 export function HelpPanel() {

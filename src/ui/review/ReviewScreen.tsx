@@ -1,9 +1,11 @@
 // kb review's screen. State lives here; the controller does the work and the components
 // below only draw. Keys follow Anki: Space/Enter shows the answer (and then means Good),
-// 1-4 answer, u undo, b bury, s suspend, e edit, f the whole note, ? help, q quit.
+// 1-4 answer, u undo, b bury, s suspend, e edit, f the whole note, l the card's lab, ? help,
+// q quit.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
 import { AnswerBar } from './AnswerBar.tsx';
 import { CardView } from './CardView.tsx';
 import type { ActionResult, ReviewController, ScreenNext } from '../../srs/review-controller.ts';
@@ -43,6 +45,13 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
   const [busy, setBusy] = useState(false);
 
   const card = current.kind === 'card' ? current.card : null;
+  // The time the lab panel was open is not time spent recalling the card.
+  const lab = useCardLab(controller.labs, now, (pausedMs) => setShownAt((at) => at + pausedMs), Math.max(1, height - CHROME_ROWS - 1));
+  const labLine = useMemo(
+    () => (card?.lab && revealed ? controller.labs.latest(card.lab, now()) : null),
+    // lab.runs: a run just finished, so the latest result changed.
+    [card, revealed, controller, now, lab.runs],
+  );
   const options = useMemo(() => (card && revealed ? controller.options(card.id, now()) : []), [card, revealed, controller, now]);
 
   const advance = useCallback(
@@ -86,7 +95,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
 
   useInput((input, key) => {
     if (busy) return;
-    if (input === 'q' || key.escape) {
+    if (lab.state) return lab.key(input, key);
+    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
       exit();
       return;
     }
@@ -113,6 +123,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     if (input === 'b') return advance(controller.bury(card.id, now()));
     if (input === 's') return advance(controller.suspend(card.id, now()));
     if (input === 'e') return void edit(card.id);
+    if (input === 'l') return setMessage(lab.open(card.lab));
     const at = now();
     if (!revealed) {
       if (input === ' ' || key.return) setRevealed(true);
@@ -131,14 +142,17 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       <Text color="yellow">{message ?? ' '}</Text>
       {help ? (
         <HelpPanel />
+      ) : lab.state ? (
+        // The answer bar's row too: the panel has its own key hint.
+        <CardLabPanel control={lab} height={bodyHeight + 1} />
       ) : card ? (
         <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
-          <CardView card={card} revealed={revealed} full={full} width={width} />
+          <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} />
         </Viewport>
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} />
       )}
-      {card && !help ? <AnswerBar revealed={revealed} options={options} width={width} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} /> : null}
     </Box>
   );
 }

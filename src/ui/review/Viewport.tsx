@@ -22,11 +22,16 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
   // The last row tells whether there is more below.
   const bodyHeight = Math.max(1, height - 1);
   const [hint, setHint] = useState(' ');
+  // Told only on a change: each call may re-render the screen, which runs this effect again.
+  const told = useRef<{ max: number; hint: string } | null>(null);
   useEffect(() => {
     if (!content.current) return;
     const measured = measureElement(content.current).height;
-    onMaxScroll(Math.max(0, measured - bodyHeight));
-    setHint(indicator(measured - bodyHeight - scroll, scroll));
+    const max = Math.max(0, measured - bodyHeight);
+    const next = indicator(measured - bodyHeight - scroll, scroll);
+    if (told.current?.max !== max) onMaxScroll(max);
+    if (told.current?.hint !== next) setHint(next);
+    told.current = { max, hint: next };
   });
   return (
     <Box flexDirection="column" height={height}>

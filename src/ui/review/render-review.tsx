@@ -6,7 +6,11 @@ import type { ReviewController } from '../../srs/review-controller.ts';
 import { ReviewScreen } from './ReviewScreen.tsx';
 
 export async function renderReview(controller: ReviewController, startedAt: number): Promise<string> {
-  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, { alternateScreen: true });
+  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, {
+    alternateScreen: true,
+    // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
+    exitOnCtrlC: false,
+  });
   await app.waitUntilExit();
   const summary = controller.summary(Date.now());
   const again = summary.cards === 0 ? 0 : Math.round((summary.again / summary.cards) * 100);

@@ -3,6 +3,7 @@
 // step. Each thread builds the same views from the same layout, so a tensor is named once here.
 
 import type { ModelConfig } from '../../model/config.ts';
+import type { Capacity } from '../capacity.ts';
 import type { KvLayout } from '../types.ts';
 
 /** Linear weights are transposed to [out, in] so every output is a dot of two contiguous rows. */
@@ -28,14 +29,6 @@ export interface PackedWeights {
   lnfGamma: Float32Array;
   lnfBeta: Float32Array;
   zeroBias: Float32Array; // [vocab] of zeros: the tied LM head has no bias
-}
-
-/** Upper bounds the activation buffers are sized for; a bigger batch reallocates them. */
-export interface Capacity {
-  tokens: number;
-  seqs: number;
-  rows: number;
-  blockTableEntries: number;
 }
 
 export interface Activations {

@@ -13,7 +13,8 @@ import { Worker } from 'node:worker_threads';
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import type { Weights } from '../../model/weights.ts';
 import type { Backend, ForwardBatch, KvLayout, StepResult } from '../types.ts';
-import { planLayout, weightViews, withActivations, type Capacity, type MemoryLayout } from './buffers.ts';
+import { grownCapacity, initialCapacity } from '../capacity.ts';
+import { planLayout, weightViews, withActivations, type MemoryLayout } from './buffers.ts';
 import { forward, type ThreadState } from './forward.ts';
 import { packWeights } from './pack.ts';
 import { barrier, CMD, createControl, CTL, markFailed, postCommand } from './sync.ts';
@@ -75,16 +76,8 @@ export async function createCpuBackend(options: CpuBackendOptions): Promise<Back
   }
 
   const ensureCapacity = (batch: ForwardBatch): void => {
-    const cap = shared.layout.capacity;
-    const seqs = batch.queryStart.length - 1;
-    const need: Capacity = { tokens: batch.tokenIds.length, seqs, rows: batch.sampleSeqs.length, blockTableEntries: seqs * batch.maxBlocksPerSeq };
-    if (need.tokens <= cap.tokens && need.seqs <= cap.seqs && need.rows <= cap.rows && need.blockTableEntries <= cap.blockTableEntries) return;
-    const capacity: Capacity = {
-      tokens: grow(cap.tokens, need.tokens),
-      seqs: grow(cap.seqs, need.seqs),
-      rows: grow(cap.rows, need.rows),
-      blockTableEntries: grow(cap.blockTableEntries, need.blockTableEntries),
-    };
+    const capacity = grownCapacity(shared.layout.capacity, batch);
+    if (!capacity) return;
     // The old activations stay where they are (shared memory never shrinks); the new ones go after.
     const layout: MemoryLayout = withActivations(config, shared.layout, memory.buffer.byteLength, capacity);
     memory.grow(pagesFor(layout.end, config, kv) - memory.buffer.byteLength / PAGE);
@@ -149,16 +142,6 @@ function pagesFor(bytes: number, config: ModelConfig, kv: KvLayout): number {
     );
   }
   return pages;
-}
-
-/** Doubling keeps regrowth rare when batches creep up a token at a time. */
-function grow(have: number, need: number): number {
-  return need <= have ? have : Math.max(need, 2 * have);
-}
-
-function initialCapacity(config: ModelConfig, kv: KvLayout, tokens: number): Capacity {
-  const seqs = Math.min(256, Math.max(1, tokens));
-  return { tokens: Math.max(1, tokens), seqs, rows: seqs, blockTableEntries: seqs * Math.ceil(config.nCtx / kv.blockSize) };
 }
 
 function loadBatch(state: ThreadState, batch: ForwardBatch): void {

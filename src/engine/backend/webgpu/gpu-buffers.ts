@@ -3,15 +3,9 @@
 // KV pool, one K and one V buffer per layer so no single binding outgrows the adapter's limit.
 
 import type { ModelConfig } from '../../model/config.ts';
+import type { Capacity } from '../capacity.ts';
 import type { KvLayout } from '../types.ts';
 import { BufferUsage } from './device.ts';
-
-export interface Capacity {
-  tokens: number;
-  seqs: number;
-  rows: number;
-  blockTableEntries: number;
-}
 
 export interface Activations {
   capacity: Capacity;

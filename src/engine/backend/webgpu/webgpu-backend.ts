@@ -7,11 +7,12 @@
 import { validateConfig, type ModelConfig } from '../../model/config.ts';
 import type { Weights } from '../../model/weights.ts';
 import { validateBatch } from '../cpu/validate-batch.ts';
+import { grownCapacity, initialCapacity } from '../capacity.ts';
 import type { Backend, ForwardBatch, KvLayout, StepResult } from '../types.ts';
 import { buildBindGroups, type BindGroups } from './bind-groups.ts';
 import { MapMode, openGpu, type AdapterChoice, type GpuContext } from './device.ts';
 import { encodeForward, type DispatchRecorder } from './forward.ts';
-import { allocateActivations, allocateKvPool, logitsStride, type Activations, type Capacity } from './gpu-buffers.ts';
+import { allocateActivations, allocateKvPool, logitsStride, type Activations } from './gpu-buffers.ts';
 import { uploadWeights } from './gpu-weights.ts';
 import { buildPipelines, warmUp } from './pipelines.ts';
 import { collectTimestamps, KernelProfiler, ListRecorder, runTimedOneByOne, TimestampRecorder, timestampBuffers, type KernelProfile } from './profile.ts';
@@ -77,16 +78,8 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions): Promis
     const profiler = options.profile ? new KernelProfiler(stamps ? 'gpu-timestamps' : 'cpu-timing') : undefined;
 
     const ensureCapacity = (batch: ForwardBatch): void => {
-      const cap = acts.capacity;
-      const seqs = batch.queryStart.length - 1;
-      const need: Capacity = { tokens: batch.tokenIds.length, seqs, rows: batch.sampleSeqs.length, blockTableEntries: seqs * batch.maxBlocksPerSeq };
-      if (need.tokens <= cap.tokens && need.seqs <= cap.seqs && need.rows <= cap.rows && need.blockTableEntries <= cap.blockTableEntries) return;
-      const grown: Capacity = {
-        tokens: grow(cap.tokens, need.tokens),
-        seqs: grow(cap.seqs, need.seqs),
-        rows: grow(cap.rows, need.rows),
-        blockTableEntries: grow(cap.blockTableEntries, need.blockTableEntries),
-      };
+      const grown = grownCapacity(acts.capacity, batch);
+      if (!grown) return;
       for (const buffer of acts.all) buffer.destroy();
       acts = allocateActivations(device, config, grown, keepLogits);
       groups = buildBindGroups(device, pipelines, weights, acts, pool);
@@ -228,14 +221,4 @@ function uploadBatch(queue: GPUQueue, a: Activations, batch: ForwardBatch): void
     params[4 * r + 3] = batch.uniform[r];
   }
   write(a.rowParams, params);
-}
-
-/** Doubling keeps regrowth rare when batches creep up a token at a time. */
-function grow(have: number, need: number): number {
-  return need <= have ? have : Math.max(need, 2 * have);
-}
-
-function initialCapacity(config: ModelConfig, kv: KvLayout, tokens: number): Capacity {
-  const seqs = Math.min(256, Math.max(1, tokens));
-  return { tokens: Math.max(1, tokens), seqs, rows: seqs, blockTableEntries: seqs * Math.ceil(config.nCtx / kv.blockSize) };
 }

@@ -4,29 +4,15 @@
 // 16-deep slice: cheap on a GPU, ruinous on lavapipe (which takes matmul.wgsl.ts instead).
 // Same bindings and epilogues as the register-blocked kernel, so the two are interchangeable.
 
-import { OPAQUE_BOUND, STEP_PARAMS } from './common.wgsl.ts';
-import { epilogueBindings, epilogueStore, GELU } from './epilogue.wgsl.ts';
-import type { MatmulShape } from './matmul.wgsl.ts';
+import { epilogueStore } from './epilogue.wgsl.ts';
+import { matmulPrelude, type MatmulShape } from './matmul.wgsl.ts';
 
 /** Output rows and columns per workgroup. */
 export const TILED_ROWS = 64;
 export const TILED_COLS = 64;
 
 export function matmulTiledWgsl(s: MatmulShape): string {
-  return /* wgsl */ `
-${STEP_PARAMS}
-@group(0) @binding(0) var<uniform> step: StepParams;
-@group(0) @binding(1) var<storage, read> x: array<vec4f>;
-@group(0) @binding(2) var<storage, read> w: array<vec4f>;
-@group(0) @binding(3) var<storage, read_write> y: array<vec4f>;
-${epilogueBindings(s.epilogue, 4)}
-${s.epilogue === 'bias-gelu' ? GELU : ''}
-const K4 = ${s.k / 4}u;
-const N4 = ${s.n / 4}u;
-const LDY4 = ${s.ldy / 4}u;
-const YOFF4 = ${s.yOffset / 4}u;
-${OPAQUE_BOUND}
-
+  return /* wgsl */ `${matmulPrelude(s)}
 var<workgroup> xs: array<vec4f, 256>; // [64 rows][4 vec4 of k]
 var<workgroup> ws: array<vec4f, 256>; // [16 k][16 vec4 of columns]
 

@@ -24,8 +24,11 @@ export interface MatmulShape {
   epilogue: Epilogue;
 }
 
-export function matmulWgsl(s: MatmulShape, tm: number): string {
-  const k4 = s.k / 4;
+/**
+ * What every matmul kernel starts with: the same bindings, epilogue and shape constants, so
+ * the register-blocked and the tiled kernel are interchangeable in one pipeline slot.
+ */
+export function matmulPrelude(s: MatmulShape): string {
   return /* wgsl */ `
 ${STEP_PARAMS}
 @group(0) @binding(0) var<uniform> step: StepParams;
@@ -34,12 +37,16 @@ ${STEP_PARAMS}
 @group(0) @binding(3) var<storage, read_write> y: array<vec4f>;
 ${epilogueBindings(s.epilogue, 4)}
 ${s.epilogue === 'bias-gelu' ? GELU : ''}
-const K4 = ${k4}u;
+const K4 = ${s.k / 4}u;
 const N4 = ${s.n / 4}u;
 const LDY4 = ${s.ldy / 4}u;
 const YOFF4 = ${s.yOffset / 4}u;
-const TM = ${tm}u;
 ${OPAQUE_BOUND}
+`;
+}
+
+export function matmulWgsl(s: MatmulShape, tm: number): string {
+  return /* wgsl */ `${matmulPrelude(s)}const TM = ${tm}u;
 
 @compute @workgroup_size(${MATMUL_WORKGROUP})
 fn main(@builtin(global_invocation_id) gid: vec3u) {

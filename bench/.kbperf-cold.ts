@@ -1,0 +1,14 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+const src = process.env.SRC ?? '../src';
+const { defaultConfig } = await import(`${src}/kb/config.ts`);
+const { scanKnowledgeBase } = await import(`${src}/kb/scan.ts`);
+const { openDatabase } = await import(`${src}/store/db.ts`);
+const root = process.argv[2];
+rmSync(join(root, '.kb'), { recursive: true, force: true });
+const db = openDatabase(join(root, '.kb', 'kb.db'));
+const t = performance.now(); const c = process.cpuUsage();
+const report = await scanKnowledgeBase({ root, db, writable: process.argv[3] === 'write', config: defaultConfig }, process.env.NOPOOL ? { workersFrom: 1e9 } : {});
+const u = process.cpuUsage(c);
+console.log(src, 'cold scan', report.files.parsed, 'parsed', (performance.now() - t).toFixed(0), 'ms wall', ((u.user + u.system) / 1000).toFixed(0), 'ms cpu');
+db.close();

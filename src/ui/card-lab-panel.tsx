@@ -1,0 +1,191 @@
+// A card's lab run in place, shared by the review and quiz screens: `l` opens the panel, the
+// progress bar shows while the lab runs (Esc, q or Ctrl-C stops it; the run is stored as
+// partial), then the chart and each expectation's verdict; any other key goes back to the
+// card, and the screen is told how long the panel was open so that time is not counted as
+// time spent answering the card.
+import { Box, Text, type Key } from 'ink';
+import { useEffect, useReducer, useRef } from 'react';
+import type { LabProgress } from '../lab/progress.ts';
+import { checksTally, type CardLabOutcome, type CardLabs } from '../srs/card-labs.ts';
+import { LabProgressBar } from './lab-progress.tsx';
+import { Viewport } from './review/Viewport.tsx';
+
+export type LabPanelState =
+  | { phase: 'running'; lab: string; progress: LabProgress | null; stopping: boolean }
+  | { phase: 'done'; lab: string; outcome: CardLabOutcome }
+  | { phase: 'failed'; lab: string; message: string };
+
+export interface CardLabControl {
+  /** What the panel shows, or null while the card is shown. */
+  state: LabPanelState | null;
+  scroll: number;
+  setMaxScroll(max: number): void;
+  /** Runs the card's lab; returns a line for the status bar instead when there is nothing to run. */
+  open(lab: string | null): string | null;
+  /** A key pressed while the panel is shown. */
+  key(input: string, key: Key): void;
+  /** Counts finished runs, so a card's back re-reads its lab's latest result. */
+  runs: number;
+}
+
+/** Redraws of the progress bar at most this often (a sim run reports thousands of requests a second). */
+const PROGRESS_DRAW_MS = 100;
+
+interface Held {
+  state: LabPanelState | null;
+  openedAt: number;
+  scroll: number;
+  maxScroll: number;
+  runs: number;
+  abort: AbortController | null;
+}
+
+export function useCardLab(labs: CardLabs | undefined, now: () => number, onClose: (pausedMs: number) => void, pageRows: number): CardLabControl {
+  // Held in a ref as well as drawn: keys can arrive faster than React renders.
+  const held = useRef<Held>({ state: null, openedAt: 0, scroll: 0, maxScroll: 0, runs: 0, abort: null });
+  const [, redraw] = useReducer((count: number) => count + 1, 0);
+  const set = (patch: Partial<Held>) => {
+    held.current = { ...held.current, ...patch };
+    redraw();
+  };
+  // Leaving the screen mid-run stops the run (it is stored as partial).
+  useEffect(
+    () => () => {
+      held.current.abort?.abort();
+      held.current.abort = null;
+    },
+    [],
+  );
+
+  const open = (lab: string | null): string | null => {
+    if (lab === null) return 'this card has no lab (a lab: line under its heading links one)';
+    if (!labs) return 'labs cannot run from here';
+    const abort = new AbortController();
+    const opened: LabPanelState = { phase: 'running', lab, progress: null, stopping: false };
+    set({ state: opened, openedAt: now(), scroll: 0, maxScroll: 0, abort });
+    let drawnAt = -Infinity;
+    let drawnRun = '';
+    const onProgress = (progress: LabProgress) => {
+      const state = held.current.state;
+      if (state?.phase !== 'running' || abort.signal.aborted) return;
+      const run = `${progress.point}|${progress.phase}|${progress.run}`;
+      const at = performance.now();
+      if (at - drawnAt < PROGRESS_DRAW_MS && run === drawnRun && progress.requestsDone < progress.requestsTotal) return;
+      drawnAt = at;
+      drawnRun = run;
+      set({ state: { ...state, progress } });
+    };
+    const settle = (state: LabPanelState) => {
+      // Unmounted (the screen quit) or a newer panel: nothing to show.
+      if (held.current.abort !== abort) return;
+      set({ state, abort: null, runs: held.current.runs + 1 });
+    };
+    labs.run(lab, { signal: abort.signal, onProgress }).then(
+      (outcome) => settle({ phase: 'done', lab, outcome }),
+      (error: unknown) => settle({ phase: 'failed', lab, message: error instanceof Error ? error.message : String(error) }),
+    );
+    return null;
+  };
+
+  const key = (input: string, key: Key) => {
+    const { state, scroll, maxScroll, openedAt } = held.current;
+    if (!state) return;
+    if (state.phase === 'running') {
+      if ((key.escape || input === 'q' || (key.ctrl && input === 'c')) && !state.stopping) {
+        set({ state: { ...state, stopping: true } });
+        held.current.abort?.abort();
+      }
+      return;
+    }
+    const by = key.downArrow || input === 'j' ? 1 : key.upArrow || input === 'k' ? -1 : key.pageDown ? pageRows : key.pageUp ? -pageRows : 0;
+    if (by !== 0) return set({ scroll: Math.max(0, Math.min(maxScroll, scroll + by)) });
+    set({ state: null, scroll: 0 });
+    onClose(Math.max(0, now() - openedAt));
+  };
+
+  return {
+    state: held.current.state,
+    scroll: held.current.scroll,
+    setMaxScroll: (max) => {
+      held.current.maxScroll = max;
+    },
+    open,
+    key,
+    runs: held.current.runs,
+  };
+}
+
+const MARKS = { true: ['✓', 'green'], false: ['✗', 'red'], null: ['?', 'yellow'] } as const;
+
+function verdictLine(outcome: CardLabOutcome): string {
+  if (outcome.checks.length === 0) return `Run ${outcome.status}: this lab states no expectations`;
+  if (outcome.verdict === 'incomplete') {
+    const judged = outcome.checks.filter((c) => c.pass !== null).length;
+    return `Verdict: incomplete (${judged} of ${outcome.checks.length} expectations could be judged)`;
+  }
+  return `Verdict: ${outcome.verdict} (${checksTally(outcome.checks)} expectations hold)`;
+}
+
+function Report({ outcome }: { outcome: CardLabOutcome }) {
+  return (
+    <Box flexDirection="column">
+      <Text bold>{`lab ${outcome.lab}: ${outcome.title}`}</Text>
+      {outcome.chart.length > 0 ? (
+        <Box flexDirection="column" marginTop={1}>
+          {outcome.chart.map((line, i) => (
+            <Text key={i}>{line}</Text>
+          ))}
+        </Box>
+      ) : null}
+      <Box flexDirection="column" marginTop={1}>
+        {outcome.checks.map((check, i) => {
+          const [mark, color] = MARKS[String(check.pass) as 'true' | 'false' | 'null'];
+          return (
+            <Box key={i} flexDirection="column">
+              <Text color={color}>{`${mark} ${check.say}`}</Text>
+              <Text dimColor>{`    ${check.measured}`}</Text>
+            </Box>
+          );
+        })}
+      </Box>
+      <Box marginTop={1}>
+        <Text bold color={outcome.verdict === 'reproduced' ? 'green' : outcome.verdict === 'not reproduced' ? 'red' : 'yellow'}>
+          {verdictLine(outcome)}
+        </Text>
+      </Box>
+      {outcome.note ? <Text color="yellow">{`Note: ${outcome.note}`}</Text> : null}
+      <Text dimColor>{`Run #${outcome.runId} stored (${outcome.status}). More: kb lab show ${outcome.lab} · kb lab history ${outcome.lab}`}</Text>
+    </Box>
+  );
+}
+
+/** The panel in place of the card, `height` rows including its key hint line. */
+export function CardLabPanel({ control, height }: { control: CardLabControl; height: number }) {
+  const { state } = control;
+  if (!state) return null;
+  if (state.phase === 'running') {
+    return (
+      <Box flexDirection="column" height={height}>
+        <Text bold>{`Running lab ${state.lab}…`}</Text>
+        <LabProgressBar progress={state.progress} />
+        <Box marginTop={1}>
+          <Text color={state.stopping ? 'yellow' : undefined} dimColor={!state.stopping}>
+            {state.stopping ? 'stopping; the partial run is being stored…' : 'Esc stops the run (what finished is stored, marked partial)'}
+          </Text>
+        </Box>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" height={height}>
+      <Viewport height={height - 1} scroll={control.scroll} onMaxScroll={control.setMaxScroll}>
+        {state.phase === 'done' ? (
+          <Report outcome={state.outcome} />
+        ) : (
+          <Text color="red">{`lab ${state.lab} could not run: ${state.message}`}</Text>
+        )}
+      </Viewport>
+      <Text dimColor>any other key: back to the card</Text>
+    </Box>
+  );
+}

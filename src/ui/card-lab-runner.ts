@@ -1,0 +1,75 @@
+// The real CardLabs of `kb review` and `kb quiz`: a card's lab run in place through the lab
+// runner (its own settings, stored like `kb lab <name>`), and the line on the card's back
+// from the newest stored run. The engine is imported only when a lab is first run.
+import type { CardLabCheck, CardLabHooks, CardLabOutcome, CardLabs } from '../srs/card-labs.ts';
+import { checksTally } from '../srs/card-labs.ts';
+import { intervalLabel } from '../srs/interval-label.ts';
+import type { KbDatabase } from '../store/db.ts';
+import { latestLabRuns } from '../store/lab-runs.ts';
+import { formatMetric } from '../lab/metrics.ts';
+
+/** A check as stored (run.ts checkJson): the expression, what was measured, the verdict. */
+interface CheckJson {
+  metric: string;
+  op: string;
+  value: number;
+  say: string;
+  measured: number | null;
+  at: string | null;
+  pass: boolean | null;
+  problem: string | null;
+}
+
+function measuredText(check: CheckJson): string {
+  // "a / b" and "x@point" are not catalogue names: formatMetric then shows the bare number.
+  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMetric(check.metric, check.measured);
+  const where = check.at !== null && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
+  return `${check.metric} = ${value}${where}; expected ${check.op} ${check.value}`;
+}
+
+export function cardLabCheck(check: CheckJson): CardLabCheck {
+  return { pass: check.pass, say: check.say, measured: measuredText(check) };
+}
+
+/** "ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937": the newest finished run. */
+export function latestRunLine(db: KbDatabase, lab: string, now: number): string {
+  // Finished runs only: the newest may still be running elsewhere (or was killed) and has no result.
+  const run = latestLabRuns(db).get(lab);
+  if (!run || run.finishedAt === null) return `${lab} · not run yet (l runs it here)`;
+  const result = (run.result ?? {}) as { verdict?: string; checks?: CheckJson[] };
+  const checks = result.checks ?? [];
+  const ago = `${intervalLabel(Math.max(0, now - run.finishedAt))} ago`;
+  if (run.status === 'failed') return `${lab} · failed · ${ago}`;
+  const verdict = `${result.verdict ?? run.status}${checks.length > 0 ? ` ${checksTally(checks)}` : ''}${run.status === 'partial' ? ' (interrupted)' : ''}`;
+  // The key figure: the first expectation's measured value, the number the lab is about.
+  const first = checks.find((check) => check.measured !== null);
+  const figure = first ? ` · ${first.metric} = ${formatMetric(first.metric, first.measured as number)}` : '';
+  return `${lab} · ${verdict} · ${ago}${figure}`;
+}
+
+export function cardLabRunner(db: KbDatabase, root: string): CardLabs {
+  return {
+    latest: (lab, now) => latestRunLine(db, lab, now),
+    run: (lab, hooks) => runCardLab(db, root, lab, hooks),
+  };
+}
+
+async function runCardLab(db: KbDatabase, root: string, name: string, hooks: CardLabHooks): Promise<CardLabOutcome> {
+  const [{ loadLab }, { runLab, checkJson }, { chartLines }] = await Promise.all([
+    import('../lab/files.ts'),
+    import('../lab/run.ts'),
+    import('../lab/chart-view.ts'),
+  ]);
+  // A missing or broken lab file, or an engine failure (stored as failed), rejects: the panel shows why.
+  const result = await runLab({ db, lab: loadLab(root, name), overrides: [], signal: hooks.signal, onProgress: hooks.onProgress });
+  return {
+    lab: result.lab,
+    title: result.title,
+    status: result.status,
+    verdict: result.verdict,
+    checks: result.checks.map((outcome) => cardLabCheck(checkJson(outcome))),
+    chart: result.chart ? chartLines(result.chart) : [],
+    note: result.note,
+    runId: result.runId,
+  };
+}

@@ -1,0 +1,65 @@
+// kb lab --backend cpu|webgpu|auto|sim and --profile through the real CLI. The webgpu run uses
+// lavapipe here and in CI, where a missing adapter fails the file (test/engine/webgpu-adapter.ts).
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { noAdapter } from '../engine/webgpu-adapter.ts';
+import { runKb, tempDir } from '../helpers/kb-cli.ts';
+
+const SLOW = 300_000;
+// Vulkan's loader finds no driver through a missing ICD file: Dawn then has no adapter (Linux).
+const NO_VULKAN = { VK_ICD_FILENAMES: '/nonexistent/kb-no-icd.json' };
+
+interface RunJson {
+  status: string;
+  verdict: string;
+  backend: string;
+  device: string;
+  settings: { backend: string; profile: boolean };
+  points: Array<{ report: { engine: { backend: string; description: string }; profile?: { kernels: Array<{ kernel: string; calls: number }> } } }>;
+  checks: Array<{ metric: string; measured: number; pass: boolean }>;
+}
+
+describe('kb lab --backend', () => {
+  it('refuses an unknown backend, naming the four', () => {
+    const r = runKb(['lab', 'ttft-breakdown', '--backend', 'cuda'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('kb: --backend: unknown backend "cuda"; choose one of cpu, webgpu, auto, sim\n');
+  });
+
+  it('lists the four backends and --profile in --help', () => {
+    const r = runKb(['lab', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--backend <backend>\s+cpu \(computes on this CPU\), webgpu .*auto .*sim/s);
+    expect(r.stdout).toMatch(/--profile\s+time every kernel/);
+  });
+
+  it('sim prints the backend line after the settings', () => {
+    const r = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'workload.requests=32'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Settings:\n(  .*\n){4}Backend: sim, simulated A100-40GB\n/m);
+  });
+
+  it('webgpu without an adapter ends with the engine\'s one line on how to get one', { timeout: SLOW }, () => {
+    const r = runKb(['lab', 'ttft-breakdown', '--backend', 'webgpu', '--set', 'workload.requests=4'], { env: { ...NO_VULKAN, KB_DB: join(tempDir(), 'kb.db') }, timeoutMs: SLOW });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const last = r.stderr.trimEnd().split('\n').at(-1);
+    expect(last).toMatch(/^kb: WebGPU found no adapter\. Install a GPU driver .*mesa-vulkan-drivers 23 or newer[^\n]*$/);
+  });
+});
+
+// A Dawn abort was seen about once in ten webgpu runs here (reported to the engine's owner): one retry.
+describe.skipIf(noAdapter)('kb lab --backend webgpu', () => {
+  it('ttft-breakdown reproduces its expectation on the adapter, with the kernel profile', { timeout: SLOW, retry: 1 }, () => {
+    // The lab's shape scaled down: 256 requests admitted 16 per step become 24 admitted 1 per step.
+    const args = ['lab', 'ttft-breakdown', '--backend', 'webgpu', '--profile', '--set', 'workload.requests=24', '--set', 'engine.prefillMaxBatch=1', '--set', 'workload.outputTokens=4'];
+    const r = runKb([...args, '--json'], { env: { KB_DB: join(tempDir(), 'kb.db') }, timeoutMs: SLOW });
+    expect(r.code, r.stderr).toBe(0);
+    const run = JSON.parse(r.stdout) as RunJson;
+    expect(run).toMatchObject({ status: 'ok', verdict: 'reproduced', backend: 'webgpu', settings: { backend: 'webgpu', profile: true } });
+    expect(run.device).toMatch(/^webgpu on /);
+    expect(run.points[0].report.engine.backend).toBe('webgpu');
+    expect(run.points[0].report.profile?.kernels.map((k) => k.kernel)).toContain('lm head');
+    for (const check of run.checks) expect(check.pass).toBe(true);
+  });
+});

@@ -1,0 +1,35 @@
+// The line on a card's back: the newest finished run of its lab, from the lab_runs table.
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/db.ts';
+import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
+import { latestRunLine } from '../../src/ui/card-lab-runner.ts';
+
+const HOUR = 3_600_000;
+const checks = (pass: Array<boolean | null>) =>
+  pass.map((p, i) => ({ metric: i === 0 ? 'queue_wait.p99 / ttft.p99' : 'ttft.p99', op: '>=', value: 0.8, say: `check ${i}`, measured: p === null ? null : 0.9371 + i, at: null, pass: p, problem: p === null ? 'interrupted' : null }));
+
+describe('latestRunLine', () => {
+  it('says when a lab has not run yet', () => {
+    const db = openDatabase(':memory:');
+    expect(latestRunLine(db, 'ttft-breakdown', 0)).toBe('ttft-breakdown · not run yet (l runs it here)');
+    // Started but never finished (running elsewhere, or killed): still no result.
+    startLabRun(db, { lab: 'ttft-breakdown', startedAt: 1000, settings: {}, backend: 'cpu' });
+    expect(latestRunLine(db, 'ttft-breakdown', 2000)).toBe('ttft-breakdown · not run yet (l runs it here)');
+    db.close();
+  });
+
+  it('gives the verdict, the tally, how long ago, and the first measured figure', () => {
+    const db = openDatabase(':memory:');
+    const ok = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 0, settings: {}, backend: 'cpu' });
+    finishLabRun(db, ok, { status: 'ok', finishedAt: 1000, result: { verdict: 'reproduced', checks: checks([true, true]) } });
+    expect(latestRunLine(db, 'ttft-breakdown', 1000 + 3 * HOUR)).toBe('ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937');
+    // A newer interrupted run replaces it; its figure is the first one it measured.
+    const partial = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 2000, settings: {}, backend: 'cpu' });
+    finishLabRun(db, partial, { status: 'partial', finishedAt: 3000, result: { verdict: 'incomplete', checks: checks([null, true]) } });
+    expect(latestRunLine(db, 'ttft-breakdown', 3000 + 30_000)).toBe('ttft-breakdown · incomplete 1/2 (interrupted) · <1m ago · ttft.p99 = 1.94 ms');
+    const failed = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 4000, settings: {}, backend: 'cpu' });
+    finishLabRun(db, failed, { status: 'failed', finishedAt: 5000, result: { note: 'boom' } });
+    expect(latestRunLine(db, 'ttft-breakdown', 5000 + 2 * 24 * HOUR)).toBe('ttft-breakdown · failed · 2d ago');
+    db.close();
+  });
+});
