@@ -2,10 +2,8 @@
 //
 // The block is found by gray-matter's rules (locateFrontmatter) and read only as YAML, through
 // the `yaml` package (core schema, no custom tags); any other language (`---js`, `---coffee`)
-// is refused and never evaluated. safeMatter is gray-matter itself with every engine replaced
-// (its stock JavaScript and CoffeeScript engines run the frontmatter through `eval`, its YAML
-// engine is js-yaml), for any code that wants gray-matter's file object.
-import matter from 'gray-matter';
+// is refused and never evaluated. gray-matter itself is not used: its stock engines run such
+// frontmatter through `eval`, and going through it cost a quarter of a cold scan.
 import { isMap, isScalar, type YAMLMap } from 'yaml';
 import { stripBom } from './read-file.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
@@ -80,33 +78,6 @@ class RefusedFrontmatterLanguage extends Error {
   }
 }
 
-function refuse(language: string) {
-  return {
-    parse(): object {
-      throw new RefusedFrontmatterLanguage(language);
-    },
-  };
-}
-
-/**
- * gray-matter with every engine replaced: YAML through `yaml`, everything else refused. The
- * YAML engine hands back the parsed document through `onYaml` (gray-matter only wants data).
- */
-export function safeMatter(text: string, onYaml: (source: string) => Record<string, unknown>): { data: Record<string, unknown>; content: string; language: string } {
-  const engines = {
-    yaml: { parse: (source: string) => onYaml(source) },
-    javascript: refuse('javascript'),
-    js: refuse('js'),
-    coffee: refuse('coffee'),
-    coffeescript: refuse('coffeescript'),
-    cson: refuse('cson'),
-    json: refuse('json'),
-  };
-  // Options are always passed: gray-matter caches results only when called without them.
-  const file = matter(text, { engines, language: 'yaml' });
-  return { data: file.data as Record<string, unknown>, content: file.content, language: (file as { language?: string }).language ?? 'yaml' };
-}
-
 export interface ParsedFrontmatter {
   /** The top-level mapping (empty when the file has none); null when the block is unusable. */
   data: Record<string, unknown> | null;
@@ -130,9 +101,8 @@ function isEmptyBlock(source: string): boolean {
 /**
  * Reads the frontmatter of a text (a leading BOM is ignored). Errors leave `data` null: the file yields no cards.
  *
- * The block is found by locateFrontmatter (gray-matter's rules) and its YAML parsed once, here:
- * going through gray-matter as well cost a copy of every file for nothing kb uses. A language
- * other than YAML (`---js`, `---coffee`) is refused before anything reads the block.
+ * The block is found by locateFrontmatter and its YAML parsed once, here. A language other
+ * than YAML (`---js`, `---coffee`) is refused before anything reads the block.
  */
 export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter {
   const text = stripBom(input);

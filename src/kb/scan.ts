@@ -12,7 +12,6 @@ import type { KbConfig } from './config.ts';
 import { unknownLabWarnings } from './lab-links.ts';
 import { applyChanges } from './scan-apply.ts';
 import type { ScanFileOutcome } from './scan-file.ts';
-import { scanFiles } from './scan-pool.ts';
 import type { Diagnostic, KbPath } from './types.ts';
 import { walkKnowledgeBase } from './walk.ts';
 
@@ -113,8 +112,9 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   for (const path of known.keys()) if (!onDisk.has(path)) removedPaths.add(path);
   for (const path of cards.livePaths()) if (!onDisk.has(path)) removedPaths.add(path);
 
-  // Read and parse what changed (on all cores when there is a lot of it).
-  const outcomes = await scanFiles(
+  // Read and parse what changed (on all cores when there is a lot of it). The parser (remark,
+  // yaml, mathjs) is loaded only when something changed: a warm scan never pays for it.
+  const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('./scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
     { root: target.root, writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true },
     options.onProgress,

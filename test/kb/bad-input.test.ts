@@ -2,9 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
-import { safeMatter } from '../../src/kb/frontmatter.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse.ts';
 import { MAX_FILE_BYTES, readKnowledgeFile } from '../../src/kb/read-file.ts';
 import { walkKnowledgeBase } from '../../src/kb/walk.ts';
@@ -52,17 +50,6 @@ describe('bad input', () => {
     }
     expect(existsSync(marker)).toBe(false);
     expect(global.__kbPwned).toBeUndefined();
-  });
-
-  it('the gray-matter engines themselves are replaced (not just skipped by a pre-check)', () => {
-    // The payload is live: stock gray-matter evaluates it.
-    matter('---js\n{ a: (globalThis.__kbProbe = 1) }\n---\n', { language: 'js' } as never);
-    expect(global.__kbProbe).toBe(1);
-    delete global.__kbProbe;
-    for (const language of ['js', 'javascript', 'coffee']) {
-      expect(() => safeMatter(`---${language}\n{ a: (globalThis.__kbProbe = 2) }\n---\n`, () => ({}))).toThrow(/never executes/);
-    }
-    expect(global.__kbProbe).toBeUndefined();
   });
 
   it('YAML custom tags (!!js/function) are an error, never resolved or run', () => {
