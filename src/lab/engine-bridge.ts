@@ -131,6 +131,12 @@ export function metricsFromReport(report: BenchmarkReport): MeasuredMetrics {
   put('scheduler.forward_ms', s.forwardMs);
   put('scheduler.overhead_ms', s.overheadMs);
   Object.assign(out, longPromptMetrics(reportTimelines(report)));
+  // In units of the run's own median step, so a load that slows the whole run cancels out.
+  const step = m.itlMs.p50;
+  if (step > 0) {
+    put('itl.spike', m.itlMs.p99 / step);
+    put('ttft_long.p50_steps', out['ttft_long.p50'] === undefined ? null : out['ttft_long.p50'] / step);
+  }
   put('decode.tokens_per_s', bestDecodeRate(report));
   return out;
 }

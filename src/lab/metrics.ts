@@ -56,6 +56,8 @@ const scalarMetrics: LabMetricInfo[] = [
   { name: 'ttft_long.p50', unit: 'ms', describe: 'TTFT p50 of the long prompts (at least half the longest, when shorter ones are mixed in)' },
   { name: 'ttft_long.max', unit: 'ms', describe: 'TTFT of the slowest long prompt' },
   { name: 'ttft_short.p95', unit: 'ms', describe: 'TTFT p95 of the other (short) prompts' },
+  { name: 'itl.spike', unit: '', describe: 'ITL p99 / ITL p50: the worst 1% of gaps in median steps (a machine-wide slowdown cancels out)' },
+  { name: 'ttft_long.p50_steps', unit: 'steps', describe: 'ttft_long.p50 / ITL p50: the long prompts\' TTFT in median steps' },
   { name: 'decode.tokens_per_s', unit: 'tokens/s', describe: 'decode throughput: running sequences / ITL p50 (one decode step), the best repeat' },
   { name: 'slo.met_fraction', unit: '', describe: 'share of requests whose TTFT meets the chart\'s scaled SLO' },
   { name: 'slo.goodput_rps', unit: 'req/s', describe: 'requests/s meeting the chart\'s scaled SLO' },

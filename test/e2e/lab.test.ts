@@ -59,7 +59,10 @@ describe('kb lab <name> refusals', () => {
     expect(word.stderr).toMatch(/workload\.requests must be integer 1\.\.100000, got "many"/);
     const backend = runKb(['lab', 'ttft-breakdown', '--backend', 'tpu']);
     expect(backend.code).toBe(1);
-    expect(backend.stderr).toMatch(/--set backend=tpu: backend must be cpu \| sim/);
+    expect(backend.stderr).toBe('kb: --backend: unknown backend "tpu"; choose one of cpu, webgpu, auto, sim\n');
+    const set = runKb(['lab', 'ttft-breakdown', '--set', 'backend=tpu']);
+    expect(set.code).toBe(1);
+    expect(set.stderr).toMatch(/--set backend=tpu: backend must be cpu \| webgpu \| auto \| sim/);
   });
 
   it('refuses settings that could never run together, before starting the engine', () => {

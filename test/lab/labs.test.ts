@@ -59,6 +59,10 @@ describe('bundled labs on fast configurations', () => {
     expect(at(result, '0', 'itl.p99') / at(result, '0', 'itl.p50')).toBeGreaterThan(1.5);
     expect(at(result, '64', 'itl.p99') / at(result, '0', 'itl.p99')).toBeLessThan(0.7);
     expect(at(result, '64', 'ttft_long.p50') / at(result, '0', 'ttft_long.p50')).toBeGreaterThan(2);
+    // The lab's checks count in each run's median step: the same picture.
+    expect(at(result, '0', 'itl.spike')).toBeCloseTo(at(result, '0', 'itl.p99') / at(result, '0', 'itl.p50'), 10);
+    expect(at(result, '64', 'itl.spike') / at(result, '0', 'itl.spike')).toBeLessThan(0.6);
+    expect(at(result, '64', 'ttft_long.p50_steps') / at(result, '0', 'ttft_long.p50_steps')).toBeGreaterThan(2);
     expect(result.chart?.points.map((p) => p.x)).toEqual([0, 64]);
   });
 

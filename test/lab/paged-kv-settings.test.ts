@@ -63,6 +63,18 @@ describe('kv reservation and declared maximum', () => {
   });
 });
 
+describe('backend and profile settings', () => {
+  it('takes the engine\'s four backends and a profile switch, and passes the switch on', () => {
+    expect(parseOverrides(['backend=auto', 'profile=true'])).toEqual([
+      { key: 'backend', value: 'auto' },
+      { key: 'profile', value: true },
+    ]);
+    expect(() => parseOverrides(['backend=cuda'])).toThrow(/backend must be cpu \| webgpu \| auto \| sim, got "cuda"/);
+    expect(benchmarkOptions(settingsWith(['backend=webgpu', 'profile=true'])).engine).toMatchObject({ backend: 'webgpu', profile: true });
+    expect(benchmarkOptions(defaultSettings).engine.profile).toBeUndefined();
+  });
+});
+
 describe('time chart', () => {
   it('parses kind: time with usage series, and refuses point metrics and line options there', () => {
     expect(parseLab(timeLab, 'x').chart).toMatchObject({ kind: 'time', y: ['usage.utilization', 'usage.running'] });
