@@ -8,6 +8,9 @@ export async function renderQuiz(driver: QuizDriver): Promise<string> {
   let endedAt: number | null = null;
   const app = render(<QuizScreen driver={driver} onFinish={(at) => (endedAt = at)} />, {
     alternateScreen: true,
+    // The caller checked for a terminal. Ink would otherwise draw nothing until exit whenever
+    // CI is set in the environment (a developer's shell, a test runner inside CI).
+    interactive: true,
     // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
     exitOnCtrlC: false,
   });

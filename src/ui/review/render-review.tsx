@@ -8,6 +8,9 @@ import { ReviewScreen } from './ReviewScreen.tsx';
 export async function renderReview(controller: ReviewController, startedAt: number): Promise<string> {
   const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, {
     alternateScreen: true,
+    // The caller checked for a terminal. Ink would otherwise draw nothing until exit whenever
+    // CI is set in the environment (a developer's shell, a test runner inside CI).
+    interactive: true,
     // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
     exitOnCtrlC: false,
   });
