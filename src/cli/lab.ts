@@ -28,6 +28,15 @@ function asUserError(error: unknown): never {
   throw error;
 }
 
+/** loadLab (imported lazily by the caller), with a bad or missing lab file as a one-line error. */
+function loadLabOrExplain<Lab>(loadLab: (root: string, name: string) => Lab, root: string, name: string): Lab {
+  try {
+    return loadLab(root, name);
+  } catch (error) {
+    return asUserError(error);
+  }
+}
+
 function kbOption(command: Command): string | undefined {
   return command.optsWithGlobals().kb as string | undefined;
 }
@@ -80,13 +89,7 @@ export function register(program: Command): void {
       const { settingsLine } = await import('../lab/report-text.ts');
       const kb = openKnowledgeBase({ kb: options.kb });
       try {
-        const lab = (() => {
-          try {
-            return loadLab(kb.root, name);
-          } catch (error) {
-            return asUserError(error);
-          }
-        })();
+        const lab = loadLabOrExplain(loadLab, kb.root, name);
         if (options.json) {
           const { name: labName, file, title, summary, settings, sweep, chart, body } = lab;
           const expect = lab.expect.map((c) => ({ metric: c.text, op: c.op, value: c.value, say: c.say }));
@@ -238,13 +241,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   const { labSettings, selectPoints } = await import('../lab/plan.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
-    const lab = (() => {
-      try {
-        return loadLab(kb.root, name);
-      } catch (error) {
-        return asUserError(error);
-      }
-    })();
+    const lab = loadLabOrExplain(loadLab, kb.root, name);
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
       selectPoints(lab, labSettings(lab, overrides), points);

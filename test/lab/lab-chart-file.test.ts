@@ -3,10 +3,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LabFileError, parseLab } from '../../src/lab/lab-file.ts';
+import { parseLab } from '../../src/lab/lab-file.ts';
 import { isSweepMetric } from '../../src/lab/metrics.ts';
 import { parseOverrides } from '../../src/lab/settings.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
+import { problemsOf } from './lab-problems.ts';
 
 const sweepLab = `---
 title: A sweep
@@ -32,15 +33,6 @@ expect:
 Body.
 `;
 
-function problemsOf(text: string): string[] {
-  try {
-    parseLab(text, 'x');
-  } catch (error) {
-    if (error instanceof LabFileError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a LabFileError');
-}
 
 describe('lab file: chart and length lists', () => {
   it('parses the chart, a list of prompt lengths and a sweep-wide check', () => {

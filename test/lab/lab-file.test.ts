@@ -1,10 +1,11 @@
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LabFileError, parseLab } from '../../src/lab/lab-file.ts';
+import { parseLab } from '../../src/lab/lab-file.ts';
 import { listLabs, loadLab } from '../../src/lab/files.ts';
 import { defaultSettings } from '../../src/lab/settings.ts';
 import { repoRoot, writeKb } from '../helpers/kb-cli.ts';
+import { problemsOf } from './lab-problems.ts';
 
 const minimal = `---
 title: A lab
@@ -25,15 +26,6 @@ expect:
 Run it.
 `;
 
-function problemsOf(text: string): string[] {
-  try {
-    parseLab(text, 'x');
-  } catch (error) {
-    if (error instanceof LabFileError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a LabFileError');
-}
 
 describe('lab file', () => {
   it('parses the run over the defaults, the checks and the body', () => {

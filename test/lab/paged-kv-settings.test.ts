@@ -5,8 +5,9 @@ import type { ChartData } from '../../src/lab/analysis.ts';
 import { analyseSweep } from '../../src/lab/analysis.ts';
 import { chartLines } from '../../src/lab/chart-view.ts';
 import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
-import { LabFileError, parseLab } from '../../src/lab/lab-file.ts';
+import { parseLab } from '../../src/lab/lab-file.ts';
 import { applyOverrides, crossCheck, defaultSettings, parseOverrides, SettingError } from '../../src/lab/settings.ts';
+import { problemsOf } from './lab-problems.ts';
 
 const timeLab = `---
 title: Reservation
@@ -24,15 +25,6 @@ chart:
 Body.
 `;
 
-function problemsOf(text: string): string[] {
-  try {
-    parseLab(text, 'x');
-  } catch (error) {
-    if (error instanceof LabFileError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a LabFileError');
-}
 
 const settingsWith = (sets: string[]) => applyOverrides(defaultSettings, parseOverrides(sets));
 
