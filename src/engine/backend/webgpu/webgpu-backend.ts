@@ -187,6 +187,9 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions): Promis
         closed = true;
         destroyed = true;
         device.destroy();
+        // Let Dawn deliver the device-lost callback before the engine worker is terminated: a
+        // callback into a terminating thread aborts the process (napi_throw). Bounded, never a hang.
+        await Promise.race([lost, new Promise((resolve) => setTimeout(resolve, 200))]);
       },
     };
   } catch (error) {
