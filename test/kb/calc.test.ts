@@ -3,16 +3,8 @@ import { calcAnswer, checkCalcAnswer, drawCalc, formatNumber, parseCalc, renderT
 import { parseKnowledgeFile } from '../../src/kb/parse.ts';
 import { seededRandom } from '../../src/kb/random.ts';
 import type { CalcSpec } from '../../src/kb/types.ts';
+import { TPOT_CALC_YAML as TPOT } from '../helpers/calc-fixtures.ts';
 
-const TPOT = `vars:
-  ttft: { min: 0.2, max: 1.0, step: 0.1 }
-  n: { choose: [50, 100, 200] }
-  total: ttft + n * 0.02
-answer: (total - ttft) / n * 1000
-unit: ms
-tolerance: 1%
-explain: TPOT = (total - TTFT) / n = ({total} - {ttft}) / {n} s = {answer} ms
-`;
 
 function spec(source: string, line = 10): CalcSpec {
   const parsed = parseCalc(source, line, 'cards/x.md');

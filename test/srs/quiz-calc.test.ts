@@ -11,6 +11,7 @@ import type { CalcSpec } from '../../src/kb/types.ts';
 import { answerCalc, createQuizSession, currentQuestion, solutionText, type QuizCard, type QuizSession } from '../../src/srs/quiz-session.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
 import { quizCard, TPOT_SPEC } from './quiz-fixture.ts';
+import { TPOT_CALC_YAML } from '../helpers/calc-fixtures.ts';
 
 function spec(source: string): CalcSpec {
   const parsed = parseCalc(source, 7, 'cards/test.md');
@@ -47,15 +48,7 @@ function answer(s: QuizSession, typed: string) {
   return attempt.answer;
 }
 
-const TPOT = spec(`vars:
-  ttft: { min: 0.2, max: 1.0, step: 0.1 }
-  n: { choose: [50, 100, 200] }
-  total: ttft + n * 0.02
-answer: (total - ttft) / n * 1000
-unit: ms
-tolerance: 1%
-explain: TPOT = (total - TTFT) / n = ({total} - {ttft}) / {n} s = {answer} ms
-`);
+const TPOT = spec(TPOT_CALC_YAML);
 
 const KV = spec(`vars:
   layers: { choose: [24, 32, 80] }
