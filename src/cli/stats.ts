@@ -16,13 +16,8 @@ export function register(program: Command): void {
           process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
           return;
         }
-        const [{ renderToString }, { createElement }, { StatsView }] = await Promise.all([
-          import('ink'),
-          import('react'),
-          import('../ui/charts/StatsView.tsx'),
-        ]);
-        const width = Math.min(100, process.stdout.columns ?? 80);
-        process.stdout.write(`${renderToString(createElement(StatsView, { report, width }), { columns: width })}\n`);
+        const { statsText } = await import('../ui/charts/StatsView.tsx');
+        process.stdout.write(`${statsText(report, Math.min(100, process.stdout.columns ?? 80))}\n`);
       } finally {
         kb.db.close();
       }

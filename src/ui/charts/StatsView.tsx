@@ -1,5 +1,5 @@
 // kb stats on the terminal: forecast, history heatmap, retention, states, memory.
-import { Box, Text } from 'ink';
+import { Box, Text, renderToString } from 'ink';
 import type { ReactNode } from 'react';
 import type { StatsReport } from '../../srs/stats-report.ts';
 import { BarList } from './BarList.tsx';
@@ -79,4 +79,9 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
       )}
     </Box>
   );
+}
+
+/** The whole report as terminal text, `width` columns wide (kb stats prints it once). */
+export function statsText(report: StatsReport, width: number): string {
+  return renderToString(<StatsView report={report} width={width} />, { columns: width });
 }

@@ -1,0 +1,136 @@
+// kb's start-up build. Run from its ~200 TypeScript sources and ~300 package modules, kb
+// spends most of a second resolving, transforming and linking modules before it draws
+// anything. So bin/kb.js runs a bundle instead: esbuild joins the sources and the pure-JS
+// packages into a few files (one shared part, plus one chunk per lazily imported command
+// part) in node_modules/.cache/kb/. The bundle is keyed by the size and mtime of every source
+// file, the lockfile and this file: an edit is picked up on the next run, as with tsx, and
+// nothing generated is ever committed.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const entry = join(root, 'src/cli/main.ts');
+export const cacheDir = join(root, 'node_modules/.cache/kb');
+
+/**
+ * Left to Node at run time: native addons, packages loaded through createRequire or a
+ * worker, and the build tools themselves.
+ */
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*'];
+
+/**
+ * What a bundle of the checkout at `base` depends on, as one short key: the size and mtime
+ * of every file under src/, of the lockfile and tsconfig, and of this file; and Node's version.
+ */
+export function fingerprint(base = root) {
+  const hash = createHash('sha256');
+  const files = readdirSync(join(base, 'src'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  const paths = files.map((file) => join(file.parentPath, file.name)).sort();
+  paths.push(join(base, 'package-lock.json'), join(base, 'tsconfig.json'), fileURLToPath(import.meta.url));
+  for (const path of paths) {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    hash.update(`${relative(base, path)}\0${stat?.size}\0${stat?.mtimeMs}\n`);
+  }
+  hash.update(process.version);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Each source module keeps its own import.meta.url: kb finds the SQL schema, the WAT kernels
+ * and its worker entry points beside its sources, and the workers still run from source.
+ */
+const keepSourceUrls = {
+  name: 'keep-source-urls',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href));
+      return { contents: text, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+/**
+ * Yoga (Ink's layout engine) ships its WebAssembly as a base64 data: URL, but its
+ * Emscripten loader fetches even that through fetch(), and the first fetch() loads Node's
+ * whole HTTP client: about 60 ms of kb's start-up for nothing. Later Emscripten releases
+ * skip fetch() for data: URLs; this adds the same check (ua is its isDataURI). If Yoga's
+ * text changes, the pattern is simply not found and Yoga loads as before.
+ */
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      return { contents: text.replace('w||"function"!=typeof fetch?', 'w||ua(H)||"function"!=typeof fetch?'), loader: 'js' };
+    });
+  },
+};
+
+async function build(outdir) {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: { main: entry },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node.split('.')[0]}`,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    external,
+    plugins: [keepSourceUrls, yogaWithoutFetch],
+    jsx: 'automatic',
+    // React's production build: its development build checks every render (slower to start and to draw).
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Bundled CommonJS packages call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __kbCreateRequire } from 'node:module'; const require = __kbCreateRequire(import.meta.url);" },
+    logLevel: 'silent',
+  });
+}
+
+/**
+ * Bundles of older sources go after a day: a kb still running from one (a long review
+ * session) may yet load one of its lazy chunks.
+ */
+function pruneOldBundles(current) {
+  const dayAgo = Date.now() - 86_400_000;
+  for (const name of readdirSync(cacheDir)) {
+    const path = join(cacheDir, name);
+    if (name !== current && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The bundle's entry file, built first if the sources changed; null when it cannot be
+ * built here (a read-only install, say), and kb then runs from source through tsx.
+ */
+export async function bundledEntry() {
+  let key;
+  try {
+    key = fingerprint();
+  } catch {
+    return null; // not a source checkout kb can read
+  }
+  const dir = join(cacheDir, key);
+  const main = join(dir, 'main.mjs');
+  if (existsSync(main)) return pathToFileURL(main).href;
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    // Build aside and rename, so that two kb processes starting at once never see half a bundle.
+    const staging = join(cacheDir, `.staging-${process.pid}-${Date.now()}`);
+    await build(staging);
+    writeFileSync(join(staging, 'key'), `${key}\n`);
+    try {
+      renameSync(staging, dir);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another process got there first
+    }
+    pruneOldBundles(key);
+    return existsSync(main) ? pathToFileURL(main).href : null;
+  } catch (error) {
+    if (process.env.KB_DEBUG_BUNDLE) process.stderr.write(`kb: running from source; bundle failed: ${error?.stack ?? error}\n`);
+    return null;
+  }
+}
