@@ -24,6 +24,13 @@ export class OutsideKnowledgeBaseError extends Error {
   }
 }
 
+/** A file as it stands on disk: what kb scan records of it. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
 /** What the file looked like when read: its size and mtime (and hash), or its exact content. */
 export type ExpectedFile = { size: number; mtimeMs: number; sha256?: string } | string | Buffer;
 
@@ -46,9 +53,10 @@ function lstatOrNull(path: string): Stats | null {
 /**
  * Replaces `abs` with `data`. Throws OutsideKnowledgeBaseError for a path (or a link) leading
  * out of `root` or a symbolic link, FileChangedError when the file is no longer as `expect`
- * says. A file that starts with a BOM keeps it. The file's mode is kept.
+ * says. A file that starts with a BOM keeps it. The file's mode is kept. Returns the new
+ * file's stamp.
  */
-export function writeFileAtomic(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile): void {
+export function writeFileAtomic(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile): FileStamp {
   const rootReal = realpathSync(root);
   let dirReal: string;
   try {
@@ -94,6 +102,7 @@ export function writeFileAtomic(root: string, abs: string, data: string | Buffer
     throw error;
   }
   syncFolder(dirReal);
+  return { size: bytes.length, mtimeMs: lstatSync(target).mtimeMs, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 function checkUnchanged(abs: string, stats: Stats | null, onDisk: Buffer | null, expect: ExpectedFile): void {

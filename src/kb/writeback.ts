@@ -17,7 +17,7 @@ import type { FsrsState } from '../store/fsrs.ts';
 import { reviewDayLabel } from '../srs/clock.ts';
 import { masteryLevel } from '../srs/mastery.ts';
 import { fsrsParameters, type ReviewSettings } from '../srs/settings.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic, type FileStamp } from './atomic-write.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
 import { readKnowledgeFile } from './read-file.ts';
@@ -50,9 +50,16 @@ export interface FileRestore {
   removed: string;
 }
 
+/** A note kb rewrote: the file as it was read, and as it is now (for the scan's records). */
+export interface Rewrite {
+  path: KbPath;
+  before: FileStamp;
+  after: FileStamp;
+}
+
 export type WritebackResult =
-  | { status: 'written'; restore: FileRestore }
-  | { status: 'restored' }
+  | { status: 'written'; restore: FileRestore; rewrite: Rewrite }
+  | { status: 'restored'; rewrite: Rewrite }
   | { status: 'unchanged' }
   | { status: 'refused'; reason: string };
 
@@ -75,9 +82,10 @@ export function applyRestore(text: string, restore: FileRestore): string {
 }
 
 export interface ReadNote {
+  path: KbPath;
   abs: string;
   raw: string;
-  expect: { size: number; mtimeMs: number; sha256: string };
+  expect: FileStamp;
 }
 
 function readNote(root: string, path: KbPath): ReadNote | { refused: string } {
@@ -91,13 +99,12 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string } {
   }
   const file = readKnowledgeFile(abs, path);
   if ('diagnostic' in file) return { refused: `${path}: ${file.diagnostic.message}` };
-  return { abs, raw: file.raw, expect: { size: file.bytes.length, mtimeMs, sha256: sha256(file.bytes) } };
+  return { path, abs, raw: file.raw, expect: { size: file.bytes.length, mtimeMs, sha256: sha256(file.bytes) } };
 }
 
-function write(root: string, note: ReadNote, text: string): { refused: string } | null {
+function write(root: string, note: ReadNote, text: string): { refused: string } | Rewrite {
   try {
-    writeFileAtomic(root, note.abs, text, note.expect);
-    return null;
+    return { path: note.path, before: note.expect, after: writeFileAtomic(root, note.abs, text, note.expect) };
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'FileChangedError' || name === 'OutsideKnowledgeBaseError') return { refused: (error as Error).message };
@@ -138,9 +145,9 @@ export function prepareWriteback(
 
 /** Writes a prepared write-back, unless the file changed since it was read. */
 export function commitWriteback(root: string, prepared: PreparedWriteback): WritebackResult {
-  const refused = write(root, prepared.note, prepared.text);
-  if (refused) return { status: 'refused', reason: refused.refused };
-  return { status: 'written', restore: prepared.restore };
+  const written = write(root, prepared.note, prepared.text);
+  if ('refused' in written) return { status: 'refused', reason: written.refused };
+  return { status: 'written', restore: prepared.restore, rewrite: written };
 }
 
 /** Undo of a write-back: puts the old bytes back if the file is still exactly what write-back left. */
@@ -150,9 +157,9 @@ export function restoreNote(root: string, restore: FileRestore): WritebackResult
   if (note.expect.sha256 !== restore.sha256) {
     return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)` };
   }
-  const refused = write(root, note, applyRestore(note.raw, restore));
-  if (refused) return { status: 'refused', reason: refused.refused };
-  return { status: 'restored' };
+  const written = write(root, note, applyRestore(note.raw, restore));
+  if ('refused' in written) return { status: 'refused', reason: written.refused };
+  return { status: 'restored', rewrite: written };
 }
 
 /** The fields for a state under a knowledge base's settings; `kb doctor` compares and fixes with it. */

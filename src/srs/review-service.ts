@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { cardQueries, type CardRow } from '../store/cards.ts';
 import { deviceId, type KbDatabase } from '../store/db.ts';
+import { fileQueries, type FileQueries } from '../store/files.ts';
 import { columnsFromState, sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
 import { reviewQueries, type CardFilter, type ReviewQueries } from '../store/review-queries.ts';
 import {
@@ -80,6 +81,7 @@ export class ReviewService {
   private readonly target: ReviewTarget;
   private readonly reviews: ReviewQueries;
   private readonly cards: ReturnType<typeof cardQueries>;
+  private readonly files: FileQueries;
   private device: string | null = null;
 
   constructor(target: ReviewTarget) {
@@ -87,6 +89,7 @@ export class ReviewService {
     this.scheduler = new Scheduler(target.config);
     this.reviews = reviewQueries(target.db);
     this.cards = cardQueries(target.db);
+    this.files = fileQueries(target.db);
   }
 
   get settings(): ReviewSettings {
@@ -166,6 +169,7 @@ export class ReviewService {
       afterRow,
     );
     const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
+    this.followRewrite(writeback);
     return { uuid, cardId, grade, before, after, writeback };
   }
 
@@ -192,6 +196,7 @@ export class ReviewService {
     const card = this.cards.find(log.card_id);
     let fileResult: WritebackResult | null = null;
     if (file && card && this.writesBack(card)) fileResult = restoreNote(this.target.root, file);
+    this.followRewrite(fileResult);
     return { uuid: log.uuid, cardId: log.card_id, grade: log.rating as Grade, restored: stateFromColumns(beforeRow), file: fileResult };
   }
 
@@ -220,6 +225,11 @@ export class ReviewService {
   queueCard(cardId: string): QueueCard {
     const row = this.requireRow(cardId);
     return { id: cardId, state: row.state as CardState, due: row.due, newOrder: 0, suspended: row.suspended === 1, buriedUntil: row.buried_until };
+  }
+
+  /** A note kb just rewrote stays known to the scan, so the next start does not parse it again. */
+  private followRewrite(result: WritebackResult | null): void {
+    if (result && 'rewrite' in result) this.files.followRewrite(result.rewrite.path, result.rewrite.before, result.rewrite.after);
   }
 
   private writesBack(card: CardRow): boolean {

@@ -1,4 +1,5 @@
 // The `files` table: what kb scan saw of each source file last time it scanned it cleanly.
+import type { FileStamp } from '../kb/atomic-write.ts';
 import type { KbDatabase } from './db.ts';
 
 export interface FileRow {
@@ -26,6 +27,12 @@ export function fileQueries(db: KbDatabase) {
        sha256 = excluded.sha256, scanned_at = excluded.scanned_at`,
   );
   const remove = db.prepare<[string]>('DELETE FROM files WHERE path = ?');
+  const followFile = db.prepare<[number, number, string, string, number, number, string]>(
+    'UPDATE files SET size = ?, mtime_ms = ?, sha256 = ? WHERE path = ? AND size = ? AND mtime_ms = ? AND sha256 = ?',
+  );
+  const followCards = db.prepare<[number, number, string, number, number]>(
+    'UPDATE cards SET file_size = ?, file_mtime_ms = ? WHERE path = ? AND file_size = ? AND file_mtime_ms = ?',
+  );
   return {
     /** Every file row, by path. */
     all(): Map<string, FileRow> {
@@ -41,6 +48,20 @@ export function fileQueries(db: KbDatabase) {
     },
     remove(path: string): void {
       remove.run(path);
+    },
+    /**
+     * kb itself rewrote `path` (write-back of review fields, which no card's content
+     * depends on): if the scan's record was of the file as it stood before, it now records
+     * the new file, so the next scan does not read and parse it again. A file the user
+     * changed since the last scan keeps its old record, and the next scan parses it.
+     */
+    followRewrite(path: string, before: FileStamp, after: FileStamp): void {
+      const [beforeMs, afterMs] = [Math.trunc(before.mtimeMs), Math.trunc(after.mtimeMs)];
+      db.transaction(() => {
+        if (followFile.run(after.size, afterMs, after.sha256, path, before.size, beforeMs, before.sha256).changes === 1) {
+          followCards.run(after.size, afterMs, path, before.size, beforeMs);
+        }
+      })();
     },
   };
 }

@@ -1,5 +1,5 @@
 // The scriptable twins of kb review: kb due, kb rate, kb undo; and kb review without a terminal.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
@@ -40,6 +40,25 @@ describe('kb due / rate / undo', () => {
     const nothing = runKb(['--kb', kb.root, 'undo']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('nothing to undo');
+  });
+
+  it('a note kb wrote back is not parsed again by the next scan, but a note the user edited is', () => {
+    const kb = reviewKb();
+    const scanLine = () => runKb(['--kb', kb.root, 'scan']).stdout.split('\n')[0];
+    expect(scanLine()).toMatch(/, 0 parsed$/);
+    runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'good']);
+    expect(scanLine()).toMatch(/, 0 parsed$/);
+    runKb(['--kb', kb.root, 'undo']);
+    expect(scanLine()).toMatch(/, 0 parsed$/);
+
+    // Edited after the last scan, then rated: the write-back keeps the edit, and so must the scan.
+    appendFileSync(kb.ttftPath, '\nEdited by hand.\n');
+    runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'good']);
+    expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/review_count: 1\n[\s\S]*Edited by hand\.\n$/);
+    expect(scanLine()).toMatch(/, 1 parsed$/);
+    const db = openDb(kb.root);
+    expect((db.prepare("SELECT full FROM cards WHERE path = 'notes/metrics/a-ttft.md'").get() as { full: string }).full).toContain('Edited by hand.');
+    db.close();
   });
 
   it('refuses a bad rating, an unknown card and a bad --limit with one clear line', () => {
