@@ -5,15 +5,18 @@ import { durationLabel } from '../../srs/interval-label.ts';
 import type { ReviewController } from '../../srs/review-controller.ts';
 import { ReviewScreen } from './ReviewScreen.tsx';
 
+/** How the review screen is mounted (bench/review.ts mounts it the same way). */
+export const reviewRenderOptions = {
+  alternateScreen: true,
+  // The caller checked for a terminal. Ink would otherwise draw nothing until exit whenever
+  // CI is set in the environment (a developer's shell, a test runner inside CI).
+  interactive: true,
+  // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
+  exitOnCtrlC: false,
+} as const;
+
 export async function renderReview(controller: ReviewController, startedAt: number): Promise<string> {
-  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, {
-    alternateScreen: true,
-    // The caller checked for a terminal. Ink would otherwise draw nothing until exit whenever
-    // CI is set in the environment (a developer's shell, a test runner inside CI).
-    interactive: true,
-    // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
-    exitOnCtrlC: false,
-  });
+  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, reviewRenderOptions);
   await app.waitUntilExit();
   const summary = controller.summary(Date.now());
   const again = summary.cards === 0 ? 0 : Math.round((summary.again / summary.cards) * 100);
