@@ -78,6 +78,7 @@ async function build(outdir) {
     platform: 'node',
     target: `node${process.versions.node.split('.')[0]}`,
     outdir,
+    absWorkingDir: root,
     outExtension: { '.js': '.mjs' },
     external,
     plugins: [keepSourceUrls, yogaWithoutFetch],

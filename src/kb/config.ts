@@ -1,31 +1,36 @@
 // kb.json: the settings of one knowledge base. Its presence also marks a folder as a
 // knowledge base for the "nearest folder up from here" lookup (see location.ts).
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+// zod/mini: the same validation as zod's classic API, but tree-shakable: kb starts ~20 ms
+// sooner without the whole of zod (every locale included) on the path of every command.
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
+
+// Mini carries no messages of its own: without a locale every error reads "Invalid input".
+z.config(en());
 
 export const configFileName = 'kb.json';
 
 /** A step of the learning ladder as ts-fsrs writes it: a number and m, h or d. */
-const stepSchema = z.string().regex(/^\d+(\.\d+)?[mhd]$/, 'a duration such as "1m", "10m", "1h" or "1d"');
+const stepSchema = z.string().check(z.regex(/^\d+(\.\d+)?[mhd]$/, 'a duration such as "1m", "10m", "1h" or "1d"'));
+const wholeNumber = (min: number) => z.int().check(z.minimum(min));
 
-export const configSchema = z
-  .object({
-    /** Target probability of recall when a card comes due (FSRS request_retention). */
-    desiredRetention: z.number().gt(0.7).lt(1).default(0.9),
-    /** Longest interval FSRS may schedule, in days. */
-    maximumInterval: z.number().int().min(1).default(36500),
-    learningSteps: z.array(stepSchema).default(['1m', '10m']),
-    relearningSteps: z.array(stepSchema).default(['10m']),
-    /** New cards introduced per day by `kb review`. */
-    newPerDay: z.number().int().min(0).default(20),
-    /** Review cards shown per day by `kb review`. */
-    reviewsPerDay: z.number().int().min(0).default(200),
-    /** Local time when a study day begins (as Anki's 4 am): reviews before it count for the day before. */
-    dayStartsAt: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM"').default('04:00'),
-    /** Spread intervals a little so cards learned together do not stay together. */
-    fuzz: z.boolean().default(true),
-  })
-  .strict();
+export const configSchema = z.strictObject({
+  /** Target probability of recall when a card comes due (FSRS request_retention). */
+  desiredRetention: z._default(z.number().check(z.gt(0.7), z.lt(1)), 0.9),
+  /** Longest interval FSRS may schedule, in days. */
+  maximumInterval: z._default(wholeNumber(1), 36500),
+  learningSteps: z._default(z.array(stepSchema), ['1m', '10m']),
+  relearningSteps: z._default(z.array(stepSchema), ['10m']),
+  /** New cards introduced per day by `kb review`. */
+  newPerDay: z._default(wholeNumber(0), 20),
+  /** Review cards shown per day by `kb review`. */
+  reviewsPerDay: z._default(wholeNumber(0), 200),
+  /** Local time when a study day begins (as Anki's 4 am): reviews before it count for the day before. */
+  dayStartsAt: z._default(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM"')), '04:00'),
+  /** Spread intervals a little so cards learned together do not stay together. */
+  fuzz: z._default(z.boolean(), true),
+});
 
 export type KbConfig = z.infer<typeof configSchema>;
 

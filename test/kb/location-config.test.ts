@@ -39,6 +39,10 @@ describe('kb.json', () => {
     expect(() => loadConfig(file)).toThrow(new RegExp(`^${file}: desiredRetention: `));
     expect(() => loadConfig(configFile('{ "dayStartsAt": "4am" }'))).toThrow(/dayStartsAt: .*HH:MM/);
     expect(() => loadConfig(configFile('{ "learningSteps": ["1m", "soon"] }'))).toThrow(/learningSteps\.1: /);
+    // The reason, not just "Invalid input".
+    expect(() => loadConfig(file)).toThrow(/desiredRetention: Too big: expected number to be <1$/);
+    expect(() => loadConfig(configFile('{ "newPerDay": 1.5 }'))).toThrow(/newPerDay: .*expected int/);
+    expect(() => loadConfig(configFile('{ "fuzz": "yes" }'))).toThrow(/fuzz: .*expected boolean, received string/);
   });
 
   it('names an unknown key (a typo) and broken JSON', () => {
