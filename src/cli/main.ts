@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { UserError } from './errors.ts';
 import * as initCommand from './init.ts';
+import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
 import * as doctorCommand from './doctor.ts';
 import * as labCommand from './lab.ts';
@@ -22,7 +23,7 @@ const program = new Command('kb')
   .exitOverride();
 
 // Commands, in the order `kb --help` lists them.
-const commands: Array<{ register(program: Command): void }> = [initCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
+const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
 
 try {

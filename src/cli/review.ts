@@ -1,5 +1,6 @@
 // kb review: the daily session in the terminal (Ink). Scripts use kb due / rate / undo.
 import type { Command } from 'commander';
+import { defaultEditor } from '../kb/editor.ts';
 import { UserError } from './errors.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 
@@ -49,7 +50,7 @@ Without a terminal, use kb due, kb rate and kb undo.`,
         ]);
         const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
           startedAt,
-          editor: process.env.VISUAL || process.env.EDITOR || 'vi',
+          editor: defaultEditor(),
           writable: kb.writable,
           labs: cardLabRunner(kb.db, kb.root),
           // Only after an edit: the scanner is not loaded for a session without one.

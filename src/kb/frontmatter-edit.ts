@@ -143,7 +143,12 @@ function isPlainSafe(value: string): boolean {
   for (const version of ['1.2', '1.1'] as const) {
     const doc = parseDocument(`k: ${value}\n`, { version, schema: version === '1.1' ? 'yaml-1.1' : 'core' });
     if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
-    const parsed = doc.toJS() as Record<string, unknown> | null;
+    let parsed: Record<string, unknown> | null;
+    try {
+      parsed = doc.toJS() as Record<string, unknown> | null;
+    } catch {
+      return false; // alias-like text (`*x`): an unresolved alias, never safe plain
+    }
     if (!parsed || parsed.k !== value) return false;
   }
   return true;

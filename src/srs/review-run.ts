@@ -9,6 +9,7 @@ import type { QueueCard } from './queue.ts';
 import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
 import type { ReviewSession } from './session.ts';
 import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
+import { editorInvocation } from '../kb/editor.ts';
 
 type UndoStep =
   | { kind: 'rate'; uuid: string; card: QueueCard }
@@ -123,8 +124,7 @@ export class ReviewRun implements ReviewController {
     if (!this.run.writable) return { refused: 'the bundled knowledge base is read-only; kb init DIR makes a personal copy to edit' };
     const card = this.card(cardId);
     if (!card) return { refused: 'the card is gone from the database (kb scan)' };
-    const [command, ...flags] = this.run.editor.split(/\s+/).filter(Boolean);
-    return { command, args: [...flags, `+${card.line}`, join(this.root, card.path)] };
+    return editorInvocation(this.run.editor, card.line, join(this.root, card.path));
   }
 
   async reload(cardId: string): Promise<ActionResult> {

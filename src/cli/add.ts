@@ -1,0 +1,170 @@
+// kb add: put a new question into the knowledge base (a note, or a card in a deck) with its
+// frontmatter and id written by kb, then scan so it is in today's queue at once.
+import { spawnSync } from 'node:child_process';
+import { isAbsolute, relative } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { AddedCard } from '../kb/add-note.ts';
+import type { Diagnostic, Difficulty } from '../kb/types.ts';
+import { defaultEditor, editorInvocation } from '../kb/editor.ts';
+import { UserError } from './errors.ts';
+
+interface AddFlags {
+  topic?: string;
+  tags?: string;
+  difficulty?: Difficulty;
+  lab?: string;
+  deck?: string;
+  answer?: string;
+  edit?: boolean;
+  json?: boolean;
+}
+
+const READ_ONLY = 'the bundled knowledge base is read-only; make your own with kb init DIR, then kb --kb DIR add … (or run kb add inside DIR)';
+const NO_ANSWER = 'no answer given: use --answer TEXT, --answer - (read it from stdin) or --edit (write it in $EDITOR)';
+
+export function register(program: Command): void {
+  program
+    .command('add')
+    .description('add a question to your knowledge base: a new note (notes/<topic>/), or a card in a deck with --deck')
+    .argument('<question...>', 'the question (quote it, or give it as words)')
+    .option('--topic <topic>', 'folder under notes/ for the note (default: inbox)')
+    .option('--tags <list>', 'comma-separated tags of the note (default: the topic)')
+    .addOption(new Option('--difficulty <level>', 'the note\'s difficulty (default: medium)').choices(['easy', 'medium', 'hard']))
+    .option('--lab <name>', 'link the card to a lab of this knowledge base (a file in lab/)')
+    .option('--deck <name>', 'add a card to cards/<name>.md instead of a note (the deck is created when missing)')
+    .option('--answer <text>', 'the answer (Markdown); - reads it from stdin')
+    .option('--edit', 'write the answer in $VISUAL / $EDITOR, opened at the answer; an empty answer adds nothing')
+    .option('--json', 'print {path, id, kind, line, scan} as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  kb add "What does TTFT measure?" --topic metrics --tags metrics,ttft \\
+         --answer "Time from submitting a request to its first output token."
+  kb add "Why is decode memory-bound?" --deck prefill-decode --edit
+  kb add "What is PagedAttention?" --topic kv-cache --lab paged-kv --answer - < answer.md
+
+A note is written to notes/<topic>/<slug>.md (the slug is made from the question, or is
+the card id when the question has no ASCII letter or digit) in the format of kb's notes:
+created and next_review today, review_count 0, difficulty, mastery_level 0.0, tags, lab,
+id; the question as its H1 and a "## Answer" section. An existing file is never
+overwritten. --edit with an answer left empty (or an editor that fails) adds nothing.
+Text that kb would read back differently (a # or ## heading inside an answer, which
+would end it) is refused with the reason, before anything is written.
+With --deck the card goes at the end of cards/<name>.md (a heading, kb's id comment, the
+answer); nothing already in the deck changes, byte for byte. Deck cards take their tags
+from the deck's frontmatter, so --topic, --tags and --difficulty are for notes only.
+The new card is scanned at once: it is due today (kb review, kb due). The bundled
+knowledge base is read-only: make your own with kb init DIR.`,
+    )
+    .action(async (words: string[], flags: AddFlags, command: Command) => {
+      const question = words.join(' ');
+      if (question.trim() === '') throw new UserError('the question is empty: kb add "What is TTFT?" --answer …');
+      if (flags.answer === undefined && !flags.edit) throw new UserError(NO_ANSWER);
+      if (flags.deck !== undefined) {
+        const noteOnly = (['topic', 'tags', 'difficulty'] as const).filter((name) => flags[name] !== undefined);
+        if (noteOnly.length > 0) throw new UserError(`--${noteOnly[0]} is for notes; a card in a deck takes its tags from the deck's frontmatter`);
+      }
+
+      const where = { kb: command.optsWithGlobals().kb as string | undefined };
+      // Refused before the database is opened: a refused add leaves no trace, not even bundled.db.
+      const { locateKnowledgeBase } = await import('../kb/location.ts');
+      if (isBundled(() => locateKnowledgeBase(where))) throw new UserError(READ_ONLY);
+      const { openKnowledgeBase } = await import('./context.ts');
+      const kb = openKnowledgeBase(where);
+      try {
+        if (!kb.writable) throw new UserError(READ_ONLY);
+        const answer = flags.answer === '-' ? await readStdin() : (flags.answer ?? '');
+        const add = await import('../kb/add-note.ts');
+        if (!flags.edit && add.normalizeAnswer(answer) === '') throw new UserError(`the answer is empty; ${NO_ANSWER.replace('no answer given: ', '')}`);
+
+        const { cardQueries } = await import('../store/cards.ts');
+        const { studyDay } = await import('../kb/study-day.ts');
+        const cards = cardQueries(kb.db);
+        const idTaken = (id: string) => cards.find(id) !== null;
+        let added: AddedCard;
+        try {
+          added = flags.deck !== undefined
+            ? add.addDeckCard(kb.root, { question, answer, deck: flags.deck, lab: flags.lab ?? null }, { idTaken })
+            : add.addNote(kb.root, {
+              question,
+              answer,
+              topic: flags.topic ?? add.DEFAULT_TOPIC,
+              tags: flags.tags === undefined ? [] : add.splitTags(flags.tags),
+              difficulty: flags.difficulty ?? 'medium',
+              lab: flags.lab ?? null,
+              today: studyDay(Date.now(), kb.config.dayStartsAt),
+            }, { idTaken });
+        } catch (error) {
+          const { FileChangedError, OutsideKnowledgeBaseError } = await import('../kb/atomic-write.ts');
+          if (error instanceof add.AddError || error instanceof FileChangedError || error instanceof OutsideKnowledgeBaseError) throw new UserError(error.message);
+          throw error;
+        }
+
+        if (flags.edit) {
+          const editorFailed = editAnswer(added.abs, added.answerLine);
+          const card = editorFailed === null ? add.readAddedCard(added) : null;
+          const why = editorFailed ?? (card !== null && card.back === '' && card.calc === null ? 'the answer was left empty' : null);
+          if (why !== null) {
+            const withdrawn = add.withdrawAdded(kb.root, added);
+            throw new UserError(withdrawn ? `nothing added: ${why}` : `${why}; the card could not be found in ${added.path} to take it back: check that file`);
+          }
+        }
+
+        const { scanKnowledgeBase } = await import('../kb/scan.ts');
+        const { formatDiagnostic } = await import('./scan.ts');
+        const report = await scanKnowledgeBase(kb);
+        const about = (d: Diagnostic) => d.file === added.path;
+        const problems = [...report.errors.filter(about), ...report.warnings.filter(about)];
+        for (const diagnostic of problems) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+        if (report.errors.some(about)) process.exitCode = 1;
+        const inQueue = cards.find(added.id) !== null;
+
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ path: added.path, file: added.abs, id: added.id, kind: added.kind, line: added.line, scan: report }, null, 2)}\n`);
+          return;
+        }
+        const shown = added.kind === 'note' ? shownPath(added.abs) : `${shownPath(added.abs)}:${added.line}`;
+        const lines = [`added ${added.kind === 'note' ? 'note' : 'card to'} ${shown}`, `card id ${added.id}`];
+        lines.push(inQueue ? 'due today: kb review (or kb due to see the queue)' : 'not in the queue yet: kb scan shows why');
+        process.stdout.write(`${lines.join('\n')}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('kb: reading the answer from stdin; end it with Ctrl-D\n');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Opens the file in the editor at the answer's line, as kb review's `e` key does ($VISUAL,
+ * else $EDITOR, else vi; its words split on spaces, then +LINE and the file). Returns why it
+ * failed, or null.
+ */
+function editAnswer(file: string, line: number): string | null {
+  const { command, args } = editorInvocation(defaultEditor(), line, file);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.error) return `the editor ${command} could not be started (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})`;
+  if (result.status !== 0) return `the editor ${command} exited with ${result.status ?? result.signal}`;
+  return null;
+}
+
+/** Whether the knowledge base found is the bundled one; a location error is left to openKnowledgeBase to report. */
+function isBundled(locate: () => { bundled: boolean }): boolean {
+  try {
+    return locate().bundled;
+  } catch {
+    return false;
+  }
+}
+
+/** Relative to the working directory when the file is below it, else absolute. */
+function shownPath(abs: string): string {
+  const rel = relative(process.cwd(), abs);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
+}

@@ -1,0 +1,200 @@
+// kb add through the real CLI: notes and deck cards land in the knowledge base with their
+// ids, are in today's queue at once, and every refusal leaves the files as they were.
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+
+interface DueJson {
+  cards: Array<{ id: string; queue: string; kind: string; path: string; line: number; front: string; lab: string | null }>;
+}
+
+interface AddJson {
+  path: string;
+  id: string;
+  kind: 'note' | 'card';
+  line: number;
+  scan: { errors: unknown[]; warnings: unknown[]; cards: { added: number; total: number } };
+}
+
+/** A personal knowledge base with one lab and one note already in it. */
+function personalKb(files: Record<string, string | Buffer> = {}): string {
+  return writeKb({
+    'kb.json': '{}\n',
+    'lab/paged-kv.md': readFileSync(join(repoRoot, 'lab/paged-kv.md')),
+    'notes/metrics/old.md': '# An older note\n\nIts answer.\n',
+    ...files,
+  });
+}
+
+function due(root: string): DueJson {
+  const result = runKb(['--kb', root, 'due', '--json']);
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as DueJson;
+}
+
+/** A shell script to stand in for $EDITOR: records its arguments, then runs `body` on the file ($f). */
+function editor(body: string): { path: string; argsFile: string } {
+  const dir = tempDir('kb-editor-');
+  const path = join(dir, 'editor.sh');
+  const argsFile = join(dir, 'args');
+  writeFileSync(path, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nfor f; do :; done\n${body}\n`);
+  chmodSync(path, 0o755);
+  return { path, argsFile };
+}
+
+const DECK_CRLF = '---\r\ntags: [serving]\r\n---\r\n\r\n## What is speculative decoding?\r\n<!-- kb:id=aaaabbbbcccc -->\r\nA draft proposes, the target verifies.\r\n';
+
+describe('kb add', () => {
+  it('adds a note that kb due lists at once, in the format of kb\'s notes', () => {
+    const root = personalKb();
+    const result = runKb(['add', 'What', 'does', 'TTFT', 'measure?', '--topic', 'metrics', '--tags', 'metrics,ttft', '--difficulty', 'easy', '--lab', 'paged-kv',
+      '--answer', 'The time from submitting a request to its first token.'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const path = 'notes/metrics/what-does-ttft-measure.md';
+    expect(result.stdout).toContain(`added note ${path}`);
+    expect(result.stdout).toMatch(/card id [a-z][a-z2-7]{11}\n/);
+    expect(result.stdout).toContain('kb review');
+    const id = /card id (\S+)/.exec(result.stdout)?.[1];
+
+    const text = readFileSync(join(root, path), 'utf8');
+    const parsed = parseKnowledgeFile(path, text);
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.cards[0]).toMatchObject({ id, front: 'What does TTFT measure?', back: 'The time from submitting a request to its first token.', tags: ['metrics', 'ttft'], lab: 'paged-kv' });
+    expect(parsed.cards[0].seed).toMatchObject({ reviewCount: 0, lastReviewed: null, difficulty: 'easy', masteryLevel: 0 });
+    expect(parsed.cards[0].seed?.created).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(parsed.cards[0].seed?.nextReview).toBe(parsed.cards[0].seed?.created);
+
+    const listed = due(root).cards.find((card) => card.id === id);
+    expect(listed).toMatchObject({ queue: 'new', kind: 'note', path, front: 'What does TTFT measure?', lab: 'paged-kv' });
+  });
+
+  it('puts a note in notes/inbox by default, a Chinese question under its id, and prints JSON with the scan', () => {
+    const root = personalKb();
+    const result = runKb(['--kb', root, 'add', '什么是首字延迟？', '--answer', '从提交请求到第一个输出 token 的时间。', '--json']);
+    expect(result.code).toBe(0);
+    const added = JSON.parse(result.stdout) as AddJson;
+    expect(added).toMatchObject({ path: `notes/inbox/${added.id}.md`, kind: 'note', line: 1, scan: { errors: [], warnings: [], cards: { total: 2 } } });
+    expect(parseKnowledgeFile(added.path, readFileSync(join(root, added.path), 'utf8')).cards[0].tags).toEqual(['inbox']);
+    expect(due(root).cards.map((card) => card.id)).toContain(added.id);
+  });
+
+  it('creates a deck, then appends to an existing CRLF deck byte-exact', () => {
+    const root = personalKb({ 'cards/serving.md': DECK_CRLF });
+    const created = runKb(['--kb', root, 'add', 'Why is decode memory-bound?', '--deck', 'prefill-decode', '--answer', 'Each step reads all the weights for one token per sequence.', '--json']);
+    expect(created.code).toBe(0);
+    const first = JSON.parse(created.stdout) as AddJson;
+    expect(first).toMatchObject({ path: 'cards/prefill-decode.md', kind: 'card', line: 5 });
+    expect(readFileSync(join(root, first.path), 'utf8')).toBe(`---\ntags: [prefill-decode]\n---\n\n## Why is decode memory-bound?\n<!-- kb:id=${first.id} -->\nEach step reads all the weights for one token per sequence.\n`);
+
+    const appended = runKb(['--kb', root, 'add', 'What does disaggregation cost?', '--deck', 'serving', '--lab', 'paged-kv', '--answer', 'Moving the KV cache between machines.']);
+    expect(appended.code).toBe(0);
+    expect(appended.stdout).toContain('cards/serving.md:9');
+    const id = /card id (\S+)/.exec(appended.stdout)?.[1];
+    const bytes = readFileSync(join(root, 'cards/serving.md'));
+    expect(bytes.subarray(0, DECK_CRLF.length).toString('utf8')).toBe(DECK_CRLF);
+    expect(bytes.subarray(DECK_CRLF.length).toString('utf8')).toBe(`\r\n## What does disaggregation cost?\r\n<!-- kb:id=${id} -->\r\nlab: paged-kv\r\nMoving the KV cache between machines.\r\n`);
+
+    const cards = due(root).cards;
+    expect(cards.find((card) => card.id === first.id)).toMatchObject({ kind: 'card', path: 'cards/prefill-decode.md', line: 5 });
+    expect(cards.find((card) => card.id === id)).toMatchObject({ kind: 'card', path: 'cards/serving.md', line: 9, lab: 'paged-kv' });
+  });
+
+  it('reads the answer from stdin with --answer -', () => {
+    const root = personalKb();
+    const result = runKb(['--kb', root, 'add', 'What is ITL?', '--answer', '-'], { input: 'The gaps between consecutive tokens,\r\nall requests pooled.\r\n' });
+    expect(result.code).toBe(0);
+    const card = parseKnowledgeFile('notes/inbox/what-is-itl.md', readFileSync(join(root, 'notes/inbox/what-is-itl.md'), 'utf8')).cards[0];
+    expect(card.back).toBe('The gaps between consecutive tokens,\nall requests pooled.');
+  });
+
+  it('opens $EDITOR at the answer with --edit and keeps what was written there', () => {
+    const root = personalKb({ 'cards/serving.md': DECK_CRLF });
+    const writer = editor(`printf 'Written in the editor.\\r\\n' >> "$f"`);
+    const note = runKb(['--kb', root, 'add', 'What is goodput?', '--edit'], { env: { EDITOR: writer.path, VISUAL: '' } });
+    expect(note.code).toBe(0);
+    const path = join(root, 'notes/inbox/what-is-goodput.md');
+    const [lineArg, fileArg] = readFileSync(writer.argsFile, 'utf8').trim().split('\n');
+    expect(fileArg).toBe(path);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines[Number(lineArg.slice(1)) - 2]).toBe('');
+    expect(lines[Number(lineArg.slice(1)) - 3]).toBe('## Answer');
+    expect(parseKnowledgeFile('notes/inbox/what-is-goodput.md', lines.join('\n')).cards[0].back).toBe('Written in the editor.');
+
+    const card = runKb(['--kb', root, 'add', 'What is the draft model?', '--deck', 'serving', '--edit'], { env: { EDITOR: writer.path, VISUAL: '' } });
+    expect(card.code).toBe(0);
+    expect(readFileSync(writer.argsFile, 'utf8').split('\n')[0]).toBe('+11');
+    const deck = readFileSync(join(root, 'cards/serving.md'), 'utf8');
+    expect(deck.startsWith(DECK_CRLF)).toBe(true);
+    expect(parseKnowledgeFile('cards/serving.md', deck).cards[1].back).toBe('Written in the editor.');
+  });
+
+  it('adds nothing when the answer is left empty in the editor, or the editor fails', () => {
+    const root = personalKb({ 'cards/serving.md': DECK_CRLF });
+    const leaves = editor('true');
+    const note = runKb(['--kb', root, 'add', 'What is goodput?', '--edit'], { env: { EDITOR: leaves.path, VISUAL: '' } });
+    expect(note.code).toBe(1);
+    expect(note.stderr).toBe('kb: nothing added: the answer was left empty\n');
+    expect(existsSync(join(root, 'notes/inbox/what-is-goodput.md'))).toBe(false);
+
+    const card = runKb(['--kb', root, 'add', 'Q?', '--deck', 'serving', '--edit'], { env: { EDITOR: leaves.path, VISUAL: '' } });
+    expect(card.code).toBe(1);
+    expect(card.stderr).toContain('nothing added');
+    expect(readFileSync(join(root, 'cards/serving.md'), 'utf8')).toBe(DECK_CRLF);
+
+    const fails = editor('exit 3');
+    const failed = runKb(['--kb', root, 'add', 'Q?', '--edit'], { env: { EDITOR: fails.path, VISUAL: '' } });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/nothing added: the editor .* exited with 3/);
+    expect(readdirSync(join(root, 'notes/inbox'))).toEqual([]);
+    expect(due(root).cards.map((c) => c.front).sort()).toEqual(['An older note', 'What is speculative decoding?']);
+  });
+
+  it('refuses the bundled knowledge base with one line pointing to kb init', () => {
+    const before = existsSync(join(repoRoot, 'notes/inbox'));
+    const home = tempDir('kb-home-');
+    const result = runKb(['add', 'What is TTFT?', '--answer', 'x'], { env: { HOME: home } });
+    expect(result.code).toBe(1);
+    expect(existsSync(join(home, '.local/share/kb/bundled.db'))).toBe(false);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/bundled knowledge base is read-only.*kb init DIR/);
+    expect(existsSync(join(repoRoot, 'notes/inbox'))).toBe(before);
+  });
+
+  it('refuses an existing file, an unknown lab, a missing or empty answer and an empty question, changing nothing', () => {
+    const root = personalKb({ 'notes/inbox/what-is-ttft.md': '# Mine\n\nkeep me\n' });
+    const existing = runKb(['--kb', root, 'add', 'What is TTFT?', '--answer', 'x']);
+    expect(existing.code).toBe(1);
+    expect(existing.stderr).toContain('notes/inbox/what-is-ttft.md already exists');
+    expect(readFileSync(join(root, 'notes/inbox/what-is-ttft.md'), 'utf8')).toBe('# Mine\n\nkeep me\n');
+
+    const lab = runKb(['--kb', root, 'add', 'Q?', '--lab', 'nope', '--answer', 'x']);
+    expect(lab.code).toBe(1);
+    expect(lab.stderr).toBe('kb: unknown lab "nope"; labs here: paged-kv\n');
+
+    const none = runKb(['--kb', root, 'add', 'Q?']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('--answer TEXT, --answer - (read it from stdin) or --edit');
+    const empty = runKb(['--kb', root, 'add', 'Q?', '--answer', '-'], { input: '\n  \n' });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('the answer is empty');
+    const blank = runKb(['--kb', root, 'add', '  ', '--answer', 'x']);
+    expect(blank.code).toBe(1);
+    expect(blank.stderr).toContain('the question is empty');
+    const deckFlags = runKb(['--kb', root, 'add', 'Q?', '--deck', 'serving', '--tags', 'x', '--answer', 'x']);
+    expect(deckFlags.code).toBe(1);
+    expect(deckFlags.stderr).toContain('--tags is for notes');
+
+    expect(readdirSync(join(root, 'notes/inbox'))).toEqual(['what-is-ttft.md']);
+    expect(existsSync(join(root, 'cards/serving.md'))).toBe(false);
+  });
+
+  it('has --help with an example for a note and for a deck card', () => {
+    const help = runKb(['add', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/kb add "[^"]+" --topic/);
+    expect(help.stdout).toMatch(/kb add "[^"]+" --deck/);
+  });
+});
