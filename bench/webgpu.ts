@@ -4,23 +4,27 @@
 //
 //   . scripts/node-env.sh
 //   node --import tsx bench/webgpu.ts [--models gpt2-tiny,gpt2] [--batches 1,8,32]
-//        [--backends cpu,webgpu] [--prompt N] [--decode-steps N] [--repeats N] [--json]
+//        [--backends cpu,webgpu] [--prompt N] [--decode-steps N] [--repeats N]
+//        [--matmul-rows 1,8,32] [--no-matmul] [--json]
 //
 // On a machine without a GPU "webgpu" is Mesa's lavapipe on the same cores as the CPU backend
-// (LP_NUM_THREADS sets its threads). Limits: for webgpu, the backend's own best matmul kernel
-// on a large GEMM (its ceiling on this adapter); for cpu, the WASM/JS figures of
-// bench/engine-kernels.ts apply. Prefill at batch B: one step of B prompts of --prompt tokens
-// (default 128 for gpt2-tiny, 32 for gpt2); decode: steps of one token for each of the B
-// sequences after that prefill. Each figure is a median. Figures from a shared machine are
-// noisy; compare ratios from one run.
+// (LP_NUM_THREADS sets its threads). First the matmul kernels alone: each variant (texture
+// weights + subgroup broadcasts, and the register-blocked buffer kernel) on GPT-2's shapes at
+// --matmul-rows rows; the best of them on a 256-row GEMM is the adapter's ceiling. For cpu, the
+// WASM/JS figures of bench/engine-kernels.ts apply. Prefill at batch B: one step of B prompts of
+// --prompt tokens (default 128 for gpt2-tiny, 32 for gpt2); decode: steps of one token for each
+// of the B sequences after that prefill. Each figure is a median. Every figure comes twice: per
+// wall second, and per CPU-second of this process (both backends compute on threads of this
+// process), which holds still when other work shares the cores; compare ratios from one run.
 
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createBackend, type BackendKind } from '../src/engine/backend/create-backend.ts';
 import type { Backend, StepResult } from '../src/engine/backend/types.ts';
 import { BufferUsage, MapMode, openGpu } from '../src/engine/backend/webgpu/device.ts';
-import { tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';
-import { compileKernel, MATMUL_ROW_BLOCKS } from '../src/engine/backend/webgpu/pipelines.ts';
+import { texturesFit, tokenTableChunkLimit, tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';
+import { compileKernel, variantsFor, type KernelVariants } from '../src/engine/backend/webgpu/pipelines.ts';
+import { matmulSubgroupWgsl, SUBGROUP_MATMUL_WORKGROUP } from '../src/engine/backend/webgpu/shaders/matmul-subgroup.wgsl.ts';
 import { MATMUL_WORKGROUP, matmulWgsl } from '../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
 import { namedConfig } from '../src/engine/model/config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
@@ -34,6 +38,8 @@ const { values: args } = parseArgs({
     prompt: { type: 'string' },
     'decode-steps': { type: 'string', default: '5' },
     repeats: { type: 'string', default: '2' },
+    'matmul-rows': { type: 'string', default: '1,8,32' },
+    'no-matmul': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -54,6 +60,19 @@ interface Row {
   msPerStep: number;
   tokensPerSecond: number;
   gflops: number;
+  /** CPU time of this process per step, and GFLOP per CPU-second. */
+  cpuMsPerStep: number;
+  gflopsPerCpuSecond: number;
+}
+
+/** Runs `work`, returning its wall and CPU milliseconds (CPU: every thread of this process). */
+async function timed(work: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
+  const cpu0 = process.cpuUsage();
+  const start = performance.now();
+  await work();
+  const ms = performance.now() - start;
+  const cpu = process.cpuUsage(cpu0);
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
@@ -66,10 +85,15 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
   const { backend, description } = await createBackend(kind, { config, weights: syntheticWeights(config, 0), kv, maxBatchTokens: maxBatch * prompt });
   log(`\n${name} on ${description}: ready in ${((performance.now() - t0) / 1000).toFixed(1)} s, prompt ${prompt} tokens`);
   const rows: Row[] = [];
-  const row = (phase: Row['phase'], batch: number, tokens: number, ms: number, flops: number): void => {
-    const r = { model: name, backend: kind, phase, batch, msPerStep: ms, tokensPerSecond: (tokens / ms) * 1000, gflops: flops / ms / 1e6 };
+  const row = (phase: Row['phase'], batch: number, tokens: number, times: { ms: number; cpuMs: number }[], flops: number): void => {
+    const ms = median(times.map((t) => t.ms));
+    const cpuMs = median(times.map((t) => t.cpuMs));
+    const r = { model: name, backend: kind, phase, batch, msPerStep: ms, tokensPerSecond: (tokens / ms) * 1000, gflops: flops / ms / 1e6, cpuMsPerStep: cpuMs, gflopsPerCpuSecond: flops / cpuMs / 1e6 };
     rows.push(r);
-    log(`  ${kind.padEnd(6)} ${phase.padEnd(7)} batch ${String(batch).padStart(2)}: ${r.tokensPerSecond.toFixed(1).padStart(8)} tok/s ${ms.toFixed(1).padStart(9)} ms/step ${r.gflops.toFixed(2).padStart(7)} GFLOP/s`);
+    log(
+      `  ${kind.padEnd(6)} ${phase.padEnd(7)} batch ${String(batch).padStart(2)}: ${r.tokensPerSecond.toFixed(1).padStart(8)} tok/s ${ms.toFixed(1).padStart(9)} ms/step ${r.gflops.toFixed(2).padStart(7)} GFLOP/s` +
+        ` | ${((tokens / cpuMs) * 1000).toFixed(1).padStart(8)} tok/cpu-s ${r.gflopsPerCpuSecond.toFixed(2).padStart(6)} GFLOP/cpu-s`,
+    );
   };
   // Warm-up at decode and prefill shapes (V8 for cpu; nothing left to compile for webgpu).
   const warm: Seq[] = [0, 1].map((i) => ({ tokens: [1, 2, 3, 4, 5], blocks: [i * blocksPerSeq] }));
@@ -80,34 +104,53 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
   const headFlops = lmHeadFlops(config);
   for (const b of batches) {
     const seqs = promptSeqs(b, prompt, blocksPerSeq, config.vocabSize);
-    const prefillTimes: number[] = [];
+    const prefillTimes: { ms: number; cpuMs: number }[] = [];
     let result: StepResult = { tokens: new Int32Array(b) };
     for (let r = 0; r < repeats; r++) {
       const batch = batchOf(seqs, prompt, BLOCK_SIZE);
-      const start = performance.now();
-      result = await backend.step(batch);
-      prefillTimes.push(performance.now() - start);
+      prefillTimes.push(await timed(async () => (result = await backend.step(batch))));
     }
-    row('prefill', b, b * prompt, median(prefillTimes), prefillFlops(config, b, prompt));
+    row('prefill', b, b * prompt, prefillTimes, prefillFlops(config, b, prompt));
 
-    const decodeTimes: number[] = [];
+    const decodeTimes: { ms: number; cpuMs: number }[] = [];
     let flops = 0;
     for (let step = 0; step < decodeSteps; step++) {
       seqs.forEach((s, i) => s.tokens.push(result.tokens[i]));
       flops += b * (tokenFlops(config, seqs[0].tokens.length - 1) + headFlops);
       const batch = batchOf(seqs, 1, BLOCK_SIZE);
-      const start = performance.now();
-      result = await backend.step(batch);
-      decodeTimes.push(performance.now() - start);
+      decodeTimes.push(await timed(async () => (result = await backend.step(batch))));
     }
-    row('decode', b, b, median(decodeTimes), flops / decodeSteps);
+    row('decode', b, b, decodeTimes, flops / decodeSteps);
   }
   await backend.close();
   return rows;
 }
 
-/** The adapter's fixed costs and the matmul kernel's ceiling, measured with bare dispatches. */
-async function measureAdapter(): Promise<{ description: string; maxBinding: number; submitReadbackUs: number; perDispatchUs: number; matmulGflops: number }> {
+interface MatmulFigure {
+  variant: KernelVariants['weights'];
+  kernel: string;
+  k: number;
+  n: number;
+  rows: number;
+  gflops: number;
+  gflopsPerCpuSecond: number;
+}
+
+interface AdapterFigures {
+  description: string;
+  maxBinding: number;
+  maxTextureDimension2D: number;
+  /** Where the backend keeps weights on this adapter by default. */
+  weights: KernelVariants['weights'];
+  submitReadbackUs: number;
+  perDispatchUs: number;
+  matmuls: MatmulFigure[];
+  /** The best matmul figure per CPU-second: a 256 x 768 x 3072 GEMM per variant, and the shapes above. */
+  ceiling: MatmulFigure;
+}
+
+/** The adapter's fixed costs, measured with bare dispatches, and its matmul kernels alone. */
+async function measureAdapter(matmulRows: number[]): Promise<AdapterFigures> {
   const ctx = await openGpu('any');
   const { device } = ctx;
   const stepBuffer = device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
@@ -137,50 +180,102 @@ async function measureAdapter(): Promise<{ description: string; maxBinding: numb
   const oneUs = await run(1);
   const manyUs = await run(201);
 
-  // Ceiling: the prefill-shaped matmul kernel (8 rows per lane) on 256 x 768 x 3072.
-  const m = 256, k = 768, n = 3072, tm = MATMUL_ROW_BLOCKS[MATMUL_ROW_BLOCKS.length - 1];
-  const mmLayout = device.createBindGroupLayout({ entries: (['uniform', 'read-only-storage', 'read-only-storage', 'storage', 'read-only-storage'] as const).map((type, binding) => ({ binding, visibility: 4, buffer: { type } })) });
-  const mm = await compileKernel(device, 'matmul ceiling', matmulWgsl({ k, n, ldy: n, yOffset: 0, rows: 'tokens', epilogue: 'bias' }, tm), mmLayout);
+  // The variants the backend can run here: texture weights + subgroups (software adapters with
+  // subgroups) and the buffer kernels; shapes of GPT-2 (qkv, fc, fc proj, LM head).
+  const variants = [variantsFor('software', ctx.subgroupSize, texturesFit(namedConfig('gpt2'), device.limits.maxTextureDimension2D)), variantsFor('software-buffers', undefined, false)].filter(
+    (v, i, all) => all.findIndex((o) => o.weights === v.weights) === i,
+  );
+  const maxBufferColumns = Math.floor(device.limits.maxStorageBufferBindingSize / (768 * 4) / 4) * 4;
+  const headColumns = (v: KernelVariants): number => (v.weights === 'texture' ? Math.floor(tokenTableChunkLimit(device, namedConfig('gpt2'), 'texture') / (768 * 4) / 4) * 4 : maxBufferColumns);
+  const matmuls: MatmulFigure[] = [];
+  for (const v of variants) {
+    for (const [k, n] of [[768, 2304], [768, 3072], [3072, 768], [768, Math.min(50260, headColumns(v))]]) {
+      for (const rows of matmulRows) matmuls.push(await timeMatmul(device, stepBuffer, v, k, n, rows));
+    }
+  }
+  const ceilings: MatmulFigure[] = [];
+  for (const v of variants) ceilings.push(await timeMatmul(device, stepBuffer, v, 768, 3072, 256));
+  const ceiling = [...ceilings, ...matmuls].reduce((a, b) => (b.gflopsPerCpuSecond > a.gflopsPerCpuSecond ? b : a));
+  await device.queue.onSubmittedWorkDone();
+  device.destroy();
+  const weights = ctx.software ? variants[0].weights : 'buffer';
+  return { description: ctx.description, maxBinding: device.limits.maxStorageBufferBindingSize, maxTextureDimension2D: device.limits.maxTextureDimension2D, weights, submitReadbackUs: oneUs, perDispatchUs: (manyUs - oneUs) / 200, matmuls, ceiling };
+}
+
+/** One matmul kernel alone, as the backend would pick it for `rows` rows; the median of a few passes of repeated dispatches. */
+async function timeMatmul(device: GPUDevice, stepBuffer: GPUBuffer, v: KernelVariants, k: number, n: number, rows: number): Promise<MatmulFigure> {
+  const textures = v.weights === 'texture';
+  const tm = v.rowBlocks.find((b) => b >= rows) ?? v.rowBlocks[v.rowBlocks.length - 1];
+  const shape = { k, n, ldy: n, yOffset: 0, rows: 'tokens' as const, epilogue: 'bias' as const };
+  const entries: GPUBindGroupLayoutEntry[] = (['uniform', 'read-only-storage', 'weights', 'storage', 'read-only-storage'] as const).map((type, binding) =>
+    type === 'weights'
+      ? textures
+        ? { binding, visibility: 4, storageTexture: { access: 'read-only', format: 'rgba32float' } }
+        : { binding, visibility: 4, buffer: { type: 'read-only-storage' } }
+      : { binding, visibility: 4, buffer: { type } },
+  );
+  const layout = device.createBindGroupLayout({ entries });
+  const kernel = textures ? `subgroup x${tm}` : `buffer x${tm}`;
+  const pipeline = await compileKernel(device, kernel, textures ? matmulSubgroupWgsl(shape, tm, v.subgroupSize) : matmulWgsl(shape, tm), layout);
   const buffer = (bytes: number): GPUBuffer => device.createBuffer({ size: bytes, usage: BufferUsage.STORAGE });
-  device.queue.writeBuffer(stepBuffer, 0, new Uint32Array([m, 0, 0, 0]));
-  const mmGroup = device.createBindGroup({ layout: mmLayout, entries: [stepBuffer, buffer(m * k * 4), buffer(k * n * 4), buffer(m * n * 4), buffer(n * 4)].map((b, binding) => ({ binding, resource: { buffer: b } })) });
-  const times: number[] = [];
+  const weights = textures ? device.createTexture({ size: [n / 4, k], format: 'rgba32float', usage: 0x8 }) : buffer(k * n * 4);
+  const resources: GPUBindingResource[] = [{ buffer: stepBuffer }, { buffer: buffer(rows * k * 4) }, 'createView' in weights ? weights.createView() : { buffer: weights }, { buffer: buffer(rows * n * 4) }, { buffer: buffer(n * 4) }];
+  const group = device.createBindGroup({ layout, entries: resources.map((resource, binding) => ({ binding, resource })) });
+  device.queue.writeBuffer(stepBuffer, 0, new Uint32Array([rows, 0, 0, 0]));
+  const flops = 2 * rows * k * n;
+  const reps = Math.max(1, Math.min(20, Math.round(2e8 / flops)));
+  const lanes = textures ? SUBGROUP_MATMUL_WORKGROUP : MATMUL_WORKGROUP;
+  const times: { ms: number; cpuMs: number }[] = [];
   for (let i = 0; i < 4; i++) {
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginComputePass();
-    pass.setPipeline(mm);
-    pass.setBindGroup(0, mmGroup);
-    pass.dispatchWorkgroups(Math.ceil(n / 4 / MATMUL_WORKGROUP), Math.ceil(m / tm));
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, group);
+    for (let r = 0; r < reps; r++) pass.dispatchWorkgroups(Math.ceil(n / 4 / lanes), Math.ceil(rows / tm));
     pass.end();
-    const start = performance.now();
-    device.queue.submit([encoder.finish()]);
-    await device.queue.onSubmittedWorkDone();
-    times.push(performance.now() - start);
+    const t = await timed(async () => {
+      device.queue.submit([encoder.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    });
+    if (i > 0) times.push(t); // the first pass compiles the pipeline on lavapipe
   }
-  const matmulGflops = (2 * m * k * n) / (median(times.slice(1)) * 1e6);
-  await device.queue.onSubmittedWorkDone();
-  return { description: ctx.description, maxBinding: device.limits.maxStorageBufferBindingSize, submitReadbackUs: oneUs, perDispatchUs: (manyUs - oneUs) / 200, matmulGflops };
+  const ms = median(times.map((t) => t.ms)) / reps;
+  const cpuMs = median(times.map((t) => t.cpuMs)) / reps;
+  return { variant: v.weights, kernel, k, n, rows, gflops: flops / ms / 1e6, gflopsPerCpuSecond: flops / cpuMs / 1e6 };
 }
 
 log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; LP_NUM_THREADS=${process.env.LP_NUM_THREADS ?? '(unset: one per core)'}`);
 const kinds = args.backends.split(',') as BackendKind[];
-const adapter = kinds.includes('webgpu') ? await measureAdapter() : undefined;
+const adapter = kinds.includes('webgpu') ? await measureAdapter(args['no-matmul'] ? [] : args['matmul-rows'].split(',').map(Number)) : undefined;
 if (adapter) {
   log(`webgpu adapter: ${adapter.description}`);
   log(`  submit + readback of one dispatch: ${adapter.submitReadbackUs.toFixed(0)} µs; each further dispatch in the pass: ${adapter.perDispatchUs.toFixed(1)} µs`);
-  log(`  matmul kernel ceiling (256x768x3072, 8 rows per lane): ${adapter.matmulGflops.toFixed(1)} GFLOP/s`);
+  if (adapter.matmuls.length > 0) log('  matmul kernels alone (GFLOP/s | GFLOP per CPU-second):');
+  for (const m of adapter.matmuls) {
+    log(`    ${m.variant.padEnd(7)} ${`${m.kernel},`.padEnd(17)} ${`${m.k}x${m.n}`.padEnd(10)} rows ${String(m.rows).padStart(3)}: ${m.gflops.toFixed(2).padStart(6)} | ${m.gflopsPerCpuSecond.toFixed(2).padStart(6)}`);
+  }
+  const c = adapter.ceiling;
+  log(`  matmul ceiling (best per CPU-second: ${c.rows}x${c.k}x${c.n}, ${c.variant} ${c.kernel}): ${c.gflops.toFixed(1)} GFLOP/s, ${c.gflopsPerCpuSecond.toFixed(1)} GFLOP per CPU-second`);
 }
 const rows: Row[] = [];
 for (const name of args.models.split(',')) {
   for (const kind of kinds) rows.push(...(await benchModel(name, kind)));
   if (adapter) {
     const config = namedConfig(name);
-    const dispatches = 8 * config.nLayer + 2 * tokenTableChunks(config, adapter.maxBinding).length + 2;
+    const chunkBytes = adapter.weights === 'texture' ? 4 * adapter.maxTextureDimension2D * config.nEmbd * 4 : adapter.maxBinding;
+    const dispatches = 8 * config.nLayer + 2 * tokenTableChunks(config, chunkBytes).length + 3;
     log(`  webgpu fixed cost per step (${name}): ~${dispatches} dispatches -> ~${((adapter.submitReadbackUs + dispatches * adapter.perDispatchUs) / 1000).toFixed(2)} ms before any math`);
   }
 }
 if (adapter) {
-  const best = Math.max(...rows.filter((r) => r.backend === 'webgpu').map((r) => r.gflops));
-  log(`\nbest webgpu step: ${best.toFixed(2)} GFLOP/s = ${((100 * best) / adapter.matmulGflops).toFixed(0)}% of its matmul ceiling`);
+  const best = Math.max(...rows.filter((r) => r.backend === 'webgpu').map((r) => r.gflopsPerCpuSecond));
+  log(`\nbest webgpu step: ${best.toFixed(2)} GFLOP per CPU-second = ${((100 * best) / adapter.ceiling.gflopsPerCpuSecond).toFixed(0)}% of its matmul ceiling`);
+}
+if (kinds.includes('cpu') && kinds.includes('webgpu')) {
+  log('\nwebgpu / cpu, tokens per second (per CPU-second in brackets):');
+  for (const r of rows.filter((r) => r.backend === 'webgpu')) {
+    const cpu = rows.find((o) => o.backend === 'cpu' && o.model === r.model && o.phase === r.phase && o.batch === r.batch);
+    if (cpu) log(`  ${r.model.padEnd(9)} ${r.phase.padEnd(7)} batch ${String(r.batch).padStart(2)}: ${(r.tokensPerSecond / cpu.tokensPerSecond).toFixed(2)} (${(cpu.cpuMsPerStep / r.cpuMsPerStep).toFixed(2)})`);
+  }
 }
 if (args.json) console.log(JSON.stringify({ adapter, rows }, null, 2));

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCpuBackend } from '../../src/engine/backend/cpu/cpu-backend.ts';
 import type { Backend, ForwardBatch } from '../../src/engine/backend/types.ts';
-import { createWebGpuBackend } from '../../src/engine/backend/webgpu/webgpu-backend.ts';
+import { createWebGpuBackend, type WebGpuBackend } from '../../src/engine/backend/webgpu/webgpu-backend.ts';
 import type { ModelConfig } from '../../src/engine/model/config.ts';
 import { referenceLogits } from '../../src/engine/model/reference.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { buildBatch, relativeError, type SeqSpec } from './cpu-batch-helpers.ts';
+import { findAdapter } from '../../src/engine/backend/webgpu/device.ts';
 import { noAdapter } from './webgpu-adapter.ts';
 
 // The engine test's shapes, so lavapipe compiles (and caches) one set of pipelines for all files.
@@ -124,6 +125,32 @@ describe.skipIf(noAdapter)('webgpu backend forward', () => {
       });
     } finally {
       await split.close();
+    }
+  }, 600_000);
+
+  it('runs texture weights and subgroup matmuls by default on a software adapter with subgroups', async (test) => {
+    const gpu = (await webgpu()) as WebGpuBackend;
+    if (!gpu.software || !(await findAdapter('any'))?.features.has('subgroups')) test.skip('not a software adapter with subgroups');
+    expect(gpu.variants.weights).toBe('texture');
+    expect(gpu.variants.tiledFromRows).toBe(Infinity);
+  });
+
+  it('runs the software buffer variant (no texture weights) to the same logits', async () => {
+    const buffers = await createWebGpuBackend({ config, weights, kv, keepLogits: true, kernelVariants: 'software-buffers' });
+    try {
+      expect(buffers.variants.weights).toBe('buffer');
+      // 11 tokens: the 8-row block and a second, partly filled one; two sequences sample.
+      const seqs = [
+        { tokens: tokens(11, 50), start: 0, blocks: [3, 4, 5] },
+        { tokens: tokens(2, 51), start: 0, blocks: [9] },
+      ];
+      const result = await buffers.step(buildBatch(seqs, blockSize));
+      const v = config.vocabSize;
+      seqs.forEach((s, i) => {
+        expect(relativeError(result.logits!, i * v, referenceLogits(config, weights, s.tokens), (s.tokens.length - 1) * v, v)).toBeLessThan(1e-3);
+      });
+    } finally {
+      await buffers.close();
     }
   }, 600_000);
 

@@ -9,8 +9,8 @@ export type Data = Float32Array | Int32Array | Uint32Array;
 export interface KernelRun {
   code: string;
   step: { tokens: number; seqs?: number; rows?: number; maxBlocks?: number };
-  /** Storage bindings 1..n: the array and whether the kernel writes it. */
-  bindings: { data: Data; write?: boolean }[];
+  /** Bindings 1..n: a storage buffer (written by the kernel when `write`), or a read-only rgba32float storage texture of `texture` texels per row. */
+  bindings: { data: Data; write?: boolean; texture?: { width: number } }[];
   grid: [number, number?];
 }
 
@@ -24,25 +24,37 @@ export async function testGpu(): Promise<GpuContext> {
 export async function runKernel(run: KernelRun): Promise<Float32Array[]> {
   const { device } = await testGpu();
   const entries: GPUBindGroupLayoutEntry[] = [{ binding: 0, visibility: 0x4, buffer: { type: 'uniform' } }];
-  run.bindings.forEach((b, i) => entries.push({ binding: i + 1, visibility: 0x4, buffer: { type: b.write ? 'storage' : 'read-only-storage' } }));
+  run.bindings.forEach((b, i) =>
+    entries.push(b.texture ? { binding: i + 1, visibility: 0x4, storageTexture: { access: 'read-only', format: 'rgba32float' } } : { binding: i + 1, visibility: 0x4, buffer: { type: b.write ? 'storage' : 'read-only-storage' } }),
+  );
   const layout = device.createBindGroupLayout({ entries });
   const pipeline = await compileKernel(device, 'test kernel', run.code, layout);
   const s = run.step;
   const stepBuffer = device.createBuffer({ size: 16, usage: BufferUsage.UNIFORM | BufferUsage.COPY_DST });
   device.queue.writeBuffer(stepBuffer, 0, new Uint32Array([s.tokens, s.seqs ?? 0, s.rows ?? 0, s.maxBlocks ?? 0]));
-  const buffers = run.bindings.map((b) => {
-    const buffer = device.createBuffer({ size: Math.max(16, Math.ceil(b.data.byteLength / 16) * 16), usage: BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
-    device.queue.writeBuffer(buffer, 0, b.data.buffer, b.data.byteOffset, b.data.byteLength);
-    return buffer;
+  const resources: GPUBindingResource[] = run.bindings.map((b) => {
+    if (!b.texture) return { buffer: storageBuffer(b.data) };
+    const height = b.data.length / 4 / b.texture.width;
+    const texture = device.createTexture({ size: [b.texture.width, height], format: 'rgba32float', usage: 0x2 | 0x8 }); // COPY_DST | STORAGE_BINDING
+    device.queue.writeTexture({ texture }, b.data.buffer, { offset: b.data.byteOffset, bytesPerRow: b.texture.width * 16, rowsPerImage: height }, [b.texture.width, height]);
+    return texture.createView();
   });
-  const group = device.createBindGroup({ layout, entries: [stepBuffer, ...buffers].map((buffer, binding) => ({ binding, resource: { buffer } })) });
+  function storageBuffer(data: Data): GPUBuffer {
+    const buffer = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: BufferUsage.STORAGE | BufferUsage.COPY_DST | BufferUsage.COPY_SRC });
+    device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+    return buffer;
+  }
+  const group = device.createBindGroup({ layout, entries: [{ buffer: stepBuffer }, ...resources].map((resource, binding) => ({ binding, resource })) });
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
   pass.setBindGroup(0, group);
   pass.dispatchWorkgroups(run.grid[0], run.grid[1] ?? 1);
   pass.end();
-  const reads = buffers.map((buffer) => {
+  // Textures come back as empty arrays: no kernel writes one.
+  const reads = resources.map((resource) => {
+    if (!('buffer' in resource)) return undefined;
+    const buffer = resource.buffer;
     const read = device.createBuffer({ size: buffer.size, usage: BufferUsage.MAP_READ | BufferUsage.COPY_DST });
     encoder.copyBufferToBuffer(buffer, 0, read, 0, buffer.size);
     return read;
@@ -50,6 +62,7 @@ export async function runKernel(run: KernelRun): Promise<Float32Array[]> {
   device.queue.submit([encoder.finish()]);
   return Promise.all(
     reads.map(async (read, i) => {
+      if (!read) return new Float32Array(0);
       await read.mapAsync(MapMode.READ);
       const out = new Float32Array(read.getMappedRange().slice(0, run.bindings[i].data.byteLength));
       read.unmap();

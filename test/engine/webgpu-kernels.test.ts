@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gelu } from '../../src/engine/backend/cpu/gelu.ts';
 import { layerNormRow } from '../../src/engine/backend/cpu/layernorm.ts';
 import { createSampleScratch, sampleToken } from '../../src/engine/backend/cpu/sample.ts';
+import { ARGMAX_SPAN, ARGMAX_WORKGROUP, argmaxPartialCount, argmaxPartialsWgsl } from '../../src/engine/backend/webgpu/shaders/argmax.wgsl.ts';
 import { attentionWgsl } from '../../src/engine/backend/webgpu/shaders/attention.wgsl.ts';
 import { embedWgsl } from '../../src/engine/backend/webgpu/shaders/embed.wgsl.ts';
 import type { Epilogue } from '../../src/engine/backend/webgpu/shaders/epilogue.wgsl.ts';
 import { kvWriteWgsl } from '../../src/engine/backend/webgpu/shaders/kv-write.wgsl.ts';
 import { layerNormWgsl, LAYERNORM_THREAD_WORKGROUP } from '../../src/engine/backend/webgpu/shaders/layernorm.wgsl.ts';
 import { matmulTiledWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-tiled.wgsl.ts';
+import { SUBGROUP_MATMUL_WORKGROUP, matmulSubgroupWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-subgroup.wgsl.ts';
 import { MATMUL_WORKGROUP, matmulWgsl, type MatmulShape } from '../../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
 import { sampleWgsl } from '../../src/engine/backend/webgpu/shaders/sample.wgsl.ts';
 import { maxAbsDiff, randomArray, runKernel, testGpu } from './webgpu-kernel-harness.ts';
@@ -26,28 +28,30 @@ afterAll(async () => {
 });
 
 describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
-  it('embed fills exactly the rows whose token lies in its chunk', async () => {
-    const c = 8;
-    const chunk = { chunkStart: 3, chunkSize: 5, chunkStride: 8 };
-    const wteT = randomArray(c * chunk.chunkStride, 1);
-    const wpe = randomArray(6 * c, 2);
-    const tokenIds = new Uint32Array([3, 0, 7, 9, 5]);
-    const positions = new Uint32Array([0, 1, 2, 3, 5]);
-    const x = new Float32Array(tokenIds.length * c).fill(42);
-    const [, , , , out] = await runKernel({
-      code: embedWgsl({ c, ...chunk }),
-      step: { tokens: tokenIds.length },
-      bindings: [{ data: tokenIds }, { data: positions }, { data: wteT }, { data: wpe }, { data: x, write: true }],
-      grid: [1],
-    });
-    tokenIds.forEach((tok, t) => {
-      for (let j = 0; j < c; j++) {
-        const inChunk = tok >= 3 && tok < 8;
-        const expected = inChunk ? wteT[j * chunk.chunkStride + tok - 3] + wpe[positions[t] * c + j] : 42;
-        expect(out[t * c + j]).toBeCloseTo(expected, 6);
-      }
-    });
-  }, SLOW);
+  for (const storage of ['buffer', 'texture'] as const) {
+    it(`embed fills exactly the rows whose token lies in its chunk (table in a ${storage})`, async () => {
+      const c = 8;
+      const chunk = { chunkStart: 3, chunkSize: 5, chunkStride: 8 };
+      const wteT = randomArray(c * chunk.chunkStride, 1);
+      const wpe = randomArray(6 * c, 2);
+      const tokenIds = new Uint32Array([3, 0, 7, 9, 5]);
+      const positions = new Uint32Array([0, 1, 2, 3, 5]);
+      const x = new Float32Array(tokenIds.length * c).fill(42);
+      const [, , , , out] = await runKernel({
+        code: embedWgsl({ c, ...chunk }, storage),
+        step: { tokens: tokenIds.length },
+        bindings: [{ data: tokenIds }, { data: positions }, { data: wteT, texture: storage === 'texture' ? { width: chunk.chunkStride / 4 } : undefined }, { data: wpe }, { data: x, write: true }],
+        grid: [1],
+      });
+      tokenIds.forEach((tok, t) => {
+        for (let j = 0; j < c; j++) {
+          const inChunk = tok >= 3 && tok < 8;
+          const expected = inChunk ? wteT[j * chunk.chunkStride + tok - 3] + wpe[positions[t] * c + j] : 42;
+          expect(out[t * c + j]).toBeCloseTo(expected, 6);
+        }
+      });
+    }, SLOW);
+  }
 
   for (const variant of ['thread', 'workgroup'] as const) {
     it(`layernorm (${variant}) over token rows and over the sampled rows`, async () => {
@@ -83,16 +87,23 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     }, SLOW);
   }
 
-  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled'; rows: number; epilogue: Epilogue }[] = [
+  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled' | 's1' | 's8' | 's16'; rows: number; epilogue: Epilogue }[] = [
     { kernel: 'x1', rows: 3, epilogue: 'bias' },
     { kernel: 'x4', rows: 6, epilogue: 'bias-gelu' },
     { kernel: 'x8', rows: 11, epilogue: 'bias-residual' },
     { kernel: 'x8', rows: 5, epilogue: 'none' },
     { kernel: 'tiled', rows: 70, epilogue: 'bias-residual' },
     { kernel: 'tiled', rows: 9, epilogue: 'bias-gelu' },
+    // The subgroup kernel with texture weights (software adapters), the variant lavapipe runs.
+    { kernel: 's1', rows: 2, epilogue: 'bias' },
+    { kernel: 's8', rows: 8, epilogue: 'bias-gelu' },
+    { kernel: 's16', rows: 21, epilogue: 'bias-residual' },
+    { kernel: 's8', rows: 40, epilogue: 'none' },
   ];
   for (const { kernel, rows, epilogue } of matmulCases) {
-    it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}, into a strided output`, async () => {
+    it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}, into a strided output`, async (test) => {
+      const subgroupSize = (await testGpu()).subgroupSize;
+      if (kernel.startsWith('s') && subgroupSize === undefined) test.skip('the adapter has no subgroups');
       // 300 columns: several workgroups and tiles; k 36: not a multiple of the tiled kernel's 16.
       const k = 36;
       const n = 300;
@@ -103,15 +114,15 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const w = randomArray(k * n, 7);
       const bias = randomArray(n, 8);
       const y0 = randomArray(rows * ldy, 9);
-      const bindings = [{ data: x }, { data: w }, { data: y0, write: true }];
-      if (epilogue !== 'none') bindings.push({ data: bias });
+      const subgroup = kernel.startsWith('s');
+      // For the subgroup kernel W is a texture of k rows of n/4 texels: the same bytes.
+      const bindings = [{ data: x }, { data: w, texture: subgroup ? { width: n / 4 } : undefined }, { data: y0, write: true }];
+      if (epilogue !== 'none') bindings.push({ data: bias, texture: undefined });
       const tm = Number(kernel.slice(1));
-      const [, , y] = await runKernel({
-        code: kernel === 'tiled' ? matmulTiledWgsl(shape) : matmulWgsl(shape, tm),
-        step: { tokens: rows },
-        bindings,
-        grid: kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / MATMUL_WORKGROUP), Math.ceil(rows / tm)],
-      });
+      const code = kernel === 'tiled' ? matmulTiledWgsl(shape) : subgroup ? matmulSubgroupWgsl(shape, tm, subgroupSize!) : matmulWgsl(shape, tm);
+      const grid: [number, number] =
+        kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / (subgroup ? SUBGROUP_MATMUL_WORKGROUP : MATMUL_WORKGROUP)), Math.ceil(rows / tm)];
+      const [, , y] = await runKernel({ code, step: { tokens: rows }, bindings, grid });
       const expected = Float32Array.from(y0);
       for (let m = 0; m < rows; m++) {
         for (let j = 0; j < n; j++) {
@@ -172,6 +183,27 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     expect(maxAbsDiff(out, expected)).toBeLessThan(1e-5);
   }, SLOW);
 
+  it('argmax partials: the first largest logit of each span, ties to the lower id', async () => {
+    const vocab = 53; // 4 spans, the last one short
+    const ld = 56;
+    const rows = 3;
+    const logits = new Float32Array(rows * ld);
+    for (let r = 0; r < rows; r++) logits.set(randomArray(vocab, 200 + r, -4, 4).map((v) => Math.round(v)), r * ld);
+    logits[ld + 20] = 9; // row 1: a tie across two spans
+    logits[ld + 40] = 9;
+    logits[2 * ld + 52] = -Infinity; // the short span's only logit
+    const partials = new Uint32Array((await argmaxPartials(logits, vocab, ld, rows)).buffer);
+    const spans = argmaxPartialCount(vocab);
+    for (let r = 0; r < rows; r++) {
+      for (let p = 0; p < spans; p++) {
+        const span = Array.from(logits.subarray(r * ld + p * ARGMAX_SPAN, r * ld + Math.min(vocab, (p + 1) * ARGMAX_SPAN)));
+        const best = span.indexOf(Math.max(...span));
+        expect([r, p, partials[2 * (r * spans + p) + 1]]).toEqual([r, p, p * ARGMAX_SPAN + best]);
+        expect(new Float32Array(partials.buffer, 8 * (r * spans + p), 1)[0]).toBe(span[best]);
+      }
+    }
+  }, SLOW);
+
   it('sampling picks the cpu backend\'s token for greedy, temperature, top-k and top-p rows, ties included', async () => {
     const vocab = 257;
     const ld = 260;
@@ -196,10 +228,11 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const [temperature, topK, topP] = settings[r % settings.length];
       params.set([temperature, topK, topP, draws[r]], 4 * r);
     }
+    const partials = await argmaxPartials(logits, vocab, ld, rows);
     const [, , out] = await runKernel({
       code: sampleWgsl(vocab, ld),
       step: { tokens: 1, rows },
-      bindings: [{ data: logits }, { data: params }, { data: new Uint32Array(rows), write: true }],
+      bindings: [{ data: logits }, { data: params }, { data: new Uint32Array(rows), write: true }, { data: partials }],
       grid: [rows],
     });
     const tokens = new Uint32Array(out.buffer);
@@ -212,6 +245,18 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     expect(mismatches).toEqual([]);
   }, SLOW);
 });
+
+/** The argmax kernel's partials for `rows` rows of logits, as the sample kernel reads them. */
+async function argmaxPartials(logits: Float32Array, vocab: number, ld: number, rows: number): Promise<Float32Array> {
+  const partials = new Uint32Array(rows * argmaxPartialCount(vocab) * 2);
+  const [, out] = await runKernel({
+    code: argmaxPartialsWgsl(vocab, ld),
+    step: { tokens: 1, rows },
+    bindings: [{ data: logits }, { data: partials, write: true }],
+    grid: [Math.ceil(argmaxPartialCount(vocab) / ARGMAX_WORKGROUP), rows],
+  });
+  return out;
+}
 
 /** Plain float64 causal attention: gathers each sequence's keys and values through its block table first. */
 function referenceAttention(qkv: Float32Array, kPool: Float32Array, vPool: Float32Array, positions: Int32Array, tokenSeq: Int32Array, blockTables: Int32Array, maxBlocks: number, blockSize: number, c: number, nHead: number): Float32Array {

@@ -19,6 +19,8 @@ export interface GpuContext {
   /** Mesa lavapipe and other CPU rasterisers: they want barrier-free kernels. */
   readonly software: boolean;
   readonly timestamps: boolean;
+  /** The smallest subgroup size when the device has the 'subgroups' feature, else undefined. */
+  readonly subgroupSize: number | undefined;
 }
 
 export type AdapterChoice = 'any' | 'hardware';
@@ -71,20 +73,24 @@ export async function openGpu(choice: AdapterChoice = 'any'): Promise<GpuContext
   const chosen = await findAdapter(choice);
   if (!chosen) throw new Error(choice === 'hardware' ? `WebGPU found no hardware adapter. ${NO_ADAPTER_HELP}` : NO_ADAPTER_HELP);
   const timestamps = chosen.features.has('timestamp-query');
+  const subgroups = chosen.features.has('subgroups');
   const limits = chosen.limits;
   // Ask for the adapter's own storage limits: the defaults (128 MiB bindings, 8 storage
   // buffers per stage) are lower than what most adapters offer.
   const device = await chosen.requestDevice({
-    requiredFeatures: timestamps ? ['timestamp-query'] : [],
+    requiredFeatures: [...(timestamps ? ['timestamp-query' as const] : []), ...(subgroups ? ['subgroups' as GPUFeatureName] : [])],
     requiredLimits: {
       maxStorageBufferBindingSize: limits.maxStorageBufferBindingSize,
       maxBufferSize: limits.maxBufferSize,
       maxStorageBuffersPerShaderStage: limits.maxStorageBuffersPerShaderStage,
       maxComputeWorkgroupStorageSize: limits.maxComputeWorkgroupStorageSize,
       maxComputeInvocationsPerWorkgroup: limits.maxComputeInvocationsPerWorkgroup,
+      maxTextureDimension2D: limits.maxTextureDimension2D,
     },
   });
-  return { gpu, adapter: chosen, device, description: describeAdapter(chosen), software: isSoftwareAdapter(chosen), timestamps };
+  const info = chosen.info as GPUAdapterInfo & { subgroupMinSize?: number };
+  const subgroupSize = subgroups ? info.subgroupMinSize : undefined;
+  return { gpu, adapter: chosen, device, description: describeAdapter(chosen), software: isSoftwareAdapter(chosen), timestamps, subgroupSize };
 }
 
 export const noAdapterHelp = NO_ADAPTER_HELP;

@@ -5,13 +5,15 @@
 import type { ModelConfig } from '../../model/config.ts';
 import type { BindGroups } from './bind-groups.ts';
 import { flatGrid } from './shaders/common.wgsl.ts';
+import { ARGMAX_WORKGROUP, argmaxPartialCount } from './shaders/argmax.wgsl.ts';
 import { ATTENTION_WORKGROUP } from './shaders/attention.wgsl.ts';
 import { EMBED_WORKGROUP } from './shaders/embed.wgsl.ts';
 import { KV_WRITE_WORKGROUP } from './shaders/kv-write.wgsl.ts';
 import { LAYERNORM_THREAD_WORKGROUP } from './shaders/layernorm.wgsl.ts';
 import { MATMUL_WORKGROUP } from './shaders/matmul.wgsl.ts';
+import { SUBGROUP_MATMUL_WORKGROUP } from './shaders/matmul-subgroup.wgsl.ts';
 import { TILED_COLS, TILED_ROWS } from './shaders/matmul-tiled.wgsl.ts';
-import { MATMUL_ROW_BLOCKS, type Kernel, type MatmulKernels, type Pipelines } from './pipelines.ts';
+import type { Kernel, MatmulKernels, Pipelines } from './pipelines.ts';
 
 export interface DispatchRecorder {
   dispatch(kernel: string, pipeline: GPUComputePipeline, group: GPUBindGroup, x: number, y: number): void;
@@ -43,16 +45,19 @@ export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pip
   if (rows === 0) return;
   norm('final layernorm', p.finalNorm, g.finalNorm, rows);
   p.lmHead.forEach((kernels, i) => matmul(rec, 'lm head', kernels, g.lmHead[i], rows, p.variants.tiledFromRows));
+  rec.dispatch('argmax', p.argmax.pipeline, g.argmax, Math.ceil(argmaxPartialCount(config.vocabSize) / ARGMAX_WORKGROUP), rows);
   rec.dispatch('sample', p.sample.pipeline, g.sample, rows, 1);
 }
 
-/** The GEMV shape for a few rows, more rows per lane as the batch grows, tiles on a GPU for prefill. */
+/** The smallest row block that covers the rows (the largest beyond), or tiles on a GPU for prefill. */
 function matmul(rec: DispatchRecorder, name: string, k: MatmulKernels, group: GPUBindGroup, rows: number, tiledFromRows: number): void {
   const n4 = k.shape.n / 4;
   if (k.tiled && rows >= tiledFromRows) {
     rec.dispatch(name, k.tiled, group, Math.ceil(k.shape.n / TILED_COLS), Math.ceil(rows / TILED_ROWS));
     return;
   }
-  const tm = MATMUL_ROW_BLOCKS.find((b) => b >= rows) ?? MATMUL_ROW_BLOCKS[MATMUL_ROW_BLOCKS.length - 1];
-  rec.dispatch(name, k.byRowBlock.get(tm)!, group, Math.ceil(n4 / MATMUL_WORKGROUP), Math.ceil(rows / tm));
+  const blocks = [...k.byRowBlock.keys()];
+  const tm = blocks.find((b) => b >= rows) ?? blocks[blocks.length - 1];
+  const lanes = k.weights === 'texture' ? SUBGROUP_MATMUL_WORKGROUP : MATMUL_WORKGROUP;
+  rec.dispatch(name, k.byRowBlock.get(tm)!, group, Math.ceil(n4 / lanes), Math.ceil(rows / tm));
 }

@@ -6,6 +6,7 @@ import type { ModelConfig } from '../../model/config.ts';
 import type { Capacity } from '../capacity.ts';
 import type { KvLayout } from '../types.ts';
 import { BufferUsage } from './device.ts';
+import { argmaxPartialCount } from './shaders/argmax.wgsl.ts';
 
 export interface Activations {
   capacity: Capacity;
@@ -25,6 +26,7 @@ export interface Activations {
   hidden: GPUBuffer;
   final: GPUBuffer;
   logits: GPUBuffer;
+  argmaxPartials: GPUBuffer;
   sampled: GPUBuffer;
   sampledRead: GPUBuffer;
   logitsRead?: GPUBuffer;
@@ -75,6 +77,7 @@ export function allocateActivations(device: GPUDevice, config: ModelConfig, capa
     hidden: make('mlp hidden', tokens * 4 * c * 4, scratch),
     final: make('final norm', rows * c * 4, scratch),
     logits: make('logits', rows * logitsStride(config) * 4, readable),
+    argmaxPartials: make('argmax partials', rows * argmaxPartialCount(config.vocabSize) * 8, scratch),
     sampled: make('sampled ids', rows * 4, readable),
     sampledRead: make('sampled ids readback', rows * 4, BufferUsage.MAP_READ | BufferUsage.COPY_DST),
     all,

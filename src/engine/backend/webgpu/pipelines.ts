@@ -2,7 +2,9 @@
 // explicit bind group layouts so all variants of one kernel (matmul rows-per-lane, tiled) share
 // a layout and the bind groups built in bind-groups.ts work with any of them.
 // Variants are chosen per adapter: a software adapter (lavapipe) gets only barrier-free
-// kernels; a GPU gets workgroup-reduction LayerNorm and shared-memory tiled GEMM for prefill.
+// kernels, and matmuls that read W from textures and share X by subgroup broadcasts where the
+// device has subgroups (matmul-subgroup.wgsl.ts says why); a GPU gets workgroup-reduction
+// LayerNorm, and register-blocked GEMV plus shared-memory tiled GEMM on buffers.
 
 import type { ModelConfig } from '../../model/config.ts';
 import type { KvLayout } from '../types.ts';
@@ -15,24 +17,48 @@ import type { Epilogue } from './shaders/epilogue.wgsl.ts';
 import { kvWriteWgsl } from './shaders/kv-write.wgsl.ts';
 import { layerNormWgsl, type LayerNormVariant } from './shaders/layernorm.wgsl.ts';
 import { matmulTiledWgsl } from './shaders/matmul-tiled.wgsl.ts';
-import { matmulWgsl, type MatmulShape } from './shaders/matmul.wgsl.ts';
+import { matmulSubgroupWgsl } from './shaders/matmul-subgroup.wgsl.ts';
+import { matmulWgsl, type MatmulShape, type WeightStorage } from './shaders/matmul.wgsl.ts';
 import { sampleWgsl } from './shaders/sample.wgsl.ts';
+import { argmaxPartialsWgsl } from './shaders/argmax.wgsl.ts';
 
-/** Rows per lane of the register-blocked matmul: 1 is the decode GEMV. Each is a pipeline to compile, so few. */
+/**
+ * Rows per lane of the register-blocked buffer matmul (1 is the decode GEMV), and of the
+ * subgroup texture matmul, whose bigger blocks reuse each texel load for more rows. A 32-row
+ * block ran ~25% faster than 16 on lavapipe at 32+ rows (768 x 3072: 6.1 against 4.6 GFLOP per
+ * CPU-second) but its unrolled body is slow to compile: a cold start (empty Mesa shader cache)
+ * of the test model took 70 s with it, 27 s without, 8 s for the buffer kernels. Each block is a
+ * pipeline to compile, so few.
+ */
 export const MATMUL_ROW_BLOCKS = [1, 4, 8] as const;
+export const SUBGROUP_MATMUL_ROW_BLOCKS = [1, 8, 16] as const;
 
 export interface KernelVariants {
   layerNorm: LayerNormVariant;
+  /** Where matmuls read W: 'texture' runs matmul-subgroup.wgsl.ts, 'buffer' the others. */
+  weights: WeightStorage;
+  /** The subgroup size the texture matmul's broadcasts are written for. */
+  subgroupSize: number;
+  rowBlocks: readonly number[];
   /** Rows from which a matmul switches to the shared-memory tiled kernel; Infinity: never. */
   tiledFromRows: number;
 }
 
-export function variantsFor(software: boolean): KernelVariants {
-  return software ? { layerNorm: 'thread', tiledFromRows: Infinity } : { layerNorm: 'workgroup', tiledFromRows: 16 };
+/** 'software-buffers' is the software variant without texture weights (adapters without subgroups, and tests). */
+export type VariantChoice = 'software' | 'software-buffers' | 'hardware';
+
+/** The variants for a choice on a device with `subgroupSize` (undefined: no subgroups) whose texture limit fits the model or not. */
+export function variantsFor(choice: VariantChoice, subgroupSize: number | undefined, texturesFit: boolean): KernelVariants {
+  if (choice === 'hardware') return { layerNorm: 'workgroup', weights: 'buffer', subgroupSize: 0, rowBlocks: MATMUL_ROW_BLOCKS, tiledFromRows: 16 };
+  const textures = choice === 'software' && texturesFit && subgroupSize !== undefined && subgroupSize >= 1 && subgroupSize <= 64;
+  return textures
+    ? { layerNorm: 'thread', weights: 'texture', subgroupSize: subgroupSize!, rowBlocks: SUBGROUP_MATMUL_ROW_BLOCKS, tiledFromRows: Infinity }
+    : { layerNorm: 'thread', weights: 'buffer', subgroupSize: 0, rowBlocks: MATMUL_ROW_BLOCKS, tiledFromRows: Infinity };
 }
 
 export interface MatmulKernels {
   shape: MatmulShape;
+  weights: WeightStorage;
   layout: GPUBindGroupLayout;
   byRowBlock: Map<number, GPUComputePipeline>;
   tiled?: GPUComputePipeline;
@@ -55,19 +81,20 @@ export interface Pipelines {
   lmHead: MatmulKernels[]; // one per token-table chunk
   kvWrite: Kernel;
   attention: Kernel;
+  argmax: Kernel;
   sample: Kernel;
 }
 
-type Binding = 'uniform' | 'read' | 'write';
+type Binding = 'uniform' | 'read' | 'write' | 'texture';
 
 function bindGroupLayout(device: GPUDevice, label: string, bindings: Binding[]): GPUBindGroupLayout {
   return device.createBindGroupLayout({
     label,
-    entries: bindings.map((kind, binding) => ({
-      binding,
-      visibility: 0x4, // GPUShaderStage.COMPUTE
-      buffer: { type: kind === 'uniform' ? 'uniform' : kind === 'read' ? 'read-only-storage' : 'storage' },
-    })),
+    entries: bindings.map((kind, binding) =>
+      kind === 'texture'
+        ? { binding, visibility: 0x4, storageTexture: { access: 'read-only', format: 'rgba32float' } } // 0x4: GPUShaderStage.COMPUTE
+        : { binding, visibility: 0x4, buffer: { type: kind === 'uniform' ? 'uniform' : kind === 'read' ? 'read-only-storage' : 'storage' } },
+    ),
   });
 }
 
@@ -100,24 +127,25 @@ async function kernel(device: GPUDevice, label: string, code: string, bindings: 
 }
 
 async function matmulKernels(device: GPUDevice, label: string, shape: MatmulShape, variants: KernelVariants): Promise<MatmulKernels> {
-  const bindings: Binding[] = ['uniform', 'read', 'read', 'write'];
+  const textures = variants.weights === 'texture';
+  const bindings: Binding[] = ['uniform', 'read', textures ? 'texture' : 'read', 'write'];
   if (shape.epilogue !== 'none') bindings.push('read');
   const layout = bindGroupLayout(device, label, bindings);
+  const code = (tm: number): string => (textures ? matmulSubgroupWgsl(shape, tm, variants.subgroupSize) : matmulWgsl(shape, tm));
   const [tiled, ...blocked] = await Promise.all([
     variants.tiledFromRows === Infinity ? undefined : compileKernel(device, `${label} tiled`, matmulTiledWgsl(shape), layout),
-    ...MATMUL_ROW_BLOCKS.map((tm) => compileKernel(device, `${label} x${tm}`, matmulWgsl(shape, tm), layout)),
+    ...variants.rowBlocks.map((tm) => compileKernel(device, `${label} x${tm}`, code(tm), layout)),
   ]);
-  return { shape, layout, tiled, byRowBlock: new Map(MATMUL_ROW_BLOCKS.map((tm, i) => [tm, blocked[i]])) };
+  return { shape, weights: variants.weights, layout, tiled, byRowBlock: new Map(variants.rowBlocks.map((tm, i) => [tm, blocked[i]])) };
 }
 
-export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv: KvLayout, chunks: readonly Omit<TokenTableChunk, 'buffer'>[], software: boolean): Promise<Pipelines> {
+export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv: KvLayout, chunks: readonly Omit<TokenTableChunk, 'table'>[], variants: KernelVariants): Promise<Pipelines> {
   const c = config.nEmbd;
-  const variants = variantsFor(software);
   const eps = config.layerNormEps;
   const linear = (k: number, n: number, epilogue: Epilogue): MatmulShape => ({ k, n, ldy: n, yOffset: 0, rows: 'tokens', epilogue });
   const ld = logitsStride(config);
-  const [embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, sample] = await Promise.all([
-    Promise.all(chunks.map((chunk, i) => kernel(device, `embed ${i}`, embedWgsl({ c, chunkStart: chunk.start, chunkSize: chunk.size, chunkStride: chunk.stride }), ['uniform', 'read', 'read', 'read', 'read', 'write']))),
+  const [embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, argmax, sample] = await Promise.all([
+    Promise.all(chunks.map((chunk, i) => kernel(device, `embed ${i}`, embedWgsl({ c, chunkStart: chunk.start, chunkSize: chunk.size, chunkStride: chunk.stride }, variants.weights), ['uniform', 'read', 'read', variants.weights === 'texture' ? 'texture' : 'read', 'read', 'write']))),
     kernel(device, 'layernorm', layerNormWgsl({ c, eps, rows: 'tokens', variant: variants.layerNorm }), ['uniform', 'read', 'read', 'read', 'write']),
     kernel(device, 'final layernorm', layerNormWgsl({ c, eps, rows: 'sampled', variant: variants.layerNorm }), ['uniform', 'read', 'read', 'read', 'write', 'read', 'read']),
     matmulKernels(device, 'qkv', linear(c, 3 * c, 'bias'), variants),
@@ -127,9 +155,10 @@ export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv:
     Promise.all(chunks.map((chunk, i) => matmulKernels(device, `lm head ${i}`, { k: c, n: chunk.stride, ldy: ld, yOffset: chunk.start, rows: 'sampled', epilogue: 'none' }, variants))),
     kernel(device, 'kv write', kvWriteWgsl(c), ['uniform', 'read', 'read', 'write', 'write']),
     kernel(device, 'attention', attentionWgsl({ c, nHead: config.nHead, blockSize: kv.blockSize }), ['uniform', 'read', 'read', 'read', 'read', 'read', 'read', 'write']),
-    kernel(device, 'sample', sampleWgsl(config.vocabSize, ld), ['uniform', 'read', 'read', 'write']),
+    kernel(device, 'argmax', argmaxPartialsWgsl(config.vocabSize, ld), ['uniform', 'read', 'write']),
+    kernel(device, 'sample', sampleWgsl(config.vocabSize, ld), ['uniform', 'read', 'read', 'write', 'read']),
   ]);
-  return { variants, embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, sample };
+  return { variants, embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, argmax, sample };
 }
 
 /**
@@ -152,6 +181,7 @@ export async function warmUp(device: GPUDevice, p: Pipelines, g: BindGroups, ste
   run(p.finalNorm.pipeline, g.finalNorm);
   run(p.kvWrite.pipeline, layer.kvWrite);
   run(p.attention.pipeline, layer.attention);
+  run(p.argmax.pipeline, g.argmax);
   run(p.sample.pipeline, g.sample);
   const matmuls: [MatmulKernels, GPUBindGroup][] = [[p.qkv, layer.qkv], [p.proj, layer.proj], [p.fc, layer.fc], [p.fcProj, layer.fcProj]];
   p.lmHead.forEach((k, i) => matmuls.push([k, g.lmHead[i]]));

@@ -13,8 +13,8 @@ import { buildBindGroups, type BindGroups } from './bind-groups.ts';
 import { MapMode, openGpu, type AdapterChoice, type GpuContext } from './device.ts';
 import { encodeForward, type DispatchRecorder } from './forward.ts';
 import { allocateActivations, allocateKvPool, logitsStride, type Activations } from './gpu-buffers.ts';
-import { uploadWeights } from './gpu-weights.ts';
-import { buildPipelines, warmUp } from './pipelines.ts';
+import { texturesFit, uploadWeights } from './gpu-weights.ts';
+import { buildPipelines, variantsFor, warmUp, type KernelVariants, type VariantChoice } from './pipelines.ts';
 import { collectTimestamps, KernelProfiler, ListRecorder, runTimedOneByOne, TimestampRecorder, timestampBuffers, type KernelProfile } from './profile.ts';
 
 export interface WebGpuBackendOptions {
@@ -29,9 +29,13 @@ export interface WebGpuBackendOptions {
   adapter?: AdapterChoice;
   /** Tokens per step the activation buffers start sized for; a bigger step grows them. */
   maxBatchTokens?: number;
-  /** Kernel variants: by default 'software' (barrier-free) on lavapipe and 'hardware' on a GPU; tests run both. */
-  kernelVariants?: 'software' | 'hardware';
-  /** Largest token-table chunk in bytes (default: the adapter's binding limit); tests force the split with it. */
+  /**
+   * Kernel variants: by default 'software' on lavapipe (barrier-free; texture weights and
+   * subgroup matmuls where the device has subgroups, else 'software-buffers') and 'hardware'
+   * on a GPU; tests run each.
+   */
+  kernelVariants?: VariantChoice;
+  /** Largest token-table chunk in bytes (default: what one binding or texture of the adapter holds); tests force the split with it. */
   tokenTableChunkBytes?: number;
 }
 
@@ -39,6 +43,8 @@ export interface WebGpuBackend extends Backend {
   readonly name: 'webgpu';
   /** Software adapters (lavapipe) get the barrier-free kernel variants. */
   readonly software: boolean;
+  /** The kernel variants this backend runs. */
+  readonly variants: KernelVariants;
   /** Per-kernel times so far, when created with profile. */
   profile(): KernelProfile | undefined;
 }
@@ -66,14 +72,16 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions): Promis
   };
 
   try {
-    const weights = uploadWeights(device, config, options.weights, options.tokenTableChunkBytes);
+    const choice = options.kernelVariants ?? (ctx.software ? 'software' : 'hardware');
+    const variants = variantsFor(choice, ctx.subgroupSize, texturesFit(config, device.limits.maxTextureDimension2D));
+    const weights = uploadWeights(device, config, options.weights, variants.weights, options.tokenTableChunkBytes);
     const pool = allocateKvPool(device, config, kv);
-    const pipelines = await buildPipelines(device, config, kv, weights.wteChunks, (options.kernelVariants ?? (ctx.software ? 'software' : 'hardware')) === 'software');
+    const pipelines = await buildPipelines(device, config, kv, weights.wteChunks, variants);
     let acts: Activations = allocateActivations(device, config, initialCapacity(config, kv, options.maxBatchTokens ?? 512), keepLogits);
     let groups: BindGroups = buildBindGroups(device, pipelines, weights, acts, pool);
     await warmUp(device, pipelines, groups, acts.step);
 
-    const dispatchesPerStep = 2 * weights.wteChunks.length + 8 * config.nLayer + 2;
+    const dispatchesPerStep = 2 * weights.wteChunks.length + 8 * config.nLayer + 3;
     const stamps = options.profile && ctx.timestamps ? timestampBuffers(device, 2 * dispatchesPerStep) : undefined;
     const profiler = options.profile ? new KernelProfiler(stamps ? 'gpu-timestamps' : 'cpu-timing') : undefined;
 
@@ -168,6 +176,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions): Promis
       name: 'webgpu',
       device: ctx.description,
       software: ctx.software,
+      variants,
       config,
       kv,
       async step(batch: ForwardBatch): Promise<StepResult> {

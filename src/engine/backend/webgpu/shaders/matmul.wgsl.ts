@@ -24,16 +24,20 @@ export interface MatmulShape {
   epilogue: Epilogue;
 }
 
+/** Where a matmul reads W: a storage buffer of vec4 column groups, or a read-only rgba32float storage texture of them. */
+export type WeightStorage = 'buffer' | 'texture';
+
 /**
  * What every matmul kernel starts with: the same bindings, epilogue and shape constants, so
- * the register-blocked and the tiled kernel are interchangeable in one pipeline slot.
+ * the register-blocked and the tiled kernel are interchangeable in one pipeline slot (and the
+ * texture-weight kernel differs only in binding 2).
  */
-export function matmulPrelude(s: MatmulShape): string {
+export function matmulPrelude(s: MatmulShape, weights: WeightStorage = 'buffer'): string {
   return /* wgsl */ `
 ${STEP_PARAMS}
 @group(0) @binding(0) var<uniform> step: StepParams;
 @group(0) @binding(1) var<storage, read> x: array<vec4f>;
-@group(0) @binding(2) var<storage, read> w: array<vec4f>;
+${weights === 'buffer' ? '@group(0) @binding(2) var<storage, read> w: array<vec4f>;' : '@group(0) @binding(2) var w: texture_storage_2d<rgba32float, read>;'}
 @group(0) @binding(3) var<storage, read_write> y: array<vec4f>;
 ${epilogueBindings(s.epilogue, 4)}
 ${s.epilogue === 'bias-gelu' ? GELU : ''}

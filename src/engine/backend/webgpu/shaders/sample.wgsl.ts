@@ -11,7 +11,10 @@
 // radix search over the logits' order-preserving bit patterns: 8 passes of 4 bits, each pass a
 // 16-bucket histogram of the measure (a count for top-k, a mass for top-p and the draw), then
 // a walk in id order over the ties at the boundary key. One invocation per row, no barriers.
+// The argmax (all greedy rows need, and the max the others scale by) comes from the per-span
+// partials of argmax.wgsl.ts, run just before.
 
+import { argmaxPartialCount } from './argmax.wgsl.ts';
 import { OPAQUE_BOUND, STEP_PARAMS } from './common.wgsl.ts';
 
 export function sampleWgsl(vocab: number, ldLogits: number): string {
@@ -21,9 +24,11 @@ ${STEP_PARAMS}
 @group(0) @binding(1) var<storage, read> logits: array<f32>;
 @group(0) @binding(2) var<storage, read> params: array<vec4f>; // temperature, topK, topP, uniform
 @group(0) @binding(3) var<storage, read_write> tokens: array<u32>;
+@group(0) @binding(4) var<storage, read> partials: array<vec2u>; // argmax.wgsl.ts
 
 const V = ${vocab}u;
 const LD = ${ldLogits}u;
+const P = ${argmaxPartialCount(vocab)}u;
 ${OPAQUE_BOUND}
 
 var<private> rowBase: u32;
@@ -98,12 +103,15 @@ fn prefixBoundary(byMass: bool, threshold: f32, strict: bool) -> vec3u {
   return vec3u(0u, V, 0u);
 }
 
-fn argmaxRow() -> u32 {
-  var best = 0u;
-  var bestValue = logits[rowBase];
-  for (var i = 1u; i < opaque(V); i++) {
-    let v = logits[rowBase + i];
-    if (v > bestValue) { bestValue = v; best = i; }
+/** The first id of the largest logit: the first of the largest span maxima, spans in id order. */
+fn argmaxRow(r: u32) -> u32 {
+  let base = r * P;
+  var best = partials[base].y;
+  var bestValue = bitcast<f32>(partials[base].x);
+  for (var p = 1u; p < opaque(P); p++) {
+    let e = partials[base + p];
+    let v = bitcast<f32>(e.x);
+    if (v > bestValue) { bestValue = v; best = e.y; }
   }
   return best;
 }
@@ -137,7 +145,7 @@ fn main(@builtin(workgroup_id) wg: vec3u) {
   let topP = p.z;
   let uniform = p.w;
   rowBase = r * LD;
-  let best = argmaxRow();
+  let best = argmaxRow(r);
   if (temperature <= 0.0 || topK == 1u) { tokens[r] = best; return; }
   maxLogit = logits[rowBase + best];
   useK = false;
