@@ -16,12 +16,19 @@
 // threads instead of using the wall clock: roughly the rate with the cores to itself (spinning
 // at barriers counts as CPU time, so it errs low). --kernels js,wasm runs the plain-TypeScript
 // kernels and the WebAssembly SIMD ones side by side.
+// --gemm (on by default with wasm kernels; --no-gemm to skip) also times the matmul kernel alone
+// on one thread at each batch, over every weight matrix of the model in turn (so the weights come
+// from memory as in a forward pass), next to the peak of f32x4.relaxed_madd measured in the same
+// run (a loop of independent multiply-adds, no loads) on one thread and on all of them at once:
+// how close the batched GEMM gets to what WebAssembly SIMD can do on this CPU.
 // Figures from a shared machine are noisy; compare ratios from one run.
 
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { createCpuBackend, kvBytesPerToken } from '../src/engine/backend/cpu/cpu-backend.ts';
+import { wasmKernels, wasmKernelsSupported } from '../src/engine/backend/cpu/wasm/load-kernels.ts';
+import { wasm } from '../src/engine/backend/cpu/wasm/webassembly.ts';
 import type { KernelKind } from '../src/engine/backend/cpu/thread-state.ts';
 import type { Backend, StepResult } from '../src/engine/backend/types.ts';
 import { namedConfig, parameterCount } from '../src/engine/model/config.ts';
@@ -29,6 +36,7 @@ import { syntheticWeights } from '../src/engine/model/weights.ts';
 import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
 
 const { values: args } = parseArgs({
+  allowNegative: true,
   options: {
     models: { type: 'string', default: 'gpt2-tiny,gpt2' },
     batches: { type: 'string', default: '1,8,32' },
@@ -37,6 +45,7 @@ const { values: args } = parseArgs({
     'decode-steps': { type: 'string', default: '8' },
     repeats: { type: 'string', default: '3' },
     kernels: { type: 'string', default: 'wasm' },
+    gemm: { type: 'boolean', default: true },
     json: { type: 'boolean', default: false },
   },
 });
@@ -205,6 +214,106 @@ async function benchModel(name: string, kernels: KernelKind, bandwidth: number):
   return rows;
 }
 
+// The most f32x4.relaxed_madd can do here: ten independent multiply-add chains, no memory.
+const PEAK_WAT = `(module
+  (func (export "peak") (param $n i32) (result f32)
+    (local $a v128) (local $b v128) (local $c0 v128) (local $c1 v128) (local $c2 v128) (local $c3 v128) (local $c4 v128)
+    (local $c5 v128) (local $c6 v128) (local $c7 v128) (local $c8 v128) (local $c9 v128)
+    (local.set $a (f32x4.splat (f32.const 0.999)))
+    (local.set $b (f32x4.splat (f32.const 0.001)))
+    (loop $l
+      ${Array.from({ length: 10 }, (_, i) => `(local.set $c${i} (f32x4.relaxed_madd (local.get $a) (local.get $c${i}) (local.get $b)))`).join('\n      ')}
+      (br_if $l (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))
+    (f32x4.extract_lane 0 (f32x4.add (f32x4.add (f32x4.add (local.get $c0) (local.get $c1)) (f32x4.add (local.get $c2) (local.get $c3)))
+      (f32x4.add (f32x4.add (f32x4.add (local.get $c4) (local.get $c5)) (f32x4.add (local.get $c6) (local.get $c7)))
+        (f32x4.add (local.get $c8) (local.get $c9)))))))`;
+// The best of several short runs: on a shared machine the slowest ones are the preempted ones.
+const PEAK_ITERATIONS = 4_000_000;
+const PEAK_RUNS = 7;
+const PEAK_WORKER = `
+  const { workerData, parentPort } = require('node:worker_threads');
+  const { peak } = new WebAssembly.Instance(new WebAssembly.Module(workerData.bytes)).exports;
+  peak(1000000);
+  Atomics.wait(new Int32Array(workerData.go), 0, 0);
+  let best = Infinity;
+  for (let run = 0; run < workerData.runs; run++) {
+    const t0 = performance.now();
+    peak(workerData.iterations);
+    best = Math.min(best, performance.now() - t0);
+  }
+  parentPort.postMessage((workerData.iterations * 10 * 8) / best / 1e6);
+`;
+
+/** GFLOP/s of relaxed_madd with no loads: per thread alone, and summed over `threads` at once. */
+async function measureSimdPeak(): Promise<{ oneThread: number; allThreads: number }> {
+  const { default: initWabt } = await import('wabt');
+  const module = (await initWabt()).parseWat('peak.wat', PEAK_WAT, { simd: true, relaxed_simd: true });
+  const bytes = module.toBinary({}).buffer;
+  module.destroy();
+  const run = async (count: number): Promise<number> => {
+    const go = new SharedArrayBuffer(4);
+    const rates = Array.from({ length: count }, () => {
+      const worker = new Worker(PEAK_WORKER, { eval: true, workerData: { bytes, go, iterations: PEAK_ITERATIONS, runs: PEAK_RUNS } });
+      return new Promise<number>((resolve, reject) => worker.once('message', resolve).once('error', reject));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    Atomics.store(new Int32Array(go), 0, 1);
+    Atomics.notify(new Int32Array(go), 0);
+    return (await Promise.all(rates)).reduce((x, y) => x + y, 0);
+  };
+  return { oneThread: await run(1), allThreads: await run(threads) };
+}
+
+interface GemmRow {
+  model: string;
+  batch: number;
+  gflops: number;
+}
+
+/**
+ * The wasm matmul alone on this thread: every matrix of the model (the four of each layer, then
+ * the LM head) at `batch` rows, the best of a few passes. The matrices sit one after another in
+ * one memory, as in the backend, so a pass streams them from memory as a forward pass does.
+ */
+async function gemmAlone(name: string): Promise<GemmRow[]> {
+  const config = namedConfig(name);
+  const c = config.nEmbd;
+  const shapes: Array<[number, number]> = [];
+  for (let l = 0; l < config.nLayer; l++) shapes.push([c, 3 * c], [c, c], [c, 4 * c], [4 * c, c]);
+  shapes.push([c, config.vocabSize]);
+  const maxBatch = Math.max(...batches);
+  const weightFloats = shapes.reduce((sum, [k, n]) => sum + k * n, 0);
+  const floats = weightFloats + maxBatch * 4 * c + config.vocabSize + maxBatch * config.vocabSize;
+  const pages = Math.ceil((floats * 4) / 65536) + 1;
+  const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
+  let next = 0;
+  const carve = (length: number): Float32Array => {
+    const view = new Float32Array(memory.buffer, next * 4, length);
+    next += length;
+    return view;
+  };
+  const weights = shapes.map(([k, n]) => carve(k * n));
+  const x = carve(maxBatch * 4 * c);
+  const bias = carve(config.vocabSize);
+  const y = carve(maxBatch * config.vocabSize);
+  const all = new Float32Array(memory.buffer, 0, next);
+  for (let i = 0; i < all.length; i++) all[i] = ((i * 2654435761) % 1000) / 5000 - 0.1;
+  const { matmul } = wasmKernels(memory);
+  const rows: GemmRow[] = [];
+  for (const batch of batches) {
+    let flops = 0;
+    for (const [k, n] of shapes) flops += 2 * batch * k * n;
+    let best = Infinity;
+    for (let pass = 0; pass < 6; pass++) {
+      const start = performance.now();
+      shapes.forEach(([k, n], i) => matmul(x, weights[i], bias, y, batch, k, n, 0, n, false));
+      if (pass > 0) best = Math.min(best, performance.now() - start); // pass 0 warms the JIT
+    }
+    rows.push({ model: name, batch, gflops: flops / best / 1e6 });
+  }
+  return rows;
+}
+
 const bandwidth = await measureBandwidth();
 log(`memory read bandwidth: ${bandwidth.nativeGBs.toFixed(1)} GB/s (native memcmp on ${threads} thread(s) at once); a plain-JS Float32Array sum on 1 thread: ${bandwidth.jsSumGBs.toFixed(1)} GB/s`);
 log(`threads: ${threads}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores (a busy machine makes every figure noisy)`);
@@ -213,7 +322,19 @@ const kernelKinds = args.kernels.split(',') as KernelKind[];
 for (const name of args.models.split(',')) {
   for (const kernels of kernelKinds) all.push(...(await benchModel(name, kernels, bandwidth.nativeGBs)));
 }
-if (args.json) console.log(JSON.stringify({ bandwidth, threads, rows: all }, null, 2));
+const gemm: GemmRow[] = [];
+let peak: { oneThread: number; allThreads: number } | undefined;
+if (args.gemm && kernelKinds.includes('wasm') && (await wasmKernelsSupported())) {
+  peak = await measureSimdPeak();
+  log(`\nf32x4.relaxed_madd peak (no loads): ${peak.oneThread.toFixed(1)} GFLOP/s on one thread, ${peak.allThreads.toFixed(1)} on ${threads} at once`);
+  for (const name of args.models.split(',')) {
+    const rows = await gemmAlone(name);
+    gemm.push(...rows);
+    log(`${name} GEMM alone, 1 thread, every matrix in turn: ` +
+      rows.map((r) => `batch ${r.batch} ${r.gflops.toFixed(1)} GFLOP/s (${((100 * r.gflops) / peak!.oneThread).toFixed(0)}% of peak)`).join(', '));
+  }
+}
+if (args.json) console.log(JSON.stringify({ bandwidth, threads, rows: all, peak, gemm }, null, 2));
 log('');
 for (const name of args.models.split(',')) {
   for (const kernels of kernelKinds) {

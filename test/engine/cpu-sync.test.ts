@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { barrier, createControl, markFailed, splitRange } from '../../src/engine/backend/cpu/sync.ts';
+import { barrier, createControl, markFailed, resetWork, splitRange, takeWork } from '../../src/engine/backend/cpu/sync.ts';
 
 describe('cpu thread sync', () => {
   it('splitRange covers [0, total) in order, aligned, without overlap', () => {
@@ -27,5 +27,14 @@ describe('cpu thread sync', () => {
 
   it('a barrier of one thread never waits', () => {
     expect(() => barrier(createControl(), 1)).not.toThrow();
+  });
+
+  it('work counters hand out each chunk once, per counter, until reset', () => {
+    const ctl = createControl(3);
+    expect([takeWork(ctl, 0), takeWork(ctl, 0), takeWork(ctl, 2), takeWork(ctl, 0)]).toEqual([0, 1, 0, 2]);
+    markFailed(ctl); // the header is not touched by a reset, nor are the counters by the header
+    resetWork(ctl);
+    expect([takeWork(ctl, 0), takeWork(ctl, 1), takeWork(ctl, 2)]).toEqual([0, 0, 0]);
+    expect(() => barrier(ctl, 2)).toThrow(/failed/);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { softmaxExp } from '../../src/engine/backend/cpu/attention.ts';
+import { attention as jsAttention, softmaxExp } from '../../src/engine/backend/cpu/attention.ts';
+import { writeKv } from '../../src/engine/backend/cpu/kv-write.ts';
 import { gelu as jsGelu } from '../../src/engine/backend/cpu/gelu.ts';
 import { matmul as jsMatmul } from '../../src/engine/backend/cpu/matmul.ts';
 import { argmax } from '../../src/engine/backend/cpu/sample.ts';
@@ -17,6 +18,13 @@ function alloc(values: ArrayLike<number>): Float32Array {
   view.set(values);
   next += Math.ceil((4 * values.length) / 64) * 64;
   return view;
+}
+
+/** Room for `count` int32s after the floats allocated so far; returns its byte offset. */
+function allocInts(count: number): number {
+  const offset = next;
+  next += Math.ceil((4 * count) / 64) * 64;
+  return offset;
 }
 
 function maxRelativeDiff(a: Float32Array, b: Float32Array): number {
@@ -67,7 +75,7 @@ describe('wasm kernels', () => {
 
   it('matmul agrees with the JS version on ragged shapes, overwriting and accumulating', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 11 }), fc.boolean(), (rows, k4, n, accumulate) => {
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), (rows, k4, n, accumulate) => {
         const k = 4 * k4;
         next = 0;
         const rand = (count: number, salt: number): number[] => Array.from({ length: count }, (_, i) => Math.sin(i * 12.9898 + salt) * 0.5);
@@ -79,6 +87,62 @@ describe('wasm kernels', () => {
         kernels.matmul(x, w, b, y, rows, k, n, 0, n, accumulate);
         jsMatmul(x, w, b, expected, rows, k, n, 0, n, accumulate);
         expect(maxRelativeDiff(y, expected)).toBeLessThan(1e-4);
+      }),
+    );
+  });
+
+  it('attention agrees with the JS version over a paged pool, for any range of (token, head) items', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 50 }), fc.nat(1000), (tokens, context, salt) => {
+        // One sequence whose last `tokens` tokens are computed now, after context - tokens cached ones.
+        const nHead = 2, hd = 8, c = nHead * hd, blockSize = 10; // blocks of two groups of four positions and two more
+        const length = Math.max(context, tokens);
+        const blocks = Math.ceil(length / blockSize);
+        const table = Array.from({ length: blocks }, (_, i) => (blocks - 1 - i + salt) % blocks); // blocks out of order
+        next = 0;
+        const rand = (count: number, seed: number): number[] => Array.from({ length: count }, (_, i) => Math.sin(i * 12.9898 + seed + salt) * 0.7);
+        const all = alloc(rand(length * 3 * c, 1)); // qkv of every position, the last `tokens` rows computed now
+        const kPool = alloc(new Array(blocks * blockSize * c).fill(0));
+        const vPool = alloc(new Array(blocks * blockSize * c).fill(0));
+        const slots = Int32Array.from({ length }, (_, p) => table[Math.floor(p / blockSize)] * blockSize + (p % blockSize));
+        writeKv(all, slots, length, c, nHead, blockSize, kPool, vPool, 0, 0, 3 * c);
+        const qkv = alloc(all.subarray((length - tokens) * 3 * c));
+        const tokenSeq = new Int32Array(memory.buffer, allocInts(tokens), tokens);
+        const positions = new Int32Array(memory.buffer, allocInts(tokens), tokens);
+        const blockTables = new Int32Array(memory.buffer, allocInts(blocks), blocks);
+        tokenSeq.fill(0);
+        positions.set(Array.from({ length: tokens }, (_, t) => length - tokens + t));
+        blockTables.set(table);
+        const scores = alloc(new Array(length).fill(0));
+        const out = alloc(new Array(tokens * c).fill(0));
+        const expected = new Float32Array(tokens * c);
+        const items = tokens * nHead;
+        const first = salt % items;
+        kernels.attention(qkv, kPool, vPool, 0, out, first, items, tokenSeq, positions, blockTables, blocks, blockSize, c, nHead, scores);
+        jsAttention(qkv, kPool, vPool, 0, expected, first, items, tokenSeq, positions, blockTables, blocks, blockSize, c, nHead, new Float32Array(length));
+        expect(maxRelativeDiff(out, expected)).toBeLessThan(1e-4);
+      }),
+    );
+  });
+
+  it('matmul gives a row the same bits alone as in any batch, and for any split of the columns into multiples of 8', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 60 }), fc.nat(60), (rows, k4, n, cut) => {
+        const k = 4 * k4;
+        const split = Math.min(n, 8 * Math.floor(cut / 8));
+        next = 0;
+        const rand = (count: number, salt: number): number[] => Array.from({ length: count }, (_, i) => Math.sin(i * 78.233 + salt) * 0.5);
+        const x = alloc(rand(rows * k, 5));
+        const w = alloc(rand(n * k, 6));
+        const b = alloc(rand(n, 7));
+        const batched = alloc(new Array(rows * n).fill(0));
+        kernels.matmul(x, w, b, batched, rows, k, n, 0, split, false);
+        kernels.matmul(x, w, b, batched, rows, k, n, split, n, false);
+        const alone = alloc(new Array(n).fill(0));
+        for (let t = 0; t < rows; t++) {
+          kernels.matmul(x.subarray(t * k, (t + 1) * k), w, b, alone, 1, k, n, 0, n, false);
+          expect(Array.from(alone)).toEqual(Array.from(batched.subarray(t * n, (t + 1) * n)));
+        }
       }),
     );
   });

@@ -55,7 +55,7 @@ export interface Activations {
 }
 
 export interface KvPool {
-  k: Float32Array; // [nLayer, numBlocks * blockSize, C]
+  k: Float32Array; // [nLayer, numBlocks, nHead, blockSize, hd]: see kv-write.ts
   v: Float32Array;
 }
 

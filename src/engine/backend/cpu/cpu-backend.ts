@@ -15,9 +15,9 @@ import type { Weights } from '../../model/weights.ts';
 import type { Backend, ForwardBatch, KvLayout, StepResult } from '../types.ts';
 import { grownCapacity, initialCapacity } from '../capacity.ts';
 import { planLayout, weightViews, withActivations, type MemoryLayout } from './buffers.ts';
-import { forward, type ThreadState } from './forward.ts';
+import { forward, workCounters, type ThreadState } from './forward.ts';
 import { packWeights } from './pack.ts';
-import { barrier, CMD, createControl, CTL, markFailed, postCommand } from './sync.ts';
+import { barrier, CMD, createControl, CTL, markFailed, postCommand, resetWork } from './sync.ts';
 import { createThreadState, type KernelKind, type SharedState } from './thread-state.ts';
 import { validateBatch } from './validate-batch.ts';
 import { wasmKernelsSupported } from './wasm/load-kernels.ts';
@@ -63,7 +63,7 @@ export async function createCpuBackend(options: CpuBackendOptions): Promise<Back
 
   const layout = planLayout(config, kv, initialCapacity(config, kv, options.maxBatchTokens ?? 512), nThreads);
   const memory = new wasm.Memory({ initial: pagesFor(layout.end, config, kv), maximum: MAX_PAGES, shared: true });
-  const shared: SharedState = { config, kv, memory, layout, ctl: createControl().buffer as SharedArrayBuffer, kernels, nThreads };
+  const shared: SharedState = { config, kv, memory, layout, ctl: createControl(workCounters(config)).buffer as SharedArrayBuffer, kernels, nThreads };
   packWeights(config, options.weights, weightViews(config, memory.buffer, layout));
   let state: ThreadState = createThreadState(shared, 0);
   const ctl = state.ctl;
@@ -163,6 +163,7 @@ function loadBatch(state: ThreadState, batch: ForwardBatch): void {
   ctl[CTL.SEQS] = seqs;
   ctl[CTL.ROWS] = batch.sampleSeqs.length;
   ctl[CTL.MAX_BLOCKS_PER_SEQ] = batch.maxBlocksPerSeq;
+  resetWork(ctl);
 }
 
 function startWorker(init: WorkerInit): Promise<Worker> {

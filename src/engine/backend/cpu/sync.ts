@@ -16,7 +16,8 @@ export const CTL = {
   MAX_BLOCKS_PER_SEQ: 7,
   /** Set by a thread that threw: the others leave their barriers instead of waiting forever. */
   FAILED: 8,
-  SIZE: 9,
+  /** The first work counter (see takeWork); the control array holds as many as createControl was given. */
+  WORK: 9,
 } as const;
 
 export const CMD = { FORWARD: 1, RELOAD: 2, EXIT: 3 } as const;
@@ -28,8 +29,23 @@ const BARRIER_SPINS = 1 << 13;
 const IDLE_SPINS = 1 << 15;
 const FAILURE_CHECK_MS = 50;
 
-export function createControl(): Int32Array {
-  return new Int32Array(new SharedArrayBuffer(CTL.SIZE * 4));
+export function createControl(workCounters = 0): Int32Array {
+  return new Int32Array(new SharedArrayBuffer((CTL.WORK + workCounters) * 4));
+}
+
+/** Caller side, while the helpers are idle: every work counter back to its first chunk. */
+export function resetWork(ctl: Int32Array): void {
+  ctl.fill(0, CTL.WORK);
+}
+
+/**
+ * The next unclaimed chunk of the op that owns `counter`: 0, 1, 2, ... across all threads, each
+ * handed out once. Threads that take chunks until they run out share an op by speed, not by a
+ * fixed split: one slowed down (another process took its core, its memory is farther) just
+ * takes fewer, and the others do not wait for it at the next barrier.
+ */
+export function takeWork(ctl: Int32Array, counter: number): number {
+  return Atomics.add(ctl, CTL.WORK + counter, 1);
 }
 
 /** Caller side: start a command on every helper. */

@@ -4,7 +4,7 @@ import type { ModelConfig } from '../../model/config.ts';
 import type { KvLayout } from '../types.ts';
 import { attention } from './attention.ts';
 import { activationViews, kvViews, weightViews, type MemoryLayout } from './buffers.ts';
-import { columnShares, type ThreadState } from './forward.ts';
+import type { ThreadState } from './forward.ts';
 import { gelu } from './gelu.ts';
 import { matmul } from './matmul.ts';
 import { argmax, createSampleScratch } from './sample.ts';
@@ -43,6 +43,5 @@ export function createThreadState(shared: SharedState, tid: number): ThreadState
     attention: wasmOps?.attention ?? attention,
     scores: new Float32Array(buffer, layout.scratch + tid * layout.scratchBytesPerThread, config.nCtx),
     sample: createSampleScratch(config.vocabSize),
-    columns: columnShares(config, tid, shared.nThreads),
   };
 }

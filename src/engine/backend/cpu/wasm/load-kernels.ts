@@ -41,8 +41,8 @@ interface KernelExports {
   gelu(y: number, rows: number, n: number, n0: number, n1: number): void;
   softmaxExp(scores: number, length: number): number;
   argmax(logits: number, n: number): number;
-  attention(qkv: number, kPool: number, vPool: number, out: number, rows: number, tokenSeq: number, positions: number, blockTables: number,
-    maxBlocksPerSeq: number, blockSize: number, c: number, nHead: number, tid: number, nThreads: number, scores: number): void;
+  attention(qkv: number, kPool: number, vPool: number, out: number, first: number, end: number, tokenSeq: number, positions: number, blockTables: number,
+    maxBlocksPerSeq: number, blockSize: number, c: number, nHead: number, scores: number): void;
 }
 
 export interface WasmKernels {
@@ -63,9 +63,9 @@ export function wasmKernels(memory: WasmMemory): WasmKernels {
     gelu(y, rows, n, n0, n1) {
       if (n1 > n0 && rows > 0) k.gelu(y.byteOffset, rows, n, n0, n1);
     },
-    attention(qkv, kPool, vPool, layerBase, out, rows, tokenSeq, positions, blockTables, maxBlocksPerSeq, blockSize, c, nHead, tid, nThreads, scores) {
-      k.attention(qkv.byteOffset, kPool.byteOffset + 4 * layerBase, vPool.byteOffset + 4 * layerBase, out.byteOffset, rows,
-        tokenSeq.byteOffset, positions.byteOffset, blockTables.byteOffset, maxBlocksPerSeq, blockSize, c, nHead, tid, nThreads, scores.byteOffset);
+    attention(qkv, kPool, vPool, layerBase, out, first, end, tokenSeq, positions, blockTables, maxBlocksPerSeq, blockSize, c, nHead, scores) {
+      k.attention(qkv.byteOffset, kPool.byteOffset + 4 * layerBase, vPool.byteOffset + 4 * layerBase, out.byteOffset, first, end,
+        tokenSeq.byteOffset, positions.byteOffset, blockTables.byteOffset, maxBlocksPerSeq, blockSize, c, nHead, scores.byteOffset);
     },
     softmaxExp: (scores, length) => k.softmaxExp(scores.byteOffset, length),
     argmax: (logits, offset, vocab) => k.argmax(logits.byteOffset + 4 * offset, vocab),
