@@ -56,7 +56,12 @@ export class TmuxKb {
       EDITOR: 'true',
     };
     // exec: the pane's process is kb itself, so a test can kill exactly it.
-    const shellCommand = `exec ${[process.execPath, kbBin, '--kb', root, command, ...args].map(shellQuote).join(' ')}`;
+    this.startProgram([process.execPath, kbBin, '--kb', root, command, ...args], env, size);
+  }
+
+  /** Starts any program in the terminal (bench/review.ts times a bare Node this way). */
+  startProgram(argv: string[], env: Record<string, string>, size: TerminalSize = { columns: 100, rows: 30 }): void {
+    const shellCommand = `exec ${argv.map(shellQuote).join(' ')}`;
     const envFlags = Object.entries(env).flatMap(([key, value]) => ['-e', `${key}=${value}`]);
     this.tmux(['new-session', '-d', '-s', this.session, '-x', String(size.columns), '-y', String(size.rows), ...envFlags, shellCommand]);
   }
@@ -105,6 +110,14 @@ export class TmuxKb {
       if (Date.now() > deadline) throw new Error(`${this.command} did not exit; the screen was:\n${this.screen()}`);
       await sleep(this.pollMs);
     }
+  }
+
+  /**
+   * Keeps this instance's tmux server up between programs, so that one started after another
+   * pays no server start: like a terminal that is already open (bench/review.ts times launches).
+   */
+  keepServer(): void {
+    this.tmux(['new-session', '-d', '-s', `keeper-${this.session}`, 'sleep 3600']);
   }
 
   stop(): void {
