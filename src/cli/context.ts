@@ -77,13 +77,24 @@ export async function openScannedKnowledgeBase(options: OpenOptions = {}): Promi
   try {
     const { scanKnowledgeBase } = await import('../kb/scan.ts');
     const report = await scanKnowledgeBase(kb);
-    if (report.errors.length > 0) {
-      const files = new Set(report.errors.map((error) => error.file)).size;
-      process.stderr.write(`kb: ${report.errors.length} error(s) in ${files} file(s) were skipped; run kb scan for details\n`);
-    }
+    const problems = scanProblems(report);
+    if (problems) process.stderr.write(`kb: ${problems}\n`);
     return kb;
   } catch (error) {
     kb.db.close();
     throw error;
   }
+}
+
+/** One line on the errors of a scan (`kb scan` lists them), or null when there were none. */
+export function scanProblems(report: { errors: Array<{ file: string }> }): string | null {
+  if (report.errors.length === 0) return null;
+  const files = new Set(report.errors.map((error) => error.file)).size;
+  return `${report.errors.length} error(s) in ${files} file(s) were skipped; run kb scan for details`;
+}
+
+/** Whether a scan changed any card (kb review rebuilds its queue after a late scan if so). */
+export function scanChangedCards(report: { cards: { added: number; changed: number; moved: number; restored: number; removed: number } }): boolean {
+  const { added, changed, moved, restored, removed } = report.cards;
+  return added + changed + moved + restored + removed > 0;
 }

@@ -39,8 +39,27 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       const request = queueRequest(flags);
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError(NOT_A_TERMINAL, 2);
       const startedAt = Date.now();
-      const { openScannedKnowledgeBase } = await import('./context.ts');
-      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const { openKnowledgeBase, scanChangedCards, scanProblems } = await import('./context.ts');
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const scan = async () => (await import('../kb/scan.ts')).scanKnowledgeBase(kb);
+      // The first card is drawn from the database as it stands, and the files are scanned
+      // right after (the queue is rebuilt if a card changed): the scan is off the path to the
+      // first card. A knowledge base never scanned is scanned first.
+      let lateScan: (() => Promise<{ changed: boolean; problems: string | null }>) | undefined = async () => {
+        const report = await scan();
+        return { changed: scanChangedCards(report), problems: scanProblems(report) };
+      };
+      const { fileQueries } = await import('../store/files.ts');
+      if (!fileQueries(kb.db).any()) {
+        try {
+          const problems = scanProblems(await scan());
+          if (problems) process.stderr.write(`kb: ${problems}\n`);
+        } catch (error) {
+          kb.db.close();
+          throw error;
+        }
+        lateScan = undefined;
+      }
       try {
         const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
           import('../srs/review-service.ts'),
@@ -54,7 +73,8 @@ Without a terminal, use kb due, kb rate and kb undo.`,
           writable: kb.writable,
           labs: cardLabRunner(kb.db, kb.root),
           // Only after an edit: the scanner is not loaded for a session without one.
-          rescan: async () => void (await (await import('../kb/scan.ts')).scanKnowledgeBase(kb)),
+          rescan: async () => void (await scan()),
+          lateScan,
         });
         const summary = await renderReview(run, startedAt);
         process.stdout.write(`${summary}\n`);

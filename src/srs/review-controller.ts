@@ -59,6 +59,12 @@ export interface ReviewController {
   editCommand(cardId: string): { command: string; args: string[] } | { refused: string };
   /** Re-reads the card's file after an edit. */
   reload(cardId: string): Promise<ActionResult>;
+  /**
+   * Brings the knowledge base up to date once the first card is on screen (kb review draws
+   * from the database as it stands and scans the files meanwhile); `changed` when cards
+   * changed, so the screen takes its card again.
+   */
+  catchUp?(): Promise<ActionResult & { changed: boolean }>;
   summary(now: number): SessionSummary;
   /** A card's lab: `l` runs it in place; its latest stored result is shown on the card's back. */
   readonly labs: CardLabs;

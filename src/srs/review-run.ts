@@ -19,6 +19,11 @@ type UndoStep =
 export interface ReviewRunOptions {
   /** Re-reads the knowledge base after an edit (an incremental kb scan). */
   rescan: () => Promise<void>;
+  /**
+   * The scan kb review runs after drawing its first card, when it started from the database
+   * as it stood: whether cards changed, and a line on its errors.
+   */
+  lateScan?: () => Promise<{ changed: boolean; problems: string | null }>;
   /** $VISUAL / $EDITOR, else vi. */
   editor: string;
   /** Whether files may be edited (not the bundled knowledge base). */
@@ -35,7 +40,8 @@ function fileMessage(result: WritebackResult | null): string | null {
 
 export class ReviewRun implements ReviewController {
   private readonly service: ReviewService;
-  private readonly session: ReviewSession;
+  private session: ReviewSession;
+  private readonly request: QueueRequest;
   private readonly root: string;
   private readonly run: ReviewRunOptions;
   private readonly undoSteps: UndoStep[] = [];
@@ -45,7 +51,26 @@ export class ReviewRun implements ReviewController {
     this.service = service;
     this.root = root;
     this.run = options;
+    this.request = request;
     this.session = service.session(request, options.startedAt);
+  }
+
+  async catchUp(): Promise<ActionResult & { changed: boolean }> {
+    if (!this.run.lateScan) return { changed: false, message: null };
+    let scanned: { changed: boolean; problems: string | null };
+    try {
+      scanned = await this.run.lateScan();
+    } catch (error) {
+      return { changed: false, message: `the knowledge base could not be scanned: ${(error as Error).message}` };
+    }
+    const { changed, problems } = scanned;
+    if (changed) {
+      this.cache.clear();
+      // Nothing answered yet (the scan takes a moment): today's queue is built again from
+      // the scanned cards. After an answer the queue stays; its cards are read afresh.
+      if (this.undoSteps.length === 0 && this.session.counts().done === 0) this.session = this.service.session(this.request, this.run.startedAt);
+    }
+    return { changed, message: problems };
   }
 
   next(now: number): ScreenNext {

@@ -27,6 +27,7 @@ export function fileQueries(db: KbDatabase) {
        sha256 = excluded.sha256, scanned_at = excluded.scanned_at`,
   );
   const remove = db.prepare<[string]>('DELETE FROM files WHERE path = ?');
+  const any = db.prepare<[], { scanned: number }>('SELECT EXISTS (SELECT 1 FROM files) AS scanned');
   const followFile = db.prepare<[number, number, string, string, number, number, string]>(
     'UPDATE files SET size = ?, mtime_ms = ?, sha256 = ? WHERE path = ? AND size = ? AND mtime_ms = ? AND sha256 = ?',
   );
@@ -45,6 +46,10 @@ export function fileQueries(db: KbDatabase) {
     },
     upsert(row: FileRow): void {
       upsert.run(row.path, row.size, row.mtimeMs, row.sha256, row.scannedAt);
+    },
+    /** Whether any file was ever scanned into this database. */
+    any(): boolean {
+      return any.get()?.scanned === 1;
     },
     remove(path: string): void {
       remove.run(path);

@@ -1,6 +1,7 @@
 // The real `kb review` in a terminal (tmux): reveal, rate, undo, rate again, quit; then the
 // database and the note's exact bytes. And a kill -9 in the middle of a session.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { reviewDayLabel } from '../../src/srs/clock.ts';
@@ -96,6 +97,22 @@ describe('kb review in a terminal', () => {
 
     expectWrittenBack(original, readFileSync(kb.ttftPath, 'utf8'), fsrs as never);
     expect(readFileSync(kb.tpotPath, 'utf8')).toBe(other);
+  }, TMUX_TEST_TIMEOUT_MS);
+
+  it('draws first from the database, then catches up with files changed since the last scan', async () => {
+    const kb = reviewKb();
+    // After the last scan: the first note's question is edited, a third note is added, and a
+    // broken one too.
+    writeFileSync(kb.ttftPath, readFileSync(kb.ttftPath, 'utf8').replace('# What is TTFT and why does it matter for chat?', '# What does TTFT measure, edited?'));
+    writeFileSync(join(kb.root, 'notes/metrics/c-itl.md'), '---\ntags: [metrics]\n---\n# What is ITL?\n\n## Answer\n\nThe gap between two tokens.\n');
+    writeFileSync(join(kb.root, 'notes/metrics/d-broken.md'), '---\ntags: [metrics\n---\n# Broken?\n');
+    tmux = new TmuxKb();
+    tmux.start(kb.root, 'review');
+    const screen = await tmux.waitFor((shown) => shown.includes('What does TTFT measure, edited?') && /new 3\s+learning 0\s+review 0/.test(shown));
+    expect(screen).not.toContain('why does it matter for chat');
+    await tmux.waitFor('1 error(s) in 1 file(s) were skipped; run kb scan for details');
+    tmux.send('q');
+    await tmux.waitForExit();
   }, TMUX_TEST_TIMEOUT_MS);
 
   it('loses nothing but the answer in flight when killed mid-session, and leaves every file whole', async () => {

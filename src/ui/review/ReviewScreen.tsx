@@ -4,7 +4,7 @@
 // q quit.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
 import { AnswerBar } from './AnswerBar.tsx';
 import { CardView } from './CardView.tsx';
@@ -66,6 +66,31 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     },
     [controller, now],
   );
+
+  // The scan kb review leaves until its first card is drawn: when it changed cards, take the
+  // card again (the same card keeps its revealed side; another starts afresh).
+  const shownCardId = useRef<string | null>(null);
+  shownCardId.current = card?.id ?? null;
+  useEffect(() => {
+    let live = true;
+    controller.catchUp?.().then((result) => {
+      if (!live) return;
+      if (result.changed) {
+        const next = controller.next(now());
+        if (next.kind !== 'card' || next.card.id !== shownCardId.current) {
+          setShownAt(now());
+          setRevealed(false);
+          setFull(false);
+          setScroll(0);
+        }
+        setCurrent(next);
+      }
+      if (result.message) setMessage(result.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [controller, now]);
 
   // The clock in the header, and a learning card coming due while the screen waits.
   useEffect(() => {
