@@ -43,14 +43,11 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       const scan = async () => (await import('../kb/scan.ts')).scanKnowledgeBase(kb);
       // The first card is drawn from the database as it stands, and the files are scanned
-      // right after (the queue is rebuilt if a card changed): the scan is off the path to the
-      // first card. A knowledge base never scanned is scanned first.
-      let lateScan: (() => Promise<{ changed: boolean; problems: string | null }>) | undefined = async () => {
-        const report = await scan();
-        return { changed: scanChangedCards(report), problems: scanProblems(report) };
-      };
+      // right after it (the queue is rebuilt if a card changed): the scan is off the path to
+      // the first card. A knowledge base never scanned before is scanned first.
       const { fileQueries } = await import('../store/files.ts');
-      if (!fileQueries(kb.db).any()) {
+      const scannedBefore = fileQueries(kb.db).any();
+      if (!scannedBefore) {
         try {
           const problems = scanProblems(await scan());
           if (problems) process.stderr.write(`kb: ${problems}\n`);
@@ -58,7 +55,6 @@ Without a terminal, use kb due, kb rate and kb undo.`,
           kb.db.close();
           throw error;
         }
-        lateScan = undefined;
       }
       try {
         const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
@@ -72,9 +68,13 @@ Without a terminal, use kb due, kb rate and kb undo.`,
           editor: defaultEditor(),
           writable: kb.writable,
           labs: cardLabRunner(kb.db, kb.root),
-          // Only after an edit: the scanner is not loaded for a session without one.
           rescan: async () => void (await scan()),
-          lateScan,
+          lateScan: scannedBefore
+            ? async () => {
+                const report = await scan();
+                return { changed: scanChangedCards(report), problems: scanProblems(report) };
+              }
+            : undefined,
         });
         const summary = await renderReview(run, startedAt);
         process.stdout.write(`${summary}\n`);

@@ -9,8 +9,8 @@ import { masteryLevel } from '../../src/srs/mastery.ts';
 import { fsrsParameters } from '../../src/srs/settings.ts';
 import { defaultConfig } from '../../src/kb/config.ts';
 import type { ReviewLogRow } from '../../src/store/review-queries.ts';
-import { runKb } from '../helpers/kb-cli.ts';
-import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
+import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { TTFT_NOTE, cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 const REVIEW_FIELDS = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'];
@@ -111,6 +111,16 @@ describe('kb review in a terminal', () => {
     const screen = await tmux.waitFor((shown) => shown.includes('What does TTFT measure, edited?') && /new 3\s+learning 0\s+review 0/.test(shown));
     expect(screen).not.toContain('why does it matter for chat');
     await tmux.waitFor('1 error(s) in 1 file(s) were skipped; run kb scan for details');
+    tmux.send('q');
+    await tmux.waitForExit();
+  }, TMUX_TEST_TIMEOUT_MS);
+
+  it('scans a knowledge base never scanned before it draws the first card', async () => {
+    const root = writeKb({ 'notes/metrics/a-ttft.md': TTFT_NOTE });
+    tmux = new TmuxKb();
+    tmux.start(root, 'review');
+    const screen = await tmux.waitFor('What is TTFT and why does it matter for chat?');
+    expect(screen).toMatch(/new 1\s+learning 0\s+review 0/);
     tmux.send('q');
     await tmux.waitForExit();
   }, TMUX_TEST_TIMEOUT_MS);
