@@ -73,7 +73,6 @@ knowledge base is read-only: make your own with kb init DIR.`,
       const { openKnowledgeBase } = await import('./context.ts');
       const kb = openKnowledgeBase(where);
       try {
-        if (!kb.writable) throw new UserError(READ_ONLY);
         const answer = flags.answer === '-' ? await readStdin() : (flags.answer ?? '');
         const add = await import('../kb/add-note.ts');
         if (!flags.edit && add.normalizeAnswer(answer) === '') throw new UserError(`the answer is empty; ${NO_ANSWER.replace('no answer given: ', '')}`);

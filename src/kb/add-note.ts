@@ -6,17 +6,18 @@
 // anything is written, the new text is parsed back with kb's parser; text that would not read
 // back as the card the user asked for (say, a `##` heading inside an answer, which would end
 // it) is refused with the reason, so a file is never left half-understood.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
 import { formatMetaComment } from './card-meta.ts';
 import { newCardId } from './card-id.ts';
 import { detectEol } from './frontmatter.ts';
 import { formatValue } from './frontmatter-edit.ts';
-import { LAB_NAME_PATTERN } from './frontmatter-fields.ts';
 import { parseLocated, type LocatedParse } from './parse.ts';
 import { slugify } from './slug.ts';
 import type { Diagnostic, Difficulty, KbPath, ParsedCard } from './types.ts';
+// The labs a card may link to are those `kb lab` can run.
+import { labNames } from '../lab/files.ts';
 
 /** A mistake in what was asked for (a bad name, an existing file, text that would not read back). */
 export class AddError extends Error {
@@ -93,23 +94,10 @@ export function splitTags(list: string): string[] {
   return tags;
 }
 
-/** Names of the labs a card may link to: lab/<name>.md directly in the knowledge base's lab/ folder. */
-export function labNames(root: string): string[] {
-  try {
-    return readdirSync(join(root, 'lab'), { withFileTypes: true })
-      .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && entry.name.toLowerCase().endsWith('.md') && !entry.name.startsWith('.'))
-      .map((entry) => entry.name.replace(/\.md$/i, ''))
-      .sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
 /** Refuses a lab the knowledge base does not have, listing those it has. */
 export function checkLab(root: string, lab: string): void {
   const labs = labNames(root);
-  if (LAB_NAME_PATTERN.test(lab) && !lab.includes('..') && labs.includes(lab)) return;
+  if (labs.includes(lab)) return;
   throw new AddError(labs.length === 0
     ? `unknown lab "${lab}": this knowledge base has no labs (no lab/*.md)`
     : `unknown lab "${lab}"; labs here: ${labs.join(', ')}`);
