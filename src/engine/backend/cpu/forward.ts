@@ -69,7 +69,7 @@ export function workCounters(config: ModelConfig): number {
 }
 
 export function forward(s: ThreadState): void {
-  const { config, weights, act, pool, ctl, tid, nThreads, matmul, gelu, attention } = s;
+  const { config, weights, act, pool, ctl, tid, nThreads, gelu, attention } = s;
   const c = config.nEmbd;
   const eps = config.layerNormEps;
   const rows = ctl[CTL.TOKENS];
@@ -80,8 +80,6 @@ export function forward(s: ThreadState): void {
   const layerStride = s.kv.numBlocks * s.kv.blockSize * c;
   const items = rows * config.nHead;
   const attentionChunk = Math.ceil(items / (nThreads * ATTENTION_CHUNKS_PER_THREAD));
-  const qkvChunk = columnChunk(c, 3 * c, nThreads);
-  const fcChunk = columnChunk(c, 4 * c, nThreads);
 
   embed(weights.wte, weights.wpe, act.tokenIds, act.positions, act.x, c, r0, r1);
   sync();
@@ -92,11 +90,8 @@ export function forward(s: ThreadState): void {
 
     layerNorm(act.x, act.xn, w.ln1Gamma, w.ln1Beta, c, eps, r0, r1);
     sync();
-    for (let n0 = takeWork(ctl, op + QKV) * qkvChunk; n0 < 3 * c; n0 = takeWork(ctl, op + QKV) * qkvChunk) {
-      const n1 = Math.min(3 * c, n0 + qkvChunk);
-      matmul(act.xn, w.qkvW, w.qkvB, act.qkv, rows, c, 3 * c, n0, n1, false);
-      writeKv(act.qkv, act.slotMapping, rows, c, config.nHead, s.kv.blockSize, pool.k, pool.v, layerBase, n0, n1);
-    }
+    sharedMatmul(s, op + QKV, act.xn, w.qkvW, w.qkvB, act.qkv, rows, c, 3 * c, false, (n0, n1) =>
+      writeKv(act.qkv, act.slotMapping, rows, c, config.nHead, s.kv.blockSize, pool.k, pool.v, layerBase, n0, n1));
     sync();
     for (let i0 = takeWork(ctl, op + ATTENTION) * attentionChunk; i0 < items; i0 = takeWork(ctl, op + ATTENTION) * attentionChunk) {
       attention(act.qkv, pool.k, pool.v, layerBase, act.attn, i0, Math.min(items, i0 + attentionChunk), act.tokenSeq, act.positions,
@@ -108,11 +103,7 @@ export function forward(s: ThreadState): void {
 
     layerNorm(act.x, act.xn, w.ln2Gamma, w.ln2Beta, c, eps, r0, r1);
     sync();
-    for (let n0 = takeWork(ctl, op + FC) * fcChunk; n0 < 4 * c; n0 = takeWork(ctl, op + FC) * fcChunk) {
-      const n1 = Math.min(4 * c, n0 + fcChunk);
-      matmul(act.xn, w.fcW, w.fcB, act.hidden, rows, c, 4 * c, n0, n1, false);
-      gelu(act.hidden, rows, 4 * c, n0, n1);
-    }
+    sharedMatmul(s, op + FC, act.xn, w.fcW, w.fcB, act.hidden, rows, c, 4 * c, false, (n0, n1) => gelu(act.hidden, rows, 4 * c, n0, n1));
     sync();
     sharedMatmul(s, op + FC_PROJ, act.hidden, w.fcProjW, w.fcProjB, act.x, rows, 4 * c, c, true);
     sync();
@@ -137,12 +128,18 @@ export function forward(s: ThreadState): void {
   sync();
 }
 
-/** y (+)= x w^T + b over this thread's chunks of the n output columns, taken until none are left. */
+/**
+ * y (+)= x w^T + b over this thread's chunks of the n output columns, taken until none are
+ * left; `then` runs on each chunk's columns right after it (the K/V write, GELU) while they
+ * are still in cache.
+ */
 function sharedMatmul(s: ThreadState, counter: number, x: Float32Array, w: Float32Array, b: Float32Array, y: Float32Array,
-  rows: number, k: number, n: number, accumulate: boolean): void {
+  rows: number, k: number, n: number, accumulate: boolean, then?: (n0: number, n1: number) => void): void {
   if (rows === 0) return; // a step that samples nothing has no LM head to share
   const chunk = columnChunk(k, n, s.nThreads);
   for (let n0 = takeWork(s.ctl, counter) * chunk; n0 < n; n0 = takeWork(s.ctl, counter) * chunk) {
-    s.matmul(x, w, b, y, rows, k, n, n0, Math.min(n, n0 + chunk), accumulate);
+    const n1 = Math.min(n, n0 + chunk);
+    s.matmul(x, w, b, y, rows, k, n, n0, n1, accumulate);
+    then?.(n0, n1);
   }
 }
