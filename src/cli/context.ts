@@ -74,12 +74,16 @@ function ignoreStateFolder(root: string, dbPath: string): void {
  */
 export async function openScannedKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
   const kb = openKnowledgeBase(options);
+  await scanOpened(kb);
+  return kb;
+}
+
+/** The scan of openScannedKnowledgeBase on a knowledge base already open; closes it if the scan fails. */
+export async function scanOpened(kb: KnowledgeBase): Promise<void> {
   try {
     const { scanKnowledgeBase } = await import('../kb/scan.ts');
-    const report = await scanKnowledgeBase(kb);
-    const problems = scanProblems(report);
+    const problems = scanProblems(await scanKnowledgeBase(kb));
     if (problems) process.stderr.write(`kb: ${problems}\n`);
-    return kb;
   } catch (error) {
     kb.db.close();
     throw error;

@@ -39,7 +39,7 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       const request = queueRequest(flags);
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError(NOT_A_TERMINAL, 2);
       const startedAt = Date.now();
-      const { openKnowledgeBase, scanChangedCards, scanProblems } = await import('./context.ts');
+      const { openKnowledgeBase, scanChangedCards, scanOpened, scanProblems } = await import('./context.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       const scan = async () => (await import('../kb/scan.ts')).scanKnowledgeBase(kb);
       // The first card is drawn from the database as it stands, and the files are scanned
@@ -47,15 +47,7 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       // the first card. A knowledge base never scanned before is scanned first.
       const { fileQueries } = await import('../store/files.ts');
       const scannedBefore = fileQueries(kb.db).any();
-      if (!scannedBefore) {
-        try {
-          const problems = scanProblems(await scan());
-          if (problems) process.stderr.write(`kb: ${problems}\n`);
-        } catch (error) {
-          kb.db.close();
-          throw error;
-        }
-      }
+      if (!scannedBefore) await scanOpened(kb);
       try {
         const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
           import('../srs/review-service.ts'),
