@@ -2,9 +2,10 @@
 // knowledge base for the "nearest folder up from here" lookup (see location.ts).
 import { readFileSync } from 'node:fs';
 // zod/mini: the same validation as zod's classic API, but tree-shakable: kb starts ~20 ms
-// sooner without the whole of zod (every locale included) on the path of every command.
+// sooner without the whole of zod on the path of every command. The English messages come
+// from their own file: zod/locales would bring every language along.
 import * as z from 'zod/mini';
-import { en } from 'zod/locales';
+import en from 'zod/v4/locales/en.js';
 
 // Mini carries no messages of its own: without a locale every error reads "Invalid input".
 z.config(en());

@@ -34,7 +34,10 @@
 // Every setting, its type and range: settings.ts (also `kb lab --help`). Anything not set
 // takes the default of settings.ts, which follows the engine's own defaults.
 import { LineCounter, isMap, isPair, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
-import { z } from 'zod';
+// zod/mini, as for kb.json (src/kb/config.ts): the classic API would put the whole of zod,
+// every locale included, into the start-up bundle of every command.
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { CheckSyntaxError, checkOps, parseCheck, type CheckSpec } from './checks.ts';
 import { isLabMetric, isSweepMetric, timeSeriesCatalogue, timeSeriesInfo } from './metrics.ts';
 import {
@@ -99,56 +102,66 @@ export class LabFileError extends Error {
   }
 }
 
+// Mini carries no messages of its own (set here too: a lab can be read without kb.json's module).
+z.config(en());
+
 export const labNamePattern = /^[a-z0-9][a-z0-9-]*$/;
 
 /** A zod schema for one registered setting: the registry's range check, normalising lengths. */
 function settingSchema(spec: SettingSpec) {
-  return z.unknown().transform((value, ctx) => {
-    const checked = checkValue(spec, value);
-    if (checked.ok) return checked.value;
-    ctx.addIssue({ code: 'custom', message: checked.problem });
-    return z.NEVER;
-  });
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const checked = checkValue(spec, value);
+      if (checked.ok) return checked.value;
+      ctx.issues.push({ code: 'custom', message: checked.problem, input: value });
+      return z.NEVER;
+    }),
+  );
 }
 
 function groupSchema(group: 'engine' | 'workload' | 'slo') {
-  const shape: Record<string, ReturnType<typeof settingSchema>> = {};
+  const shape: Record<string, z.ZodMiniOptional<ReturnType<typeof settingSchema>>> = {};
   for (const spec of settingSpecs) {
-    if (spec.key.startsWith(`${group}.`)) shape[spec.key.slice(group.length + 1)] = settingSchema(spec).optional() as never;
+    if (spec.key.startsWith(`${group}.`)) shape[spec.key.slice(group.length + 1)] = z.optional(settingSchema(spec));
   }
-  return z.strictObject(shape).optional();
+  return z.optional(z.strictObject(shape));
 }
 
+const nonEmptyString = () => z.string().check(z.minLength(1));
+
 const expectSchema = z.strictObject({
-  metric: z.string().min(1),
-  op: z.enum(checkOps, { message: `must be one of ${checkOps.map((op) => `"${op}"`).join(', ')}` }),
+  metric: nonEmptyString(),
+  op: z.enum(checkOps, { error: `must be one of ${checkOps.map((op) => `"${op}"`).join(', ')}` }),
   value: z.number(),
-  say: z.string().min(1),
+  say: nonEmptyString(),
 });
 
 const frontmatterSchema = z.strictObject({
-  title: z.string().min(1),
-  summary: z.string().min(1),
-  model: settingSchema(settingSpec('model')!).optional(),
-  backend: settingSchema(settingSpec('backend')!).optional(),
-  warmup: settingSchema(settingSpec('warmup')!).optional(),
-  repeats: settingSchema(settingSpec('repeats')!).optional(),
+  title: nonEmptyString(),
+  summary: nonEmptyString(),
+  model: z.optional(settingSchema(settingSpec('model')!)),
+  backend: z.optional(settingSchema(settingSpec('backend')!)),
+  warmup: z.optional(settingSchema(settingSpec('warmup')!)),
+  repeats: z.optional(settingSchema(settingSpec('repeats')!)),
   engine: groupSchema('engine'),
   workload: groupSchema('workload'),
   slo: groupSchema('slo'),
-  sweep: z.strictObject({ key: z.string(), values: z.array(z.unknown()).min(1), relativeTo: z.enum(['capacity']).optional() }).optional(),
-  chart: z
-    .strictObject({
+  sweep: z.optional(
+    z.strictObject({ key: z.string(), values: z.array(z.unknown()).check(z.minLength(1)), relativeTo: z.optional(z.enum(['capacity'])) }),
+  ),
+  chart: z.optional(
+    z.strictObject({
       kind: z.enum(['bars', 'line', 'time']),
-      y: z.array(z.string()).min(1).max(4),
-      logX: z.boolean().default(false),
-      fit: z.enum(['power']).optional(),
-      slo: z.strictObject({ scale: z.number().positive(), of: z.string() }).optional(),
-      knee: z.boolean().default(false),
-      roofline: z.boolean().default(false),
-    })
-    .optional(),
-  expect: z.array(expectSchema).default([]),
+      y: z.array(z.string()).check(z.minLength(1), z.maxLength(4)),
+      logX: z._default(z.boolean(), false),
+      fit: z.optional(z.enum(['power'])),
+      slo: z.optional(z.strictObject({ scale: z.number().check(z.positive()), of: z.string() })),
+      knee: z._default(z.boolean(), false),
+      roofline: z._default(z.boolean(), false),
+    }),
+  ),
+  expect: z._default(z.array(expectSchema), []),
 });
 
 /** Splits `---\n yaml \n---\n body`; the frontmatter must be plain YAML (no `---js`). */
