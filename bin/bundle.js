@@ -77,19 +77,57 @@ const keepSourceUrls = {
 };
 
 /**
- * Yoga (Ink's layout engine) ships its WebAssembly as a base64 data: URL, but its
- * Emscripten loader fetches even that through fetch(), and the first fetch() loads Node's
- * whole HTTP client: about 60 ms of kb's start-up for nothing. Later Emscripten releases
- * skip fetch() for data: URLs; this adds the same check (ua is its isDataURI). If Yoga's
- * text changes, the pattern is simply not found and Yoga loads as before.
+ * Start-up fixes to two packages, applied as the bundle is built. Each one replaces exact
+ * text; if a package's text changes, its patch is simply not applied (the package loads as
+ * before) and test/e2e/bundle.test.ts, which checks that each patch applies to the
+ * installed version, fails.
  */
-const yogaWithoutFetch = {
-  name: 'yoga-without-fetch',
+export const packagePatches = [
+  {
+    // Yoga (Ink's layout engine) ships its WebAssembly as a base64 data: URL, but its
+    // Emscripten loader fetches even that through fetch(), and the first fetch() loads
+    // Node's whole HTTP client: about 60 ms of kb's start-up for nothing. Later Emscripten
+    // releases skip fetch() for data: URLs; this adds the same check (ua is its isDataURI).
+    file: /[\\/]yoga-wasm-base64-esm\.js$/,
+    replace: [['w||"function"!=typeof fetch?', 'w||ua(H)||"function"!=typeof fetch?']],
+  },
+  {
+    // string-width builds its RGI emoji pattern when loaded: V8 expands \p{RGI_Emoji} into
+    // thousands of sequences, ~17 ms of every start. Every RGI emoji sequence starts with
+    // an emoji character (UTS #51), and the only ones that start with an ASCII character
+    // are keycaps, a digit, # or * followed by U+FE0F. So the pattern is needed only for a
+    // grapheme that starts like that, and is built the first time one is measured: text
+    // with no emoji (digits included) never builds it.
+    file: /[\\/]string-width[\\/]index\.js$/,
+    replace: [
+      [
+        'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;',
+        'const emojiStartRegex = /^(?:[\\p{Emoji}--[#*0-9]]|[#*0-9]\\uFE0F)/v;\nlet rgiEmojiRegex;\nconst isRgiEmoji = (segment) => emojiStartRegex.test(segment) && (rgiEmojiRegex ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(segment);',
+      ],
+      ['rgiEmojiRegex.test(segment)', 'isRgiEmoji(segment)'],
+    ],
+  },
+];
+
+/** The text with every replacement of `patch` made, or null if any is not found. */
+export function applyPatch(patch, text) {
+  let patched = text;
+  for (const [from, to] of patch.replace) {
+    if (!patched.includes(from)) return null;
+    patched = patched.replace(from, to);
+  }
+  return patched;
+}
+
+const patchPackages = {
+  name: 'patch-packages',
   setup(build) {
-    build.onLoad({ filter: /yoga-wasm-base64-esm\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      return { contents: text.replace('w||"function"!=typeof fetch?', 'w||ua(H)||"function"!=typeof fetch?'), loader: 'js' };
-    });
+    for (const patch of packagePatches) {
+      build.onLoad({ filter: patch.file }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        return { contents: applyPatch(patch, text) ?? text, loader: 'js' };
+      });
+    }
   },
 };
 
@@ -110,7 +148,7 @@ async function build(outdir) {
     absWorkingDir: root,
     outExtension: { '.js': '.mjs' },
     external,
-    plugins: [keepSourceUrls, yogaWithoutFetch],
+    plugins: [keepSourceUrls, patchPackages],
     jsx: 'automatic',
     // React's production build: its development build checks every render (slower to start and to draw).
     define: { 'process.env.NODE_ENV': '"production"' },

@@ -1,10 +1,12 @@
 // bin/kb.js runs a bundle of the sources (bin/bundle.js): it must behave exactly as the
 // sources run through tsx, and be rebuilt whenever a source changes.
-import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: bin/ is plain JavaScript without declarations
-import { cacheDir, fingerprint } from '../../bin/bundle.js';
+import { applyPatch, cacheDir, fingerprint, packagePatches } from '../../bin/bundle.js';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
 import { reviewKb } from './review-fixture.ts';
 
@@ -40,5 +42,54 @@ describe('the start-up bundle', () => {
     const withNew = key(base);
     writeFileSync(join(base, 'package-lock.json'), '{"lockfileVersion":3}\n');
     expect(key(base)).not.toBe(withNew);
+  });
+});
+
+type PackagePatch = { file: RegExp; replace: Array<[string, string]> };
+const patches = packagePatches as PackagePatch[];
+const patch = applyPatch as (patch: PackagePatch, text: string) => string | null;
+
+describe("the bundle's package patches", () => {
+  const installed = [
+    fileURLToPath(new URL('../../node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js', import.meta.url)),
+    fileURLToPath(new URL('../../node_modules/string-width/index.js', import.meta.url)),
+  ];
+
+  it('each applies to the installed version of its package', () => {
+    for (const file of installed) {
+      const matching = patches.filter((candidate) => candidate.file.test(file));
+      expect(matching, file).toHaveLength(1);
+      expect(patch(matching[0], readFileSync(file, 'utf8')), file).not.toBeNull();
+    }
+  });
+
+  it('string-width measures exactly as before with its emoji pattern built on demand', async () => {
+    const source = installed[1];
+    const stringWidthPatch = patches.find((candidate) => candidate.file.test(source))!;
+    // Beside the bundles, so that its own imports (strip-ansi, ...) resolve as in the package.
+    const copy = join(cacheDir as string, `string-width-patched-${process.pid}.mjs`);
+    mkdirSync(dirname(copy), { recursive: true });
+    writeFileSync(copy, patch(stringWidthPatch, readFileSync(source, 'utf8'))!);
+    try {
+      const patched = (await import(pathToFileURL(copy).href)).default as typeof stringWidth;
+      const samples = [
+        'plain ASCII', 'deck-075 · review · 12', '#1 * 2 → 3', '1️⃣ · 2', '中文对齐', '한국어', '\u1100\u1161\u11A8', 'café', 'cafe\u0301', '· — → ≈ ×', '\u0600123', '\u200B',
+        '👍', '👍🏽', '👨‍👩‍👧', '🇯🇵', '🇯', '1️⃣', '1\u20E3', '❤️', '❤', '☺', '©', '™️', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '👩🏽‍💻', '⌚', '⌚\uFE0E', 'ｶﾞ', '\u001B[1mbold\u001B[22m',
+      ];
+      for (const sample of samples) expect(patched(sample), sample).toBe(stringWidth(sample));
+      // Every code point of the blocks where text and emoji meet, alone and after a letter.
+      for (const [from, to] of [[0xa0, 0x33ff], [0xfe00, 0xffff], [0x1f000, 0x1faff]]) {
+        for (let codePoint = from; codePoint <= to; codePoint++) {
+          if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+          const text = String.fromCodePoint(codePoint);
+          if (patched(text) !== stringWidth(text) || patched(`a${text}`) !== stringWidth(`a${text}`)) {
+            expect(patched(text), `U+${codePoint.toString(16)}`).toBe(stringWidth(text));
+            expect(patched(`a${text}`), `a U+${codePoint.toString(16)}`).toBe(stringWidth(`a${text}`));
+          }
+        }
+      }
+    } finally {
+      rmSync(copy, { force: true });
+    }
   });
 });
