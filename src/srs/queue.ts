@@ -77,29 +77,41 @@ export function buildQueue(cards: readonly QueueCard[], now: number, dayEnd: num
   review.sort(byDue);
   fresh.sort(byNewOrder);
 
-  const reviewsLeft = Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday);
-  const newLeft = Math.max(0, limits.newPerDay - limits.newDoneToday);
-  const queue: DueQueue = {
-    learning,
-    review: review.slice(0, reviewsLeft),
-    new: fresh.slice(0, newLeft),
-    later,
+  const sizes = queueSizes({ learning: learning.length, review: review.length, new: fresh.length, later: later.length }, limits);
+  return {
+    learning: learning.slice(0, sizes.learning),
+    review: review.slice(0, sizes.review),
+    new: fresh.slice(0, sizes.new),
+    later: later.slice(0, sizes.later),
   };
-  return limits.limit === null ? queue : cut(queue, limits.limit);
 }
 
-/** Keeps the first `limit` cards in queue order (learning, review, new, then later). */
-function cut(queue: DueQueue, limit: number): DueQueue {
-  let left = Math.max(0, limit);
-  const take = (list: QueueCard[]): QueueCard[] => {
-    const kept = list.slice(0, left);
-    left -= kept.length;
+export interface QueueSizes {
+  learning: number;
+  review: number;
+  new: number;
+  later: number;
+}
+
+/**
+ * How many cards of each list today's queue keeps, given how many are eligible: reviews and
+ * new cards cut to what is left of today's limits, then the first `limit` cards in queue
+ * order (learning, review, new, then later). The one rule for the whole queue and for a
+ * session that reads its lists a page at a time.
+ */
+export function queueSizes(eligible: QueueSizes, limits: QueueLimits): QueueSizes {
+  const reviewsLeft = Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday);
+  const newLeft = Math.max(0, limits.newPerDay - limits.newDoneToday);
+  let left = limits.limit === null ? Number.POSITIVE_INFINITY : Math.max(0, limits.limit);
+  const take = (count: number): number => {
+    const kept = Math.min(count, left);
+    left -= kept;
     return kept;
   };
-  const learning = take(queue.learning);
-  const review = take(queue.review);
-  const fresh = take(queue.new);
-  return { learning, review, new: fresh, later: take(queue.later) };
+  const learning = take(eligible.learning);
+  const review = take(Math.min(eligible.review, reviewsLeft));
+  const fresh = take(Math.min(eligible.new, newLeft));
+  return { learning, review, new: fresh, later: take(eligible.later) };
 }
 
 /** The cards in the order a session shows them, learning due later today last. */

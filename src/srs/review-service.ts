@@ -12,7 +12,7 @@ import { cardQueries, type CardRow } from '../store/cards.ts';
 import { deviceId, type KbDatabase } from '../store/db.ts';
 import { fileQueries, type FileQueries } from '../store/files.ts';
 import { columnsFromState, sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { reviewQueries, type CardFilter, type ReviewQueries } from '../store/review-queries.ts';
+import { reviewQueries, type CandidateRow, type CardFilter, type NewCandidateRow, type ReviewQueries } from '../store/review-queries.ts';
 import {
   commitWriteback,
   prepareWriteback,
@@ -22,9 +22,9 @@ import {
   type WritebackResult,
 } from '../kb/writeback.ts';
 import { nextReviewDayStart, reviewDayStart } from './clock.ts';
-import { buildQueue, type DueQueue, type QueueCard } from './queue.ts';
+import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from './queue.ts';
 import { Scheduler, type Preview } from './scheduler.ts';
-import { ReviewSession } from './session.ts';
+import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type SessionQueue } from './session.ts';
 import type { ReviewSettings } from './settings.ts';
 import type { CardState, FsrsState, Grade } from './state.ts';
 
@@ -104,16 +104,9 @@ export class ReviewService {
     return nextReviewDayStart(now, this.settings.dayStartsAt).getTime();
   }
 
-  /** Today's queue at `now`, filtered and limited. */
+  /** Today's queue at `now`, filtered and limited: the whole of it (kb due lists it all). */
   queue(request: QueueRequest, now: number): DueQueue {
-    const done = this.reviews.answeredSince(this.dayStart(now));
-    const limits = {
-      newPerDay: this.settings.newPerDay,
-      reviewsPerDay: this.settings.reviewsPerDay,
-      newDoneToday: done.newCards,
-      reviewsDoneToday: done.reviews,
-      limit: request.limit ?? null,
-    };
+    const limits = this.limits(request, now);
     const dayEnd = this.dayEnd(now);
     const rows = this.reviews.candidates(
       request,
@@ -122,20 +115,57 @@ export class ReviewService {
       Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday),
       Math.max(0, limits.newPerDay - limits.newDoneToday),
     );
-    const cards: QueueCard[] = rows.map((row, index) => ({
-      id: row.id,
-      state: row.state,
-      due: row.due,
-      // Candidates come in knowledge-base order for new cards.
-      newOrder: index,
-      suspended: row.suspended === 1,
-      buriedUntil: row.buried_until,
-    }));
-    return buildQueue(cards, now, dayEnd, limits);
+    // Candidates come in knowledge-base order for new cards.
+    return buildQueue(rows.map(queueCardFromRow), now, dayEnd, limits);
   }
 
-  session(request: QueueRequest, now: number): ReviewSession {
-    return new ReviewSession(this.queue(request, now), this.dayEnd(now));
+  /**
+   * Today's session at `now`: the same queue as queue(), but reviews and new cards are
+   * counted in SQL and read a page at a time as the session reaches them, so opening a
+   * backlog of thousands costs what opening a day of twenty does.
+   */
+  session(request: QueueRequest, now: number, pageSize = PAGE_SIZE): ReviewSession {
+    const limits = this.limits(request, now);
+    const dayEnd = this.dayEnd(now);
+    const learning: QueueCard[] = [];
+    const later: QueueCard[] = [];
+    for (const row of this.reviews.learningCandidates(request, now, dayEnd)) (row.due <= now ? learning : later).push(queueCardFromRow(row));
+    const eligible = this.reviews.eligibleCounts(request, now, dayEnd);
+    const sizes = queueSizes({ learning: learning.length, review: eligible.review, new: eligible.new, later: later.length }, limits);
+    let lastReview: CandidateRow | null = null;
+    let lastNew: NewCandidateRow | null = null;
+    const queue: SessionQueue = {
+      learning: learning.slice(0, sizes.learning),
+      later: later.slice(0, sizes.later),
+      review: {
+        total: sizes.review,
+        next: (count) => {
+          const rows = this.reviews.reviewPage(request, now, dayEnd, lastReview, count);
+          lastReview = rows.at(-1) ?? lastReview;
+          return rows.map(queueCardFromRow);
+        },
+      },
+      new: {
+        total: sizes.new,
+        next: (count) => {
+          const rows = this.reviews.newPage(request, now, lastNew, count);
+          lastNew = rows.at(-1) ?? lastNew;
+          return rows.map(queueCardFromRow);
+        },
+      },
+    };
+    return new ReviewSession(queue, dayEnd, LEARN_AHEAD_MS, pageSize);
+  }
+
+  private limits(request: QueueRequest, now: number): QueueLimits {
+    const done = this.reviews.answeredSince(this.dayStart(now));
+    return {
+      newPerDay: this.settings.newPerDay,
+      reviewsPerDay: this.settings.reviewsPerDay,
+      newDoneToday: done.newCards,
+      reviewsDoneToday: done.reviews,
+      limit: request.limit ?? null,
+    };
   }
 
   card(cardId: string): ReviewCard | null {
@@ -259,4 +289,9 @@ export class UnknownCardError extends Error {
     super(`no card with id ${cardId} (see kb due --json for ids)`);
     this.name = 'UnknownCardError';
   }
+}
+
+/** `newOrder`: the row's place among the candidates, which come in knowledge-base order. */
+function queueCardFromRow(row: CandidateRow, newOrder = 0): QueueCard {
+  return { id: row.id, state: row.state, due: row.due, newOrder, suspended: row.suspended === 1, buriedUntil: row.buried_until };
 }

@@ -1,8 +1,83 @@
 // One review session in memory: which card comes next, what is left, what was done.
 // Built once from the queue, then updated from each answer, so picking the next card costs
-// no database round trip. Pure: no clock of its own, no I/O.
+// no database round trip. No clock of its own. Reviews and new cards are read a page at a
+// time (a backlog of thousands costs no more to open than a day of twenty), through
+// cursors the store supplies.
 import { LEARNING, NEW, RELEARNING, REVIEW, type CardState, type Grade } from './state.ts';
 import type { DueQueue, QueueCard } from './queue.ts';
+
+/** One list of today's queue, read in queue order a page at a time. */
+export interface CardCursor {
+  /** How many cards the list holds in all, limits applied. */
+  readonly total: number;
+  /** The next cards of the list, at most `count`; fewer only at its end. */
+  next(count: number): QueueCard[];
+}
+
+/** Today's queue as a session reads it: learning cards whole (few), the rest by cursor. */
+export interface SessionQueue {
+  learning: QueueCard[];
+  later: QueueCard[];
+  review: CardCursor;
+  new: CardCursor;
+}
+
+/** A cursor over cards already in memory. */
+export function arrayCursor(cards: readonly QueueCard[]): CardCursor {
+  let at = 0;
+  return {
+    total: cards.length,
+    next(count) {
+      const page = cards.slice(at, at + count);
+      at += page.length;
+      return page;
+    },
+  };
+}
+
+/** A whole queue (as kb due lists it) as a session's queue. */
+export function sessionQueue(queue: DueQueue): SessionQueue {
+  return { learning: queue.learning, later: queue.later, review: arrayCursor(queue.review), new: arrayCursor(queue.new) };
+}
+
+/** How many cards a session reads from a cursor at once. */
+export const PAGE_SIZE = 50;
+
+/** The cards of one cursor read so far and not yet answered, and how many are still unread. */
+class PagedList {
+  private readonly cursor: CardCursor;
+  private readonly pageSize: number;
+  private readonly loaded: QueueCard[] = [];
+  private unread: number;
+
+  constructor(cursor: CardCursor, pageSize: number) {
+    this.cursor = cursor;
+    this.pageSize = pageSize;
+    this.unread = cursor.total;
+  }
+
+  get length(): number {
+    return this.loaded.length + this.unread;
+  }
+
+  first(): QueueCard | undefined {
+    if (this.loaded.length === 0 && this.unread > 0) {
+      const wanted = Math.min(this.pageSize, this.unread);
+      const page = this.cursor.next(wanted);
+      this.loaded.push(...page);
+      // A short page means the list ended early (its cards changed since it was counted).
+      this.unread = page.length < wanted ? 0 : this.unread - page.length;
+    }
+    return this.loaded[0];
+  }
+
+  /** Takes a card out; it is one shown by next(), so it is among those read (read the head first). */
+  remove(cardId: string): void {
+    this.first();
+    const at = this.loaded.findIndex((card) => card.id === cardId);
+    if (at >= 0) this.loaded.splice(at, 1);
+  }
+}
 
 /** Anki's default "learn ahead" limit: with nothing else left, a learning card due within it is shown early. */
 export const LEARN_AHEAD_MS = 20 * 60_000;
@@ -27,18 +102,18 @@ function insertByDue(list: QueueCard[], card: QueueCard): void {
 
 export class ReviewSession {
   private readonly learning: QueueCard[];
-  private readonly review: QueueCard[];
-  private readonly fresh: QueueCard[];
+  private readonly review: PagedList;
+  private readonly fresh: PagedList;
   /** A card brought back by undo: it is shown next, whatever its state. */
   private priority: QueueCard | null = null;
   private readonly answers: Grade[] = [];
   readonly dayEnd: number;
   readonly learnAheadMs: number;
 
-  constructor(queue: DueQueue, dayEnd: number, learnAheadMs = LEARN_AHEAD_MS) {
+  constructor(queue: SessionQueue, dayEnd: number, learnAheadMs = LEARN_AHEAD_MS, pageSize = PAGE_SIZE) {
     this.learning = [...queue.learning, ...queue.later].sort((a, b) => a.due - b.due);
-    this.review = [...queue.review];
-    this.fresh = [...queue.new];
+    this.review = new PagedList(queue.review, pageSize);
+    this.fresh = new PagedList(queue.new, pageSize);
     this.dayEnd = dayEnd;
     this.learnAheadMs = learnAheadMs;
   }
@@ -47,8 +122,10 @@ export class ReviewSession {
     if (this.priority) return { kind: 'card', card: this.priority };
     const firstLearning = this.learning[0];
     if (firstLearning && firstLearning.due <= now) return { kind: 'card', card: firstLearning };
-    if (this.review[0]) return { kind: 'card', card: this.review[0] };
-    if (this.fresh[0]) return { kind: 'card', card: this.fresh[0] };
+    const review = this.review.first();
+    if (review) return { kind: 'card', card: review };
+    const fresh = this.fresh.first();
+    if (fresh) return { kind: 'card', card: fresh };
     if (firstLearning && firstLearning.due <= now + this.learnAheadMs) return { kind: 'card', card: firstLearning };
     if (firstLearning) return { kind: 'wait', until: firstLearning.due - this.learnAheadMs };
     return { kind: 'done' };
@@ -88,10 +165,10 @@ export class ReviewSession {
 
   private remove(cardId: string): void {
     if (this.priority?.id === cardId) this.priority = null;
-    for (const list of [this.learning, this.review, this.fresh]) {
-      const at = list.findIndex((card) => card.id === cardId);
-      if (at >= 0) list.splice(at, 1);
-    }
+    const at = this.learning.findIndex((card) => card.id === cardId);
+    if (at >= 0) this.learning.splice(at, 1);
+    this.review.remove(cardId);
+    this.fresh.remove(cardId);
   }
 }
 

@@ -12,6 +12,23 @@ export interface CandidateRow {
   buried_until: number | null;
 }
 
+/** A new card, with its place in the knowledge base (the order new cards come in). */
+export interface NewCandidateRow extends CandidateRow {
+  path: string;
+  line: number;
+}
+
+/** The cards kb review may show: live (not orphaned), not suspended, not buried at `now` (the first argument). */
+function candidateFrom(filterSql: string): string {
+  return `FROM cards c JOIN fsrs f ON f.card_id = c.id
+    WHERE c.orphan = 0 AND f.suspended = 0 AND (f.buried_until IS NULL OR f.buried_until <= ?)${filterSql}`;
+}
+
+function candidateBase(filterSql: string, extraColumns = ''): string {
+  return `SELECT c.id AS id, f.state AS state, f.due AS due, f.suspended AS suspended, f.buried_until AS buried_until${extraColumns}
+    ${candidateFrom(filterSql)}`;
+}
+
 export interface CardFilter {
   /** A tag; also matches its sub-tags (`vllm` matches `vllm/paged-attention`). */
   tag?: string;
@@ -86,20 +103,50 @@ export function reviewQueries(db: KbDatabase) {
      * cards in knowledge-base order. Suspended, buried and orphaned cards are left out.
      */
     candidates(filter: CardFilter, now: number, dayEnd: number, reviewLimit: number, newLimit: number): CandidateRow[] {
+      return [
+        ...this.learningCandidates(filter, now, dayEnd),
+        ...this.reviewPage(filter, now, dayEnd, null, reviewLimit),
+        ...this.newPage(filter, now, null, newLimit),
+      ];
+    },
+
+    /** Learning and relearning cards due before `dayEnd`, earliest first. */
+    learningCandidates(filter: CardFilter, now: number, dayEnd: number): CandidateRow[] {
       const { sql, args } = filterSql(filter);
-      const base = `SELECT c.id AS id, f.state AS state, f.due AS due, f.suspended AS suspended, f.buried_until AS buried_until
-        FROM cards c JOIN fsrs f ON f.card_id = c.id
-        WHERE c.orphan = 0 AND f.suspended = 0 AND (f.buried_until IS NULL OR f.buried_until <= ?)${sql}`;
-      const learning = db
-        .prepare<(string | number)[], CandidateRow>(`${base} AND f.state IN (1, 3) AND f.due < ? ORDER BY f.due, c.id`)
+      return db
+        .prepare<(string | number)[], CandidateRow>(`${candidateBase(sql)} AND f.state IN (1, 3) AND f.due < ? ORDER BY f.due, c.id`)
         .all(now, ...args, dayEnd);
-      const review = db
-        .prepare<(string | number)[], CandidateRow>(`${base} AND f.state = 2 AND f.due < ? ORDER BY f.due, c.id LIMIT ?`)
-        .all(now, ...args, dayEnd, reviewLimit);
-      const fresh = db
-        .prepare<(string | number)[], CandidateRow>(`${base} AND f.state = 0 ORDER BY c.path, c.line, c.id LIMIT ?`)
-        .all(now, ...args, newLimit);
-      return [...learning, ...review, ...fresh];
+    },
+
+    /** How many reviews are due before `dayEnd`, and how many new cards wait (before daily limits). */
+    eligibleCounts(filter: CardFilter, now: number, dayEnd: number): { review: number; new: number } {
+      const { sql, args } = filterSql(filter);
+      const row = db
+        .prepare<(string | number)[], { review: number | null; new: number | null }>(
+          `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0) AS new ${candidateFrom(sql)}`,
+        )
+        .get(dayEnd, now, ...args);
+      return { review: row?.review ?? 0, new: row?.new ?? 0 };
+    },
+
+    /** Up to `limit` reviews due before `dayEnd`, most overdue first, after the card `after`. */
+    reviewPage(filter: CardFilter, now: number, dayEnd: number, after: CandidateRow | null, limit: number): CandidateRow[] {
+      const { sql, args } = filterSql(filter);
+      const keyset = after ? ' AND (f.due, c.id) > (?, ?)' : '';
+      return db
+        .prepare<(string | number)[], CandidateRow>(`${candidateBase(sql)} AND f.state = 2 AND f.due < ?${keyset} ORDER BY f.due, c.id LIMIT ?`)
+        .all(now, ...args, dayEnd, ...(after ? [after.due, after.id] : []), limit);
+    },
+
+    /** Up to `limit` new cards in knowledge-base order (file, line), after the card `after`. */
+    newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number): NewCandidateRow[] {
+      const { sql, args } = filterSql(filter);
+      const keyset = after ? ' AND (c.path, c.line, c.id) > (?, ?, ?)' : '';
+      return db
+        .prepare<(string | number)[], NewCandidateRow>(
+          `${candidateBase(sql, ', c.path AS path, c.line AS line')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
+        )
+        .all(now, ...args, ...(after ? [after.path, after.line, after.id] : []), limit);
     },
 
     /** New cards first answered, and review-state cards answered, since `since`. */
