@@ -8,8 +8,8 @@ import { dirname } from 'node:path';
 
 export type KbDatabase = Database.Database;
 
-const schemaUrl = new URL('./schema.sql', import.meta.url);
-const migrations: Array<() => string> = [() => readFileSync(schemaUrl, 'utf8')];
+const migrationFiles = ['./schema.sql', './queue-indexes.sql'];
+const migrations: Array<() => string> = migrationFiles.map((file) => () => readFileSync(new URL(file, import.meta.url), 'utf8'));
 
 /** The schema version this kb writes; `PRAGMA user_version` of an up-to-date database. */
 export const schemaVersion = migrations.length;

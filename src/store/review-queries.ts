@@ -92,6 +92,20 @@ export function reviewQueries(db: KbDatabase) {
      WHERE c.orphan = 0 AND f.suspended = 0 AND f.state != 0 AND f.due < ?`,
   );
 
+  const live = '(buried_until IS NULL OR buried_until <= @now) AND suspended = 0';
+  const queueCounts = db.prepare<{ now: number; dayEnd: number }, { review: number; new: number }>(
+    `SELECT (SELECT count(*) FROM fsrs WHERE state = 2 AND due < @dayEnd AND ${live}) - orphans.review AS review,
+            (SELECT count(*) FROM fsrs WHERE state = 0 AND ${live}) - orphans.new AS new
+     FROM (SELECT count(CASE WHEN f.state = 2 AND f.due < @dayEnd THEN 1 END) AS review, count(CASE WHEN f.state = 0 THEN 1 END) AS new
+           -- CROSS JOIN keeps the orphans (cards_orphaned) as the outer loop.
+           FROM cards c CROSS JOIN fsrs f ON f.card_id = c.id
+           WHERE c.orphan = 1 AND (f.buried_until IS NULL OR f.buried_until <= @now) AND f.suspended = 0) AS orphans`,
+  );
+  const filteredCounts = (filterSql: string) =>
+    db.prepare<(string | number)[], { review: number | null; new: number | null }>(
+      `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0) AS new ${candidateFrom(filterSql)}`,
+    );
+
   return {
     fsrs(cardId: string): FsrsColumns | null {
       return fsrsRow.get(cardId) ?? null;
@@ -121,11 +135,9 @@ export function reviewQueries(db: KbDatabase) {
     /** How many reviews are due before `dayEnd`, and how many new cards wait (before daily limits). */
     eligibleCounts(filter: CardFilter, now: number, dayEnd: number): { review: number; new: number } {
       const { sql, args } = filterSql(filter);
-      const row = db
-        .prepare<(string | number)[], { review: number | null; new: number | null }>(
-          `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0) AS new ${candidateFrom(sql)}`,
-        )
-        .get(dayEnd, now, ...args);
+      // Unfiltered, the counts come from the fsrs_queue index alone, less the orphans (few, by
+      // their own index): joining every card's row cost ~20 ms with 10,000 cards.
+      const row = sql === '' ? queueCounts.get({ now, dayEnd }) : filteredCounts(sql).get(dayEnd, now, ...args);
       return { review: row?.review ?? 0, new: row?.new ?? 0 };
     },
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deviceId, NewerDatabaseError, openDatabase, schemaVersion } from '../../src/store/db.ts';
 
@@ -45,6 +45,23 @@ describe('openDatabase', () => {
     const second = openDatabase(path);
     expect(deviceId(second)).toBe(id);
     second.close();
+  });
+
+  it('brings a database of migration 1 up to date, rows kept: the queue indexes are added', () => {
+    const path = tempDb();
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Database(path);
+    old.exec(readFileSync(new URL('../../src/store/schema.sql', import.meta.url), 'utf8'));
+    old.pragma('user_version = 1');
+    insertCard(old, 'c1', 'note', 'notes/a.md', 1);
+    old.prepare("INSERT INTO fsrs (card_id, due, stability, difficulty, state) VALUES ('c1', 5, 0, 0, 2)").run();
+    old.close();
+    const db = openDatabase(path);
+    expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
+    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name IN ('fsrs_queue', 'cards_orphaned') ORDER BY name").pluck().all();
+    expect(indexes).toEqual(['cards_orphaned', 'fsrs_queue']);
+    expect(db.prepare('SELECT card_id, due, state FROM fsrs').all()).toEqual([{ card_id: 'c1', due: 5, state: 2 }]);
+    db.close();
   });
 
   it('refuses a database from a newer kb', () => {
