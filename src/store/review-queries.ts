@@ -19,14 +19,14 @@ export interface NewCandidateRow extends CandidateRow {
 }
 
 /** The cards kb review may show: live (not orphaned), not suspended, not buried at `now` (the first argument). */
-function candidateFrom(filterSql: string): string {
-  return `FROM cards c JOIN fsrs f ON f.card_id = c.id
+function candidateFrom(filterSql: string, join = 'JOIN'): string {
+  return `FROM cards c ${join} fsrs f ON f.card_id = c.id
     WHERE c.orphan = 0 AND f.suspended = 0 AND (f.buried_until IS NULL OR f.buried_until <= ?)${filterSql}`;
 }
 
-function candidateBase(filterSql: string, extraColumns = ''): string {
+function candidateBase(filterSql: string, extraColumns = '', join = 'JOIN'): string {
   return `SELECT c.id AS id, f.state AS state, f.due AS due, f.suspended AS suspended, f.buried_until AS buried_until${extraColumns}
-    ${candidateFrom(filterSql)}`;
+    ${candidateFrom(filterSql, join)}`;
 }
 
 export interface CardFilter {
@@ -154,9 +154,10 @@ export function reviewQueries(db: KbDatabase) {
     newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number): NewCandidateRow[] {
       const { sql, args } = filterSql(filter);
       const keyset = after ? ' AND (c.path, c.line, c.id) > (?, ?, ?)' : '';
+      // Cards first (CROSS JOIN keeps that order): cards_new_order yields them in queue order.
       return db
         .prepare<(string | number)[], NewCandidateRow>(
-          `${candidateBase(sql, ', c.path AS path, c.line AS line')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
+          `${candidateBase(sql, ', c.path AS path, c.line AS line', 'CROSS JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
         )
         .all(now, ...args, ...(after ? [after.path, after.line, after.id] : []), limit);
     },

@@ -58,8 +58,8 @@ describe('openDatabase', () => {
     old.close();
     const db = openDatabase(path);
     expect(db.pragma('user_version', { simple: true })).toBe(schemaVersion);
-    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name IN ('fsrs_queue', 'cards_orphaned') ORDER BY name").pluck().all();
-    expect(indexes).toEqual(['cards_orphaned', 'fsrs_queue']);
+    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name IN ('fsrs_queue', 'cards_orphaned', 'cards_new_order') ORDER BY name").pluck().all();
+    expect(indexes).toEqual(['cards_new_order', 'cards_orphaned', 'fsrs_queue']);
     expect(db.prepare('SELECT card_id, due, state FROM fsrs').all()).toEqual([{ card_id: 'c1', due: 5, state: 2 }]);
     db.close();
   });
