@@ -15,9 +15,11 @@ import * as rateCommand from './rate.ts';
 import * as undoCommand from './undo.ts';
 import * as statsCommand from './stats.ts';
 import * as generateCommand from './generate.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 
 const program = new Command('kb')
   .description('Spaced-repetition knowledge base and quiz for LLM inference, with runnable labs')
+  .version(packageJson.version, '-V, --version', 'print the version of kb')
   .option('--kb <dir>', 'knowledge base folder (default: $KB_DIR, the nearest one up from here, else the bundled one)')
   .showHelpAfterError()
   .exitOverride();

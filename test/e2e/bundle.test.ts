@@ -24,6 +24,11 @@ describe('the start-up bundle', () => {
     expect(readFileSync(join(cacheDir as string, key, 'key'), 'utf8')).toBe(`${key}\n`);
   });
 
+  it('prints the version of package.json', () => {
+    const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    for (const flag of ['--version', '-V']) expect(runKb([flag])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
   it('changes its key when any source file, the lockfile or tsconfig changes', () => {
     const base = tempDir('kb-bundle-key-');
     mkdirSync(join(base, 'src/cli'), { recursive: true });
