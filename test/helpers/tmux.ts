@@ -55,8 +55,9 @@ export class TmuxKb {
       TERM: 'xterm-256color',
       EDITOR: 'true',
     };
-    // exec: the pane's process is kb itself, so a test can kill exactly it.
-    this.startProgram([process.execPath, kbBin, '--kb', root, command, ...args], env, size);
+    // exec: the pane's process is kb itself, so a test can kill exactly it. Run as the `kb`
+    // command is (its #! line sets Node's flags), with the Node of PATH as node-env.sh puts it.
+    this.startProgram([kbBin, '--kb', root, command, ...args], env, size);
   }
 
   /** Starts any program in the terminal (bench/review.ts times a bare Node this way). */
