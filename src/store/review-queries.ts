@@ -87,9 +87,11 @@ export function reviewQueries(db: KbDatabase) {
   );
   const setSuspended = db.prepare<[number, string]>('UPDATE fsrs SET suspended = ? WHERE card_id = ?');
   const setBuried = db.prepare<[number | null, string]>('UPDATE fsrs SET buried_until = ? WHERE card_id = ?');
-  const dueBefore = db.prepare<[number], { n: number }>(
-    `SELECT count(*) AS n FROM fsrs f JOIN cards c ON c.id = f.card_id
-     WHERE c.orphan = 0 AND f.suspended = 0 AND f.state != 0 AND f.due < ?`,
+  // From fsrs_queue, less the orphans, as the queue counts are.
+  const dueBefore = db.prepare<{ until: number }, { n: number }>(
+    `SELECT (SELECT count(*) FROM fsrs WHERE state IN (1, 2, 3) AND due < @until AND suspended = 0)
+          - (SELECT count(*) FROM cards c CROSS JOIN fsrs f ON f.card_id = c.id
+             WHERE c.orphan = 1 AND f.suspended = 0 AND f.state != 0 AND f.due < @until) AS n`,
   );
 
   const live = '(buried_until IS NULL OR buried_until <= @now) AND suspended = 0';
@@ -170,7 +172,7 @@ export function reviewQueries(db: KbDatabase) {
 
     /** Cards (not new) due before `until`: the load waiting at that time. */
     dueCountBefore(until: number): number {
-      return dueBefore.get(until)?.n ?? 0;
+      return dueBefore.get({ until })?.n ?? 0;
     },
 
     /**

@@ -131,4 +131,24 @@ describe('ReviewService', () => {
     const nextMorning = new Date(2026, 0, 3, 9).getTime();
     expect(service.queue({}, nextMorning).new.map((c) => c.id)).toEqual([f.ids[1], f.ids[2]]);
   });
+
+  it("counts tomorrow's load: cards due before the day after tomorrow starts, not new, orphaned or suspended", async () => {
+    const f = await fixture();
+    const service = f.service;
+    const evening = new Date(2026, 0, 2, 21).getTime();
+    const tomorrowNoon = new Date(2026, 0, 3, 12).getTime();
+    const later = new Date(2026, 0, 9, 12).getTime();
+    const set = f.db.prepare('UPDATE fsrs SET state = ?, due = ?, suspended = ? WHERE card_id = ?');
+    set.run(2, tomorrowNoon, 0, f.ids[0]);
+    set.run(1, tomorrowNoon, 0, f.ids[1]);
+    set.run(2, later, 0, f.ids[2]);
+    expect(service.tomorrowLoad(evening)).toBe(2);
+    set.run(0, tomorrowNoon, 0, f.ids[1]);
+    expect(service.tomorrowLoad(evening)).toBe(1);
+    f.db.prepare('UPDATE cards SET orphan = 1 WHERE id = ?').run(f.ids[0]);
+    expect(service.tomorrowLoad(evening)).toBe(0);
+    f.db.prepare('UPDATE cards SET orphan = 0 WHERE id = ?').run(f.ids[0]);
+    set.run(2, tomorrowNoon, 1, f.ids[0]);
+    expect(service.tomorrowLoad(evening)).toBe(0);
+  });
 });
