@@ -131,6 +131,9 @@ export class ReviewService {
     const later: QueueCard[] = [];
     for (const row of this.reviews.learningCandidates(request, now, dayEnd)) (row.due <= now ? learning : later).push(queueCardFromRow(row));
     const eligible = this.reviews.eligibleCounts(request, now, dayEnd);
+    // Walking the cards in order finds a page of new cards quickly when they are dense; when
+    // they are few (a mature collection), sorting just them is quicker.
+    const newCardsAreMany = eligible.new * 8 >= eligible.cards;
     const sizes = queueSizes({ learning: learning.length, review: eligible.review, new: eligible.new, later: later.length }, limits);
     let lastReview: CandidateRow | null = null;
     let lastNew: NewCandidateRow | null = null;
@@ -148,7 +151,7 @@ export class ReviewService {
       new: {
         total: sizes.new,
         next: (count) => {
-          const rows = this.reviews.newPage(request, now, lastNew, count);
+          const rows = this.reviews.newPage(request, now, lastNew, count, newCardsAreMany);
           lastNew = rows.at(-1) ?? lastNew;
           return rows.map(queueCardFromRow);
         },

@@ -29,6 +29,15 @@ function candidateBase(filterSql: string, extraColumns = '', join = 'JOIN'): str
     ${candidateFrom(filterSql, join)}`;
 }
 
+export interface EligibleCounts {
+  /** Reviews due before the day ends. */
+  review: number;
+  /** New cards. */
+  new: number;
+  /** Cards that could be shown at all (not suspended or buried). */
+  cards: number;
+}
+
 export interface CardFilter {
   /** A tag; also matches its sub-tags (`vllm` matches `vllm/paged-attention`). */
   tag?: string;
@@ -95,17 +104,19 @@ export function reviewQueries(db: KbDatabase) {
   );
 
   const live = '(buried_until IS NULL OR buried_until <= @now) AND suspended = 0';
-  const queueCounts = db.prepare<{ now: number; dayEnd: number }, { review: number; new: number }>(
+  const queueCounts = db.prepare<{ now: number; dayEnd: number }, EligibleCounts>(
     `SELECT (SELECT count(*) FROM fsrs WHERE state = 2 AND due < @dayEnd AND ${live}) - orphans.review AS review,
-            (SELECT count(*) FROM fsrs WHERE state = 0 AND ${live}) - orphans.new AS new
-     FROM (SELECT count(CASE WHEN f.state = 2 AND f.due < @dayEnd THEN 1 END) AS review, count(CASE WHEN f.state = 0 THEN 1 END) AS new
+            (SELECT count(*) FROM fsrs WHERE state = 0 AND ${live}) - orphans.new AS new,
+            (SELECT count(*) FROM fsrs WHERE ${live}) - orphans.cards AS cards
+     FROM (SELECT count(CASE WHEN f.state = 2 AND f.due < @dayEnd THEN 1 END) AS review, count(CASE WHEN f.state = 0 THEN 1 END) AS new,
+                  count(*) AS cards
            -- CROSS JOIN keeps the orphans (cards_orphaned) as the outer loop.
            FROM cards c CROSS JOIN fsrs f ON f.card_id = c.id
            WHERE c.orphan = 1 AND (f.buried_until IS NULL OR f.buried_until <= @now) AND f.suspended = 0) AS orphans`,
   );
   const filteredCounts = (filterSql: string) =>
-    db.prepare<(string | number)[], { review: number | null; new: number | null }>(
-      `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0) AS new ${candidateFrom(filterSql)}`,
+    db.prepare<(string | number)[], { review: number | null; new: number | null; cards: number }>(
+      `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0) AS new, count(*) AS cards ${candidateFrom(filterSql)}`,
     );
 
   return {
@@ -134,13 +145,13 @@ export function reviewQueries(db: KbDatabase) {
         .all(now, ...args, dayEnd);
     },
 
-    /** How many reviews are due before `dayEnd`, and how many new cards wait (before daily limits). */
-    eligibleCounts(filter: CardFilter, now: number, dayEnd: number): { review: number; new: number } {
+    /** How many reviews are due before `dayEnd`, how many new cards wait (before daily limits), and how many cards could be shown. */
+    eligibleCounts(filter: CardFilter, now: number, dayEnd: number): EligibleCounts {
       const { sql, args } = filterSql(filter);
       // Unfiltered, the counts come from the fsrs_queue index alone, less the orphans (few, by
       // their own index): joining every card's row cost ~20 ms with 10,000 cards.
       const row = sql === '' ? queueCounts.get({ now, dayEnd }) : filteredCounts(sql).get(dayEnd, now, ...args);
-      return { review: row?.review ?? 0, new: row?.new ?? 0 };
+      return { review: row?.review ?? 0, new: row?.new ?? 0, cards: row?.cards ?? 0 };
     },
 
     /** Up to `limit` reviews due before `dayEnd`, most overdue first, after the card `after`. */
@@ -152,14 +163,19 @@ export function reviewQueries(db: KbDatabase) {
         .all(now, ...args, dayEnd, ...(after ? [after.due, after.id] : []), limit);
     },
 
-    /** Up to `limit` new cards in knowledge-base order (file, line), after the card `after`. */
-    newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number): NewCandidateRow[] {
+    /**
+     * Up to `limit` new cards in knowledge-base order (file, line), after the card `after`.
+     * Two ways to read them: `scan` walks cards_new_order from `after` and stops at `limit`
+     * new cards, quick when new cards are many among the cards; otherwise (the default) the
+     * new cards are found through fsrs_queue and sorted, whose cost grows only with their number.
+     */
+    newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number, scan = false): NewCandidateRow[] {
       const { sql, args } = filterSql(filter);
       const keyset = after ? ' AND (c.path, c.line, c.id) > (?, ?, ?)' : '';
-      // Cards first (CROSS JOIN keeps that order): cards_new_order yields them in queue order.
+      // CROSS JOIN keeps the cards (cards_new_order) as the outer loop.
       return db
         .prepare<(string | number)[], NewCandidateRow>(
-          `${candidateBase(sql, ', c.path AS path, c.line AS line', 'CROSS JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
+          `${candidateBase(sql, ', c.path AS path, c.line AS line', scan ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
         )
         .all(now, ...args, ...(after ? [after.path, after.line, after.id] : []), limit);
     },

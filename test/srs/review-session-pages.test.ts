@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
 import { scanKnowledgeBase } from '../../src/kb/scan.ts';
 import { openDatabase } from '../../src/store/db.ts';
+import { reviewQueries, type NewCandidateRow } from '../../src/store/review-queries.ts';
 import { ReviewService, type QueueRequest } from '../../src/srs/review-service.ts';
 import { ReviewSession, sessionQueue } from '../../src/srs/session.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
@@ -74,6 +75,29 @@ describe('a review session read a page at a time', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('reads the same new cards in the same pages whether it walks the cards or sorts the new ones', async () => {
+    const { db, ids } = await collection(15);
+    const queries = reviewQueries(db);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(0, 0, 2), { minLength: ids.length, maxLength: ids.length }), fc.integer({ min: 1, max: 9 }), async (states, pageSize) => {
+        states.forEach((state, i) => db.prepare('UPDATE fsrs SET state = ? WHERE card_id = ?').run(state, ids[i]));
+        const pages = (scan: boolean) => {
+          const read: string[][] = [];
+          let after: NewCandidateRow | null = null;
+          for (;;) {
+            const page = queries.newPage({}, NOW, after, pageSize, scan);
+            if (page.length === 0) return read;
+            read.push(page.map((row) => row.id));
+            after = page.at(-1)!;
+          }
+        };
+        expect(pages(true)).toEqual(pages(false));
+        expect(pages(true).flat()).toEqual(ids.filter((_, i) => states[i] === 0));
+      }),
+      { numRuns: 40 },
     );
   });
 });
