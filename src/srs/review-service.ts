@@ -24,7 +24,7 @@ import {
 import { nextReviewDayStart, reviewDayStart } from './clock.ts';
 import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from './queue.ts';
 import { Scheduler, type Preview } from './scheduler.ts';
-import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type SessionQueue } from './session.ts';
+import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type CardCursor, type SessionQueue } from './session.ts';
 import type { ReviewSettings } from './settings.ts';
 import type { CardState, FsrsState, Grade } from './state.ts';
 
@@ -135,27 +135,11 @@ export class ReviewService {
     // they are few (a mature collection), sorting just them is quicker.
     const newCardsAreMany = eligible.new * 8 >= eligible.cards;
     const sizes = queueSizes({ learning: learning.length, review: eligible.review, new: eligible.new, later: later.length }, limits);
-    let lastReview: CandidateRow | null = null;
-    let lastNew: NewCandidateRow | null = null;
     const queue: SessionQueue = {
       learning: learning.slice(0, sizes.learning),
       later: later.slice(0, sizes.later),
-      review: {
-        total: sizes.review,
-        next: (count) => {
-          const rows = this.reviews.reviewPage(request, now, dayEnd, lastReview, count);
-          lastReview = rows.at(-1) ?? lastReview;
-          return rows.map(queueCardFromRow);
-        },
-      },
-      new: {
-        total: sizes.new,
-        next: (count) => {
-          const rows = this.reviews.newPage(request, now, lastNew, count, newCardsAreMany);
-          lastNew = rows.at(-1) ?? lastNew;
-          return rows.map(queueCardFromRow);
-        },
-      },
+      review: storeCursor(sizes.review, (after, count) => this.reviews.reviewPage(request, now, dayEnd, after, count)),
+      new: storeCursor(sizes.new, (after: NewCandidateRow | null, count) => this.reviews.newPage(request, now, after, count, newCardsAreMany)),
     };
     return new ReviewSession(queue, dayEnd, LEARN_AHEAD_MS, pageSize);
   }
@@ -297,4 +281,17 @@ export class UnknownCardError extends Error {
 /** `newOrder`: the row's place among the candidates, which come in knowledge-base order. */
 function queueCardFromRow(row: CandidateRow, newOrder = 0): QueueCard {
   return { id: row.id, state: row.state, due: row.due, newOrder, suspended: row.suspended === 1, buriedUntil: row.buried_until };
+}
+
+/** A cursor over one list in the store: each page is read after the last row of the one before. */
+function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row | null, count: number) => Row[]): CardCursor {
+  let last: Row | null = null;
+  return {
+    total,
+    next(count) {
+      const rows = page(last, count);
+      last = rows.at(-1) ?? last;
+      return rows.map(queueCardFromRow);
+    },
+  };
 }
