@@ -1,10 +1,11 @@
 // kb's start-up build. Run from its ~200 TypeScript sources and ~300 package modules, kb
 // spends most of a second resolving, transforming and linking modules before it draws
 // anything. So bin/kb.js runs a bundle instead: esbuild joins the sources and the pure-JS
-// packages into a few files (one shared part, plus one chunk per lazily imported command
-// part) in node_modules/.cache/kb/. The bundle is keyed by the size and mtime of every source
-// file, the lockfile and this file: an edit is picked up on the next run, as with tsx, and
-// nothing generated is ever committed.
+// packages into one CommonJS file in node_modules/.cache/kb/ (each command's heavy parts
+// stay behind lazy initializers, so `kb due` never evaluates Ink), which bin/run-bundle.js
+// runs with a code cache of its own. The bundle is keyed by the size and mtime of every
+// source file, the lockfile and this file: an edit is picked up on the next run, as with
+// tsx, and nothing generated is ever committed.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -77,19 +78,44 @@ const keepSourceUrls = {
 };
 
 /**
- * Start-up fixes to two packages, applied as the bundle is built. Each one replaces exact
- * text; if a package's text changes, its patch is simply not applied (the package loads as
- * before) and test/e2e/bundle.test.ts, which checks that each patch applies to the
- * installed version, fails.
+ * Fixes to packages, applied as the bundle is built. Each one replaces exact text; if a
+ * package's text changes, its patch is not applied, and test/e2e/bundle.test.ts, which
+ * checks that each patch applies to the installed version, fails. (Without the await
+ * patches the CommonJS build fails, and kb runs from source, slowly; KB_DEBUG_BUNDLE=1 says so.)
  */
 export const packagePatches = [
   {
-    // Yoga (Ink's layout engine) ships its WebAssembly as a base64 data: URL, but its
-    // Emscripten loader fetches even that through fetch(), and the first fetch() loads
-    // Node's whole HTTP client: about 60 ms of kb's start-up for nothing. Later Emscripten
-    // releases skip fetch() for data: URLs; this adds the same check (ua is its isDataURI).
+    // Yoga (Ink's layout engine) waits for its WebAssembly with a top-level await, which a
+    // CommonJS bundle cannot hold. Its Emscripten loader is asked to instantiate at once
+    // instead (next patch): then the module is ready when loadYoga() returns.
+    file: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/,
+    replace: [['const Yoga = wrapAssembly(await loadYoga());', 'const yogaModule = { kbInstantiateAtOnce: true };\nloadYoga(yogaModule);\nconst Yoga = wrapAssembly(yogaModule);']],
+  },
+  {
+    // The loader's own synchronous path: wa() decodes the base64 data: URL it ships, and a
+    // (the loader's receiveInstance) takes the instance. This also skips its fetch() of
+    // that data: URL, whose first call loaded Node's whole HTTP client (~60 ms).
     file: /[\\/]yoga-wasm-base64-esm\.js$/,
-    replace: [['w||"function"!=typeof fetch?', 'w||ua(H)||"function"!=typeof fetch?']],
+    replace: [
+      [
+        '(function(){return w||"function"!=typeof WebAssembly.instantiateStreaming',
+        '(function(){if(h.kbInstantiateAtOnce){a(new WebAssembly.Instance(new WebAssembly.Module(wa()),d));return Promise.resolve()}return w||"function"!=typeof WebAssembly.instantiateStreaming',
+      ],
+    ],
+  },
+  {
+    // Ink connects React DevTools when DEV=true, with top-level awaits a CommonJS bundle
+    // cannot hold. kb does not ship DevTools: the connection starts without being awaited,
+    // and Ink names itself without reading its package.json.
+    file: /[\\/]ink[\\/]build[\\/]reconciler\.js$/,
+    replace: [
+      ["await import('./devtools.js');", "void import('./devtools.js');"],
+      ['const loaded = await loadPackageJson();', 'const loaded = {};'],
+    ],
+  },
+  {
+    file: /[\\/]ink[\\/]build[\\/]devtools\.js$/,
+    replace: [['if (await isDevToolsReachable()) {', 'if (false) {']],
   },
   {
     // string-width builds its RGI emoji pattern when loaded: V8 expands \p{RGI_Emoji} into
@@ -134,34 +160,37 @@ const patchPackages = {
 async function build(outdir) {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: { main: entry },
+    entryPoints: [entry],
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    // One CommonJS file: bin/run-bundle.js can then compile it through vm.Script, whose
+    // code cache is taken after kb has run (see there). Lazily imported parts stay lazy.
+    format: 'cjs',
     platform: 'node',
     target: `node${process.versions.node.split('.')[0]}`,
     // esbuild's tables do not credit Node with the RegExp v flag, and would rewrite such
     // literals as new RegExp(...): compiled at load, where string-width's emoji pattern alone
     // costs ~10 ms of every start. As literals, V8 compiles them when first used.
     supported: { 'regexp-set-notation': true },
-    outdir,
+    outfile: join(outdir, 'main.cjs'),
     absWorkingDir: root,
-    outExtension: { '.js': '.mjs' },
     external,
     plugins: [keepSourceUrls, patchPackages],
     jsx: 'automatic',
-    // React's production build: its development build checks every render (slower to start and to draw).
-    define: { 'process.env.NODE_ENV': '"production"' },
-    // Bundled CommonJS packages call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __kbCreateRequire } from 'node:module'; const require = __kbCreateRequire(import.meta.url);" },
+    define: {
+      // React's production build: its development build checks every render (slower to start and to draw).
+      'process.env.NODE_ENV': '"production"',
+      // What packages ask of import.meta, answered for the bundle's own file.
+      'import.meta.url': '__kbBundleUrl',
+      'import.meta.resolve': '__kbResolve',
+    },
+    banner: {
+      js: "var __kbBundleUrl = require('node:url').pathToFileURL(__filename).href;\nvar __kbResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
+    },
     logLevel: 'silent',
   });
 }
 
-/**
- * Bundles of older sources go after a day: a kb still running from one (a long review
- * session) may yet load one of its lazy chunks.
- */
+/** Bundles of older sources go after a day (a kb started a moment ago may still be reading one). */
 function pruneOldBundles(current) {
   const dayAgo = Date.now() - 86_400_000;
   for (const name of readdirSync(cacheDir)) {
@@ -171,8 +200,8 @@ function pruneOldBundles(current) {
 }
 
 /**
- * The bundle's entry file, built first if the sources changed; null when it cannot be
- * built here (a read-only install, say), and kb then runs from source through tsx.
+ * The bundle's file, built first if the sources changed; null when it cannot be built here
+ * (a read-only install, say), and kb then runs from source through tsx.
  */
 export async function bundledEntry() {
   let key;
@@ -182,8 +211,8 @@ export async function bundledEntry() {
     return null; // not a source checkout kb can read
   }
   const dir = join(cacheDir, key);
-  const main = join(dir, 'main.mjs');
-  if (existsSync(main)) return pathToFileURL(main).href;
+  const main = join(dir, 'main.cjs');
+  if (existsSync(main)) return main;
   try {
     mkdirSync(cacheDir, { recursive: true });
     // Build aside and rename, so that two kb processes starting at once never see half a bundle.
@@ -196,7 +225,7 @@ export async function bundledEntry() {
       rmSync(staging, { recursive: true, force: true }); // another process got there first
     }
     pruneOldBundles(key);
-    return existsSync(main) ? pathToFileURL(main).href : null;
+    return existsSync(main) ? main : null;
   } catch (error) {
     if (process.env.KB_DEBUG_BUNDLE) process.stderr.write(`kb: running from source; bundle failed: ${error?.stack ?? error}\n`);
     return null;

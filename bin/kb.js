@@ -16,13 +16,14 @@ if (major < 22) {
 }
 // kb is an application, not a library under development: React runs its production build.
 process.env.NODE_ENV ??= 'production';
-// V8's compile cache roughly halves start-up once warm (Ink and React are large).
+// V8's compile cache for kb's own start-up files (the bundle has a cache of its own).
 module.enableCompileCache?.();
 
 const { bundledEntry } = await import('./bundle.js');
 const bundle = process.env.KB_FROM_SOURCE ? null : await bundledEntry();
 if (bundle) {
-  await import(bundle);
+  const { runBundle } = await import('./run-bundle.js');
+  runBundle(bundle);
 } else {
   const { register } = await import('tsx/esm/api');
   // tsx would look for tsconfig.json in the working directory; kb's own holds its JSX setting.

@@ -28,13 +28,12 @@ const program = new Command('kb')
 const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
+// No top-level await: the start-up bundle is a CommonJS file (bin/bundle.js).
+program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode);
   if (error instanceof UserError) {
     process.stderr.write(`kb: ${error.message}\n`);
     process.exit(error.exitCode);
   }
   throw error;
-}
+});

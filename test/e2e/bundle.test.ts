@@ -1,5 +1,6 @@
-// bin/kb.js runs a bundle of the sources (bin/bundle.js): it must behave exactly as the
-// sources run through tsx, and be rebuilt whenever a source changes.
+// bin/kb.js runs a bundle of the sources (bin/bundle.js) with a code cache of its own
+// (bin/run-bundle.js): it must behave exactly as the sources run through tsx, be rebuilt
+// whenever a source changes, and a cache must only ever save time.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,6 +8,8 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: bin/ is plain JavaScript without declarations
 import { applyPatch, cacheDir, fingerprint, packagePatches } from '../../bin/bundle.js';
+// @ts-expect-error: bin/ is plain JavaScript without declarations
+import { codeCachePath, commandName } from '../../bin/run-bundle.js';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
 import { reviewKb } from './review-fixture.ts';
 
@@ -20,8 +23,34 @@ describe('the start-up bundle', () => {
     expect(withoutClock(bundled.stdout)).toEqual(withoutClock(fromSource.stdout));
     expect(JSON.parse(bundled.stdout).cards).toHaveLength(2);
     const key = (fingerprint as () => string)();
-    expect(existsSync(join(cacheDir as string, key, 'main.mjs'))).toBe(true);
+    expect(existsSync(join(cacheDir as string, key, 'main.cjs'))).toBe(true);
     expect(readFileSync(join(cacheDir as string, key, 'key'), 'utf8')).toBe(`${key}\n`);
+  });
+
+  it('keeps a code cache per command, and runs the same without it or with a broken one', () => {
+    const kb = reviewKb();
+    const due = () => runKb(['--kb', kb.root, 'due', '--json']);
+    const first = due();
+    expect(first.code).toBe(0);
+    const key = (fingerprint as () => string)();
+    const cache = (codeCachePath as (bundle: string, args: string[]) => string)(join(cacheDir as string, key, 'main.cjs'), ['--kb', kb.root, 'due']);
+    expect(existsSync(cache)).toBe(true);
+    const withoutClock = (stdout: string) => ({ ...JSON.parse(stdout), now: null });
+    expect(withoutClock(due().stdout)).toEqual(withoutClock(first.stdout));
+    writeFileSync(cache, 'not a code cache');
+    const broken = due();
+    expect(broken.code).toBe(0);
+    expect(withoutClock(broken.stdout)).toEqual(withoutClock(first.stdout));
+    // Rejected by V8, so made again from that run.
+    expect(readFileSync(cache).length).toBeGreaterThan(1000);
+  });
+
+  it('names each cache after the command, past the --kb option', () => {
+    const name = commandName as (args: string[]) => string;
+    expect(name(['--kb', 'review', 'due', '--json'])).toBe('due');
+    expect(name(['review', '--tag', 'x'])).toBe('review');
+    expect(name(['--help'])).toBe('none');
+    expect(name(['--kb', '/x', '../odd'])).toBe('other');
   });
 
   it('prints the version of package.json', () => {
@@ -56,8 +85,11 @@ const patch = applyPatch as (patch: PackagePatch, text: string) => string | null
 
 describe("the bundle's package patches", () => {
   const installed = [
-    fileURLToPath(new URL('../../node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js', import.meta.url)),
     fileURLToPath(new URL('../../node_modules/string-width/index.js', import.meta.url)),
+    fileURLToPath(new URL('../../node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js', import.meta.url)),
+    fileURLToPath(new URL('../../node_modules/yoga-layout/dist/src/index.js', import.meta.url)),
+    fileURLToPath(new URL('../../node_modules/ink/build/reconciler.js', import.meta.url)),
+    fileURLToPath(new URL('../../node_modules/ink/build/devtools.js', import.meta.url)),
   ];
 
   it('each applies to the installed version of its package', () => {
@@ -66,10 +98,11 @@ describe("the bundle's package patches", () => {
       expect(matching, file).toHaveLength(1);
       expect(patch(matching[0], readFileSync(file, 'utf8')), file).not.toBeNull();
     }
+    for (const candidate of patches) expect(installed.some((file) => candidate.file.test(file)), String(candidate.file)).toBe(true);
   });
 
   it('string-width measures exactly as before with its emoji pattern built on demand', async () => {
-    const source = installed[1];
+    const source = installed[0];
     const stringWidthPatch = patches.find((candidate) => candidate.file.test(source))!;
     // Beside the bundles, so that its own imports (strip-ansi, ...) resolve as in the package.
     const copy = join(cacheDir as string, `string-width-patched-${process.pid}.mjs`);
