@@ -171,6 +171,10 @@ async function build(outdir) {
     // literals as new RegExp(...): compiled at load, where string-width's emoji pattern alone
     // costs ~10 ms of every start. As literals, V8 compiles them when first used.
     supported: { 'regexp-set-notation': true },
+    // No comments or layout: a smaller file to read, and an ASCII one (esbuild escapes the
+    // rest; comments it would keep), which V8 holds as one byte per character: read ~2.5x
+    // faster. Names stay, so stack traces still read; KB_FROM_SOURCE=1 gives source lines.
+    minifyWhitespace: true,
     outfile: join(outdir, 'main.cjs'),
     absWorkingDir: root,
     external,

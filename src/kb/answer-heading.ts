@@ -1,7 +1,13 @@
 // Which heading of a note introduces its answer: the rules of DESIGN.md, in English and Chinese.
 
-/** Numbering, bullets and emoji people put in front of a heading: `1.`, `一、`, `(a)`, `✅`. */
-const PREFIX = /^(?:[\s\p{Extended_Pictographic}\p{Emoji_Component}\uFE0F\u200D#*>|•·\-–—]|(?:[(（]?(?:\d+(?:\.\d+)*|[一二三四五六七八九十百]+|[ivxIVX]+|[A-Za-z])[)）]?[.．、:：)]))+/u;
+/**
+ * Numbering, bullets and emoji people put in front of a heading: `1.`, `一、`, `(a)`, `✅`.
+ * Written with escapes, so that kb's start-up bundle stays ASCII (Node reads it several
+ * times faster): bullets and dashes \u2022 • \u00B7 · \u2013 – \u2014 —; the Chinese
+ * numerals 一二三四五六七八九十 and 百; full-width \uFF08 （ \uFF09 ） \uFF0E ． \u3001 、 \uFF1A ：.
+ */
+const PREFIX =
+  /^(?:[\s\p{Extended_Pictographic}\p{Emoji_Component}\uFE0F\u200D#*>|\u2022\u00B7\-\u2013\u2014]|(?:[(\uFF08]?(?:\d+(?:\.\d+)*|[\u4E00\u4E8C\u4E09\u56DB\u4E94\u516D\u4E03\u516B\u4E5D\u5341\u767E]+|[ivxIVX]+|[A-Za-z])[)\uFF09]?[.\uFF0E\u3001:\uFF1A)]))+/u;
 
 /** Strongest: headings that say "answer". Chinese words count anywhere in the heading. */
 const ANSWER_WORDS_ZH = ['答案', '回答', '解答'];

@@ -123,8 +123,9 @@ function describe(meaning: UnitMeaning): string {
   return DIMENSION_NAMES[meaning.dimension] ?? '';
 }
 
-// A number: digits with optional thousands commas (1,024) or underscores, a fraction, an exponent.
-const NUMBER = /^([+\-−]?)((?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
+// A number: digits with optional thousands commas (1,024) or underscores, a fraction, an
+// exponent. Its sign may be the minus sign \u2212 − (an escape: the start-up bundle stays ASCII).
+const NUMBER = /^([+\-\u2212]?)((?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
 
 /**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
