@@ -56,10 +56,11 @@ function saveOnce(script, path) {
 export function runBundle(bundle, args = process.argv.slice(2)) {
   const cachePath = codeCachePath(bundle, args);
   const cachedData = readCache(cachePath);
-  // The wrapper on the bundle's first line keeps its line numbers in stack traces.
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`;
-  const script = new vm.Script(source, {
+  const wrapper = '(function (exports, require, module, __filename, __dirname) {';
+  const script = new vm.Script(`${wrapper}${readFileSync(bundle, 'utf8')}\n})`, {
     filename: bundle,
+    // Stack traces point into the bundle's own lines and columns, not the wrapper's.
+    columnOffset: -wrapper.length,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
