@@ -35,7 +35,7 @@ export function cardLabCheck(check: CheckJson): CardLabCheck {
 export function latestRunLine(db: KbDatabase, lab: string, now: number): string {
   // Finished runs only: the newest may still be running elsewhere (or was killed) and has no result.
   const run = latestLabRuns(db).get(lab);
-  if (!run || run.finishedAt === null) return `${lab} · not run yet (l runs it here)`;
+  if (!run || run.finishedAt === null) return `${lab} · not run yet`;
   const result = (run.result ?? {}) as { verdict?: string; checks?: CheckJson[] };
   const checks = result.checks ?? [];
   const ago = `${intervalLabel(Math.max(0, now - run.finishedAt))} ago`;

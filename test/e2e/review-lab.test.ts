@@ -54,7 +54,8 @@ describe('a card\'s lab from kb review and kb quiz', () => {
     await review.waitFor('which part of TTFT dominates?');
     expect(review.screen()).toContain('l run lab');
     review.send('Space');
-    await review.waitFor('Lab: ttft-breakdown · not run yet');
+    const revealed = await review.waitFor('Lab: ttft-breakdown · not run yet');
+    expect(revealed.match(/l runs it/g), 'the l key is named once').toHaveLength(1);
     review.send('l');
     const report = await review.waitFor('Verdict:', 60_000);
     expect(report).toContain('Verdict: reproduced (2/2 expectations hold)');

@@ -11,10 +11,10 @@ const checks = (pass: Array<boolean | null>) =>
 describe('latestRunLine', () => {
   it('says when a lab has not run yet', () => {
     const db = openDatabase(':memory:');
-    expect(latestRunLine(db, 'ttft-breakdown', 0)).toBe('ttft-breakdown · not run yet (l runs it here)');
+    expect(latestRunLine(db, 'ttft-breakdown', 0)).toBe('ttft-breakdown · not run yet');
     // Started but never finished (running elsewhere, or killed): still no result.
     startLabRun(db, { lab: 'ttft-breakdown', startedAt: 1000, settings: {}, backend: 'cpu' });
-    expect(latestRunLine(db, 'ttft-breakdown', 2000)).toBe('ttft-breakdown · not run yet (l runs it here)');
+    expect(latestRunLine(db, 'ttft-breakdown', 2000)).toBe('ttft-breakdown · not run yet');
     db.close();
   });
 
