@@ -69,6 +69,15 @@ async function buildKnowledgeBase(): Promise<string> {
 
 const QUESTION = /(Deck \d+ card \d+|Note \d+): [^\n]*/;
 
+/** Key 3 (Good, for kb) to a different question on screen, in ms. */
+async function keyToNextQuestion(tmux: TmuxKb): Promise<number> {
+  const before = QUESTION.exec(tmux.screen())?.[0];
+  const t0 = performance.now();
+  tmux.send('3');
+  await tmux.waitFor((screen: string) => QUESTION.exec(screen)?.[0] !== before);
+  return performance.now() - t0;
+}
+
 /** The real kb review in tmux: start to first question on screen, then key '3' to the next question on screen. */
 async function inTerminal(root: string): Promise<{ launch: number[]; rating: number[] }> {
   const launch: number[] = [];
@@ -86,11 +95,7 @@ async function inTerminal(root: string): Promise<{ launch: number[]; rating: num
       for (let i = 0; i < 5 && run > 0; i++) {
         tmux.send('Space');
         await tmux.waitFor('1 Again');
-        const before = QUESTION.exec(tmux.screen())?.[0];
-        const t1 = performance.now();
-        tmux.send('3');
-        await tmux.waitFor((screen: string) => QUESTION.exec(screen)?.[0] !== before);
-        rating.push(performance.now() - t1);
+        rating.push(await keyToNextQuestion(tmux));
       }
       tmux.send('q');
       await tmux.waitForExit();
@@ -170,13 +175,7 @@ async function terminalFloor(): Promise<{ launch: number[]; key: number[] }> {
       tmux.startProgram([process.execPath, '-e', BARE_PROGRAM], { PATH: process.env.PATH ?? '' });
       await tmux.waitFor(QUESTION, 30_000);
       launch.push(performance.now() - t0);
-      for (let i = 0; i < 5; i++) {
-        const before = QUESTION.exec(tmux.screen())?.[0];
-        const t1 = performance.now();
-        tmux.send('3');
-        await tmux.waitFor((screen: string) => QUESTION.exec(screen)?.[0] !== before);
-        key.push(performance.now() - t1);
-      }
+      for (let i = 0; i < 5; i++) key.push(await keyToNextQuestion(tmux));
       tmux.send('q');
       await tmux.waitForExit();
     }
