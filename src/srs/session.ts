@@ -4,7 +4,7 @@
 // time (a backlog of thousands costs no more to open than a day of twenty), through
 // cursors the store supplies.
 import { LEARNING, NEW, RELEARNING, REVIEW, type CardState, type Grade } from './state.ts';
-import type { DueQueue, QueueCard } from './queue.ts';
+import type { QueueCard } from './queue.ts';
 
 /** One list of today's queue, read in queue order a page at a time. */
 export interface CardCursor {
@@ -20,24 +20,6 @@ export interface SessionQueue {
   later: QueueCard[];
   review: CardCursor;
   new: CardCursor;
-}
-
-/** A cursor over cards already in memory. */
-export function arrayCursor(cards: readonly QueueCard[]): CardCursor {
-  let at = 0;
-  return {
-    total: cards.length,
-    next(count) {
-      const page = cards.slice(at, at + count);
-      at += page.length;
-      return page;
-    },
-  };
-}
-
-/** A whole queue (as kb due lists it) as a session's queue. */
-export function sessionQueue(queue: DueQueue): SessionQueue {
-  return { learning: queue.learning, later: queue.later, review: arrayCursor(queue.review), new: arrayCursor(queue.new) };
 }
 
 /** How many cards a session reads from a cursor at once. */

@@ -9,7 +9,8 @@ import { scanKnowledgeBase } from '../../src/kb/scan.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { reviewQueries, type NewCandidateRow } from '../../src/store/review-queries.ts';
 import { ReviewService, type QueueRequest } from '../../src/srs/review-service.ts';
-import { ReviewSession, sessionQueue } from '../../src/srs/session.ts';
+import { ReviewSession } from '../../src/srs/session.ts';
+import { sessionQueue } from '../helpers/session-queue.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
