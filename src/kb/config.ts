@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 // from their own file: zod/locales would bring every language along.
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { NEW_CARD_ORDERS } from '../srs/new-card-order.ts';
 
 // Mini carries no messages of its own: without a locale every error reads "Invalid input".
 z.config(en());
@@ -31,6 +32,8 @@ export const configSchema = z.strictObject({
   dayStartsAt: z._default(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM"')), '04:00'),
   /** Spread intervals a little so cards learned together do not stay together. */
   fuzz: z._default(z.boolean(), true),
+  /** The order new cards come in: decks and note folders in turn, file order, or shuffled per study day. */
+  newCardOrder: z._default(z.enum(NEW_CARD_ORDERS, 'one of "interleave", "file", "random"'), 'interleave'),
 });
 
 export type KbConfig = z.infer<typeof configSchema>;

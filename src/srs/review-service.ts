@@ -12,7 +12,7 @@ import { cardQueries, type CardRow } from '../store/cards.ts';
 import { deviceId, type KbDatabase } from '../store/db.ts';
 import { fileQueries, type FileQueries } from '../store/files.ts';
 import { columnsFromState, sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { reviewQueries, type CandidateRow, type CardFilter, type NewCandidateRow, type ReviewQueries } from '../store/review-queries.ts';
+import { reviewQueries, type CandidateRow, type CardFilter, type ReviewQueries } from '../store/review-queries.ts';
 import {
   commitWriteback,
   prepareWriteback,
@@ -21,7 +21,9 @@ import {
   type FileRestore,
   type WritebackResult,
 } from '../kb/writeback.ts';
-import { nextReviewDayStart, reviewDayStart } from './clock.ts';
+import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from './clock.ts';
+import { newCardReader, type NewCardReader } from './new-card-order.ts';
+import { hashText } from '../store/shuffle-key.ts';
 import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from './queue.ts';
 import { Scheduler, type Preview } from './scheduler.ts';
 import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type CardCursor, type SessionQueue } from './session.ts';
@@ -108,14 +110,11 @@ export class ReviewService {
   queue(request: QueueRequest, now: number): DueQueue {
     const limits = this.limits(request, now);
     const dayEnd = this.dayEnd(now);
-    const rows = this.reviews.candidates(
-      request,
-      now,
-      dayEnd,
-      Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday),
-      Math.max(0, limits.newPerDay - limits.newDoneToday),
-    );
-    // Candidates come in knowledge-base order for new cards.
+    const rows = [
+      ...this.reviews.candidates(request, now, dayEnd, Math.max(0, limits.reviewsPerDay - limits.reviewsDoneToday)),
+      ...this.newCards(request, now, false)(Math.max(0, limits.newPerDay - limits.newDoneToday)),
+    ];
+    // A row's index is its newOrder: new cards keep the order they were read in.
     return buildQueue(rows.map(queueCardFromRow), now, dayEnd, limits);
   }
 
@@ -139,9 +138,19 @@ export class ReviewService {
       learning: learning.slice(0, sizes.learning),
       later: later.slice(0, sizes.later),
       review: storeCursor(sizes.review, (after, count) => this.reviews.reviewPage(request, now, dayEnd, after, count)),
-      new: storeCursor(sizes.new, (after: NewCandidateRow | null, count) => this.reviews.newPage(request, now, after, count, newCardsAreMany)),
+      new: readerCursor(sizes.new, this.newCards(request, now, newCardsAreMany)),
     };
     return new ReviewSession(queue, dayEnd, LEARN_AHEAD_MS, pageSize);
+  }
+
+  /** Today's new cards in the configured order (newCardOrder), read as they are needed. */
+  private newCards(request: QueueRequest, now: number, walkCards: boolean): NewCardReader {
+    const seed = hashText(reviewDayLabel(now, this.settings.dayStartsAt));
+    return newCardReader(this.settings.newCardOrder, {
+      filePage: (after, count, deck) => this.reviews.newPage(request, now, after, count, walkCards, deck),
+      decks: () => this.reviews.decks(request),
+      shuffledPage: (after, count) => this.reviews.shuffledNewPage(request, now, seed, after, count),
+    });
   }
 
   private limits(request: QueueRequest, now: number): QueueLimits {
@@ -281,6 +290,10 @@ export class UnknownCardError extends Error {
 /** `newOrder`: the row's place among the candidates, which come in knowledge-base order. */
 function queueCardFromRow(row: CandidateRow, newOrder = 0): QueueCard {
   return { id: row.id, state: row.state, due: row.due, newOrder, suspended: row.suspended === 1, buriedUntil: row.buried_until };
+}
+
+function readerCursor(total: number, read: NewCardReader): CardCursor {
+  return { total, next: (count) => read(count).map((row) => queueCardFromRow(row)) };
 }
 
 /** A cursor over one list in the store: each page is read after the last row of the one before. */

@@ -2,6 +2,7 @@
 // owns the file and its defaults). Declared here structurally so the scheduler and its
 // tests depend only on the fields they use.
 import { generatorParameters, type FSRSParameters, type StepUnit } from 'ts-fsrs';
+import type { NewCardOrder } from './new-card-order.ts';
 
 export interface ReviewSettings {
   /** Probability of recall FSRS aims for when it picks an interval (0.9 = 90%). */
@@ -18,6 +19,8 @@ export interface ReviewSettings {
   dayStartsAt: string;
   /** Spread intervals a little so cards learned together do not stay together. */
   fuzz: boolean;
+  /** The order new cards come in (new-card-order.ts). */
+  newCardOrder: NewCardOrder;
 }
 
 const STEP = /^\d+(\.\d+)?[mhd]$/;

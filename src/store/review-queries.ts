@@ -3,6 +3,7 @@
 // this file only moves rows.
 import type { KbDatabase } from './db.ts';
 import type { FsrsColumns, FsrsStateCode } from './fsrs.ts';
+import { shuffleKey } from './shuffle-key.ts';
 
 export interface CandidateRow {
   id: string;
@@ -16,6 +17,11 @@ export interface CandidateRow {
 export interface NewCandidateRow extends CandidateRow {
   path: string;
   line: number;
+}
+
+/** A new card with its place in one study day's random order (kb_shuffle). */
+export interface ShuffledCandidateRow extends CandidateRow {
+  shuffle_key: number;
 }
 
 /** The cards kb review may show: live (not orphaned), not suspended, not buried at `now` (the first argument). */
@@ -76,6 +82,8 @@ function filterSql(filter: CardFilter): { sql: string; args: string[] } {
 }
 
 export function reviewQueries(db: KbDatabase) {
+  // Deterministic: SQLite may compute it once per row and compare keys as it sorts.
+  db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
   const fsrsRow = db.prepare<[string], FsrsColumns>(`SELECT ${FSRS_COLUMNS} FROM fsrs WHERE card_id = ?`);
   const writeFsrs = db.prepare(
     `UPDATE fsrs SET due = @due, stability = @stability, difficulty = @difficulty, elapsed_days = @elapsed_days,
@@ -119,16 +127,12 @@ export function reviewQueries(db: KbDatabase) {
     },
 
     /**
-     * Cards that could be in today's queue: learning and review cards due before `dayEnd`
-     * (most overdue first, reviews at most `reviewLimit`) and the first `newLimit` new
-     * cards in knowledge-base order. Suspended, buried and orphaned cards are left out.
+     * Cards that could be in today's queue, new cards aside (their order is a setting, see
+     * src/srs/new-card-order.ts): learning and review cards due before `dayEnd` (most overdue
+     * first, reviews at most `reviewLimit`). Suspended, buried and orphaned cards are left out.
      */
-    candidates(filter: CardFilter, now: number, dayEnd: number, reviewLimit: number, newLimit: number): CandidateRow[] {
-      return [
-        ...this.learningCandidates(filter, now, dayEnd),
-        ...this.reviewPage(filter, now, dayEnd, null, reviewLimit),
-        ...this.newPage(filter, now, null, newLimit),
-      ];
+    candidates(filter: CardFilter, now: number, dayEnd: number, reviewLimit: number): CandidateRow[] {
+      return [...this.learningCandidates(filter, now, dayEnd), ...this.reviewPage(filter, now, dayEnd, null, reviewLimit)];
     },
 
     /** Learning and relearning cards due before `dayEnd`, earliest first. */
@@ -160,16 +164,39 @@ export function reviewQueries(db: KbDatabase) {
      * Two ways to read them: `scan` walks cards_new_order from `after` and stops at `limit`
      * new cards, quick when new cards are many among the cards; otherwise (the default) the
      * new cards are found through fsrs_queue and sorted, whose cost grows only with their number.
+     * With `inDeck`, only the cards of that one deck (not its sub-decks): they are always walked
+     * in cards_deck_order, a deck being a small part of the cards.
      */
-    newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number, scan = false): NewCandidateRow[] {
+    newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number, scan = false, inDeck?: string): NewCandidateRow[] {
       const { sql, args } = filterSql(filter);
       const keyset = after ? ' AND (c.path, c.line, c.id) > (?, ?, ?)' : '';
-      // CROSS JOIN keeps the cards (cards_new_order) as the outer loop.
+      const deck = inDeck === undefined ? '' : ' AND c.deck = ?';
+      // CROSS JOIN keeps the cards (cards_new_order, cards_deck_order) as the outer loop.
       return db
         .prepare<(string | number)[], NewCandidateRow>(
-          `${candidateBase(sql, ', c.path AS path, c.line AS line', scan ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
+          `${candidateBase(sql + deck, ', c.path AS path, c.line AS line', scan || inDeck !== undefined ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
         )
-        .all(now, ...args, ...(after ? [after.path, after.line, after.id] : []), limit);
+        .all(now, ...args, ...(inDeck === undefined ? [] : [inDeck]), ...(after ? [after.path, after.line, after.id] : []), limit);
+    },
+
+    /** The decks (note folders among them) that hold live cards matching the filter's deck, by name. */
+    decks(filter: CardFilter): string[] {
+      const { sql, args } = filterSql({ deck: filter.deck });
+      return db.prepare<string[], string>(`SELECT DISTINCT c.deck FROM cards c WHERE c.orphan = 0${sql} ORDER BY c.deck`).pluck().all(...args);
+    },
+
+    /**
+     * Up to `limit` new cards in the random order of `seed` (kb_shuffle of the card id), after
+     * the card `after`. The keys are computed for every new card, and only the page is sorted.
+     */
+    shuffledNewPage(filter: CardFilter, now: number, seed: number, after: ShuffledCandidateRow | null, limit: number): ShuffledCandidateRow[] {
+      const { sql, args } = filterSql(filter);
+      const keyset = after ? ' AND (kb_shuffle(c.id, ?), c.id) > (?, ?)' : '';
+      return db
+        .prepare<(string | number)[], ShuffledCandidateRow>(
+          `${candidateBase(sql, ', kb_shuffle(c.id, ?) AS shuffle_key')} AND f.state = 0${keyset} ORDER BY shuffle_key, c.id LIMIT ?`,
+        )
+        .all(seed, now, ...args, ...(after ? [seed, after.shuffle_key, after.id] : []), limit);
     },
 
     /** New cards first answered, and review-state cards answered, since `since`. */

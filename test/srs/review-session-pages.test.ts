@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/store/db.ts';
 import { reviewQueries, type NewCandidateRow } from '../../src/store/review-queries.ts';
 import { ReviewService, type QueueRequest } from '../../src/srs/review-service.ts';
 import { ReviewSession } from '../../src/srs/session.ts';
+import { NEW_CARD_ORDERS } from '../../src/srs/new-card-order.ts';
 import { sessionQueue } from '../helpers/session-queue.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
@@ -19,9 +20,10 @@ const DAY = 24 * 60 * MINUTE;
 
 async function collection(cardsPerDeck: number) {
   const root = tempDir('kb-pages-');
-  mkdirSync(join(root, 'cards'), { recursive: true });
-  for (const deck of ['alpha', 'beta']) {
-    const cards = Array.from({ length: cardsPerDeck }, (_, i) => `## ${deck} question ${i}?\n\nAnswer ${i}.\n`);
+  mkdirSync(join(root, 'cards/alpha'), { recursive: true });
+  // Decks of unequal sizes, one a sub-deck, so interleaving runs some decks dry before others.
+  for (const [deck, count] of [['alpha', cardsPerDeck], ['beta', cardsPerDeck], ['alpha/sub', 4]] as const) {
+    const cards = Array.from({ length: count }, (_, i) => `## ${deck} question ${i}?\n\nAnswer ${i}.\n`);
     writeFileSync(join(root, `cards/${deck}.md`), cards.join('\n'));
   }
   const db = openDatabase(':memory:');
@@ -50,7 +52,11 @@ describe('a review session read a page at a time', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(cardState, { minLength: ids.length, maxLength: ids.length }),
-        fc.record({ newPerDay: fc.integer({ min: 0, max: 40 }), reviewsPerDay: fc.integer({ min: 0, max: 40 }) }),
+        fc.record({
+          newPerDay: fc.integer({ min: 0, max: 40 }),
+          reviewsPerDay: fc.integer({ min: 0, max: 40 }),
+          newCardOrder: fc.constantFrom(...NEW_CARD_ORDERS),
+        }),
         fc.record({ deck: fc.option(fc.constantFrom('alpha', 'beta'), { nil: undefined }), limit: fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }) }),
         fc.integer({ min: 1, max: 7 }),
         async (states, limits, request: QueueRequest, pageSize) => {
@@ -99,6 +105,35 @@ describe('a review session read a page at a time', () => {
         expect(pages(true).flat()).toEqual(ids.filter((_, i) => states[i] === 0));
       }),
       { numRuns: 40 },
+    );
+  });
+  it('brings new cards interleaved by deck, in file order, or shuffled per study day', async () => {
+    const { root, db, ids } = await collection(15);
+    const deckOf = new Map((db.prepare('SELECT id, deck FROM cards').all() as Array<{ id: string; deck: string }>).map((row) => [row.id, row.deck]));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(0, 0, 2), { minLength: ids.length, maxLength: ids.length }), async (states) => {
+        states.forEach((state, i) => db.prepare('UPDATE fsrs SET state = ? WHERE card_id = ?').run(state, ids[i]));
+        const fresh = ids.filter((_, i) => states[i] === 0);
+        const newIds = (newCardOrder: (typeof NEW_CARD_ORDERS)[number], now = NOW) =>
+          new ReviewService({ root, db, writable: false, config: { ...defaultConfig, newPerDay: 1000, newCardOrder } }).queue({}, now).new.map((card) => card.id);
+
+        expect(newIds('file')).toEqual(fresh);
+
+        // Round r holds the r-th new card of each deck that has one, decks by name.
+        const byDeck = [...new Set(fresh.map((id) => deckOf.get(id)!))].sort().map((deck) => fresh.filter((id) => deckOf.get(id) === deck));
+        const rounds = Array.from({ length: Math.max(0, ...byDeck.map((lane) => lane.length)) }, (_, r) => byDeck.flatMap((lane) => lane.slice(r, r + 1)));
+        expect(newIds('interleave')).toEqual(rounds.flat());
+
+        const service = new ReviewService({ root, db, writable: false, config: defaultConfig });
+        const shuffled = newIds('random');
+        expect([...shuffled].sort()).toEqual([...fresh].sort());
+        expect(newIds('random', service.dayEnd(NOW) - 1), 'later the same study day').toEqual(shuffled);
+        if (fresh.length >= 8) {
+          expect(newIds('random', service.dayEnd(NOW) + 1), 'the next study day').not.toEqual(shuffled);
+          expect(shuffled).not.toEqual(fresh);
+        }
+      }),
+      { numRuns: 30 },
     );
   });
 });
