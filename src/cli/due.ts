@@ -20,12 +20,16 @@ cards due later today are listed last. Rate a card from a script with kb rate <i
       const { ReviewService } = await import('../srs/review-service.ts');
       const { formatDue } = await import('../ui/text/due-list.ts');
       const { STATE_NAMES } = await import('../srs/state.ts');
+      const { dailyFront } = await import('../srs/review-calc.ts');
+      const { reviewDayLabel } = await import('../srs/clock.ts');
       const request = queueRequest(flags);
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const service = new ReviewService(kb);
         const now = Date.now();
         const queue = service.queue(request, now);
+        // A calc card with the values kb review asks today.
+        const day = reviewDayLabel(now, service.settings.dayStartsAt);
         const sections = [
           ['learning', queue.learning],
           ['review', queue.review],
@@ -44,7 +48,7 @@ cards due later today are listed last. Rate a card from a script with kb rate <i
               path: card?.path ?? '',
               line: card?.line ?? 1,
               deck: card?.deck ?? '',
-              front: card?.front ?? '',
+              front: card ? dailyFront(card, day) : '',
               lab: card?.lab ?? null,
             };
           }),

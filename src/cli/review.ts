@@ -23,6 +23,10 @@ Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 Again/Hard/Good
 (each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
 s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? help,
 q quit.
+Calc cards (a kb-calc block) ask with values drawn once per study day (kb due lists the
+same numbers): type the number as in kb quiz (20, 20ms, 0.02 s, 2.4 GB) and Enter checks
+it and shows the worked answer; Space/Enter then answer with the suggestion (Good when
+right, Again when wrong), 1-4 as you judge. Space before typing shows the answer unchecked.
 Labs: l on a card linked to a lab (a lab: line) runs it in place with the lab file's own
 settings, as kb lab <name> would: a progress bar (Esc stops it; the partial run is
 stored), then the chart if the lab has one and each expectation with its measured value;

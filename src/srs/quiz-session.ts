@@ -53,7 +53,8 @@ export interface QuizSessionOptions {
 /** Draws that give NaN or Infinity are redrawn this many times before the card is left out. */
 const MAX_REDRAWS = 20;
 
-function drawQuestion(card: QuizCard, index: number, rng: () => number): QuizQuestion | null {
+/** One question for `card` (a calc card with values from `rng`); null when no draw gives a finite answer. */
+export function drawQuestion(card: QuizCard, index: number, rng: () => number): QuizQuestion | null {
   const spec = card.calc;
   if (spec === null) return { index, card, values: null, expected: null, prompt: card.front };
   for (let attempt = 0; attempt < MAX_REDRAWS; attempt++) {

@@ -1,6 +1,7 @@
 // What the review screen (src/ui/review) needs from a review run, as plain data and
 // callbacks. ReviewRun (review-run.ts) is the real one; component tests pass a fake.
 import type { CardLabs } from './card-labs.ts';
+import type { CalcCheck } from './review-calc.ts';
 
 export interface ScreenCard {
   id: string;
@@ -15,6 +16,8 @@ export interface ScreenCard {
   lab: string | null;
   /** new, learning, review or relearning. */
   stateName: string;
+  /** A calc card (front and back hold the day's values): the answer is typed, then checked by checkCalc. */
+  calc?: { unit: string | null } | null;
 }
 
 export type ScreenNext = { kind: 'card'; card: ScreenCard } | { kind: 'wait'; until: number } | { kind: 'done' };
@@ -66,6 +69,8 @@ export interface ReviewController {
    */
   catchUp?(): Promise<ActionResult & { changed: boolean }>;
   summary(now: number): SessionSummary;
+  /** Checks a number typed for a calc card against the day's values. */
+  checkCalc?(cardId: string, typed: string, now: number): CalcCheck;
   /** A card's lab: `l` runs it in place; its latest stored result is shown on the card's back. */
   readonly labs: CardLabs;
 }

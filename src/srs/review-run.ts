@@ -10,6 +10,8 @@ import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } fro
 import type { ReviewSession } from './session.ts';
 import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
 import { editorInvocation } from '../kb/editor.ts';
+import { reviewDayLabel } from './clock.ts';
+import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
 
 type UndoStep =
   | { kind: 'rate'; uuid: string; card: QueueCard }
@@ -82,7 +84,19 @@ export class ReviewRun implements ReviewController {
       this.session.removed(next.card.id);
       return this.next(now);
     }
-    return { kind: 'card', card: toScreen(card) };
+    return { kind: 'card', card: toScreen(card, this.day(now)) };
+  }
+
+  checkCalc(cardId: string, typed: string, now: number): CalcCheck {
+    const card = this.card(cardId);
+    const question = card ? dailyCalc(card, this.day(now)) : null;
+    if (!question) return { kind: 'retry', message: 'this card has no calculation to check' };
+    return checkTyped(question, typed);
+  }
+
+  /** The study day a calc card's values are drawn for. */
+  private day(now: number): string {
+    return reviewDayLabel(now, this.service.settings.dayStartsAt);
   }
 
   counts() {
@@ -184,17 +198,20 @@ export class ReviewRun implements ReviewController {
   }
 }
 
-function toScreen(card: ReviewCard): ScreenCard {
+function toScreen(card: ReviewCard, day: string): ScreenCard {
+  const question = dailyCalc(card, day);
+  const faces = question ? calcFaces(card, question) : card;
   return {
     id: card.id,
     kind: card.kind,
-    front: card.front,
-    back: card.back,
-    full: card.full,
+    front: faces.front,
+    back: faces.back,
+    full: faces.full,
     path: card.path,
     line: card.line,
     deck: card.deck,
     lab: card.lab,
     stateName: STATE_NAMES[card.schedule.state],
+    calc: question ? { unit: card.calc?.unit ?? null } : null,
   };
 }

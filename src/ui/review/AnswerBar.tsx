@@ -5,8 +5,15 @@ import type { AnswerOption } from '../../srs/review-controller.ts';
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
 /** Key hints before the reveal, longest first: the first that fits one line is shown. */
-function hints(lab: boolean): string[] {
+function hints(lab: boolean, calc: boolean): string[] {
   const l = lab ? ' · l run lab' : '';
+  if (calc) {
+    return [
+      ` show answer · type a number, Enter checks it (20ms, 2.4 GB)${l} · b bury · s suspend · u undo · ? keys · q quit`,
+      ` answer · type a number, Enter checks it${l} · ? keys · q quit`,
+      ` answer · type a number + Enter · q quit`,
+    ];
+  }
   return [
     ` show answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
@@ -14,9 +21,20 @@ function hints(lab: boolean): string[] {
   ];
 }
 
-export function AnswerBar({ revealed, options, width, lab = false }: { revealed: boolean; options: AnswerOption[]; width: number; lab?: boolean }) {
+interface AnswerBarProps {
+  revealed: boolean;
+  options: AnswerOption[];
+  width: number;
+  lab?: boolean;
+  /** A calc card: its answer is typed. */
+  calc?: boolean;
+  /** The grade a checked answer suggests (Space and Enter give it); by default Space means Good. */
+  suggested?: AnswerOption['grade'] | null;
+}
+
+export function AnswerBar({ revealed, options, width, lab = false, calc = false, suggested = null }: AnswerBarProps) {
   if (!revealed) {
-    const all = hints(lab);
+    const all = hints(lab, calc);
     const hint = all.find((text) => 'Space'.length + text.length <= width) ?? all[all.length - 1];
     return (
       <Text>
@@ -31,6 +49,7 @@ export function AnswerBar({ revealed, options, width, lab = false }: { revealed:
         <Text key={option.grade}>
           <Text bold color={COLORS[option.grade]}>{`${option.grade} ${option.name[0].toUpperCase()}${option.name.slice(1)}`}</Text>
           <Text>{` ${option.label}`}</Text>
+          {option.grade === suggested ? <Text dimColor>{' ← Space'}</Text> : null}
         </Text>
       ))}
     </Box>

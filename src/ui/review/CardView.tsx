@@ -1,6 +1,6 @@
 // The card: its question, and after reveal its answer (or the whole note with `f`).
 import { Box, Text } from 'ink';
-import { memo } from 'react';
+import { memo, type ReactNode } from 'react';
 import { LabLine } from '../lab-line.tsx';
 import { Markdown } from '../markdown/Markdown.tsx';
 import type { ScreenCard } from '../../srs/review-controller.ts';
@@ -12,6 +12,8 @@ interface CardViewProps {
   width: number;
   /** The latest stored result of the card's lab, shown on the back; null without a lab. */
   labLine?: string | null;
+  /** A calc card's typed answer or its verdict, under the question. */
+  answerLine?: ReactNode;
 }
 
 /** A question line as a heading, unless it is already a block of its own. */
@@ -20,7 +22,7 @@ function questionSource(front: string): string {
 }
 
 // Memoised: the header's clock re-renders the screen every second; the card need not follow.
-export const CardView = memo(function CardView({ card, revealed, full, width, labLine = null }: CardViewProps) {
+export const CardView = memo(function CardView({ card, revealed, full, width, labLine = null, answerLine = null }: CardViewProps) {
   const fullNote = revealed && full && card.kind === 'note';
   return (
     <Box flexDirection="column" width={width}>
@@ -34,6 +36,7 @@ export const CardView = memo(function CardView({ card, revealed, full, width, la
           <Markdown source={questionSource(card.front)} width={width} />
         </Box>
       )}
+      {answerLine ? <Box marginTop={1}>{answerLine}</Box> : null}
       {revealed ? (
         <Box flexDirection="column" marginTop={1}>
           {fullNote ? null : <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>}

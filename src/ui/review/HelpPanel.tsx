@@ -4,6 +4,7 @@ import { Box, Text } from 'ink';
 const KEYS: Array<[string, string]> = [
   ['Space, Enter', 'show the answer; once shown, answer Good'],
   ['1 2 3 4', 'answer Again, Hard, Good, Easy (the interval each gives is shown)'],
+  ['0-9 . then Enter', 'a calc card: type the number (a unit is optional), Enter checks it; Space/Enter then give the suggested answer'],
   ['f', 'show or hide the whole note'],
   ['j k, arrows, PgUp PgDn', 'scroll a long card'],
   ['u', 'undo the last answer, bury or suspend'],

@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
 import { AnswerBar } from './AnswerBar.tsx';
+import { CalcAnswerLine, type CalcVerdict } from './CalcAnswerLine.tsx';
+import { calcKey } from './calc-keys.ts';
 import { CardView } from './CardView.tsx';
 import type { ActionResult, ReviewController, ScreenNext } from '../../srs/review-controller.ts';
 import { Header } from './Header.tsx';
@@ -43,6 +45,9 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
   const [message, setMessage] = useState<string | null>(null);
   const [clock, setClock] = useState(now);
   const [busy, setBusy] = useState(false);
+  // A calc card: the number being typed, then the check's verdict.
+  const [typed, setTyped] = useState('');
+  const [verdict, setVerdict] = useState<CalcVerdict | null>(null);
 
   const card = current.kind === 'card' ? current.card : null;
   // The time the lab panel was open is not time spent recalling the card.
@@ -63,6 +68,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       setFull(false);
       setScroll(0);
       setMessage(result?.message ?? null);
+      setTyped('');
+      setVerdict(null);
     },
     [controller, now],
   );
@@ -82,6 +89,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
           setRevealed(false);
           setFull(false);
           setScroll(0);
+          setTyped('');
+          setVerdict(null);
         }
         setCurrent(next);
       }
@@ -118,9 +127,23 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     }
   };
 
+  const checkCalc = (cardId: string, answer: string) => {
+    const result = controller.checkCalc?.(cardId, answer, now());
+    if (!result) return;
+    if (result.kind === 'retry') return setMessage(result.message);
+    setVerdict(result);
+    setRevealed(true);
+    setMessage(null);
+  };
+
   useInput((input, key) => {
     if (busy) return;
     if (lab.state) return lab.key(input, key);
+    if (card?.calc && !revealed) {
+      const step = calcKey(typed, input, key);
+      if (step.kind === 'type') return setTyped(step.typed);
+      if (step.kind === 'submit') return checkCalc(card.id, step.typed);
+    }
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
       exit();
       return;
@@ -155,10 +178,15 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       else if (/^[1-4]$/.test(input)) setMessage('Space shows the answer first');
       return;
     }
-    const grade = input === ' ' || key.return ? 3 : /^[1-4]$/.test(input) ? (Number(input) as 1 | 2 | 3 | 4) : null;
+    // Space and Enter: Good, or what a checked calc answer suggests (Again when wrong).
+    const grade = input === ' ' || key.return ? (verdict?.suggested ?? 3) : /^[1-4]$/.test(input) ? (Number(input) as 1 | 2 | 3 | 4) : null;
     if (grade !== null) advance(controller.rate(card.id, grade, at, at - shownAt));
   });
 
+  const answerLine = useMemo(
+    () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} /> : null),
+    [card, typed, verdict, revealed],
+  );
   const counts = controller.counts();
   const bodyHeight = height - CHROME_ROWS;
   return (
@@ -172,12 +200,12 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
         <CardLabPanel control={lab} height={bodyHeight + 1} />
       ) : card ? (
         <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
-          <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} />
+          <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} answerLine={answerLine} />
         </Viewport>
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} />
       )}
-      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} suggested={verdict?.suggested} /> : null}
     </Box>
   );
 }
