@@ -45,6 +45,8 @@ interface DeckLane {
   /** Read from the store, not yet handed out. */
   buffer: NewCandidateRow[];
   last: NewCandidateRow | null;
+  /** The store gave fewer than asked: the deck has nothing after the buffer. */
+  drained: boolean;
   done: boolean;
 }
 
@@ -59,7 +61,7 @@ function interleaved(source: NewCardSource): NewCardReader {
   /** The lane whose turn is next. */
   let at = 0;
   return (count) => {
-    lanes ??= source.decks().map((deck) => ({ deck, buffer: [], last: null, done: false }));
+    lanes ??= source.decks().map((deck) => ({ deck, buffer: [], last: null, drained: false, done: false }));
     live = lanes.filter((lane) => !lane.done).length;
     const out: NewCandidateRow[] = [];
     while (out.length < count && live > 0) {
@@ -69,7 +71,7 @@ function interleaved(source: NewCardSource): NewCardReader {
       if (lane.buffer.length === 0) {
         // Enough for this deck's share of the page: its turns come once per round.
         const wanted = Math.ceil((count - out.length) / live);
-        const rows = source.filePage(lane.last, wanted, lane.deck);
+        const rows = lane.drained ? [] : source.filePage(lane.last, wanted, lane.deck);
         if (rows.length === 0) {
           lane.done = true;
           live -= 1;
@@ -77,6 +79,7 @@ function interleaved(source: NewCardSource): NewCardReader {
         }
         lane.buffer = rows;
         lane.last = rows.at(-1) ?? null;
+        lane.drained = rows.length < wanted;
       }
       out.push(lane.buffer.shift() as NewCandidateRow);
     }

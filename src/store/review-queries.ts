@@ -1,6 +1,7 @@
 // The SQL of reviewing: today's candidates, one card's FSRS row, the rating transaction,
 // undo, bury and suspend. The rules (order, limits, what FSRS computes) live in src/srs/;
 // this file only moves rows.
+import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
 import type { FsrsColumns, FsrsStateCode } from './fsrs.ts';
 import { shuffleKey } from './shuffle-key.ts';
@@ -84,6 +85,8 @@ function filterSql(filter: CardFilter): { sql: string; args: string[] } {
 export function reviewQueries(db: KbDatabase) {
   // Deterministic: SQLite may compute it once per row and compare keys as it sorts.
   db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
+  // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
+  const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
   const fsrsRow = db.prepare<[string], FsrsColumns>(`SELECT ${FSRS_COLUMNS} FROM fsrs WHERE card_id = ?`);
   const writeFsrs = db.prepare(
     `UPDATE fsrs SET due = @due, stability = @stability, difficulty = @difficulty, elapsed_days = @elapsed_days,
@@ -172,11 +175,10 @@ export function reviewQueries(db: KbDatabase) {
       const keyset = after ? ' AND (c.path, c.line, c.id) > (?, ?, ?)' : '';
       const deck = inDeck === undefined ? '' : ' AND c.deck = ?';
       // CROSS JOIN keeps the cards (cards_new_order, cards_deck_order) as the outer loop.
-      return db
-        .prepare<(string | number)[], NewCandidateRow>(
-          `${candidateBase(sql + deck, ', c.path AS path, c.line AS line', scan || inDeck !== undefined ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`,
-        )
-        .all(now, ...args, ...(inDeck === undefined ? [] : [inDeck]), ...(after ? [after.path, after.line, after.id] : []), limit);
+      const text = `${candidateBase(sql + deck, ', c.path AS path, c.line AS line', scan || inDeck !== undefined ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`;
+      let statement = newPageStatements.get(text);
+      if (!statement) newPageStatements.set(text, (statement = db.prepare<(string | number)[], NewCandidateRow>(text)));
+      return statement.all(now, ...args, ...(inDeck === undefined ? [] : [inDeck]), ...(after ? [after.path, after.line, after.id] : []), limit);
     },
 
     /** The decks (note folders among them) that hold live cards matching the filter's deck, by name. */
