@@ -10,7 +10,7 @@ export interface QueueCard {
   state: CardState;
   /** Epoch ms. */
   due: number;
-  /** Where a new card stands in the knowledge base (scan order): new cards come in this order. */
+  /** Where a new card stands in today's new-card order (newCardOrder): new cards come in this order. */
   newOrder: number;
   suspended: boolean;
   /** Epoch ms until which the card is buried, or null. */
@@ -33,7 +33,7 @@ export interface DueQueue {
   learning: QueueCard[];
   /** Review cards due before the next day start, most overdue first. */
   review: QueueCard[];
-  /** New cards within today's allowance, in knowledge-base order. */
+  /** New cards within today's allowance, in the configured order (new-card-order.ts). */
   new: QueueCard[];
   /** Learning and relearning cards due later today: they join when their step ends. */
   later: QueueCard[];

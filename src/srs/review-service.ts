@@ -287,7 +287,7 @@ export class UnknownCardError extends Error {
   }
 }
 
-/** `newOrder`: the row's place among the candidates, which come in knowledge-base order. */
+/** `newOrder`: the row's place among the candidates, which come in today's new-card order. */
 function queueCardFromRow(row: CandidateRow, newOrder = 0): QueueCard {
   return { id: row.id, state: row.state, due: row.due, newOrder, suspended: row.suspended === 1, buriedUntil: row.buried_until };
 }

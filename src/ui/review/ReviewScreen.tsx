@@ -1,7 +1,7 @@
 // kb review's screen. State lives here; the controller does the work and the components
 // below only draw. Keys follow Anki: Space/Enter shows the answer (and then means Good),
 // 1-4 answer, u undo, b bury, s suspend, e edit, f the whole note, l the card's lab, ? help,
-// q quit.
+// q quit. A calc card also takes a typed number (calc-keys.ts), checked on Enter.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
