@@ -48,6 +48,8 @@ export class ReviewRun implements ReviewController {
   private readonly run: ReviewRunOptions;
   private readonly undoSteps: UndoStep[] = [];
   private readonly cache = new Map<string, ReviewCard>();
+  /** The study day each card was last shown for: its answer is checked against that day's values. */
+  private readonly shownDays = new Map<string, string>();
 
   constructor(service: ReviewService, root: string, request: QueueRequest, options: ReviewRunOptions) {
     this.service = service;
@@ -84,12 +86,14 @@ export class ReviewRun implements ReviewController {
       this.session.removed(next.card.id);
       return this.next(now);
     }
-    return { kind: 'card', card: toScreen(card, this.day(now)) };
+    const day = this.day(now);
+    this.shownDays.set(card.id, day);
+    return { kind: 'card', card: toScreen(card, day) };
   }
 
   checkCalc(cardId: string, typed: string, now: number): CalcCheck {
     const card = this.card(cardId);
-    const question = card ? dailyCalc(card, this.day(now)) : null;
+    const question = card ? dailyCalc(card, this.shownDays.get(cardId) ?? this.day(now)) : null;
     if (!question) return { kind: 'retry', message: 'this card has no calculation to check' };
     return checkTyped(question, typed);
   }
