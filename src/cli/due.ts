@@ -1,5 +1,6 @@
 // kb due: today's review queue, for scripts and a quick look.
 import type { Command } from 'commander';
+import { checkFilter } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 
 export function register(program: Command): void {
@@ -23,6 +24,7 @@ cards due later today are listed last. Rate a card from a script with kb rate <i
       const request = queueRequest(flags);
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
+        checkFilter(request, kb.db);
         const service = new ReviewService(kb);
         const now = Date.now();
         const queue = service.queue(request, now);

@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import type { LabRunResult } from '../lab/run.ts';
 import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../lab/settings.ts';
 import type { KbDatabase } from '../store/db.ts';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -259,7 +259,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       if (interrupts === 1) {
         process.stderr.write('\nkb: stopping the lab; the partial run is being stored (Ctrl-C again to quit at once)\n');
         controller.abort();
-      } else process.exit(130);
+      } else process.exit(ExitCode.interrupted);
     };
     process.on('SIGINT', onSigint);
     const progress = textProgress(process.stderr);
@@ -279,7 +279,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     progress.done();
     if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
     else process.stdout.write(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
-    if (result.status === 'partial') process.exitCode = 130;
+    if (result.status === 'partial') process.exitCode = ExitCode.interrupted;
   } finally {
     kb.db.close();
   }

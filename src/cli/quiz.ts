@@ -2,7 +2,8 @@
 // with fresh values and a typed number; text cards revealed and self-graded. Answers are
 // stored in quiz_results; only --schedule lets them move the FSRS schedule.
 import { Option, type Command } from 'commander';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
+import { checkFilter } from './filter-check.ts';
 
 interface QuizFlags {
   tag?: string;
@@ -54,11 +55,12 @@ Example: printf '20ms\\n' | kb quiz --json --calc -n 1 --seed 7`,
     )
     .action(async (flags: QuizFlags, command: Command) => {
       const request = await quizRequest(flags);
-      if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, 2);
+      if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, ExitCode.noTerminal);
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { QuizRun, NoQuizCardsError } = await import('../srs/quiz-run.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
+        checkFilter(request, kb.db);
         let run;
         try {
           run = new QuizRun(kb, request, Date.now());
@@ -73,7 +75,9 @@ Example: printf '20ms\\n' | kb quiz --json --calc -n 1 --seed 7`,
         }
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz-render.tsx'), import('../ui/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
-        process.stdout.write(`${await renderQuiz(run)}\n`);
+        const summary = await renderQuiz(run);
+        process.stdout.write(`${summary.line}\n`);
+        if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {
         kb.db.close();
       }

@@ -168,7 +168,7 @@ export class ReviewRun implements ReviewController {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
       elapsedMs: now - this.run.startedAt,
-      tomorrow: this.service.tomorrowLoad(now),
+      tomorrow: this.service.tomorrowLoad(now, this.request),
     };
   }
 

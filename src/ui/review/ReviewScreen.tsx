@@ -6,6 +6,7 @@ import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
+import { INTERRUPTED } from '../exit-result.ts';
 import { AnswerBar } from './AnswerBar.tsx';
 import { CardView } from './CardView.tsx';
 import type { ActionResult, ReviewController, ScreenNext } from '../../srs/review-controller.ts';
@@ -122,7 +123,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     if (busy) return;
     if (lab.state) return lab.key(input, key);
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
-      exit();
+      exit(key.ctrl ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
       return;
     }
     if (input === '?') {
