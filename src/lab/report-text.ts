@@ -13,7 +13,7 @@ export function settingsLine(settings: LabSettings): string {
   return [
     `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
     `${w.requests} requests, prompt ${formatSettingValue(w.promptTokens)} / output ${formatSettingValue(w.outputTokens)}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
-    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : 'default size'} ${e.kvReservation}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
+    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvReservation} in ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : "the engine's default pool"}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
     `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.profile ? ', kernels profiled' : ''}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
   ].join('\n  ');
 }

@@ -145,6 +145,10 @@ export class ReviewRun implements ReviewController {
     return { message: 'suspended (kb review skips it until unsuspended)' };
   }
 
+  get editable(): boolean {
+    return this.run.writable;
+  }
+
   editCommand(cardId: string): { command: string; args: string[] } | { refused: string } {
     if (!this.run.writable) return { refused: 'the bundled knowledge base is read-only; kb init DIR makes a personal copy to edit' };
     const card = this.card(cardId);

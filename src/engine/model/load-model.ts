@@ -11,7 +11,7 @@ import { syntheticWeights, type Weights } from './weights.ts';
 export interface LoadedModel {
   config: ModelConfig;
   weights: Weights;
-  /** "synthetic (seed 0)" or the safetensors path. */
+  /** "synthetic weights (seed 0)" or the safetensors path. */
   source: string;
 }
 
@@ -19,7 +19,7 @@ export function loadModel(options: { model?: string; weightsDir?: string; seed?:
   if (options.weightsDir !== undefined) return loadHfModelDir(options.weightsDir);
   const config = namedConfig(options.model ?? 'gpt2-tiny');
   const seed = options.seed ?? 0;
-  return { config, weights: syntheticWeights(config, seed), source: `synthetic (seed ${seed})` };
+  return { config, weights: syntheticWeights(config, seed), source: `synthetic weights (seed ${seed})` };
 }
 
 export function loadHfModelDir(dir: string): LoadedModel {

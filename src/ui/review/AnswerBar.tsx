@@ -5,18 +5,20 @@ import type { AnswerOption } from '../../srs/review-controller.ts';
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
 /** Key hints before the reveal, longest first: the first that fits one line is shown. */
-function hints(lab: boolean): string[] {
+function hints(lab: boolean, editable: boolean): string[] {
   const l = lab ? ' · l run lab' : '';
+  // The bundled knowledge base is read-only: e is not offered there.
+  const e = editable ? ' · e edit' : '';
   return [
-    ` show answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
-    ` answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
+    ` show answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer${lab ? ' · l lab' : ''} · ? keys · q quit`,
   ];
 }
 
-export function AnswerBar({ revealed, options, width, lab = false }: { revealed: boolean; options: AnswerOption[]; width: number; lab?: boolean }) {
+export function AnswerBar({ revealed, options, width, lab = false, editable = true }: { revealed: boolean; options: AnswerOption[]; width: number; lab?: boolean; editable?: boolean }) {
   if (!revealed) {
-    const all = hints(lab);
+    const all = hints(lab, editable);
     const hint = all.find((text) => 'Space'.length + text.length <= width) ?? all[all.length - 1];
     return (
       <Text>

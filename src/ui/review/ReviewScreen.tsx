@@ -167,7 +167,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
       <Text color="yellow">{message ?? ' '}</Text>
       {help ? (
-        <HelpPanel />
+        <HelpPanel editable={controller.editable !== false} />
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
         <CardLabPanel control={lab} height={bodyHeight + 1} />
@@ -178,7 +178,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} />
       )}
-      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} editable={controller.editable !== false} /> : null}
     </Box>
   );
 }
