@@ -138,6 +138,15 @@ describe('config.json is checked, and checked against the header, before anythin
     expect(() => resolveModelConfig('gpt2-tiny', dir)).toThrow(/tensor "wpe\.weight" has shape \[16, 8\], expected \[32, 8\]/);
   });
 
+  it('says a file with one layer or none in good English', () => {
+    const one = { ...config, nLayer: 1 };
+    const path = join(root, 'one-layer.safetensors');
+    writeSafetensorsWeights(path, one, syntheticWeights(one, 1), 'F32');
+    expect(() => readSafetensorsWeights(path, config)).toThrow(/holds 1 layer \(h\.0 to h\.0\); the config says n_layer 2/);
+    const none = craft({ 'wte.weight': f32(0, 16, [2, 2]) });
+    expect(() => readSafetensorsWeights(none, config)).toThrow(/holds no layers \(no h\.N tensors\); the config says n_layer 2/);
+  });
+
   it('refuses bad values with the key as config.json spells it', () => {
     const cases: Array<[unknown, string]> = [
       [{ ...hfConfig, n_head: 3 }, 'n_embd 8 is not a multiple of n_head 3'],

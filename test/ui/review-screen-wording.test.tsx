@@ -31,6 +31,17 @@ describe('review screen wording', () => {
     expect(bundled.lastFrame()).not.toContain('edit the card in $EDITOR');
   });
 
+  it('says "Tomorrow: 1 card due" on the Done screen', async () => {
+    class OneTomorrow extends FakeController {
+      override summary() {
+        return { cards: 0, again: 0, elapsedMs: 0, tomorrow: 1 };
+      }
+    }
+    const { lastFrame } = render(<ReviewScreen controller={new OneTomorrow([])} startedAt={0} now={() => 0} />);
+    await tick();
+    expect(lastFrame()).toContain('Tomorrow: 1 card due');
+  });
+
   it('says "1 more line", "2 more lines"', () => {
     expect(indicator(1, 0)).toBe('↓ 1 more line (j/k, arrows, PgUp/PgDn)');
     expect(indicator(2, 0)).toBe('↓ 2 more lines (j/k, arrows, PgUp/PgDn)');

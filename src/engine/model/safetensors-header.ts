@@ -138,7 +138,8 @@ export function checkConfigAgainstHeader(config: ModelConfig, header: Safetensor
   }
   const fileLayers = layers.size === 0 ? 0 : Math.max(...layers) + 1;
   if (fileLayers !== config.nLayer) {
-    throw new Error(`${header.path}: holds ${fileLayers} layers (h.0 to h.${fileLayers - 1}); ${configName} says n_layer ${config.nLayer}`);
+    const holds = fileLayers === 0 ? 'holds no layers (no h.N tensors)' : `holds ${fileLayers} layer${fileLayers === 1 ? '' : 's'} (h.0 to h.${fileLayers - 1})`;
+    throw new Error(`${header.path}: ${holds}; ${configName} says n_layer ${config.nLayer}`);
   }
   const check = (hfName: string, expected: number[], keys: string) => {
     const tensor = headerTensor(header, hfName);
