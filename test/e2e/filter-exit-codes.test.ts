@@ -106,6 +106,14 @@ describe('kb review with a filter, in a terminal', () => {
     expect(after).toMatch(/Reviewed 2 cards .* tomorrow 0 due\.\s*\n\s*exit=130/);
   }, TMUX_TEST_TIMEOUT_MS);
 
+  it('kb quiz: Ctrl-C exits 130 after its summary line', async () => {
+    const root = filterKb();
+    tmux = startWithStatus(root, ['quiz', '--deck', 'kv-cache', '-n', '1']);
+    await tmux.waitFor('How big is a KV block?');
+    tmux.send('C-c');
+    expect(await tmux.waitFor('exit=')).toMatch(/exit=130/);
+  }, TMUX_TEST_TIMEOUT_MS);
+
   it('q exits 0', async () => {
     const root = filterKb();
     tmux = startWithStatus(root, ['review', '--deck', 'serving']);
