@@ -35,7 +35,8 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   const out: string[] = [];
   out.push(`=== lab ${result.lab}: ${result.title} ===`);
   out.push(`Settings:\n  ${settingsLine(result.settings)}`);
-  if (result.device) out.push(`Backend: ${result.device}`);
+  // Said once here; the engine's table under each point leaves its own Model and Backend lines out.
+  if (result.device) out.push(`Backend: ${result.device}${result.settings.backend === 'sim' ? '  [virtual clock]' : ''}`);
   if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);
   for (const point of result.points) {
     out.push('');

@@ -64,6 +64,7 @@ describe('a lab report and the lab history', () => {
     const run = runKb(['lab', 'prefix-cache', '--backend', 'sim'], { env });
     expect(run.code).toBe(0);
     expect(run.stdout.match(/^Backend: /gm)).toHaveLength(1);
+    expect(run.stdout).toMatch(/^Backend: sim, .*  \[virtual clock\]$/m);
     expect(run.stdout).not.toMatch(/^Model: /m);
     expect(run.stdout).toMatch(/^Step time: forward [\d.]+ ms total, [\d.]+ ms\/step mean {2}scheduler overhead [\d.]+ ms total, [\d.]+ ms\/step mean/m);
     expect(run.stdout).toContain("KV paged in the engine's default pool");
