@@ -27,9 +27,9 @@ export function register(program: Command): void {
     .command('add')
     .description('add a question to your knowledge base: a new note (notes/<topic>/), or a card in a deck with --deck')
     .argument('<question...>', 'the question (quote it, or give it as words)')
-    .option('--topic <topic>', 'folder under notes/ for the note (default: inbox)')
+    .option('--topic <topic>', 'folder under notes/ for the note (default: "inbox")')
     .option('--tags <list>', 'comma-separated tags of the note (default: the topic)')
-    .addOption(new Option('--difficulty <level>', 'the note\'s difficulty (default: medium)').choices(['easy', 'medium', 'hard']))
+    .addOption(new Option('--difficulty <level>', 'the note\'s difficulty').choices(['easy', 'medium', 'hard']).default('medium'))
     .option('--lab <name>', 'link the card to a lab of this knowledge base (a file in lab/)')
     .option('--deck <name>', 'add a card to cards/<name>.md instead of a note (the deck is created when missing)')
     .option('--answer <text>', 'the answer (Markdown); - reads it from stdin')
@@ -62,7 +62,7 @@ knowledge base is read-only: make your own with kb init DIR.`,
       if (question.trim() === '') throw new UserError('the question is empty: kb add "What is TTFT?" --answer …');
       if (flags.answer === undefined && !flags.edit) throw new UserError(NO_ANSWER);
       if (flags.deck !== undefined) {
-        const noteOnly = (['topic', 'tags', 'difficulty'] as const).filter((name) => flags[name] !== undefined);
+        const noteOnly = (['topic', 'tags', 'difficulty'] as const).filter((name) => command.getOptionValueSource(name) === 'cli');
         if (noteOnly.length > 0) throw new UserError(`--${noteOnly[0]} is for notes; a card in a deck takes its tags from the deck's frontmatter`);
       }
 

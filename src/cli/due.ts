@@ -1,5 +1,6 @@
 // kb due: today's review queue, for scripts and a quick look.
 import type { Command } from 'commander';
+import { checkFilter } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 
 export function register(program: Command): void {
@@ -27,6 +28,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
       const request = queueRequest(flags);
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
+        checkFilter(request, kb.db);
         const service = new ReviewService(kb);
         const now = Date.now();
         const queue = service.queue(request, now);

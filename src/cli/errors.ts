@@ -1,7 +1,29 @@
+/**
+ * kb's exit codes, one table for every command (documented in `kb --help` and the README).
+ * Scripts can tell "you asked for something wrong" (1) from "this needs a terminal" (2).
+ */
+export const ExitCode = {
+  /** Done, including "nothing due" and a lab run whatever its verdict. */
+  ok: 0,
+  /** A user error: a bad flag or value, an unknown tag, deck, card or lab, a file with errors. */
+  userError: 1,
+  /** An interactive command (kb review, kb quiz) was started without a terminal. */
+  noTerminal: 2,
+  /** Interrupted by Ctrl-C (128 + SIGINT, as shells report it); what was done is kept. */
+  interrupted: 130,
+} as const;
+
+/** The table as `kb --help` and the README print it. */
+export const EXIT_CODES_HELP = `Exit codes:
+  0    done (also "nothing due", and a lab run whatever its verdict)
+  1    user error: a bad flag or value, an unknown tag, deck, card or lab, a file with errors
+  2    kb review or kb quiz without a terminal (use kb due / kb rate, or kb quiz --json)
+  130  interrupted by Ctrl-C (ratings and partial lab runs already made are kept)`;
+
 /** An error caused by the user's input or environment: printed as one line, no stack trace. */
 export class UserError extends Error {
   readonly exitCode: number;
-  constructor(message: string, exitCode = 1) {
+  constructor(message: string, exitCode: number = ExitCode.userError) {
     super(message);
     this.name = 'UserError';
     this.exitCode = exitCode;

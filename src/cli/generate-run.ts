@@ -64,6 +64,8 @@ export async function generateOnce(request: GenerateCommandRequest) {
     return {
       model: config.name,
       weights: engine.info.weights,
+      // Seeded random weights (no --weights): the text means nothing, the timings are real.
+      syntheticWeights: request.weightsDir === undefined,
       backend: engine.info.backend,
       device: engine.info.device,
       description: engine.info.description,

@@ -1,6 +1,7 @@
 // kb generate: one request through the bundled engine; prints the text, the token ids and
 // the request's timings.
 import type { Command } from 'commander';
+import { numberOption } from './number-option.ts';
 import type { BackendKind } from '../engine/backend/create-backend.ts';
 import type { KernelProfile } from '../engine/engine.ts';
 import { kernelProfileLines } from '../engine/kernel-profile-text.ts';
@@ -27,19 +28,19 @@ export function register(program: Command): void {
   program
     .command('generate')
     .description('generate text for one prompt with the bundled GPT-2 engine and show its timings')
-    .option('--model <name>', 'named model config: gpt2-tiny, gpt2, gpt2-medium (default gpt2-tiny, seeded synthetic weights)')
+    .option('--model <name>', 'named model config, with seeded synthetic weights: gpt2-tiny, gpt2 or gpt2-medium (default: "gpt2-tiny")')
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
     .option('--prompt <text>', 'the prompt, tokenized with GPT-2 BPE')
     .option('--prompt-ids <ids>', 'the prompt as token ids, comma-separated (bypasses the tokenizer)')
-    .option('--max-new-tokens <n>', 'tokens to generate at most', '32')
-    .option('--temperature <t>', '0 = greedy', '0')
-    .option('--top-k <k>', 'sample among the k most likely tokens; 0 = off', '0')
-    .option('--top-p <p>', 'sample within the smallest set of probability mass p; 1 = off', '1')
-    .option('--seed <n>', 'seed of the sampling draws', '0')
+    .addOption(numberOption('--max-new-tokens <n>', 'tokens to generate at most', 32))
+    .addOption(numberOption('--temperature <t>', '0 = greedy', 0))
+    .addOption(numberOption('--top-k <k>', 'sample among the k most likely tokens; 0 = off', 0))
+    .addOption(numberOption('--top-p <p>', 'sample within the smallest set of probability mass p; 1 = off', 1))
+    .addOption(numberOption('--seed <n>', 'seed of the sampling draws', 0))
     .option(
       '--backend <name>',
-      'cpu computes in TypeScript; webgpu in WGSL (a GPU, or lavapipe without one); auto takes a hardware GPU if there is one, else cpu; ' +
-        'sim times a modelled GPU (its tokens are not language)',
+      'cpu runs WebAssembly SIMD kernels on this CPU\'s cores; webgpu runs WGSL kernels (a GPU, or lavapipe without one); ' +
+        'auto takes a hardware GPU if there is one, else cpu; sim times a modelled GPU (its tokens are not language)',
       'cpu',
     )
     .option('--threads <n>', 'cpu threads (default: all cores)')
@@ -125,12 +126,20 @@ function number(flag: string, text: string, ok: (value: number) => boolean, rang
 
 type GenerateResult = Awaited<ReturnType<typeof import('./generate-run.ts').generateOnce>>;
 
+/** Said under the text, so nobody takes gibberish from random weights for a broken engine. */
+function syntheticNote(backend: string): string {
+  return backend === 'sim'
+    ? '(sim backend: a cost model times each step and no weights exist, so the tokens are not language; the timings model a GPU)'
+    : '(synthetic weights: seeded random values, so the text is gibberish; the timings are real. For real text, --weights DIR with a Hugging Face GPT-2 folder)';
+}
+
 function formatResult(r: GenerateResult): string {
   const f = (value: number | null, unit: string) => (value === null ? 'n/a' : `${value.toFixed(2)} ${unit}`);
   return [
     r.text,
+    ...(r.syntheticWeights ? [syntheticNote(r.backend)] : []),
     '',
-    `model: ${r.model} (${r.weights})`,
+    `model: ${r.model}, ${r.weights}`,
     `backend: ${r.description}`,
     `prompt ids (${r.promptIds.length}): ${r.promptIds.join(',')}`,
     `output ids (${r.outputIds.length}): ${r.outputIds.join(',')}`,

@@ -1,4 +1,4 @@
-// `kb lab list | show <name> | <name> | history <name> | compare <run> <run>`: run the labs of the knowledge base on the bundled
+// `kb lab list | show <name> | <name> | history [name] | compare <run> <run>`: run the labs of the knowledge base on the bundled
 // engine, see each expectation reproduced or not, and look back at stored runs.
 //
 // Exit codes: 0 when a run completes, whatever its verdict (a lab is an experiment, and a
@@ -8,11 +8,12 @@
 //
 // Only the settings registry (for --help) is imported up front; lab files, the store and
 // the engine load inside the actions, so other commands start fast.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { numberOption } from './number-option.ts';
 import type { LabRunResult } from '../lab/run.ts';
 import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../lab/settings.ts';
 import type { KbDatabase } from '../store/db.ts';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -52,7 +53,9 @@ export function register(program: Command): void {
         '(the partial run is stored).',
     )
     .argument('[name]', 'the lab to run (see kb lab list)')
-    .option('--set <key=value>', 'change a setting for this run (repeatable), e.g. --set engine.prefillMaxBatch=256', collect, [])
+    .addOption(
+      new Option('--set <key=value>', 'change a setting for this run (repeatable), e.g. --set engine.prefillMaxBatch=256').argParser(collect).default([], 'none'),
+    )
     .option(
       '--backend <backend>',
       'cpu (computes on this CPU), webgpu (a GPU adapter; lavapipe counts), auto (a hardware GPU, else cpu) or sim (cost model, virtual clock); same as --set backend=...',
@@ -107,14 +110,18 @@ export function register(program: Command): void {
 
   lab
     .command('history')
-    .description('list the stored runs of a lab, newest first, and what changed between the last two')
-    .argument('<name>', 'the lab')
-    .option('--limit <n>', 'at most this many runs', '20')
+    .description('list the stored runs of a lab, newest first, and what changed between the last two; without a name, the latest runs of every lab')
+    .argument('[name]', 'the lab (left out: every lab)')
+    .addOption(numberOption('--limit <n>', 'at most this many runs', 20))
     .option('--json', 'print as JSON')
-    .action(async (name: string, _options: unknown, command: Command) => {
+    .action(async (name: string | undefined, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit ${options.limit}: expected a whole number >= 1`);
+      if (name === undefined) {
+        await printAllHistory(options.kb, limit, Boolean(options.json));
+        return;
+      }
       const { historyText, historyJson } = await import('../lab/history.ts');
       const { loadLab } = await import('../lab/files.ts');
       const { labNamePattern } = await import('../lab/lab-file.ts');
@@ -141,14 +148,14 @@ export function register(program: Command): void {
   lab
     .command('compare')
     .description('show two stored runs side by side: settings, metrics at each point, expectations')
-    .argument('<run>', 'a run id (see kb lab history <name>)')
+    .argument('<run>', 'a run id (see kb lab history)')
     .argument('<other>', 'another run id')
     .option('--json', 'print both runs as JSON')
     .action(async (first: string, second: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
       const ids = [first, second].map((text) => {
         const id = Number(text.replace(/^#/, ''));
-        if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history <name>)`);
+        if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history)`);
         return id;
       });
       const { labRun } = await import('../store/lab-runs.ts');
@@ -157,7 +164,7 @@ export function register(program: Command): void {
       try {
         const [a, b] = ids.map((id) => {
           const run = labRun(kb.db, id);
-          if (!run) throw new UserError(`no stored lab run #${id}; see kb lab history <name>`);
+          if (!run) throw new UserError(`no stored lab run #${id}; see kb lab history`);
           return run;
         });
         if (options.json) process.stdout.write(`${JSON.stringify(compareJson(a, b), null, 2)}\n`);
@@ -166,6 +173,18 @@ export function register(program: Command): void {
         kb.db.close();
       }
     });
+}
+
+async function printAllHistory(kbDir: string | undefined, limit: number, json: boolean): Promise<void> {
+  const { allHistoryText, historyJson } = await import('../lab/history.ts');
+  const { recentLabRuns } = await import('../store/lab-runs.ts');
+  const kb = openKnowledgeBase({ kb: kbDir });
+  try {
+    const runs = recentLabRuns(kb.db, limit);
+    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : allHistoryText(runs));
+  } finally {
+    kb.db.close();
+  }
 }
 
 async function printList(kbDir: string | undefined, json: boolean): Promise<void> {
@@ -259,7 +278,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       if (interrupts === 1) {
         process.stderr.write('\nkb: stopping the lab; the partial run is being stored (Ctrl-C again to quit at once)\n');
         controller.abort();
-      } else process.exit(130);
+      } else process.exit(ExitCode.interrupted);
     };
     process.on('SIGINT', onSigint);
     const progress = textProgress(process.stderr);
@@ -279,7 +298,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     progress.done();
     if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
     else process.stdout.write(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
-    if (result.status === 'partial') process.exitCode = 130;
+    if (result.status === 'partial') process.exitCode = ExitCode.interrupted;
   } finally {
     kb.db.close();
   }

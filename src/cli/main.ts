@@ -2,7 +2,7 @@
 // Command files keep their heavy imports (Ink, the engine) inside the action, so
 // `kb --help` and the scriptable commands start fast.
 import { Command, CommanderError } from 'commander';
-import { UserError } from './errors.ts';
+import { EXIT_CODES_HELP, UserError } from './errors.ts';
 import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
@@ -21,6 +21,7 @@ const program = new Command('kb')
   .description('Spaced-repetition knowledge base and quiz for LLM inference, with runnable labs')
   .version(packageJson.version, '-V, --version', 'print the version of kb')
   .option('--kb <dir>', 'knowledge base folder (default: $KB_DIR, the nearest one up from here, else the bundled one)')
+  .addHelpText('after', `\n${EXIT_CODES_HELP}`)
   .showHelpAfterError()
   .exitOverride();
 

@@ -2,7 +2,9 @@
 // with fresh values and a typed number; text cards revealed and self-graded. Answers are
 // stored in quiz_results; only --schedule lets them move the FSRS schedule.
 import { Option, type Command } from 'commander';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
+import { checkFilter } from './filter-check.ts';
+import { numberOption } from './number-option.ts';
 
 interface QuizFlags {
   tag?: string;
@@ -25,7 +27,7 @@ export function register(program: Command): void {
     .description('drill: questions drawn toward what you know least; calc cards with fresh values and typed answers, scored at the end')
     .addOption(new Option('--tag <tag>', 'only cards with this tag (or a sub-tag)'))
     .addOption(new Option('--deck <deck>', 'only cards of this deck (a notes/ topic or a cards/ file name)'))
-    .addOption(new Option('-n, --count <n>', 'number of questions').default('10'))
+    .addOption(numberOption('-n, --count <n>', 'number of questions', 10))
     .addOption(new Option('--time <duration>', 'time per question, e.g. 45s, 2m or 90 (seconds); too late counts as wrong'))
     .addOption(new Option('--seed <seed>', 'seed for the draw (cards and values), to repeat a session exactly'))
     .addOption(new Option('--calc', 'only calculation (kb-calc) cards'))
@@ -50,15 +52,17 @@ with --schedule.
 --json protocol, one JSON object per line on stdout:
   session, then for each question: question (waits for one line on stdin), retry (the
   line could not be read; send another), answer; finally summary (also when stdin ends).
-Example: printf '20ms\\n' | kb quiz --json --calc -n 1 --seed 7`,
+Example (bundled knowledge base: a TPOT of 25 ms):
+  printf '25ms\\n' | kb quiz --json --calc --deck metrics -n 1 --seed 7`,
     )
     .action(async (flags: QuizFlags, command: Command) => {
       const request = await quizRequest(flags);
-      if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, 2);
+      if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, ExitCode.noTerminal);
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { QuizRun, NoQuizCardsError } = await import('../srs/quiz-run.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
+        checkFilter(request, kb.db);
         let run;
         try {
           run = new QuizRun(kb, request, Date.now());
@@ -73,7 +77,9 @@ Example: printf '20ms\\n' | kb quiz --json --calc -n 1 --seed 7`,
         }
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz-render.tsx'), import('../ui/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
-        process.stdout.write(`${await renderQuiz(run)}\n`);
+        const summary = await renderQuiz(run);
+        process.stdout.write(`${summary.line}\n`);
+        if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {
         kb.db.close();
       }

@@ -1,7 +1,8 @@
 // kb review: the daily session in the terminal (Ink). Scripts use kb due / rate / undo.
 import type { Command } from 'commander';
 import { defaultEditor } from '../kb/editor.ts';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
+import { checkFilter, unknownFilterProblem } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 
 const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
@@ -41,7 +42,7 @@ Without a terminal, use kb due, kb rate and kb undo.`,
     )
     .action(async (flags: QueueFlags, command: Command) => {
       const request = queueRequest(flags);
-      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError(NOT_A_TERMINAL, 2);
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError(NOT_A_TERMINAL, ExitCode.noTerminal);
       const startedAt = Date.now();
       const { openKnowledgeBase, scanChangedCards, scanOpened, scanProblems } = await import('./context.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
@@ -50,9 +51,15 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       // right after it (the queue is rebuilt if a card changed): the scan is off the path to
       // the first card. A knowledge base never scanned before is scanned first.
       const { fileQueries } = await import('../store/files.ts');
-      const scannedBefore = fileQueries(kb.db).any();
+      let scannedBefore = fileQueries(kb.db).any();
       if (!scannedBefore) await scanOpened(kb);
       try {
+        // A tag or deck the database does not know may be in a file edited since: scan first.
+        if (scannedBefore && unknownFilterProblem(request, kb.db) !== null) {
+          await scanOpened(kb);
+          scannedBefore = false;
+        }
+        checkFilter(request, kb.db);
         const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
           import('../srs/review-service.ts'),
           import('../srs/review-run.ts'),
@@ -73,7 +80,8 @@ Without a terminal, use kb due, kb rate and kb undo.`,
             : undefined,
         });
         const summary = await renderReview(run, startedAt);
-        process.stdout.write(`${summary}\n`);
+        process.stdout.write(`${summary.line}\n`);
+        if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {
         kb.db.close();
       }

@@ -10,7 +10,7 @@ import type { SchedulerOptions } from './scheduler/options.ts';
 
 export interface EngineInfo {
   model: ModelConfig;
-  /** "synthetic (seed 0)", a safetensors path, or "shapes only" for the sim. */
+  /** "synthetic weights (seed 0)", a safetensors path, or "no weights (sim: shapes only)". */
   weights: string;
   /** The backend chosen (`auto` resolves to cpu or webgpu). */
   backend: Backend['name'];

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const model =
     options.weightsDir !== undefined
       ? loadHfModelDir(options.weightsDir)
-      : { config: shapes, weights: syntheticWeights(shapes, options.weightsSeed), source: `synthetic (seed ${options.weightsSeed})` };
+      : { config: shapes, weights: syntheticWeights(shapes, options.weightsSeed), source: `synthetic weights (seed ${options.weightsSeed})` };
   const { config } = model;
   const bytesPerToken = kvBytesPerToken(config);
   const numBlocks = poolBlocks(options, config.nCtx, bytesPerToken, DEFAULT_CPU_KV_BYTES);

@@ -1,14 +1,13 @@
 // The engine's public face: create one from options, submit requests, stream their tokens,
 // close it. Submissions are stamped here, on the caller's thread, around the hand-off to
 // the step loop; everything else is stamped by the loop on the same clock.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { EngineStats } from './engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import { type EngineOptions, resolveEngineOptions } from './engine-options.ts';
 import { newTimeline } from './metrics/timeline.ts';
-import { loadHfConfig, type ModelConfig, namedConfig, validateConfig } from './model/config.ts';
+import { type ModelConfig, namedConfig, validateConfig } from './model/config.ts';
+import { hfModelConfig } from './model/load-model.ts';
 import type { EngineEvent, GenerateRequest } from './request.ts';
 import { type RequestHandle, RequestStream } from './request-stream.ts';
 import { createSimHost } from './sim-host.ts';
@@ -54,21 +53,10 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   return new EngineClient(host);
 }
 
-/** The model's shapes, read without loading weights (so a bad name fails fast). */
+/** The model's shapes, read without loading weights (so a bad name or a config that does not fit its weights fails fast). */
 export function resolveModelConfig(model: string | ModelConfig, weightsDir?: string): ModelConfig {
   if (weightsDir === undefined) return typeof model === 'string' ? namedConfig(model) : validateConfig({ ...model });
-  const path = join(weightsDir, 'config.json');
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new Error(`${path}: not found (a weights folder holds config.json and model.safetensors)`);
-  }
-  try {
-    return loadHfConfig(text);
-  } catch (error) {
-    throw new Error(`${path}: ${(error as Error).message}`);
-  }
+  return hfModelConfig(weightsDir);
 }
 
 class EngineClient implements Engine {

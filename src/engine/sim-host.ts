@@ -32,7 +32,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   );
   const info: EngineInfo = {
     model: config,
-    weights: 'shapes only (sim)',
+    weights: 'no weights (sim: shapes only)',
     backend: 'sim',
     device: backend.device,
     clock: 'virtual',

@@ -186,7 +186,7 @@ export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks
       completed: !report.partial,
       metrics: metricsFromReport(report),
       report,
-      table: formatReport(report),
+      table: formatReport(report, { omitModelAndBackend: true }),
       device: report.engine.description ?? report.engine.device,
       backend: report.engine.backend,
     };

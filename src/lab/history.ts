@@ -96,14 +96,34 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
   return lines;
 }
 
+/** One run's first line: id, start, status, verdict, backend, what was changed (and the lab, in a list of every lab). */
+function runLine(run: LabRunRow, labWidth: number | null): string {
+  const result = (run.result ?? {}) as StoredResult;
+  const status = run.finishedAt === null ? 'running or killed' : run.status;
+  const lab = labWidth === null ? '' : `${run.lab.padEnd(labWidth)}  `;
+  return `  #${run.id}  ${when(run.startedAt)}  ${lab}${status.padEnd(7)}  ${(result.verdict ?? '-').padEnd(14)}  ${run.backend}  ${changedText(run.settings as StoredSettings)}`;
+}
+
+/** `kb lab history` without a name: the latest runs of every lab, one line each. */
+export function allHistoryText(runs: readonly LabRunRow[]): string {
+  if (runs.length === 0) return 'No lab runs yet. Labs: kb lab list   Run one: kb lab <name>\n';
+  const width = Math.max(...runs.map((run) => run.lab.length));
+  return [
+    'Runs of every lab, newest first:',
+    ...runs.map((run) => runLine(run, width)),
+    '',
+    "One lab's runs, their metrics and what changed between the last two: kb lab history <name>",
+    '',
+  ].join('\n');
+}
+
 export function historyText(name: string, title: string | null, runs: readonly LabRunRow[]): string {
   const out: string[] = [`Runs of lab ${name}${title ? ` (${title})` : ''}, newest first:`];
   if (runs.length === 0) out.push('  none yet; run it: kb lab ' + name);
   for (const run of runs) {
     const result = (run.result ?? {}) as StoredResult;
     const settings = run.settings as StoredSettings;
-    const status = run.finishedAt === null ? 'running or killed' : run.status;
-    out.push(`  #${run.id}  ${when(run.startedAt)}  ${status.padEnd(7)}  ${(result.verdict ?? '-').padEnd(14)}  ${run.backend}  ${changedText(settings)}`);
+    out.push(runLine(run, null));
     const metrics = singleMetrics(result);
     if (metrics) {
       const shown = shownMetrics(result).filter((m) => metrics[m] !== undefined);
@@ -124,11 +144,12 @@ export function historyText(name: string, title: string | null, runs: readonly L
   return `${out.join('\n')}\n`;
 }
 
-export function historyJson(name: string, runs: readonly LabRunRow[]): unknown {
+export function historyJson(name: string | null, runs: readonly LabRunRow[]): unknown {
   return {
     lab: name,
     runs: runs.map((run) => ({
       id: run.id,
+      lab: run.lab,
       startedAt: run.startedAt,
       finishedAt: run.finishedAt,
       status: run.status,

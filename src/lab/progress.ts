@@ -4,6 +4,8 @@
 export interface LabProgress {
   /** The sweep point's label, or null for a single-run lab. */
   point: string | null;
+  /** The swept setting (engine.prefixCaching), so a label such as `true` says what is true. */
+  sweepKey?: string;
   /** 0-based index of the point, and how many points run. */
   pointIndex: number;
   points: number;
@@ -21,10 +23,11 @@ export function formatElapsed(ms: number): string {
   return s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
 
-/** "[#######.......] 120/256 requests · run 1/1 · point 16 (1/3) · 4.2 s", fit to `width` columns. */
+/** "[#######.......] 120/256 requests · run 1/1 · prefillMaxBatch=16 (1/3) · 4.2 s", fit to `width` columns. */
 export function progressLine(p: LabProgress, width: number): string {
   const phase = p.phase === 'warmup' ? `warm-up ${p.run}/${p.runs}` : `run ${p.run}/${p.runs}`;
-  const point = p.point === null ? '' : ` · point ${p.point} (${p.pointIndex + 1}/${p.points})`;
+  const name = p.sweepKey === undefined ? `point ${p.point}` : `${p.sweepKey.split('.').pop()}=${p.point}`;
+  const point = p.point === null ? '' : ` · ${name} (${p.pointIndex + 1}/${p.points})`;
   const text = ` ${p.requestsDone}/${p.requestsTotal} requests · ${phase}${point} · ${formatElapsed(p.elapsedMs)}`;
   const barWidth = Math.max(10, Math.min(40, width - text.length - 2));
   const filled = p.requestsTotal > 0 ? Math.round((barWidth * p.requestsDone) / p.requestsTotal) : 0;

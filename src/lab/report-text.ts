@@ -13,7 +13,7 @@ export function settingsLine(settings: LabSettings): string {
   return [
     `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
     `${w.requests} requests, prompt ${formatSettingValue(w.promptTokens)} / output ${formatSettingValue(w.outputTokens)}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
-    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : 'default size'} ${e.kvReservation}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
+    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvReservation} in ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : "the engine's default pool"}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
     `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.profile ? ', kernels profiled' : ''}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
   ].join('\n  ');
 }
@@ -35,7 +35,8 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   const out: string[] = [];
   out.push(`=== lab ${result.lab}: ${result.title} ===`);
   out.push(`Settings:\n  ${settingsLine(result.settings)}`);
-  if (result.device) out.push(`Backend: ${result.device}`);
+  // Said once here; the engine's table under each point leaves its own Model and Backend lines out.
+  if (result.device) out.push(`Backend: ${result.device}${result.settings.backend === 'sim' ? '  [virtual clock]' : ''}`);
   if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);
   for (const point of result.points) {
     out.push('');

@@ -114,11 +114,14 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     }
   }
 
+  // Progress names the swept setting with each point's label: "prefixCaching=true", not "point true".
+  const sweepKey = lab.sweep ? { sweepKey: lab.sweep.key } : {};
   for (const [pointIndex, point] of planned.entries()) {
     if (signal?.aborted || status !== 'ok') break;
     // Show the bar before the first request finishes (that can take a while on the cpu).
     options.onProgress?.({
       point: point.label,
+      ...sweepKey,
       pointIndex,
       points: planned.length,
       phase: point.settings.warmup > 0 ? 'warmup' : 'measure',
@@ -133,7 +136,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       run = await runBenchmarkPoint(point.settings, {
         signal,
         onProgress: (p) =>
-          options.onProgress?.({ ...p, point: point.label, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
+          options.onProgress?.({ ...p, point: point.label, ...sweepKey, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
     } catch (error) {
       status = 'failed';

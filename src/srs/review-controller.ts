@@ -58,6 +58,8 @@ export interface ReviewController {
   undo(now: number): ActionResult;
   bury(cardId: string, now: number): ActionResult;
   suspend(cardId: string, now: number): ActionResult;
+  /** Whether e (edit) is offered: false on the read-only bundled knowledge base. */
+  readonly editable?: boolean;
   /** The command that opens the card in the user's editor, or why it may not be edited. */
   editCommand(cardId: string): { command: string; args: string[] } | { refused: string };
   /** Re-reads the card's file after an edit. */

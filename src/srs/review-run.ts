@@ -163,6 +163,10 @@ export class ReviewRun implements ReviewController {
     return { message: 'suspended (kb review skips it until unsuspended)' };
   }
 
+  get editable(): boolean {
+    return this.run.writable;
+  }
+
   editCommand(cardId: string): { command: string; args: string[] } | { refused: string } {
     if (!this.run.writable) return { refused: 'the bundled knowledge base is read-only; kb init DIR makes a personal copy to edit' };
     const card = this.card(cardId);
@@ -186,7 +190,7 @@ export class ReviewRun implements ReviewController {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
       elapsedMs: now - this.run.startedAt,
-      tomorrow: this.service.tomorrowLoad(now),
+      tomorrow: this.service.tomorrowLoad(now, this.request),
     };
   }
 

@@ -242,9 +242,9 @@ export class ReviewService {
     this.reviews.setSuspended(cardId, suspended);
   }
 
-  /** Cards (not new) that will be due by the end of the next review day. */
-  tomorrowLoad(now: number): number {
-    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime());
+  /** Cards (not new) that will be due by the end of the next review day, of those `filter` picks. */
+  tomorrowLoad(now: number, filter: CardFilter = {}): number {
+    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime(), filter);
   }
 
   /** The queue entry for a card in its current state (for putting it back after undo). */

@@ -68,6 +68,12 @@ export function labRunsOf(db: KbDatabase, lab: string, limit = 50): LabRunRow[] 
   return rows.map(fromRaw);
 }
 
+/** The runs of every lab, newest first (`kb lab history` without a name). */
+export function recentLabRuns(db: KbDatabase, limit = 50): LabRunRow[] {
+  const rows = db.prepare('SELECT * FROM lab_runs ORDER BY started_at DESC, id DESC LIMIT ?').all(limit) as RawRow[];
+  return rows.map(fromRaw);
+}
+
 export function labRun(db: KbDatabase, id: number): LabRunRow | null {
   const raw = db.prepare('SELECT * FROM lab_runs WHERE id = ?').get(id) as RawRow | undefined;
   return raw ? fromRaw(raw) : null;

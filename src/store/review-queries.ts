@@ -207,9 +207,17 @@ export function reviewQueries(db: KbDatabase) {
       return { newCards: row?.new_cards ?? 0, reviews: row?.reviews ?? 0 };
     },
 
-    /** Cards (not new) due before `until`: the load waiting at that time. */
-    dueCountBefore(until: number): number {
-      return dueBefore.get({ until })?.n ?? 0;
+    /** Cards (not new) due before `until`: the load waiting at that time, of the cards `filter` picks. */
+    dueCountBefore(until: number, filter: CardFilter = {}): number {
+      const { sql, args } = filterSql(filter);
+      if (sql === '') return dueBefore.get({ until })?.n ?? 0;
+      return (
+        db
+          .prepare<(string | number)[], { n: number }>(
+            `SELECT count(*) AS n FROM cards c JOIN fsrs f ON f.card_id = c.id WHERE c.orphan = 0 AND f.suspended = 0 AND f.state IN (1, 2, 3) AND f.due < ?${sql}`,
+          )
+          .get(until, ...args)?.n ?? 0
+      );
     },
 
     /**

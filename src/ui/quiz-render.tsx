@@ -3,8 +3,10 @@
 import { render } from 'ink';
 import { QuizScreen, type QuizDriver } from './quiz-screen.tsx';
 import { quizSummaryLine } from './quiz-text.ts';
+import { wasInterrupted } from './exit-result.ts';
 
-export async function renderQuiz(driver: QuizDriver): Promise<string> {
+/** The summary line to print, and whether the quiz ended by Ctrl-C (kb exits 130). */
+export async function renderQuiz(driver: QuizDriver): Promise<{ line: string; interrupted: boolean }> {
   let endedAt: number | null = null;
   const app = render(<QuizScreen driver={driver} onFinish={(at) => (endedAt = at)} />, {
     alternateScreen: true,
@@ -14,6 +16,6 @@ export async function renderQuiz(driver: QuizDriver): Promise<string> {
     // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
     exitOnCtrlC: false,
   });
-  await app.waitUntilExit();
-  return quizSummaryLine(driver.summary(endedAt ?? Date.now()));
+  const interrupted = wasInterrupted(await app.waitUntilExit());
+  return { line: quizSummaryLine(driver.summary(endedAt ?? Date.now())), interrupted };
 }

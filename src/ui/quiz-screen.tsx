@@ -6,6 +6,7 @@
 // answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
+import { INTERRUPTED } from './exit-result.ts';
 import type { CardLabs } from '../srs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../srs/quiz-session.ts';
 import { expectedLabel, solutionText } from '../srs/quiz-session.ts';
@@ -153,7 +154,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
       return;
     }
     if (lab.state) return lab.key(input, key);
-    if (key.ctrl && input === 'c') return exit();
+    if (key.ctrl && input === 'c') return exit(INTERRUPTED); // kb exits 130
     if (key.escape || (input === 'q' && !(phase === 'ask' && question?.card.calc))) return finish();
     if (!question) return;
     // Letter keys (scrolling, l) where they are not typed into the answer.

@@ -90,6 +90,6 @@ describe('kb quiz --json', () => {
     expect(first('monday')).toEqual(first('monday'));
     expect(runKb(['--kb', root, 'quiz', '--json', '--time', 'soon'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--time: "soon" is not a duration') });
     expect(runKb(['--kb', root, 'quiz', '--json', '-n', '0'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--count') });
-    expect(runKb(['--kb', root, 'quiz', '--json', '--tag', 'nope'])).toMatchObject({ code: 1, stderr: expect.stringContaining('no cards match --tag nope') });
+    expect(runKb(['--kb', root, 'quiz', '--json', '--tag', 'nope'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--tag: no card has the tag "nope"') });
   });
 });

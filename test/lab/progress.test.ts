@@ -24,6 +24,10 @@ describe('lab progress', () => {
     expect(line.split('#').length - 1).toBe(line.split('.').length - 1 - 1); // half full (one '.' in "4.2")
     expect(progressLine(at(0, { phase: 'warmup', point: '16', points: 3, pointIndex: 1 }), 120)).toContain('warm-up 1/1 · point 16 (2/3)');
     expect(progressLine(at(256), 30).length).toBeLessThanOrEqual(30);
+    // A sweep's point says which setting its label is the value of.
+    const onOff = progressLine(at(0, { point: 'true', sweepKey: 'engine.prefixCaching', points: 2, pointIndex: 1 }), 120);
+    expect(onOff).toContain('run 1/1 · prefixCaching=true (2/2)');
+    expect(onOff).not.toContain('point true');
   });
 
   it('on a pipe, writes one line per run and nothing per request', () => {

@@ -34,6 +34,12 @@ export function namedConfig(name: string): ModelConfig {
   return { ...config };
 }
 
+/**
+ * Upper bounds on each shape: far above any GPT-2 (the largest has 48 layers, width 1600), low
+ * enough that a typo such as n_layer 1000000 is refused before anything is sized from it.
+ */
+export const CONFIG_LIMITS = { vocabSize: 1 << 20, nCtx: 1 << 20, nEmbd: 1 << 16, nLayer: 1024, nHead: 1024 } as const;
+
 /** Throws a one-line error naming the first bad field; returns the config for chaining. */
 export function validateConfig(config: ModelConfig): ModelConfig {
   const fields = ['vocabSize', 'nCtx', 'nEmbd', 'nLayer', 'nHead'] as const;
@@ -41,6 +47,9 @@ export function validateConfig(config: ModelConfig): ModelConfig {
     const value = config[field];
     if (!Number.isInteger(value) || value < 1) {
       throw new Error(`model config "${config.name}": ${field} must be a positive integer, got ${String(value)}`);
+    }
+    if (value > CONFIG_LIMITS[field]) {
+      throw new Error(`model config "${config.name}": ${field} ${value} is more than ${CONFIG_LIMITS[field]}`);
     }
   }
   if (config.nEmbd % config.nHead !== 0) {
@@ -52,6 +61,9 @@ export function validateConfig(config: ModelConfig): ModelConfig {
   return config;
 }
 
+/** Our field -> its key in a Hugging Face config.json (for errors in the user's own words). */
+const HF_KEYS = { vocabSize: 'vocab_size', nCtx: 'n_positions', nEmbd: 'n_embd', nLayer: 'n_layer', nHead: 'n_head' } as const;
+
 /** Parses a Hugging Face GPT-2 `config.json` (already JSON.parse'd, or its text). */
 export function loadHfConfig(json: unknown, name = 'hf-gpt2'): ModelConfig {
   const raw: unknown = typeof json === 'string' ? JSON.parse(json) : json;
@@ -59,31 +71,41 @@ export function loadHfConfig(json: unknown, name = 'hf-gpt2'): ModelConfig {
     throw new Error('config.json: expected a JSON object');
   }
   const obj = raw as Record<string, unknown>;
-  const modelType = obj.model_type;
+  const field = (key: string) => (Object.hasOwn(obj, key) ? obj[key] : undefined);
+  const modelType = field('model_type');
   if (modelType !== undefined && modelType !== 'gpt2') {
     throw new Error(`config.json: model_type is "${String(modelType)}", only "gpt2" is supported`);
   }
-  const activation = obj.activation_function;
+  const activation = field('activation_function');
   if (activation !== undefined && activation !== 'gelu_new' && activation !== 'gelu_pytorch_tanh') {
     throw new Error(`config.json: activation_function "${String(activation)}" is not supported (GPT-2 uses gelu_new)`);
   }
-  const int = (key: string, fallbackKey?: string): number => {
-    const value = obj[key] ?? (fallbackKey ? obj[fallbackKey] : undefined);
-    if (typeof value !== 'number') {
-      throw new Error(`config.json: missing numeric field "${key}"`);
+  const int = (of: keyof typeof HF_KEYS, fallbackKey?: string): number => {
+    const key = HF_KEYS[of];
+    const value = field(key) ?? (fallbackKey ? field(fallbackKey) : undefined);
+    if (value === undefined) throw new Error(`config.json: missing numeric field "${key}"`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > CONFIG_LIMITS[of]) {
+      throw new Error(`config.json: ${key} must be a whole number from 1 to ${CONFIG_LIMITS[of]}, got ${JSON.stringify(value)}`);
     }
     return value;
   };
-  const eps = obj.layer_norm_epsilon;
-  return validateConfig({
+  const eps = field('layer_norm_epsilon');
+  if (eps !== undefined && !(typeof eps === 'number' && eps > 0 && eps < 1)) {
+    throw new Error(`config.json: layer_norm_epsilon must be a number in (0, 1), got ${JSON.stringify(eps)}`);
+  }
+  const config: ModelConfig = {
     name,
-    vocabSize: int('vocab_size'),
-    nCtx: int('n_positions', 'n_ctx'),
-    nEmbd: int('n_embd'),
-    nLayer: int('n_layer'),
-    nHead: int('n_head'),
+    vocabSize: int('vocabSize'),
+    nCtx: int('nCtx', 'n_ctx'),
+    nEmbd: int('nEmbd'),
+    nLayer: int('nLayer'),
+    nHead: int('nHead'),
     layerNormEps: typeof eps === 'number' ? eps : GPT2_EPS,
-  });
+  };
+  if (config.nEmbd % config.nHead !== 0) {
+    throw new Error(`config.json: n_embd ${config.nEmbd} is not a multiple of n_head ${config.nHead}`);
+  }
+  return validateConfig(config);
 }
 
 /** Number of weights, tied head counted once. */

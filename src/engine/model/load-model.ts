@@ -5,12 +5,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadHfConfig, namedConfig, type ModelConfig } from './config.ts';
 import { readSafetensorsWeights } from './safetensors.ts';
+import { checkConfigAgainstHeader, readSafetensorsHeader } from './safetensors-header.ts';
 import { syntheticWeights, type Weights } from './weights.ts';
 
 export interface LoadedModel {
   config: ModelConfig;
   weights: Weights;
-  /** "synthetic (seed 0)" or the safetensors path. */
+  /** "synthetic weights (seed 0)" or the safetensors path. */
   source: string;
 }
 
@@ -18,10 +19,20 @@ export function loadModel(options: { model?: string; weightsDir?: string; seed?:
   if (options.weightsDir !== undefined) return loadHfModelDir(options.weightsDir);
   const config = namedConfig(options.model ?? 'gpt2-tiny');
   const seed = options.seed ?? 0;
-  return { config, weights: syntheticWeights(config, seed), source: `synthetic (seed ${seed})` };
+  return { config, weights: syntheticWeights(config, seed), source: `synthetic weights (seed ${seed})` };
 }
 
 export function loadHfModelDir(dir: string): LoadedModel {
+  const config = hfModelConfig(dir);
+  const weightsPath = join(dir, 'model.safetensors');
+  return { config, weights: readSafetensorsWeights(weightsPath, config), source: weightsPath };
+}
+
+/**
+ * A Hugging Face GPT-2 folder's config, checked against the tensors its model.safetensors
+ * declares (only the header is read): what the engine sizes its pool and weights from.
+ */
+export function hfModelConfig(dir: string): ModelConfig {
   const configPath = join(dir, 'config.json');
   const weightsPath = join(dir, 'model.safetensors');
   for (const path of [configPath, weightsPath]) {
@@ -39,5 +50,6 @@ export function loadHfModelDir(dir: string): LoadedModel {
   } catch (error) {
     throw new Error(`${configPath}: ${(error as Error).message.replace(/^config\.json: /, '')}`);
   }
-  return { config, weights: readSafetensorsWeights(weightsPath, config), source: weightsPath };
+  checkConfigAgainstHeader(config, readSafetensorsHeader(weightsPath), configPath);
+  return config;
 }

@@ -2,14 +2,15 @@
 // {name: {dtype, shape, data_offsets: [begin, end]}} (offsets relative to the data that follows),
 // then the raw tensors. GPT-2 checkpoints store F32, F16 or BF16; we always hand back Float32.
 
-import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import type { ModelConfig } from './config.ts';
+import { checkConfigAgainstHeader, headerTensor, readHeaderFrom, type SafetensorsHeader, type TensorInfo } from './safetensors-header.ts';
 import { assembleWeights, lookupWeight, weightShapes, type Weights } from './weights.ts';
 
 export type SafetensorsDtype = 'F32' | 'F16' | 'BF16';
 
+/** The dtypes kb converts to float32. */
 const BYTES: Record<SafetensorsDtype, number> = { F32: 4, F16: 2, BF16: 2 };
-const MAX_HEADER_BYTES = 100 * 1024 * 1024;
 
 interface HeaderEntry {
   dtype: string;
@@ -39,81 +40,58 @@ export function hfTensorName(name: string): string {
   return `h.${layer}.${perLayer[field]}`;
 }
 
-/** Reads a GPT-2 `model.safetensors` for the given config; any problem names the file and tensor. */
+/**
+ * Reads a GPT-2 `model.safetensors` for the given config; any problem names the file and
+ * tensor. The whole header is checked against the config before any tensor is allocated.
+ */
 export function readSafetensorsWeights(path: string, config: ModelConfig): Weights {
   const fd = openSync(path, 'r');
   try {
-    const fileSize = fstatSync(fd).size;
-    const { header, dataStart } = readHeader(fd, fileSize, path);
-    const shapes = new Map(weightShapes(config).map((w) => [w.name, w.shape]));
-    return assembleWeights(config, (name) => {
-      const hfName = hfTensorName(name);
-      const entry = header[hfName] ?? header[`transformer.${hfName}`];
-      if (!entry) throw new Error(`${path}: tensor "${hfName}" is missing`);
-      return readTensor(fd, path, hfName, entry, shapes.get(name)!, dataStart, fileSize);
-    });
+    const header = readHeaderFrom(fd, path);
+    checkConfigAgainstHeader(config, header);
+    const expected = weightShapes(config).map(({ name, shape }) => ({ name, tensor: expectedTensor(header, hfTensorName(name), shape) }));
+    const byName = new Map(expected.map((entry) => [entry.name, entry.tensor]));
+    return assembleWeights(config, (name) => readTensor(fd, path, hfTensorName(name), byName.get(name)!, header.dataStart));
   } finally {
     closeSync(fd);
   }
 }
 
-function readHeader(fd: number, fileSize: number, path: string): { header: Record<string, HeaderEntry>; dataStart: number } {
-  if (fileSize < 8) throw new Error(`${path}: truncated safetensors file (${fileSize} bytes, no header)`);
-  const lengthBytes = Buffer.alloc(8);
-  readSync(fd, lengthBytes, 0, 8, 0);
-  const headerLength = Number(lengthBytes.readBigUInt64LE(0));
-  if (headerLength > MAX_HEADER_BYTES || 8 + headerLength > fileSize) {
-    throw new Error(`${path}: truncated or not a safetensors file (header claims ${headerLength} bytes, file has ${fileSize})`);
+/** The header's entry for one tensor, present, loadable and of the shape the config gives. */
+function expectedTensor(header: SafetensorsHeader, hfName: string, expectedShape: number[]): TensorInfo {
+  const { path } = header;
+  const entry = headerTensor(header, hfName);
+  if (!entry) throw new Error(`${path}: tensor "${hfName}" is missing`);
+  if (!(entry.dtype in BYTES)) throw new Error(`${path}: tensor "${hfName}" has dtype ${entry.dtype}; supported: F32, F16, BF16`);
+  const shape = entry.shape;
+  if (shape.length !== expectedShape.length || shape.some((d, i) => d !== expectedShape[i])) {
+    throw new Error(`${path}: tensor "${hfName}" has shape [${shape.join(', ')}], expected [${expectedShape.join(', ')}]`);
   }
-  const headerBytes = Buffer.alloc(headerLength);
-  readSync(fd, headerBytes, 0, headerLength, 8);
-  let header: Record<string, HeaderEntry>;
-  try {
-    header = JSON.parse(headerBytes.toString('utf8')) as Record<string, HeaderEntry>;
-  } catch (error) {
-    throw new Error(`${path}: safetensors header is not valid JSON (${(error as Error).message})`);
-  }
-  return { header, dataStart: 8 + headerLength };
+  return entry;
 }
 
-function readTensor(
-  fd: number,
-  path: string,
-  name: string,
-  entry: HeaderEntry,
-  expectedShape: number[],
-  dataStart: number,
-  fileSize: number,
-): Float32Array {
+function readTensor(fd: number, path: string, name: string, entry: TensorInfo, dataStart: number): Float32Array {
   const dtype = entry.dtype as SafetensorsDtype;
-  if (!(dtype in BYTES)) throw new Error(`${path}: tensor "${name}" has dtype ${entry.dtype}; supported: F32, F16, BF16`);
-  const shape = entry.shape ?? [];
-  if (shape.length !== expectedShape.length || shape.some((d, i) => d !== expectedShape[i])) {
-    throw new Error(`${path}: tensor "${name}" has shape [${shape.join(', ')}], expected [${expectedShape.join(', ')}]`);
-  }
-  const count = expectedShape.reduce((a, b) => a * b, 1);
-  const [begin, end] = entry.data_offsets ?? [0, -1];
-  if (end - begin !== count * BYTES[dtype]) {
-    throw new Error(`${path}: tensor "${name}" spans ${end - begin} bytes, expected ${count * BYTES[dtype]} for ${dtype} [${shape.join(', ')}]`);
-  }
-  if (dataStart + end > fileSize) {
-    throw new Error(`${path}: truncated: tensor "${name}" needs bytes up to ${dataStart + end}, the file has ${fileSize}`);
-  }
+  const count = entry.shape.reduce((a, b) => a * b, 1);
   const out = new Float32Array(count);
-  if (dtype === 'F32') {
-    readExactly(fd, new Uint8Array(out.buffer), dataStart + begin);
+  try {
+    if (dtype === 'F32') {
+      readExactly(fd, new Uint8Array(out.buffer), dataStart + entry.begin);
+      return out;
+    }
+    const halves = new Uint16Array(count);
+    readExactly(fd, new Uint8Array(halves.buffer), dataStart + entry.begin);
+    if (dtype === 'BF16') {
+      const bits = new Uint32Array(out.buffer);
+      for (let i = 0; i < count; i++) bits[i] = halves[i] << 16;
+    } else {
+      const table = halfTable();
+      for (let i = 0; i < count; i++) out[i] = table[halves[i]];
+    }
     return out;
+  } catch (error) {
+    throw new Error(`${path}: tensor "${name}": ${(error as Error).message}`);
   }
-  const halves = new Uint16Array(count);
-  readExactly(fd, new Uint8Array(halves.buffer), dataStart + begin);
-  if (dtype === 'BF16') {
-    const bits = new Uint32Array(out.buffer);
-    for (let i = 0; i < count; i++) bits[i] = halves[i] << 16;
-  } else {
-    const table = halfTable();
-    for (let i = 0; i < count; i++) out[i] = table[halves[i]];
-  }
-  return out;
 }
 
 function readExactly(fd: number, target: Uint8Array, position: number): void {

@@ -5,7 +5,7 @@ import type { AnswerOption } from '../../srs/review-controller.ts';
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
 /** Key hints before the reveal, longest first: the first that fits one line is shown. */
-function hints(lab: boolean, calc: boolean): string[] {
+function hints(lab: boolean, calc: boolean, editable: boolean): string[] {
   const l = lab ? ' · l run lab' : '';
   if (calc) {
     return [
@@ -14,9 +14,11 @@ function hints(lab: boolean, calc: boolean): string[] {
       ` answer · type a number + Enter · q quit`,
     ];
   }
+  // The bundled knowledge base is read-only: e is not offered there.
+  const e = editable ? ' · e edit' : '';
   return [
-    ` show answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
-    ` answer · f note${l} · e edit · b bury · s suspend · u undo · ? keys · q quit`,
+    ` show answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer${lab ? ' · l lab' : ''} · ? keys · q quit`,
   ];
 }
@@ -28,13 +30,15 @@ interface AnswerBarProps {
   lab?: boolean;
   /** A calc card: its answer is typed. */
   calc?: boolean;
+  /** Offer e (edit): false on the read-only bundled knowledge base. */
+  editable?: boolean;
   /** The grade a checked answer suggests (Space and Enter give it); by default Space means Good. */
   suggested?: AnswerOption['grade'] | null;
 }
 
-export function AnswerBar({ revealed, options, width, lab = false, calc = false, suggested = null }: AnswerBarProps) {
+export function AnswerBar({ revealed, options, width, lab = false, calc = false, editable = true, suggested = null }: AnswerBarProps) {
   if (!revealed) {
-    const all = hints(lab, calc);
+    const all = hints(lab, calc, editable);
     const hint = all.find((text) => 'Space'.length + text.length <= width) ?? all[all.length - 1];
     return (
       <Text>

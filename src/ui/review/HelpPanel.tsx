@@ -16,12 +16,14 @@ const KEYS: Array<[string, string]> = [
   ['q, Esc, Ctrl-C', 'quit (every answer is already saved)'],
 ];
 
-export function HelpPanel() {
-  const width = Math.max(...KEYS.map(([keys]) => keys.length)) + 2;
+/** `editable` false (the read-only bundled knowledge base): e is left out. */
+export function HelpPanel({ editable = true }: { editable?: boolean }) {
+  const keys = editable ? KEYS : KEYS.filter(([key]) => key !== 'e');
+  const width = Math.max(...keys.map(([key]) => key.length)) + 2;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
       <Text bold>Keys</Text>
-      {KEYS.map(([keys, what]) => (
+      {keys.map(([keys, what]) => (
         <Box key={keys}>
           <Box width={width} flexShrink={0}>
             <Text color="cyan">{keys}</Text>

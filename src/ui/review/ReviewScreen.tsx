@@ -6,6 +6,7 @@ import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
+import { INTERRUPTED } from '../exit-result.ts';
 import { AnswerBar } from './AnswerBar.tsx';
 import { CalcAnswerLine, type CalcVerdict } from './CalcAnswerLine.tsx';
 import { calcKey } from './calc-keys.ts';
@@ -145,7 +146,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       if (step.kind === 'submit') return checkCalc(card.id, step.typed);
     }
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
-      exit();
+      exit(key.ctrl ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
       return;
     }
     if (input === '?') {
@@ -194,7 +195,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
       <Text color="yellow">{message ?? ' '}</Text>
       {help ? (
-        <HelpPanel />
+        <HelpPanel editable={controller.editable !== false} />
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
         <CardLabPanel control={lab} height={bodyHeight + 1} />
@@ -205,7 +206,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} />
       )}
-      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} suggested={verdict?.suggested} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} suggested={verdict?.suggested} /> : null}
     </Box>
   );
 }

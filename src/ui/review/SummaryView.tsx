@@ -11,7 +11,7 @@ export function SummaryView({ summary, waitingUntil }: { summary: SessionSummary
         {waitingUntil === null ? 'Done for today.' : 'Nothing else due right now.'}
       </Text>
       <Text>{`Cards reviewed: ${summary.cards}   Again: ${againRate}% (${summary.again})   Time: ${durationLabel(summary.elapsedMs)}`}</Text>
-      <Text>{`Tomorrow: ${summary.tomorrow} cards due`}</Text>
+      <Text>{`Tomorrow: ${summary.tomorrow} card${summary.tomorrow === 1 ? '' : 's'} due`}</Text>
       {waitingUntil !== null ? (
         <Text color="yellow">{`A learning card comes back at ${new Date(waitingUntil).toLocaleTimeString()}: wait here, or quit and review it later.`}</Text>
       ) : null}

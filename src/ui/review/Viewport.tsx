@@ -12,8 +12,8 @@ interface ViewportProps {
   children: ReactNode;
 }
 
-function indicator(below: number, scroll: number): string {
-  if (below > 0) return `↓ ${below} more lines (j/k, arrows, PgUp/PgDn)`;
+export function indicator(below: number, scroll: number): string {
+  if (below > 0) return `↓ ${below} more line${below === 1 ? '' : 's'} (j/k, arrows, PgUp/PgDn)`;
   return scroll > 0 ? '↑ (k to scroll back)' : ' ';
 }
 

@@ -4,6 +4,7 @@ import { render } from 'ink';
 import { durationLabel } from '../../srs/interval-label.ts';
 import type { ReviewController } from '../../srs/review-controller.ts';
 import { ReviewScreen } from './ReviewScreen.tsx';
+import { wasInterrupted } from '../exit-result.ts';
 
 /** How the review screen is mounted (bench/review.ts mounts it the same way). */
 export const reviewRenderOptions = {
@@ -20,9 +21,14 @@ export const reviewRenderOptions = {
   maxFps: 125,
 } as const;
 
-export async function renderReview(controller: ReviewController, startedAt: number): Promise<string> {
+/** The summary line to print, and whether the session ended by Ctrl-C (kb exits 130). */
+export async function renderReview(controller: ReviewController, startedAt: number): Promise<{ line: string; interrupted: boolean }> {
   const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, reviewRenderOptions);
-  await app.waitUntilExit();
+  const interrupted = wasInterrupted(await app.waitUntilExit());
+  return { line: summaryLine(controller), interrupted };
+}
+
+function summaryLine(controller: ReviewController): string {
   const summary = controller.summary(Date.now());
   const again = summary.cards === 0 ? 0 : Math.round((summary.again / summary.cards) * 100);
   return `Reviewed ${summary.cards} card${summary.cards === 1 ? '' : 's'} in ${durationLabel(summary.elapsedMs)}; again ${again}%; tomorrow ${summary.tomorrow} due.`;

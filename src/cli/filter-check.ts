@@ -1,0 +1,44 @@
+// One rule for --tag and --deck in kb review, kb due and kb quiz: a name no card of the
+// knowledge base has is a user error naming it (most likely a typo), with the closest
+// names that exist. A known name with nothing due is not an error: "Nothing due", exit 0.
+import { distance } from 'fastest-levenshtein';
+import type { KbDatabase } from '../store/db.ts';
+import { filterNames } from '../store/filter-names.ts';
+import { UserError } from './errors.ts';
+
+export interface FilterFlags {
+  tag?: string;
+  deck?: string;
+}
+
+/** The problem with the filter, or null when every name it gives is used by some card. */
+export function unknownFilterProblem(flags: FilterFlags, db: KbDatabase): string | null {
+  const names = filterNames(db);
+  for (const [flag, value, known] of [
+    ['--tag', flags.tag, names.tags],
+    ['--deck', flags.deck, names.decks],
+  ] as const) {
+    if (value === undefined || known.includes(value)) continue;
+    const kind = flag === '--tag' ? 'tag' : 'deck';
+    const closest = closestNames(value, known, 3);
+    const hint = closest.length > 0 ? `; closest: ${closest.join(', ')}` : `; this knowledge base has no ${kind}s`;
+    return `${flag}: no card has the ${kind} "${value}"${hint}`;
+  }
+  return null;
+}
+
+/** Throws the problem as a UserError (exit 1). */
+export function checkFilter(flags: FilterFlags, db: KbDatabase): void {
+  const problem = unknownFilterProblem(flags, db);
+  if (problem !== null) throw new UserError(problem);
+}
+
+/** Up to `count` names nearest to `wanted` by edit distance (case-insensitive), nearest first, ties alphabetical. */
+export function closestNames(wanted: string, names: readonly string[], count: number): string[] {
+  const key = wanted.toLowerCase();
+  return names
+    .map((name) => ({ name, d: distance(key, name.toLowerCase()) - (name.toLowerCase().includes(key) ? key.length : 0) }))
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .slice(0, count)
+    .map((entry) => entry.name);
+}

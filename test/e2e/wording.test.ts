@@ -1,0 +1,82 @@
+// Wording a user stumbled on, checked on the real CLI's output: kb generate says its weights
+// are synthetic, the README's quiz example works on the bundled data, a lab report names
+// its backend once and gives the mean step time, --help quotes defaults one way, and
+// kb lab history without a name lists every lab's runs.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
+
+describe('kb generate wording', () => {
+  it('says the weights are synthetic and the text therefore gibberish, in one phrase', () => {
+    const run = runKb(['generate', '--prompt-ids', '464,509', '--max-new-tokens', '2', '--ignore-eos']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('(synthetic weights: seeded random values, so the text is gibberish; the timings are real.');
+    expect(run.stdout).toContain('model: gpt2-tiny, synthetic weights (seed 0)\n');
+    expect(run.stdout).not.toContain('(synthetic (seed');
+    expect(JSON.parse(runKb(['generate', '--prompt-ids', '1', '--max-new-tokens', '1', '--json']).stdout)).toMatchObject({
+      weights: 'synthetic weights (seed 0)',
+      syntheticWeights: true,
+    });
+  });
+
+  it('--help says what the cpu backend runs (WebAssembly SIMD, not TypeScript)', () => {
+    const help = runKb(['generate', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain("cpu runs WebAssembly SIMD kernels on this CPU's cores");
+    expect(help).not.toContain('TypeScript');
+  });
+});
+
+describe('--help quotes defaults the way commander does', () => {
+  it('"(default: X)": never "(default X", never a number in quotes', () => {
+    const commands = ['', 'init', 'add', 'scan', 'review', 'quiz', 'due', 'rate', 'undo', 'stats', 'doctor', 'lab', 'lab list', 'lab show', 'lab history', 'lab compare', 'generate'];
+    for (const command of commands) {
+      const help = runKb([...command.split(' ').filter(Boolean), '--help']).stdout.replace(/\s+/g, ' ');
+      expect(help, command).not.toMatch(/\(default [^:]/);
+      expect(help, command).not.toMatch(/default: "\d/);
+      expect(help, command).not.toMatch(/default: \[\]/);
+    }
+    expect(runKb(['generate', '--help']).stdout.replace(/\s+/g, ' ')).toContain('tokens to generate at most (default: 32)');
+    expect(runKb(['add', '--help']).stdout.replace(/\s+/g, ' ')).toContain('(choices: "easy", "medium", "hard", default: "medium")');
+  });
+});
+
+describe("the README's quiz example", () => {
+  it('runs as written on the bundled knowledge base and is marked right', () => {
+    const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const example = /`printf '([^']*)\\n' \| kb (quiz [^`]*)`/.exec(readme);
+    expect(example).not.toBeNull();
+    const [, answer, command] = example!;
+    const run = runKb(command.split(' '), { input: `${answer}\n` });
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; correct?: boolean });
+    expect(events.map((event) => event.type)).toEqual(['session', 'question', 'answer', 'summary']);
+    expect(events[2].correct).toBe(true);
+    // kb quiz --help gives the same example.
+    expect(runKb(['quiz', '--help']).stdout).toContain(`printf '${answer}\\n' | kb ${command}`);
+  });
+});
+
+describe('a lab report and the lab history', () => {
+  it('names the backend once, gives total and mean step time, says which setting a sweep point is; history lists every lab', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    expect(runKb(['lab', 'history'], { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('No lab runs yet.') });
+    const run = runKb(['lab', 'prefix-cache', '--backend', 'sim'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout.match(/^Backend: /gm)).toHaveLength(1);
+    expect(run.stdout).toMatch(/^Backend: sim, .*  \[virtual clock\]$/m);
+    expect(run.stdout).not.toMatch(/^Model: /m);
+    expect(run.stdout).toMatch(/^Step time: forward [\d.]+ ms total, [\d.]+ ms\/step mean {2}scheduler overhead [\d.]+ ms total, [\d.]+ ms\/step mean/m);
+    expect(run.stdout).toContain("KV paged in the engine's default pool");
+    expect(run.stdout).not.toContain('default size');
+    expect(run.stderr).toContain('prefixCaching=true (2/2)');
+    expect(run.stderr).not.toContain('point true');
+
+    expect(runKb(['lab', 'paged-kv', '--backend', 'sim', '--points', 'paged'], { env }).code).toBe(0);
+    const all = runKb(['lab', 'history'], { env });
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(/Runs of every lab, newest first:\n {2}#2 .* paged-kv {6}ok .*\n {2}#1 .* prefix-cache {2}ok /);
+    const json = JSON.parse(runKb(['lab', 'history', '--json', '--limit', '1'], { env }).stdout) as { lab: null; runs: Array<{ id: number; lab: string }> };
+    expect(json).toMatchObject({ lab: null, runs: [{ id: 2, lab: 'paged-kv' }] });
+  }, 90_000);
+});
