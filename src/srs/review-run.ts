@@ -7,7 +7,7 @@ import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNe
 import { intervalLabel } from './interval-label.ts';
 import type { QueueCard } from './queue.ts';
 import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
-import type { ReviewSession } from './session.ts';
+import type { ReviewSession, SessionLists } from './session.ts';
 import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
 import { editorInvocation } from '../kb/editor.ts';
 
@@ -89,6 +89,11 @@ export class ReviewRun implements ReviewController {
     return this.session.counts();
   }
 
+  /** The cards left in each list of this run's session, in order (for checks against a fresh launch). */
+  sessionLists(): SessionLists {
+    return this.session.lists();
+  }
+
   options(cardId: string, now: number): AnswerOption[] {
     const card = this.card(cardId);
     if (!card) return [];
@@ -108,7 +113,7 @@ export class ReviewRun implements ReviewController {
     return { message: fileMessage(outcome.writeback) };
   }
 
-  undo(now: number): ActionResult {
+  undo(_now: number): ActionResult {
     const step = this.undoSteps.pop();
     if (!step) return { message: 'nothing to undo in this session' };
     this.cache.delete(step.card.id);
@@ -125,7 +130,7 @@ export class ReviewRun implements ReviewController {
     }
     if (step.kind === 'bury') this.service.unbury(step.card.id, step.previous);
     else this.service.setSuspended(step.card.id, false);
-    this.session.restored({ ...step.card, due: Math.min(step.card.due, now) }, false);
+    this.session.restored(step.card, false);
     return { message: step.kind === 'bury' ? 'unburied' : 'unsuspended' };
   }
 

@@ -138,8 +138,8 @@ export class ReviewService {
     const queue: SessionQueue = {
       learning: learning.slice(0, sizes.learning),
       later: later.slice(0, sizes.later),
-      review: storeCursor(sizes.review, (after, count) => this.reviews.reviewPage(request, now, dayEnd, after, count)),
-      new: storeCursor(sizes.new, (after: NewCandidateRow | null, count) => this.reviews.newPage(request, now, after, count, newCardsAreMany)),
+      review: storeCursor(sizes.review, (after, count) => this.reviews.reviewPage(request, now, dayEnd, after, count), eligible.review),
+      new: storeCursor(sizes.new, (after: NewCandidateRow | null, count) => this.reviews.newPage(request, now, after, count, newCardsAreMany), eligible.new),
     };
     return new ReviewSession(queue, dayEnd, LEARN_AHEAD_MS, pageSize);
   }
@@ -284,10 +284,11 @@ function queueCardFromRow(row: CandidateRow, newOrder = 0): QueueCard {
 }
 
 /** A cursor over one list in the store: each page is read after the last row of the one before. */
-function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row | null, count: number) => Row[]): CardCursor {
+function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row | null, count: number) => Row[], available: number): CardCursor {
   let last: Row | null = null;
   return {
     total,
+    available,
     next(count) {
       const rows = page(last, count);
       last = rows.at(-1) ?? last;
