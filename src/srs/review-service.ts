@@ -166,25 +166,37 @@ export class ReviewService {
     return this.scheduler.preview(card.id, card.schedule, now);
   }
 
-  /** Rates a card: one transaction for the state and the log, then the note's write-back. */
+  /**
+   * Rates a card: the card's row is read, the new state computed and both written with the
+   * log row in one IMMEDIATE transaction (SQLite's write lock taken first), so two kb
+   * processes rating one card at once apply one rating after the other; then the note's
+   * write-back.
+   */
   rate(cardId: string, grade: Grade, now: number, durationMs = 0): RatingOutcome {
     const card = this.requireCard(cardId);
-    const beforeRow = this.requireRow(cardId);
-    const before = stateFromColumns(beforeRow);
-    const after = this.scheduler.rate(cardId, before, grade, now);
-    const afterRow = columnsFromState(after, { suspended: beforeRow.suspended === 1, buriedUntil: beforeRow.buried_until });
-
-    const prepared = this.writesBack(card)
-      ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
-      : null;
-    const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
     const uuid = randomUUID();
-    const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
-    this.reviews.recordRating(
-      { uuid, card_id: cardId, rating: grade, reviewed_at: now, duration_ms: Math.max(0, Math.round(durationMs)), device_id: this.deviceId() },
-      stateBefore,
-      afterRow,
-    );
+    const { before, after, prepared } = this.target.db
+      .transaction(() => {
+        const beforeRow = this.requireRow(cardId);
+        const before = stateFromColumns(beforeRow);
+        // A rating stored by another process since `now` was read comes first: the log
+        // of one card stays in time order, so it replays in the order it was applied.
+        const at = Math.max(now, before.lastReview ?? now);
+        const after = this.scheduler.rate(cardId, before, grade, at);
+        const afterRow = columnsFromState(after, { suspended: beforeRow.suspended === 1, buriedUntil: beforeRow.buried_until });
+        const prepared = this.writesBack(card)
+          ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
+          : null;
+        const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+        const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
+        this.reviews.recordRating(
+          { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: Math.max(0, Math.round(durationMs)), device_id: this.deviceId() },
+          stateBefore,
+          afterRow,
+        );
+        return { before, after, prepared };
+      })
+      .immediate();
     const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
     this.followRewrite(writeback);
     return { uuid, cardId, grade, before, after, writeback };
@@ -194,22 +206,30 @@ export class ReviewService {
    * Takes back the latest rating exactly: the card's row as it was, the log row deleted,
    * and the note's old bytes back. The row comes from the log's state_before rather than
    * ts-fsrs's rollback(), which rebuilds `due` from the review time and so is not exact. Refused when the card changed after that rating, or when
-   * `expectedUuid` is given and is not the latest rating.
+   * `expectedUuid` is given and is not the latest rating. The latest rating is found and
+   * taken back in one IMMEDIATE transaction, so two kb undo at once take back two ratings.
    */
   undo(expectedUuid?: string): UndoOutcome | null {
-    const log = this.reviews.latestLog();
-    if (!log) return null;
-    if (expectedUuid !== undefined && log.uuid !== expectedUuid) {
-      throw new UndoError('a later rating (from another kb) stands in the log; undo that one first with kb undo');
-    }
-    const stored = JSON.parse(log.state_before) as StateBefore;
-    const { file, ...beforeRow } = stored;
-    const afterRow = JSON.parse(log.state_after) as FsrsColumns;
-    const current = this.reviews.fsrs(log.card_id);
-    if (current && !sameFsrsState(stateFromColumns(current), stateFromColumns(afterRow))) {
-      throw new UndoError(`card ${log.card_id} changed after its last rating; nothing was undone`);
-    }
-    this.reviews.revertRating(log.uuid, log.card_id, beforeRow);
+    const taken = this.target.db
+      .transaction(() => {
+        const log = this.reviews.latestLog();
+        if (!log) return null;
+        if (expectedUuid !== undefined && log.uuid !== expectedUuid) {
+          throw new UndoError('a later rating (from another kb) stands in the log; undo that one first with kb undo');
+        }
+        const stored = JSON.parse(log.state_before) as StateBefore;
+        const { file, ...beforeRow } = stored;
+        const afterRow = JSON.parse(log.state_after) as FsrsColumns;
+        const current = this.reviews.fsrs(log.card_id);
+        if (current && !sameFsrsState(stateFromColumns(current), stateFromColumns(afterRow))) {
+          throw new UndoError(`card ${log.card_id} changed after its last rating; nothing was undone`);
+        }
+        this.reviews.revertRating(log.uuid, log.card_id, beforeRow);
+        return { log, file, beforeRow };
+      })
+      .immediate();
+    if (taken === null) return null;
+    const { log, file, beforeRow } = taken;
     const card = this.cards.find(log.card_id);
     let fileResult: WritebackResult | null = null;
     if (file && card && this.writesBack(card)) fileResult = restoreNote(this.target.root, file);
