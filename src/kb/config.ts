@@ -31,6 +31,10 @@ export const configSchema = z.strictObject({
   dayStartsAt: z._default(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM"')), '04:00'),
   /** Spread intervals a little so cards learned together do not stay together. */
   fuzz: z._default(z.boolean(), true),
+  /** Lapses that make a card a leech (Anki: 8); again every half of it after. */
+  leechThreshold: z._default(wholeNumber(1), 8),
+  /** What a leech gets: `tag` (flagged, listed by kb cards --state leech) or `suspend` as well. */
+  leechAction: z._default(z.enum(['tag', 'suspend']), 'tag'),
 });
 
 export type KbConfig = z.infer<typeof configSchema>;

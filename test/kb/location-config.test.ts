@@ -21,6 +21,8 @@ describe('kb.json', () => {
       reviewsPerDay: 200,
       dayStartsAt: '04:00',
       fuzz: true,
+      leechThreshold: 8,
+      leechAction: 'tag',
     });
   });
 
