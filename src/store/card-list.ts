@@ -67,3 +67,9 @@ export function listCards(db: KbDatabase, filter: CardListFilter, now: number): 
     ORDER BY c.path, c.line, c.id`;
   return db.prepare(sql).all(...positional, named) as CardListRow[];
 }
+
+/** Live cards flagged leech (kb stats shows the number; kb cards --state leech lists them). */
+export function countLeeches(db: KbDatabase): number {
+  const row = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM fsrs f JOIN cards c ON c.id = f.card_id WHERE f.leech = 1 AND c.orphan = 0').get();
+  return row?.n ?? 0;
+}

@@ -43,15 +43,27 @@ export function cardsOffTheirLog(db: KbDatabase): ReplayProblem[] {
       const entry = entries[at];
       const before = JSON.parse(entry.state_before) as FsrsColumns;
       if (state !== null && problem === null && !sameFsrsState(stateFromColumns(before), stateFromColumns(state))) {
-        problem = `its ${entry.what} of ${new Date(entry.at).toISOString()} starts from a state the entry before did not leave (reps ${before.reps}, not ${state.reps}): a change was lost`;
+        problem = `its ${entry.what} of ${new Date(entry.at).toISOString()} starts from a state the entry before did not leave (${differences(before, state)}): a change was lost`;
       }
       state = JSON.parse(entry.state_after) as FsrsColumns;
     }
     const row = current.get(id);
     if (problem === null && row && state && !sameFsrsState(stateFromColumns(row), stateFromColumns(state))) {
-      problem = `its schedule (reps ${row.reps}, due ${new Date(row.due).toISOString()}) is not what its log leaves (reps ${state.reps}, due ${new Date(state.due).toISOString()})`;
+      problem = `its schedule is not what its log leaves (${differences(row, state)})`;
     }
     if (problem !== null) problems.push({ id, problem });
   }
   return problems;
+}
+
+/** The FSRS fields that differ, as "reps 1 vs 2, due ... vs ...". */
+function differences(a: FsrsColumns, b: FsrsColumns): string {
+  const fields = ['reps', 'lapses', 'state', 'due', 'stability', 'difficulty', 'last_review', 'elapsed_days', 'scheduled_days', 'learning_steps'] as const;
+  // A log entry kb did not write may lack fields: shown as they are.
+  const shown = (field: (typeof fields)[number], value: number | null | undefined) =>
+    Number.isFinite(value) && (field === 'due' || field === 'last_review') ? new Date(value as number).toISOString() : String(value);
+  return fields
+    .filter((field) => a[field] !== b[field])
+    .map((field) => `${field} ${shown(field, a[field])} vs ${shown(field, b[field])}`)
+    .join(', ');
 }

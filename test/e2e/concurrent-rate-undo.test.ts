@@ -79,5 +79,7 @@ describe('kb rate and kb undo from several processes at once', () => {
       expect(sameFsrsState(stateFromColumns(current.get(id)!), state), `card ${id}`).toBe(true);
       expect(current.get(id)!.reps).toBe(log.filter((entry) => entry.card_id === id).length);
     }
+    const doctor = runKb(['--kb', root, 'doctor'], { env: { HOME: home } });
+    expect(doctor.code, doctor.stdout).toBe(0);
   }, 180_000);
 });

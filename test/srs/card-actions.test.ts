@@ -1,0 +1,132 @@
+// Card actions (kb suspend | unsuspend | unbury | forget, the review screen's b and s),
+// leeches, and kb undo over ratings and actions together, against a real database.
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, type KbConfig } from '../../src/kb/config.ts';
+import { scanKnowledgeBase } from '../../src/kb/scan.ts';
+import { CARD_ACTIONS, type CardAction } from '../../src/store/card-actions.ts';
+import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
+import { cardsOffTheirLog } from '../../src/store/log-replay.ts';
+import { ReviewService } from '../../src/srs/review-service.ts';
+import type { Grade } from '../../src/srs/state.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+
+const NOW = new Date(2026, 2, 10, 9).getTime();
+const DAY = 86_400_000;
+
+async function fixture(config: Partial<KbConfig> = {}): Promise<{ db: KbDatabase; service: ReviewService; ids: string[] }> {
+  const root = tempDir('kb-actions-');
+  mkdirSync(join(root, 'cards'), { recursive: true });
+  writeFileSync(join(root, 'cards/deck.md'), ['one', 'two', 'three'].map((n) => `## Card ${n}?\n\nAnswer ${n}.\n`).join('\n'));
+  const db = openDatabase(':memory:');
+  const target = { root, db, writable: true, config: { ...defaultConfig, ...config } };
+  await scanKnowledgeBase(target, { now: NOW - 30 * DAY });
+  const ids = (db.prepare('SELECT id FROM cards ORDER BY line').all() as Array<{ id: string }>).map((row) => row.id);
+  return { db, service: new ReviewService(target), ids };
+}
+
+const snapshot = (db: KbDatabase) => ({
+  fsrs: db.prepare('SELECT * FROM fsrs ORDER BY card_id').all(),
+  log: db.prepare('SELECT uuid FROM review_log ORDER BY rowid').all(),
+  actions: db.prepare('SELECT uuid FROM card_actions ORDER BY rowid').all(),
+});
+
+describe('card actions', () => {
+  it('suspend, unsuspend, bury, unbury and forget change the row, are logged, and kb undo takes each back', async () => {
+    const f = await fixture();
+    const [id] = f.ids;
+    f.service.rate(id, 3, NOW);
+    f.service.rate(id, 3, NOW + 600_000);
+    const start = snapshot(f.db);
+    const row = () => f.db.prepare('SELECT state, reps, lapses, stability, suspended, buried_until FROM fsrs WHERE card_id = ?').get(id);
+
+    expect(f.service.act(id, 'suspend', NOW + DAY).uuid).not.toBeNull();
+    expect(row()).toMatchObject({ suspended: 1 });
+    expect(f.service.act(id, 'suspend', NOW + DAY).uuid).toBeNull();
+    expect(f.service.undo()).toMatchObject({ action: 'suspend', cardId: id, grade: null });
+    expect(snapshot(f.db)).toEqual(start);
+
+    f.service.act(id, 'bury', NOW + DAY);
+    expect(row()).toMatchObject({ buried_until: f.service.dayEnd(NOW + DAY) });
+    f.service.act(id, 'unbury', NOW + DAY);
+    expect(row()).toMatchObject({ buried_until: null });
+    f.service.act(id, 'forget', NOW + DAY);
+    expect(row()).toMatchObject({ state: 0, stability: 0, reps: 2 });
+    f.service.act(id, 'forget', NOW + DAY, { resetCounts: true });
+    expect(row()).toMatchObject({ state: 0, reps: 0, lapses: 0 });
+    expect(f.service.undo()?.action).toBe('forget');
+    expect(f.service.undo()?.action).toBe('forget');
+    expect(f.service.undo()?.action).toBe('unbury');
+    expect(f.service.undo()?.action).toBe('bury');
+    expect(snapshot(f.db)).toEqual(start);
+    expect(f.service.undo()?.action).toBe('rate');
+  });
+
+  it('kb undo takes back ratings and actions latest first, whatever their mix, back to the start', async () => {
+    const f = await fixture();
+    type Step = { card: number; do: Grade | CardAction };
+    const step: fc.Arbitrary<Step> = fc.record({ card: fc.nat({ max: 2 }), do: fc.constantFrom<Grade | CardAction>(1, 2, 3, 4, ...CARD_ACTIONS) });
+    let clock = NOW;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const history = [snapshot(f.db)];
+        for (const s of steps) {
+          clock += 3_600_000;
+          const changed = typeof s.do === 'number' ? (f.service.rate(f.ids[s.card], s.do, clock), true) : f.service.act(f.ids[s.card], s.do, clock).uuid !== null;
+          if (changed) history.push(snapshot(f.db));
+          expect(cardsOffTheirLog(f.db)).toEqual([]);
+        }
+        history.pop();
+        while (history.length > 0) {
+          f.service.undo();
+          expect(snapshot(f.db)).toEqual(history.pop());
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a rating that reaches leechThreshold lapses flags the card; leechAction suspend also suspends it; undo takes both back', async () => {
+    for (const leechAction of ['tag', 'suspend'] as const) {
+      const f = await fixture({ leechThreshold: 2, leechAction });
+      const [id] = f.ids;
+      f.service.rate(id, 4, NOW);
+      const flags = () => f.db.prepare('SELECT lapses, leech, suspended FROM fsrs WHERE card_id = ?').get(id);
+      let clock = NOW;
+      const lapse = () => {
+        clock += 30 * DAY;
+        const outcome = f.service.rate(id, 1, clock);
+        clock += 30 * DAY;
+        f.service.rate(id, 4, clock);
+        return outcome.leech;
+      };
+      expect(lapse()).toBeNull();
+      expect(flags()).toEqual({ lapses: 1, leech: 0, suspended: 0 });
+      expect(lapse()).toBe(leechAction);
+      expect(flags()).toEqual({ lapses: 2, leech: 1, suspended: leechAction === 'suspend' ? 1 : 0 });
+      f.service.undo();
+      f.service.undo();
+      expect(flags()).toEqual({ lapses: 1, leech: 0, suspended: 0 });
+    }
+  });
+});
+
+describe('cardsOffTheirLog', () => {
+  it('finds a card whose schedule does not replay from its log: a lost rating, or a row changed behind kb', async () => {
+    const f = await fixture();
+    f.service.rate(f.ids[0], 3, NOW);
+    f.service.rate(f.ids[0], 3, NOW + 600_000);
+    f.service.rate(f.ids[1], 3, NOW);
+    expect(cardsOffTheirLog(f.db)).toEqual([]);
+    // Two rows from one state: what two kb rate at once used to store.
+    const first = f.db.prepare('SELECT state_before FROM review_log WHERE card_id = ? ORDER BY rowid LIMIT 1').get(f.ids[0]) as { state_before: string };
+    f.db.prepare('UPDATE review_log SET state_before = ? WHERE card_id = ? AND reviewed_at = ?').run(first.state_before, f.ids[0], NOW + 600_000);
+    f.db.prepare('UPDATE fsrs SET reps = 7 WHERE card_id = ?').run(f.ids[1]);
+    const problems = cardsOffTheirLog(f.db);
+    expect(problems.map((p) => p.id).sort()).toEqual([f.ids[0], f.ids[1]].sort());
+    expect(problems.find((p) => p.id === f.ids[0])?.problem).toContain('a change was lost');
+    expect(problems.find((p) => p.id === f.ids[1])?.problem).toContain('reps 7 vs 1');
+  });
+});
