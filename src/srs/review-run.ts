@@ -198,9 +198,10 @@ export class ReviewRun implements ReviewController {
 /** The one line the review screen shows when a rating makes the card a leech. */
 function leechMessage(leech: LeechAction | null, lapses: number): string | null {
   if (leech === null) return null;
+  const count = `${lapses} lapse${lapses === 1 ? '' : 's'}`;
   return leech === 'suspend'
-    ? `leech: ${lapses} lapses; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)`
-    : `leech: ${lapses} lapses; tagged leech (kb cards --state leech lists leeches)`;
+    ? `leech: ${count}; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)`
+    : `leech: ${count}; tagged leech (kb cards --state leech lists leeches)`;
 }
 
 function toScreen(card: ReviewCard): ScreenCard {

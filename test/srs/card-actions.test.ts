@@ -9,7 +9,9 @@ import { scanKnowledgeBase } from '../../src/kb/scan.ts';
 import { CARD_ACTIONS, type CardAction } from '../../src/store/card-actions.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { cardsOffTheirLog } from '../../src/store/log-replay.ts';
+import { ReviewRun } from '../../src/srs/review-run.ts';
 import { ReviewService } from '../../src/srs/review-service.ts';
+import { FakeLabs } from '../ui/fake-labs.ts';
 import type { Grade } from '../../src/srs/state.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
@@ -110,6 +112,25 @@ describe('card actions', () => {
       f.service.undo();
       expect(flags()).toEqual({ lapses: 1, leech: 0, suspended: 0 });
     }
+  });
+});
+
+describe('a leech in kb review', () => {
+  it('the rating that makes it says so once; a suspended leech leaves the session', async () => {
+    const f = await fixture({ leechThreshold: 1, leechAction: 'suspend' });
+    const [id] = f.ids;
+    f.service.rate(id, 4, NOW - 30 * DAY);
+    const run = new ReviewRun(f.service, '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: NOW, labs: new FakeLabs() });
+    expect(run.next(NOW)).toMatchObject({ kind: 'card', card: { id } });
+    expect(run.rate(id, 1, NOW, 1000).message).toBe('leech: 1 lapse; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)');
+    expect(run.sessionLists().learning).not.toContain(id);
+    const next = run.next(NOW);
+    expect(next.kind === 'card' && next.card.id).not.toBe(id);
+    if (next.kind === 'card') expect(run.rate(next.card.id, 3, NOW + 1000, 1000).message).toBeNull();
+    run.undo(NOW + 2000);
+    run.undo(NOW + 3000);
+    expect(run.next(NOW + 3000)).toMatchObject({ kind: 'card', card: { id } });
+    expect(f.db.prepare('SELECT leech, suspended FROM fsrs WHERE card_id = ?').get(id)).toEqual({ leech: 0, suspended: 0 });
   });
 });
 
