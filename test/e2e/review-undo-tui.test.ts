@@ -46,4 +46,26 @@ describe('kb review undo in a terminal', () => {
     tmux.send('q');
     await tmux.waitForExit();
   }, TMUX_TEST_TIMEOUT_MS);
+
+  it('suspend A, bury B, u, u: B then A come back, with new 3; kb cards shows neither suspended nor buried', async () => {
+    const root = writeKb({ 'cards/deck.md': CARDS });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    tmux = new TmuxKb();
+    tmux.start(root, 'review');
+    await tmux.waitFor('Question Alpha?');
+    tmux.send('s');
+    let screen = await tmux.waitFor('Question Bravo?');
+    expect(screen).toMatch(/new 2\s+learning 0\s+review 0/);
+    tmux.send('b');
+    await tmux.waitFor('Question Charlie?');
+    tmux.send('u');
+    await tmux.waitFor((shown) => shown.includes('Question Bravo?') && shown.includes('unburied'));
+    tmux.send('u');
+    screen = await tmux.waitFor((shown) => shown.includes('Question Alpha?') && shown.includes('unsuspended'));
+    expect(screen).toMatch(/new 3\s+learning 0\s+review 0/);
+    tmux.send('q');
+    await tmux.waitForExit();
+    const cards = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ suspended: boolean; buried: boolean }>;
+    expect(cards.map((card) => [card.suspended, card.buried])).toEqual([[false, false], [false, false], [false, false]]);
+  }, TMUX_TEST_TIMEOUT_MS);
 });
