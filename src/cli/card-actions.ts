@@ -33,10 +33,13 @@ export function register(program: Command): void {
           const now = Date.now();
           const outcomes = [...new Set(ids)].map((id) => service.act(id, action, now, { resetCounts: flags.resetCounts }));
           if (flags.json) {
-            process.stdout.write(`${JSON.stringify(outcomes.map((o) => ({ cardId: o.cardId, action: o.action, changed: o.uuid !== null, uuid: o.uuid })), null, 2)}\n`);
+            process.stdout.write(`${JSON.stringify(outcomes.map((o) => ({ cardId: o.cardId, action: o.action, changed: o.uuid !== null, uuid: o.uuid, writeback: o.writeback })), null, 2)}\n`);
             return;
           }
-          const lines = outcomes.map((o) => `${o.cardId}: ${o.uuid === null ? `unchanged (${unchanged(action)})` : ACTION_DONE[action]}`);
+          const lines = outcomes.map((o) => {
+            const done = `${o.cardId}: ${o.uuid === null ? `unchanged (${unchanged(action)})` : ACTION_DONE[action]}`;
+            return o.writeback?.status === 'refused' ? `${done}; note not updated: ${o.writeback.reason}` : done;
+          });
           process.stdout.write(`${lines.join('\n')}\n`);
         } finally {
           kb.db.close();

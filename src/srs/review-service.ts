@@ -69,6 +69,8 @@ export interface ActionOutcome {
   action: CardAction;
   before: FsrsColumns;
   after: FsrsColumns;
+  /** forget of a note of a writable knowledge base: its review fields written back; else null. */
+  writeback: WritebackResult | null;
 }
 
 export interface UndoOutcome {
@@ -263,13 +265,12 @@ export class ReviewService {
       .immediate();
     if (taken === null) return null;
     const { entry, file, beforeRow } = taken;
-    const restored = stateFromColumns(beforeRow);
-    if ('action' in entry) return { uuid: entry.uuid, cardId: entry.card_id, action: entry.action, grade: null, restored, file: null };
     const card = this.cards.find(entry.card_id);
     let fileResult: WritebackResult | null = null;
     if (file && card && this.writesBack(card)) fileResult = restoreNote(this.target.root, file);
     this.followRewrite(fileResult);
-    return { uuid: entry.uuid, cardId: entry.card_id, action: 'rate', grade: entry.rating as Grade, restored, file: fileResult };
+    const what = 'action' in entry ? { action: entry.action, grade: null } : { action: 'rate' as const, grade: entry.rating as Grade };
+    return { uuid: entry.uuid, cardId: entry.card_id, ...what, restored: stateFromColumns(beforeRow), file: fileResult };
   }
 
   /**
@@ -278,17 +279,28 @@ export class ReviewService {
    * nothing is not logged.
    */
   act(cardId: string, action: CardAction, now: number, options: { resetCounts?: boolean } = {}): ActionOutcome {
-    return this.target.db
-      .transaction((): ActionOutcome => {
+    const card = this.requireCard(cardId);
+    const { outcome, prepared } = this.target.db
+      .transaction(() => {
         const before = this.requireRow(cardId);
         const after = applyAction(action, before, { now, dayEnd: this.dayEnd(now), resetCounts: options.resetCounts });
-        if (after === null) return { uuid: null, cardId, action, before, after: before };
+        if (after === null) return { outcome: { uuid: null, cardId, action, before, after: before, writeback: null }, prepared: null };
+        // Forget changes what a note's review fields say: written back as a rating is, and undone with it.
+        const prepared =
+          action === 'forget' && this.writesBack(card)
+            ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(stateFromColumns(after), this.scheduler.weights, this.settings.dayStartsAt))
+            : null;
+        const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+        const stateBefore: StateBefore = restore ? { ...before, file: restore } : before;
         const uuid = randomUUID();
         this.reviews.writeRow(cardId, after);
-        this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, before, after);
-        return { uuid, cardId, action, before, after };
+        this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
+        return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
       })
       .immediate();
+    const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
+    this.followRewrite(writeback);
+    return { ...outcome, writeback };
   }
 
   /** Cards (not new) that will be due by the end of the next review day. */

@@ -1,7 +1,7 @@
 // Card actions (kb suspend | unsuspend | unbury | forget, the review screen's b and s),
 // leeches, and kb undo over ratings and actions together, against a real database.
 import fc from 'fast-check';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig, type KbConfig } from '../../src/kb/config.ts';
@@ -112,6 +112,30 @@ describe('card actions', () => {
       f.service.undo();
       expect(flags()).toEqual({ lapses: 1, leech: 0, suspended: 0 });
     }
+  });
+});
+
+describe('forget of a note', () => {
+  it('writes the note\'s review fields back, and undo puts its old bytes back', async () => {
+    const root = tempDir('kb-forget-');
+    mkdirSync(join(root, 'notes'), { recursive: true });
+    const path = join(root, 'notes/ttft.md');
+    writeFileSync(path, "---\nreview_count: 0  # kept\nmastery_level: 0.0\nnext_review: '2026-01-01'\n---\n# What is TTFT?\n\nTime to the first token.\n");
+    const db = openDatabase(':memory:');
+    const target = { root, db, writable: true, config: defaultConfig };
+    await scanKnowledgeBase(target, { now: NOW - DAY });
+    const service = new ReviewService(target);
+    const id = (db.prepare('SELECT id FROM cards').get() as { id: string }).id;
+    service.rate(id, 4, NOW);
+    const rated = readFileSync(path, 'utf8');
+    expect(rated).toMatch(/mastery_level: 0\.[1-9]/);
+    const outcome = service.act(id, 'forget', NOW + DAY, { resetCounts: true });
+    expect(outcome.writeback?.status).toBe('written');
+    const forgotten = readFileSync(path, 'utf8');
+    expect(forgotten).toContain('review_count: 0  # kept\n');
+    expect(forgotten).toContain('mastery_level: 0\n');
+    expect(service.undo()).toMatchObject({ action: 'forget', file: { status: 'restored' } });
+    expect(readFileSync(path, 'utf8')).toBe(rated);
   });
 });
 
