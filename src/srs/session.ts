@@ -56,24 +56,25 @@ class PagedList {
 
   first(): QueueCard | undefined {
     if (this.length === 0) return undefined;
-    if (this.loaded.length === 0 && this.unread > 0) {
-      const wanted = Math.min(this.pageSize, this.unread);
-      const page = this.cursor.next(wanted);
-      this.loaded.push(...page);
-      // A short page means the list ended early (its cards changed since it was counted).
-      this.unread = page.length < wanted ? 0 : this.unread - page.length;
-    }
+    if (this.loaded.length === 0 && this.unread > 0) this.readPage();
     return this.loaded[0];
   }
 
-  /** Takes a card out; it is one shown by next(), so it is among those read (read the head first). Returns whether it was here. */
-  remove(cardId: string, usesAllowance: boolean): boolean {
+  private readPage(): void {
+    const wanted = Math.min(this.pageSize, this.unread);
+    const page = this.cursor.next(wanted);
+    this.loaded.push(...page);
+    // A short page means the list ended early (its cards changed since it was counted).
+    this.unread = page.length < wanted ? 0 : this.unread - page.length;
+  }
+
+  /** Takes a card out, if here; it is one shown by next(), so it is among those read (read the head first). */
+  remove(cardId: string, usesAllowance: boolean): void {
     this.first();
     const at = this.loaded.findIndex((card) => card.id === cardId);
-    if (at < 0) return false;
+    if (at < 0) return;
     this.loaded.splice(at, 1);
     if (usesAllowance) this.allowance -= 1;
-    return true;
   }
 
   /**
@@ -93,12 +94,7 @@ class PagedList {
 
   /** Every card left in the list, in order (reads the rest of the cursor). */
   all(): QueueCard[] {
-    while (this.unread > 0) {
-      const wanted = Math.min(this.pageSize, this.unread);
-      const page = this.cursor.next(wanted);
-      this.loaded.push(...page);
-      this.unread = page.length < wanted ? 0 : this.unread - page.length;
-    }
+    while (this.unread > 0) this.readPage();
     return this.loaded.slice(0, this.length);
   }
 }
