@@ -9,7 +9,7 @@ export function register(program: Command): void {
     .description('check the database and the knowledge base: integrity, duplicate ids, orphans, lab links, frontmatter vs database')
     .option('--json', 'print the findings as JSON')
     .option('--fix', "rewrite notes' review fields (last_reviewed, next_review, review_count, mastery_level) from the database; personal knowledge bases only")
-    .addHelpText('after', '\nExit code 1 when the database is damaged or two cards share an id.')
+    .addHelpText('after', '\nExit code 1 when the database is damaged, two cards share an id, or a card\'s schedule does not replay from its log of ratings and actions.')
     .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const [{ diagnoseKnowledgeBase }, { reviewFields }, { fsrsParameters }] = await Promise.all([
@@ -59,6 +59,7 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
         : `warning: ${report.missingIds.length} cards in ${files} files have no id yet; run kb scan`,
     );
   }
+  for (const entry of report.replay) lines.push(`error: card ${entry.id}: ${entry.problem}`);
   for (const warning of unknownLabWarnings(report.unknownLabs, new Set())) lines.push(`warning: ${warning.file}:${warning.line}: ${warning.message}`);
   for (const entry of report.frontmatter) {
     const fields = entry.mismatches.map((m) => `${m.field} file ${JSON.stringify(m.file)} vs database ${JSON.stringify(m.database)}`).join(', ');

@@ -14,6 +14,8 @@ import * as dueCommand from './due.ts';
 import * as rateCommand from './rate.ts';
 import * as undoCommand from './undo.ts';
 import * as statsCommand from './stats.ts';
+import * as cardsCommand from './cards.ts';
+import * as cardActionCommands from './card-actions.ts';
 import * as generateCommand from './generate.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -26,7 +28,7 @@ const program = new Command('kb')
   .exitOverride();
 
 // Commands, in the order `kb --help` lists them.
-const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
+const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, cardsCommand, cardActionCommands, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
 
 // No top-level await: the start-up bundle is a CommonJS file (bin/bundle.js).

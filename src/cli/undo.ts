@@ -5,7 +5,7 @@ import { UserError } from './errors.ts';
 export function register(program: Command): void {
   program
     .command('undo')
-    .description("take back the latest rating exactly: the card's schedule, its review-log row and the note's frontmatter")
+    .description("take back the latest rating exactly (the card's schedule, its review-log row and the note's frontmatter), or the latest suspend, unsuspend, bury, unbury or forget, whichever came last")
     .option('--json', 'print the outcome as JSON')
     .addHelpText('after', '\nRun it again to take back the rating before. Refused when the card changed after that rating.')
     .action(async (options: { json?: boolean }, command: Command) => {
@@ -21,12 +21,13 @@ export function register(program: Command): void {
           if (error instanceof UndoError) throw new UserError(error.message);
           throw error;
         }
-        if (outcome === null) throw new UserError('nothing to undo: the review log is empty');
+        if (outcome === null) throw new UserError('nothing to undo: no rating or card action stands in the log');
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(outcome.grade) }, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ ...outcome, rating: outcome.grade === null ? null : gradeName(outcome.grade) }, null, 2)}\n`);
           return;
         }
-        const lines = [`undid ${gradeName(outcome.grade)} on ${outcome.cardId}: back to ${describeState(outcome.restored, Date.now())}`];
+        const what = outcome.grade === null ? outcome.action : gradeName(outcome.grade);
+        const lines = [`undid ${what} on ${outcome.cardId}: back to ${describeState(outcome.restored, Date.now())}`];
         const file = describeWriteback(outcome.file);
         if (file) lines.push(file);
         process.stdout.write(`${lines.join('\n')}\n`);

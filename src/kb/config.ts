@@ -34,6 +34,10 @@ export const configSchema = z.strictObject({
   fuzz: z._default(z.boolean(), true),
   /** The order new cards come in: decks and note folders in turn, file order, or shuffled per study day. */
   newCardOrder: z._default(z.enum(NEW_CARD_ORDERS, 'one of "interleave", "file", "random"'), 'interleave'),
+  /** Lapses that make a card a leech (Anki: 8); again every half of it after. */
+  leechThreshold: z._default(wholeNumber(1), 8),
+  /** What a leech gets: `tag` (flagged, listed by kb cards --state leech) or `suspend` as well. */
+  leechAction: z._default(z.enum(['tag', 'suspend']), 'tag'),
 });
 
 export type KbConfig = z.infer<typeof configSchema>;

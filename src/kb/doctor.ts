@@ -4,12 +4,14 @@
 //   - cards without an id in their file (bundled: derived ids; personal: run kb scan)
 //   - orphans: cards whose source is gone, kept with their history
 //   - card links to labs that do not exist
+//   - cards whose schedule does not replay from their log (store/log-replay.ts)
 //   - notes whose review fields in the frontmatter disagree with the database
 //     (only for cards reviewed in kb: before that the frontmatter seeds the database)
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
 import { cardQueries } from '../store/cards.ts';
 import type { KbDatabase } from '../store/db.ts';
 import { fsrsQueries, type FsrsRow } from '../store/fsrs.ts';
+import { cardsOffTheirLog, type ReplayProblem } from '../store/log-replay.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import type { KbConfig } from './config.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
@@ -65,6 +67,8 @@ export interface DoctorReport {
   orphans: { id: string; path: string; line: number; front: string }[];
   unknownLabs: { id: string; path: string; line: number; lab: string }[];
   frontmatter: { id: string; file: KbPath; mismatches: FieldMismatch[]; fixed: boolean; fixError?: string }[];
+  /** Cards whose schedule does not replay from their log of ratings and actions (errors). */
+  replay: ReplayProblem[];
   /** Files that could not be read or parsed cleanly (kb scan reports them in full). */
   unreadable: Diagnostic[];
   errors: number;
@@ -113,6 +117,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     orphans: cards.orphans().map((card) => ({ id: card.id, path: card.path, line: card.line, front: card.front })),
     unknownLabs: [],
     frontmatter: [],
+    replay: cardsOffTheirLog(db),
     unreadable: [],
     errors: 0,
     warnings: 0,
@@ -171,7 +176,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   for (const [id, list] of places) if (list.length > 1) report.duplicates.push({ id, places: list });
   for (const link of cards.labLinks()) if (!labs.has(link.lab)) report.unknownLabs.push(link);
 
-  report.errors = (report.integrity.ok ? 0 : 1) + report.duplicates.length;
+  report.errors = (report.integrity.ok ? 0 : 1) + report.duplicates.length + report.replay.length;
   report.warnings =
     report.missingIds.length +
     unknownLabWarnings(report.unknownLabs, new Set()).length +

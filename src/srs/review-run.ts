@@ -7,16 +7,20 @@ import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNe
 import { intervalLabel } from './interval-label.ts';
 import type { QueueCard } from './queue.ts';
 import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
-import type { ReviewSession } from './session.ts';
+import type { ReviewSession, SessionLists } from './session.ts';
+import type { LeechAction } from './leech.ts';
 import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
 import { editorInvocation } from '../kb/editor.ts';
 import { reviewDayLabel } from './clock.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
 
-type UndoStep =
-  | { kind: 'rate'; uuid: string; card: QueueCard }
-  | { kind: 'bury'; card: QueueCard; previous: number | null }
-  | { kind: 'suspend'; card: QueueCard };
+/** What this run did, latest last: each is logged, and undo takes it back by its uuid. */
+interface UndoStep {
+  kind: 'rate' | 'bury' | 'suspend';
+  uuid: string;
+  /** The card as the session had it before. */
+  card: QueueCard;
+}
 
 export interface ReviewRunOptions {
   /** Re-reads the knowledge base after an edit (an incremental kb scan). */
@@ -107,6 +111,11 @@ export class ReviewRun implements ReviewController {
     return this.session.counts();
   }
 
+  /** The cards left in each list of this run's session, in order (for checks against a fresh launch). */
+  sessionLists(): SessionLists {
+    return this.session.lists();
+  }
+
   options(cardId: string, now: number): AnswerOption[] {
     const card = this.card(cardId);
     if (!card) return [];
@@ -122,45 +131,47 @@ export class ReviewRun implements ReviewController {
     const outcome = this.service.rate(cardId, grade, now, durationMs);
     this.cache.delete(cardId);
     this.session.answered(before, grade, outcome.after);
+    // A leech suspended by this rating leaves the session (it would come back as relearning).
+    if (outcome.leech === 'suspend') this.session.removed(cardId);
     this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before });
-    return { message: fileMessage(outcome.writeback) };
+    return { message: fileMessage(outcome.writeback) ?? leechMessage(outcome.leech, outcome.after.lapses) };
   }
 
-  undo(now: number): ActionResult {
+  undo(_now: number): ActionResult {
     const step = this.undoSteps.pop();
     if (!step) return { message: 'nothing to undo in this session' };
     this.cache.delete(step.card.id);
+    let outcome;
+    try {
+      outcome = this.service.undo(step.uuid);
+    } catch (error) {
+      if (error instanceof UndoError) return { message: error.message };
+      throw error;
+    }
     if (step.kind === 'rate') {
-      let outcome;
-      try {
-        outcome = this.service.undo(step.uuid);
-      } catch (error) {
-        if (error instanceof UndoError) return { message: error.message };
-        throw error;
-      }
       this.session.restored(this.service.queueCard(step.card.id), true);
       return { message: fileMessage(outcome?.file ?? null) ?? `undid ${GRADE_NAMES[outcome?.grade ?? 3]}` };
     }
-    if (step.kind === 'bury') this.service.unbury(step.card.id, step.previous);
-    else this.service.setSuspended(step.card.id, false);
-    this.session.restored({ ...step.card, due: Math.min(step.card.due, now) }, false);
+    this.session.restored(step.card, false);
     return { message: step.kind === 'bury' ? 'unburied' : 'unsuspended' };
   }
 
   bury(cardId: string, now: number): ActionResult {
-    const card = this.service.queueCard(cardId);
-    const previous = this.service.bury(cardId, now);
-    this.session.removed(cardId);
-    this.undoSteps.push({ kind: 'bury', card, previous });
-    return { message: 'buried until tomorrow' };
+    return this.leave(cardId, 'bury', now, 'buried until tomorrow');
   }
 
-  suspend(cardId: string): ActionResult {
+  suspend(cardId: string, now: number): ActionResult {
+    return this.leave(cardId, 'suspend', now, 'suspended (kb review skips it until kb unsuspend)');
+  }
+
+  /** Bury or suspend: the card leaves today's session, and the action is logged for undo. */
+  private leave(cardId: string, kind: 'bury' | 'suspend', now: number, message: string): ActionResult {
     const card = this.service.queueCard(cardId);
-    this.service.setSuspended(cardId, true);
+    const outcome = this.service.act(cardId, kind, now);
+    this.cache.delete(cardId);
     this.session.removed(cardId);
-    this.undoSteps.push({ kind: 'suspend', card });
-    return { message: 'suspended (kb review skips it until unsuspended)' };
+    if (outcome.uuid !== null) this.undoSteps.push({ kind, uuid: outcome.uuid, card });
+    return { message };
   }
 
   get editable(): boolean {
@@ -204,6 +215,15 @@ export class ReviewRun implements ReviewController {
     }
     return card;
   }
+}
+
+/** The one line the review screen shows when a rating makes the card a leech. */
+function leechMessage(leech: LeechAction | null, lapses: number): string | null {
+  if (leech === null) return null;
+  const count = `${lapses} lapse${lapses === 1 ? '' : 's'}`;
+  return leech === 'suspend'
+    ? `leech: ${count}; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)`
+    : `leech: ${count}; tagged leech (kb cards --state leech lists leeches)`;
 }
 
 function toScreen(card: ReviewCard, day: string): ScreenCard {

@@ -8,6 +8,7 @@
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
 import { randomUUID } from 'node:crypto';
+import { cardActionQueries, type CardAction, type CardActionQueries } from '../store/card-actions.ts';
 import { cardQueries, type CardRow } from '../store/cards.ts';
 import { deviceId, type KbDatabase } from '../store/db.ts';
 import { fileQueries, type FileQueries } from '../store/files.ts';
@@ -21,7 +22,9 @@ import {
   type FileRestore,
   type WritebackResult,
 } from '../kb/writeback.ts';
+import { applyAction } from './card-actions.ts';
 import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from './clock.ts';
+import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
 import { newCardReader, type NewCardReader } from './new-card-order.ts';
 import { hashText } from '../store/shuffle-key.ts';
 import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from './queue.ts';
@@ -57,12 +60,28 @@ export interface RatingOutcome {
   after: FsrsState;
   /** null when the card is not a note of a writable knowledge base. */
   writeback: WritebackResult | null;
+  /** This rating made the card a leech: it was tagged, or tagged and suspended (kb.json leechAction). */
+  leech: LeechAction | null;
+}
+
+export interface ActionOutcome {
+  /** null when the action changed nothing (the card was already suspended, not buried, ...): nothing is logged. */
+  uuid: string | null;
+  cardId: string;
+  action: CardAction;
+  before: FsrsColumns;
+  after: FsrsColumns;
+  /** forget of a note of a writable knowledge base: its review fields written back; else null. */
+  writeback: WritebackResult | null;
 }
 
 export interface UndoOutcome {
   uuid: string;
   cardId: string;
-  grade: Grade;
+  /** What was taken back: a rating, or an action on the card. */
+  action: 'rate' | CardAction;
+  /** The rating taken back; null for an action. */
+  grade: Grade | null;
   /** The state the card is back in. */
   restored: FsrsState;
   file: WritebackResult | null;
@@ -84,6 +103,7 @@ export class ReviewService {
   private readonly reviews: ReviewQueries;
   private readonly cards: ReturnType<typeof cardQueries>;
   private readonly files: FileQueries;
+  private readonly actions: CardActionQueries;
   private device: string | null = null;
 
   constructor(target: ReviewTarget) {
@@ -92,6 +112,7 @@ export class ReviewService {
     this.reviews = reviewQueries(target.db);
     this.cards = cardQueries(target.db);
     this.files = fileQueries(target.db);
+    this.actions = cardActionQueries(target.db);
   }
 
   get settings(): ReviewSettings {
@@ -137,8 +158,8 @@ export class ReviewService {
     const queue: SessionQueue = {
       learning: learning.slice(0, sizes.learning),
       later: later.slice(0, sizes.later),
-      review: storeCursor(sizes.review, (after, count) => this.reviews.reviewPage(request, now, dayEnd, after, count)),
-      new: readerCursor(sizes.new, this.newCards(request, now, newCardsAreMany)),
+      review: storeCursor(sizes.review, (after, count) => this.reviews.reviewPage(request, now, dayEnd, after, count), eligible.review),
+      new: readerCursor(sizes.new, this.newCards(request, now, newCardsAreMany), eligible.new),
     };
     return new ReviewSession(queue, dayEnd, LEARN_AHEAD_MS, pageSize);
   }
@@ -175,71 +196,120 @@ export class ReviewService {
     return this.scheduler.preview(card.id, card.schedule, now);
   }
 
-  /** Rates a card: one transaction for the state and the log, then the note's write-back. */
+  /**
+   * Rates a card: the card's row is read, the new state computed and both written with the
+   * log row in one IMMEDIATE transaction (SQLite's write lock taken first), so two kb
+   * processes rating one card at once apply one rating after the other; then the note's
+   * write-back.
+   */
   rate(cardId: string, grade: Grade, now: number, durationMs = 0): RatingOutcome {
     const card = this.requireCard(cardId);
-    const beforeRow = this.requireRow(cardId);
-    const before = stateFromColumns(beforeRow);
-    const after = this.scheduler.rate(cardId, before, grade, now);
-    const afterRow = columnsFromState(after, { suspended: beforeRow.suspended === 1, buriedUntil: beforeRow.buried_until });
-
-    const prepared = this.writesBack(card)
-      ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
-      : null;
-    const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
     const uuid = randomUUID();
-    const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
-    this.reviews.recordRating(
-      { uuid, card_id: cardId, rating: grade, reviewed_at: now, duration_ms: Math.max(0, Math.round(durationMs)), device_id: this.deviceId() },
-      stateBefore,
-      afterRow,
-    );
+    const { before, after, prepared, leech } = this.target.db
+      .transaction(() => {
+        const beforeRow = this.requireRow(cardId);
+        const before = stateFromColumns(beforeRow);
+        // A rating stored by another process since `now` was read comes first: the log
+        // of one card stays in time order, so it replays in the order it was applied.
+        const at = Math.max(now, before.lastReview ?? now);
+        const after = this.scheduler.rate(cardId, before, grade, at);
+        const leech = becameLeech(before, after, this.settings) ? (this.settings.leechAction ?? DEFAULT_LEECH_ACTION) : null;
+        const afterRow: FsrsColumns = {
+          ...columnsFromState(after, { suspended: beforeRow.suspended === 1 || leech === 'suspend', buriedUntil: beforeRow.buried_until }),
+          leech: leech !== null ? 1 : (beforeRow.leech ?? 0),
+        };
+        const prepared = this.writesBack(card)
+          ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
+          : null;
+        const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+        const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
+        this.reviews.recordRating(
+          { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: Math.max(0, Math.round(durationMs)), device_id: this.deviceId() },
+          stateBefore,
+          afterRow,
+        );
+        return { before, after, prepared, leech };
+      })
+      .immediate();
     const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
     this.followRewrite(writeback);
-    return { uuid, cardId, grade, before, after, writeback };
+    return { uuid, cardId, grade, before, after, writeback, leech };
   }
 
   /**
-   * Takes back the latest rating exactly: the card's row as it was, the log row deleted,
-   * and the note's old bytes back. The row comes from the log's state_before rather than
-   * ts-fsrs's rollback(), which rebuilds `due` from the review time and so is not exact. Refused when the card changed after that rating, or when
-   * `expectedUuid` is given and is not the latest rating.
+   * Takes back the latest rating or card action, whichever came last. A rating is taken
+   * back exactly: the card's row as it was, the log row deleted, and the note's old bytes
+   * back. The row comes from the log's state_before rather than ts-fsrs's rollback(), which
+   * rebuilds `due` from the review time and so is not exact. An action (suspend, bury,
+   * forget, ...) likewise puts back the row it changed. Refused when the card changed
+   * since, or when `expectedUuid` is given and is not the latest. Found and taken back in
+   * one IMMEDIATE transaction, so two kb undo at once take back two.
    */
   undo(expectedUuid?: string): UndoOutcome | null {
-    const log = this.reviews.latestLog();
-    if (!log) return null;
-    if (expectedUuid !== undefined && log.uuid !== expectedUuid) {
-      throw new UndoError('a later rating (from another kb) stands in the log; undo that one first with kb undo');
-    }
-    const stored = JSON.parse(log.state_before) as StateBefore;
-    const { file, ...beforeRow } = stored;
-    const afterRow = JSON.parse(log.state_after) as FsrsColumns;
-    const current = this.reviews.fsrs(log.card_id);
-    if (current && !sameFsrsState(stateFromColumns(current), stateFromColumns(afterRow))) {
-      throw new UndoError(`card ${log.card_id} changed after its last rating; nothing was undone`);
-    }
-    this.reviews.revertRating(log.uuid, log.card_id, beforeRow);
-    const card = this.cards.find(log.card_id);
+    const taken = this.target.db
+      .transaction(() => {
+        const rating = this.reviews.latestLog();
+        const action = this.actions.latest();
+        // An action logged while `rating` was already the latest rating came after it.
+        const entry = action !== null && (rating === null || action.after_rating === rating.uuid) ? action : rating;
+        if (entry === null) return null;
+        if (expectedUuid !== undefined && entry.uuid !== expectedUuid) {
+          throw new UndoError('a later rating or action (from another kb) stands in the log; undo that one first with kb undo');
+        }
+        const { file, ...beforeRow } = JSON.parse(entry.state_before) as StateBefore;
+        const afterRow = JSON.parse(entry.state_after) as FsrsColumns;
+        const current = this.reviews.fsrs(entry.card_id);
+        const what = 'action' in entry ? `its ${entry.action}` : 'its last rating';
+        if (current && !sameRow(current, afterRow, 'action' in entry)) {
+          throw new UndoError(`card ${entry.card_id} changed after ${what}; nothing was undone`);
+        }
+        if ('action' in entry) {
+          this.reviews.writeRow(entry.card_id, beforeRow);
+          this.actions.remove(entry.uuid);
+        } else {
+          this.reviews.revertRating(entry.uuid, entry.card_id, beforeRow);
+        }
+        return { entry, file, beforeRow };
+      })
+      .immediate();
+    if (taken === null) return null;
+    const { entry, file, beforeRow } = taken;
+    const card = this.cards.find(entry.card_id);
     let fileResult: WritebackResult | null = null;
     if (file && card && this.writesBack(card)) fileResult = restoreNote(this.target.root, file);
     this.followRewrite(fileResult);
-    return { uuid: log.uuid, cardId: log.card_id, grade: log.rating as Grade, restored: stateFromColumns(beforeRow), file: fileResult };
+    const what = 'action' in entry ? { action: entry.action, grade: null } : { action: 'rate' as const, grade: entry.rating as Grade };
+    return { uuid: entry.uuid, cardId: entry.card_id, ...what, restored: stateFromColumns(beforeRow), file: fileResult };
   }
 
-  /** Hides the card until the next review day starts; returns the earlier bury time for undo. */
-  bury(cardId: string, now: number): number | null {
-    const previous = this.requireRow(cardId).buried_until;
-    this.reviews.setBuriedUntil(cardId, this.dayEnd(now));
-    return previous;
-  }
-
-  unbury(cardId: string, previous: number | null): void {
-    this.reviews.setBuriedUntil(cardId, previous);
-  }
-
-  setSuspended(cardId: string, suspended: boolean): void {
-    this.requireRow(cardId);
-    this.reviews.setSuspended(cardId, suspended);
+  /**
+   * Suspends, unsuspends, buries, unburies or forgets a card: its row changed and the action
+   * logged in one IMMEDIATE transaction (kb undo takes it back). An action that would change
+   * nothing is not logged.
+   */
+  act(cardId: string, action: CardAction, now: number, options: { resetCounts?: boolean } = {}): ActionOutcome {
+    const card = this.requireCard(cardId);
+    const { outcome, prepared } = this.target.db
+      .transaction(() => {
+        const before = this.requireRow(cardId);
+        const after = applyAction(action, before, { now, dayEnd: this.dayEnd(now), resetCounts: options.resetCounts });
+        if (after === null) return { outcome: { uuid: null, cardId, action, before, after: before, writeback: null }, prepared: null };
+        // Forget changes what a note's review fields say: written back as a rating is, and undone with it.
+        const prepared =
+          action === 'forget' && this.writesBack(card)
+            ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(stateFromColumns(after), this.scheduler.weights, this.settings.dayStartsAt))
+            : null;
+        const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+        const stateBefore: StateBefore = restore ? { ...before, file: restore } : before;
+        const uuid = randomUUID();
+        this.reviews.writeRow(cardId, after);
+        this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
+        return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
+      })
+      .immediate();
+    const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
+    this.followRewrite(writeback);
+    return { ...outcome, writeback };
   }
 
   /** Cards (not new) that will be due by the end of the next review day, of those `filter` picks. */
@@ -287,20 +357,27 @@ export class UnknownCardError extends Error {
   }
 }
 
+/** Whether the card's row is still what an entry left it: the FSRS state, and for an action also the flags it sets. */
+function sameRow(current: FsrsColumns, after: FsrsColumns, action: boolean): boolean {
+  if (!sameFsrsState(stateFromColumns(current), stateFromColumns(after))) return false;
+  return !action || (current.suspended === after.suspended && current.buried_until === after.buried_until);
+}
+
 /** `newOrder`: the row's place among the candidates, which come in today's new-card order. */
 function queueCardFromRow(row: CandidateRow, newOrder = 0): QueueCard {
   return { id: row.id, state: row.state, due: row.due, newOrder, suspended: row.suspended === 1, buriedUntil: row.buried_until };
 }
 
-function readerCursor(total: number, read: NewCardReader): CardCursor {
-  return { total, next: (count) => read(count).map((row) => queueCardFromRow(row)) };
+function readerCursor(total: number, read: NewCardReader, available: number): CardCursor {
+  return { total, available, next: (count) => read(count).map((row) => queueCardFromRow(row)) };
 }
 
 /** A cursor over one list in the store: each page is read after the last row of the one before. */
-function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row | null, count: number) => Row[]): CardCursor {
+function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row | null, count: number) => Row[], available: number): CardCursor {
   let last: Row | null = null;
   return {
     total,
+    available,
     next(count) {
       const rows = page(last, count);
       last = rows.at(-1) ?? last;

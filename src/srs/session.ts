@@ -10,6 +10,12 @@ import type { QueueCard } from './queue.ts';
 export interface CardCursor {
   /** How many cards the list holds in all, limits applied. */
   readonly total: number;
+  /**
+   * How many cards the store holds for the list before today's limit cut it (at least
+   * `total`; `total` when left out). A card buried or suspended in the session frees its
+   * place under the limit, and the next of these takes it, as a fresh launch would show.
+   */
+  readonly available?: number;
   /** The next cards of the list, at most `count`; fewer only at its end. */
   next(count: number): QueueCard[];
 }
@@ -25,39 +31,71 @@ export interface SessionQueue {
 /** How many cards a session reads from a cursor at once. */
 export const PAGE_SIZE = 50;
 
-/** The cards of one cursor read so far and not yet answered, and how many are still unread. */
+/**
+ * The cards of one cursor read so far and not yet answered, how many are still unread, and
+ * how many today's limit still lets the session show (`allowance`): answering a card uses
+ * one up, burying or suspending one does not, undo gives it back.
+ */
 class PagedList {
   private readonly cursor: CardCursor;
   private readonly pageSize: number;
   private readonly loaded: QueueCard[] = [];
   private unread: number;
+  private allowance: number;
 
   constructor(cursor: CardCursor, pageSize: number) {
     this.cursor = cursor;
     this.pageSize = pageSize;
-    this.unread = cursor.total;
+    this.unread = Math.max(cursor.total, cursor.available ?? cursor.total);
+    this.allowance = cursor.total;
   }
 
   get length(): number {
-    return this.loaded.length + this.unread;
+    return Math.min(this.allowance, this.loaded.length + this.unread);
   }
 
   first(): QueueCard | undefined {
-    if (this.loaded.length === 0 && this.unread > 0) {
-      const wanted = Math.min(this.pageSize, this.unread);
-      const page = this.cursor.next(wanted);
-      this.loaded.push(...page);
-      // A short page means the list ended early (its cards changed since it was counted).
-      this.unread = page.length < wanted ? 0 : this.unread - page.length;
-    }
+    if (this.length === 0) return undefined;
+    if (this.loaded.length === 0 && this.unread > 0) this.readPage();
     return this.loaded[0];
   }
 
-  /** Takes a card out; it is one shown by next(), so it is among those read (read the head first). */
-  remove(cardId: string): void {
+  private readPage(): void {
+    const wanted = Math.min(this.pageSize, this.unread);
+    const page = this.cursor.next(wanted);
+    this.loaded.push(...page);
+    // A short page means the list ended early (its cards changed since it was counted).
+    this.unread = page.length < wanted ? 0 : this.unread - page.length;
+  }
+
+  /** Takes a card out, if here; it is one shown by next(), so it is among those read (read the head first). */
+  remove(cardId: string, usesAllowance: boolean): void {
     this.first();
     const at = this.loaded.findIndex((card) => card.id === cardId);
-    if (at >= 0) this.loaded.splice(at, 1);
+    if (at < 0) return;
+    this.loaded.splice(at, 1);
+    if (usesAllowance) this.allowance -= 1;
+  }
+
+  /**
+   * Undo: the card goes back to the head of the list. It was the head when it left (a
+   * session answers, buries or suspends only the card it shows), and undo takes actions
+   * back latest first, so the cards put back before it were behind it.
+   */
+  putBack(card: QueueCard, givesAllowanceBack: boolean): void {
+    this.loaded.unshift(card);
+    if (givesAllowanceBack) this.allowance += 1;
+  }
+
+  /** A card of the list the session may show, if it is one. */
+  find(cardId: string): QueueCard | undefined {
+    return this.loaded.slice(0, this.length).find((card) => card.id === cardId);
+  }
+
+  /** Every card left in the list, in order (reads the rest of the cursor). */
+  all(): QueueCard[] {
+    while (this.unread > 0) this.readPage();
+    return this.loaded.slice(0, this.length);
   }
 }
 
@@ -82,12 +120,22 @@ function insertByDue(list: QueueCard[], card: QueueCard): void {
   list.splice(at, 0, card);
 }
 
+/** The ids of the cards left in each list, in the order a session shows them. */
+export interface SessionLists {
+  learning: string[];
+  review: string[];
+  new: string[];
+}
+
 export class ReviewSession {
   private readonly learning: QueueCard[];
   private readonly review: PagedList;
   private readonly fresh: PagedList;
-  /** A card brought back by undo: it is shown next, whatever its state. */
-  private priority: QueueCard | null = null;
+  /**
+   * Cards brought back by undo, latest last: each is back in its own list, and the latest
+   * is shown next whatever its state (as Anki does); once it is answered, the one before.
+   */
+  private readonly undone: string[] = [];
   private readonly answers: Grade[] = [];
   readonly dayEnd: number;
   readonly learnAheadMs: number;
@@ -101,7 +149,8 @@ export class ReviewSession {
   }
 
   next(now: number): NextCard {
-    if (this.priority) return { kind: 'card', card: this.priority };
+    const undone = this.latestUndone();
+    if (undone) return { kind: 'card', card: undone };
     const firstLearning = this.learning[0];
     if (firstLearning && firstLearning.due <= now) return { kind: 'card', card: firstLearning };
     const review = this.review.first();
@@ -114,30 +163,34 @@ export class ReviewSession {
   }
 
   counts(): SessionCounts {
-    const counts = { new: this.fresh.length, learning: this.learning.length, review: this.review.length, done: this.answers.length };
-    if (this.priority) counts[bucket(this.priority.state)] += 1;
-    return counts;
+    return { new: this.fresh.length, learning: this.learning.length, review: this.review.length, done: this.answers.length };
   }
 
   /** The card was answered; a learning step due today brings it back later in the session. */
   answered(card: QueueCard, grade: Grade, after: { state: CardState; due: number }): void {
-    this.remove(card.id);
+    this.remove(card.id, true);
     this.answers.push(grade);
     if ((after.state === LEARNING || after.state === RELEARNING) && after.due < this.dayEnd) {
       insertByDue(this.learning, { ...card, state: after.state, due: after.due });
     }
   }
 
-  /** The card left today's queue (buried or suspended). */
+  /** The card left today's queue (buried or suspended): the next card under today's limit takes its place. */
   removed(cardId: string): void {
-    this.remove(cardId);
+    this.remove(cardId, false);
   }
 
-  /** Undo: the card returns with its earlier state and is shown next. */
+  /**
+   * Undo: the card returns, in `card`'s state, to the list of that state, and is shown next.
+   * `undidAnswer`: an answer was taken back, so today's limit counts the card again.
+   */
   restored(card: QueueCard, undidAnswer: boolean): void {
-    this.remove(card.id);
+    this.remove(card.id, false);
     if (undidAnswer) this.answers.pop();
-    this.priority = card;
+    if (card.state === NEW) this.fresh.putBack(card, undidAnswer);
+    else if (card.state === REVIEW) this.review.putBack(card, undidAnswer);
+    else insertByDue(this.learning, card);
+    this.undone.push(card.id);
   }
 
   /** Grades given so far, in order (for the end-of-session summary). */
@@ -145,17 +198,30 @@ export class ReviewSession {
     return this.answers;
   }
 
-  private remove(cardId: string): void {
-    if (this.priority?.id === cardId) this.priority = null;
+  /** Every card left, list by list, in the order each list shows them (reads every page: for checks, not the screen). */
+  lists(): SessionLists {
+    const ids = (cards: QueueCard[]) => cards.map((card) => card.id);
+    return { learning: ids(this.learning), review: ids(this.review.all()), new: ids(this.fresh.all()) };
+  }
+
+  /** The latest card undo brought back that is still waiting, found in its list. */
+  private latestUndone(): QueueCard | undefined {
+    while (this.undone.length > 0) {
+      const id = this.undone[this.undone.length - 1];
+      const card = this.learning.find((c) => c.id === id) ?? this.review.find(id) ?? this.fresh.find(id);
+      if (card) return card;
+      this.undone.pop();
+    }
+    return undefined;
+  }
+
+  /** `answered`: an answer takes the card out of today's limit; a bury or suspension does not. */
+  private remove(cardId: string, answered: boolean): void {
+    const undoneAt = this.undone.lastIndexOf(cardId);
+    if (undoneAt >= 0) this.undone.splice(undoneAt, 1);
     const at = this.learning.findIndex((card) => card.id === cardId);
     if (at >= 0) this.learning.splice(at, 1);
-    this.review.remove(cardId);
-    this.fresh.remove(cardId);
+    this.review.remove(cardId, answered);
+    this.fresh.remove(cardId, answered);
   }
-}
-
-function bucket(state: CardState): 'new' | 'learning' | 'review' {
-  if (state === NEW) return 'new';
-  if (state === REVIEW) return 'review';
-  return 'learning';
 }

@@ -3,8 +3,10 @@
 // tests depend only on the fields they use.
 import { generatorParameters, type FSRSParameters, type StepUnit } from 'ts-fsrs';
 import type { NewCardOrder } from './new-card-order.ts';
+import type { LeechSettings } from './leech.ts';
 
-export interface ReviewSettings {
+/** Leech settings are optional here: their defaults live in leech.ts. */
+export interface ReviewSettings extends LeechSettings {
   /** Probability of recall FSRS aims for when it picks an interval (0.9 = 90%). */
   desiredRetention: number;
   /** Longest interval in days. */

@@ -1,5 +1,6 @@
 // Everything kb stats shows, gathered from the store in one pass (JSON-ready).
 import type { KbDatabase } from '../store/db.ts';
+import { countLeeches } from '../store/card-list.ts';
 import { quizAccuracyByTag, type TagAccuracy } from '../store/quiz-stats.ts';
 import { statsQueries } from '../store/stats-queries.ts';
 import { nextReviewDayStart, reviewDayStart } from './clock.ts';
@@ -26,6 +27,8 @@ export const HISTORY_WEEKS = 12;
 export interface StatsReport {
   generatedAt: string;
   counts: StateCounts;
+  /** Cards flagged leech (kb cards --state leech lists them). */
+  leeches: number;
   forecast: DayCount[];
   reviewsPerDay: DayCount[];
   retention: WeekRetention[];
@@ -52,6 +55,7 @@ export function collectStats(db: KbDatabase, settings: ReviewSettings, now: numb
   return {
     generatedAt: new Date(now).toISOString(),
     counts: stateCounts(queries.stateCounts(now)),
+    leeches: countLeeches(db),
     forecast: dueForecast(queries.dueTimes(horizon.getTime()), now, dayStartsAt, FORECAST_DAYS),
     reviewsPerDay: reviewsPerDay(reviews.map((review) => review.reviewed_at), now, dayStartsAt, HISTORY_WEEKS * 7),
     retention,

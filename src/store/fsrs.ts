@@ -43,6 +43,8 @@ export interface FsrsFields {
 export interface FsrsColumns extends FsrsFields {
   suspended: 0 | 1;
   buried_until: number | null;
+  /** 1 for a leech (migration 3); absent from log rows written before it. */
+  leech?: 0 | 1;
 }
 
 type RawFsrsRow = FsrsColumns & { card_id: string };

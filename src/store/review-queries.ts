@@ -63,10 +63,10 @@ export interface ReviewLogRow {
   device_id: string;
 }
 
-const FSRS_COLUMNS =
-  'due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review, suspended, buried_until';
+export const FSRS_COLUMNS =
+  'due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review, suspended, buried_until, leech';
 
-function filterSql(filter: CardFilter): { sql: string; args: string[] } {
+export function filterSql(filter: CardFilter): { sql: string; args: string[] } {
   const clauses: string[] = [];
   const args: string[] = [];
   if (filter.deck !== undefined) {
@@ -91,14 +91,18 @@ export function reviewQueries(db: KbDatabase) {
   const writeFsrs = db.prepare(
     `UPDATE fsrs SET due = @due, stability = @stability, difficulty = @difficulty, elapsed_days = @elapsed_days,
        scheduled_days = @scheduled_days, learning_steps = @learning_steps, reps = @reps, lapses = @lapses,
-       state = @state, last_review = @last_review, suspended = @suspended, buried_until = @buried_until
+       state = @state, last_review = @last_review, suspended = @suspended, buried_until = @buried_until,
+       leech = coalesce(@leech, leech)
      WHERE card_id = @card_id`,
   );
+  // A row from a log entry older than migration 3 has no leech flag: the card keeps its own.
+  const writeRow = (cardId: string, row: FsrsColumns) => writeFsrs.run({ ...row, leech: row.leech ?? null, card_id: cardId });
   const insertLog = db.prepare(
     `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
      VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
   );
-  const latestLog = db.prepare<[], ReviewLogRow>('SELECT * FROM review_log ORDER BY reviewed_at DESC, rowid DESC LIMIT 1');
+  // The rating stored last (rowid order is the order ratings were applied in this database).
+  const latestLog = db.prepare<[], ReviewLogRow>('SELECT * FROM review_log ORDER BY rowid DESC LIMIT 1');
   const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
   const answeredSince = db.prepare<[number], { new_cards: number; reviews: number }>(
     `SELECT count(DISTINCT CASE WHEN json_extract(state_before, '$.state') = 0 THEN card_id END) AS new_cards,
@@ -226,7 +230,7 @@ export function reviewQueries(db: KbDatabase) {
      */
     recordRating(log: Omit<ReviewLogRow, 'state_before' | 'state_after'>, before: FsrsColumns, after: FsrsColumns): void {
       db.transaction(() => {
-        writeFsrs.run({ ...after, card_id: log.card_id });
+        writeRow(log.card_id, after);
         insertLog.run({ ...log, state_before: JSON.stringify(before), state_after: JSON.stringify(after) });
       }).immediate();
     },
@@ -238,9 +242,14 @@ export function reviewQueries(db: KbDatabase) {
     /** Undo: the card's row as it was before the rating, and the rating gone from the log. */
     revertRating(uuid: string, cardId: string, before: FsrsColumns): void {
       db.transaction(() => {
-        writeFsrs.run({ ...before, card_id: cardId });
+        writeRow(cardId, before);
         deleteLog.run(uuid);
       }).immediate();
+    },
+
+    /** Writes a card's whole fsrs row (an action on the card, or its undo). */
+    writeRow(cardId: string, row: FsrsColumns): void {
+      writeRow(cardId, row);
     },
 
     setSuspended(cardId: string, suspended: boolean): void {

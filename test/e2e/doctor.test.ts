@@ -13,8 +13,8 @@ function recordReview(root: string, id: string, due: number): void {
   db.prepare('UPDATE fsrs SET due = ?, reps = reps + 1, state = 2, stability = 3, difficulty = 5, last_review = ? WHERE card_id = ?').run(due, due - 3 * 86_400_000, id);
   db.prepare(
     `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
-     VALUES ('r1', ?, 3, ?, 4000, '{}', '{}', 'test')`,
-  ).run(id, due - 3 * 86_400_000);
+     VALUES ('r1', ?, 3, ?, 4000, '{}', ?, 'test')`,
+  ).run(id, due - 3 * 86_400_000, JSON.stringify(db.prepare('SELECT * FROM fsrs WHERE card_id = ?').get(id)));
   db.close();
 }
 

@@ -22,6 +22,8 @@ describe('kb.json', () => {
       dayStartsAt: '04:00',
       fuzz: true,
       newCardOrder: 'interleave',
+      leechThreshold: 8,
+      leechAction: 'tag',
     });
   });
 

@@ -124,7 +124,7 @@ describe('ReviewService', () => {
     expect(service.queue({}, morning).new).toHaveLength(2);
     service.rate(f.ids[0], 4, morning);
     expect(service.queue({}, morning + 60_000).new).toHaveLength(1);
-    service.bury(f.ids[1], morning);
+    service.act(f.ids[1], 'bury', morning);
     expect(service.queue({}, morning + 60_000).new.map((c) => c.id)).toEqual([f.ids[2]]);
     expect(service.queue({ tag: 'metrics' }, morning + 60_000).new.map((c) => c.id)).toEqual([f.ids[2]]);
     expect(service.queue({ deck: 'nothing' }, morning + 60_000).new).toEqual([]);

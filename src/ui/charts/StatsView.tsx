@@ -55,6 +55,7 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
             { label: 'relearning', value: counts.relearning },
             { label: 'suspended', value: counts.suspended },
             { label: 'buried', value: counts.buried },
+            { label: 'leech', value: report.leeches },
           ]}
         />
       </Section>

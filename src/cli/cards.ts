@@ -1,0 +1,58 @@
+// kb cards: list cards with their schedule (Anki's browser), filtered by text, state, deck
+// and tag; the ids it prints are what kb suspend | unsuspend | unbury | forget take.
+import { Option, type Command } from 'commander';
+
+export function register(program: Command): void {
+  program
+    .command('cards')
+    .description('list cards with their schedule (id, question, deck, state, due, stability, difficulty, reps, lapses), as Anki\'s browser')
+    .argument('[query...]', 'words each card listed contains in its question or answer (case-insensitive), or a card id')
+    .addOption(new Option('--state <state>', 'only cards in this state').choices(['new', 'learning', 'review', 'relearning', 'suspended', 'buried', 'leech']))
+    .option('--deck <deck>', 'only cards of this deck (or a sub-deck)')
+    .option('--tag <tag>', 'only cards with this tag (or a sub-tag)')
+    .option('--json', 'print the cards as JSON: id, question, deck, tags, path, line, state, due, stability, difficulty, reps, lapses, suspended, buried, leech')
+    .addHelpText(
+      'after',
+      `
+States: new, learning, review and relearning are FSRS states; suspended, buried and leech are
+flags a card in any of them may carry (leech: it lapsed leechThreshold times, kb.json).
+Orphaned cards (their source is gone) are not listed. Change a card with
+kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest change back.`,
+    )
+    .action(async (query: string[], flags: { state?: string; deck?: string; tag?: string; json?: boolean }, command: Command) => {
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { listCards } = await import('../store/card-list.ts');
+      const { STATE_NAMES } = await import('../srs/state.ts');
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const now = Date.now();
+        const filter = { query: query.join(' '), state: flags.state as never, deck: flags.deck, tag: flags.tag };
+        const entries = listCards(kb.db, filter, now).map((row) => ({
+          id: row.id,
+          question: row.front,
+          deck: row.deck,
+          tags: JSON.parse(row.tags) as string[],
+          path: row.path,
+          line: row.line,
+          state: STATE_NAMES[row.state],
+          due: new Date(row.due).toISOString(),
+          stability: row.stability,
+          difficulty: row.difficulty,
+          reps: row.reps,
+          lapses: row.lapses,
+          lastReview: row.last_review === null ? null : new Date(row.last_review).toISOString(),
+          suspended: row.suspended === 1,
+          buried: row.buried_until !== null && row.buried_until > now,
+          leech: row.leech === 1,
+        }));
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+          return;
+        }
+        const { formatCardTable } = await import('../ui/text/card-table.ts');
+        process.stdout.write(formatCardTable(entries, now, process.stdout.columns ?? 100));
+      } finally {
+        kb.db.close();
+      }
+    });
+}

@@ -1,0 +1,180 @@
+// kb cards (Anki's browser), kb suspend | unsuspend | unbury | forget, kb undo of each,
+// leeches through kb rate, kb stats and kb cards --state leech, and kb doctor's replay check.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+
+const CARDS = `---
+tags: [metrics]
+---
+## What is TTFT?
+
+Time to the first token.
+
+## What is TPOT?
+
+Time per output token.
+
+## What is goodput?
+
+Requests per second that meet every SLO.
+`;
+
+interface CardJson {
+  id: string;
+  question: string;
+  deck: string;
+  tags: string[];
+  state: string;
+  due: string;
+  stability: number;
+  difficulty: number;
+  reps: number;
+  lapses: number;
+  suspended: boolean;
+  buried: boolean;
+  leech: boolean;
+}
+
+function setup() {
+  const root = writeKb({ 'cards/metrics.md': CARDS, 'cards/other.md': '## Unrelated question?\n\nIts answer.\n' });
+  const home = tempDir('kb-home-');
+  const kb = (...args: string[]) => runKb(['--kb', root, ...args], { env: { HOME: home } });
+  expect(kb('scan').code).toBe(0);
+  const cards = (...args: string[]) => JSON.parse(kb('cards', '--json', ...args).stdout) as CardJson[];
+  const write = (sql: string, ...params: unknown[]) => {
+    const db = new Database(join(root, '.kb/kb.db'));
+    db.prepare(sql).run(...params);
+    db.close();
+  };
+  return { root, kb, cards, write };
+}
+
+describe('kb cards and the card commands', () => {
+  it('lists cards with their schedule, filtered by words, state, deck and tag; --json has reps, lapses, state and due', () => {
+    const { kb, cards } = setup();
+    const all = cards();
+    expect(all.map((card) => card.question)).toEqual(['What is TTFT?', 'What is TPOT?', 'What is goodput?', 'Unrelated question?']);
+    expect(all[0]).toMatchObject({ deck: 'metrics', tags: ['metrics'], state: 'new', reps: 0, lapses: 0, suspended: false, buried: false, leech: false });
+    expect(Number.isNaN(Date.parse(all[0].due))).toBe(false);
+    expect(cards('tpot').map((card) => card.question)).toEqual(['What is TPOT?']);
+    expect(cards('first', 'token').map((card) => card.question)).toEqual(['What is TTFT?']);
+    expect(cards(all[2].id).map((card) => card.id)).toEqual([all[2].id]);
+    expect(cards('--deck', 'other').map((card) => card.question)).toEqual(['Unrelated question?']);
+    expect(cards('--tag', 'metrics')).toHaveLength(3);
+    expect(kb('rate', all[0].id, 'good').code).toBe(0);
+    expect(cards('--state', 'learning').map((card) => [card.id, card.reps])).toEqual([[all[0].id, 1]]);
+    expect(cards('--state', 'new')).toHaveLength(3);
+    const text = kb('cards', '--state', 'learning');
+    expect(text.stdout).toMatch(/^id\s+state\s+due\s+stab\s+diff\s+reps\s+lapses\s+deck\s+question$/m);
+    expect(text.stdout).toContain('What is TTFT?');
+    expect(text.stdout).toContain('1 card\n');
+    const bad = kb('cards', '--state', 'sleeping');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain("option '--state <state>' argument 'sleeping' is invalid");
+  });
+
+  it('suspend keeps a card out of review until unsuspend, and kb undo takes a suspension back', () => {
+    const { kb, cards } = setup();
+    const [ttft, tpot] = cards();
+    expect(kb('suspend', ttft.id, tpot.id).stdout).toBe(`${ttft.id}: suspended\n${tpot.id}: suspended\n`);
+    expect(cards('--state', 'suspended').map((card) => card.id)).toEqual([ttft.id, tpot.id]);
+    expect(kb('due', '--json').stdout).not.toContain(ttft.id);
+    expect(kb('suspend', ttft.id).stdout).toBe(`${ttft.id}: unchanged (already suspended)\n`);
+
+    const undone = kb('undo');
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toContain(`undid suspend on ${tpot.id}`);
+    expect(cards('--state', 'suspended').map((card) => card.id)).toEqual([ttft.id]);
+    expect(kb('unsuspend', ttft.id).code).toBe(0);
+    expect(cards('--state', 'suspended')).toEqual([]);
+    expect(kb('due', '--json').stdout).toContain(ttft.id);
+    expect(kb('undo').stdout).toContain(`undid unsuspend on ${ttft.id}`);
+    expect(cards('--state', 'suspended').map((card) => card.id)).toEqual([ttft.id]);
+  });
+
+  it('an unknown id changes nothing and names the id', () => {
+    const { kb, cards } = setup();
+    const [ttft] = cards();
+    const refused = kb('suspend', ttft.id, 'no-such-card');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('kb: suspend: no card with id no-such-card (kb cards lists ids); nothing was changed\n');
+    expect(cards('--state', 'suspended')).toEqual([]);
+  });
+
+  it('unbury brings back a buried card today; forget makes a card new again (counts kept unless --reset-counts)', () => {
+    const { kb, cards, write } = setup();
+    const [ttft, tpot] = cards();
+    write('UPDATE fsrs SET buried_until = ? WHERE card_id = ?', Date.now() + 3_600_000, tpot.id);
+    expect(cards('--state', 'buried').map((card) => card.id)).toEqual([tpot.id]);
+    expect(kb('due', '--json').stdout).not.toContain(tpot.id);
+    expect(kb('unbury', tpot.id).stdout).toBe(`${tpot.id}: unburied\n`);
+    expect(kb('due', '--json').stdout).toContain(tpot.id);
+
+    kb('rate', ttft.id, 'easy');
+    expect(cards(ttft.id)[0]).toMatchObject({ state: 'review', reps: 1 });
+    expect(kb('forget', ttft.id).stdout).toBe(`${ttft.id}: forgotten (new again)\n`);
+    expect(cards(ttft.id)[0]).toMatchObject({ state: 'new', reps: 1, stability: 0 });
+    kb('forget', '--reset-counts', ttft.id);
+    expect(cards(ttft.id)[0]).toMatchObject({ state: 'new', reps: 0, lapses: 0 });
+    expect(kb('undo').stdout).toContain(`undid forget on ${ttft.id}`);
+    expect(kb('undo').stdout).toContain(`undid forget on ${ttft.id}`);
+    expect(cards(ttft.id)[0]).toMatchObject({ state: 'review', reps: 1 });
+    expect(kb('undo').stdout).toContain(`undid easy on ${ttft.id}`);
+    expect(kb('undo').stdout).toContain(`undid unbury on ${tpot.id}`);
+    expect(cards('--state', 'buried').map((card) => card.id)).toEqual([tpot.id]);
+  });
+
+  it('a lapse that reaches leechThreshold flags a leech: kb rate says so, kb cards --state leech and kb stats show it', () => {
+    const { root, kb, cards, write } = setup();
+    const [ttft] = cards();
+    kb('rate', ttft.id, 'easy');
+    // Seven lapses already: the eighth makes it a leech (kb.json's default threshold).
+    write('UPDATE fsrs SET lapses = 7, due = ? WHERE card_id = ?', Date.now() - 1000, ttft.id);
+    write(`UPDATE review_log SET state_after = json_set(state_after, '$.lapses', 7) WHERE card_id = ?`, ttft.id);
+    const rated = kb('rate', ttft.id, 'again', '--json');
+    expect(rated.code).toBe(0);
+    expect(JSON.parse(rated.stdout)).toMatchObject({ leech: 'tag', after: { lapses: 8 } });
+    expect(cards('--state', 'leech').map((card) => [card.id, card.lapses, card.suspended])).toEqual([[ttft.id, 8, false]]);
+    expect(JSON.parse(kb('stats', '--json').stdout).leeches).toBe(1);
+    expect(kb('stats').stdout).toMatch(/leech\s+.*1/);
+    expect(kb('undo').code).toBe(0);
+    expect(cards('--state', 'leech')).toEqual([]);
+    void root;
+  });
+
+  it('leechAction suspend suspends the leech', () => {
+    const root = writeKb({ 'cards/metrics.md': CARDS, 'kb.json': JSON.stringify({ leechThreshold: 1, leechAction: 'suspend' }) });
+    const home = tempDir('kb-home-');
+    const kb = (...args: string[]) => runKb(['--kb', root, ...args], { env: { HOME: home } });
+    kb('scan');
+    const [ttft] = JSON.parse(kb('cards', '--json').stdout) as CardJson[];
+    kb('rate', ttft.id, 'easy');
+    // Due again now, in the row and in the log alike (the log must still replay).
+    const due = Date.now() - 1000;
+    const db = new Database(join(root, '.kb/kb.db'));
+    db.prepare('UPDATE fsrs SET due = ? WHERE card_id = ?').run(due, ttft.id);
+    db.prepare(`UPDATE review_log SET state_after = json_set(state_after, '$.due', ?) WHERE card_id = ?`).run(due, ttft.id);
+    db.close();
+    expect(JSON.parse(kb('rate', ttft.id, 'again', '--json').stdout)).toMatchObject({ leech: 'suspend' });
+    const [card] = JSON.parse(kb('cards', '--state', 'leech', '--json').stdout) as CardJson[];
+    expect(card).toMatchObject({ id: ttft.id, suspended: true, leech: true, lapses: 1 });
+    const doctor = kb('doctor');
+    expect(doctor.code, doctor.stdout).toBe(0);
+  });
+
+  it('kb doctor reports a card whose schedule does not replay from its log', () => {
+    const { kb, cards, write } = setup();
+    const [ttft] = cards();
+    kb('rate', ttft.id, 'good');
+    kb('rate', ttft.id, 'good');
+    expect(kb('doctor').code).toBe(0);
+    // The second rating lost, as two kb rate at once could lose it: two log rows, one change.
+    write('UPDATE fsrs SET reps = 1 WHERE card_id = ?', ttft.id);
+    const doctor = kb('doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(`error: card ${ttft.id}: its schedule is not what its log leaves (reps 1 vs 2`);
+    expect(JSON.parse(kb('doctor', '--json').stdout).replay).toHaveLength(1);
+  });
+});
