@@ -123,9 +123,9 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     update({ phase: 'result', message: null, scroll: 0, outcome: { question, answer: answered.answer, scheduled: answered.scheduled ?? null } });
   };
 
-  const next = (note: string | null = null) => {
+  const next = () => {
     const upcoming = driver.current();
-    update({ outcome: null, typed: '', message: note, revealedAt: null, scroll: 0 });
+    update({ outcome: null, typed: '', message: null, revealedAt: null, scroll: 0 });
     if (!upcoming) return finish();
     update({ question: upcoming, shownAt: now(), phase: 'ask' });
   };
@@ -169,10 +169,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     }
     if (phase === 'reveal') {
       const verdict = input === 'y' || input === '3' ? true : input === 'n' || input === '1' ? false : null;
-      // The time it took to recall is up to the reveal; a text card goes straight on.
+      // The time it took to recall is up to the reveal; a text card goes straight on. The
+      // learner graded it, so there is no verdict to show, and one left on screen would read
+      // as the next question's (the header's tally counts it).
       if (verdict !== null) {
-        const graded = driver.gradeText(verdict, { askedAt: shownAt, answeredAt: revealedAt ?? at });
-        next(`${graded.answer.correct ? '✓ right' : '✗ wrong'}${graded.scheduled ? ` (scheduled: ${graded.scheduled})` : ''}`);
+        driver.gradeText(verdict, { askedAt: shownAt, answeredAt: revealedAt ?? at });
+        next();
       }
       return;
     }
