@@ -11,10 +11,12 @@ import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, T
 import { expectedLabel, solutionText } from '../srs/quiz-session.ts';
 import { CardLabPanel, useCardLab } from './card-lab-panel.tsx';
 import { LabLine } from './lab-line.tsx';
+import { WrappedSpans } from './text/WrappedSpans.tsx';
 import { Markdown } from './markdown/Markdown.tsx';
 import { QuizEnd } from './quiz-end.tsx';
 import { editLine, QuizInput } from './quiz-input.tsx';
 import { secondsLeft } from './quiz-text.ts';
+import { readableWidth } from './review/card-layout.ts';
 import { Viewport } from './review/Viewport.tsx';
 
 /** What the screen drives: QuizRun (src/srs/quiz-run.ts) in kb, a fake in tests. */
@@ -74,6 +76,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   const { exit } = useApp();
   const { columns, rows } = useWindowSize();
   const width = Math.max(20, (columns || 80) - 1);
+  const measure = readableWidth(width);
   const bodyHeight = Math.max(4, (rows || 24) - CHROME_ROWS);
   const total = driver.session.questions.length;
   const limit = driver.session.timeLimitMs;
@@ -218,7 +221,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
         </Text>
         {left !== null && phase === 'ask' ? <Text color={left <= 10 ? 'red' : undefined}>{`${left}s left`}</Text> : <Text> </Text>}
       </Box>
-      <Text dimColor>{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
+      <Text dimColor wrap="truncate-end">{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.
         <CardLabPanel control={lab} height={bodyHeight + 2} />
@@ -226,7 +229,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
         <>
           <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
             <Box marginTop={1}>
-              <Markdown source={questionSource(question.prompt)} width={width} />
+              <Markdown source={questionSource(question.prompt)} width={measure} />
             </Box>
             <Box marginTop={1} flexDirection="column">
               {phase === 'ask' && calc ? <QuizInput value={typed} unit={calc.unit} /> : null}
@@ -234,7 +237,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
               {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} labLine={labLine} /> : null}
             </Box>
           </Viewport>
-          <Text color="yellow">{message ?? ' '}</Text>
+          <Text color="yellow" wrap="truncate-end">{message ?? ' '}</Text>
           <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} />
         </>
       )}
@@ -244,11 +247,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
 
 function Solution({ question, width, labLine }: { question: QuizQuestion; width: number; labLine: string | null }) {
   const text = solutionText(question).trim();
+  const measure = readableWidth(width);
   return (
     <Box flexDirection="column">
-      <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>
-      {text ? <Markdown source={text} width={width} /> : <Text dimColor>(this card has no answer text)</Text>}
-      <LabLine line={labLine} />
+      <Text color="gray">{'─'.repeat(Math.max(1, measure))}</Text>
+      {text ? <Markdown source={text} width={measure} /> : <Text dimColor>(this card has no answer text)</Text>}
+      <LabLine line={labLine} width={width} />
     </Box>
   );
 }
@@ -266,10 +270,11 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
   } else line = answer.correct ? '✓ Right' : '✗ Wrong';
   return (
     <Box flexDirection="column">
-      <Text bold color={answer.correct ? 'green' : 'red'}>
-        {line}
-        {scheduled ? <Text dimColor>{`  (scheduled: ${scheduled})`}</Text> : null}
-      </Text>
+      <WrappedSpans
+        spans={[{ text: line, style: {} }, ...(scheduled ? [{ text: `  (scheduled: ${scheduled})`, style: { dimColor: true } }] : [])]}
+        width={width}
+        style={{ bold: true, color: answer.correct ? 'green' : 'red' }}
+      />
       <Solution question={question} width={width} labLine={labLine} />
     </Box>
   );
@@ -286,5 +291,5 @@ function KeyHints({ phase, calc, lab }: { phase: Phase; calc: boolean; lab: bool
     reveal: `y I knew it · n I did not${l} · q quit`,
     result: `Enter next${l} · q quit`,
   };
-  return <Text dimColor>{hints[phase as Exclude<Phase, 'end'>]}</Text>;
+  return <Text dimColor wrap="truncate-end">{hints[phase as Exclude<Phase, 'end'>]}</Text>;
 }
