@@ -17,6 +17,7 @@ import { QuizEnd } from './quiz-end.tsx';
 import { editLine, QuizInput } from './quiz-input.tsx';
 import { secondsLeft } from './quiz-text.ts';
 import { readableWidth } from './review/card-layout.ts';
+import { preloadLineBreaker } from './text/line-break.ts';
 import { Viewport } from './review/Viewport.tsx';
 
 /** What the screen drives: QuizRun (src/srs/quiz-run.ts) in kb, a fake in tests. */
@@ -96,6 +97,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     scroll: 0,
   });
   const [maxScroll, setMaxScroll] = useState(0);
+  useEffect(() => preloadLineBreaker(), []);
   const [, redraw] = useReducer((count: number) => count + 1, 0);
   const [clock, setClock] = useState(now);
   const update = (patch: Partial<View>) => {

@@ -1,9 +1,10 @@
 // The card: its question, and after reveal its answer (or the whole note with `f`).
 import { Box, Text } from 'ink';
-import { memo } from 'react';
+import { memo, useEffect } from 'react';
 import { LabLine } from '../lab-line.tsx';
 import { Markdown } from '../markdown/Markdown.tsx';
 import type { ScreenCard } from '../../srs/review-controller.ts';
+import { preloadLineBreaker } from '../text/line-break.ts';
 import { hasOwnTitle, readableWidth } from './card-layout.ts';
 
 interface CardViewProps {
@@ -25,6 +26,7 @@ export const CardView = memo(function CardView({ card, revealed, full, width, la
   // A note's full text starts with its own title, unless it has none (the file name was the question).
   const fullNote = revealed && full && card.kind === 'note' && hasOwnTitle(card.full);
   const measure = readableWidth(width);
+  useEffect(() => preloadLineBreaker(), []);
   return (
     <Box flexDirection="column" width={width}>
       <Text dimColor wrap="truncate-middle">

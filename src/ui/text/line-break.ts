@@ -29,6 +29,19 @@ function lineBreaker(): LineBreakerClass {
   return lineBreakerClass;
 }
 
+let preload: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Loads the line breaker once the screen is idle (`delayMs` after its first card is drawn), so
+ * the first answer too long for its line does not pay for the load when it is revealed.
+ */
+export function preloadLineBreaker(delayMs = 150): void {
+  if (lineBreakerClass || preload) return;
+  preload = setTimeout(() => lineBreaker(), delayMs);
+  // A screen that closes before then does not wait for it.
+  preload.unref?.();
+}
+
 // Units a figure is written with in kb's notes (English and Chinese). Letters right after an
 // ASCII unit make it another word ("20 msgs"); a Chinese unit needs no such edge.
 const ASCII_UNIT = String.raw`(?:[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?|[mµμun]?s|min|h|[kMG]?Hz|[GTP]?FLOPS?(?:\/s)?|tok(?:en)?s?\/s|tokens?|req(?:uest)?s?\/s|requests?|steps?|blocks?|[kKM]|W|x|%)(?![A-Za-z0-9])`;
