@@ -148,7 +148,7 @@ class Reader {
 /** A fraction's part in parentheses when it holds more than one term. */
 function grouped(text: string): string {
   const trimmed = text.trim();
-  return /^[\p{L}\p{N}.,′'⁰-⁹₀-₉²³¹√]*$/u.test(trimmed) || /^\(.*\)$/.test(trimmed) ? trimmed : `(${trimmed})`;
+  return /^[\p{L}\p{N}.,'\u2032\u2070-\u209f\u00b2\u00b3\u00b9\u221a]*$/u.test(trimmed) || /^\(.*\)$/.test(trimmed) ? trimmed : `(${trimmed})`;
 }
 
 /** x^2 -> x², x_t -> xₜ; ^ or _ and the text (in parentheses if longer than one character) where Unicode has no such characters. */

@@ -42,10 +42,12 @@ export function preloadLineBreaker(delayMs = 150): void {
   preload.unref?.();
 }
 
-// Units a figure is written with in kb's notes (English and Chinese). Letters right after an
-// ASCII unit make it another word ("20 msgs"); a Chinese unit needs no such edge.
-const ASCII_UNIT = String.raw`(?:[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?|[mµμun]?s|min|h|[kMG]?Hz|[GTP]?FLOPS?(?:\/s)?|tok(?:en)?s?\/s|tokens?|req(?:uest)?s?\/s|requests?|steps?|blocks?|[kKM]|W|x|%)(?![A-Za-z0-9])`;
-const CJK_UNIT = String.raw`(?:毫秒|微秒|纳秒|秒|分钟|小时|倍|个|次|字节|条|块|步|％|×)`;
+// Units a figure is written with in kb's notes (English and Chinese: 毫秒 微秒 纳秒 秒 分钟 小时 倍
+// 个 次 字节 条 块 步 ％ ×). Letters right after an ASCII unit make it another word ("20 msgs");
+// a Chinese unit needs no such edge. Non-ASCII characters are written as escapes: kb's bundle
+// stays ASCII (see bin/bundle.js), and esbuild cannot escape them inside String.raw.
+const ASCII_UNIT = String.raw`(?:[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?|[m\u00b5\u03bcun]?s|min|h|[kMG]?Hz|[GTP]?FLOPS?(?:\/s)?|tok(?:en)?s?\/s|tokens?|req(?:uest)?s?\/s|requests?|steps?|blocks?|[kKM]|W|x|%)(?![A-Za-z0-9])`;
+const CJK_UNIT = String.raw`(?:\u6beb\u79d2|\u5fae\u79d2|\u7eb3\u79d2|\u79d2|\u5206\u949f|\u5c0f\u65f6|\u500d|\u4e2a|\u6b21|\u5b57\u8282|\u6761|\u5757|\u6b65|\uff05|\u00d7)`;
 const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${ASCII_UNIT}|${CJK_UNIT})`, 'gu');
 
 /** Ranges [start, end) of `text` no line may break inside: a number and its unit. */
