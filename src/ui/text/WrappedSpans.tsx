@@ -1,18 +1,16 @@
 // Styled text drawn as lines kb wrapped itself (UAX #14, East Asian width, numbers kept with
-// their units), each line its own <Text> that Ink never wraps again.
-import { Box, Text } from 'ink';
+// their units). The lines go to Ink as one <Text> joined by newlines: each fits the width, so
+// Ink's own wrapping leaves them as they are, and a paragraph costs one text node, not one a line.
+import { Text } from 'ink';
 import { wrapSpans, type Span, type SpanStyle } from './wrap-spans.ts';
 
 export function WrappedSpans({ spans, width, style }: { spans: readonly Span[]; width: number; style?: SpanStyle }) {
   const lines = wrapSpans(spans, Math.max(1, width));
+  const joined = lines.flatMap((line, index) => (index === 0 ? line : [{ text: '\n', style: {} }, ...line]));
   return (
-    <Box flexDirection="column">
-      {lines.map((line, index) => (
-        <Text key={index} wrap="truncate-end" {...style}>
-          {line.length === 0 ? ' ' : line.map((span, at) => <Text key={at} {...span.style}>{span.text}</Text>)}
-        </Text>
-      ))}
-    </Box>
+    <Text {...style}>
+      {joined.length === 0 ? ' ' : joined.map((span, at) => <Text key={at} {...span.style}>{span.text}</Text>)}
+    </Text>
   );
 }
 

@@ -14,7 +14,8 @@ const HARD_BREAK = /(?:\r\n|[\n\r\v\f\x85\u2028\u2029])$/;
 
 /** Lines of `text` that each fit `width` cells; a newline always ends a line. */
 export function wrapRanges(text: string, width: number): LineRange[] {
-  const fits = !/[\n\r\v\f\x85\u2028\u2029]/.test(text) && stringWidth(text) <= width;
+  // No character is wider than two cells, so a short text fits without being measured.
+  const fits = text.length * 2 <= width && !/[\n\r\v\f\x85\u2028\u2029]/.test(text);
   if (fits) return [[0, text.length]];
   const lines: LineRange[] = [];
   let start = -1; // the current line's start; -1 while it is empty
@@ -35,14 +36,15 @@ export function wrapRanges(text: string, width: number): LineRange[] {
     const body = chunk.replace(TRAILING_SPACE, '');
     const bodyEnd = from + body.length;
     const bodyWidth = stringWidth(body);
-    if (start !== -1 && used + stringWidth(text.slice(end, spaceEnd)) + bodyWidth > width) close();
+    const gap = spacesWidth(text, end, spaceEnd);
+    if (start !== -1 && used + gap + bodyWidth > width) close();
     if (start === -1) {
       // At the start of a line: a chunk wider than the line is cut between graphemes.
       let at = from;
       if (bodyWidth > width) at = placeOversized(text, from, bodyEnd, width, lines);
       start = at;
       used = stringWidth(text.slice(at, bodyEnd));
-    } else used += stringWidth(text.slice(end, spaceEnd)) + bodyWidth;
+    } else used += gap + bodyWidth;
     end = bodyEnd;
     spaceEnd = chunkEnd;
     from = position;
@@ -50,6 +52,13 @@ export function wrapRanges(text: string, width: number): LineRange[] {
   }
   if (start !== -1) lines.push([start, end]);
   return lines.length > 0 ? lines : [[0, 0]];
+}
+
+/** Cells taken by the spaces between two chunks (space and tab as string-width counts them, ideographic space two). */
+function spacesWidth(text: string, from: number, to: number): number {
+  let cells = 0;
+  for (let i = from; i < to; i++) cells += text.charCodeAt(i) === 0x3000 ? 2 : text.charCodeAt(i) === 0x09 ? 0 : 1;
+  return cells;
 }
 
 /** Full lines of graphemes from the oversized chunk [from, to); returns where its last, partial line starts. */
