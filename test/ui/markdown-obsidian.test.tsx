@@ -26,6 +26,14 @@ describe('Obsidian Markdown', () => {
     expect(out).not.toContain('[!');
   });
 
+  it('reads foldable callouts, GitHub alerts, and wiki links in headings and table cells', () => {
+    const out = frame('# About [[ttft|TTFT]]\n\n> [!faq]- Why **queue** wait?\n> Admission is capped.\n\n> [!NOTE]\n> GitHub style.\n\n| see | note |\n|--|--|\n| [[kv-cache]] | x |\n');
+    expect(out).toContain('About TTFT');
+    expect(out).toMatch(/┃ Why queue wait\?\n┃ Admission is capped\./);
+    expect(out).toMatch(/┃ Note\n┃ GitHub style\./);
+    expect(out).toContain('│ kv-cache │');
+  });
+
   it('shows inline and display math legibly, not as TeX', () => {
     const out = frame('Attention costs $O(n^2)$ and $\\alpha \\le 1$.\n\n$$\n\\text{TPOT} = \\frac{T_{end} - T_{first}}{n - 1}\n$$');
     expect(out).toContain('Attention costs O(n²) and α ≤ 1.');
