@@ -24,7 +24,7 @@ export function wrapRanges(text: string, width: number): LineRange[] {
   let spaceEnd = 0; // its end with the spaces that follow (kept if more text joins the line)
   let from = 0;
   const close = () => {
-    lines.push(start === -1 ? [from, from] : [start, end]);
+    lines.push([start, end]);
     start = -1;
     used = 0;
   };
