@@ -86,3 +86,11 @@ describe('wrapText properties', () => {
     );
   });
 });
+
+describe('wrapText on text that fits', () => {
+  it('returns it whole, Chinese and English, up to exactly the width', () => {
+    expect(wrapText('What limits decode throughput at batch size one?', 48)).toEqual(['What limits decode throughput at batch size one?']);
+    expect(wrapText('什么是首字延迟？', 16)).toEqual(['什么是首字延迟？']);
+    expect(wrapText('什么是首字延迟？', 15)).toEqual(['什么是首字延', '迟？']);
+  });
+});

@@ -14,8 +14,10 @@ const HARD_BREAK = /(?:\r\n|[\n\r\v\f\x85\u2028\u2029])$/;
 
 /** Lines of `text` that each fit `width` cells; a newline always ends a line. */
 export function wrapRanges(text: string, width: number): LineRange[] {
-  // No character is wider than two cells, so a short text fits without being measured.
-  const fits = text.length * 2 <= width && !/[\n\r\v\f\x85\u2028\u2029]/.test(text);
+  // Text that fits needs no break opportunities (nor the table that finds them, loaded on
+  // first use). No character is wider than two cells, so a short text is not even measured;
+  // one with more UTF-16 units than cells (zero-width marks aside) cannot fit.
+  const fits = !/[\n\r\v\f\x85\u2028\u2029]/.test(text) && (text.length * 2 <= width || (text.length <= width && stringWidth(text) <= width));
   if (fits) return [[0, text.length]];
   const lines: LineRange[] = [];
   let start = -1; // the current line's start; -1 while it is empty
