@@ -12,10 +12,13 @@ import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, T
 import { expectedLabel, solutionText } from '../srs/quiz-session.ts';
 import { CardLabPanel, useCardLab } from './card-lab-panel.tsx';
 import { LabLine } from './lab-line.tsx';
+import { WrappedSpans } from './text/WrappedSpans.tsx';
 import { Markdown } from './markdown/Markdown.tsx';
 import { QuizEnd } from './quiz-end.tsx';
 import { editLine, QuizInput } from './quiz-input.tsx';
 import { secondsLeft } from './quiz-text.ts';
+import { readableWidth } from './review/card-layout.ts';
+import { preloadLineBreaker } from './text/line-break.ts';
 import { Viewport } from './review/Viewport.tsx';
 
 /** What the screen drives: QuizRun (src/srs/quiz-run.ts) in kb, a fake in tests. */
@@ -75,6 +78,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   const { exit } = useApp();
   const { columns, rows } = useWindowSize();
   const width = Math.max(20, (columns || 80) - 1);
+  const measure = readableWidth(width);
   const bodyHeight = Math.max(4, (rows || 24) - CHROME_ROWS);
   const total = driver.session.questions.length;
   const limit = driver.session.timeLimitMs;
@@ -94,6 +98,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     scroll: 0,
   });
   const [maxScroll, setMaxScroll] = useState(0);
+  useEffect(() => preloadLineBreaker(), []);
   const [, redraw] = useReducer((count: number) => count + 1, 0);
   const [clock, setClock] = useState(now);
   const update = (patch: Partial<View>) => {
@@ -124,9 +129,9 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     update({ phase: 'result', message: null, scroll: 0, outcome: { question, answer: answered.answer, scheduled: answered.scheduled ?? null } });
   };
 
-  const next = (note: string | null = null) => {
+  const next = () => {
     const upcoming = driver.current();
-    update({ outcome: null, typed: '', message: note, revealedAt: null, scroll: 0 });
+    update({ outcome: null, typed: '', message: null, revealedAt: null, scroll: 0 });
     if (!upcoming) return finish();
     update({ question: upcoming, shownAt: now(), phase: 'ask' });
   };
@@ -170,10 +175,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     }
     if (phase === 'reveal') {
       const verdict = input === 'y' || input === '3' ? true : input === 'n' || input === '1' ? false : null;
-      // The time it took to recall is up to the reveal; a text card goes straight on.
+      // The time it took to recall is up to the reveal; a text card goes straight on. The
+      // learner graded it, so there is no verdict to show, and one left on screen would read
+      // as the next question's (the header's tally counts it).
       if (verdict !== null) {
-        const graded = driver.gradeText(verdict, { askedAt: shownAt, answeredAt: revealedAt ?? at });
-        next(`${graded.answer.correct ? '✓ right' : '✗ wrong'}${graded.scheduled ? ` (scheduled: ${graded.scheduled})` : ''}`);
+        driver.gradeText(verdict, { askedAt: shownAt, answeredAt: revealedAt ?? at });
+        next();
       }
       return;
     }
@@ -217,7 +224,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
         </Text>
         {left !== null && phase === 'ask' ? <Text color={left <= 10 ? 'red' : undefined}>{`${left}s left`}</Text> : <Text> </Text>}
       </Box>
-      <Text dimColor>{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
+      <Text dimColor wrap="truncate-end">{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.
         <CardLabPanel control={lab} height={bodyHeight + 2} />
@@ -225,7 +232,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
         <>
           <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
             <Box marginTop={1}>
-              <Markdown source={questionSource(question.prompt)} width={width} />
+              <Markdown source={questionSource(question.prompt)} width={measure} />
             </Box>
             <Box marginTop={1} flexDirection="column">
               {phase === 'ask' && calc ? <QuizInput value={typed} unit={calc.unit} /> : null}
@@ -233,7 +240,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
               {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} labLine={labLine} /> : null}
             </Box>
           </Viewport>
-          <Text color="yellow">{message ?? ' '}</Text>
+          <Text color="yellow" wrap="truncate-end">{message ?? ' '}</Text>
           <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} />
         </>
       )}
@@ -243,11 +250,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
 
 function Solution({ question, width, labLine }: { question: QuizQuestion; width: number; labLine: string | null }) {
   const text = solutionText(question).trim();
+  const measure = readableWidth(width);
   return (
     <Box flexDirection="column">
-      <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>
-      {text ? <Markdown source={text} width={width} /> : <Text dimColor>(this card has no answer text)</Text>}
-      <LabLine line={labLine} />
+      <Text color="gray">{'─'.repeat(Math.max(1, measure))}</Text>
+      {text ? <Markdown source={text} width={measure} /> : <Text dimColor>(this card has no answer text)</Text>}
+      <LabLine line={labLine} width={width} />
     </Box>
   );
 }
@@ -265,10 +273,11 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
   } else line = answer.correct ? '✓ Right' : '✗ Wrong';
   return (
     <Box flexDirection="column">
-      <Text bold color={answer.correct ? 'green' : 'red'}>
-        {line}
-        {scheduled ? <Text dimColor>{`  (scheduled: ${scheduled})`}</Text> : null}
-      </Text>
+      <WrappedSpans
+        spans={[{ text: line, style: {} }, ...(scheduled ? [{ text: `  (scheduled: ${scheduled})`, style: { dimColor: true } }] : [])]}
+        width={width}
+        style={{ bold: true, color: answer.correct ? 'green' : 'red' }}
+      />
       <Solution question={question} width={width} labLine={labLine} />
     </Box>
   );
@@ -285,5 +294,5 @@ function KeyHints({ phase, calc, lab }: { phase: Phase; calc: boolean; lab: bool
     reveal: `y I knew it · n I did not${l} · q quit`,
     result: `Enter next${l} · q quit`,
   };
-  return <Text dimColor>{hints[phase as Exclude<Phase, 'end'>]}</Text>;
+  return <Text dimColor wrap="truncate-end">{hints[phase as Exclude<Phase, 'end'>]}</Text>;
 }

@@ -24,6 +24,8 @@ describe('kb quiz in a terminal', () => {
     const seen: string[] = [];
     for (let question = 1; question <= 3; question++) {
       const screen = await tmux.waitFor(new RegExp(`question ${question}/3`));
+      // A self-graded card's verdict is not carried onto the next question.
+      expect(screen).not.toMatch(/✓ right|✗ wrong/);
       if (screen.includes(TPOT)) {
         seen.push('tpot');
         // GB cannot be a time: a message, not a wrong answer.
@@ -90,4 +92,21 @@ describe('kb quiz in a terminal', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('kb quiz --json');
   });
+  it('goes from a self-graded card to the next question without carrying its verdict over', async () => {
+    const root = quizKb();
+    tmux = new TmuxKb();
+    // Seed 2 asks the text card first.
+    tmux.start(root, 'quiz', ['-n', '3', '--seed', '2']);
+    await tmux.waitFor(TEXT);
+    tmux.send('Space');
+    await tmux.waitFor('first output token');
+    tmux.send('n');
+    const next = await tmux.waitFor('question 2/3');
+    expect(next).toContain('right 0/1');
+    expect(next).not.toMatch(/✓ right|✗ wrong/);
+    tmux.send('Escape');
+    await tmux.waitFor('Quiz stopped');
+    tmux.send('q');
+    await tmux.waitForExit();
+  }, TMUX_TEST_TIMEOUT_MS);
 });

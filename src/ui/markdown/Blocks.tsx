@@ -1,13 +1,16 @@
 // A sequence of block nodes, a blank line between them (none inside a tight list).
 import { Box, Text } from 'ink';
 import type { RootContent } from 'mdast';
+import type {} from 'mdast-util-math';
 import { toString } from 'mdast-util-to-string';
+import { WrappedSpans, WrappedText } from '../text/WrappedSpans.tsx';
 import { BlockQuote } from './BlockQuote.tsx';
 import { CodeBlock } from './CodeBlock.tsx';
 import { Heading } from './Heading.tsx';
-import { Inline } from './Inline.tsx';
+import { inlineSpans } from './inline-spans.ts';
 import { List } from './List.tsx';
 import { Table } from './Table.tsx';
+import { texToUnicode } from './tex-to-unicode.ts';
 
 interface BlocksProps {
   nodes: readonly RootContent[];
@@ -32,13 +35,9 @@ export function Blocks({ nodes, width, tight = false, listDepth = 0 }: BlocksPro
 function Block({ node, width, listDepth }: { node: RootContent; width: number; listDepth: number }) {
   switch (node.type) {
     case 'heading':
-      return <Heading node={node} />;
+      return <Heading node={node} width={width} />;
     case 'paragraph':
-      return (
-        <Text>
-          <Inline nodes={node.children} />
-        </Text>
-      );
+      return <WrappedSpans spans={inlineSpans(node.children)} width={width} />;
     case 'list':
       return <List node={node} width={width} depth={listDepth} />;
     case 'code':
@@ -50,8 +49,15 @@ function Block({ node, width, listDepth }: { node: RootContent; width: number; l
     case 'thematicBreak':
       return <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>;
     case 'html':
-      return <Text dimColor>{node.value}</Text>;
+      return <WrappedText text={node.value} width={width} dimColor />;
+    case 'math':
+      // A display formula, set off by its indent as it would be by centring on a page.
+      return (
+        <Box paddingLeft={2}>
+          <WrappedText text={texToUnicode(node.value)} width={width - 2} italic />
+        </Box>
+      );
     default:
-      return <Text>{toString(node)}</Text>;
+      return <WrappedText text={toString(node)} width={width} />;
   }
 }

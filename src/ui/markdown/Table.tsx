@@ -1,11 +1,11 @@
 // A GitHub table drawn with box characters, its columns fitted to the width.
 import { Box, Text } from 'ink';
 import type { Table as TableNode } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import { inlineSpans } from './inline-spans.ts';
 import { layoutTable } from './table-layout.ts';
 
 export function Table({ node, width }: { node: TableNode; width: number }) {
-  const rows = node.children.map((row) => row.children.map((cell) => toString(cell)));
+  const rows = node.children.map((row) => row.children.map((cell) => inlineSpans(cell.children).map((span) => span.text).join('')));
   const lines = layoutTable(rows, node.align ?? [], width);
   return (
     <Box flexDirection="column">

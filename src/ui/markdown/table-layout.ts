@@ -1,7 +1,7 @@
 // Lays out a Markdown table as lines of text that fit a width. Column widths are measured
 // in terminal cells with string-width, so Chinese text (two cells a character) lines up.
 import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
+import { wrapText } from '../text/line-wrap.ts';
 
 export type Align = 'left' | 'right' | 'center' | null;
 
@@ -50,7 +50,7 @@ export interface TableLines {
 export function layoutTable(rows: readonly (readonly string[])[], align: readonly Align[], width: number): TableLines {
   const widths = columnWidths(rows, width);
   const renderRow = (row: readonly string[]): string[] => {
-    const cells = widths.map((w, c) => wrapAnsi(row[c] ?? '', w, { hard: true, trim: true }).split('\n'));
+    const cells = widths.map((w, c) => wrapText(row[c] ?? '', w));
     const height = Math.max(1, ...cells.map((lines) => lines.length));
     return Array.from({ length: height }, (_, line) =>
       '│' + cells.map((lines, c) => ` ${pad(lines[line] ?? '', widths[c], align[c] ?? null)} `).join('│') + '│',

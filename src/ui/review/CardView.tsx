@@ -1,9 +1,11 @@
 // The card: its question, and after reveal its answer (or the whole note with `f`).
 import { Box, Text } from 'ink';
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, type ReactNode } from 'react';
 import { LabLine } from '../lab-line.tsx';
 import { Markdown } from '../markdown/Markdown.tsx';
 import type { ScreenCard } from '../../srs/review-controller.ts';
+import { preloadLineBreaker } from '../text/line-break.ts';
+import { hasOwnTitle, readableWidth } from './card-layout.ts';
 
 interface CardViewProps {
   card: ScreenCard;
@@ -23,25 +25,29 @@ function questionSource(front: string): string {
 
 // Memoised: the header's clock re-renders the screen every second; the card need not follow.
 export const CardView = memo(function CardView({ card, revealed, full, width, labLine = null, answerLine = null }: CardViewProps) {
-  const fullNote = revealed && full && card.kind === 'note';
+  // A note's full text starts with its own title, unless it has none (the file name was the question).
+  const fullNote = revealed && full && card.kind === 'note' && hasOwnTitle(card.full);
+  const measure = readableWidth(width);
+  useEffect(() => preloadLineBreaker(), []);
   return (
     <Box flexDirection="column" width={width}>
-      <Text dimColor>
+      <Text dimColor wrap="truncate-middle">
         {`${card.deck} · ${card.stateName} · ${card.path}:${card.line}`}
         {card.lab ? <Text color="magenta">{`  lab: ${card.lab}`}</Text> : null}
       </Text>
       {/* A note's full text starts with its own title; a card's body does not. */}
       {fullNote ? null : (
         <Box marginTop={1}>
-          <Markdown source={questionSource(card.front)} width={width} />
+          <Markdown source={questionSource(card.front)} width={measure} />
         </Box>
       )}
       {answerLine ? <Box marginTop={1}>{answerLine}</Box> : null}
       {revealed ? (
         <Box flexDirection="column" marginTop={1}>
-          {fullNote ? null : <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>}
-          <Markdown source={full ? card.full : card.back} width={width} />
-          <LabLine line={labLine} />
+          {fullNote ? null : <Text color="gray">{'─'.repeat(Math.max(1, measure))}</Text>}
+          <Markdown source={full ? card.full : card.back} width={measure} />
+          {/* Not prose: it may use the whole width, to stay on one row. */}
+          <LabLine line={labLine} width={width} />
         </Box>
       ) : null}
     </Box>

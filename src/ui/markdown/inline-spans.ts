@@ -1,0 +1,53 @@
+// Phrasing content (text, emphasis, strong, code, links, math, wiki links, ...) as styled runs
+// of text, which the caller wraps to its width.
+import type { Link, PhrasingContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+import type { Span, SpanStyle } from '../text/wrap-spans.ts';
+import { texToUnicode } from './tex-to-unicode.ts';
+import { wikiLinkLabel, type WikiLink } from './wiki-link.ts';
+
+/** A link to a page on the web (or mail): its address is worth showing; a relative one is not. */
+function isExternal(link: Link): boolean {
+  return /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(link.url);
+}
+
+export function inlineSpans(nodes: readonly PhrasingContent[], style: SpanStyle = {}): Span[] {
+  return nodes.flatMap((node) => nodeSpans(node, style));
+}
+
+function nodeSpans(node: PhrasingContent | WikiLink, style: SpanStyle): Span[] {
+  switch (node.type) {
+    case 'text':
+      return [{ text: node.value, style }];
+    case 'strong':
+      return inlineSpans(node.children, { ...style, bold: true });
+    case 'emphasis':
+      return inlineSpans(node.children, { ...style, italic: true });
+    case 'delete':
+      return inlineSpans(node.children, { ...style, strikethrough: true });
+    case 'inlineCode':
+      return [{ text: node.value, style: { ...style, color: 'yellow' } }];
+    case 'break':
+      return [{ text: '\n', style }];
+    case 'link': {
+      const label = inlineSpans(node.children, { ...style, color: 'blue', underline: true });
+      // A relative link (another note, a file of the vault) means nothing on a terminal: its text is enough.
+      if (!isExternal(node) || toString(node) === node.url) return label;
+      return [...label, { text: ` (${node.url})`, style: { ...style, dimColor: true } }];
+    }
+    case 'image':
+      return [{ text: `[image: ${node.alt || node.url}]`, style: { ...style, dimColor: true } }];
+    case 'html':
+      return [{ text: node.value, style: { ...style, dimColor: true } }];
+    case 'footnoteReference':
+      return [{ text: `[^${node.label ?? node.identifier}]`, style: { ...style, dimColor: true } }];
+    case 'inlineMath':
+      return [{ text: texToUnicode(node.value), style: { ...style, italic: true } }];
+    case 'wikiLink':
+      return node.embed
+        ? [{ text: `[embed: ${wikiLinkLabel(node)}]`, style: { ...style, dimColor: true } }]
+        : [{ text: wikiLinkLabel(node), style: { ...style, color: 'blue', underline: true } }];
+    default:
+      return [{ text: toString(node), style }];
+  }
+}

@@ -1,0 +1,24 @@
+// A line made of parts ("ttft-breakdown · reproduced 2/2 · 3m ago · ratio = 0.937") laid out
+// on as many rows as the width needs, breaking only between parts, so a figure never ends up
+// apart from its name; a part wider than a whole row is wrapped on its own.
+import stringWidth from 'string-width';
+import { wrapText } from './line-wrap.ts';
+
+/** Rows of `parts` joined by `separator` within `width` cells; the separator ends a row, trimmed. */
+export function packParts(parts: readonly string[], separator: string, width: number): string[] {
+  const rows: string[] = [];
+  let row = '';
+  for (const part of parts) {
+    const joined = row === '' ? part : row + separator + part;
+    if (stringWidth(joined) <= width) {
+      row = joined;
+      continue;
+    }
+    if (row !== '') rows.push((row + separator).trimEnd());
+    const pieces = wrapText(part, width);
+    rows.push(...pieces.slice(0, -1));
+    row = pieces.at(-1) ?? '';
+  }
+  if (row !== '') rows.push(row);
+  return rows;
+}

@@ -1,0 +1,96 @@
+// Line wrapping in terminal cells (UAX #14 + East Asian width + the number-unit rule), unit
+// and property tests: no line wider than the width, the lines reproduce the text, no line
+// starts with an inserted space, a number and its unit are never split.
+import fc from 'fast-check';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { unbreakableRanges } from '../../src/ui/text/line-break.ts';
+import { wrapRanges, wrapText } from '../../src/ui/text/line-wrap.ts';
+
+const ZH = '三步：1) 先确认瓶颈在显存带宽：decode 阶段每个 token 都要把全部权重读一遍，H100 的带宽约 3.35 TB/s，所以 7B 模型 fp16 一步至少要 4 ms。';
+
+describe('wrapText', () => {
+  it('breaks Chinese between characters, filling each line', () => {
+    const lines = wrapText(ZH, 40);
+    expect(lines[0]).toBe('三步：1) 先确认瓶颈在显存带宽：decode 阶');
+    for (const line of lines.slice(0, -1)) expect(stringWidth(line)).toBeGreaterThanOrEqual(38);
+    expect(wrapText(ZH, 100)).toHaveLength(2);
+  });
+
+  it('keeps a number with its unit, in English and Chinese', () => {
+    expect(wrapText('the bandwidth is 2 TB/s here', 18)).toEqual(['the bandwidth is', '2 TB/s here']);
+    expect(wrapText('it takes 20 ms', 10)).toEqual(['it takes', '20 ms']);
+    expect(wrapText('每步需要20毫秒左右', 10)).toEqual(['每步需要', '20毫秒左右']);
+  });
+
+  it('starts no line with the space it broke at, when the line above fills the width exactly', () => {
+    expect(wrapText('aaaa bbbb cccc', 4)).toEqual(['aaaa', 'bbbb', 'cccc']);
+    expect(wrapText('abc 2 TB/s', 3)).toEqual(['abc', '2 T', 'B/s']);
+  });
+
+  it('ends a line at every newline and cuts a word wider than the line', () => {
+    expect(wrapText('a\n\nb  c\r\nsupercalifragilistic', 8)).toEqual(['a', '', 'b  c', 'supercal', 'ifragili', 'stic']);
+  });
+});
+
+const word = fc.oneof(
+  fc.constantFrom('the', 'KV', 'cache', 'prefill', 'decode', 'throughput', 'TTFT', 'p95', 'batch-size', 'a/b', '(note)', 'verylongwordthatdoesnotfitanywhere'),
+  fc.constantFrom('显存', '带宽', '预填充', '解码阶段', '每个', '的', '。', '，', '：', '（注）', '三步'),
+  // After a space: glued to a word before it, a figure is part of one long word, cut anywhere.
+  fc.constantFrom(' 2 TB/s', ' 20 ms', ' 3.35 TB/s', ' 4 GB', ' 128 tokens', ' 20毫秒', ' 1,024 MiB', ' 50%'),
+);
+const separator = fc.constantFrom(' ', '', '  ', '\n', ' ');
+const text = fc.array(fc.tuple(word, separator), { maxLength: 60 }).map((parts) => parts.map(([w, s]) => w + s).join(''));
+const width = fc.oneof(fc.integer({ min: 8, max: 40 }), fc.constantFrom(80, 100, 120, 200));
+
+describe('wrapText properties', () => {
+  it('no line is wider than the width, and the lines are the text with only the spaces of breaks left out', () => {
+    fc.assert(
+      fc.property(text, width, (source, cells) => {
+        const ranges = wrapRanges(source, cells);
+        let at = 0;
+        ranges.forEach(([start, end], index) => {
+          expect(stringWidth(source.slice(start, end))).toBeLessThanOrEqual(cells);
+          // Between two lines (and after the last) there is only what a break drops.
+          expect(source.slice(at, start)).toMatch(index === 0 ? /^$/ : /^[ \t\u3000]*(?:\r?\n)?$/);
+          at = end;
+        });
+        expect(source.slice(at)).toMatch(/^\s*$/);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('starts no line with a space the text did not start that line with', () => {
+    fc.assert(
+      fc.property(text, width, (source, cells) => {
+        for (const [start, end] of wrapRanges(source, cells)) {
+          if (start === 0 || source[start - 1] === '\n') continue;
+          expect(source.slice(start, end)).not.toMatch(/^\s/);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never splits a number from its unit where the two fit a line', () => {
+    fc.assert(
+      fc.property(text, width, (source, cells) => {
+        const ends = new Set(wrapRanges(source, cells).flatMap(([start, end]) => [start, end]));
+        for (const [start, end] of unbreakableRanges(source)) {
+          if (stringWidth(source.slice(start, end)) > cells) continue;
+          for (let at = start + 1; at < end; at++) expect(ends.has(at)).toBe(false);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('wrapText on text that fits', () => {
+  it('returns it whole, Chinese and English, up to exactly the width', () => {
+    expect(wrapText('What limits decode throughput at batch size one?', 48)).toEqual(['What limits decode throughput at batch size one?']);
+    expect(wrapText('什么是首字延迟？', 16)).toEqual(['什么是首字延迟？']);
+    expect(wrapText('什么是首字延迟？', 15)).toEqual(['什么是首字延', '迟？']);
+  });
+});

@@ -1,0 +1,47 @@
+// kb stats keeps every row on one line (issue #13, item 9): a bar at 100% leaves room for its
+// "100.0% of 3", at 80 and 120 columns and at the 80 columns of a pipe.
+import { renderToString } from 'ink';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { BarList } from '../../src/ui/charts/BarList.tsx';
+import { statsText } from '../../src/ui/charts/StatsView.tsx';
+import type { StatsReport } from '../../src/srs/stats-report.ts';
+
+function report(): StatsReport {
+  const day = (offset: number) => new Date(Date.UTC(2026, 10, 25 + offset)).toISOString().slice(0, 10);
+  return {
+    generatedAt: '2026-11-25T12:00:00.000Z',
+    counts: { new: 120, learning: 3, review: 1234, relearning: 2, suspended: 0, buried: 1, total: 1360 },
+    forecast: Array.from({ length: 30 }, (_, i) => ({ day: day(i), count: i === 0 ? 250 : i % 5 })),
+    reviewsPerDay: Array.from({ length: 84 }, (_, i) => ({ day: day(i - 83), count: i % 7 })),
+    retention: Array.from({ length: 12 }, (_, i) => ({ week: day(i * 7 - 84), reviews: i === 11 ? 3 : 120, passed: i === 11 ? 3 : 100, retention: i === 11 ? 1 : 100 / 120 })),
+    overallRetention: 0.934,
+    stability: [{ label: '< 1d', count: 10 }, { label: '1-7d', count: 100 }],
+    difficulty: [{ label: '1-2', count: 4 }, { label: '9-10', count: 40 }],
+    quizAccuracy: [
+      { tag: 'metrics', asked: 3, correct: 3, accuracy: 1 },
+      { tag: 'a-rather-long-tag-name-for-continuous-batching', asked: 12, correct: 5, accuracy: 5 / 12 },
+    ],
+  } as unknown as StatsReport;
+}
+
+describe('kb stats layout', () => {
+  it('keeps a full bar and its "100.0% of N" on one line', () => {
+    const items = [{ label: 'w1', value: 1, text: '100.0% of 3' }, { label: 'w2', value: 0.5, text: '50.0% of 1234' }];
+    for (const width of [40, 80, 120]) {
+      const lines = renderToString(<BarList width={width} items={items} />, { columns: width }).split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/█ 100\.0% of 3$/);
+      for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+    }
+  });
+
+  it('draws no row wider than the width, so nothing wraps, at 80, 100 and 120 columns', () => {
+    for (const width of [80, 100, 120]) {
+      const lines = statsText(report(), width).split('\n');
+      for (const line of lines) expect(stringWidth(line), `${width}: ${line}`).toBeLessThanOrEqual(width);
+      expect(lines.some((line) => /^\s*\d+\s*$/.test(line)), 'a count alone on a line').toBe(false);
+      expect(lines.some((line) => line.includes('100.0% of 3'))).toBe(true);
+    }
+  });
+});
