@@ -1,17 +1,18 @@
 // The key list `?` shows.
 import { Box, Text } from 'ink';
 
+// Each description fits one row of an 80-column terminal beside the widest key (52 columns).
 const KEYS: Array<[string, string]> = [
   ['Space, Enter', 'show the answer; once shown, answer Good'],
-  ['1 2 3 4', 'answer Again, Hard, Good, Easy (the interval each gives is shown)'],
-  ['0-9 . then Enter', 'a calc card: type the number (a unit is optional), Enter checks it; Space/Enter then give the suggested answer'],
+  ['1 2 3 4', 'Again, Hard, Good, Easy (each with its interval)'],
+  ['0-9 . then Enter', 'calc card: type a number (unit optional), Enter'],
   ['f', 'show or hide the whole note'],
   ['j k, arrows, PgUp PgDn', 'scroll a long card'],
   ['u', 'undo the last answer, bury or suspend'],
   ['b', 'bury: hide the card until tomorrow'],
-  ['s', 'suspend: leave the card out until unsuspended'],
+  ['s', 'suspend: leave it out until kb unsuspend ID'],
   ['e', 'edit the card in $EDITOR at its line, then reload it'],
-  ['l', "run the card's lab here (Esc stops it), then any key: back to the card"],
+  ['l', "run the card's lab here (Esc stops it)"],
   ['?', 'show or hide this help'],
   ['q, Esc, Ctrl-C', 'quit (every answer is already saved)'],
 ];
