@@ -3,6 +3,7 @@
 // `kb --help` and the scriptable commands start fast.
 import { Command, CommanderError } from 'commander';
 import { UserError } from './errors.ts';
+import { exitOnFault } from './fault.ts';
 import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
@@ -35,5 +36,5 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     process.stderr.write(`kb: ${error.message}\n`);
     process.exit(error.exitCode);
   }
-  throw error;
+  exitOnFault(error);
 });

@@ -13,6 +13,7 @@ import { Header } from './Header.tsx';
 import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
+import { exitOnError, exitOnRejection } from './exit-on-error.ts';
 
 export interface ReviewScreenProps {
   controller: ReviewController;
@@ -86,7 +87,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
         setCurrent(next);
       }
       if (result.message) setMessage(result.message);
-    });
+    }).catch(exitOnRejection(exit));
     return () => {
       live = false;
     };
@@ -118,7 +119,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     }
   };
 
-  useInput((input, key) => {
+  useInput(exitOnError(exit, (input, key) => {
     if (busy) return;
     if (lab.state) return lab.key(input, key);
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
@@ -147,7 +148,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     }
     if (input === 'b') return advance(controller.bury(card.id, now()));
     if (input === 's') return advance(controller.suspend(card.id, now()));
-    if (input === 'e') return void edit(card.id);
+    if (input === 'e') return void edit(card.id).catch(exitOnRejection(exit));
     if (input === 'l') return setMessage(lab.open(card.lab));
     const at = now();
     if (!revealed) {
@@ -157,7 +158,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     }
     const grade = input === ' ' || key.return ? 3 : /^[1-4]$/.test(input) ? (Number(input) as 1 | 2 | 3 | 4) : null;
     if (grade !== null) advance(controller.rate(card.id, grade, at, at - shownAt));
-  });
+  }));
 
   const counts = controller.counts();
   const bodyHeight = height - CHROME_ROWS;
