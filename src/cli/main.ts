@@ -29,6 +29,10 @@ const program = new Command('kb')
 const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
 
+// An error thrown outside the command's own promise (a timer, a stream's event) gets the same one line.
+process.on('uncaughtException', exitOnFault);
+process.on('unhandledRejection', exitOnFault);
+
 // No top-level await: the start-up bundle is a CommonJS file (bin/bundle.js).
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode);
