@@ -6,6 +6,7 @@
 //   - card links to labs that do not exist
 //   - notes whose review fields in the frontmatter disagree with the database
 //     (only for cards reviewed in kb: before that the frontmatter seeds the database)
+//   - kb's own temp files left by a killed process (--fix removes them)
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
 import { cardQueries } from '../store/cards.ts';
 import type { KbDatabase } from '../store/db.ts';
@@ -17,6 +18,7 @@ import { unknownLabWarnings } from './lab-links.ts';
 import { readKnowledgeFile } from './read-file.ts';
 import { sha256 } from './scan-file.ts';
 import { scanFiles } from './scan-pool.ts';
+import { staleTempFiles, type StaleTempFile } from './stale-temp-files.ts';
 import { parseFrontmatterDate, studyDay } from './study-day.ts';
 import type { Diagnostic, KbPath, NoteSeed } from './types.ts';
 import { walkKnowledgeBase } from './walk.ts';
@@ -67,6 +69,8 @@ export interface DoctorReport {
   frontmatter: { id: string; file: KbPath; mismatches: FieldMismatch[]; fixed: boolean; fixError?: string }[];
   /** Files that could not be read or parsed cleanly (kb scan reports them in full). */
   unreadable: Diagnostic[];
+  /** kb's own temp files left by a process that is gone (--fix removes them). */
+  staleTempFiles: StaleTempFile[];
   errors: number;
   warnings: number;
 }
@@ -114,6 +118,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     unknownLabs: [],
     frontmatter: [],
     unreadable: [],
+    staleTempFiles: staleTempFiles(target.root, options.fix === true && target.writable),
     errors: 0,
     warnings: 0,
   };
@@ -176,7 +181,8 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     report.missingIds.length +
     unknownLabWarnings(report.unknownLabs, new Set()).length +
     report.frontmatter.filter((entry) => !entry.fixed).length +
-    report.unreadable.length;
+    report.unreadable.length +
+    report.staleTempFiles.filter((file) => !file.removed).length;
   return report;
 }
 
