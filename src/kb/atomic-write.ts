@@ -55,15 +55,20 @@ export interface WriteHooks {
   beforeRename?: () => void;
 }
 
-/** A temp file written beside its target, not yet swapped in. */
+/**
+ * A temp file written beside its target, not yet swapped in. Plain data once its descriptor is
+ * closed, so a scan worker can stage it and the main thread finish it.
+ */
 export interface StagedWrite {
   abs: string;
   target: string;
   folder: string;
   temp: string;
-  /** Open until the temp file is fsynced. */
+  /** Open until the temp file is fsynced (or closed unsynced, for a batch to fsync later). */
   fd: number | null;
-  bytes: Buffer;
+  /** The new file's size and hash. */
+  size: number;
+  sha256: string;
   expect?: ExpectedFile;
 }
 
@@ -124,7 +129,7 @@ export function stageWrite(root: string, abs: string, data: string | Buffer, exp
   } catch (error) {
     throw namePath(error, abs);
   }
-  const staged: StagedWrite = { abs, target, folder: dirReal, temp, fd, bytes, expect };
+  const staged: StagedWrite = { abs, target, folder: dirReal, temp, fd, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), expect };
   try {
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
@@ -197,7 +202,7 @@ export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
     }
     unlinkQuietly(keep);
   }
-  return { size: staged.bytes.length, mtimeMs: lstatSync(target).mtimeMs, sha256: createHash('sha256').update(staged.bytes).digest('hex') };
+  return { size: staged.size, mtimeMs: lstatSync(target).mtimeMs, sha256: staged.sha256 };
 }
 
 /** A second name for the file about to be replaced; null where the file system has no hard links. */
