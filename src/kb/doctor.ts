@@ -14,6 +14,7 @@ import { fsrsQueries, type FsrsRow } from '../store/fsrs.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import type { KbConfig } from './config.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
+import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { unknownLabWarnings } from './lab-links.ts';
 import { readKnowledgeFile } from './read-file.ts';
 import { sha256 } from './scan-file.ts';
@@ -195,6 +196,6 @@ function rewriteFields(root: string, abs: string, path: KbPath, checkedSha: stri
     writeFileAtomic(root, abs, updateFrontmatterFields(read.raw, fields), read.bytes);
     return null;
   } catch (error) {
-    return (error as Error).message;
+    return isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : (error as Error).message;
   }
 }

@@ -42,13 +42,13 @@ function expectOneLine(stderr: string): void {
 }
 
 /**
- * Runs `kb rate` with the knowledge base's folder behind a mount made in a private mount
+ * Runs kb with the knowledge base's folder behind a mount made in a private mount
  * namespace (`unshare -rm`: nothing outside the test sees it). `setup` is shell run before kb.
  */
-function rateUnderMount(root: string, dbPath: string, cardId: string, setup: string) {
+function kbUnderMount(root: string, dbPath: string, args: string[], setup: string) {
   const home = tempDir('kb-home-');
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const script = `${setup} && exec ${[process.execPath, kbBin, '--kb', root, 'rate', cardId, 'good'].map(quote).join(' ')}`;
+  const script = `${setup} && exec ${[process.execPath, kbBin, '--kb', root, ...args].map(quote).join(' ')}`;
   const result = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
@@ -84,12 +84,15 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
       const kb = reviewKb();
       const dbPath = join(kb.root, '.kb/kb.db');
       const before = readFileSync(kb.ttftPath, 'utf8');
-      const rated = rateUnderMount(kb.root, dbPath, cardIdOf(kb.ttftPath), setup(join(kb.root, 'notes/metrics')));
+      const rated = kbUnderMount(kb.root, dbPath, ['rate', cardIdOf(kb.ttftPath), 'good'], setup(join(kb.root, 'notes/metrics')));
       expect(rated.code, `${fault}: ${rated.stderr}`).toBe(0);
       expectOneLine(rated.stderr);
       expect(rated.stderr).toMatch(new RegExp(`^kb: warning: frontmatter not written: notes/metrics/a-ttft\\.md: ${says}.*\\(${fault} on \\w+\\); the rating is stored \\(kb doctor --fix writes the fields later\\)\\n$`));
       expect(ratings(kb.root)).toBe(1);
       expect(readFileSync(kb.ttftPath, 'utf8')).toBe(before);
+      // kb doctor --fix on the same disk says why it could not fix the note.
+      const stillFaulty = kbUnderMount(kb.root, dbPath, ['doctor', '--fix'], setup(join(kb.root, 'notes/metrics')));
+      expect(stillFaulty.stdout).toMatch(new RegExp(`warning: notes/metrics/a-ttft\\.md: .* \\(not fixed: ${says}.*\\(${fault} on \\w+\\)\\)`));
       // Once the disk is back, kb doctor --fix writes the fields.
       const fixed = runKb(['--kb', kb.root, 'doctor', '--fix']);
       expect(fixed.stdout).toMatch(/fixed: notes\/metrics\/a-ttft\.md/);
