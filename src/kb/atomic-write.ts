@@ -188,12 +188,8 @@ export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
   }
   if (keep !== null) {
     // The file just replaced, read through its second name: written to since the last check?
-    let replaced: Buffer | null = null;
-    let replacedStats: Stats | null = null;
     try {
-      replacedStats = lstatSync(keep);
-      replaced = readFileSync(keep);
-      checkUnchanged(abs, replacedStats, replaced, expect as ExpectedFile);
+      checkUnchanged(abs, lstatSync(keep), readFileSync(keep), expect as ExpectedFile);
     } catch (error) {
       if (!(error instanceof FileChangedError)) throw namePath(error, abs);
       renameSync(keep, target);
