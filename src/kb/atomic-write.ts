@@ -104,10 +104,10 @@ export function writeFileAtomic(root: string, abs: string, data: string | Buffer
  * fsynced: the caller fsyncs (many at once, for a batch), then swaps it in with swapIn.
  */
 export function stageWrite(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile): StagedWrite {
-  const rootReal = realpathSync(root);
+  const rootReal = realpathSync.native(root);
   let dirReal: string;
   try {
-    dirReal = realpathSync(dirname(abs));
+    dirReal = realpathSync.native(dirname(abs));
   } catch (error) {
     throw new OutsideKnowledgeBaseError(abs, `its folder cannot be resolved (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
