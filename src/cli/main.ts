@@ -25,6 +25,8 @@ const program = new Command('kb')
   .showHelpAfterError()
   .exitOverride();
 
+program.addHelpText('after', '\nA fault of the machine (full or read-only disk, a locked database) is one line; KB_DEBUG=1 adds the stack trace.');
+
 // Commands, in the order `kb --help` lists them.
 const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
