@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
 import { LocationError, locateKnowledgeBase, stateFolderName, type KbSource } from '../kb/location.ts';
 import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
 import { UserError } from './errors.ts';
+import { noteDatabasePath } from './fault.ts';
 
 export interface KnowledgeBase {
   /** Absolute path of the knowledge-base folder. */
@@ -33,6 +34,7 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
   try {
     const location = locateKnowledgeBase(options);
     const config = loadConfig(location.configPath);
+    noteDatabasePath(location.dbPath);
     ignoreStateFolder(location.root, location.dbPath);
     const db = openDatabase(location.dbPath);
     return { ...location, writable: !location.bundled, db, config };

@@ -8,8 +8,13 @@ export function register(program: Command): void {
     .command('doctor')
     .description('check the database and the knowledge base: integrity, duplicate ids, orphans, lab links, frontmatter vs database')
     .option('--json', 'print the findings as JSON')
-    .option('--fix', "rewrite notes' review fields (last_reviewed, next_review, review_count, mastery_level) from the database; personal knowledge bases only")
-    .addHelpText('after', '\nExit code 1 when the database is damaged, two cards share an id, or a card\'s schedule does not replay from its log of ratings and actions.')
+    .option('--fix', "rewrite notes' review fields (last_reviewed, next_review, review_count, mastery_level) from the database and remove kb's stale temp files; personal knowledge bases only")
+    .addHelpText(
+      'after',
+      "\nStale temp files: kb's own .<file>.<pid>.<hex>.kb-tmp files left beside a note when kb was killed\n" +
+        'mid-write, whose process is gone; --fix removes them (never a file of a kb still running).\n' +
+        "\nExit code 1 when the database is damaged, two cards share an id, or a card's schedule does not replay from its log of ratings and actions.",
+    )
     .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const [{ diagnoseKnowledgeBase }, { reviewFields }, { fsrsParameters }] = await Promise.all([
@@ -68,8 +73,17 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
   for (const diagnostic of report.unreadable) {
     lines.push(`warning: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`);
   }
+  for (const file of report.staleTempFiles) lines.push(staleTempLine(file));
   if (report.orphans.length > 0) lines.push(`orphans: ${report.orphans.length} cards whose source is gone (their history is kept)`);
   if (report.frontmatter.some((entry) => !entry.fixed) && !bundled) lines.push('run kb doctor --fix to rewrite the frontmatter from the database');
   lines.push(`${report.errors} errors, ${report.warnings} warnings`);
   return lines.join('\n');
+}
+
+type StaleTempFile = Report['staleTempFiles'][number];
+
+function staleTempLine(file: StaleTempFile): string {
+  if (file.removed) return `fixed: removed ${file.path} (a temp file of kb process ${file.pid}, which is gone)`;
+  const why = file.removeError ? ` (not removed: ${file.removeError})` : '; kb doctor --fix removes it';
+  return `warning: ${file.path}: a temp file left by kb process ${file.pid}, which is gone${why}`;
 }

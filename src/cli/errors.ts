@@ -16,9 +16,10 @@ export const ExitCode = {
 /** The table as `kb --help` and the README print it. */
 export const EXIT_CODES_HELP = `Exit codes:
   0    done (also "nothing due", and a lab run whatever its verdict)
-  1    user error: a bad flag or value, an unknown tag, deck, card or lab, a file with errors
-  2    kb review or kb quiz without a terminal (use kb due / kb rate, or kb quiz --json)
-  130  interrupted by Ctrl-C (ratings and partial lab runs already made are kept)`;
+  1    user error: a bad flag or value, an unknown tag, deck, card or lab,
+       files with errors, a machine fault (full or read-only disk, locked db)
+  2    kb review or kb quiz without a terminal (kb due, kb rate, kb quiz --json)
+  130  interrupted by Ctrl-C (ratings and lab runs already made are kept)`;
 
 /** An error caused by the user's input or environment: printed as one line, no stack trace. */
 export class UserError extends Error {

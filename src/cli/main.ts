@@ -3,6 +3,7 @@
 // `kb --help` and the scriptable commands start fast.
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES_HELP, UserError } from './errors.ts';
+import { exitOnFault } from './fault.ts';
 import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
@@ -23,13 +24,17 @@ const program = new Command('kb')
   .description('Spaced-repetition knowledge base and quiz for LLM inference, with runnable labs')
   .version(packageJson.version, '-V, --version', 'print the version of kb')
   .option('--kb <dir>', 'knowledge base folder (default: $KB_DIR, the nearest one up from here, else the bundled one)')
-  .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+  .addHelpText('after', `\n${EXIT_CODES_HELP}\n\nErrors are one line; KB_DEBUG=1 adds the stack trace.`)
   .showHelpAfterError()
   .exitOverride();
 
 // Commands, in the order `kb --help` lists them.
 const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, cardsCommand, cardActionCommands, statsCommand, doctorCommand, labCommand, generateCommand];
 for (const command of commands) command.register(program);
+
+// An error thrown outside the command's own promise (a timer, a stream's event) gets the same one line.
+process.on('uncaughtException', exitOnFault);
+process.on('unhandledRejection', exitOnFault);
 
 // No top-level await: the start-up bundle is a CommonJS file (bin/bundle.js).
 program.parseAsync(process.argv).catch((error: unknown) => {
@@ -38,5 +43,5 @@ program.parseAsync(process.argv).catch((error: unknown) => {
     process.stderr.write(`kb: ${error.message}\n`);
     process.exit(error.exitCode);
   }
-  throw error;
+  exitOnFault(error);
 });

@@ -9,7 +9,13 @@ export function register(program: Command): void {
     .argument('<card-id>', 'the card id (kb due --json lists them)')
     .argument('<rating>', 'again, hard, good or easy (1-4)')
     .option('--json', 'print the outcome as JSON')
-    .addHelpText('after', '\nOne SQLite transaction per rating, then the note\'s frontmatter is written back. kb undo takes it back.')
+    .addHelpText(
+      'after',
+      "\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
+        'When the write-back is refused (the file changed, a YAML anchor on a review field, a full or\n' +
+        'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
+        'writes the fields later.',
+    )
     .action(async (cardId: string, rating: string, options: { json?: boolean }, command: Command) => {
       const { parseGrade } = await import('../srs/state.ts');
       const grade = parseGrade(rating);
@@ -17,6 +23,7 @@ export function register(program: Command): void {
       const { openKnowledgeBase } = await import('./context.ts');
       const { ReviewService, UnknownCardError } = await import('../srs/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
+      const { leechMessage } = await import('../srs/leech.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const service = new ReviewService(kb);
@@ -28,13 +35,20 @@ export function register(program: Command): void {
           if (error instanceof UnknownCardError) throw new UserError(error.message);
           throw error;
         }
+        // The rating is stored even when its write-back was refused: exit 0 with a warning, so a
+        // script that retries on failure does not rate the card twice.
+        if (outcome.writeback?.status === 'refused') {
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored (kb doctor --fix writes the fields later)\n`);
+        }
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(grade) }, null, 2)}\n`);
           return;
         }
         const lines = [`${cardId}: ${gradeName(grade)} -> ${describeState(outcome.after, now)}`];
-        const file = describeWriteback(outcome.writeback);
+        const file = outcome.writeback?.status === 'refused' ? null : describeWriteback(outcome.writeback);
         if (file) lines.push(file);
+        const leech = leechMessage(outcome.leech, outcome.after.lapses);
+        if (leech) lines.push(leech);
         process.stdout.write(`${lines.join('\n')}\n`);
       } finally {
         kb.db.close();

@@ -3,7 +3,7 @@
 // file in the same folder, fsync, rename, fsync the folder) so a crash leaves the old or the
 // new file, never half of one.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
 export class FileChangedError extends Error {
@@ -50,17 +50,64 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/** Test hooks into a write: `beforeRename` runs in the window between the last check and the swap. */
+export interface WriteHooks {
+  beforeRename?: () => void;
+}
+
+/**
+ * A temp file written beside its target, not yet swapped in. Plain data once its descriptor is
+ * closed, so a scan worker can stage it and the main thread finish it.
+ */
+export interface StagedWrite {
+  abs: string;
+  target: string;
+  folder: string;
+  temp: string;
+  /** Open until the temp file is fsynced (or closed unsynced, for a batch to fsync later). */
+  fd: number | null;
+  /** The new file's size and hash. */
+  size: number;
+  sha256: string;
+  expect?: ExpectedFile;
+}
+
+/** kb's own temp files: `.<name>.<pid>.<8 hex>.kb-tmp`, beside the file they replace. */
+export const TEMP_FILE_PATTERN = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.kb-tmp$/;
+
+function tempPath(folder: string, name: string): string {
+  return join(folder, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.kb-tmp`);
+}
+
 /**
  * Replaces `abs` with `data`. Throws OutsideKnowledgeBaseError for a path (or a link) leading
  * out of `root` or a symbolic link, FileChangedError when the file is no longer as `expect`
- * says. A file that starts with a BOM keeps it. The file's mode is kept. Returns the new
- * file's stamp.
+ * says (also when it changed during the swap itself: the other version is put back). A file
+ * that starts with a BOM keeps it. The file's mode is kept. Returns the new file's stamp.
  */
-export function writeFileAtomic(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile): FileStamp {
-  const rootReal = realpathSync(root);
+export function writeFileAtomic(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile, hooks: WriteHooks = {}): FileStamp {
+  const staged = stageWrite(root, abs, data, expect);
+  try {
+    fsyncSync(staged.fd as number);
+  } catch (error) {
+    discardStaged(staged);
+    throw namePath(error, abs);
+  }
+  closeStaged(staged);
+  const stamp = swapIn(staged, hooks);
+  syncFolder(staged.folder);
+  return stamp;
+}
+
+/**
+ * Checks the target and writes `data` to a temp file beside it, left open and not yet
+ * fsynced: the caller fsyncs (many at once, for a batch), then swaps it in with swapIn.
+ */
+export function stageWrite(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile): StagedWrite {
+  const rootReal = realpathSync.native(root);
   let dirReal: string;
   try {
-    dirReal = realpathSync(dirname(abs));
+    dirReal = realpathSync.native(dirname(abs));
   } catch (error) {
     throw new OutsideKnowledgeBaseError(abs, `its folder cannot be resolved (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
@@ -75,34 +122,114 @@ export function writeFileAtomic(root: string, abs: string, data: string | Buffer
   if (expect !== undefined) checkUnchanged(abs, current, onDisk, expect);
   if (onDisk && onDisk.subarray(0, 3).equals(BOM) && !bytes.subarray(0, 3).equals(BOM)) bytes = Buffer.concat([BOM, bytes]);
 
-  const temp = join(dirReal, `.${basename(abs)}.${process.pid}.${randomBytes(4).toString('hex')}.kb-tmp`);
-  const fd = openSync(temp, 'wx', 0o600);
+  const temp = tempPath(dirReal, basename(abs));
+  let fd: number;
   try {
-    try {
-      let written = 0;
-      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-      fchmodSync(fd, current ? current.mode & 0o7777 : 0o644);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    // Checked again right before the swap: the window for a concurrent edit stays tiny.
+    fd = openSync(temp, 'wx', 0o600);
+  } catch (error) {
+    throw namePath(error, abs);
+  }
+  const staged: StagedWrite = { abs, target, folder: dirReal, temp, fd, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), expect };
+  try {
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    fchmodSync(fd, current ? current.mode & 0o7777 : 0o644);
+  } catch (error) {
+    discardStaged(staged);
+    throw namePath(error, abs);
+  }
+  return staged;
+}
+
+export function closeStaged(staged: StagedWrite): void {
+  if (staged.fd === null) return;
+  const fd = staged.fd;
+  staged.fd = null;
+  closeSync(fd);
+}
+
+/** Removes a staged temp file that will not be swapped in. */
+export function discardStaged(staged: StagedWrite): void {
+  try {
+    closeStaged(staged);
+  } catch {
+    // closing a file being thrown away
+  }
+  unlinkQuietly(staged.temp);
+}
+
+/**
+ * Swaps a staged (fsynced, closed) temp file in for its target; the caller fsyncs the folder.
+ * The file being replaced is held by a second name (a hard link) across the swap, so an
+ * outside write that lands between kb's last check and the rename is caught after it and the
+ * writer's version put back: kb's write is then refused, theirs is never lost.
+ */
+export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
+  const { abs, target, expect } = staged;
+  let keep: string | null = null;
+  try {
     if (expect !== undefined) {
+      keep = holdCurrent(staged);
+      // Checked again right before the swap: the window for a concurrent edit stays tiny.
       const now = lstatOrNull(target);
       if (now?.isSymbolicLink()) throw new OutsideKnowledgeBaseError(abs, 'it became a symbolic link');
       checkUnchanged(abs, now, now ? readFileSync(target) : null, expect);
+      hooks.beforeRename?.();
+      // Someone saved a new file over it (an editor's own rename): theirs stands, kb's is refused.
+      if (keep !== null && now && lstatOrNull(target)?.ino !== lstatOrNull(keep)?.ino) throw new FileChangedError(abs, 'it was replaced while kb wrote it');
+    } else {
+      hooks.beforeRename?.();
     }
-    renameSync(temp, target);
+    renameSync(staged.temp, target);
   } catch (error) {
+    unlinkQuietly(staged.temp);
+    if (keep !== null) unlinkQuietly(keep);
+    throw namePath(error, abs);
+  }
+  if (keep !== null) {
+    // The file just replaced, read through its second name: written to since the last check?
     try {
-      unlinkSync(temp);
-    } catch {
-      // already renamed or never created
+      checkUnchanged(abs, lstatSync(keep), readFileSync(keep), expect as ExpectedFile);
+    } catch (error) {
+      if (!(error instanceof FileChangedError)) throw namePath(error, abs);
+      renameSync(keep, target);
+      syncFolder(staged.folder);
+      throw new FileChangedError(abs, 'it was written to while kb replaced it; that version was put back');
     }
+    unlinkQuietly(keep);
+  }
+  return { size: staged.size, mtimeMs: lstatSync(target).mtimeMs, sha256: staged.sha256 };
+}
+
+/** A second name for the file about to be replaced; null where the file system has no hard links. */
+function holdCurrent(staged: StagedWrite): string | null {
+  const keep = tempPath(staged.folder, basename(staged.abs));
+  try {
+    linkSync(staged.target, keep);
+    return keep;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null; // gone: the check that follows refuses the write
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EMLINK' || code === 'EXDEV') return null;
     throw error;
   }
-  syncFolder(dirReal);
-  return { size: bytes.length, mtimeMs: lstatSync(target).mtimeMs, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already renamed, removed or never created
+  }
+}
+
+/** An errno error from a temp file or a descriptor names the file kb was writing instead. */
+function namePath(error: unknown, abs: string): unknown {
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string') {
+    const errno = error as NodeJS.ErrnoException;
+    if (errno.path === undefined || TEMP_FILE_PATTERN.test(basename(errno.path))) errno.path = abs;
+  }
+  return error;
 }
 
 function checkUnchanged(abs: string, stats: Stats | null, onDisk: Buffer | null, expect: ExpectedFile): void {
@@ -123,7 +250,7 @@ function checkUnchanged(abs: string, stats: Stats | null, onDisk: Buffer | null,
 }
 
 /** fsync the folder so the rename itself survives a crash (not supported everywhere). */
-function syncFolder(dir: string): void {
+export function syncFolder(dir: string): void {
   let fd: number;
   try {
     fd = openSync(dir, 'r');

@@ -7,6 +7,7 @@
 //   - cards whose schedule does not replay from their log (store/log-replay.ts)
 //   - notes whose review fields in the frontmatter disagree with the database
 //     (only for cards reviewed in kb: before that the frontmatter seeds the database)
+//   - kb's own temp files left by a killed process (--fix removes them)
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
 import { cardQueries } from '../store/cards.ts';
 import type { KbDatabase } from '../store/db.ts';
@@ -15,10 +16,12 @@ import { cardsOffTheirLog, type ReplayProblem } from '../store/log-replay.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import type { KbConfig } from './config.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
+import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { unknownLabWarnings } from './lab-links.ts';
 import { readKnowledgeFile } from './read-file.ts';
 import { sha256 } from './scan-file.ts';
 import { scanFiles } from './scan-pool.ts';
+import { staleTempFiles, type StaleTempFile } from './stale-temp-files.ts';
 import { parseFrontmatterDate, studyDay } from './study-day.ts';
 import type { Diagnostic, KbPath, NoteSeed } from './types.ts';
 import { walkKnowledgeBase } from './walk.ts';
@@ -71,6 +74,8 @@ export interface DoctorReport {
   replay: ReplayProblem[];
   /** Files that could not be read or parsed cleanly (kb scan reports them in full). */
   unreadable: Diagnostic[];
+  /** kb's own temp files left by a process that is gone (--fix removes them). */
+  staleTempFiles: StaleTempFile[];
   errors: number;
   warnings: number;
 }
@@ -119,6 +124,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     frontmatter: [],
     replay: cardsOffTheirLog(db),
     unreadable: [],
+    staleTempFiles: staleTempFiles(target.root, options.fix === true && target.writable),
     errors: 0,
     warnings: 0,
   };
@@ -181,7 +187,8 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     report.missingIds.length +
     unknownLabWarnings(report.unknownLabs, new Set()).length +
     report.frontmatter.filter((entry) => !entry.fixed).length +
-    report.unreadable.length;
+    report.unreadable.length +
+    report.staleTempFiles.filter((file) => !file.removed).length;
   return report;
 }
 
@@ -194,6 +201,6 @@ function rewriteFields(root: string, abs: string, path: KbPath, checkedSha: stri
     writeFileAtomic(root, abs, updateFrontmatterFields(read.raw, fields), read.bytes);
     return null;
   } catch (error) {
-    return (error as Error).message;
+    return isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : (error as Error).message;
   }
 }

@@ -54,6 +54,8 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
     for (const [key, value] of entries) {
       const pair = pairs.find((p) => isScalar(p.key) && p.key.value === key);
       if (pair) {
+        if (isUnchangedAnchored(pair, value)) continue;
+        refuseAnchor(key, pair);
         const edit = replaceValue(source, pair, value);
         if (edit) edits.push(edit);
       } else {
@@ -66,6 +68,23 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
   }
   verify(result, fields);
   return result;
+}
+
+/** An anchored value that already says what kb would write needs no edit, so no refusal. */
+function isUnchangedAnchored(pair: Pair, value: FrontmatterValue): boolean {
+  const node = pair.value as Node | null;
+  return node !== null && isScalar(node) && node.anchor !== undefined && (node.value ?? null) === value;
+}
+
+/**
+ * A value carrying an anchor (`review_count: &rc 0`) may be what another key's alias (`*rc`)
+ * means: rewriting it would change that key too, or leave its alias pointing nowhere. kb
+ * leaves such a value to the person who wrote it.
+ */
+function refuseAnchor(key: string, pair: Pair): void {
+  const node = pair.value as Node | null;
+  const anchor = node?.anchor ?? (pair.key as Node | null)?.anchor;
+  if (anchor) throw new FrontmatterEditError(`${key} carries the YAML anchor &${anchor}, which kb does not rewrite (other keys may refer to it); not edited`);
 }
 
 function replaceValue(source: string, pair: Pair, value: FrontmatterValue): Edit | null {
@@ -158,7 +177,13 @@ function verify(result: string, fields: Record<string, FrontmatterValue>): void 
   const block = locateFrontmatter(result);
   if (!block) throw new FrontmatterEditError('the edited frontmatter could not be found again');
   const doc = parseYaml(result.slice(block.yamlStart, block.yamlEnd));
-  const data = doc.errors.length === 0 && isMap(doc.contents) ? (doc.toJS() as Record<string, unknown>) : null;
+  let data: Record<string, unknown> | null = null;
+  try {
+    data = doc.errors.length === 0 && isMap(doc.contents) ? (doc.toJS() as Record<string, unknown>) : null;
+  } catch {
+    // toJS throws on an alias left without its anchor (or too many aliases): not a safe edit.
+    data = null;
+  }
   for (const [key, value] of Object.entries(fields)) {
     if (!data || !Object.hasOwn(data, key) || (data[key] ?? null) !== value) {
       throw new FrontmatterEditError(`could not write ${key} without disturbing the rest of the frontmatter`);

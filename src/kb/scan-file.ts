@@ -1,8 +1,10 @@
 // One changed file's share of a scan: read it, hash it, parse it and settle its cards' ids
 // (kept, written into the file, or derived). Pure of the database, so it can run in a worker.
+// Ids to write are staged in a temp file; id-writes.ts fsyncs a scan's at once and swaps them in.
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { FileChangedError, writeFileAtomic } from './atomic-write.ts';
+import { closeStaged, FileChangedError, stageWrite, type StagedWrite } from './atomic-write.ts';
+import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { insertMissingIds } from './card-id.ts';
 import { derivedCardId } from './derived-id.ts';
 import { parseLocated } from './parse.ts';
@@ -58,7 +60,27 @@ function settle(path: KbPath, parsed: ParsedFile): SettledCard[] {
   return parsed.cards.map((card) => ({ ...card, id: card.id ?? derivedCardId(path, card, parsed.cards), idInFile: card.id !== null }));
 }
 
-export function scanFile(input: ScanFileInput, context: ScanFileContext): ScanFileOutcome {
+type ParsedFileOutcome = Extract<ScanFileOutcome, { kind: 'parsed' }>;
+
+/**
+ * A file whose new ids wait in a temp file beside it (written, closed, not yet fsynced): plain
+ * data, so a worker can stage it and the main thread fsync a whole scan's temp files at once
+ * and swap each in (scan-pool.ts, id-writes.ts). finishIdWrite turns it into its outcome.
+ */
+export interface PendingIdWrite {
+  kind: 'pending';
+  path: KbPath;
+  staged: StagedWrite;
+  /** The outcome once the ids are in the file (its size and mtime are read after the rename). */
+  written: ParsedFileOutcome;
+  /** The outcome when the file changed under kb: only the cards that already have ids, held. */
+  held: ParsedFileOutcome;
+  /** The outcome when the ids could not be written otherwise: derived ids. */
+  derived: ParsedFileOutcome;
+}
+
+/** One file; missing ids are staged in a temp file for the caller to finish. */
+export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): ScanFileOutcome | PendingIdWrite {
   const { path } = input;
   const read = readKnowledgeFile(input.abs, path);
   if ('diagnostic' in read) return { kind: 'unreadable', path, diagnostic: read.diagnostic };
@@ -68,35 +90,47 @@ export function scanFile(input: ScanFileInput, context: ScanFileContext): ScanFi
 
   const located = parseLocated(path, read.text);
   const parsed = located.parsed;
-  const diagnostics = [...parsed.diagnostics];
-  const missing = parsed.cards.some((card) => card.id === null);
-  if (missing && context.writeIds) {
-    try {
-      const idFor = context.deriveWrittenIds ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards) : undefined;
-      const withIds = insertMissingIds(read.raw, located, idFor);
-      writeFileAtomic(context.root, input.abs, withIds.text, read.bytes);
-      const stat = statSync(input.abs);
-      return {
-        kind: 'parsed',
-        path,
-        size: stat.size,
-        mtimeMs: Math.trunc(stat.mtimeMs),
-        sha: sha256(Buffer.from(withIds.text, 'utf8')),
-        skipped: withIds.parsed.skipped === true,
-        cards: settle(path, withIds.parsed),
-        idsWritten: withIds.inserted.length,
-        diagnostics,
-      };
-    } catch (error) {
-      diagnostics.push({ severity: 'warning', file: path, message: `card ids not written: ${(error as Error).message}` });
-      if (error instanceof FileChangedError) {
-        // Someone (another kb, an editor) is changing the file right now: take only the cards
-        // that already have ids and leave the rest to the next scan, which reads it afresh.
-        const withIds = settle(path, parsed).filter((card) => card.idInFile);
-        return { kind: 'parsed', path, size: input.size, mtimeMs, sha, skipped: parsed.skipped === true, cards: withIds, idsWritten: 0, diagnostics, held: true };
-      }
-    }
-  }
   // Ids that could not be written (a file reached through a symbolic link, say) are derived, as for a read-only knowledge base.
-  return { kind: 'parsed', path, size: input.size, mtimeMs, sha, skipped: parsed.skipped === true, cards: settle(path, parsed), idsWritten: 0, diagnostics };
+  const derived: ParsedFileOutcome = { kind: 'parsed', path, size: input.size, mtimeMs, sha, skipped: parsed.skipped === true, cards: settle(path, parsed), idsWritten: 0, diagnostics: [...parsed.diagnostics] };
+  const missing = parsed.cards.some((card) => card.id === null);
+  if (!missing || !context.writeIds) return derived;
+  // Someone (another kb, an editor) is changing the file right now: take only the cards
+  // that already have ids and leave the rest to the next scan, which reads it afresh.
+  const held: ParsedFileOutcome = { ...derived, cards: derived.cards.filter((card) => card.idInFile), diagnostics: [...parsed.diagnostics], held: true };
+  try {
+    const idFor = context.deriveWrittenIds ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards) : undefined;
+    const withIds = insertMissingIds(read.raw, located, idFor);
+    // Expected as read: size and hash of the bytes, mtime from the walk's stat (taken before the read).
+    const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha });
+    closeStaged(staged);
+    const written: ParsedFileOutcome = {
+      kind: 'parsed',
+      path,
+      size: staged.size,
+      mtimeMs,
+      sha: staged.sha256,
+      skipped: withIds.parsed.skipped === true,
+      cards: settle(path, withIds.parsed),
+      idsWritten: withIds.inserted.length,
+      diagnostics: [...parsed.diagnostics],
+    };
+    return { kind: 'pending', path, staged, written, held, derived };
+  } catch (error) {
+    return idWriteFailed({ path, held, derived }, error);
+  }
+}
+
+/** The outcome of a staged id write: `error` is null when it was swapped in. */
+export function finishIdWrite(pending: PendingIdWrite, error: unknown): ScanFileOutcome {
+  if (error === null) {
+    const stat = statSync(pending.staged.abs);
+    return { ...pending.written, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+  }
+  return idWriteFailed(pending, error);
+}
+
+function idWriteFailed(pending: Pick<PendingIdWrite, 'path' | 'held' | 'derived'>, error: unknown): ScanFileOutcome {
+  const outcome = error instanceof FileChangedError ? pending.held : pending.derived;
+  const reason = isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : (error as Error).message;
+  return { ...outcome, diagnostics: [...outcome.diagnostics, { severity: 'warning', file: pending.path, message: `card ids not written: ${reason}` }] };
 }

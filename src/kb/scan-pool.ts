@@ -1,4 +1,4 @@
-// Runs scanFile over many files, on all cores when there are enough files to be worth it.
+// Runs scanFileStaged over many files, on all cores when there are enough files to be worth it.
 // Parsing Markdown is the cost of a cold scan, and it is independent per file. The main
 // thread parses from the first file on; worker threads (one per other core) join in as soon
 // as they have loaded the parser, so their start-up (about half a CPU second each: they load
@@ -6,7 +6,10 @@
 // stripping) never holds the scan up. A worker that fails hands its files back.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { scanFile, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
+import { IdWrites } from './id-writes.ts';
+import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
+
+type Staged = ScanFileOutcome | PendingIdWrite;
 
 /**
  * Below this many files, the main thread is done before a worker could help: a worker takes
@@ -46,8 +49,9 @@ export async function scanFiles(
   onProgress?: (done: number, total: number) => void,
   options: PoolOptions = {},
 ): Promise<ScanFileOutcome[]> {
-  const outcomes: ScanFileOutcome[] = new Array(inputs.length);
-  if (inputs.length === 0) return outcomes;
+  const outcomes: Staged[] = new Array(inputs.length);
+  if (inputs.length === 0) return [];
+  const idWrites = new IdWrites();
   let done = 0;
   const batches: number[][] = [];
   for (let start = 0; start < inputs.length; start += batchSize) {
@@ -55,12 +59,14 @@ export async function scanFiles(
   }
   let nextBatch = 0;
   const take = (): number[] | null => (nextBatch < batches.length ? batches[nextBatch++] : null);
-  const deliver = (batch: number[], results: ScanFileOutcome[]) => {
+  const deliver = (batch: number[], results: Staged[]) => {
     batch.forEach((i, k) => (outcomes[i] = results[k]));
+    // Ids staged in temp files: their fsyncs run in the background while parsing goes on.
+    for (const result of results) if (result.kind === 'pending') idWrites.start(result);
     done += batch.length;
     onProgress?.(done, inputs.length);
   };
-  const runInline = (batch: number[]) => deliver(batch, batch.map((i) => scanFile(inputs[i], context)));
+  const runInline = (batch: number[]) => deliver(batch, batch.map((i) => scanFileStaged(inputs[i], context)));
 
   const workerCount = options.workersOnly
     ? Math.max(1, availableParallelism() - 1)
@@ -77,14 +83,14 @@ export async function scanFiles(
   await Promise.all(workers.map((worker) => worker.done));
   // Whatever a failed worker could not take (workersOnly).
   for (let batch = take(); batch; batch = take()) runInline(batch);
-  return outcomes;
+  return idWrites.finish(outcomes);
 }
 
 function startWorker(
   inputs: ScanFileInput[],
   context: ScanFileContext,
   take: () => number[] | null,
-  deliver: (batch: number[], results: ScanFileOutcome[]) => void,
+  deliver: (batch: number[], results: Staged[]) => void,
   runInline: (batch: number[]) => void,
 ): PoolWorker {
   const worker = new Worker(new URL('./scan-worker.ts', import.meta.url), { execArgv: workerExecArgv() });
@@ -109,7 +115,7 @@ function startWorker(
     }
     if (inFlight.length === 0) finish();
   };
-  worker.on('message', (message: 'ready' | ScanFileOutcome[]) => {
+  worker.on('message', (message: 'ready' | Staged[]) => {
     if (message === 'ready') ready = true;
     else deliver(inFlight.shift()!, message);
     fill();

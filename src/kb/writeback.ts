@@ -19,6 +19,7 @@ import { masteryLevel } from '../srs/mastery.ts';
 import { fsrsParameters, type ReviewSettings } from '../srs/settings.ts';
 import { writeFileAtomic, type FileStamp } from './atomic-write.ts';
 import { parseFrontmatter } from './frontmatter.ts';
+import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
 import { readKnowledgeFile } from './read-file.ts';
 import type { KbPath } from './types.ts';
@@ -108,6 +109,8 @@ function write(root: string, note: ReadNote, text: string): { refused: string } 
   } catch (error) {
     const name = (error as Error).name;
     if (name === 'FileChangedError' || name === 'OutsideKnowledgeBaseError') return { refused: (error as Error).message };
+    // A full disk or a read-only mount: the rating is stored all the same, the file waits for kb doctor --fix.
+    if (isFsFault(error)) return { refused: describeFsFault({ code: error.code, syscall: error.syscall }, note.path) };
     throw error;
   }
 }

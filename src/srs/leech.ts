@@ -22,3 +22,12 @@ export function becameLeech(before: FsrsState, after: FsrsState, settings: Leech
   if (after.lapses <= before.lapses || after.lapses < threshold) return false;
   return (after.lapses - threshold) % Math.max(1, Math.floor(threshold / 2)) === 0;
 }
+
+/** The one line kb review and kb rate show when a rating makes the card a leech. */
+export function leechMessage(leech: LeechAction | null, lapses: number): string | null {
+  if (leech === null) return null;
+  const count = `${lapses} lapse${lapses === 1 ? '' : 's'}`;
+  return leech === 'suspend'
+    ? `leech: ${count}; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)`
+    : `leech: ${count}; tagged leech (kb cards --state leech lists leeches)`;
+}

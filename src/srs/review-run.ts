@@ -8,7 +8,7 @@ import { intervalLabel } from './interval-label.ts';
 import type { QueueCard } from './queue.ts';
 import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
 import type { ReviewSession, SessionLists } from './session.ts';
-import type { LeechAction } from './leech.ts';
+import { leechMessage } from './leech.ts';
 import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
 import { editorInvocation } from '../kb/editor.ts';
 import { reviewDayLabel } from './clock.ts';
@@ -215,15 +215,6 @@ export class ReviewRun implements ReviewController {
     }
     return card;
   }
-}
-
-/** The one line the review screen shows when a rating makes the card a leech. */
-function leechMessage(leech: LeechAction | null, lapses: number): string | null {
-  if (leech === null) return null;
-  const count = `${lapses} lapse${lapses === 1 ? '' : 's'}`;
-  return leech === 'suspend'
-    ? `leech: ${count}; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)`
-    : `leech: ${count}; tagged leech (kb cards --state leech lists leeches)`;
 }
 
 function toScreen(card: ReviewCard, day: string): ScreenCard {

@@ -324,8 +324,19 @@ export class ReviewService {
   }
 
   /** A note kb just rewrote stays known to the scan, so the next start does not parse it again. */
+  /**
+   * Records the rewritten file's new stamp so the next scan need not parse it again. It runs
+   * after the rating's transaction: when another process holds the database past the busy
+   * timeout, the stamp is skipped (the next scan reads the note once more) rather than failing
+   * a rating that is already stored, which a script would then retry.
+   */
   private followRewrite(result: WritebackResult | null): void {
-    if (result && 'rewrite' in result) this.files.followRewrite(result.rewrite.path, result.rewrite.before, result.rewrite.after);
+    if (!result || !('rewrite' in result)) return;
+    try {
+      this.files.followRewrite(result.rewrite.path, result.rewrite.before, result.rewrite.after);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
 
   private writesBack(card: CardRow): boolean {
@@ -384,4 +395,9 @@ function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row 
       return rows.map(queueCardFromRow);
     },
   };
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }

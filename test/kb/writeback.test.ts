@@ -58,6 +58,16 @@ describe('updateFrontmatterFields', () => {
     expect(() => updateFrontmatterFields('---\na: 1\n---\n', { a: Number.NaN })).toThrow(FrontmatterEditError);
   });
 
+  it('refuses to rewrite a value carrying a YAML anchor, with a one-line reason', () => {
+    const text = "---\nreview_count: &rc 0\nother: *rc\nnext_review: '2025-10-19'\n---\n# Q\n";
+    expect(() => updateFrontmatterFields(text, REVIEW)).toThrow(FrontmatterEditError);
+    expect(() => updateFrontmatterFields(text, REVIEW)).toThrow(/^review_count carries the YAML anchor &rc, which kb does not rewrite \(other keys may refer to it\); not edited$/);
+    // Nothing to change on the anchored value: the other fields are written.
+    expect(updateFrontmatterFields(text, { review_count: 0, next_review: '2025-11-09' })).toBe(text.replace('2025-10-19', '2025-11-09'));
+    // An alias as the value is replaced (its anchor stays with the other key).
+    expect(updateFrontmatterFields('---\nx: &n 2\nreview_count: *n\n---\n', { review_count: 3 })).toBe('---\nx: &n 2\nreview_count: 3\n---\n');
+  });
+
   it('property: only the edited values change, and they read back', () => {
     const scalarRaw = fc.oneof(
       fc.constantFrom('medium', 'hello world', '2025-10-19', 'vllm/a.md', '0.0', '3', 'null', '~', 'true'),

@@ -44,6 +44,22 @@ function snapshot(f: Fixture) {
 }
 
 describe('ReviewService', () => {
+  it('keeps a stored rating when recording the rewritten file\'s stamp finds the database busy', async () => {
+    const f = await fixture();
+    // The stamp is written after the rating's transaction; another process may hold the lock then.
+    const files = (f.service as unknown as { files: { followRewrite: () => void } }).files;
+    files.followRewrite = () => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    };
+    const outcome = f.service.rate(f.ids[2], 3, Date.UTC(2026, 0, 2, 12));
+    expect(outcome.writeback?.status).toBe('written');
+    expect(f.db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 1 });
+    files.followRewrite = () => {
+      throw new TypeError('a bug');
+    };
+    expect(() => f.service.rate(f.ids[0], 3, Date.UTC(2026, 0, 2, 13))).toThrow('a bug');
+  });
+
   it('stores a rating as one log row with the state before and after, and writes the note back', async () => {
     const f = await fixture();
     const now = Date.UTC(2026, 0, 2, 12);

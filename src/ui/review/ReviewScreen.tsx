@@ -16,6 +16,7 @@ import { Header } from './Header.tsx';
 import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
+import { exitOnError, exitOnRejection } from './exit-on-error.ts';
 
 export interface ReviewScreenProps {
   controller: ReviewController;
@@ -96,7 +97,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
         setCurrent(next);
       }
       if (result.message) setMessage(result.message);
-    });
+    }).catch(exitOnRejection(exit));
     return () => {
       live = false;
     };
@@ -137,7 +138,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     setMessage(null);
   };
 
-  useInput((input, key) => {
+  useInput(exitOnError(exit, (input, key) => {
     if (busy) return;
     if (lab.state) return lab.key(input, key);
     if (card?.calc && !revealed) {
@@ -171,7 +172,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     }
     if (input === 'b') return advance(controller.bury(card.id, now()));
     if (input === 's') return advance(controller.suspend(card.id, now()));
-    if (input === 'e') return void edit(card.id);
+    if (input === 'e') return void edit(card.id).catch(exitOnRejection(exit));
     if (input === 'l') return setMessage(lab.open(card.lab));
     const at = now();
     if (!revealed) {
@@ -182,7 +183,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     // Space and Enter: Good, or what a checked calc answer suggests (Again when wrong).
     const grade = input === ' ' || key.return ? (verdict?.suggested ?? 3) : /^[1-4]$/.test(input) ? (Number(input) as 1 | 2 | 3 | 4) : null;
     if (grade !== null) advance(controller.rate(card.id, grade, at, at - shownAt));
-  });
+  }));
 
   const answerLine = useMemo(
     () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} /> : null),

@@ -1,0 +1,49 @@
+// The last word on an error that reached the top of a command: one line naming the file or
+// the database and what to do, never a stack trace (KB_DEBUG=1 adds it, for kb's developers).
+// A mistake in the user's input is a UserError and says so itself; a fault of the machine (a
+// full disk, a read-only mount, a database another process holds) is explained here; anything
+// else is a bug in kb, said as such.
+import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
+
+/** The database the command opened, so a SQLite fault can name it (SQLite's errors do not). */
+let databasePath: string | null = null;
+
+export function noteDatabasePath(path: string): void {
+  databasePath = path;
+}
+
+const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
+  ['SQLITE_BUSY', 'another process kept it locked past the 5 s kb waits (another kb, or a tool holding it open); close that and run the command again'],
+  ['SQLITE_LOCKED', 'it is locked by another connection; close that and run the command again'],
+  ['SQLITE_FULL', 'the disk is full; free some space and run the command again (the change in flight was rolled back)'],
+  ['SQLITE_IOERR', 'disk I/O error; check the disk (dmesg), then run kb doctor'],
+  ['SQLITE_READONLY', 'it cannot be written (read-only file or file system); make it writable, or set KB_DB to a writable path'],
+  ['SQLITE_CANTOPEN', 'it cannot be opened; check that its folder exists and is writable'],
+  ['SQLITE_CORRUPT', 'it is damaged; run kb doctor (kb scan rebuilds the cards from the notes)'],
+  ['SQLITE_NOTADB', 'it is not a SQLite database; move it away or set KB_DB'],
+  ['SQLITE_PROTOCOL', 'file locking failed; run the command again'],
+];
+
+/** One line for an error that is not the user's: a fault of the machine, or a bug in kb. */
+export function describeFault(error: unknown): string {
+  if (isFsFault(error)) return describeFsFault(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+    const known = SQLITE_FAULTS.find(([prefix]) => code.startsWith(prefix));
+    const where = `database ${databasePath ?? '(not yet opened)'}`;
+    return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
+  }
+  const name = error instanceof Error ? error.name : 'error';
+  return `internal error: ${name}: ${firstLine(error)}; this is a bug in kb: please report it with the trace (run again with KB_DEBUG=1)`;
+}
+
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split('\n')[0];
+}
+
+/** Prints the one line (and with KB_DEBUG=1 the stack trace) and ends kb with exit code 1. */
+export function exitOnFault(error: unknown): never {
+  process.stderr.write(`kb: ${describeFault(error)}\n`);
+  if (process.env.KB_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,50 @@
+// The one-line reasons kb gives for faults of the machine, from real error objects: a write
+// to /dev/full (ENOSPC), a read-only SQLite database, SQLite's own error class for the codes a
+// test cannot provoke cheaply (SQLITE_FULL, SQLITE_IOERR).
+import Database from 'better-sqlite3';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeFault, noteDatabasePath } from '../../src/cli/fault.ts';
+import { describeFsFault, isFsFault } from '../../src/kb/fs-fault.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+
+function caught(action: () => unknown): unknown {
+  try {
+    action();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('describeFault', () => {
+  it('a full disk (a real ENOSPC from /dev/full) names the file', () => {
+    const fd = openSync('/dev/full', 'w');
+    const error = caught(() => writeSync(fd, Buffer.from('x')));
+    closeSync(fd);
+    expect(isFsFault(error)).toBe(true);
+    expect(describeFault(error)).toBe('no space left on the device; free some space and run the command again (ENOSPC on write)');
+    expect(describeFsFault(error as never, 'notes/a.md')).toBe('notes/a.md: no space left on the device; free some space and run the command again (ENOSPC on write)');
+  });
+
+  it('SQLite faults name the database the command opened', () => {
+    const dir = tempDir();
+    const path = join(dir, 'kb.db');
+    new Database(path).exec('CREATE TABLE t (x)');
+    const readonly = new Database(path, { readonly: true });
+    noteDatabasePath(path);
+    const error = caught(() => readonly.exec('INSERT INTO t VALUES (1)'));
+    readonly.close();
+    expect(describeFault(error)).toBe(`database ${path}: it cannot be written (read-only file or file system); make it writable, or set KB_DB to a writable path (SQLITE_READONLY)`);
+    const full = new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+    expect(describeFault(full)).toBe(`database ${path}: the disk is full; free some space and run the command again (the change in flight was rolled back) (SQLITE_FULL)`);
+    const io = new Database.SqliteError('disk I/O error', 'SQLITE_IOERR_WRITE');
+    expect(describeFault(io)).toBe(`database ${path}: disk I/O error; check the disk (dmesg), then run kb doctor (SQLITE_IOERR_WRITE)`);
+  });
+
+  it('anything else is a bug in kb, said in one line', () => {
+    const error = caught(() => (null as unknown as { x: number }).x);
+    expect(describeFault(error)).toMatch(/^internal error: TypeError: Cannot read properties of null \(reading 'x'\); this is a bug in kb: please report it with the trace \(run again with KB_DEBUG=1\)$/);
+  });
+});

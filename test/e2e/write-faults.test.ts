@@ -1,0 +1,170 @@
+// Issue #13 items 14 and 15: what kb says when a write cannot happen. A rating whose note
+// cannot be written back is stored all the same (exit 0, one warning line); a fault of the
+// machine (a locked database, a full or read-only disk) is one line naming the file and what
+// to do, never a stack trace, also from inside kb review. Faults are real: a YAML anchor, a
+// read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
+import Database from 'better-sqlite3';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
+import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
+
+const ANCHORED = `---
+created: '2025-10-19'
+next_review: '2025-10-19'
+review_count: &rc 0
+other: *rc
+---
+# Anchored?
+
+## Answer
+
+Yes.
+`;
+
+function ratings(root: string): number {
+  const db = openDb(root);
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** One line on stderr, no stack frames, no bundle source. */
+function expectOneLine(stderr: string): void {
+  expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at /m);
+  expect(stderr.length).toBeLessThan(400);
+}
+
+/**
+ * Runs kb with the knowledge base's folder behind a mount made in a private mount
+ * namespace (`unshare -rm`: nothing outside the test sees it). `setup` is shell run before kb.
+ */
+function kbUnderMount(root: string, dbPath: string, args: string[], setup: string) {
+  const home = tempDir('kb-home-');
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const script = `${setup} && exec ${[process.execPath, kbBin, '--kb', root, ...args].map(quote).join(' ')}`;
+  const result = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('write-back that cannot happen: the rating is stored, exit 0, one warning', () => {
+  it('a YAML anchor on a review field (item 14)', () => {
+    const root = writeKb({ 'notes/anchored.md': ANCHORED });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const abs = join(root, 'notes/anchored.md');
+    const before = readFileSync(abs, 'utf8');
+    const rated = runKb(['--kb', root, 'rate', cardIdOf(abs), 'good']);
+    expect(rated.code).toBe(0);
+    expect(rated.stderr).toBe(
+      'kb: warning: frontmatter not written: notes/anchored.md: review_count carries the YAML anchor &rc, which kb does not rewrite (other keys may refer to it); not edited; the rating is stored (kb doctor --fix writes the fields later)\n',
+    );
+    expect(rated.stdout).toMatch(/: good -> learning/);
+    expect(ratings(root)).toBe(1);
+    expect(readFileSync(abs, 'utf8')).toBe(before);
+    // kb doctor names the same reason instead of crashing.
+    const doctor = runKb(['--kb', root, 'doctor', '--fix']);
+    expect(doctor.stderr).not.toMatch(/^\s+at /m);
+    expect(doctor.stdout).toContain('not fixed: review_count carries the YAML anchor &rc');
+  });
+
+  it('a read-only file system (EROFS) and a full one (ENOSPC) (item 15)', () => {
+    for (const [fault, setup, says] of [
+      ['EROFS', (dir: string) => `mount --bind ${dir} ${dir} && mount -o remount,ro,bind ${dir}`, 'the file system is read-only'],
+      ['ENOSPC', (dir: string) => `cp -a ${dir}/. /tmp/kb-copy-$$ 2>/dev/null; mkdir -p /tmp/kb-copy-$$ && cp -a ${dir}/. /tmp/kb-copy-$$ && mount -t tmpfs -o size=64k tmpfs ${dir} && cp -a /tmp/kb-copy-$$/. ${dir} && rm -rf /tmp/kb-copy-$$ && (dd if=/dev/zero of=${dir}/filler bs=1k 2>/dev/null; true)`, 'no space left on the device'],
+    ] as const) {
+      const kb = reviewKb();
+      const dbPath = join(kb.root, '.kb/kb.db');
+      const before = readFileSync(kb.ttftPath, 'utf8');
+      const rated = kbUnderMount(kb.root, dbPath, ['rate', cardIdOf(kb.ttftPath), 'good'], setup(join(kb.root, 'notes/metrics')));
+      expect(rated.code, `${fault}: ${rated.stderr}`).toBe(0);
+      expectOneLine(rated.stderr);
+      expect(rated.stderr).toMatch(new RegExp(`^kb: warning: frontmatter not written: notes/metrics/a-ttft\\.md: ${says}.*\\(${fault} on \\w+\\); the rating is stored \\(kb doctor --fix writes the fields later\\)\\n$`));
+      expect(ratings(kb.root)).toBe(1);
+      expect(readFileSync(kb.ttftPath, 'utf8')).toBe(before);
+      // kb doctor --fix on the same disk says why it could not fix the note.
+      const stillFaulty = kbUnderMount(kb.root, dbPath, ['doctor', '--fix'], setup(join(kb.root, 'notes/metrics')));
+      expect(stillFaulty.stdout).toMatch(new RegExp(`warning: notes/metrics/a-ttft\\.md: .* \\(not fixed: ${says}.*\\(${fault} on \\w+\\)\\)`));
+      // Once the disk is back, kb doctor --fix writes the fields.
+      const fixed = runKb(['--kb', kb.root, 'doctor', '--fix']);
+      expect(fixed.stdout).toMatch(/fixed: notes\/metrics\/a-ttft\.md/);
+      expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/review_count: 1\n/);
+    }
+  });
+});
+
+describe('faults of the machine: one line naming the file and what to do, no stack trace', () => {
+  let tmux: TmuxKb | null = null;
+  afterEach(() => {
+    tmux?.stop();
+    tmux = null;
+  });
+
+  it('a database another process keeps locked past the busy timeout (SQLITE_BUSY), and KB_DEBUG=1 for the trace', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const holder = new Database(dbPath);
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const rated = runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'good']);
+      expect(rated.code).toBe(1);
+      expectOneLine(rated.stderr);
+      expect(rated.stderr).toBe(
+        `kb: database ${dbPath}: another process kept it locked past the 5 s kb waits (another kb, or a tool holding it open); close that and run the command again (SQLITE_BUSY)\n`,
+      );
+      const debug = runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'good'], { env: { KB_DEBUG: '1' } });
+      expect(debug.code).toBe(1);
+      expect(debug.stderr.split('\n')[0]).toContain('(SQLITE_BUSY)');
+      expect(debug.stderr).toMatch(/^\s+at /m);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(ratings(kb.root)).toBe(0);
+  }, 60_000);
+
+  it('a file where kb keeps its state folder: kb says which and what to do', () => {
+    const root = writeKb({ 'kb.json': '{}\n', '.kb': 'a file, not the state folder' });
+    const due = runKb(['--kb', root, 'due']);
+    expect(due.code).toBe(1);
+    expectOneLine(due.stderr);
+    expect(due.stderr).toBe(`kb: ${join(root, '.kb')}: something already stands there (a file where kb makes a folder?); move it away (EEXIST on mkdir)\n`);
+  });
+
+  it('inside kb review: the screen closes and the one line is left on the terminal', async () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    tmux = new TmuxKb();
+    const home = tempDir('kb-home-');
+    tmux.startProgram(
+      ['sh', '-c', `${process.execPath} ${kbBin} --kb ${kb.root} review; echo "exit code $?"; sleep 600`],
+      { HOME: home, XDG_DATA_HOME: join(home, 'data'), PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+    );
+    await tmux.waitFor('What is TTFT and why does it matter for chat?');
+    tmux.send('Space');
+    await tmux.waitFor('1 Again');
+    const holder = new Database(dbPath);
+    // The late scan may still be writing: take the lock once it is free.
+    holder.pragma('busy_timeout = 30000');
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      tmux.send('3');
+      const screen = await tmux.waitFor('exit code');
+      expect(screen).toContain(`kb: database ${dbPath}: another process kept it locked past the 5 s kb waits`);
+      expect(screen).toContain('exit code 1');
+      expect(screen).not.toMatch(/^\s+at /m);
+      expect(screen).not.toContain('What is TTFT');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  }, TMUX_TEST_TIMEOUT_MS);
+});
