@@ -2,6 +2,7 @@
 // lab/ -> no cards (the lab runner reads those), anything else -> nothing.
 import type { LocatedCard } from './cards-file.ts';
 import { parseCardsFile } from './cards-file.ts';
+import { fileShapeProblem } from './file-shape.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { parseNote } from './note.ts';
 import { stripBom } from './read-file.ts';
@@ -26,6 +27,8 @@ export function parseLocated(path: KbPath, input: string): LocatedParse {
   const kind = path.startsWith('notes/') ? 'note' : path.startsWith('cards/') ? 'cards' : null;
   if (kind === null) return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null };
 
+  const shape = fileShapeProblem(path, text);
+  if (shape) return skipped(path, [shape]);
   const fm = parseFrontmatter(path, text);
   if (fm.data === null) return skipped(path, fm.diagnostics);
   const fmOk = fm as typeof fm & { data: Record<string, unknown> };
