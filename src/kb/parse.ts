@@ -5,6 +5,7 @@ import { parseCardsFile } from './cards-file.ts';
 import { fileShapeProblem } from './file-shape.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { parseNote } from './note.ts';
+import { parseLimitProblem } from './parse-limits.ts';
 import { stripBom } from './read-file.ts';
 import type { Diagnostic, KbPath, ParsedFile } from './types.ts';
 
@@ -29,6 +30,8 @@ export function parseLocated(path: KbPath, input: string): LocatedParse {
 
   const shape = fileShapeProblem(path, text);
   if (shape) return skipped(path, [shape]);
+  const overLimit = parseLimitProblem(path, text);
+  if (overLimit) return skipped(path, [overLimit]);
   const fm = parseFrontmatter(path, text);
   if (fm.data === null) return skipped(path, fm.diagnostics);
   const fmOk = fm as typeof fm & { data: Record<string, unknown> };
