@@ -31,6 +31,8 @@ export const configSchema = z.strictObject({
   dayStartsAt: z._default(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a local time "HH:MM"')), '04:00'),
   /** Spread intervals a little so cards learned together do not stay together. */
   fuzz: z._default(z.boolean(), true),
+  /** Folders holding notes, relative to the knowledge base (`.`: all of it, as an Obsidian vault). */
+  notesFolders: z._default(z.array(z.string().check(z.regex(/^(?![/\\]|[A-Za-z]:)(?!(.*[/\\])?\.\.([/\\]|$)).+$/, 'a folder inside the knowledge base, such as "notes" or "."'))).check(z.minLength(1)), ['notes']),
 });
 
 export type KbConfig = z.infer<typeof configSchema>;

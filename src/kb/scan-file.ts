@@ -26,6 +26,8 @@ export interface ScanFileContext {
   deriveWrittenIds: boolean;
   /** Parse even when the content hash is the one recorded. */
   full: boolean;
+  /** kb.json's notesFolders (default notes). */
+  notesFolders?: readonly string[];
 }
 
 export type SettledCard = ParsedCard & { id: string; idInFile: boolean };
@@ -66,7 +68,7 @@ export function scanFile(input: ScanFileInput, context: ScanFileContext): ScanFi
   const mtimeMs = Math.trunc(input.mtimeMs);
   if (sha === input.knownSha && !context.full) return { kind: 'same', path, size: input.size, mtimeMs, sha };
 
-  const located = parseLocated(path, read.text);
+  const located = parseLocated(path, read.text, context.notesFolders);
   const parsed = located.parsed;
   const diagnostics = [...parsed.diagnostics];
   const missing = parsed.cards.some((card) => card.id === null);

@@ -21,6 +21,7 @@ describe('kb.json', () => {
       reviewsPerDay: 200,
       dayStartsAt: '04:00',
       fuzz: true,
+      notesFolders: ['notes'],
     });
   });
 
