@@ -5,16 +5,20 @@
 // than the budget, or more memory than the worker may have, is skipped with a warning naming
 // it, the worker is ended, and a fresh one takes the next file. Files under the size parse as
 // before: notes people write are a few KB, and parse-limits.ts refuses the deep nesting that
-// makes a small file slow.
+// makes a small file slow. The budget is the worker's CPU time where Linux tells it (so a
+// loaded machine does not skip good files), with a wall-time cap of ten budgets; elsewhere wall time.
 import { Worker } from 'node:worker_threads';
 import { scanFile, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
+import { threadCpuMs } from './thread-cpu.ts';
 
 /** Files bigger than this are read under the budget (the bundled notes are under 10 KB; long seed notes 30 KB). */
 export const GUARDED_FROM_BYTES = 32 * 1024;
-/** Wall time one file may take to read, parse and get its ids. */
+/** CPU time one file may take to read, parse and get its ids. */
 export const FILE_BUDGET_MS = 1000;
+/** However loaded the machine, no file holds a scan up longer than this many budgets of wall time. */
+const WALL_CAP_BUDGETS = 10;
 /** The worker's heap: a file that needs more is skipped, and kb's own memory stays bounded. */
-export const WORKER_HEAP_MB = 160;
+export const WORKER_HEAP_MB = 96;
 
 export interface GuardOptions {
   budgetMs?: number;
@@ -35,11 +39,14 @@ class GuardWorker {
   private readonly worker: Worker;
   private waiting: ((event: WorkerEvent) => void) | null = null;
   private dead: WorkerEvent | null = null;
+  /** Where the worker writes its kernel thread id (0 until then, or where there is none). */
+  private readonly threadIdSlot = new Int32Array(new SharedArrayBuffer(4));
 
   constructor() {
     this.worker = new Worker(new URL('./scan-worker.ts', import.meta.url), {
       execArgv: workerExecArgv(),
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
+      workerData: { threadIdSlot: this.threadIdSlot },
     });
     this.worker.on('message', (message: 'ready' | ScanFileOutcome[]) => this.emit(message === 'ready' ? { kind: 'ready' } : { kind: 'result', outcomes: message }));
     this.worker.on('error', (error) => this.die(error));
@@ -70,6 +77,12 @@ class GuardWorker {
         resolve(event);
       };
     });
+  }
+
+  /** The worker's CPU time so far, in ms; null where it cannot be read. */
+  cpuMs(): number | null {
+    const tid = Atomics.load(this.threadIdSlot, 0);
+    return tid === 0 ? null : threadCpuMs(tid);
   }
 
   send(input: ScanFileInput, context: ScanFileContext): void {
@@ -103,8 +116,7 @@ export async function scanGuarded(
         return;
       }
     }
-    worker.send(input, context);
-    const event = await worker.next(budgetMs);
+    const event = await runOne(worker, input, context, budgetMs);
     if (event?.kind === 'result') {
       onEach(index, event.outcomes[0]);
       continue;
@@ -115,6 +127,22 @@ export async function scanGuarded(
     onEach(index, { kind: 'unreadable', path: input.path, diagnostic: { severity: 'warning', file: input.path, message: `${why}; skipped` } });
   }
   worker?.end();
+}
+
+/** Sends one file and waits for its outcome; null when it overran the budget. */
+async function runOne(worker: GuardWorker, input: ScanFileInput, context: ScanFileContext, budgetMs: number): Promise<WorkerEvent | null> {
+  const cpuStart = worker.cpuMs();
+  const wallStart = performance.now();
+  worker.send(input, context);
+  let event = await worker.next(budgetMs);
+  // Past the budget in wall time: wait on while the worker has had less CPU time than that.
+  while (event === null && cpuStart !== null) {
+    const used = (worker.cpuMs() ?? Infinity) - cpuStart;
+    const wallLeft = budgetMs * WALL_CAP_BUDGETS - (performance.now() - wallStart);
+    if (used >= budgetMs || wallLeft <= 0) break;
+    event = await worker.next(Math.min(wallLeft, Math.max(20, budgetMs - used)));
+  }
+  return event;
 }
 
 function deathReason(event: WorkerEvent): string {
