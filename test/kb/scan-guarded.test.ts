@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scanFiles } from '../../src/kb/scan-pool.ts';
+import { currentThreadId, threadCpuMs } from '../../src/kb/thread-cpu.ts';
 import { writeKb } from '../helpers/kb-cli.ts';
 
 /** A list of items each with a sub-item: remark's time grows with the square of its length. */
@@ -25,5 +26,12 @@ describe('guarded scan of big files', () => {
     expect(outcomes[1]).toEqual({ kind: 'unreadable', path: 'notes/slow.md', diagnostic: { severity: 'warning', file: 'notes/slow.md', message: expect.stringMatching(/took over 1 s to read.*; skipped$/) } });
     expect(outcomes[2]).toMatchObject({ kind: 'parsed', cards: [{ front: 'Z', back: 'No.' }] });
     expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it('reads a thread\'s CPU time from Linux (the budget\'s clock), and none for a thread that is not there', () => {
+    const tid = currentThreadId();
+    expect(tid).toBeGreaterThan(0);
+    expect(threadCpuMs(tid!)).toBeGreaterThanOrEqual(0);
+    expect(threadCpuMs(2 ** 30)).toBeNull();
   });
 });
