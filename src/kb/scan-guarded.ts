@@ -106,15 +106,16 @@ export async function scanGuarded(
   for (let index = 0; index < inputs.length; index++) {
     const input = inputs[index];
     if (!worker) {
-      worker = new GuardWorker();
+      const fresh = startWorker();
       // Loading the parser is not the file's time: no budget until the worker says it is ready.
-      const started = await worker.next();
-      if (started?.kind !== 'ready') {
+      const started = fresh ? await fresh.next() : null;
+      if (!fresh || started?.kind !== 'ready') {
         // No worker can run here: read the rest on this thread, unguarded, as kb did before.
-        worker.end();
+        fresh?.end();
         for (; index < inputs.length; index++) onEach(index, scanFile(inputs[index], context));
         return;
       }
+      worker = fresh;
     }
     const event = await runOne(worker, input, context, budgetMs);
     if (event?.kind === 'result') {
@@ -127,6 +128,14 @@ export async function scanGuarded(
     onEach(index, { kind: 'unreadable', path: input.path, diagnostic: { severity: 'warning', file: input.path, message: `${why}; skipped` } });
   }
   worker?.end();
+}
+
+function startWorker(): GuardWorker | null {
+  try {
+    return new GuardWorker();
+  } catch {
+    return null;
+  }
 }
 
 /** Sends one file and waits for its outcome; null when it overran the budget. */
