@@ -78,6 +78,11 @@ describe('kb init on a folder of notes', () => {
   it('reads the folders kb.json names, and says where it looked when it finds nothing', () => {
     const root = folder({ 'kb.json': JSON.stringify({ notesFolders: ['Zettel', 'journal/'] }), 'Zettel/z.md': '# Z\n\nz\n', 'journal/2026/j.md': '# J\n\nj\n', 'other/o.md': '# O\n' });
     expect(dueCards(root).map((card) => [card.path, card.deck])).toEqual([['journal/2026/j.md', '2026'], ['Zettel/z.md', 'notes']]);
+    // kb add writes into the first notes folder, so the new note is read at once.
+    const add = runKb(['--kb', root, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain(join(root, 'Zettel/metrics/what-is-tpot.md'));
+    expect(dueCards(root).map((card) => card.path)).toContain('Zettel/metrics/what-is-tpot.md');
 
     const empty = join(tempDir(), 'empty');
     expect(runKb(['init', empty, '--empty']).code).toBe(0);
