@@ -1,5 +1,7 @@
-// Parses one knowledge-base file by its folder: notes/ -> one card, cards/ -> one per `##`,
-// lab/ -> no cards (the lab runner reads those), anything else -> nothing.
+// Parses one knowledge-base file by its folder: a notes folder (notes/, or kb.json's
+// notesFolders) -> one card, cards/ -> one per `##`, lab/ -> no cards (the lab runner reads
+// those), anything else -> nothing. Files of the wrong shape or over the parse limits are
+// refused before any parser sees them.
 import type { LocatedCard } from './cards-file.ts';
 import { parseCardsFile } from './cards-file.ts';
 import { fileShapeProblem } from './file-shape.ts';
