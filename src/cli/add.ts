@@ -44,7 +44,8 @@ Examples:
   kb add "Why is decode memory-bound?" --deck prefill-decode --edit
   kb add "What is PagedAttention?" --topic kv-cache --lab paged-kv --answer - < answer.md
 
-A note is written to notes/<topic>/<slug>.md (the slug is made from the question, or is
+A note is written to notes/<topic>/<slug>.md (under the first of kb.json's notesFolders
+instead of notes/, at the top for "."; the slug is made from the question, or is
 the card id when the question has no ASCII letter or digit) in the format of kb's notes:
 created and next_review today, review_count 0, difficulty, mastery_level 0.0, tags, lab,
 id; the question as its H1 and a "## Answer" section. An existing file is never
@@ -93,7 +94,7 @@ knowledge base is read-only: make your own with kb init DIR.`,
               difficulty: flags.difficulty ?? 'medium',
               lab: flags.lab ?? null,
               today: studyDay(Date.now(), kb.config.dayStartsAt),
-            }, { idTaken });
+            }, { idTaken, notesFolder: kb.config.notesFolders[0] });
         } catch (error) {
           const { FileChangedError, OutsideKnowledgeBaseError } = await import('../kb/atomic-write.ts');
           if (error instanceof add.AddError || error instanceof FileChangedError || error instanceof OutsideKnowledgeBaseError) throw new UserError(error.message);

@@ -84,8 +84,10 @@ export async function openScannedKnowledgeBase(options: OpenOptions = {}): Promi
 export async function scanOpened(kb: KnowledgeBase): Promise<void> {
   try {
     const { scanKnowledgeBase } = await import('../kb/scan.ts');
-    const problems = scanProblems(await scanKnowledgeBase(kb));
+    const report = await scanKnowledgeBase(kb);
+    const problems = scanProblems(report);
     if (problems) process.stderr.write(`kb: ${problems}\n`);
+    if (report.files.total === 0) process.stderr.write(`kb: ${(await import('../kb/note-folders.ts')).noSourcesMessage(report.lookedIn)}\n`);
   } catch (error) {
     kb.db.close();
     throw error;

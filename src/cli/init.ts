@@ -5,8 +5,8 @@ import { UserError } from './errors.ts';
 export function register(program: Command): void {
   program
     .command('init')
-    .description('create a personal knowledge base in DIR: a copy of the bundled notes, cards and labs, or empty')
-    .argument('<dir>', 'a new or empty folder')
+    .description('create a personal knowledge base in DIR (a copy of the bundled notes, cards and labs, or empty), or adopt a folder of notes such as an Obsidian vault')
+    .argument('<dir>', 'a new or empty folder, or a folder of Markdown notes to adopt')
     .option('--empty', 'create empty notes/, cards/ and lab/ folders instead of copying the bundled content')
     .option('--json', 'print what was created as JSON')
     .addHelpText(
@@ -14,7 +14,14 @@ export function register(program: Command): void {
       `
 The new folder gets kb.json (settings, with their defaults) and a .gitignore for .kb/,
 where its database will live. Inside it (or with --kb DIR, or KB_DIR=DIR) kb uses it
-instead of the bundled knowledge base, with write-back of review dates into the notes.`,
+instead of the bundled knowledge base, with write-back of review dates into the notes.
+
+A folder that already holds Markdown notes (an Obsidian vault, a folder of .md files) is
+adopted as it is: kb writes only kb.json and a .kb/ line in .gitignore, and never touches a
+note (the first scan adds an id: line to each). kb.json's notesFolders says where the notes
+are: ["notes"] when the folder has a notes/ folder and no Markdown at its top, else ["."]
+(the whole folder, without .obsidian/, .git/, .kb/ or node_modules/; cards/ and lab/ at the
+top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`,
     )
     .action(async (dir: string, options: { empty?: boolean; json?: boolean }) => {
       const { InitError, initKnowledgeBase } = await import('../kb/init.ts');
@@ -27,6 +34,21 @@ instead of the bundled knowledge base, with write-back of review dates into the 
       }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        return;
+      }
+      if (result.existing) {
+        process.stdout.write(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed\nnext: cd ${dir} && kb review\n`);
+        return;
+      }
+      if (result.adopted) {
+        const { notes, lookedIn, kbFolders } = result.adopted;
+        const lines = [
+          `adopted ${result.root}: ${notes} note${notes === 1 ? '' : 's'} in ${lookedIn}`,
+          `wrote ${result.configPath} and a .kb/ line in .gitignore; no note was changed`,
+          ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),
+          `next: cd ${dir} && kb review`,
+        ];
+        process.stdout.write(`${lines.join('\n')}\n`);
         return;
       }
       const what = options.empty ? 'an empty knowledge base' : `a knowledge base with ${result.copied} files copied from the bundled one`;

@@ -1,11 +1,12 @@
 // kb scan: read the knowledge base's notes and cards into the database.
 import type { Command } from 'commander';
+import { noSourcesMessage } from '../kb/note-folders.ts';
 import type { Diagnostic } from '../kb/types.ts';
 
 export function register(program: Command): void {
   program
     .command('scan')
-    .description('read notes/ and cards/ into the database: new, changed and removed cards, errors and warnings')
+    .description('read notes (notes/, or the folders in kb.json\'s notesFolders) and cards/ into the database: new, changed and removed cards, errors and warnings')
     .option('--json', 'print the report as JSON')
     .option('--full', 'read and parse every file, not only those changed since the last scan')
     .option('--write-ids', 'write missing card ids into the files even in the bundled (read-only) knowledge base; for maintainers')
@@ -36,6 +37,7 @@ Exit code 1 when any file has an error; the other files are scanned all the same
           ];
           const written = report.idsWritten.reduce((sum, entry) => sum + entry.count, 0);
           if (written > 0) out.push(`ids written: ${written} in ${report.idsWritten.length} files`);
+          if (files.total === 0) out.push(noSourcesMessage(report.lookedIn));
           out.push(`${plural(report.errors.length, 'error')}, ${plural(report.warnings.length, 'warning')}`);
           process.stdout.write(`${out.join('\n')}\n`);
         }

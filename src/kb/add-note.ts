@@ -13,6 +13,7 @@ import { formatMetaComment } from './card-meta.ts';
 import { newCardId } from './card-id.ts';
 import { detectEol } from './frontmatter.ts';
 import { formatValue } from './frontmatter-edit.ts';
+import { normalFolder } from './note-folders.ts';
 import { parseLocated, type LocatedParse } from './parse.ts';
 import { slugify } from './slug.ts';
 import type { Diagnostic, Difficulty, KbPath, ParsedCard } from './types.ts';
@@ -55,6 +56,8 @@ export interface AddOptions {
   idTaken?: (id: string) => boolean;
   /** A fixed id (tests). */
   id?: string;
+  /** Where notes go: the first of kb.json's notesFolders (default notes; `.` puts <topic>/ at the top). */
+  notesFolder?: string;
 }
 
 /** What was written, enough to show it, open it at the answer, or take it back. */
@@ -195,16 +198,18 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   const topic = checkName(request.topic, 'topic');
   if (request.lab !== null) checkLab(root, request.lab);
   const id = chooseId(options);
-  const path = `notes/${topic}/${slugify(question) || id}.md`;
+  const notesFolder = normalFolder(options.notesFolder ?? 'notes');
+  const folder = notesFolder === '.' ? topic : `${notesFolder}/${topic}`;
+  const path = `${folder}/${slugify(question) || id}.md`;
   const abs = join(root, ...path.split('/'));
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written (reword the question or use --topic)`);
 
   const { text, answerLine } = noteText({ ...request, topic }, id);
-  const parsed = parseLocated(path, text);
+  const parsed = parseLocated(path, text, [notesFolder]);
   const card = expectOneCard(parsed, path, id);
   const diagnostics = checkReadBack(card, parsed.parsed.diagnostics, path, request, { lab: request.lab, tags: request.tags.length > 0 ? request.tags : [topic] });
 
-  ensureFolder(root, `notes/${topic}`);
+  ensureFolder(root, folder);
   // Checked again right before the write: the window for another writer stays tiny.
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written`);
   const written = Buffer.from(text, 'utf8');

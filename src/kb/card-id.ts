@@ -39,7 +39,7 @@ export interface InsertedIds {
  * Throws when the result would not parse back to the same cards.
  */
 export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse, idFor?: (card: ParsedCard) => string): InsertedIds {
-  const { parsed: current, located, frontmatter } = 'located' in parsed ? parsed : parseLocated(parsed.file, text);
+  const { parsed: current, located, frontmatter, notesFolders } = 'located' in parsed ? parsed : parseLocated(parsed.file, text);
   const file = current.file;
   const missing = located.filter((l) => l.card.id === null);
   if (current.skipped || missing.length === 0) return { text, inserted: [], parsed: current };
@@ -71,7 +71,7 @@ export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse
   // to the same frontmatter plus the id, too). A note's body is untouched, so this costs one
   // YAML parse (parseMarkdownBlocks remembers the last bodies); a cards file is parsed in full.
   const check = (candidate: string, appendedId: string | null): ParsedFile | null => {
-    const again = parseLocated(file, candidate);
+    const again = parseLocated(file, candidate, notesFolders);
     const same = again.parsed.cards.length === current.cards.length && again.parsed.cards.every((card, i) =>
       card.contentHash === current.cards[i].contentHash && card.id === (current.cards[i].id ?? ids.get(i)));
     const sameFrontmatter = appendedId === null || isDeepStrictEqual(again.frontmatter, { ...frontmatter, id: appendedId });

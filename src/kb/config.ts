@@ -38,6 +38,8 @@ export const configSchema = z.strictObject({
   leechThreshold: z._default(wholeNumber(1), 8),
   /** What a leech gets: `tag` (flagged, listed by kb cards --state leech) or `suspend` as well. */
   leechAction: z._default(z.enum(['tag', 'suspend']), 'tag'),
+  /** Folders holding notes, relative to the knowledge base (`.`: all of it, as an Obsidian vault). */
+  notesFolders: z._default(z.array(z.string().check(z.regex(/^(?![/\\]|[A-Za-z]:)(?!(.*[/\\])?\.\.([/\\]|$)).+$/, 'a folder inside the knowledge base, such as "notes" or "."'))).check(z.minLength(1)), ['notes']),
 });
 
 export type KbConfig = z.infer<typeof configSchema>;

@@ -24,6 +24,7 @@ import { scanFiles } from './scan-pool.ts';
 import { staleTempFiles, type StaleTempFile } from './stale-temp-files.ts';
 import { parseFrontmatterDate, studyDay } from './study-day.ts';
 import type { Diagnostic, KbPath, NoteSeed } from './types.ts';
+import { sourceKind } from './note-folders.ts';
 import { walkKnowledgeBase } from './walk.ts';
 
 export type ReviewField = 'next_review' | 'review_count' | 'last_reviewed' | 'mastery_level';
@@ -129,16 +130,16 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     warnings: 0,
   };
 
-  const walk = walkKnowledgeBase(target.root);
+  const walk = walkKnowledgeBase(target.root, config.notesFolders);
   const labs = new Set<string>();
   for (const entry of walk.files) {
     const lab = /^lab\/([^/]+)\.md$/.exec(entry.path);
     if (lab) labs.add(lab[1]);
   }
-  const sources = walk.files.filter((entry) => /^(notes|cards)\//.test(entry.path));
+  const sources = walk.files.filter((entry) => ['note', 'cards'].includes(sourceKind(entry.path, config.notesFolders) ?? ''));
   const outcomes = await scanFiles(
     sources.map((entry) => ({ ...entry, knownSha: null })),
-    { root: target.root, writeIds: false, deriveWrittenIds: false, full: true },
+    { root: target.root, writeIds: false, deriveWrittenIds: false, full: true, notesFolders: config.notesFolders },
     options.onProgress,
   );
 

@@ -2,6 +2,7 @@
 // keys, and leave every other byte as it was (key order, quoting, comments, line endings,
 // BOM, body). The result is re-read and checked before it is returned.
 import { isMap, isScalar, parseDocument, Scalar, type Node, type Pair } from 'yaml';
+import { fileShapeProblem } from './file-shape.ts';
 import { detectEol, isYamlLanguage, locateFrontmatter } from './frontmatter.ts';
 import { parseYaml } from './yaml-safe.ts';
 
@@ -38,6 +39,10 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
   let result: string;
   if (!block) {
     if (entries.length === 0) return text;
+    // A file kb cannot read safely (a frontmatter never closed, lone-CR line endings, an emptied
+    // file) gets no block put on top of it: that would bury its own id and dates.
+    const problem = fileShapeProblem('', text);
+    if (problem) throw new FrontmatterEditError(problem.message);
     const eol = detectEol(text);
     const at = text.startsWith('\uFEFF') ? 1 : 0;
     const lines = entries.map(([key, value]) => `${key}: ${formatValue(value, null)}${eol}`).join('');

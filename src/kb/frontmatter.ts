@@ -6,6 +6,7 @@
 // frontmatter through `eval`, and going through it cost a quarter of a cold scan.
 import { isMap, isScalar, type YAMLMap } from 'yaml';
 import { stripBom } from './read-file.ts';
+import { lineIndex } from './line-index.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
 import type { Diagnostic, KbPath } from './types.ts';
 
@@ -140,7 +141,8 @@ export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter
 }
 
 function collectKeyLines(map: YAMLMap, source: string, keyLines: Map<string, number>): void {
+  const lineOf = lineIndex(source);
   for (const pair of map.items) {
-    if (isScalar(pair.key) && pair.key.range) keyLines.set(String(pair.key.value), lineAt(source, pair.key.range[0]));
+    if (isScalar(pair.key) && pair.key.range) keyLines.set(String(pair.key.value), lineOf(pair.key.range[0]));
   }
 }

@@ -1,6 +1,8 @@
-// kb init DIR: a new personal knowledge base, as a copy of the bundled one or empty.
+// kb init DIR: a new personal knowledge base, as a copy of the bundled one or empty; or an
+// existing folder of notes adopted as it is (adopt.ts).
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { adoptFolder, holdsMarkdown, type Adoption } from './adopt.ts';
 import { configFileName, defaultConfigText } from './config.ts';
 import { bundledRoot, contentFolders, stateFolderName } from './location.ts';
 
@@ -16,6 +18,10 @@ export interface InitResult {
   /** Markdown files copied from the bundled knowledge base (0 with --empty). */
   copied: number;
   configPath: string;
+  /** Set when DIR already held notes: what kb found there (nothing was copied). */
+  adopted?: Adoption;
+  /** Set when DIR already had a kb.json: nothing was changed. */
+  existing?: boolean;
 }
 
 function countMarkdown(dir: string): number {
@@ -28,9 +34,16 @@ function countMarkdown(dir: string): number {
 
 export function initKnowledgeBase(dir: string, options: { empty?: boolean; source?: string } = {}): InitResult {
   const root = resolve(dir);
+  const configPath = join(root, configFileName);
   if (existsSync(root)) {
     if (!statSync(root).isDirectory()) throw new InitError(`${dir} exists and is not a folder`);
-    if (readdirSync(root).length > 0) throw new InitError(`${dir} is not empty; kb init makes a new knowledge base in an empty or new folder`);
+    if (existsSync(configPath)) return { root, copied: 0, configPath, existing: true };
+    if (readdirSync(root).length > 0) {
+      if (!holdsMarkdown(root)) {
+        throw new InitError(`${dir} is not empty and holds no Markdown notes; kb init makes a new knowledge base in an empty or new folder, or adopts a folder of notes`);
+      }
+      return { root, copied: 0, configPath, adopted: adoptFolder(root) };
+    }
   }
   const source = options.source ?? bundledRoot();
   mkdirSync(root, { recursive: true });
@@ -46,7 +59,6 @@ export function initKnowledgeBase(dir: string, options: { empty?: boolean; sourc
       mkdirSync(to, { recursive: true });
     }
   }
-  const configPath = join(root, configFileName);
   writeFileSync(configPath, defaultConfigText());
   writeFileSync(join(root, '.gitignore'), `# kb's database and other state\n${stateFolderName}/\n`);
   return { root, copied, configPath };

@@ -6,7 +6,7 @@
 // A personal knowledge base keeps its database in <kb>/.kb/kb.db (git-ignored by a
 // .gitignore inside .kb/); $KB_DB overrides the database path for any knowledge base.
 import envPaths from 'env-paths';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFileName } from './config.ts';
@@ -68,10 +68,23 @@ export function looksLikeKnowledgeBase(dir: string): boolean {
   return existsSync(join(dir, configFileName)) || contentFolders.some((name) => isDirectory(join(dir, name)));
 }
 
+/** An Obsidian vault or a folder of Markdown files: `kb init` adopts it. */
+function looksLikeVault(dir: string): boolean {
+  if (isDirectory(join(dir, '.obsidian'))) return true;
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some((entry) => entry.isFile() && /\.md$/i.test(entry.name));
+  } catch {
+    return false;
+  }
+}
+
 function explicitRoot(dir: string, how: string): string {
   const root = resolve(dir);
   if (!isDirectory(root)) throw new LocationError(`${how}: ${dir} is not a folder`);
   if (!looksLikeKnowledgeBase(root) && canonical(root) !== canonical(bundledRoot())) {
+    if (looksLikeVault(root)) {
+      throw new LocationError(`${how}: ${dir} holds notes but is not a knowledge base yet (no ${configFileName}); adopt it as it is with: kb init ${dir}`);
+    }
     throw new LocationError(`${how}: ${dir} is not a knowledge base (no notes/, cards/, lab/ or ${configFileName}); create one with: kb init ${dir}`);
   }
   return root;

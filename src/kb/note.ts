@@ -15,10 +15,10 @@ export interface NoteParse {
   diagnostics: Diagnostic[];
 }
 
-/** notes/<topic>/x.md -> <topic>; a note directly in notes/ belongs to the deck `notes`. */
-export function noteDeck(file: KbPath): string {
-  const parts = file.split('/');
-  return parts.length > 2 ? parts.slice(1, -1).join('/') : 'notes';
+/** notes/<topic>/x.md -> <topic>; a note directly in its notes folder belongs to the deck `notes`. */
+export function noteDeck(file: KbPath, notesFolder = 'notes'): string {
+  const parts = (notesFolder === '.' ? file : file.slice(notesFolder.length + 1)).split('/');
+  return parts.length > 1 ? parts.slice(0, -1).join('/') : 'notes';
 }
 
 export function fileTitle(file: KbPath): string {
@@ -28,6 +28,8 @@ export function fileTitle(file: KbPath): string {
 export interface NoteParseOptions {
   /** Parse the whole body even when a prefix settles the card (tests compare the two). */
   wholeBody?: boolean;
+  /** The notes folder the note is in (kb.json's notesFolders; default notes): its deck is the path below it. */
+  notesFolder?: string;
 }
 
 /** What a note's card takes from its Markdown blocks. */
@@ -64,7 +66,7 @@ export function parseNote(file: KbPath, text: string, fm: ParsedFrontmatter & { 
     back: blocks.back,
     full,
     tags,
-    deck: readString(reader, 'deck') ?? noteDeck(file),
+    deck: readString(reader, 'deck') ?? noteDeck(file, options.notesFolder),
     lab,
     calc: blocks.calcs.spec,
     seed: readNoteSeed(reader),

@@ -1,9 +1,14 @@
-// Parses one knowledge-base file by its folder: notes/ -> one card, cards/ -> one per `##`,
-// lab/ -> no cards (the lab runner reads those), anything else -> nothing.
+// Parses one knowledge-base file by its folder: a notes folder (notes/, or kb.json's
+// notesFolders) -> one card, cards/ -> one per `##`, lab/ -> no cards (the lab runner reads
+// those), anything else -> nothing. Files of the wrong shape or over the parse limits are
+// refused before any parser sees them.
 import type { LocatedCard } from './cards-file.ts';
 import { parseCardsFile } from './cards-file.ts';
+import { fileShapeProblem } from './file-shape.ts';
 import { parseFrontmatter } from './frontmatter.ts';
+import { DEFAULT_NOTES_FOLDERS, notesFolderOf, sourceKind } from './note-folders.ts';
 import { parseNote } from './note.ts';
+import { parseLimitProblem } from './parse-limits.ts';
 import { stripBom } from './read-file.ts';
 import type { Diagnostic, KbPath, ParsedFile } from './types.ts';
 
@@ -13,6 +18,8 @@ export interface LocatedParse {
   located: LocatedCard[];
   /** The frontmatter's top-level mapping; null when the file was skipped or is not a card source. */
   frontmatter: Record<string, unknown> | null;
+  /** The notes folders the file was parsed with (to parse an edited text of it the same way). */
+  notesFolders: readonly string[];
 }
 
 /** Parses a file's text (a leading BOM is ignored). Errors in `diagnostics` name file and line. */
@@ -20,12 +27,17 @@ export function parseKnowledgeFile(path: KbPath, text: string): ParsedFile {
   return parseLocated(path, text).parsed;
 }
 
-/** parseKnowledgeFile plus id locations; offsets are into the text without its BOM. */
-export function parseLocated(path: KbPath, input: string): LocatedParse {
+/** parseKnowledgeFile plus id locations; offsets are into the text without its BOM. The notes folders (kb.json) say which paths are notes. */
+export function parseLocated(path: KbPath, input: string, notesFolders: readonly string[] = DEFAULT_NOTES_FOLDERS): LocatedParse {
   const text = stripBom(input);
-  const kind = path.startsWith('notes/') ? 'note' : path.startsWith('cards/') ? 'cards' : null;
-  if (kind === null) return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null };
+  const kind = sourceKind(path, notesFolders);
+  const skipped = (file: KbPath, diagnostics: Diagnostic[]) => skippedParse(file, diagnostics, notesFolders);
+  if (kind !== 'note' && kind !== 'cards') return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null, notesFolders };
 
+  const shape = fileShapeProblem(path, text);
+  if (shape) return skipped(path, [shape]);
+  const overLimit = parseLimitProblem(path, text);
+  if (overLimit) return skipped(path, [overLimit]);
   const fm = parseFrontmatter(path, text);
   if (fm.data === null) return skipped(path, fm.diagnostics);
   const fmOk = fm as typeof fm & { data: Record<string, unknown> };
@@ -33,7 +45,7 @@ export function parseLocated(path: KbPath, input: string): LocatedParse {
   let located: LocatedCard[];
   let diagnostics: Diagnostic[];
   if (kind === 'note') {
-    const note = parseNote(path, text, fmOk);
+    const note = parseNote(path, text, fmOk, { notesFolder: notesFolderOf(path, notesFolders) ?? undefined });
     if (!note.card) return skipped(path, note.diagnostics);
     located = [{ card: note.card, slot: { kind: 'frontmatter' } }];
     diagnostics = note.diagnostics;
@@ -46,11 +58,11 @@ export function parseLocated(path: KbPath, input: string): LocatedParse {
 
   const duplicates = duplicateIds(path, located);
   if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates]);
-  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data };
+  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data, notesFolders };
 }
 
-function skipped(file: KbPath, diagnostics: Diagnostic[]): LocatedParse {
-  return { parsed: { file, cards: [], diagnostics, skipped: true }, located: [], frontmatter: null };
+function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: readonly string[]): LocatedParse {
+  return { parsed: { file, cards: [], diagnostics, skipped: true }, located: [], frontmatter: null, notesFolders };
 }
 
 /** Two cards of one file with one id: an error naming both lines; nothing is merged. */

@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IdWrites } from './id-writes.ts';
+import { GUARDED_FROM_BYTES, scanGuarded } from './scan-guarded.ts';
 import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
 
 type Staged = ScanFileOutcome | PendingIdWrite;
@@ -26,6 +27,10 @@ export interface PoolOptions {
   workersFrom?: number;
   /** Leave every file to the workers (tests use it to be sure the workers parse). */
   workersOnly?: boolean;
+  /** Read files bigger than this under a time budget on a worker of their own (tests lower it). */
+  guardedFrom?: number;
+  /** That time budget, per file (tests lower it). */
+  fileBudgetMs?: number;
 }
 
 function workerExecArgv(): string[] {
@@ -53,10 +58,17 @@ export async function scanFiles(
   if (inputs.length === 0) return [];
   const idWrites = new IdWrites();
   let done = 0;
+  // Big files go to the guarded worker, which runs alongside the parsing below.
+  const guardedFrom = options.guardedFrom ?? GUARDED_FROM_BYTES;
+  const big = inputs.flatMap((input, i) => (input.size > guardedFrom ? [i] : []));
+  const guarded = scanGuarded(big.map((i) => inputs[i]), context, (k, outcome) => {
+    outcomes[big[k]] = outcome;
+    if (outcome.kind === 'pending') idWrites.start(outcome);
+    onProgress?.(++done, inputs.length);
+  }, { budgetMs: options.fileBudgetMs });
+  const small = big.length === 0 ? inputs.map((_, i) => i) : inputs.flatMap((input, i) => (input.size > guardedFrom ? [] : [i]));
   const batches: number[][] = [];
-  for (let start = 0; start < inputs.length; start += batchSize) {
-    batches.push(Array.from({ length: Math.min(batchSize, inputs.length - start) }, (_, k) => start + k));
-  }
+  for (let start = 0; start < small.length; start += batchSize) batches.push(small.slice(start, start + batchSize));
   let nextBatch = 0;
   const take = (): number[] | null => (nextBatch < batches.length ? batches[nextBatch++] : null);
   const deliver = (batch: number[], results: Staged[]) => {
@@ -68,21 +80,23 @@ export async function scanFiles(
   };
   const runInline = (batch: number[]) => deliver(batch, batch.map((i) => scanFileStaged(inputs[i], context)));
 
-  const workerCount = options.workersOnly
+  const workerCount = batches.length === 0 ? 0 : options.workersOnly
     ? Math.max(1, availableParallelism() - 1)
-    : inputs.length >= (options.workersFrom ?? minFilesForWorkers) ? Math.min(availableParallelism() - 1, batches.length - 1) : 0;
+    : small.length >= (options.workersFrom ?? minFilesForWorkers) ? Math.min(availableParallelism() - 1, batches.length - 1) : 0;
   const workers = Array.from({ length: Math.max(0, workerCount) }, () => startWorker(inputs, context, take, deliver, runInline));
   if (!options.workersOnly) {
     for (let batch = take(); batch; batch = take()) {
       runInline(batch);
-      // Let the workers' results in, and send them more work.
-      if (workers.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      // Let the workers' results in, and send them more work (the guarded worker's too, so its
+      // budget counts its own time, not this thread's).
+      if (workers.length > 0 || big.length > 0) await new Promise((resolve) => setImmediate(resolve));
     }
     for (const worker of workers) worker.stop();
   }
   await Promise.all(workers.map((worker) => worker.done));
   // Whatever a failed worker could not take (workersOnly).
   for (let batch = take(); batch; batch = take()) runInline(batch);
+  await guarded;
   return idWrites.finish(outcomes);
 }
 

@@ -10,6 +10,7 @@ import type { KbDatabase } from '../store/db.ts';
 import { fileQueries, type FileRow } from '../store/files.ts';
 import type { KbConfig } from './config.ts';
 import { unknownLabWarnings } from './lab-links.ts';
+import { describeFolders, sourceKind } from './note-folders.ts';
 import { applyChanges } from './scan-apply.ts';
 import type { ScanFileOutcome } from './scan-file.ts';
 import type { Diagnostic, KbPath } from './types.ts';
@@ -60,14 +61,15 @@ export interface ScanReport {
   cards: ScanCounts;
   /** Files into which ids were written. */
   idsWritten: { file: KbPath; count: number }[];
+  /** The folders searched for notes and cards, as a message names them (`notes/, cards/`). */
+  lookedIn: string;
   errors: Diagnostic[];
   warnings: Diagnostic[];
 }
 
-const cardSourceFolders = ['notes/', 'cards/'];
-
-function isCardSource(path: KbPath): boolean {
-  return path.toLowerCase().endsWith('.md') && cardSourceFolders.some((folder) => path.startsWith(folder));
+function isCardSource(path: KbPath, notesFolders: readonly string[]): boolean {
+  const kind = sourceKind(path, notesFolders);
+  return kind === 'note' || kind === 'cards';
 }
 
 /** lab/<name>.md -> name, for files directly in lab/. */
@@ -88,14 +90,16 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     files: { total: 0, read: 0, parsed: 0, skipped: 0 },
     cards: { added: 0, changed: 0, moved: 0, restored: 0, removed: 0, unchanged: 0, total: 0, orphans: 0 },
     idsWritten: [],
+    lookedIn: describeFolders(target.config.notesFolders),
     errors: [],
     warnings: [],
   };
   const note = (diagnostic: Diagnostic) => (diagnostic.severity === 'error' ? report.errors : report.warnings).push(diagnostic);
 
-  const walk = walkKnowledgeBase(target.root);
+  const { notesFolders } = target.config;
+  const walk = walkKnowledgeBase(target.root, notesFolders);
   walk.diagnostics.forEach(note);
-  const sources = walk.files.filter((file) => isCardSource(file.path));
+  const sources = walk.files.filter((file) => isCardSource(file.path, notesFolders));
   const labs = new Set(walk.files.map((file) => labName(file.path)).filter((name): name is string => name !== null));
   report.files.total = sources.length;
 
@@ -116,7 +120,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   // yaml, mathjs) is loaded only when something changed: a warm scan never pays for it.
   const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('./scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
-    { root: target.root, writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true },
+    { root: target.root, writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
     options.onProgress,
     { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );

@@ -1,9 +1,9 @@
-// Finds the Markdown files of a knowledge base: notes/, cards/ and lab/, any of which may be missing.
+// Finds the Markdown files of a knowledge base: its notes folders (notes/ unless kb.json says
+// otherwise), cards/ and lab/, any of which may be missing.
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
+import { DEFAULT_NOTES_FOLDERS, foldersToWalk } from './note-folders.ts';
 import type { Diagnostic, KbPath } from './types.ts';
-
-export const KNOWLEDGE_FOLDERS = ['notes', 'cards', 'lab'] as const;
 
 export interface KnowledgeFileEntry {
   path: KbPath;
@@ -17,7 +17,7 @@ export interface WalkResult {
   diagnostics: Diagnostic[];
 }
 
-/** Folders never worth reading: tool state, editor caches, installed packages. */
+/** Folders never worth reading: tool state (.kb, .git, .obsidian), editor caches, installed packages. */
 function isSkippedFolder(name: string): boolean {
   return name.startsWith('.') || name === 'node_modules';
 }
@@ -31,7 +31,7 @@ function dirKey(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
-export function walkKnowledgeBase(root: string): WalkResult {
+export function walkKnowledgeBase(root: string, notesFolders: readonly string[] = DEFAULT_NOTES_FOLDERS): WalkResult {
   const files: KnowledgeFileEntry[] = [];
   const diagnostics: Diagnostic[] = [];
   const visitedDirs = new Set<string>();
@@ -73,7 +73,7 @@ export function walkKnowledgeBase(root: string): WalkResult {
       // Plain concatenation: `abs` is already normal, and path.join's normalising is a
       // measurable share of the warm scan every kb review starts with.
       const childAbs = `${abs}${sep}${entry.name}`;
-      const childPath = `${path}/${entry.name}`;
+      const childPath = path === '.' ? entry.name : `${path}/${entry.name}`;
       let stats: Stats;
       try {
         // statSync follows links: a link is treated as what it points to.
@@ -92,8 +92,8 @@ export function walkKnowledgeBase(root: string): WalkResult {
     }
   };
 
-  for (const folder of KNOWLEDGE_FOLDERS) {
-    const abs = join(root, folder);
+  for (const folder of foldersToWalk(notesFolders)) {
+    const abs = folder === '.' ? root : join(root, folder);
     let stats: Stats;
     try {
       stats = statSync(abs);
@@ -104,7 +104,8 @@ export function walkKnowledgeBase(root: string): WalkResult {
       diagnostics.push({ severity: 'warning', file: folder, message: `${folder} is not a folder; skipped` });
       continue;
     }
-    enterDir(abs, folder, stats, new Set(rootKey === null ? [] : [rootKey]));
+    // The root itself is no loop when it is the folder walked (`.`).
+    enterDir(abs, folder, stats, new Set(rootKey === null || folder === '.' ? [] : [rootKey]));
   }
   // Reading a linked folder may find more links: take them in order until none are left.
   for (let i = 0; i < deferredLinks.length; i++) {

@@ -119,13 +119,30 @@ describe('bad input', () => {
     expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', line: 10 })]);
   });
 
-  it('empty files do not crash; an empty note is named after its file', () => {
-    expect(parseKnowledgeFile('notes/empty-note.md', '')).toMatchObject({ cards: [{ front: 'empty-note', back: '', full: '' }], diagnostics: [] });
+  it('empty files do not crash: an empty file is a warning and no card; a note with only frontmatter is named after its file', () => {
+    const emptyWarning = (file: string) => ({ file, cards: [], skipped: true, diagnostics: [{ severity: 'warning', file, message: expect.stringMatching(/^empty file/) }] });
+    expect(parseKnowledgeFile('notes/empty-note.md', '')).toEqual(emptyWarning('notes/empty-note.md'));
+    expect(parseKnowledgeFile('notes/blank.md', '\n\n   \n')).toEqual(emptyWarning('notes/blank.md'));
+    expect(parseKnowledgeFile('cards/empty.md', '')).toEqual(emptyWarning('cards/empty.md'));
     expect(parseKnowledgeFile('notes/only-frontmatter.md', '---\ntags: [a]\n---\n').cards[0].front).toBe('only-frontmatter');
-    expect(parseKnowledgeFile('notes/blank.md', '\n\n   \n').cards[0].front).toBe('blank');
-    expect(parseKnowledgeFile('cards/empty.md', '')).toEqual({ file: 'cards/empty.md', cards: [], diagnostics: [] });
-    expect(parseKnowledgeFile('notes/dashes.md', '---\n# Never closed\n').cards[0].front).toBe('Never closed');
-    expect(parseKnowledgeFile('notes/one-line.md', '---').cards[0].front).toBe('one-line');
+  });
+
+  it('frontmatter opened and never closed, or lone-CR line endings: an error on line 1, no card', () => {
+    for (const [file, text, problem] of [
+      ['notes/dashes.md', '---\n# Never closed\n', /never closed/],
+      ['notes/one-line.md', '---', /never closed/],
+      ['notes/bom.md', '\uFEFF---\nid: abcdefgh2345\n# Q\n', /never closed/],
+      ['cards/deck.md', '---\ntags: [a]\n## Q\nA\n', /never closed/],
+      ['notes/mac.md', '---\rid: abcdefgh2345\r---\r# Q\r', /lone CR/],
+      ['notes/mac-body.md', '# Q\r\rA\r', /lone CR/],
+    ] as const) {
+      const parsed = parseKnowledgeFile(file, text);
+      expect(parsed.cards, file).toEqual([]);
+      expect(parsed.diagnostics, file).toEqual([{ severity: 'error', file, line: 1, message: expect.stringMatching(problem) }]);
+    }
+    // A thematic break of four dashes, or a later `---`, opens nothing.
+    expect(parseKnowledgeFile('notes/rule.md', '----\n# Q\n').cards[0].front).toBe('Q');
+    expect(parseKnowledgeFile('notes/later.md', '# Q\n\n---\n\nA\n').cards[0].back).toBe('A');
   });
 
   it('a symbolic link loop does not hang the walk', () => {

@@ -24,6 +24,7 @@ describe('kb.json', () => {
       newCardOrder: 'interleave',
       leechThreshold: 8,
       leechAction: 'tag',
+      notesFolders: ['notes'],
     });
   });
 

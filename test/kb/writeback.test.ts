@@ -8,6 +8,17 @@ import { SEED_STYLE_NOTE } from './parse-fixtures.ts';
 const REVIEW = { last_reviewed: '2025-11-02', next_review: '2025-11-09', review_count: 3, mastery_level: 0.87 };
 
 describe('updateFrontmatterFields', () => {
+  it('never puts a block on top of a file it cannot read safely: unclosed frontmatter, lone CR, emptied', () => {
+    const unreadable = [
+      "---\nid: keepme\nreview_count: 3\n# Title without a closing line\n",
+      "---\rid: keepme\r---\r# Classic Mac\r",
+      '  \n',
+    ];
+    for (const text of unreadable) expect(() => updateFrontmatterFields(text, { review_count: 4 })).toThrow(FrontmatterEditError);
+    // A plain note without frontmatter still gets one.
+    expect(updateFrontmatterFields('# Plain\n', { review_count: 1 })).toBe('---\nreview_count: 1\n---\n# Plain\n');
+  });
+
   it('writes review fields into a seed-000 note, byte-exact elsewhere', () => {
     const result = updateFrontmatterFields(SEED_STYLE_NOTE, REVIEW);
     expect(result).toBe(SEED_STYLE_NOTE

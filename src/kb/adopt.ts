@@ -1,0 +1,72 @@
+// kb init on a folder that already holds notes (an Obsidian vault, a folder of Markdown):
+// adopt it as it is. Only kb.json and the .gitignore line for kb's state are written; no
+// note is moved, copied or changed (ids are written by the first scan, as for any note).
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { configFileName, defaultConfig } from './config.ts';
+import { stateFolderName } from './location.ts';
+import { describeFolders, sourceKind } from './note-folders.ts';
+import { walkKnowledgeBase } from './walk.ts';
+
+export interface Adoption {
+  /** Notes and card decks found with the chosen folders. */
+  notes: number;
+  notesFolders: string[];
+  /** How messages name the folders looked in. */
+  lookedIn: string;
+  /** kb folders (cards/, lab/) at the top of a vault read as a whole: they are read as decks and labs, not notes. */
+  kbFolders: string[];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The notes folders of a folder being adopted: `notes` when it is laid out as kb's own (a
+ * notes/ folder and no Markdown beside it), else `.`: the whole folder, as an Obsidian vault
+ * (a .obsidian/ folder) or a plain folder of Markdown files is read.
+ */
+export function chooseNotesFolders(root: string): string[] {
+  const topMarkdown = readdirSync(root, { withFileTypes: true }).some((entry) => entry.isFile() && /\.md$/i.test(entry.name) && !entry.name.startsWith('.'));
+  const kbLayout = isDirectory(join(root, 'notes')) && !topMarkdown && !isDirectory(join(root, '.obsidian'));
+  return kbLayout ? ['notes'] : ['.'];
+}
+
+/** How many notes and decks a knowledge base at `root` would read with these folders. */
+export function countSources(root: string, notesFolders: readonly string[]): number {
+  return walkKnowledgeBase(root, notesFolders).files.filter((file) => {
+    const kind = sourceKind(file.path, notesFolders);
+    return kind === 'note' || kind === 'cards';
+  }).length;
+}
+
+/** Writes kb.json (defaults, with the notes folders) and makes .gitignore ignore .kb/, keeping what it held. */
+export function adoptFolder(root: string): Adoption {
+  const notesFolders = chooseNotesFolders(root);
+  writeFileSync(join(root, configFileName), `${JSON.stringify({ ...defaultConfig, notesFolders }, null, 2)}\n`, { flag: 'wx' });
+  ignoreStateFolder(root);
+  const kbFolders = notesFolders.includes('.') ? ['cards', 'lab'].filter((folder) => isDirectory(join(root, folder))) : [];
+  return { notes: countSources(root, notesFolders), notesFolders, lookedIn: describeFolders(notesFolders), kbFolders };
+}
+
+function ignoreStateFolder(root: string): void {
+  const path = join(root, '.gitignore');
+  const line = `${stateFolderName}/`;
+  if (!existsSync(path)) {
+    writeFileSync(path, `# kb's database and other state\n${line}\n`);
+    return;
+  }
+  const text = readFileSync(path, 'utf8');
+  if (text.split(/\r?\n/).some((entry) => entry.trim() === line || entry.trim() === stateFolderName || entry.trim() === `/${line}`)) return;
+  appendFileSync(path, `${text === '' || text.endsWith('\n') ? '' : '\n'}# kb's database and other state\n${line}\n`);
+}
+
+/** Whether a folder holds any Markdown file kb could read as a note (outside tool folders). */
+export function holdsMarkdown(root: string): boolean {
+  return countSources(root, ['.']) > 0;
+}

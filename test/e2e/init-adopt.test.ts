@@ -1,0 +1,102 @@
+// Issue #13, item 10: kb init adopts an existing folder of notes (an Obsidian vault, a folder
+// of Markdown) as it is: only kb.json and .gitignore are written, no note is touched, and kb
+// reads the notes where they are (kb.json's notesFolders).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, tempDir } from '../helpers/kb-cli.ts';
+import { fingerprint } from './scan-fixtures.ts';
+
+function folder(files: Record<string, string>): string {
+  const root = join(tempDir(), 'vault');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+function dueCards(root: string): Array<{ path: string; deck: string; front: string }> {
+  const due = runKb(['--kb', root, 'due', '--json']);
+  expect(due.code, due.stderr).toBe(0);
+  return (JSON.parse(due.stdout).cards as Array<{ path: string; deck: string; front: string }>).sort((a, b) => a.path.localeCompare(b.path));
+}
+
+describe('kb init on a folder of notes', () => {
+  it('adopts an Obsidian vault: writes only kb.json and .gitignore, then reads its notes where they are', () => {
+    const root = folder({
+      'Top note.md': '# What is TTFT?\n\nThe time to the first token.\n',
+      'topic/sub.md': "---\ncreated: '2025-10-19'\ntags: [x]\n---\n# Sub\n\n## Answer\n\nYes.\n",
+      '.obsidian/app.json': '{}\n',
+      '.obsidian/snippets/readme.md': '# not a note\n',
+      'node_modules/pkg/README.md': '# not a note\n',
+      '.gitignore': 'node_modules\n',
+    });
+    const before = runKb(['--kb', root, 'due']);
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain(`adopt it as it is with: kb init ${root}`);
+    // kb's own folders at the top of a vault are read as kb's: a deck here.
+    mkdirSync(join(root, 'cards'));
+    writeFileSync(join(root, 'cards/deck.md'), '## A deck question?\n\nAn answer.\n');
+
+    const files = fingerprint(root);
+    const init = runKb(['init', root]);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/^adopted .*vault: 3 notes in \.\/ \(the whole folder\)$/m);
+    expect(init.stdout).toContain('cards/ is read as kb decks');
+    expect(init.stdout).toMatch(/next: cd .* && kb review/);
+    // Every file as it was, but .gitignore, which gained a line; and kb.json, new.
+    const after = fingerprint(root);
+    expect([...after.keys()].filter((path) => !files.has(path))).toEqual(['kb.json']);
+    for (const [path, file] of files) if (path !== '.gitignore') expect(after.get(path)?.text, path).toBe(file.text);
+    expect(readFileSync(join(root, '.gitignore'), 'utf8')).toBe("node_modules\n# kb's database and other state\n.kb/\n");
+    expect(JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8'))).toMatchObject({ notesFolders: ['.'], newPerDay: 20 });
+
+    expect(dueCards(root).map((card) => [card.path, card.deck, card.front])).toEqual([
+      ['cards/deck.md', 'deck', 'A deck question?'],
+      ['Top note.md', 'notes', 'What is TTFT?'],
+      ['topic/sub.md', 'topic', 'Sub'],
+    ]);
+
+    // A second init says so and changes nothing.
+    const config = readFileSync(join(root, 'kb.json'), 'utf8');
+    const again = runKb(['init', root]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/already a knowledge base.*nothing changed/);
+    expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(config);
+  });
+
+  it('adopts a folder laid out as kb\'s (notes/ and nothing at the top) with notesFolders ["notes"], and writes a .gitignore', () => {
+    const root = folder({ 'notes/a.md': '# A\n\nYes.\n', 'docs/not-a-note.md': '# Docs\n' });
+    const init = runKb(['init', root, '--json']);
+    expect(init.code).toBe(0);
+    expect(JSON.parse(init.stdout).adopted).toMatchObject({ notes: 1, notesFolders: ['notes'] });
+    expect(readFileSync(join(root, '.gitignore'), 'utf8')).toContain('.kb/');
+    expect(dueCards(root).map((card) => card.path)).toEqual(['notes/a.md']);
+  });
+
+  it('reads the folders kb.json names, and says where it looked when it finds nothing', () => {
+    const root = folder({ 'kb.json': JSON.stringify({ notesFolders: ['Zettel', 'journal/'] }), 'Zettel/z.md': '# Z\n\nz\n', 'journal/2026/j.md': '# J\n\nj\n', 'other/o.md': '# O\n' });
+    expect(dueCards(root).map((card) => [card.path, card.deck])).toEqual([['journal/2026/j.md', '2026'], ['Zettel/z.md', 'notes']]);
+    // kb add writes into the first notes folder, so the new note is read at once.
+    const add = runKb(['--kb', root, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain(join(root, 'Zettel/metrics/what-is-tpot.md'));
+    expect(dueCards(root).map((card) => card.path)).toContain('Zettel/metrics/what-is-tpot.md');
+
+    const empty = join(tempDir(), 'empty');
+    expect(runKb(['init', empty, '--empty']).code).toBe(0);
+    const scan = runKb(['--kb', empty, 'scan']);
+    expect(scan.stdout).toContain('no notes or cards found: looked for .md files in notes/, cards/');
+    const due = runKb(['--kb', empty, 'due']);
+    expect(due.stderr).toContain('looked for .md files in notes/, cards/');
+  });
+
+  it('refuses a notes folder outside the knowledge base, naming the key', () => {
+    const root = folder({ 'kb.json': JSON.stringify({ notesFolders: ['../elsewhere'] }), 'notes/a.md': '# A\n' });
+    const scan = runKb(['--kb', root, 'scan']);
+    expect(scan.code).toBe(1);
+    expect(scan.stderr).toContain(`${join(root, 'kb.json')}: notesFolders.0: a folder inside the knowledge base`);
+    expect(existsSync(join(root, '.kb'))).toBe(false);
+  });
+});
