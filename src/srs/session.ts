@@ -114,8 +114,13 @@ export interface SessionCounts {
   done: number;
 }
 
+/** Learning cards in the store's order: by due, then by id (two steps can end at the same ms). */
+function learningOrder(a: QueueCard, b: QueueCard): number {
+  return a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 function insertByDue(list: QueueCard[], card: QueueCard): void {
-  let at = list.findIndex((other) => other.due > card.due);
+  let at = list.findIndex((other) => learningOrder(other, card) > 0);
   if (at < 0) at = list.length;
   list.splice(at, 0, card);
 }
@@ -141,7 +146,7 @@ export class ReviewSession {
   readonly learnAheadMs: number;
 
   constructor(queue: SessionQueue, dayEnd: number, learnAheadMs = LEARN_AHEAD_MS, pageSize = PAGE_SIZE) {
-    this.learning = [...queue.learning, ...queue.later].sort((a, b) => a.due - b.due);
+    this.learning = [...queue.learning, ...queue.later].sort(learningOrder);
     this.review = new PagedList(queue.review, pageSize);
     this.fresh = new PagedList(queue.new, pageSize);
     this.dayEnd = dayEnd;

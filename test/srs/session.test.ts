@@ -39,6 +39,17 @@ describe('ReviewSession', () => {
     expect(session.next(NOW + 600_000)).toMatchObject({ card: { id: 'r', state: 3 } });
   });
 
+  it('orders learning cards due at the same ms by id, as the store and so a fresh launch do', () => {
+    const session = new ReviewSession(
+      sessionQueue({ learning: [], review: [], new: [card('n2', 0, NOW), card('n1', 0, NOW)], later: [card('z', 1, NOW + 60_000), card('a', 1, NOW + 60_000)] }),
+      DAY_END,
+    );
+    expect(session.lists().learning).toEqual(['a', 'z']);
+    session.answered(card('n2', 0, NOW), 1, { state: 1, due: NOW + 120_000 });
+    session.answered(card('n1', 0, NOW), 2, { state: 1, due: NOW + 120_000 });
+    expect(session.lists().learning).toEqual(['a', 'z', 'n1', 'n2']);
+  });
+
   it('undo shows the card again with its earlier state, and answer/undo pairs leave the counts as they were', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(1, 2, 3, 4) as fc.Arbitrary<1 | 2 | 3 | 4>, { maxLength: 10 }), (grades) => {
