@@ -3,30 +3,19 @@
 // log row (or took exactly one back) and every card's state is what a sequential replay of
 // its log gives; kb doctor finds nothing to report.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
 import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../src/store/fsrs.ts';
 import type { ReviewLogRow } from '../../src/store/review-queries.ts';
 import { Scheduler } from '../../src/srs/scheduler.ts';
 import type { Grade } from '../../src/srs/state.ts';
-import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { openDb } from './review-fixture.ts';
 
 /** kb as a child process that runs alongside others. */
 function kbAsync(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [kbBin, ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        XDG_DATA_HOME: join(home, '.local/share'),
-        XDG_CONFIG_HOME: join(home, '.config'),
-        XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? home, '.cache'),
-        TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
-        NO_COLOR: '1',
-      },
-    });
+    const child = spawn(process.execPath, [kbBin, ...args], { env: kbEnv(home) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,10 +1,9 @@
 // One rule for --tag and --deck in kb review, kb due and kb quiz (a name no card has is an
 // error naming it, exit 1; a known one with nothing due is "Nothing due", exit 0), the
 // exit-code table in kb --help, and Ctrl-C = 130 in the terminal UI.
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reviewDayLabel } from '../../src/srs/clock.ts';
-import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 const note = (title: string, tags: string, extra = 'review_count: 0\nlast_reviewed: null\n') => `---
@@ -71,18 +70,7 @@ afterEach(() => {
 /** kb in a tmux pane, its exit status printed after it ends ("exit=N"). */
 function startWithStatus(root: string, args: string[]): TmuxKb {
   const driver = new TmuxKb();
-  const home = tempDir('kb-home-');
-  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const env = {
-    HOME: home,
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    TERM: 'xterm-256color',
-    EDITOR: 'true',
-  };
-  driver.startProgram(['sh', '-c', `${[kbBin, '--kb', root, ...args].map(quote).join(' ')}; echo "exit=$?"; sleep 60`], env);
+  driver.startWithStatus(root, args);
   return driver;
 }
 

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb, type TerminalSize } from '../helpers/tmux.ts';
 import { cardIdOf, reviewKb } from './review-fixture.ts';
 
@@ -67,17 +67,8 @@ function rows(driver: TmuxKb): { lines: string[]; wrapped: boolean } {
 
 function start(root: string, command: string[], size: TerminalSize): TmuxKb {
   const driver = new TmuxKb();
-  const home = tempDir('kb-home-');
   // The shell keeps the pane open after kb stats exits, so its output can be read.
-  const script = `${[process.execPath, kbBin, '--kb', root, ...command].map((word) => `'${word}'`).join(' ')}; echo KB-EXITED; sleep 600`;
-  driver.startProgram(['sh', '-c', script], {
-    HOME: home,
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_CONFIG_HOME: join(home, '.config'),
-    TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    TERM: 'xterm-256color',
-  }, size);
+  driver.startWithStatus(root, command, size);
   return driver;
 }
 
@@ -118,7 +109,7 @@ describe('terminal layout', () => {
 
     it(`kb stats at ${size.columns}x${size.rows}: no row wraps, a full bar keeps its value`, async () => {
       tmux = start(statsKb(), ['stats'], size);
-      await tmux.waitFor('KB-EXITED');
+      await tmux.waitFor('exit=');
       const { lines, wrapped } = rows(tmux);
       expect(wrapped, lines.join('\n')).toBe(false);
       expect(lines.some((line) => /^\s*\d+\s*$/.test(line)), 'a count alone on a row').toBe(false);

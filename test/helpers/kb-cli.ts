@@ -26,6 +26,23 @@ export function tempDir(prefix = 'kb-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/**
+ * The environment of a kb run as a script: its own data and config homes under `home`, the
+ * shared cache (kb's WebAssembly kernels are built once), no colours.
+ */
+export function kbEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? home, '.cache'),
+    XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+    TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
+    NO_COLOR: '1',
+  };
+}
+
 export function runKb(args: string[], options: KbRunOptions = {}): KbRun {
   const home = options.env?.HOME ?? tempDir('kb-home-');
   const result = spawnSync(process.execPath, [kbBin, ...args], {
@@ -33,17 +50,7 @@ export function runKb(args: string[], options: KbRunOptions = {}): KbRun {
     input: options.input ?? '',
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 60_000,
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_DATA_HOME: join(home, '.local/share'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? home, '.cache'),
-      XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
-      TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
-      NO_COLOR: '1',
-      ...options.env,
-    },
+    env: { ...kbEnv(home), ...options.env },
   });
   if (result.error) throw result.error;
   return { stdout: result.stdout, stderr: result.stderr, code: result.status ?? -1 };

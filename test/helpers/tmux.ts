@@ -32,6 +32,20 @@ const noTmuxClient = () => ({ ...process.env, TMUX: '' });
 const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A terminal's environment for kb: fresh data and config homes, a colour terminal, an editor that returns at once. */
+function terminalEnv(): Record<string, string> {
+  const home = tempDir('kb-home-');
+  return {
+    HOME: home,
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    TERM: 'xterm-256color',
+    EDITOR: 'true',
+  };
+}
+
 export class TmuxKb {
   readonly socket = `kb-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   readonly session = 'kb';
@@ -45,19 +59,19 @@ export class TmuxKb {
   /** Starts `kb --kb root <command> ...args` in a terminal of the given size (100 x 30 by default). */
   start(root: string, command: string, args: string[] = [], size: TerminalSize = { columns: 100, rows: 30 }): void {
     this.command = `kb ${command}`;
-    const home = tempDir('kb-home-');
-    const env: Record<string, string> = {
-      HOME: home,
-      XDG_DATA_HOME: join(home, '.local/share'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      TERM: 'xterm-256color',
-      EDITOR: 'true',
-    };
     // exec: the pane's process is kb itself, so a test can kill exactly it. Run as the `kb`
     // command is (its #! line sets Node's flags), with the Node of PATH as node-env.sh puts it.
-    this.startProgram([kbBin, '--kb', root, command, ...args], env, size);
+    this.startProgram([kbBin, '--kb', root, command, ...args], terminalEnv(), size);
+  }
+
+  /**
+   * Starts `kb --kb root ...args` under a shell that prints `exit=N` when kb ends and keeps
+   * the pane open, so a test can read kb's last screen and its exit status.
+   */
+  startWithStatus(root: string, args: string[], size?: TerminalSize): void {
+    this.command = `kb ${args[0] ?? ''}`;
+    const kb = [kbBin, '--kb', root, ...args].map(shellQuote).join(' ');
+    this.startProgram(['sh', '-c', `${kb}; echo "exit=$?"; sleep 600`], terminalEnv(), size);
   }
 
   /** Starts any program in the terminal (bench/review.ts times a bare Node this way). */
