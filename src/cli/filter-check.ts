@@ -3,7 +3,7 @@
 // names that exist. A known name with nothing due is not an error: "Nothing due", exit 0.
 import { distance } from 'fastest-levenshtein';
 import type { KbDatabase } from '../store/db.ts';
-import { filterNames } from '../store/filter-names.ts';
+import { filterNames, hasFilterName } from '../store/filter-names.ts';
 import { UserError } from './errors.ts';
 
 export interface FilterFlags {
@@ -13,14 +13,14 @@ export interface FilterFlags {
 
 /** The problem with the filter, or null when every name it gives is used by some card. */
 export function unknownFilterProblem(flags: FilterFlags, db: KbDatabase): string | null {
-  const names = filterNames(db);
-  for (const [flag, value, known] of [
-    ['--tag', flags.tag, names.tags],
-    ['--deck', flags.deck, names.decks],
+  for (const [flag, value] of [
+    ['--tag', flags.tag],
+    ['--deck', flags.deck],
   ] as const) {
-    if (value === undefined || known.includes(value)) continue;
     const kind = flag === '--tag' ? 'tag' : 'deck';
-    const closest = closestNames(value, known, 3);
+    if (value === undefined || hasFilterName(db, kind, value)) continue;
+    const names = filterNames(db);
+    const closest = closestNames(value, kind === 'tag' ? names.tags : names.decks, 3);
     const hint = closest.length > 0 ? `; closest: ${closest.join(', ')}` : `; this knowledge base has no ${kind}s`;
     return `${flag}: no card has the ${kind} "${value}"${hint}`;
   }

@@ -22,3 +22,16 @@ function withParents(names: string[]): string[] {
   }
   return [...all].sort();
 }
+
+/**
+ * Whether a live card has the tag (or a sub-tag of it): one indexed look-up for the usual
+ * case, where the name is known; filterNames, which reads every card, is for the error.
+ */
+export function hasFilterName(db: KbDatabase, kind: 'tag' | 'deck', name: string): boolean {
+  // A sub-name starts with `name/`: compared by prefix, not LIKE, whose % and _ a name may hold.
+  const sql =
+    kind === 'tag'
+      ? 'SELECT 1 FROM cards c, json_each(c.tags) t WHERE c.orphan = 0 AND (t.value = @name OR substr(t.value, 1, length(@name) + 1) = @name || \'/\') LIMIT 1'
+      : 'SELECT 1 FROM cards WHERE orphan = 0 AND (deck = @name OR substr(deck, 1, length(@name) + 1) = @name || \'/\') LIMIT 1';
+  return db.prepare(sql).get({ name }) !== undefined;
+}
