@@ -100,7 +100,9 @@ export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse
  * checks the whole file afterwards.
  */
 function appendFrontmatterId(text: string, id: string): string {
-  const line = `id: ${formatValue(id, null)}`;
+  // kb's ids (a letter, then letters and digits) read as plain strings in YAML 1.1 and 1.2,
+  // so they skip formatValue's two trial parses; insertMissingIds parses the result anyway.
+  const line = `id: ${/^[a-z][a-z0-9]{5,}$/.test(id) ? id : formatValue(id, null)}`;
   const block = locateFrontmatter(text);
   if (block) return text.slice(0, block.close) + line + block.eol + text.slice(block.close);
   const eol = detectEol(text);
