@@ -27,7 +27,8 @@ export interface GuardOptions {
   budgetMs?: number;
 }
 
-function workerExecArgv(): string[] {
+/** Node's flags for a scan worker: run from source (tsx, vitest), it needs tsx's loader to read TypeScript. */
+export function workerExecArgv(): string[] {
   try {
     return ['--import', import.meta.resolve('tsx/esm')];
   } catch {

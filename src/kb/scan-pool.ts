@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IdWrites } from './id-writes.ts';
-import { GUARDED_FROM_BYTES, scanGuarded } from './scan-guarded.ts';
+import { GUARDED_FROM_BYTES, scanGuarded, workerExecArgv } from './scan-guarded.ts';
 import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
 
 type Staged = ScanFileOutcome | PendingIdWrite;
@@ -31,14 +31,6 @@ export interface PoolOptions {
   guardedFrom?: number;
   /** That time budget, per file (tests lower it). */
   fileBudgetMs?: number;
-}
-
-function workerExecArgv(): string[] {
-  try {
-    return ['--import', import.meta.resolve('tsx/esm')];
-  } catch {
-    return [];
-  }
 }
 
 interface PoolWorker {
