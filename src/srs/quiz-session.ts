@@ -158,6 +158,18 @@ export function expectedLabel(question: QuizQuestion): string | null {
 }
 
 /**
+ * The verdict on a typed calc answer, as kb quiz and kb review show it: "✓ Right: 20ms = 20 ms"
+ * or "✗ Wrong: you typed 25 = 25 ms; the answer is 20 ms". `value` is the typed number in the
+ * card's unit (null when it could not be read), given to six significant digits.
+ */
+export function calcVerdict(question: QuizQuestion, typed: string, value: number | null, correct: boolean): string {
+  const unit = question.card.calc?.unit;
+  const shown = value === null ? null : Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+  const yours = shown === null ? typed : `${typed} = ${shown}${unit ? ` ${unit}` : ''}`;
+  return correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expectedLabel(question)}`;
+}
+
+/**
  * The worked solution (Markdown): the explain template with the values substituted, then the
  * card's own answer text if it has any. For a text card: its answer.
  */

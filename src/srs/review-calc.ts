@@ -6,7 +6,7 @@ import { checkCalcAnswer, renderTemplate } from '../kb/calc.ts';
 import { seededRandom } from '../kb/random.ts';
 import type { CardRow } from '../store/cards.ts';
 import { hashText } from '../store/shuffle-key.ts';
-import { drawQuestion, expectedLabel, solutionText, type QuizQuestion } from './quiz-session.ts';
+import { calcVerdict, drawQuestion, solutionText, type QuizQuestion } from './quiz-session.ts';
 import { parseTypedAnswer } from './quiz-units.ts';
 import type { Grade } from './state.ts';
 
@@ -48,12 +48,5 @@ export function checkTyped(question: QuizQuestion, typed: string): CalcCheck {
   const parsed = parseTypedAnswer(typed, spec.unit);
   if (!parsed.ok) return { kind: 'retry', message: parsed.message };
   const correct = checkCalcAnswer(spec, question.values, parsed.value);
-  const yours = `${typed.trim()} = ${typedValue(parsed.value)}${spec.unit ? ` ${spec.unit}` : ''}`;
-  const verdict = correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expectedLabel(question)}`;
-  return { kind: 'checked', correct, verdict, suggested: correct ? 3 : 1 };
-}
-
-/** Six significant digits: what was typed, not rounded to the four the cards show. */
-function typedValue(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
+  return { kind: 'checked', correct, verdict: calcVerdict(question, typed.trim(), parsed.value, correct), suggested: correct ? 3 : 1 };
 }

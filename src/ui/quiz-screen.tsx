@@ -9,7 +9,7 @@ import { useEffect, useReducer, useRef, useState } from 'react';
 import { INTERRUPTED } from './exit-result.ts';
 import type { CardLabs } from '../srs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../srs/quiz-session.ts';
-import { expectedLabel, solutionText } from '../srs/quiz-session.ts';
+import { calcVerdict, expectedLabel, solutionText } from '../srs/quiz-session.ts';
 import { CardLabPanel, useCardLab } from './card-lab-panel.tsx';
 import { LabLine } from './lab-line.tsx';
 import { WrappedSpans } from './text/WrappedSpans.tsx';
@@ -263,14 +263,11 @@ function Solution({ question, width, labLine }: { question: QuizQuestion; width:
 function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number; labLine: string | null }) {
   const { answer, question, scheduled } = outcome;
   const expected = expectedLabel(question);
-  const unit = question.card.calc?.unit;
   let line: string;
   if (answer.timedOut && answer.typed === null) line = `✗ Time's up${expected ? `: the answer is ${expected}` : ''}`;
   else if (answer.timedOut) line = `✗ Too late (${answer.typed})${expected ? `: the answer is ${expected}` : ''}`;
-  else if (question.card.calc) {
-    const yours = answer.value === null ? answer.typed : `${answer.typed} = ${formatValue(answer.value)}${unit ? ` ${unit}` : ''}`;
-    line = answer.correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expected}`;
-  } else line = answer.correct ? '✓ Right' : '✗ Wrong';
+  else if (question.card.calc) line = calcVerdict(question, answer.typed ?? '', answer.value, answer.correct);
+  else line = answer.correct ? '✓ Right' : '✗ Wrong';
   return (
     <Box flexDirection="column">
       <WrappedSpans
@@ -281,10 +278,6 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
       <Solution question={question} width={width} labLine={labLine} />
     </Box>
   );
-}
-
-function formatValue(value: number): string {
-  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
 }
 
 function KeyHints({ phase, calc, lab }: { phase: Phase; calc: boolean; lab: boolean }) {
