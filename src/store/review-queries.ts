@@ -1,5 +1,5 @@
 // The SQL of reviewing: today's candidates, one card's FSRS row, the rating transaction,
-// undo, bury and suspend. The rules (order, limits, what FSRS computes) live in src/srs/;
+// undo, and the rows card actions (bury, suspend, ...) write. The rules (order, limits, what FSRS computes) live in src/srs/;
 // this file only moves rows.
 import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
@@ -109,8 +109,6 @@ export function reviewQueries(db: KbDatabase) {
             count(CASE WHEN json_extract(state_before, '$.state') = 2 THEN 1 END) AS reviews
      FROM review_log WHERE reviewed_at >= ?`,
   );
-  const setSuspended = db.prepare<[number, string]>('UPDATE fsrs SET suspended = ? WHERE card_id = ?');
-  const setBuried = db.prepare<[number | null, string]>('UPDATE fsrs SET buried_until = ? WHERE card_id = ?');
   // Counts from the fsrs_queue index alone, less the orphans (few: cards_orphaned; the CROSS
   // JOIN keeps them as the outer loop). Joining every card's row cost ~20 ms with 10,000 cards.
   const liveCount = (condition: string) =>
@@ -250,14 +248,6 @@ export function reviewQueries(db: KbDatabase) {
     /** Writes a card's whole fsrs row (an action on the card, or its undo). */
     writeRow(cardId: string, row: FsrsColumns): void {
       writeRow(cardId, row);
-    },
-
-    setSuspended(cardId: string, suspended: boolean): void {
-      setSuspended.run(suspended ? 1 : 0, cardId);
-    },
-
-    setBuriedUntil(cardId: string, until: number | null): void {
-      setBuried.run(until, cardId);
     },
   };
 }
