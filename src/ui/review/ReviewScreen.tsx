@@ -61,19 +61,24 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
   );
   const options = useMemo(() => (card && revealed ? controller.options(card.id, now()) : []), [card, revealed, controller, now]);
 
+  /** A card shown afresh: question side, its own text only, top of the card, nothing typed. */
+  const showFresh = useCallback((at: number) => {
+    setShownAt(at);
+    setRevealed(false);
+    setFull(false);
+    setScroll(0);
+    setTyped('');
+    setVerdict(null);
+  }, []);
+
   const advance = useCallback(
     (result: ActionResult | null) => {
       const at = now();
       setCurrent(controller.next(at));
-      setShownAt(at);
-      setRevealed(false);
-      setFull(false);
-      setScroll(0);
+      showFresh(at);
       setMessage(result?.message ?? null);
-      setTyped('');
-      setVerdict(null);
     },
-    [controller, now],
+    [controller, now, showFresh],
   );
 
   // The scan kb review leaves until its first card is drawn: when it changed cards, take the
@@ -86,14 +91,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
       if (!live) return;
       if (result.changed) {
         const next = controller.next(now());
-        if (next.kind !== 'card' || next.card.id !== shownCardId.current) {
-          setShownAt(now());
-          setRevealed(false);
-          setFull(false);
-          setScroll(0);
-          setTyped('');
-          setVerdict(null);
-        }
+        if (next.kind !== 'card' || next.card.id !== shownCardId.current) showFresh(now());
         setCurrent(next);
       }
       if (result.message) setMessage(result.message);
@@ -101,7 +99,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     return () => {
       live = false;
     };
-  }, [controller, now]);
+  }, [controller, now, showFresh]);
 
   // The clock in the header, and a learning card coming due while the screen waits.
   useEffect(() => {
