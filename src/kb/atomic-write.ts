@@ -3,7 +3,7 @@
 // file in the same folder, fsync, rename, fsync the folder) so a crash leaves the old or the
 // new file, never half of one.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
 export class FileChangedError extends Error {
@@ -75,8 +75,13 @@ export interface StagedWrite {
 /** kb's own temp files: `.<name>.<pid>.<8 hex>.kb-tmp`, beside the file they replace. */
 export const TEMP_FILE_PATTERN = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.kb-tmp$/;
 
+// A random start and a counter, rather than random bytes per file (a cold scan names tens of
+// thousands); each thread draws its own start, and 'wx' refuses a name that is taken anyway.
+let tempCounter = randomBytes(4).readUInt32BE();
+
 function tempPath(folder: string, name: string): string {
-  return join(folder, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.kb-tmp`);
+  tempCounter = (tempCounter + 1) >>> 0;
+  return join(folder, `.${name}.${process.pid}.${tempCounter.toString(16).padStart(8, '0')}.kb-tmp`);
 }
 
 /**
@@ -99,12 +104,23 @@ export function writeFileAtomic(root: string, abs: string, data: string | Buffer
   return stamp;
 }
 
+/** What a caller that writes many files (a scan) already knows, so each write need not find it out again. */
+export interface StageOptions {
+  /** realpathSync.native(root), resolved once for the batch. */
+  rootReal?: string;
+  /**
+   * The file's bytes as the caller just read them (BOM kept): not read again here. The check
+   * against `expect` is then left to swapIn, which makes it anyway, right before the rename.
+   */
+  readBytes?: Buffer;
+}
+
 /**
  * Checks the target and writes `data` to a temp file beside it, left open and not yet
  * fsynced: the caller fsyncs (many at once, for a batch), then swaps it in with swapIn.
  */
-export function stageWrite(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile): StagedWrite {
-  const rootReal = realpathSync.native(root);
+export function stageWrite(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile, options: StageOptions = {}): StagedWrite {
+  const rootReal = options.rootReal ?? realpathSync.native(root);
   let dirReal: string;
   try {
     dirReal = realpathSync.native(dirname(abs));
@@ -118,8 +134,8 @@ export function stageWrite(root: string, abs: string, data: string | Buffer, exp
   if (current && !current.isFile()) throw new OutsideKnowledgeBaseError(abs, 'it is not a regular file');
 
   let bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const onDisk = current ? readFileSync(target) : null;
-  if (expect !== undefined) checkUnchanged(abs, current, onDisk, expect);
+  const onDisk = options.readBytes ?? (current ? readFileSync(target) : null);
+  if (expect !== undefined && options.readBytes === undefined) checkUnchanged(abs, current, onDisk, expect);
   if (onDisk && onDisk.subarray(0, 3).equals(BOM) && !bytes.subarray(0, 3).equals(BOM)) bytes = Buffer.concat([BOM, bytes]);
 
   const temp = tempPath(dirReal, basename(abs));
@@ -160,45 +176,95 @@ export function discardStaged(staged: StagedWrite): void {
 
 /**
  * Swaps a staged (fsynced, closed) temp file in for its target; the caller fsyncs the folder.
- * The file being replaced is held by a second name (a hard link) across the swap, so an
- * outside write that lands between kb's last check and the rename is caught after it and the
- * writer's version put back: kb's write is then refused, theirs is never lost.
+ * The file being replaced is held by a second name (a hard link) across the swap and read
+ * through one descriptor on it, before the rename and again after: an outside write that
+ * lands between kb's last check and the rename is caught and the writer's version put back:
+ * kb's write is then refused, theirs is never lost.
  */
 export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
   const { abs, target, expect } = staged;
   let keep: string | null = null;
+  let held: HeldFile | null = null;
   try {
-    if (expect !== undefined) {
-      keep = holdCurrent(staged);
-      // Checked again right before the swap: the window for a concurrent edit stays tiny.
-      const now = lstatOrNull(target);
-      if (now?.isSymbolicLink()) throw new OutsideKnowledgeBaseError(abs, 'it became a symbolic link');
-      checkUnchanged(abs, now, now ? readFileSync(target) : null, expect);
-      hooks.beforeRename?.();
-      // Someone saved a new file over it (an editor's own rename): theirs stands, kb's is refused.
-      if (keep !== null && now && lstatOrNull(target)?.ino !== lstatOrNull(keep)?.ino) throw new FileChangedError(abs, 'it was replaced while kb wrote it');
-    } else {
-      hooks.beforeRename?.();
-    }
-    renameSync(staged.temp, target);
-  } catch (error) {
-    unlinkQuietly(staged.temp);
-    if (keep !== null) unlinkQuietly(keep);
-    throw namePath(error, abs);
-  }
-  if (keep !== null) {
-    // The file just replaced, read through its second name: written to since the last check?
     try {
-      checkUnchanged(abs, lstatSync(keep), readFileSync(keep), expect as ExpectedFile);
+      if (expect !== undefined) {
+        keep = holdCurrent(staged);
+        // Checked again right before the swap: the window for a concurrent edit stays tiny.
+        held = keep === null ? null : openHeld(abs, keep);
+        if (held) checkUnchanged(abs, held.stats, held.bytes, expect);
+        else checkTarget(abs, target, expect);
+        hooks.beforeRename?.();
+        // The name must still lead to the file checked: a symbolic link or a file saved over it
+        // (an editor's own rename) is someone else's, and theirs stands.
+        if (held && lstatOrNull(target)?.ino !== held.stats.ino) throw new FileChangedError(abs, 'it was replaced while kb wrote it');
+      } else {
+        hooks.beforeRename?.();
+      }
+      renameSync(staged.temp, target);
     } catch (error) {
-      if (!(error instanceof FileChangedError)) throw namePath(error, abs);
-      renameSync(keep, target);
-      syncFolder(staged.folder);
-      throw new FileChangedError(abs, 'it was written to while kb replaced it; that version was put back');
+      unlinkQuietly(staged.temp);
+      if (keep !== null) unlinkQuietly(keep);
+      throw namePath(error, abs);
     }
-    unlinkQuietly(keep);
+    if (held && keep !== null) {
+      // The file just replaced, read again through the same descriptor: written to since the check?
+      const after = fstatSync(held.fd);
+      if (after.size !== held.stats.size || after.mtimeMs !== held.stats.mtimeMs || !readAll(held.fd, after.size).equals(held.bytes)) {
+        renameSync(keep, target);
+        syncFolder(staged.folder);
+        throw new FileChangedError(abs, 'it was written to while kb replaced it; that version was put back');
+      }
+      unlinkQuietly(keep);
+    }
+  } finally {
+    if (held) closeSync(held.fd);
   }
   return { size: staged.size, mtimeMs: lstatSync(target).mtimeMs, sha256: staged.sha256 };
+}
+
+/** The file about to be replaced, open through its second name. */
+interface HeldFile {
+  fd: number;
+  stats: Stats;
+  bytes: Buffer;
+}
+
+function openHeld(abs: string, keep: string): HeldFile {
+  let fd: number;
+  try {
+    fd = openSync(keep, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    // link() names a symbolic link itself, not what it points to.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new OutsideKnowledgeBaseError(abs, 'it became a symbolic link');
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new OutsideKnowledgeBaseError(abs, 'it is not a regular file');
+    return { fd, stats, bytes: readAll(fd, stats.size) };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** Where the file has no second name (no hard links here, or it is gone): check it by its own. */
+function checkTarget(abs: string, target: string, expect: ExpectedFile): void {
+  const now = lstatOrNull(target);
+  if (now?.isSymbolicLink()) throw new OutsideKnowledgeBaseError(abs, 'it became a symbolic link');
+  checkUnchanged(abs, now, now ? readFileSync(target) : null, expect);
+}
+
+/** A file's first `size` bytes through an open descriptor (positioned reads: the descriptor is read twice). */
+function readAll(fd: number, size: number): Buffer {
+  const bytes = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < size) {
+    const n = readSync(fd, bytes, filled, size - filled, filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return bytes.subarray(0, filled);
 }
 
 /** A second name for the file about to be replaced; null where the file system has no hard links. */

@@ -34,17 +34,19 @@ export class IdWrites {
     const folders = new Set<string>();
     const outcomes = results.map((result) => {
       if (result.kind !== 'pending') return result;
-      let error: unknown = errors.get(result) ?? null;
+      const error = errors.get(result) ?? null;
       if (error === null) {
         try {
-          swapIn(result.staged);
+          const written = swapIn(result.staged);
           folders.add(result.staged.folder);
+          return finishIdWrite(result, { written });
         } catch (swapError) {
-          error = swapError;
+          discardStaged(result.staged);
+          return finishIdWrite(result, { error: swapError });
         }
       }
-      if (error !== null) discardStaged(result.staged);
-      return finishIdWrite(result, error);
+      discardStaged(result.staged);
+      return finishIdWrite(result, { error });
     });
     for (const folder of folders) syncFolder(folder);
     return outcomes;

@@ -2,8 +2,7 @@
 // (kept, written into the file, or derived). Pure of the database, so it can run in a worker.
 // Ids to write are staged in a temp file; id-writes.ts fsyncs a scan's at once and swaps them in.
 import { createHash } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { closeStaged, FileChangedError, stageWrite, type StagedWrite } from './atomic-write.ts';
+import { closeStaged, FileChangedError, stageWrite, type FileStamp, type StagedWrite } from './atomic-write.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { insertMissingIds } from './card-id.ts';
 import { derivedCardId } from './derived-id.ts';
@@ -22,6 +21,8 @@ export interface ScanFileInput {
 
 export interface ScanFileContext {
   root: string;
+  /** The root's real path, resolved once for the scan rather than once per id write. */
+  rootReal?: string;
   /** Write missing ids into the file (personal knowledge base, or --write-ids). */
   writeIds: boolean;
   /** Derive the ids written, rather than draw random ones (the bundled knowledge base). */
@@ -103,7 +104,7 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
     const idFor = context.deriveWrittenIds ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards) : undefined;
     const withIds = insertMissingIds(read.raw, located, idFor);
     // Expected as read: size and hash of the bytes, mtime from the walk's stat (taken before the read).
-    const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha });
+    const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha }, { rootReal: context.rootReal, readBytes: read.bytes });
     closeStaged(staged);
     const written: ParsedFileOutcome = {
       kind: 'parsed',
@@ -122,13 +123,10 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   }
 }
 
-/** The outcome of a staged id write: `error` is null when it was swapped in. */
-export function finishIdWrite(pending: PendingIdWrite, error: unknown): ScanFileOutcome {
-  if (error === null) {
-    const stat = statSync(pending.staged.abs);
-    return { ...pending.written, size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
-  }
-  return idWriteFailed(pending, error);
+/** The outcome of a staged id write: swapped in (`written` is the new file's stamp), or failed with `error`. */
+export function finishIdWrite(pending: PendingIdWrite, result: { written: FileStamp } | { error: unknown }): ScanFileOutcome {
+  if ('written' in result) return { ...pending.written, size: result.written.size, mtimeMs: Math.trunc(result.written.mtimeMs) };
+  return idWriteFailed(pending, result.error);
 }
 
 function idWriteFailed(pending: Pick<PendingIdWrite, 'path' | 'held' | 'derived'>, error: unknown): ScanFileOutcome {

@@ -5,6 +5,7 @@
 // into them (personal knowledge bases), and the cards are upserted in one transaction.
 // A card whose source is gone becomes an orphan, keeping its schedule and history.
 // A scan that finds nothing changed writes nothing: no file, no row.
+import { realpathSync } from 'node:fs';
 import { cardQueries } from '../store/cards.ts';
 import type { KbDatabase } from '../store/db.ts';
 import { fileQueries, type FileRow } from '../store/files.ts';
@@ -120,7 +121,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   // yaml, mathjs) is loaded only when something changed: a warm scan never pays for it.
   const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('./scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
-    { root: target.root, writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
+    { root: target.root, rootReal: realpathSync.native(target.root), writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
     options.onProgress,
     { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );

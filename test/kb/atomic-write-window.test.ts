@@ -1,11 +1,12 @@
 // Item 19 of issue #13: an outside edit landing between write-back's last check and its
 // rename must not be lost. The hook runs exactly in that window, as a busy writer would.
 import { createHash } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FileChangedError, writeFileAtomic } from '../../src/kb/atomic-write.ts';
+import { closeStaged, FileChangedError, OutsideKnowledgeBaseError, stageWrite, swapIn, writeFileAtomic } from '../../src/kb/atomic-write.ts';
 import { put, tempKb } from './parse-fixtures.ts';
 
 function stampOf(abs: string) {
@@ -64,5 +65,47 @@ describe('writeFileAtomic: the window between the last check and the rename', ()
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+// A scan stages its id writes with the bytes it has just read (readBytes), so the only check
+// against what it read is the one swapIn makes, maybe seconds later: it must still hold.
+describe('stageWrite with readBytes, then swapIn', () => {
+  function staged(root: string, abs: string) {
+    const write = stageWrite(root, abs, 'new\n', stampOf(abs), { readBytes: readFileSync(abs) });
+    closeStaged(write);
+    return write;
+  }
+
+  it('an edit made after staging is kept and the write refused', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/a.md', 'old\n');
+    const write = staged(root, abs);
+    writeFileSync(abs, 'edited meanwhile\n');
+    expect(() => swapIn(write)).toThrow(FileChangedError);
+    expect(readFileSync(abs, 'utf8')).toBe('edited meanwhile\n');
+    expect(readdirSync(join(root, 'notes'))).toEqual(['a.md']);
+  });
+
+  it('a note turned into a symbolic link after staging is not written through', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/a.md', 'old\n');
+    const outside = join(mkdtempSync(join(tmpdir(), 'kb-outside-')), 'target.md');
+    writeFileSync(outside, 'old\n');
+    const write = staged(root, abs);
+    unlinkSync(abs);
+    symlinkSync(outside, abs);
+    expect(() => swapIn(write)).toThrow(OutsideKnowledgeBaseError);
+    expect(readFileSync(outside, 'utf8')).toBe('old\n');
+    expect(readdirSync(join(root, 'notes'))).toEqual(['a.md']);
+  });
+
+  it('unchanged, it is swapped in and the held name is gone', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/a.md', 'old\n');
+    const stamp = swapIn(staged(root, abs));
+    expect(readFileSync(abs, 'utf8')).toBe('new\n');
+    expect(stamp.mtimeMs).toBe(statSync(abs).mtimeMs);
+    expect(readdirSync(join(root, 'notes'))).toEqual(['a.md']);
   });
 });
