@@ -1,6 +1,7 @@
 // Byte-exact frontmatter edits: replace the values of some top-level keys, append missing
 // keys, and leave every other byte as it was (key order, quoting, comments, line endings,
 // BOM, body). The result is re-read and checked before it is returned.
+import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, parseDocument, Scalar, type Node, type Pair } from 'yaml';
 import { fileShapeProblem } from './file-shape.ts';
 import { detectEol, isYamlLanguage, locateFrontmatter } from './frontmatter.ts';
@@ -37,6 +38,7 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
   }
   const block = locateFrontmatter(text);
   let result: string;
+  let before: Record<string, unknown> | null = null;
   if (!block) {
     if (entries.length === 0) return text;
     // A file kb cannot read safely (a frontmatter never closed, lone-CR line endings, an emptied
@@ -54,6 +56,7 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
     if (doc.errors.length > 0) throw new FrontmatterEditError(`frontmatter has YAML errors; not edited (${doc.errors[0].message.split('\n')[0]})`);
     if (doc.contents !== null && !isMap(doc.contents)) throw new FrontmatterEditError('frontmatter is not a mapping; not edited');
     const pairs = doc.contents === null ? [] : (doc.contents.items as Pair[]);
+    before = readMapping(doc);
     const edits: Edit[] = [];
     const appended: string[] = [];
     for (const [key, value] of entries) {
@@ -71,7 +74,7 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
     for (const edit of edits.sort((a, b) => b.start - a.start)) yaml = yaml.slice(0, edit.start) + edit.text + yaml.slice(edit.end);
     result = text.slice(0, block.yamlStart) + yaml + text.slice(block.yamlEnd, block.close) + appended.join('') + text.slice(block.close);
   }
-  verify(result, fields);
+  verify(result, fields, before);
   return result;
 }
 
@@ -178,20 +181,33 @@ function isPlainSafe(value: string): boolean {
   return true;
 }
 
-function verify(result: string, fields: Record<string, FrontmatterValue>): void {
-  const block = locateFrontmatter(result);
-  if (!block) throw new FrontmatterEditError('the edited frontmatter could not be found again');
-  const doc = parseYaml(result.slice(block.yamlStart, block.yamlEnd));
-  let data: Record<string, unknown> | null = null;
+/** A parsed block's mapping as plain data; null when it has none or cannot be read as data. */
+function readMapping(doc: ReturnType<typeof parseYaml>): Record<string, unknown> | null {
   try {
-    data = doc.errors.length === 0 && isMap(doc.contents) ? (doc.toJS() as Record<string, unknown>) : null;
+    return doc.errors.length === 0 && isMap(doc.contents) ? (doc.toJS() as Record<string, unknown>) : null;
   } catch {
     // toJS throws on an alias left without its anchor (or too many aliases): not a safe edit.
-    data = null;
+    return null;
   }
+}
+
+/**
+ * The edited block must read back with each field as written and every other key as it was:
+ * a line appended after a block scalar that keeps its trailing lines (`|+`) would lengthen it.
+ */
+function verify(result: string, fields: Record<string, FrontmatterValue>, before: Record<string, unknown> | null): void {
+  const block = locateFrontmatter(result);
+  if (!block) throw new FrontmatterEditError('the edited frontmatter could not be found again');
+  const data = readMapping(parseYaml(result.slice(block.yamlStart, block.yamlEnd)));
   for (const [key, value] of Object.entries(fields)) {
     if (!data || !Object.hasOwn(data, key) || (data[key] ?? null) !== value) {
       throw new FrontmatterEditError(`could not write ${key} without disturbing the rest of the frontmatter`);
+    }
+  }
+  for (const key of Object.keys(before ?? {})) {
+    if (Object.hasOwn(fields, key)) continue;
+    if (!data || !isDeepStrictEqual(data[key], before?.[key])) {
+      throw new FrontmatterEditError(`could not write ${Object.keys(fields).join(', ')} without changing ${key}`);
     }
   }
 }

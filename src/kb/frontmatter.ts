@@ -4,7 +4,7 @@
 // the `yaml` package (core schema, no custom tags); any other language (`---js`, `---coffee`)
 // is refused and never evaluated. gray-matter itself is not used: its stock engines run such
 // frontmatter through `eval`, and going through it cost a quarter of a cold scan.
-import { isMap, isScalar, type YAMLMap } from 'yaml';
+import { isCollection, isMap, isPair, isScalar, type Document, type YAMLMap } from 'yaml';
 import { stripBom } from './read-file.ts';
 import { lineIndex } from './line-index.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
@@ -89,6 +89,12 @@ export interface ParsedFrontmatter {
   bodyStart: number;
   bodyLine: number;
   diagnostics: Diagnostic[];
+  /**
+   * True when a new last line `key: <plain scalar>` (before the closing `---`) can only add that
+   * one key: the block is empty, or holds a block mapping at column 0 whose last value no
+   * appended line can extend. Writing a card id then needs no second parse to check it.
+   */
+  appendsCleanly?: boolean;
 }
 
 /**
@@ -121,7 +127,7 @@ export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter
 
   // The YAML source starts on the opening line, so its line numbers are the file's.
   const source = text.slice(block.yamlStart, block.yamlEnd);
-  if (isEmptyBlock(source)) return { data: {}, keyLines, block, bodyStart, bodyLine, diagnostics };
+  if (isEmptyBlock(source)) return { data: {}, keyLines, block, bodyStart, bodyLine, diagnostics, appendsCleanly: true };
   try {
     const doc = parseYaml(source);
     let yamlFailed = false;
@@ -134,10 +140,28 @@ export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter
     if (!isMap(doc.contents)) return failed(lineAt(source, doc.contents.range[0]), 'frontmatter must be a mapping of keys to values');
     collectKeyLines(doc.contents, source, keyLines);
     const data = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
-    return { data, keyLines, block, bodyStart, bodyLine, diagnostics };
+    return { data, keyLines, block, bodyStart, bodyLine, diagnostics, appendsCleanly: appendsCleanly(doc, doc.contents, source) };
   } catch (error) {
     return failed(1, `frontmatter: ${(error as Error).message}`);
   }
+}
+
+/**
+ * See ParsedFrontmatter.appendsCleanly. A line at column 0 ends whatever the mapping's last
+ * value was (a plain or quoted scalar, a flow collection, a nested block), except a block
+ * scalar (`|`, `>`), whose kept trailing lines could change: those, an indented or flow
+ * mapping, and a document end marker (`...`) are left to the full check.
+ */
+function appendsCleanly(doc: Document.Parsed, map: YAMLMap, source: string): boolean {
+  if (map.flow || doc.warnings.length > 0 || /^\.\.\.[ \t]*$/m.test(source)) return false;
+  const first = map.items[0]?.key;
+  if (!isScalar(first) || !first.range || (first.range[0] > 0 && source.charAt(first.range[0] - 1) !== '\n')) return false;
+  let last: unknown = map;
+  while (isCollection(last) && last.items.length > 0) {
+    const item: unknown = last.items[last.items.length - 1];
+    last = isPair(item) ? item.value : item;
+  }
+  return !(isScalar(last) && (last.type === 'BLOCK_LITERAL' || last.type === 'BLOCK_FOLDED'));
 }
 
 function collectKeyLines(map: YAMLMap, source: string, keyLines: Map<string, number>): void {

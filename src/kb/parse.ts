@@ -8,7 +8,7 @@ import { fileShapeProblem } from './file-shape.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { DEFAULT_NOTES_FOLDERS, notesFolderOf, sourceKind } from './note-folders.ts';
 import { parseNote } from './note.ts';
-import { parseLimitProblem } from './parse-limits.ts';
+import { MAX_FRONTMATTER_BYTES, parseLimitProblem } from './parse-limits.ts';
 import { stripBom } from './read-file.ts';
 import type { Diagnostic, KbPath, ParsedFile } from './types.ts';
 
@@ -20,6 +20,8 @@ export interface LocatedParse {
   frontmatter: Record<string, unknown> | null;
   /** The notes folders the file was parsed with (to parse an edited text of it the same way). */
   notesFolders: readonly string[];
+  /** A frontmatter block that an appended `key: value` line can only extend by that key (ParsedFrontmatter.appendsCleanly), with room to spare under the size limit. */
+  appendsCleanly?: boolean;
 }
 
 /** Parses a file's text (a leading BOM is ignored). Errors in `diagnostics` name file and line. */
@@ -58,7 +60,9 @@ export function parseLocated(path: KbPath, input: string, notesFolders: readonly
 
   const duplicates = duplicateIds(path, located);
   if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates]);
-  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data, notesFolders };
+  const block = fmOk.block;
+  const appendsCleanly = fmOk.appendsCleanly === true && block !== null && block.yamlEnd - block.yamlStart < MAX_FRONTMATTER_BYTES - 1024;
+  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data, notesFolders, appendsCleanly };
 }
 
 function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: readonly string[]): LocatedParse {

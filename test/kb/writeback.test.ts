@@ -69,6 +69,13 @@ describe('updateFrontmatterFields', () => {
     expect(() => updateFrontmatterFields('---\na: 1\n---\n', { a: Number.NaN })).toThrow(FrontmatterEditError);
   });
 
+  it('refuses a key appended after a block scalar that keeps its trailing lines, which it would lengthen', () => {
+    const text = '---\nnotes: |+\n  kept\n\n\n---\n# Q\n';
+    expect(() => updateFrontmatterFields(text, { review_count: 1 })).toThrow(/^could not write review_count without changing notes$/);
+    // Clipped, the same block scalar takes the line unchanged.
+    expect(updateFrontmatterFields(text.replace('|+', '|'), { review_count: 1 })).toBe('---\nnotes: |\n  kept\n\n\nreview_count: 1\n---\n# Q\n');
+  });
+
   it('refuses to rewrite a value carrying a YAML anchor, with a one-line reason', () => {
     const text = "---\nreview_count: &rc 0\nother: *rc\nnext_review: '2025-10-19'\n---\n# Q\n";
     expect(() => updateFrontmatterFields(text, REVIEW)).toThrow(FrontmatterEditError);
