@@ -2,9 +2,10 @@
 // still replaced atomically on its own (temp file, fsync, rename), but not one after another:
 // the workers and the main thread write the temp files as they parse; each temp file's fsync
 // starts as soon as its batch comes back and runs on libuv's threads while parsing goes on, so
-// the disk commits many at once; when every batch is in, the temp files are renamed over their
-// notes, and each folder is fsynced once. A kill leaves every note old or new, never half,
-// and at worst a stray temp file (kb doctor --fix removes it).
+// the disk commits many at once; a note whose fsync is done is renamed into place the next
+// time the scan's main thread looks (swapReady, between batches), so the renames overlap the
+// parsing too; at the end each folder is fsynced once. A kill leaves every note old or new,
+// never half, and at worst a stray temp file (kb doctor --fix removes it).
 import { close, fsync, open } from 'node:fs';
 import { discardStaged, swapIn, syncFolder } from './atomic-write.ts';
 import { finishIdWrite, type PendingIdWrite, type ScanFileOutcome } from './scan-file.ts';
@@ -20,35 +21,43 @@ function fsyncFile(path: string): Promise<void> {
 }
 
 export class IdWrites {
-  private readonly flushing = new Map<PendingIdWrite, Promise<unknown>>();
+  private readonly flushing: Array<Promise<void>> = [];
+  /** fsynced, waiting for their rename. */
+  private readonly ready: PendingIdWrite[] = [];
+  private readonly outcomes = new Map<PendingIdWrite, ScanFileOutcome>();
+  private readonly folders = new Set<string>();
 
-  /** Starts a staged write's fsync at once; the result is read in finish(). */
+  /** Starts a staged write's fsync at once; it is renamed in by swapReady or finish. */
   start(pending: PendingIdWrite): void {
-    this.flushing.set(pending, fsyncFile(pending.staged.temp).then(() => null, (error: unknown) => error));
+    this.flushing.push(fsyncFile(pending.staged.temp).then(
+      () => void this.ready.push(pending),
+      (error: unknown) => this.settle(pending, { error }),
+    ));
   }
 
-  /** Waits for the fsyncs, renames each temp file over its note, fsyncs each folder once. */
-  async finish(results: Array<ScanFileOutcome | PendingIdWrite>): Promise<ScanFileOutcome[]> {
-    const errors = new Map<PendingIdWrite, unknown>();
-    await Promise.all([...this.flushing].map(async ([pending, flushed]) => errors.set(pending, await flushed)));
-    const folders = new Set<string>();
-    const outcomes = results.map((result) => {
-      if (result.kind !== 'pending') return result;
-      const error = errors.get(result) ?? null;
-      if (error === null) {
-        try {
-          const written = swapIn(result.staged);
-          folders.add(result.staged.folder);
-          return finishIdWrite(result, { written });
-        } catch (swapError) {
-          discardStaged(result.staged);
-          return finishIdWrite(result, { error: swapError });
-        }
+  /** Renames in every write whose fsync is done (the folders are fsynced in finish). */
+  swapReady(): void {
+    for (const pending of this.ready.splice(0)) {
+      try {
+        const written = swapIn(pending.staged);
+        this.folders.add(pending.staged.folder);
+        this.outcomes.set(pending, finishIdWrite(pending, { written }));
+      } catch (error) {
+        this.settle(pending, { error });
       }
-      discardStaged(result.staged);
-      return finishIdWrite(result, { error });
-    });
-    for (const folder of folders) syncFolder(folder);
-    return outcomes;
+    }
+  }
+
+  /** Waits for the fsyncs, renames what is left, fsyncs each folder once; the outcomes in order. */
+  async finish(results: Array<ScanFileOutcome | PendingIdWrite>): Promise<ScanFileOutcome[]> {
+    await Promise.all(this.flushing);
+    this.swapReady();
+    for (const folder of this.folders) syncFolder(folder);
+    return results.map((result) => (result.kind === 'pending' ? (this.outcomes.get(result) as ScanFileOutcome) : result));
+  }
+
+  private settle(pending: PendingIdWrite, failure: { error: unknown }): void {
+    discardStaged(pending.staged);
+    this.outcomes.set(pending, finishIdWrite(pending, failure));
   }
 }

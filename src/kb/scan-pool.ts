@@ -82,6 +82,7 @@ export async function scanFiles(
       // Let the workers' results in, and send them more work (the guarded worker's too, so its
       // budget counts its own time, not this thread's).
       if (workers.length > 0 || big.length > 0) await new Promise((resolve) => setImmediate(resolve));
+      idWrites.swapReady();
     }
     for (const worker of workers) worker.stop();
   }
