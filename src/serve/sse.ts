@@ -1,0 +1,42 @@
+// Server-sent events on a raw Node response: OpenAI's streaming wire format, one
+// `data: <json>` event per chunk and `data: [DONE]` at the end. Headers go out with the
+// first event, so a request the engine refuses before any output still gets a plain 400.
+import type { ServerResponse } from 'node:http';
+
+export class SseWriter {
+  private readonly res: ServerResponse;
+  private started = false;
+
+  constructor(res: ServerResponse) {
+    this.res = res;
+  }
+
+  /** The client is gone (or the response ended): nothing more can be sent. */
+  get closed(): boolean {
+    return this.res.destroyed || this.res.writableEnded;
+  }
+
+  get hasStarted(): boolean {
+    return this.started;
+  }
+
+  send(data: unknown): void {
+    if (this.closed) return;
+    this.start();
+    this.res.write(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.start();
+    this.res.end('data: [DONE]\n\n');
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    // Small events must leave at once, not wait for Nagle's algorithm to batch them.
+    this.res.socket?.setNoDelay(true);
+  }
+}
