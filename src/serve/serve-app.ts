@@ -49,8 +49,9 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   // Idle keep-alive connections close with the server; streams are ended by close() below.
   const app = Fastify({ logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
 
-  // Any content type is read as JSON (curl -d sends form-encoded by default).
+  // Any content type is read as JSON (curl -d sends form-encoded, fetch text/plain, by default).
   const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, json);
 
   if (options.accessLog) {
