@@ -3,6 +3,7 @@
 // against kb. Runs until SIGINT/SIGTERM, then ends open streams and exits 0.
 import { Option, type Command } from 'commander';
 import { UserError } from './errors.ts';
+import { numberOption } from './number-option.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 interface ServeFlags {
@@ -10,6 +11,7 @@ interface ServeFlags {
   weights?: string;
   servedModelName?: string;
   backend: string;
+  threads?: string;
   host: string;
   port: string;
   set: string[];
@@ -32,16 +34,18 @@ export function register(program: Command): void {
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
     .option('--served-model-name <name>', 'the model id clients send and /v1/models lists (default: the --model name or the --weights path)')
     .option('--backend <name>', 'cpu, webgpu or auto (a hardware GPU, else cpu)', 'cpu')
+    .option('--threads <n>', 'cpu backend threads (default: all cores; fewer leaves a core to the HTTP side)')
     .option('--host <host>', 'address to bind; loopback unless you choose otherwise', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0: any free port)', '8000')
+    .addOption(numberOption('--port <port>', 'port to listen on (0: any free port)', 8000))
     .addOption(new Option('--set <engine.key=value>', 'an engine setting, as the labs take them (repeatable), e.g. --set engine.maxNumSeqs=32').argParser(collect).default([], 'none'))
-    .option('--max-waiting <n>', 'requests not yet started that the server holds; more get HTTP 429', '1024')
+    .addOption(numberOption('--max-waiting <n>', 'requests not yet started that the server holds; more get HTTP 429', 1024))
     .option('--quiet', 'no access log (one JSON line per request on stdout)')
     .addHelpText(
       'after',
       '\nExample:\n  kb serve --model gpt2 --port 8000\n' +
         "  curl http://127.0.0.1:8000/v1/completions -H 'Content-Type: application/json' -d '{\"prompt\": \"The KV cache\", \"max_tokens\": 16}'\n" +
-        '\nChat uses a plain template (System:/User:/Assistant: lines, see the README). Bad requests get HTTP 400 with\n' +
+        '\nKeys for --set: the engine.* keys that kb lab --help lists.\n' +
+        'Chat uses a plain template (System:/User:/Assistant: lines, see the README). Bad requests get HTTP 400 with\n' +
         "OpenAI's error shape; SIGINT or SIGTERM ends open streams and exits 0.",
     )
     .action(async (flags: ServeFlags) => {
@@ -58,12 +62,14 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
 async function serve(flags: ServeFlags): Promise<void> {
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
+  const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
   const { serveEngineOptions } = await import('../serve/serve-engine-options.ts');
   const { createEngine } = await import('../engine/engine.ts');
   const { createServeApp } = await import('../serve/serve-app.ts');
   let engine;
   try {
-    engine = await createEngine(serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set }));
+    const options = serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set });
+    engine = await createEngine({ ...options, ...(threads === undefined ? {} : { threads }) });
   } catch (error) {
     // Bad settings, models and weights files surface here with messages naming the flag or file.
     throw new UserError((error as Error).message);

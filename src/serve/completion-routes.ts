@@ -113,17 +113,22 @@ async function serve(
   const includeUsage = body.stream_options?.include_usage === true;
   const sse = new SseWriter(res);
   // OpenAI sends `usage: null` on every chunk once usage was asked for, and the totals last.
-  const extra = includeUsage ? { usage: null } : {};
+  // Every token's chunk differs from the last only in its text and finish fields, so the rest
+  // of its JSON is written once per request (JSON.stringify per token costs the event loop
+  // that the other streams share).
+  const head = `{"id":${JSON.stringify(id)},"object":"${object}","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,`;
+  const tail = `}]${includeUsage ? ',"usage":null' : ''}}`;
+  const ending = (finish: Finish | null) =>
+    `,"logprobs":null,"finish_reason":${JSON.stringify(finish?.reason ?? null)},"stop_reason":${JSON.stringify(finish?.stopReason ?? null)}`;
   let first = true;
   const chunk = (delta: string, finish: Finish | null) => {
-    const finishReason = finish?.reason ?? null;
-    const stopReason = finish?.stopReason ?? null;
     if (kind === 'chat') {
       // The assistant's role goes out once, just before its first content, as vLLM does.
-      if (first) sse.send({ id, object, created, model, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }], ...extra });
-      sse.send({ id, object, created, model, choices: [{ index: 0, delta: delta === '' && finish ? {} : { content: delta }, logprobs: null, finish_reason: finishReason, stop_reason: stopReason }], ...extra });
+      if (first) sse.sendJson(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null${tail}`);
+      const content = delta === '' && finish ? '{}' : `{"content":${JSON.stringify(delta)}}`;
+      sse.sendJson(`${head}"delta":${content}${ending(finish)}${tail}`);
     } else {
-      sse.send({ id, object, created, model, choices: [{ index: 0, text: delta, logprobs: null, finish_reason: finishReason, stop_reason: stopReason }], ...extra });
+      sse.sendJson(`${head}"text":${JSON.stringify(delta)}${ending(finish)}${tail}`);
     }
     first = false;
   };

@@ -41,28 +41,33 @@ export interface FinishedRequest {
   reason: ServeFinishReason;
 }
 
+type GaugeChild = ReturnType<Gauge['labels']>;
+type CounterChild = ReturnType<Counter['labels']>;
+type HistogramChild = ReturnType<Histogram['labels']>;
+
 export class ServeMetrics {
   readonly registry = new Registry();
-  private readonly running: Gauge;
-  private readonly waiting: Gauge;
-  private readonly kvUsage: Gauge;
-  private readonly prefixQueries: Counter;
-  private readonly prefixHits: Counter;
-  private readonly preemptions: Counter;
-  private readonly promptTokens: Counter;
-  private readonly generationTokens: Counter;
-  private readonly success: Counter;
-  private readonly iterationTokens: Histogram;
-  private readonly promptTokensRequest: Histogram;
-  private readonly generationTokensRequest: Histogram;
-  private readonly maxTokensRequest: Histogram;
-  private readonly ttft: Histogram;
-  private readonly itl: Histogram;
-  private readonly e2e: Histogram;
-  private readonly queue: Histogram;
-  private readonly inference: Histogram;
-  private readonly prefill: Histogram;
-  private readonly decode: Histogram;
+  // Bound to this server's labels once: prom-client hashes a label object on every call otherwise.
+  private readonly running: GaugeChild;
+  private readonly waiting: GaugeChild;
+  private readonly kvUsage: GaugeChild;
+  private readonly prefixQueries: CounterChild;
+  private readonly prefixHits: CounterChild;
+  private readonly preemptions: CounterChild;
+  private readonly promptTokens: CounterChild;
+  private readonly generationTokens: CounterChild;
+  private readonly success: Record<ServeFinishReason, CounterChild>;
+  private readonly iterationTokens: HistogramChild;
+  private readonly promptTokensRequest: HistogramChild;
+  private readonly generationTokensRequest: HistogramChild;
+  private readonly maxTokensRequest: HistogramChild;
+  private readonly ttft: HistogramChild;
+  private readonly itl: HistogramChild;
+  private readonly e2e: HistogramChild;
+  private readonly queue: HistogramChild;
+  private readonly inference: HistogramChild;
+  private readonly prefill: HistogramChild;
+  private readonly decode: HistogramChild;
   private readonly labels: Record<(typeof LABELS)[number], string>;
   // Cumulative engine counters already added, so a scrape adds only what is new.
   private seen = { queries: 0, hits: 0, preemptions: 0 };
@@ -75,9 +80,22 @@ export class ServeMetrics {
     this.labels = { model_name: modelName, engine: '0' };
     const registers = [this.registry];
     const labelNames = [...LABELS];
-    const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames, registers });
-    const counter = (name: string, help: string, extra: string[] = []) => new Counter({ name, help, labelNames: [...labelNames, ...extra], registers });
-    const histogram = (name: string, help: string, buckets: number[]) => new Histogram({ name, help, buckets, labelNames, registers });
+    // Every series exists from the start (at 0), as vLLM's do, so a first scrape already lists them.
+    const gauge = (name: string, help: string) => {
+      const child = new Gauge({ name, help, labelNames, registers }).labels(this.labels);
+      child.set(0);
+      return child;
+    };
+    const counter = (name: string, help: string) => {
+      const child = new Counter({ name, help, labelNames, registers }).labels(this.labels);
+      child.inc(0);
+      return child;
+    };
+    const histogram = (name: string, help: string, buckets: number[]) => {
+      const metric = new Histogram({ name, help, buckets, labelNames, registers });
+      metric.zero(this.labels);
+      return metric.labels(this.labels);
+    };
     this.running = gauge('vllm:num_requests_running', 'Number of requests in model execution batches.');
     this.waiting = gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed.');
     this.kvUsage = gauge('vllm:kv_cache_usage_perc', 'KV-cache usage. 1 means 100 percent usage.');
@@ -86,7 +104,13 @@ export class ServeMetrics {
     this.preemptions = counter('vllm:num_preemptions_total', 'Cumulative number of preemption from the engine.');
     this.promptTokens = counter('vllm:prompt_tokens_total', 'Number of prefill tokens processed.');
     this.generationTokens = counter('vllm:generation_tokens_total', 'Number of generation tokens processed.');
-    this.success = counter('vllm:request_success_total', 'Count of successfully processed requests.', ['finished_reason']);
+    const success = new Counter({ name: 'vllm:request_success_total', help: 'Count of successfully processed requests.', labelNames: [...labelNames, 'finished_reason'], registers });
+    const reason = (finished_reason: ServeFinishReason) => {
+      const child = success.labels({ ...this.labels, finished_reason });
+      child.inc(0);
+      return child;
+    };
+    this.success = { stop: reason('stop'), length: reason('length'), abort: reason('abort') };
     this.iterationTokens = histogram('vllm:iteration_tokens_total', 'Histogram of number of tokens per engine_step.', ITERATION_TOKEN_BUCKETS);
     const countBuckets = oneTwoFiveBuckets(maxModelLen);
     this.promptTokensRequest = histogram('vllm:request_prompt_tokens', 'Number of prefill tokens processed.', countBuckets);
@@ -99,13 +123,6 @@ export class ServeMetrics {
     this.inference = histogram('vllm:request_inference_time_seconds', 'Histogram of time spent in RUNNING phase for request.', REQUEST_LATENCY_BUCKETS);
     this.prefill = histogram('vllm:request_prefill_time_seconds', 'Histogram of time spent in PREFILL phase for request.', REQUEST_LATENCY_BUCKETS);
     this.decode = histogram('vllm:request_decode_time_seconds', 'Histogram of time spent in DECODE phase for request.', REQUEST_LATENCY_BUCKETS);
-    // Every series exists from the start (at 0), as vLLM's do, so a first scrape already lists them.
-    for (const metric of [this.running, this.waiting, this.kvUsage]) metric.set(this.labels, 0);
-    for (const metric of [this.prefixQueries, this.prefixHits, this.preemptions, this.promptTokens, this.generationTokens]) metric.inc(this.labels, 0);
-    for (const reason of ['stop', 'length', 'abort']) this.success.inc({ ...this.labels, finished_reason: reason }, 0);
-    for (const metric of [this.iterationTokens, this.promptTokensRequest, this.generationTokensRequest, this.maxTokensRequest, this.ttft, this.itl, this.e2e, this.queue, this.inference, this.prefill, this.decode]) {
-      metric.zero(this.labels);
-    }
   }
 
   /**
@@ -115,13 +132,13 @@ export class ServeMetrics {
   token(time: number, previous: number | null, arrival: number, promptTokens: number): void {
     let stepTokens = 1;
     if (previous === null) {
-      this.ttft.observe(this.labels, (time - arrival) / 1000);
-      this.promptTokens.inc(this.labels, promptTokens);
+      this.ttft.observe((time - arrival) / 1000);
+      this.promptTokens.inc(promptTokens);
       stepTokens += promptTokens;
     } else {
-      this.itl.observe(this.labels, (time - previous) / 1000);
+      this.itl.observe((time - previous) / 1000);
     }
-    this.generationTokens.inc(this.labels);
+    this.generationTokens.inc();
     this.stepTokens.set(time, (this.stepTokens.get(time) ?? 0) + stepTokens);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
@@ -131,33 +148,33 @@ export class ServeMetrics {
 
   private flushSteps(): void {
     this.flushScheduled = false;
-    for (const tokens of this.stepTokens.values()) this.iterationTokens.observe(this.labels, tokens);
+    for (const tokens of this.stepTokens.values()) this.iterationTokens.observe(tokens);
     this.stepTokens.clear();
   }
 
   finished(r: FinishedRequest): void {
-    this.success.inc({ ...this.labels, finished_reason: r.reason });
-    this.e2e.observe(this.labels, (r.end - r.arrival) / 1000);
-    this.promptTokensRequest.observe(this.labels, r.promptTokens);
-    this.generationTokensRequest.observe(this.labels, r.tokenTimes.length);
-    this.maxTokensRequest.observe(this.labels, r.maxTokens);
+    this.success[r.reason].inc();
+    this.e2e.observe((r.end - r.arrival) / 1000);
+    this.promptTokensRequest.observe(r.promptTokens);
+    this.generationTokensRequest.observe(r.tokenTimes.length);
+    this.maxTokensRequest.observe(r.maxTokens);
     if (r.admit === null) return;
-    this.queue.observe(this.labels, Math.max(0, r.admit - r.submit) / 1000);
+    this.queue.observe(Math.max(0, r.admit - r.submit) / 1000);
     if (r.tokenTimes.length === 0) return;
     const first = r.tokenTimes[0];
     const last = r.tokenTimes[r.tokenTimes.length - 1];
-    this.prefill.observe(this.labels, (first - r.admit) / 1000);
-    this.decode.observe(this.labels, (last - first) / 1000);
-    this.inference.observe(this.labels, (last - r.admit) / 1000);
+    this.prefill.observe((first - r.admit) / 1000);
+    this.decode.observe((last - first) / 1000);
+    this.inference.observe((last - r.admit) / 1000);
   }
 
   /** The engine's own state: running and waiting requests, KV usage, prefix cache, preemptions. */
   engineState(stats: EngineStats): void {
-    this.running.set(this.labels, stats.running);
-    this.waiting.set(this.labels, stats.waiting);
-    this.kvUsage.set(this.labels, stats.kv.numBlocks > 0 ? stats.kv.usedBlocks / stats.kv.numBlocks : 0);
-    const add = (counter: Counter, key: keyof ServeMetrics['seen'], total: number) => {
-      if (total > this.seen[key]) counter.inc(this.labels, total - this.seen[key]);
+    this.running.set(stats.running);
+    this.waiting.set(stats.waiting);
+    this.kvUsage.set(stats.kv.numBlocks > 0 ? stats.kv.usedBlocks / stats.kv.numBlocks : 0);
+    const add = (counter: CounterChild, key: keyof ServeMetrics['seen'], total: number) => {
+      if (total > this.seen[key]) counter.inc(total - this.seen[key]);
       this.seen[key] = total;
     };
     add(this.prefixQueries, 'queries', stats.kv.prefixQueryTokens);

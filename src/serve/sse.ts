@@ -21,9 +21,14 @@ export class SseWriter {
   }
 
   send(data: unknown): void {
+    this.sendJson(JSON.stringify(data));
+  }
+
+  /** An event whose JSON is already written (the per-token chunks, built from a template). */
+  sendJson(json: string): void {
     if (this.closed) return;
     this.start();
-    this.res.write(`data: ${JSON.stringify(data)}\n\n`);
+    this.res.write(`data: ${json}\n\n`);
   }
 
   end(): void {
