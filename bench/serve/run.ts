@@ -43,7 +43,7 @@ const { values: args } = parseArgs({
     lab: { type: 'string', default: 'ttft-breakdown' },
     pairs: { type: 'string', default: '3' },
     connections: { type: 'string', default: '1000' },
-    'connection-tokens': { type: 'string', default: '64' },
+    'connection-tokens': { type: 'string', default: '32' },
     'skip-connections': { type: 'boolean', default: false },
     singles: { type: 'string', default: '20' },
     threads: { type: 'string' },

@@ -35,6 +35,13 @@ export interface GenerationResult {
 /** Receives each piece of text; `finish` is set on the last call. */
 export type DeltaSink = (delta: string, finish: Finish | null) => void;
 
+/** The engine's own failures read "engine failed: …" or "engine closed" (src/engine/engine.ts); anything else refuses the request. */
+function engineError(message: string): ApiError {
+  if (message.startsWith('engine failed')) return new ApiError(500, message);
+  if (message === 'engine closed') return new ApiError(503, 'the server is shutting down');
+  return badRequest(message);
+}
+
 export class QueueFullError extends ApiError {
   constructor(limit: number) {
     super(429, `the waiting queue is full (${limit} requests not yet started; --max-waiting); retry later`);
@@ -122,8 +129,9 @@ export class Generation {
           sink(text ? text.flush() : '', finish);
         } else {
           start();
-          // Refused by the engine before any output: the client's request was at fault.
-          if (tokenTimes.length === 0) throw badRequest(event.message);
+          // Before any output: the engine refused the request (the client's fault, 400), or
+          // the engine itself failed or is closing (the server's, 500/503).
+          if (tokenTimes.length === 0) throw engineError(event.message);
           finish = { reason: 'abort', stopReason: null };
           end = event.time;
           sink(text ? text.flush() : '', finish);

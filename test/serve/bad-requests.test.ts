@@ -89,6 +89,16 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     for (const r of served) expect(r.json.usage.completion_tokens).toBe(8);
   });
 
+  it('an engine that has stopped answers 503, not a 400 blaming the request', async () => {
+    const stopped = await startServe();
+    await stopped.engine.close();
+    try {
+      expectError(await postJson(`${stopped.url}/v1/completions`, { prompt: 'x', max_tokens: 2 }), 503, null, /shutting down/);
+    } finally {
+      await stopped.server.close();
+    }
+  });
+
   it('still serves after all of that', async () => {
     const res = await postJson(completions(), { prompt: 'still here', max_tokens: 2 });
     expect(res.status).toBe(200);
