@@ -4,7 +4,7 @@
 //
 //   . scripts/node-env.sh
 //   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
-//        [--connection-tokens 64] [--skip-connections] [--singles 20] [--threads N] [--json]
+//        [--connection-tokens 32] [--skip-connections] [--singles 20] [--threads N] [--json]
 //
 // Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
 // and then over HTTP against the real `kb serve` (a child process started with the lab's

@@ -50,12 +50,16 @@ export function streamCompletion(baseUrl: string, body: Record<string, unknown>,
             const event = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
             if (!event.startsWith('data: ') || event === 'data: [DONE]') continue;
-            const chunk = JSON.parse(event.slice(6));
-            if (chunk.error) return done(chunk.error.message);
-            if (chunk.choices.length > 0) {
+            // Only the usage and error chunks are parsed: a token's chunk is known by its
+            // non-empty choices, which keeps the client's share of the shared cores small.
+            if (event.includes('"choices":[{')) {
               if (ttftMs === null) ttftMs = performance.now() - start;
               chunks++;
-            } else if (chunk.usage) completionTokens = chunk.usage.completion_tokens;
+              continue;
+            }
+            const chunk = JSON.parse(event.slice(6));
+            if (chunk.error) return done(chunk.error.message);
+            if (chunk.usage) completionTokens = chunk.usage.completion_tokens;
           }
         });
         res.on('end', () => done(null));
