@@ -1,5 +1,6 @@
 // The malformed-request suite: every bad input is an HTTP 4xx with OpenAI's error shape
 // naming the field, and the server goes on serving.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, startServe, type ServeFixture } from './serve-fixture.ts';
 
@@ -97,6 +98,25 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     } finally {
       await stopped.server.close();
     }
+  });
+
+  it('answers any JSON body with a completion or a 4xx in the error shape, never a 500 (property)', async () => {
+    const field = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('x', 1, 0, -1, 2.5, null, true, [1, 2], ['a'], [[1]], {}));
+    const body = fc.record(
+      { prompt: field, max_tokens: field, temperature: field, top_p: field, top_k: field, stop: field, stream: field, seed: field, n: field, model: field },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(body, fc.jsonValue({ maxDepth: 2 })), async (json) => {
+        const res = await serve.server.app.inject({ method: 'POST', url: '/v1/completions', payload: JSON.stringify(json), headers: { 'content-type': 'application/json' } });
+        if (res.statusCode === 200) return;
+        expect([400, 404]).toContain(res.statusCode);
+        const parsed = JSON.parse(res.body);
+        expect(typeof parsed.error.message).toBe('string');
+        expect(parsed.error.code).toBe(res.statusCode);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('still serves after all of that', async () => {
