@@ -1,12 +1,13 @@
 // POST /v1/completions and POST /v1/chat/completions, streaming or not, in the shapes
 // OpenAI's API defines and vLLM's server returns (ids, objects, chunks, usage, stop_reason).
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, badRequest, errorBody } from './api-error.ts';
 import { applyChatTemplate } from './chat-template.ts';
 import { type Finish, Generation, type GenerationParams } from './generation.ts';
 import { chatSchema, completionSchema, parseBody, type ChatBody, type CompletionBody } from './request-schemas.ts';
-import { checkRequestFits, contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
+import { checkModel, checkRequestFits, contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
 import { SseWriter } from './sse.ts';
 
 /** vLLM's default max_tokens for /v1/completions (OpenAI's legacy default). */
@@ -19,21 +20,15 @@ export function registerCompletionRoutes(app: FastifyInstance, ctx: ServeContext
     const arrival = ctx.engine.now();
     const body = parseBody(completionSchema, request.body);
     checkModel(ctx, body.model);
-    return serve(ctx, active, 'completion', body, completionPromptIds(ctx, body), arrival, request, reply);
+    return serve(ctx, active, 'completion', body, completionPromptIds(ctx, body), arrival, reply);
   });
   app.post('/v1/chat/completions', (request, reply) => {
     const arrival = ctx.engine.now();
     const body = parseBody(chatSchema, request.body);
     checkModel(ctx, body.model);
     const promptIds = requireTokenizer(ctx, 'messages').encode(applyChatTemplate(body.messages));
-    return serve(ctx, active, 'chat', body, promptIds, arrival, request, reply);
+    return serve(ctx, active, 'chat', body, promptIds, arrival, reply);
   });
-}
-
-export function checkModel(ctx: ServeContext, model: string | null | undefined): void {
-  if (model !== undefined && model !== null && model !== ctx.modelName) {
-    throw new ApiError(404, `The model \`${model}\` does not exist.`, 'model');
-  }
 }
 
 function completionPromptIds(ctx: ServeContext, body: CompletionBody): number[] {
@@ -82,7 +77,6 @@ async function serve(
   body: CompletionBody | ChatBody,
   promptIds: number[],
   arrival: number,
-  request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<unknown> {
   const params = generationParams(ctx, kind, body, promptIds);
@@ -152,12 +146,11 @@ async function serve(
     leave();
   }
   sse.end();
-  void request;
   return undefined;
 }
 
 /** Tracks the generation while it runs; a client that hangs up aborts it (freeing its KV blocks). */
-function watchDisconnect(res: import('node:http').ServerResponse, generation: Generation, active: Set<Generation>): () => void {
+function watchDisconnect(res: ServerResponse, generation: Generation, active: Set<Generation>): () => void {
   active.add(generation);
   const onClose = () => {
     if (!res.writableFinished) generation.abort();

@@ -3,9 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './api-error.ts';
 import { applyChatTemplate } from './chat-template.ts';
-import { checkModel } from './completion-routes.ts';
 import { detokenizeSchema, parseBody, tokenizeSchema } from './request-schemas.ts';
-import { contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
+import { checkModel, contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
 
 export function registerInfoRoutes(app: FastifyInstance, ctx: ServeContext, version: string): void {
   app.get('/health', (_request, reply) => reply.code(200).send(''));

@@ -2,7 +2,7 @@
 // metrics, and the limits a request is checked against before it reaches the engine.
 import type { Engine } from '../engine/engine.ts';
 import { gpt2Tokenizer, type Tokenizer } from '../engine/engine.ts';
-import { badRequest } from './api-error.ts';
+import { ApiError, badRequest } from './api-error.ts';
 import type { ServeMetrics } from './serve-metrics.ts';
 
 export interface ServeContext {
@@ -22,6 +22,13 @@ export interface ServeContext {
 
 export function contextLength(ctx: ServeContext): number {
   return ctx.engine.info.model.nCtx;
+}
+
+/** A request naming another model is a 404, in vLLM's words; leaving `model` out means the one served. */
+export function checkModel(ctx: ServeContext, model: string | null | undefined): void {
+  if (model !== undefined && model !== null && model !== ctx.modelName) {
+    throw new ApiError(404, `The model \`${model}\` does not exist.`, 'model');
+  }
 }
 
 /** The model's tokenizer, or a 400 saying text needs GPT-2's vocabulary. */
