@@ -116,6 +116,7 @@ async function serve(
     `,"logprobs":null,"finish_reason":${JSON.stringify(finish?.reason ?? null)},"stop_reason":${JSON.stringify(finish?.stopReason ?? null)}`;
   let first = true;
   const chunk = (delta: string, finish: Finish | null) => {
+    if (finish) sse.holdUntilEnd();
     if (kind === 'chat') {
       // The assistant's role goes out once, just before its first content, as vLLM does.
       if (first) sse.sendJson(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null${tail}`);

@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 export class SseWriter {
   private readonly res: ServerResponse;
   private started = false;
+  private corked = false;
 
   constructor(res: ServerResponse) {
     this.res = res;
@@ -31,10 +32,23 @@ export class SseWriter {
     this.res.write(`data: ${json}\n\n`);
   }
 
+  /** Holds what is written next until end(): the last chunk, the usage and [DONE] leave in one write. */
+  holdUntilEnd(): void {
+    if (this.closed || this.corked) return;
+    this.start();
+    this.corked = true;
+    this.res.cork();
+  }
+
   end(): void {
     if (this.closed) return;
     this.start();
-    this.res.end('data: [DONE]\n\n');
+    this.res.write('data: [DONE]\n\n');
+    if (this.corked) {
+      this.corked = false;
+      this.res.uncork();
+    }
+    this.res.end();
   }
 
   private start(): void {
