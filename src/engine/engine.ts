@@ -18,6 +18,7 @@ export type { EngineInfo } from './engine-host.ts';
 export type { EngineOptions } from './engine-options.ts';
 export type { RequestTimeline } from './metrics/timeline.ts';
 export type { GenerateRequest } from './request.ts';
+export { gpt2Tokenizer, type Tokenizer } from './model/tokenizer.ts';
 export type { RequestHandle, RequestResult, StreamEvent } from './request-stream.ts';
 
 export interface Engine {

@@ -29,7 +29,7 @@ describe('kb generate wording', () => {
 
 describe('--help quotes defaults the way commander does', () => {
   it('"(default: X)": never "(default X", never a number in quotes', () => {
-    const commands = ['', 'init', 'add', 'scan', 'review', 'quiz', 'due', 'rate', 'undo', 'stats', 'doctor', 'lab', 'lab list', 'lab show', 'lab history', 'lab compare', 'generate'];
+    const commands = ['', 'init', 'add', 'scan', 'review', 'quiz', 'due', 'rate', 'undo', 'stats', 'doctor', 'lab', 'lab list', 'lab show', 'lab history', 'lab compare', 'generate', 'serve'];
     for (const command of commands) {
       const help = runKb([...command.split(' ').filter(Boolean), '--help']).stdout.replace(/\s+/g, ' ');
       expect(help, command).not.toMatch(/\(default [^:]/);

@@ -11,6 +11,8 @@ export interface Tokenizer {
 }
 
 const EOS_TOKEN_ID = 50256;
+/** GPT-2's token for the single byte 0xFF (its byte tokens follow bytes_to_unicode's order). */
+const INVALID_BYTE_TOKEN = 187;
 // A prompt that happens to contain "<|endoftext|>" is encoded as plain text, not refused.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -18,5 +20,14 @@ export const gpt2Tokenizer: Tokenizer = {
   vocabSize: vocabularySize,
   eosTokenId: EOS_TOKEN_ID,
   encode: (text) => bpeEncode(text, PLAIN_TEXT),
-  decode: (ids) => bpeDecode(ids),
+  decode: (ids) => {
+    const text = bpeDecode(ids);
+    // gpt-tokenizer decodes through one shared streaming TextDecoder that it never flushes, so
+    // the bytes of a character cut at the end of `ids` would come out at the start of the
+    // next call (even another request's). Push the byte 0xFF through: it is never valid
+    // UTF-8, so the decoder gives U+FFFD for it and, ahead of it, one U+FFFD for any cut
+    // character it held (what a one-shot decode gives), and holds nothing after.
+    const flushed = bpeDecode([INVALID_BYTE_TOKEN]);
+    return text + flushed.slice(0, -1);
+  },
 };

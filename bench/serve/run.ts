@@ -1,0 +1,222 @@
+// kb serve next to the in-process engine, side by side in one run, on a lab's workload
+// (default ttft-breakdown: 256 requests in one burst, 16 admitted to prefill per step).
+// Run by hand:
+//
+//   . scripts/node-env.sh
+//   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
+//        [--connection-tokens 32] [--skip-connections] [--singles 20] [--threads N] [--json]
+//
+// Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
+// and then over HTTP against the real `kb serve` (a child process started with the lab's
+// engine.* settings, stopped after its run, so an idle server never shares the cores with the
+// in-process run): warm-up runs as the lab asks, then one measured run. The HTTP side streams
+// every request (SSE, token-id prompts, ignore_eos, greedy) through a lean node:http client
+// and times TTFT from just before sending, as vLLM's `bench serve` does. Reported per pair:
+// output tokens/s and TTFT p50 of each side, their ratio and difference, then the median of
+// the pairs. Goals: throughput >= 0.9x in-process, TTFT p50 overhead < 2 ms. Then --singles
+// requests of the same workload one at a time on each side (after as many to warm up): the
+// TTFT the HTTP path adds to a lone request, with no queue and no burst to parse.
+//
+// Then --connections streaming requests at once (prompt 8, --connection-tokens each) against one
+// kb serve: every one must complete with all its tokens and no error; reports how many were
+// open at once, the server's running/waiting gauges mid-run, TTFT p50/p99 and the wall time.
+// On this 2-core machine client, server and engine share the cores: note the load (uptime)
+// next to the figures.
+import type { Agent } from 'node:http';
+import { loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runBenchmark } from '../../src/engine/bench/runner.ts';
+import { generateWorkload, type WorkloadRequest } from '../../src/engine/bench/workload.ts';
+import { percentile } from '../../src/engine/metrics/percentile.ts';
+import { namedConfig } from '../../src/engine/model/config.ts';
+import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
+import { loadLab } from '../../src/lab/files.ts';
+import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/settings.ts';
+import { startKbServe } from './kb-serve-process.ts';
+import { keepAliveAgent, type StreamOutcome, streamCompletion } from './stream-client.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: args } = parseArgs({
+  options: {
+    lab: { type: 'string', default: 'ttft-breakdown' },
+    pairs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '1000' },
+    'connection-tokens': { type: 'string', default: '32' },
+    'skip-connections': { type: 'boolean', default: false },
+    singles: { type: 'string', default: '20' },
+    threads: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const log = (line: string) => {
+  if (!args.json) process.stdout.write(`${line}\n`);
+};
+
+interface SideResult {
+  outputTokensPerS: number;
+  ttftP50Ms: number;
+  ttftP99Ms: number;
+  requests: number;
+  failed: number;
+}
+
+const lab = loadLab(repoRoot, args.lab);
+const settings: LabSettings = lab.settings;
+// Both sides run the engine on the same number of cpu threads (default: all cores).
+const threads = args.threads === undefined ? undefined : Number(args.threads);
+const labOptions = benchmarkOptions(settings);
+const options = { ...labOptions, engine: { ...labOptions.engine, ...(threads === undefined ? {} : { threads }) } };
+const requests = generateWorkload(options.workload, namedConfig(settings.model).vocabSize);
+if (requests.some((r) => r.stopAfterTokens !== undefined)) {
+  throw new Error(`${args.lab}: its outputs end before max_tokens (workload.maxNewTokens), which the OpenAI API cannot ask for; pick a lab without it`);
+}
+// The lab's engine settings, as kb serve's --set flags.
+const serveArgs = [
+  '--model', settings.model,
+  '--backend', settings.backend,
+  ...(threads === undefined ? [] : ['--threads', String(threads)]),
+  ...settingSpecs.filter((s) => s.key.startsWith('engine.')).flatMap((s) => ['--set', `${s.key}=${formatSettingValue(getSetting(settings, s.key))}`]),
+];
+
+async function inProcess(): Promise<SideResult> {
+  const report = await runBenchmark({ ...options, repeatRuns: 1 });
+  const m = report.metrics;
+  return { outputTokensPerS: m.outputTokensPerS, ttftP50Ms: m.ttftMs.p50, ttftP99Ms: m.ttftMs.p99, requests: m.requests, failed: m.failed };
+}
+
+async function runOverHttp(url: string, workload: readonly WorkloadRequest[], agent: Agent): Promise<StreamOutcome[]> {
+  const start = performance.now();
+  const pending = workload.map(async (r) => {
+    const wait = start + r.arrivalMs - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return streamCompletion(url, { prompt: r.promptIds, max_tokens: r.maxNewTokens, ignore_eos: true, temperature: 0 }, agent);
+  });
+  return Promise.all(pending);
+}
+
+function summarizeHttp(outcomes: readonly StreamOutcome[]): SideResult {
+  const ok = outcomes.filter((o) => o.error === null && o.ttftMs !== null);
+  const tokens = ok.reduce((sum, o) => sum + (o.completionTokens ?? 0), 0);
+  const duration = Math.max(...ok.map((o) => o.end)) - Math.min(...outcomes.map((o) => o.start));
+  const ttfts = ok.map((o) => o.ttftMs!);
+  return {
+    outputTokensPerS: (tokens * 1000) / duration,
+    ttftP50Ms: percentile(ttfts, 50),
+    ttftP99Ms: percentile(ttfts, 99),
+    requests: outcomes.length,
+    failed: outcomes.length - ok.length,
+  };
+}
+
+async function overServe(): Promise<SideResult> {
+  const server = await startKbServe(serveArgs);
+  // One keep-alive pool for the warm-up and the measured run, so the measured run reuses warm
+  // connections (as a benchmark client's connection pool does).
+  const agent = keepAliveAgent();
+  try {
+    for (let i = 0; i < settings.warmup; i++) await runOverHttp(server.url, requests, agent);
+    return summarizeHttp(await runOverHttp(server.url, requests, agent));
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const median = (values: number[]) => percentile(values, 50);
+
+log(`kb serve vs in-process engine: lab ${args.lab} (${settings.model}, ${settings.backend}, ${threads ?? 'all'} engine threads; ${requests.length} requests, ${args.pairs} pairs); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log('pair  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
+const pairs: { inProcess: SideResult; serve: SideResult }[] = [];
+for (let i = 0; i < Number(args.pairs); i++) {
+  const a = await inProcess();
+  const b = await overServe();
+  pairs.push({ inProcess: a, serve: b });
+  log(
+    `${String(i + 1).padStart(4)}  ${fmt(a.outputTokensPerS).padStart(16)}  ${fmt(b.outputTokensPerS).padStart(11)}  ${fmt(b.outputTokensPerS / a.outputTokensPerS, 3).padStart(5)}x  ` +
+      `${fmt(a.ttftP50Ms, 2).padStart(16)} ms  ${fmt(b.ttftP50Ms, 2).padStart(11)} ms  ${fmt(b.ttftP50Ms - a.ttftP50Ms, 2).padStart(6)} ms` +
+      (a.failed + b.failed > 0 ? `  (failed: ${a.failed} in-process, ${b.failed} serve)` : ''),
+  );
+}
+const throughputRatio = median(pairs.map((p) => p.serve.outputTokensPerS / p.inProcess.outputTokensPerS));
+const ttftOverhead = median(pairs.map((p) => p.serve.ttftP50Ms - p.inProcess.ttftP50Ms));
+log(`median: throughput ${fmt(throughputRatio, 3)}x in-process (goal >= 0.9x); TTFT p50 overhead ${fmt(ttftOverhead, 2)} ms (goal < 2 ms)`);
+
+// The same comparison one request at a time: what the HTTP path adds to a lone request's
+// TTFT when nothing queues (the burst above also pays for parsing 256 requests on cores the
+// engine needs).
+const singles = Number(args.singles);
+const single = requests.slice(0, singles).map((r) => ({ ...r, arrivalMs: 0 }));
+const { createEngine } = await import('../../src/engine/engine.ts');
+const { requestMetrics } = await import('../../src/engine/metrics/timeline.ts');
+const sequential: { inProcess: number[]; serve: number[] }[] = [];
+for (let i = 0; i < Number(args.pairs); i++) {
+  const engine = await createEngine(options.engine);
+  const local: number[] = [];
+  for (const r of [...single, ...single]) {
+    const result = await engine.submit({ promptIds: r.promptIds, maxNewTokens: r.maxNewTokens }).done;
+    local.push(requestMetrics(result.timeline)!.ttftMs);
+  }
+  await engine.close();
+  const server = await startKbServe(serveArgs);
+  const agent = keepAliveAgent();
+  const remote: number[] = [];
+  for (const r of [...single, ...single]) {
+    const outcome = await streamCompletion(server.url, { prompt: r.promptIds, max_tokens: r.maxNewTokens, ignore_eos: true, temperature: 0 }, agent);
+    if (outcome.ttftMs !== null) remote.push(outcome.ttftMs);
+  }
+  agent.destroy();
+  await server.stop();
+  // The first half warms up each side.
+  sequential.push({ inProcess: local.slice(singles), serve: remote.slice(singles) });
+  log(`one at a time, pair ${i + 1}: TTFT p50 in-process ${fmt(percentile(local.slice(singles), 50), 2)} ms, serve ${fmt(percentile(remote.slice(singles), 50), 2)} ms`);
+}
+const singleOverhead = median(sequential.map((p) => percentile(p.serve, 50) - percentile(p.inProcess, 50)));
+log(`median: one request at a time, TTFT p50 overhead ${fmt(singleOverhead, 2)} ms (goal < 2 ms)`);
+
+let connections: Record<string, number> | null = null;
+if (!args['skip-connections']) {
+  const count = Number(args.connections);
+  const outputTokens = Number(args['connection-tokens']);
+  const workload = generateWorkload({ numRequests: count, promptLength: 8, outputLength: outputTokens, arrival: { kind: 'burst' }, seed: 1 }, namedConfig(settings.model).vocabSize);
+  const server = await startKbServe([...serveArgs, '--max-waiting', String(count)]);
+  try {
+    // Open streams: counted as each request is sent and as it ends.
+    let open = 0;
+    let peakOpen = 0;
+    const agent = keepAliveAgent();
+    const start = performance.now();
+    let gauges = '';
+    const sampler = setTimeout(async () => {
+      const text = await fetch(`${server.url}/metrics`).then((r) => r.text());
+      gauges = ['running', 'waiting'].map((g) => `${g} ${/vllm:num_requests_(?:running|waiting)\{[^}]*\} (\d+)/.exec(text.slice(text.indexOf(`vllm:num_requests_${g}{`)))?.[1]}`).join(', ');
+    }, 500);
+    const outcomes = await Promise.all(
+      workload.map(async (r) => {
+        open++;
+        peakOpen = Math.max(peakOpen, open);
+        const outcome = await streamCompletion(server.url, { prompt: r.promptIds, max_tokens: r.maxNewTokens, ignore_eos: true, temperature: 0 }, agent);
+        open--;
+        return outcome;
+      }),
+    );
+    clearTimeout(sampler);
+    agent.destroy();
+    const wallMs = performance.now() - start;
+    const errors = outcomes.filter((o) => o.error !== null);
+    const short = outcomes.filter((o) => o.error === null && o.completionTokens !== outputTokens);
+    const ttfts = outcomes.filter((o) => o.ttftMs !== null).map((o) => o.ttftMs!);
+    connections = { count, peakOpen, errors: errors.length, short: short.length, wallMs, ttftP50Ms: percentile(ttfts, 50), ttftP99Ms: percentile(ttfts, 99) };
+    log(
+      `${count} concurrent streams (prompt 8, ${outputTokens} tokens each): ${count - errors.length - short.length} complete, ${errors.length} errors, ${short.length} short; ` +
+        `${peakOpen} open at once; server at 0.5 s: ${gauges || 'n/a'}; TTFT p50 ${fmt(connections.ttftP50Ms)} ms, p99 ${fmt(connections.ttftP99Ms)} ms; ${fmt(wallMs / 1000, 2)} s in all`,
+    );
+    if (errors.length > 0) log(`first error: ${errors[0].error}`);
+  } finally {
+    await server.stop();
+  }
+}
+log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+if (args.json) process.stdout.write(`${JSON.stringify({ lab: args.lab, pairs, throughputRatio, ttftOverheadMs: ttftOverhead, singleTtftOverheadMs: singleOverhead, connections }, null, 2)}\n`);

@@ -1,0 +1,109 @@
+// kb serve: the bundled engine behind an OpenAI-compatible HTTP API (SSE streaming) with
+// vLLM's Prometheus metric names, so the industry's clients, benchmarks and dashboards run
+// against kb. Runs until SIGINT/SIGTERM, then ends open streams and exits 0.
+import { Option, type Command } from 'commander';
+import { UserError } from './errors.ts';
+import { numberOption } from './number-option.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+
+interface ServeFlags {
+  model?: string;
+  weights?: string;
+  servedModelName?: string;
+  backend: string;
+  threads?: string;
+  host: string;
+  port: string;
+  set: string[];
+  maxWaiting: string;
+  quiet?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+/** Within the 5 s a supervisor usually allows, even if a connection will not close. */
+const SHUTDOWN_DEADLINE_MS = 4500;
+
+export function register(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'serve the bundled engine over HTTP as an OpenAI-compatible server: /v1/completions, /v1/chat/completions ' +
+        '(streaming or not), /v1/models, /tokenize, /detokenize, /health, /version and /metrics with vLLM\'s metric names',
+    )
+    .option('--model <name>', 'named model config with seeded synthetic weights: gpt2-tiny, gpt2 or gpt2-medium (default: "gpt2-tiny")')
+    .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
+    .option('--served-model-name <name>', 'the model id clients send and /v1/models lists (default: the --model name or the --weights path)')
+    .option('--backend <name>', 'cpu, webgpu or auto (a hardware GPU, else cpu)', 'cpu')
+    .option('--threads <n>', 'cpu backend threads (default: all cores; fewer leaves a core to the HTTP side)')
+    .addOption(new Option('--host <host>', 'address to bind; loopback unless you choose otherwise').default('127.0.0.1', '127.0.0.1'))
+    .addOption(numberOption('--port <port>', 'port to listen on (0: any free port)', 8000))
+    .addOption(new Option('--set <engine.key=value>', 'an engine setting, as the labs take them (repeatable), e.g. --set engine.maxNumSeqs=32').argParser(collect).default([], 'none'))
+    .addOption(numberOption('--max-waiting <n>', 'requests not yet started that the server holds; more get HTTP 429', 1024))
+    .option('--quiet', 'no access log (one JSON line per request on stdout)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  kb serve --model gpt2 --port 8000\n' +
+        "  curl http://127.0.0.1:8000/v1/completions -H 'Content-Type: application/json' -d '{\"prompt\": \"The KV cache\", \"max_tokens\": 16}'\n" +
+        '\nKeys for --set: the engine.* keys that kb lab --help lists.\n' +
+        'Chat uses a plain template (System:/User:/Assistant: lines, see the README). Bad requests get HTTP 400 with\n' +
+        "OpenAI's error shape; SIGINT or SIGTERM ends open streams and exits 0.",
+    )
+    .action(async (flags: ServeFlags) => {
+      await serve(flags);
+    });
+}
+
+function integerFlag(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < min || value > max) throw new UserError(`${flag} must be an integer in [${min}, ${max}] (got ${text})`);
+  return value;
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const port = integerFlag('--port', flags.port, 0, 65535);
+  const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
+  const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
+  const { serveEngineOptions } = await import('../serve/serve-engine-options.ts');
+  const { createEngine } = await import('../engine/engine.ts');
+  const { createServeApp } = await import('../serve/serve-app.ts');
+  let engine;
+  try {
+    const options = serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set });
+    engine = await createEngine({ ...options, ...(threads === undefined ? {} : { threads }) });
+  } catch (error) {
+    // Bad settings, models and weights files surface here with messages naming the flag or file.
+    throw new UserError((error as Error).message);
+  }
+  const modelName = flags.servedModelName ?? flags.weights ?? flags.model ?? engine.info.model.name;
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const server = createServeApp({ engine, modelName, version: packageJson.version, maxWaiting, ...(flags.quiet ? {} : { accessLog: out }) });
+  let address;
+  try {
+    address = await server.listen(flags.host, port);
+  } catch (error) {
+    await engine.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UserError(`port ${port} on ${flags.host} is in use; choose another with --port`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UserError(`--host ${flags.host}: no such address on this machine`);
+    throw new UserError(`cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
+  }
+  out(`kb serve: ${modelName} (${engine.info.description}) on ${address.url}  (Ctrl-C to stop)`);
+  out(`try: curl ${address.url}/v1/completions -H 'Content-Type: application/json' -d '{"model": ${JSON.stringify(modelName)}, "prompt": "The KV cache", "max_tokens": 16}'`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stderr.write(`kb serve: ${signal}, ending ${server.active.size} open request(s) and stopping\n`);
+      const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS);
+      deadline.unref();
+      void server
+        .close()
+        .then(() => engine.close())
+        .finally(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  process.exit(0);
+}

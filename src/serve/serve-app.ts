@@ -1,0 +1,107 @@
+// kb serve's HTTP server: a fastify app over one engine. It owns the routes, the error
+// shape (OpenAI's, for every failure including malformed JSON and unknown paths), the
+// one-line access log, and a shutdown that ends open streams cleanly.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Engine } from '../engine/engine.ts';
+import { gpt2Tokenizer } from '../engine/engine.ts';
+import { ApiError, errorBody } from './api-error.ts';
+import { registerCompletionRoutes } from './completion-routes.ts';
+import type { Generation } from './generation.ts';
+import { registerInfoRoutes } from './info-routes.ts';
+import type { ServeContext } from './serve-context.ts';
+import { ServeMetrics } from './serve-metrics.ts';
+
+/** How long close() waits for connections to finish before cutting them. */
+const CLOSE_GRACE_MS = 2000;
+
+export interface ServeAppOptions {
+  engine: Engine;
+  modelName: string;
+  version: string;
+  maxWaiting: number;
+  /** Receives one JSON line per request; omit for no access log. */
+  accessLog?: (line: string) => void;
+}
+
+export interface ServeApp {
+  app: FastifyInstance;
+  /** Listens and resolves with the bound address (port 0 picks a free one). */
+  listen(host: string, port: number): Promise<{ host: string; port: number; url: string }>;
+  /** Stops accepting, ends open requests (their streams get a last chunk and [DONE]), closes the server. */
+  close(): Promise<void>;
+  /** Requests being generated now. */
+  readonly active: ReadonlySet<Generation>;
+}
+
+export function createServeApp(options: ServeAppOptions): ServeApp {
+  const { engine } = options;
+  const model = engine.info.model;
+  const ctx: ServeContext = {
+    engine,
+    modelName: options.modelName,
+    tokenizer: model.vocabSize === gpt2Tokenizer.vocabSize ? gpt2Tokenizer : null,
+    metrics: new ServeMetrics(options.modelName, model.nCtx),
+    maxWaiting: options.maxWaiting,
+    load: { notStarted: 0 },
+    startedAt: Math.floor(Date.now() / 1000),
+  };
+  const active = new Set<Generation>();
+  // Idle keep-alive connections close with the server; streams are ended by close() below.
+  const app = Fastify({ logger: false, forceCloseConnections: 'idle', return503OnClosing: true });
+
+  // Any content type is read as JSON (curl -d sends form-encoded, fetch text/plain, by default).
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', { parseAs: 'string' }, json);
+
+  if (options.accessLog) {
+    const log = options.accessLog;
+    app.addHook('onRequest', (request, reply, done) => {
+      const start = performance.now();
+      reply.raw.once('close', () => {
+        const status = reply.raw.writableFinished ? reply.raw.statusCode : 499;
+        log(JSON.stringify({ time: new Date().toISOString(), remote: request.ip, method: request.method, path: request.url, status, ms: Math.round((performance.now() - start) * 10) / 10 }));
+      });
+      done();
+    });
+  }
+
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof ApiError) return reply.code(error.status).send(error.body());
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      // fastify's own refusals: malformed JSON, a body over the limit, a bad content type.
+      return reply.code(status).send(errorBody(status === 415 ? 400 : status, (error as Error).message));
+    }
+    return reply.code(500).send(errorBody(500, (error as Error).message));
+  });
+  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url}`)));
+
+  registerCompletionRoutes(app, ctx, active);
+  registerInfoRoutes(app, ctx, options.version);
+
+  return {
+    app,
+    active,
+    async listen(host, port) {
+      await app.listen({ host, port });
+      const address = app.server.address();
+      const bound = typeof address === 'object' && address !== null ? address.port : port;
+      const shown = host.includes(':') ? `[${host}]` : host;
+      return { host, port: bound, url: `http://${shown}:${bound}` };
+    },
+    async close() {
+      const closing = app.close();
+      const ending = [...active].map((generation) => {
+        generation.abort();
+        return generation.done.catch(() => undefined);
+      });
+      await Promise.all(ending);
+      // Let the last chunks and [DONE] flush, then drop the keep-alive connections they leave idle.
+      await new Promise((resolve) => setImmediate(resolve));
+      app.server.closeIdleConnections();
+      const timer = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      await closing.finally(() => clearTimeout(timer));
+    },
+  };
+}

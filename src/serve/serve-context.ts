@@ -1,0 +1,72 @@
+// What every route needs: the engine, the model as the API names it, its tokenizer, the
+// metrics, and the limits a request is checked against before it reaches the engine.
+import type { Engine } from '../engine/engine.ts';
+import { gpt2Tokenizer, type Tokenizer } from '../engine/engine.ts';
+import { ApiError, badRequest } from './api-error.ts';
+import type { ServeMetrics } from './serve-metrics.ts';
+
+export interface ServeContext {
+  engine: Engine;
+  /** The id clients pass as `model` (and /v1/models lists). */
+  modelName: string;
+  /** GPT-2's BPE when the model uses GPT-2's vocabulary, else null (token ids only). */
+  tokenizer: Tokenizer | null;
+  metrics: ServeMetrics;
+  /** Requests submitted that have not yet produced a token, at most (more get 429). */
+  maxWaiting: number;
+  /** Requests submitted and not yet started (no token yet), counted against maxWaiting. */
+  load: { notStarted: number };
+  /** Unix seconds the server started (`created` of /v1/models). */
+  startedAt: number;
+}
+
+export function contextLength(ctx: ServeContext): number {
+  return ctx.engine.info.model.nCtx;
+}
+
+/** A request naming another model is a 404, in vLLM's words; leaving `model` out means the one served. */
+export function checkModel(ctx: ServeContext, model: string | null | undefined): void {
+  if (model !== undefined && model !== null && model !== ctx.modelName) {
+    throw new ApiError(404, `The model \`${model}\` does not exist.`, 'model');
+  }
+}
+
+/** The model's tokenizer, or a 400 saying text needs GPT-2's vocabulary. */
+export function requireTokenizer(ctx: ServeContext, param: string): Tokenizer {
+  if (ctx.tokenizer) return ctx.tokenizer;
+  throw badRequest(`${param}: text needs GPT-2's vocabulary; this model has ${ctx.engine.info.model.vocabSize} tokens, so send token ids`, param);
+}
+
+/**
+ * Checks a request against the model and the KV pool, as the engine would, so a request
+ * that can never run is a 400 naming the limit rather than a failed stream.
+ */
+export function checkRequestFits(ctx: ServeContext, promptIds: readonly number[], maxTokens: number, maxTokensParam: string): void {
+  const { model, numBlocks, blockSize, scheduler } = ctx.engine.info;
+  const promptTokens = promptIds.length;
+  if (promptTokens === 0) throw badRequest('the prompt is empty', 'prompt');
+  const bad = promptIds.findIndex((id) => id >= model.vocabSize);
+  if (bad !== -1) throw badRequest(`prompt token ${bad} (${promptIds[bad]}) is not an id in [0, ${model.vocabSize})`, 'prompt');
+  if (promptTokens + maxTokens > model.nCtx) {
+    const param = promptTokens >= model.nCtx ? 'prompt' : maxTokensParam;
+    throw badRequest(
+      `this model's maximum context length is ${model.nCtx} tokens; the request has ${promptTokens} prompt tokens and ${maxTokensParam} ${maxTokens} (${promptTokens + maxTokens} in all)`,
+      param,
+    );
+  }
+  // The last token is sampled but never fed back, so it needs no KV slot (the engine's rule).
+  const slots = Math.min(promptTokens + maxTokens - 1, model.nCtx);
+  const needed = Math.ceil(slots / blockSize);
+  if (needed > numBlocks) {
+    throw badRequest(
+      `the request needs ${needed} KV blocks (${slots} tokens of ${blockSize} per block) but the KV pool holds ${numBlocks}; lower ${maxTokensParam} or the prompt, or start kb serve with a larger --set engine.kvBudgetMB`,
+      maxTokensParam,
+    );
+  }
+  if (scheduler.chunkSize === 0 && promptTokens > scheduler.maxBatchedTokens) {
+    throw badRequest(
+      `the prompt has ${promptTokens} tokens, more than the step budget engine.maxBatchedTokens (${scheduler.maxBatchedTokens}) with chunked prefill off (engine.chunkSize=0)`,
+      'prompt',
+    );
+  }
+}

@@ -1,0 +1,122 @@
+// kb serve as a user runs it: the real CLI in a child process, the official openai client
+// against it, bad flags refused in one line, and SIGTERM during open streams ending them
+// cleanly with exit code 0 within 5 s.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const started: Running[] = [];
+
+function startKbServe(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [kbBin, 'serve', '--port', '0', ...args], { env: kbEnv(tempDir('kb-home-')), cwd: tempDir('kb-cwd-') });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`kb serve did not start: ${out}${err}`)), 30_000);
+    const check = () => {
+      // Ready once both start-up lines are out: the URL and the curl example.
+      const match = /on (http:\/\/127\.0\.0\.1:\d+).*\ntry: .*\n/.exec(out);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout.off('data', check);
+      const running = { child, url: match[1], stdout: () => out, stderr: () => err, exited };
+      started.push(running);
+      resolve(running);
+    };
+    child.stdout.on('data', check);
+    void exited.then(() => reject(new Error(`kb serve exited: ${out}${err}`)));
+  });
+}
+
+afterEach(() => {
+  for (const running of started.splice(0)) if (running.child.exitCode === null) running.child.kill('SIGKILL');
+});
+
+describe('kb serve (the real CLI)', () => {
+  it('prints its URL and a curl line, serves the openai client, and logs one JSON line per request', async () => {
+    const serve = await startKbServe([]);
+    expect(serve.stdout()).toMatch(/^kb serve: gpt2-tiny \(cpu, .*\) on http:\/\/127\.0\.0\.1:\d+/);
+    expect(serve.stdout()).toMatch(/try: curl http:\/\/127\.0\.0\.1:\d+\/v1\/completions -H 'Content-Type: application\/json' -d '\{"model": "gpt2-tiny"/);
+    const client = new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+    const stream = await client.completions.create({ model: 'gpt2-tiny', prompt: 'Hello', max_tokens: 4, stream: true, stream_options: { include_usage: true }, ignore_eos: true } as never);
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream as unknown as AsyncIterable<OpenAI.Completion>) usage = chunk.usage ?? usage;
+    expect(usage?.completion_tokens).toBe(4);
+    const health = await fetch(`${serve.url}/health`);
+    expect(health.status).toBe(200);
+    serve.child.kill('SIGTERM');
+    expect((await serve.exited).code).toBe(0);
+    const log = serve.stdout().trim().split('\n').slice(2).map((line) => JSON.parse(line));
+    expect(log.map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['POST /v1/completions 200', 'GET /health 200']);
+    expect(typeof log[0].ms).toBe('number');
+  });
+
+  it('on SIGTERM during open streams, ends each with a last chunk and [DONE], and exits 0 within 5 s', async () => {
+    const serve = await startKbServe(['--quiet']);
+    const bodies = Array.from({ length: 3 }, async () => {
+      const res = await fetch(`${serve.url}/v1/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ prompt: 'Keep going', max_tokens: 1000, ignore_eos: true, stream: true }),
+      });
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return text;
+        text += decoder.decode(value, { stream: true });
+      }
+    });
+    // Wait until all three are streaming.
+    for (let i = 0; i < 200; i++) {
+      const metrics = await fetch(`${serve.url}/metrics`).then((r) => r.text());
+      if (/vllm:num_requests_running\{[^}]*\} 3/.test(metrics)) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const signalled = performance.now();
+    serve.child.kill('SIGTERM');
+    const texts = await Promise.all(bodies);
+    const { code } = await serve.exited;
+    expect(code).toBe(0);
+    expect(performance.now() - signalled).toBeLessThan(5000);
+    for (const text of texts) {
+      expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+      const events = text.split('\n\n').filter((e) => e.startsWith('data: {'));
+      expect(JSON.parse(events.at(-1)!.slice(6)).choices[0].finish_reason).toBe('abort');
+    }
+    expect(serve.stderr()).toMatch(/SIGTERM, ending 3 open request\(s\) and stopping/);
+  });
+
+  it('refuses bad flags in one line before starting', () => {
+    const setWorkload = runKb(['serve', '--set', 'workload.requests=3']);
+    expect(setWorkload.code).toBe(1);
+    expect(setWorkload.stderr).toBe('kb: --set workload.requests: kb serve takes engine.* keys only (the clients choose the workload)\n');
+    const badValue = runKb(['serve', '--set', 'engine.maxNumSeqs=0']);
+    expect(badValue.code).toBe(1);
+    expect(badValue.stderr).toMatch(/^kb: --set engine\.maxNumSeqs=0: engine\.maxNumSeqs .*\n$/);
+    const port = runKb(['serve', '--port', '99999']);
+    expect(port.stderr).toBe('kb: --port must be an integer in [0, 65535] (got 99999)\n');
+    const sim = runKb(['serve', '--backend', 'sim']);
+    expect(sim.stderr).toMatch(/^kb: --backend sim runs on a virtual clock/);
+  });
+
+  it('says so in one line when the port is taken', async () => {
+    const serve = await startKbServe(['--quiet']);
+    const port = new URL(serve.url).port;
+    const second = runKb(['serve', '--port', port]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(`kb: port ${port} on 127.0.0.1 is in use; choose another with --port\n`);
+  });
+});

@@ -1,0 +1,127 @@
+// The malformed-request suite: every bad input is an HTTP 4xx with OpenAI's error shape
+// naming the field, and the server goes on serving.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postJson, startServe, type ServeFixture } from './serve-fixture.ts';
+
+let serve: ServeFixture;
+let small: ServeFixture;
+
+beforeAll(async () => {
+  serve = await startServe();
+  // 4 blocks of 16 tokens: room for 64 tokens in all; and a waiting queue of 2.
+  small = await startServe({ numBlocks: 4, blockSize: 16 }, 2);
+});
+afterAll(async () => {
+  await serve?.close();
+  await small?.close();
+});
+
+function expectError(res: { status: number; json: any }, status: number, param: string | null, message: RegExp) {
+  expect(res.status).toBe(status);
+  expect(Object.keys(res.json)).toEqual(['error']);
+  expect(Object.keys(res.json.error).sort()).toEqual(['code', 'message', 'param', 'type']);
+  expect(res.json.error.code).toBe(status);
+  expect(res.json.error.param).toBe(param);
+  expect(res.json.error.message).toMatch(message);
+}
+
+describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
+  const completions = () => `${serve.url}/v1/completions`;
+
+  it('malformed JSON', async () => {
+    expectError(await postJson(completions(), '{"prompt": "x",'), 400, null, /JSON/);
+    expectError(await postJson(completions(), '[1, 2]'), 400, null, /must be a JSON object/);
+  });
+
+  it('an unknown model (404, as vLLM answers)', async () => {
+    const res = await postJson(completions(), { model: 'llama-70b', prompt: 'x' });
+    expectError(res, 404, 'model', /The model `llama-70b` does not exist/);
+    expect(res.json.error.type).toBe('NotFoundError');
+  });
+
+  it('wrong types and out-of-range values, naming the field', async () => {
+    expectError(await postJson(completions(), { prompt: 'x', max_tokens: '5' }), 400, 'max_tokens', /expected number/);
+    expectError(await postJson(completions(), { prompt: 'x', max_tokens: 0 }), 400, 'max_tokens', />=1|too small/i);
+    expectError(await postJson(completions(), { prompt: 'x', temperature: -1 }), 400, 'temperature', /./);
+    expectError(await postJson(completions(), { prompt: 'x', top_p: 1.5 }), 400, 'top_p', /./);
+    expectError(await postJson(completions(), { prompt: 'x', stream: 'yes' }), 400, 'stream', /expected boolean/);
+    expectError(await postJson(completions(), { prompt: 42 }), 400, 'prompt', /./);
+    expectError(await postJson(completions(), { prompt: 'x', n: 2 }), 400, 'n', /only n = 1/);
+    expectError(await postJson(completions(), { prompt: 'x', stream_options: { include_usage: true } }), 400, 'stream_options', /stream: true/);
+    expectError(await postJson(`${serve.url}/v1/chat/completions`, { messages: [{ role: 'wizard', content: 'hi' }] }), 400, 'messages.0.role', /./);
+    expectError(await postJson(`${serve.url}/v1/chat/completions`, { messages: [] }), 400, 'messages', /at least one message/);
+  });
+
+  it('an empty prompt, as text or as token ids', async () => {
+    expectError(await postJson(completions(), { prompt: '' }), 400, 'prompt', /the prompt is empty/);
+    expectError(await postJson(completions(), { prompt: [] }), 400, 'prompt', /./);
+    expectError(await postJson(completions(), { prompt: [1, 2, 50257] }), 400, 'prompt', /not an id in \[0, 50257\)/);
+  });
+
+  it('max_tokens past the context', async () => {
+    const res = await postJson(completions(), { prompt: 'The KV cache', max_tokens: 1021 });
+    expectError(res, 400, 'max_tokens', /maximum context length is 1024 tokens; the request has 4 prompt tokens and max_tokens 1021/);
+    const long = Array.from({ length: 1025 }, () => 1);
+    expectError(await postJson(completions(), { prompt: long, max_tokens: 1 }), 400, 'prompt', /maximum context length/);
+  });
+
+  it('a request the KV pool can never hold, naming the limit', async () => {
+    const res = await postJson(`${small.url}/v1/completions`, { prompt: 'x', max_tokens: 100 });
+    expectError(res, 400, 'max_tokens', /needs 7 KV blocks .* the KV pool holds 4/);
+    // The same request streamed is refused the same way, before any event is sent.
+    const streamed = await postJson(`${small.url}/v1/completions`, { prompt: 'x', max_tokens: 100, stream: true });
+    expectError(streamed, 400, 'max_tokens', /KV pool holds 4/);
+  });
+
+  it('an unknown path', async () => {
+    expectError(await postJson(`${serve.url}/v1/embeddings`, { input: 'x' }), 404, null, /no route POST \/v1\/embeddings/);
+  });
+
+  it('a full waiting queue answers 429, and the requests it took still complete', async () => {
+    const body = { prompt: Array.from({ length: 40 }, (_, i) => i + 1), max_tokens: 8, ignore_eos: true };
+    const results = await Promise.all(Array.from({ length: 12 }, () => postJson(`${small.url}/v1/completions`, body)));
+    const refused = results.filter((r) => r.status === 429);
+    const served = results.filter((r) => r.status === 200);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(served.length + refused.length).toBe(12);
+    expect(served.length).toBeGreaterThanOrEqual(2);
+    for (const r of refused) expectError(r, 429, null, /waiting queue is full \(2 requests/);
+    for (const r of served) expect(r.json.usage.completion_tokens).toBe(8);
+  });
+
+  it('an engine that has stopped answers 503, not a 400 blaming the request', async () => {
+    const stopped = await startServe();
+    await stopped.engine.close();
+    try {
+      expectError(await postJson(`${stopped.url}/v1/completions`, { prompt: 'x', max_tokens: 2 }), 503, null, /shutting down/);
+    } finally {
+      await stopped.server.close();
+    }
+  });
+
+  it('answers any JSON body with a completion or a 4xx in the error shape, never a 500 (property)', async () => {
+    const field = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('x', 1, 0, -1, 2.5, null, true, [1, 2], ['a'], [[1]], {}));
+    const body = fc.record(
+      { prompt: field, max_tokens: field, temperature: field, top_p: field, top_k: field, stop: field, stream: field, seed: field, n: field, model: field },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(body, fc.jsonValue({ maxDepth: 2 })), async (json) => {
+        const res = await serve.server.app.inject({ method: 'POST', url: '/v1/completions', payload: JSON.stringify(json), headers: { 'content-type': 'application/json' } });
+        if (res.statusCode === 200) return;
+        expect([400, 404]).toContain(res.statusCode);
+        const parsed = JSON.parse(res.body);
+        expect(typeof parsed.error.message).toBe('string');
+        expect(parsed.error.code).toBe(res.statusCode);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('still serves after all of that', async () => {
+    const res = await postJson(completions(), { prompt: 'still here', max_tokens: 2 });
+    expect(res.status).toBe(200);
+    expect(res.json.usage.completion_tokens).toBeGreaterThan(0);
+  });
+});
