@@ -15,6 +15,7 @@ import { labBackends, parseOverrides, validKeysTable, type SettingOverride } fro
 import type { KbDatabase } from '../store/db.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
+import { checkEndpointFlags, connectEndpoint, type EndpointFlags } from './lab-endpoint.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -62,6 +63,11 @@ export function register(program: Command): void {
     )
     .option('--profile', 'time every kernel (webgpu) and show the table in the report; same as --set profile=true')
     .option('--points <labels>', 'for a sweep: run only these points, comma-separated')
+    .option('--endpoint <url>', 'run the workload against an OpenAI-compatible server (vLLM, SGLang, llama.cpp, kb serve), e.g. http://127.0.0.1:8000/v1; engine.* settings are then the server\'s')
+    .option('--model <name>', 'with --endpoint: the served model to ask for (default: the first of /v1/models)')
+    .option('--api-key-env <var>', 'with --endpoint: the environment variable holding the API key (sent as a Bearer token, never stored)')
+    .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
+    .option('--request-timeout <s>', 'with --endpoint: give up on a request after this many seconds (default 300)')
     .option('--json', 'print the run as JSON (the report, the metrics and every check)')
     .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
@@ -231,7 +237,7 @@ function verdictOfStored(result: unknown): string | null {
   return typeof verdict === 'string' ? verdict : null;
 }
 
-interface RunOptions {
+interface RunOptions extends EndpointFlags {
   set: string[];
   backend?: string;
   profile?: boolean;
@@ -255,6 +261,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       return asUserError(error);
     }
   })();
+  checkEndpointFlags(options, overrides);
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
   const { loadLab } = await import('../lab/files.ts');
   const { labSettings, selectPoints } = await import('../lab/plan.ts');
@@ -267,6 +274,8 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     } catch (error) {
       asUserError(error);
     }
+    // Asked once before the run is stored: a server that does not answer is one line, no run.
+    const endpoint = options.endpoint !== undefined ? await connectEndpoint({ ...options, endpoint: options.endpoint }) : undefined;
     const { runLab, labRunJson } = await import('../lab/run.ts');
     const { labRunText } = await import('../lab/report-text.ts');
     const { textProgress } = await import('../ui/lab-progress-text.ts');
@@ -284,7 +293,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const progress = textProgress(process.stderr);
     let result: LabRunResult;
     try {
-      result = await runLab({ db: kb.db, lab, overrides, points, signal: controller.signal, onProgress: (p) => progress.update(p) });
+      result = await runLab({ db: kb.db, lab, overrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), ...(endpoint ? { endpoint } : {}) });
     } catch (error) {
       progress.done();
       if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
