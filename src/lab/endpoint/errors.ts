@@ -47,9 +47,18 @@ export function failureReason(error: unknown): string {
     case 'ENETUNREACH':
       return 'host unreachable';
   }
-  if (code && tlsCodes.test(code)) return `TLS error (${code}${cause?.message ? `: ${cause.message}` : ''})`;
+  if (code && tlsCodes.test(code)) return tlsReason(code);
   const message = cause?.message ?? (error instanceof Error ? error.message : String(error));
   return message.split('\n')[0];
+}
+
+/** OpenSSL's own messages run over several lines of internals: say what the code means. */
+function tlsReason(code: string): string {
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') return `TLS error: the server does not speak TLS on this port (http:// rather than https://?) (${code})`;
+  if (/SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code)) return `TLS error: the server's certificate is not trusted here (${code}; NODE_EXTRA_CA_CERTS can add its CA)`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `TLS error: the server's certificate does not name this host (${code})`;
+  if (code === 'CERT_HAS_EXPIRED') return `TLS error: the server's certificate has expired (${code})`;
+  return `TLS error (${code})`;
 }
 
 /** The message of an error body: OpenAI's `{"error": {"message"}}`, vLLM's `{"message"}`, else the text. */

@@ -33,7 +33,13 @@ export type Scrape = Map<string, Histogram>;
 export function parseHistograms(text: string, model?: string): Scrape {
   const histogramNames = new Set([...text.matchAll(/^#\s*TYPE\s+(\S+)\s+histogram\s*$/gm)].map((m) => m[1]));
   const families = parsePrometheusTextFormat(text.replace(/^#\s*TYPE\s.*$/gm, ''));
-  const samples = new Map(families.map((f) => [f.name, f.metrics.filter((m) => model === undefined || m.labels?.model_name === undefined || m.labels.model_name === model)]));
+  // Without types, one label set's _bucket, _count, _sum lines come back as families of their
+  // own, again for each label set: gather the samples by name.
+  const samples = new Map<string, Array<{ value?: string; labels?: Record<string, string> }>>();
+  for (const family of families) {
+    const kept = family.metrics.filter((m) => model === undefined || m.labels?.model_name === undefined || m.labels.model_name === model);
+    samples.set(family.name, [...(samples.get(family.name) ?? []), ...kept]);
+  }
   const out: Scrape = new Map();
   for (const name of histogramNames) {
     const buckets = samples.get(`${name}_bucket`) ?? [];
