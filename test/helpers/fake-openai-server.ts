@@ -57,8 +57,9 @@ class Histogram {
 
 export interface FakeServer {
   url: string;
-  /** Completions received (streaming or not). */
+  /** Completions received (streaming or not), and those answered to the end. */
   completions: number;
+  finished: number;
   /** Bodies of every completion request. */
   bodies: unknown[];
   close(): Promise<void>;
@@ -81,7 +82,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     e2e: new Histogram('vllm:e2e_request_latency_seconds', 'Histogram of e2e request latency in seconds.', latencyEdges),
   };
   let running = 0;
-  const state: FakeServer = { url: '', completions: 0, bodies: [], close: async () => {} };
+  const state: FakeServer = { url: '', completions: 0, finished: 0, bodies: [], close: async () => {} };
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -141,6 +142,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       } else {
         json(res, 200, { id, object: 'text_completion', created, model, choices: [{ index: 0, text, logprobs: null, finish_reason: 'length', stop_reason: null }], usage });
       }
+      if (!closed) state.finished += 1;
     } finally {
       running -= 1;
       const next = waiting.shift();
