@@ -12,7 +12,7 @@ export interface EndpointTarget {
   shown: string;
   /** Sent as `Authorization`; never stored. */
   authorization: string | null;
-  /** Longest wait for one request (connect to last byte), ms. */
+  /** Longest silence of the server within one request (no headers, no byte), ms. */
   timeoutMs: number;
 }
 

@@ -57,7 +57,7 @@ describe('endpoint client', () => {
     const slow = await startFakeServer({ prefillMs: 2000 });
     try {
       const timedOut = await streamCompletion(parseEndpoint(slow.url, { timeoutMs: 100 }), { model: 'gpt2', prompt: 'hi', maxTokens: 2, ignoreEos: false });
-      expect(timedOut.error).toBe('timed out');
+      expect(timedOut.error).toBe('timed out waiting for the server');
     } finally {
       await slow.close();
     }
