@@ -36,6 +36,15 @@ export function checkEndpointFlags(flags: EndpointFlags, overrides: readonly Set
   positive(flags.requestTimeout, '--request-timeout', false);
 }
 
+/** A lab that sweeps a setting the server owns compares server configurations: one server cannot. */
+export function checkEndpointLab(lab: { name: string; sweep: { key: string } | null }): void {
+  if (lab.sweep && serverOwnedKey(lab.sweep.key)) {
+    throw new UserError(
+      `lab ${lab.name} sweeps ${lab.sweep.key}, which the server sets: it cannot run with --endpoint (start a server per value and run a single-run lab against each, or pick a lab that sweeps workload.*)`,
+    );
+  }
+}
+
 function positive(text: string | undefined, flag: string, integer: boolean): number | null {
   if (text === undefined) return null;
   const value = Number(text);

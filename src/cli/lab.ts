@@ -15,7 +15,7 @@ import { labBackends, parseOverrides, validKeysTable, type SettingOverride } fro
 import type { KbDatabase } from '../store/db.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
-import { checkEndpointFlags, connectEndpoint, type EndpointFlags } from './lab-endpoint.ts';
+import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './lab-endpoint.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -48,7 +48,7 @@ export function register(program: Command): void {
     .command('lab')
     .summary('run a lab on the bundled inference engine, or list labs and past runs')
     .description(
-      'Runs lab/<name>.md: its workload on the bundled engine, the report (queue wait, TTFT, TPOT, ITL, ' +
+      'Runs lab/<name>.md: its workload on the bundled engine (or, with --endpoint, against an OpenAI-compatible server), the report (queue wait, TTFT, TPOT, ITL, ' +
         'throughput, KV and scheduler stats), then each expectation shown as reproduced (✓) or not (✗). ' +
         'Every run is stored. Exit code 0 when the run completes, whatever the verdict; 130 when interrupted ' +
         '(the partial run is stored).',
@@ -275,6 +275,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       asUserError(error);
     }
     // Asked once before the run is stored: a server that does not answer is one line, no run.
+    if (options.endpoint !== undefined) checkEndpointLab(lab);
     const endpoint = options.endpoint !== undefined ? await connectEndpoint({ ...options, endpoint: options.endpoint }) : undefined;
     const { runLab, labRunJson } = await import('../lab/run.ts');
     const { labRunText } = await import('../lab/report-text.ts');

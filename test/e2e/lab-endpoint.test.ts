@@ -82,6 +82,8 @@ describe('kb lab --endpoint', () => {
     expect(backend.stderr).toBe('kb: --backend: set by the server when --endpoint is given\n');
     const stray = await runKbAsync(['lab', 'ttft-breakdown', '--max-concurrency', '4'], { env });
     expect(stray.stderr).toMatch(/^kb: --max-concurrency needs --endpoint URL/);
+    const sweep = await runKbAsync(['lab', 'batching', '--endpoint', 'http://127.0.0.1:9/v1'], { env });
+    expect(sweep.stderr).toMatch(/^kb: lab batching sweeps engine\.policy, which the server sets: it cannot run with --endpoint/);
     const zero = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--max-concurrency', '0'], { env });
     expect(zero.stderr).toBe('kb: --max-concurrency 0: expected a whole number > 0\n');
   }, 60_000);
