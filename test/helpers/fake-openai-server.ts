@@ -24,10 +24,11 @@ export interface FakeServerOptions {
 }
 
 // vLLM v1's edges (vllm/v1/metrics/loggers.py): TTFT, and request latencies for queue/prefill/decode/e2e.
-const ttftEdges = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0];
-const latencyEdges = [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0];
+export const ttftEdges = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0];
+export const latencyEdges = [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0];
 
-class Histogram {
+/** One vLLM-named histogram in Prometheus text (also used by bench/peer-server's front). */
+export class Histogram {
   readonly counts: number[];
   count = 0;
   sum = 0;
