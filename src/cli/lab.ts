@@ -270,7 +270,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const lab = loadLabOrExplain(loadLab, kb.root, name);
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
-      selectPoints(lab, labSettings(lab, overrides), points);
+      selectPoints(lab, labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined }), points);
     } catch (error) {
       asUserError(error);
     }

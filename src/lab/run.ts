@@ -90,7 +90,7 @@ export function verdictOf(checks: readonly CheckOutcome[], status: LabRunStatus)
  */
 export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const { db, lab, signal } = options;
-  const settings = labSettings(lab, options.overrides);
+  const settings = labSettings(lab, options.overrides, { serverOwnsEngine: options.endpoint !== undefined });
   const planned = selectPoints(lab, settings, options.points);
   const changed = diffSettings(lab.settings, settings);
   const startedAt = Date.now();

@@ -65,8 +65,10 @@ describe('kb lab --endpoint', () => {
   it('lists failed requests with their reasons, and says when the server has no metrics', async () => {
     const server = await serve({ failEvery: 5, metrics: false });
     const env = { KB_DB: join(tempDir(), 'kb.db') };
-    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
+    // 1,500 + 16 tokens is past gpt2-tiny's context, but the server's model decides that.
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small, '--set', 'workload.promptTokens=1500'], { env });
     expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Prompt tokens: 28500\s/); // 19 successful x 1,500
     // The probe is completion 1; of the 24 measured (2..25), 5, 10, 15, 20 and 25 fail.
     expect(run.stdout).toMatch(/Successful requests: 19\s+Failed requests: 5/);
     expect(run.stdout).toMatch(/Failed requests:\n\s+5 × HTTP 500: the fake engine failed on purpose/);
