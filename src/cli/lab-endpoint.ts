@@ -28,7 +28,7 @@ export function checkEndpointFlags(flags: EndpointFlags, overrides: readonly Set
     return;
   }
   if (flags.backend !== undefined || flags.profile) throw new UserError(`--${flags.backend !== undefined ? 'backend' : 'profile'}: set by the server when --endpoint is given`);
-  const owned = overrides.filter((o) => serverOwnedKey(o.key) && !(o.key === 'backend' && flags.backend !== undefined));
+  const owned = overrides.filter((o) => serverOwnedKey(o.key));
   if (owned.length > 0) {
     throw new UserError(`--set ${owned.map((o) => o.key).join(', ')}: set by the server when --endpoint is given (change it where the server is started); only workload.*, warmup, repeats and slo.* apply`);
   }

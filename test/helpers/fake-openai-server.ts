@@ -21,6 +21,8 @@ export interface FakeServerOptions {
   rejectIgnoreEos?: boolean;
   /** Send no usage chunk even when asked. */
   usage?: boolean;
+  /** Answer one JSON body even when asked to stream. */
+  ignoreStream?: boolean;
 }
 
 // vLLM v1's edges (vllm/v1/metrics/loggers.py): TTFT, and request latencies for queue/prefill/decode/e2e.
@@ -119,7 +121,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const firstToken = performance.now();
       h.prefill.observe((firstToken - scheduled) / 1000);
       h.ttft.observe((firstToken - arrived) / 1000);
-      const stream = body.stream === true;
+      const stream = body.stream === true && !options.ignoreStream;
       const id = `cmpl-${state.completions}`;
       const created = Math.floor(Date.now() / 1000);
       const chunk = (choices: unknown[], usage: unknown = null) => `data: ${JSON.stringify({ id, object: 'text_completion', created, model, choices, usage })}\n\n`;

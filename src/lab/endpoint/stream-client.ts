@@ -92,6 +92,10 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
       ...(signal ? { signal } : {}),
     });
     if (response.statusCode < 200 || response.statusCode >= 300) throw new HttpStatusError(response.statusCode, errorBodyMessage(await response.body.text()));
+    const type = String(response.headers['content-type'] ?? '');
+    if (!type.includes('text/event-stream')) {
+      throw new Error(`the server answered ${type || 'without a content type'}, not a stream (text/event-stream): does it stream completions?`);
+    }
     response.body.setEncoding('utf8');
     for await (const text of response.body) parser.feed(text as string);
     if (streamError === null && chunkTimes.length === 0) streamError = 'the stream ended without any text';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEndpoint } from '../../../src/lab/endpoint/target.ts';
 import { streamCompletion } from '../../../src/lab/endpoint/stream-client.ts';
 import { probeServer } from '../../../src/lab/endpoint/server-info.ts';
-import { planPrompts } from '../../../src/lab/endpoint/prompts.ts';
+import { isGpt2Model, planPrompts } from '../../../src/lab/endpoint/prompts.ts';
 import { startFakeServer, type FakeServer } from '../../helpers/fake-openai-server.ts';
 
 let server: FakeServer;
@@ -62,6 +62,14 @@ describe('endpoint client', () => {
       await slow.close();
     }
 
+    const plain = await startFakeServer({ ignoreStream: true });
+    try {
+      const notStreamed = await streamCompletion(parseEndpoint(plain.url), { model: 'gpt2', prompt: 'hi', maxTokens: 2, ignoreEos: false });
+      expect(notStreamed.error).toBe('the server answered application/json, not a stream (text/event-stream): does it stream completions?');
+    } finally {
+      await plain.close();
+    }
+
     const tls = await streamCompletion(parseEndpoint(server.url.replace('http:', 'https:')), { model: 'gpt2', prompt: 'hi', maxTokens: 2, ignoreEos: false });
     expect(tls.error).toMatch(/^TLS error/);
     for (const e of [refused.error, wrongModel.error, tls.error]) expect(e).not.toMatch(/\n|    at /);
@@ -87,6 +95,11 @@ describe('endpoint client', () => {
       await other.close();
       await noTokenize.close();
     }
+  });
+
+  it('knows GPT-2 models by name', () => {
+    for (const name of ['gpt2', 'gpt2-tiny', 'gpt2-medium', 'openai-community/gpt2', 'distilgpt2', 'my-org/gpt-2-finetune']) expect(isGpt2Model(name)).toBe(true);
+    for (const name of ['Qwen/Qwen3-0.6B', 'meta-llama/Llama-3.1-8B', 'gpt2x', 'nanogpt22']) expect(isGpt2Model(name)).toBe(false);
   });
 
   it('keeps credentials out of the URL it shows and stores', () => {
