@@ -67,7 +67,7 @@ export function register(program: Command): void {
     .option('--model <name>', 'with --endpoint: the served model to ask for (default: the first of /v1/models)')
     .option('--api-key-env <var>', 'with --endpoint: the environment variable holding the API key (sent as a Bearer token, never stored)')
     .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
-    .option('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds (default 300)')
+    .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
     .option('--json', 'print the run as JSON (the report, the metrics and every check)')
     .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
