@@ -63,6 +63,8 @@ export interface FakeServer {
   /** Completions received (streaming or not), and those answered to the end. */
   completions: number;
   finished: number;
+  /** Most completions open at once. */
+  maxOpen: number;
   /** Bodies of every completion request. */
   bodies: unknown[];
   close(): Promise<void>;
@@ -85,7 +87,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     e2e: new Histogram('vllm:e2e_request_latency_seconds', 'Histogram of e2e request latency in seconds.', latencyEdges),
   };
   let running = 0;
-  const state: FakeServer = { url: '', completions: 0, finished: 0, bodies: [], close: async () => {} };
+  const state: FakeServer = { url: '', completions: 0, finished: 0, maxOpen: 0, bodies: [], close: async () => {} };
+  let open = 0;
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -109,6 +112,8 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
     if (prompt === null || prompt.length === 0) return error(res, 400, 'prompt must be a string or a list of token ids', 'prompt');
     const maxTokens = Number(body.max_tokens ?? 16);
     const arrived = performance.now();
+    open += 1;
+    state.maxOpen = Math.max(state.maxOpen, open);
     let closed = false;
     res.on('close', () => (closed = true));
     if (free > 0) free -= 1;
@@ -147,6 +152,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       }
       if (!closed) state.finished += 1;
     } finally {
+      open -= 1;
       running -= 1;
       const next = waiting.shift();
       if (next) next();
