@@ -274,8 +274,8 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     } catch (error) {
       asUserError(error);
     }
-    // Asked once before the run is stored: a server that does not answer is one line, no run.
     if (options.endpoint !== undefined) checkEndpointLab(lab);
+    // Asked once before the run is stored: a server that does not answer is one line, no run.
     const endpoint = options.endpoint !== undefined ? await connectEndpoint({ ...options, endpoint: options.endpoint }) : undefined;
     const { runLab, labRunJson } = await import('../lab/run.ts');
     const { labRunText } = await import('../lab/report-text.ts');
