@@ -1,6 +1,7 @@
 // kb lab <name> --endpoint for real: the CLI drives the fake OpenAI-compatible server
 // (vLLM's formats) as a user's kb would drive vLLM: the report, the server-side split, the
 // failures, the stored run in history, refused settings, a refused connection, Ctrl-C.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +74,24 @@ describe('kb lab --endpoint', () => {
     expect(run.stdout).toMatch(/Successful requests: 19\s+Failed requests: 5/);
     expect(run.stdout).toMatch(/Failed requests:\n\s+5 × HTTP 500: the fake engine failed on purpose/);
     expect(run.stdout).toMatch(/Server side: not available \(the server offers no Prometheus \/metrics with histograms\); client side only\./);
+  }, 60_000);
+
+  it('sends the key from --api-key-env and stores no credential', async () => {
+    const server = await serve({ apiKey: 'sk-secret-123' });
+    const dir = tempDir();
+    const env = { KB_DB: join(dir, 'kb.db'), MY_KEY: 'sk-secret-123' };
+    const refused = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized\n`);
+    const withUser = server.url.replace('http://', 'http://me:pw-456@');
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', withUser, '--api-key-env', 'MY_KEY', ...small], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Successful requests: 24/);
+    expect(run.stdout).not.toContain('pw-456');
+    const stored = readFileSync(join(dir, 'kb.db')).toString('latin1') + (existsSync(join(dir, 'kb.db-wal')) ? readFileSync(join(dir, 'kb.db-wal')).toString('latin1') : '');
+    expect(stored).toContain(server.url);
+    expect(stored).not.toContain('sk-secret-123');
+    expect(stored).not.toContain('pw-456');
   }, 60_000);
 
   it('refuses settings the server owns, and endpoint flags without --endpoint', async () => {

@@ -23,6 +23,8 @@ export interface FakeServerOptions {
   usage?: boolean;
   /** Answer one JSON body even when asked to stream. */
   ignoreStream?: boolean;
+  /** Require `Authorization: Bearer <key>` on /v1 routes, as `vllm serve --api-key` does. */
+  apiKey?: string;
 }
 
 // vLLM v1's edges (vllm/v1/metrics/loggers.py): TTFT, and request latencies for queue/prefill/decode/e2e.
@@ -187,6 +189,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
           return error(res, 400, 'malformed JSON');
         }
       }
+      if (options.apiKey !== undefined && path.startsWith('/v1/') && req.headers.authorization !== `Bearer ${options.apiKey}`) return error(res, 401, 'Unauthorized');
       if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'fake', max_model_len: 1024 }] });
       if (req.method === 'GET' && path === '/version' && options.version !== false) return json(res, 200, { version: '0.0.0-fake' });
       if (req.method === 'GET' && path === '/health') return res.end();
