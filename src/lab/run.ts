@@ -6,7 +6,7 @@ import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.
 import { evaluateChecks, type CheckOutcome, type MeasuredMetrics } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
-import { endpointDescription, runEndpointPoint, type EndpointSession } from './endpoint/run-point.ts';
+import type { EndpointSession } from './endpoint/run-point.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
 import type { BenchmarkReport } from '../engine/bench/runner.ts';
 import type { Lab } from './lab-file.ts';
@@ -99,7 +99,9 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const endpoint: EndpointOfRun | null = session
     ? { url: session.target.shown, model: session.server.model, serverVersion: session.server.version, maxConcurrency: session.maxConcurrency }
     : null;
-  const runPoint: PointRunner = session ? (s, hooks) => runEndpointPoint(session, s, hooks) : runBenchmarkPoint;
+  // Loaded only for --endpoint: a run on the bundled engine takes the path it always took.
+  const client = session ? await import('./endpoint/run-point.ts') : null;
+  const runPoint: PointRunner = session && client ? (s, hooks) => client.runEndpointPoint(session, s, hooks) : runBenchmarkPoint;
   const storedSettings = {
     settings,
     changed,
@@ -111,7 +113,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     startedAt,
     settings: storedSettings,
     backend: session ? 'endpoint' : settings.backend,
-    ...(session ? { device: endpointDescription(session) } : {}),
+    ...(session && client ? { device: client.endpointDescription(session) } : {}),
   });
 
   const points: LabPointResult[] = [];
