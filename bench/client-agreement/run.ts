@@ -44,24 +44,27 @@ const requests = Array.from({ length: n }, (_, i) => ({
   arrivalMs: 0,
 }));
 
-console.log(`openai ${check.stdout.trim()} (Python) vs kb's endpoint client: ${n} requests at once, prompt ${promptTokens}, ${maxTokens} tokens; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-const kb: Array<{ ttft: number; tps: number }> = [];
-const py: Array<{ ttft: number; tps: number }> = [];
-await replay(session, requests.slice(0, 8), undefined, () => {});
-for (let round = 1; round <= Number(values.rounds); round++) {
-  const sent = await replay(session, requests, undefined, () => {});
-  const summary = summarizeRequests(sent.map((s) => s.measured), { ttftMs: 0, tpotMs: 0 });
-  if (summary.failed > 0) throw new Error(`kb's client: ${summary.failed} failed: ${JSON.stringify(summary.failures)}`);
-  kb.push({ ttft: summary.ttftMs.p50, tps: summary.outputTokensPerS });
-  const out = spawnSync(values.python, [here('./openai_client.py'), url, 'gpt2', String(n), String(promptTokens), String(maxTokens)], { encoding: 'utf8' });
-  if (out.status !== 0) throw new Error(`openai client failed: ${out.stderr}`);
-  const r = JSON.parse(out.stdout) as { ttft_p50_ms: number; output_tps: number };
-  py.push({ ttft: r.ttft_p50_ms, tps: r.output_tps });
-  console.log(`round ${round}: kb TTFT p50 ${kb.at(-1)!.ttft.toFixed(1)} ms, ${kb.at(-1)!.tps.toFixed(0)} tok/s; openai TTFT p50 ${r.ttft_p50_ms.toFixed(1)} ms, ${r.output_tps.toFixed(0)} tok/s`);
+try {
+  console.log(`openai ${check.stdout.trim()} (Python) vs kb's endpoint client: ${n} requests at once, prompt ${promptTokens}, ${maxTokens} tokens; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const kb: Array<{ ttft: number; tps: number }> = [];
+  const py: Array<{ ttft: number; tps: number }> = [];
+  await replay(session, requests.slice(0, 8), undefined, () => {});
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    const sent = await replay(session, requests, undefined, () => {});
+    const summary = summarizeRequests(sent.map((s) => s.measured), { ttftMs: 0, tpotMs: 0 });
+    if (summary.failed > 0) throw new Error(`kb's client: ${summary.failed} failed: ${JSON.stringify(summary.failures)}`);
+    kb.push({ ttft: summary.ttftMs.p50, tps: summary.outputTokensPerS });
+    const out = spawnSync(values.python, [here('./openai_client.py'), url, 'gpt2', String(n), String(promptTokens), String(maxTokens)], { encoding: 'utf8' });
+    if (out.status !== 0) throw new Error(`openai client failed: ${out.stderr}`);
+    const r = JSON.parse(out.stdout) as { ttft_p50_ms: number; output_tps: number };
+    py.push({ ttft: r.ttft_p50_ms, tps: r.output_tps });
+    console.log(`round ${round}: kb TTFT p50 ${kb.at(-1)!.ttft.toFixed(1)} ms, ${kb.at(-1)!.tps.toFixed(0)} tok/s; openai TTFT p50 ${r.ttft_p50_ms.toFixed(1)} ms, ${r.output_tps.toFixed(0)} tok/s`);
+  }
+  const med = (xs: number[]) => percentile(xs, 50);
+  const [kt, pt] = [med(kb.map((x) => x.ttft)), med(py.map((x) => x.ttft))];
+  const [kr, pr] = [med(kb.map((x) => x.tps)), med(py.map((x) => x.tps))];
+  console.log(`median: TTFT p50 kb ${kt.toFixed(1)} / openai ${pt.toFixed(1)} ms = ${(kt / pt).toFixed(3)}; throughput kb ${kr.toFixed(0)} / openai ${pr.toFixed(0)} tok/s = ${(kr / pr).toFixed(3)}  (goal: both within 0.95..1.05)`);
+  console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+} finally {
+  server.kill('SIGTERM');
 }
-const med = (xs: number[]) => percentile(xs, 50);
-const [kt, pt] = [med(kb.map((x) => x.ttft)), med(py.map((x) => x.ttft))];
-const [kr, pr] = [med(kb.map((x) => x.tps)), med(py.map((x) => x.tps))];
-console.log(`median: TTFT p50 kb ${kt.toFixed(1)} / openai ${pt.toFixed(1)} ms = ${(kt / pt).toFixed(3)}; throughput kb ${kr.toFixed(0)} / openai ${pr.toFixed(0)} tok/s = ${(kr / pr).toFixed(3)}  (goal: both within 0.95..1.05)`);
-console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-server.kill('SIGTERM');

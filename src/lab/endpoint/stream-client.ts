@@ -50,8 +50,11 @@ export function requestBody(request: CompletionRequest): string {
 // undici's request() rather than fetch(): the same client under Node's fetch, without the
 // WHATWG streams and signal plumbing that made fetch cost ~0.4 ms of CPU per tiny request
 // here (bench/endpoint-client). One keep-alive pool per origin, no cap on connections: a
-// cap, when wanted, is --max-concurrency's, on the client and in the open.
-const dispatcher = new Agent({ keepAliveTimeout: 30_000 });
+// cap, when wanted, is --max-concurrency's, on the client and in the open. Idle sockets are
+// dropped after 4 s, before servers drop them (uvicorn, under vLLM and SGLang, after 5 s,
+// without saying so in a Keep-Alive header): a request sent on a socket the server is closing
+// fails with "the server closed the connection", which happened here between rounds.
+const dispatcher = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000, keepAliveTimeoutThreshold: 2_000 });
 
 export async function streamCompletion(target: EndpointTarget, request: CompletionRequest, signal?: AbortSignal): Promise<RequestOutcome> {
   const body = requestBody(request);
