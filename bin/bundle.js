@@ -16,9 +16,10 @@ export const cacheDir = join(root, 'node_modules/.cache/kb');
 
 /**
  * Left to Node at run time: native addons, packages loaded through createRequire or a
- * worker, and the build tools themselves.
+ * worker, the build tools themselves, and undici (only `kb lab --endpoint` needs it, and a
+ * licence comment of its would make the bundle non-ASCII).
  */
-const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*'];
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', 'undici'];
 
 /**
  * What a bundle of the checkout at `base` depends on, as one short key: the size and mtime
