@@ -16,9 +16,10 @@ export const cacheDir = join(root, 'node_modules/.cache/kb');
 
 /**
  * Left to Node at run time: native addons, packages loaded through createRequire or a
- * worker, and the build tools themselves.
+ * worker, the build tools themselves, and undici (only `kb lab --endpoint` needs it, and a
+ * licence comment of its would make the bundle non-ASCII).
  */
-const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', ...serveOnly()];
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', ...serveOnly(), 'undici'];
 
 /** kb serve's HTTP server and metrics (~1.1 MB bundled): loaded from node_modules when it runs, not read by every start. */
 function serveOnly() {

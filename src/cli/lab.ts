@@ -15,6 +15,7 @@ import { labBackends, parseOverrides, validKeysTable, type SettingOverride } fro
 import type { KbDatabase } from '../store/db.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
+import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './lab-endpoint.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -47,7 +48,7 @@ export function register(program: Command): void {
     .command('lab')
     .summary('run a lab on the bundled inference engine, or list labs and past runs')
     .description(
-      'Runs lab/<name>.md: its workload on the bundled engine, the report (queue wait, TTFT, TPOT, ITL, ' +
+      'Runs lab/<name>.md: its workload on the bundled engine (or, with --endpoint, against an OpenAI-compatible server), the report (queue wait, TTFT, TPOT, ITL, ' +
         'throughput, KV and scheduler stats), then each expectation shown as reproduced (✓) or not (✗). ' +
         'Every run is stored. Exit code 0 when the run completes, whatever the verdict; 130 when interrupted ' +
         '(the partial run is stored).',
@@ -62,6 +63,11 @@ export function register(program: Command): void {
     )
     .option('--profile', 'time every kernel (webgpu) and show the table in the report; same as --set profile=true')
     .option('--points <labels>', 'for a sweep: run only these points, comma-separated')
+    .option('--endpoint <url>', 'run the workload against an OpenAI-compatible server (vLLM, SGLang, llama.cpp, kb serve), e.g. http://127.0.0.1:8000/v1; engine.* settings are then the server\'s')
+    .option('--model <name>', 'with --endpoint: the served model to ask for (default: the first of /v1/models)')
+    .option('--api-key-env <var>', 'with --endpoint: the environment variable holding the API key (sent as a Bearer token, never stored)')
+    .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
+    .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
     .option('--json', 'print the run as JSON (the report, the metrics and every check)')
     .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
@@ -231,7 +237,7 @@ function verdictOfStored(result: unknown): string | null {
   return typeof verdict === 'string' ? verdict : null;
 }
 
-interface RunOptions {
+interface RunOptions extends EndpointFlags {
   set: string[];
   backend?: string;
   profile?: boolean;
@@ -255,6 +261,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       return asUserError(error);
     }
   })();
+  checkEndpointFlags(options, overrides);
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
   const { loadLab } = await import('../lab/files.ts');
   const { labSettings, selectPoints } = await import('../lab/plan.ts');
@@ -263,10 +270,13 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const lab = loadLabOrExplain(loadLab, kb.root, name);
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
-      selectPoints(lab, labSettings(lab, overrides), points);
+      selectPoints(lab, labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined }), points);
     } catch (error) {
       asUserError(error);
     }
+    if (options.endpoint !== undefined) checkEndpointLab(lab);
+    // Asked once before the run is stored: a server that does not answer is one line, no run.
+    const endpoint = options.endpoint !== undefined ? await connectEndpoint({ ...options, endpoint: options.endpoint }) : undefined;
     const { runLab, labRunJson } = await import('../lab/run.ts');
     const { labRunText } = await import('../lab/report-text.ts');
     const { textProgress } = await import('../ui/lab-progress-text.ts');
@@ -284,7 +294,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const progress = textProgress(process.stderr);
     let result: LabRunResult;
     try {
-      result = await runLab({ db: kb.db, lab, overrides, points, signal: controller.signal, onProgress: (p) => progress.update(p) });
+      result = await runLab({ db: kb.db, lab, overrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), ...(endpoint ? { endpoint } : {}) });
     } catch (error) {
       progress.done();
       if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);

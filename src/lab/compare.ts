@@ -1,7 +1,7 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { percentChange, settingsChanges, shownMetrics, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
+import { percentChange, ranOn, settingsChanges, shownMetrics, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMetric } from './metrics.ts';
 
 function cell(name: string, value: number | undefined): string {
@@ -21,7 +21,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
     ['', `#${a.id}`, `#${b.id}`, 'change'],
     ['lab', a.lab, b.lab, a.lab === b.lab ? '' : 'different labs'],
     ['started', new Date(a.startedAt).toISOString().slice(0, 16).replace('T', ' '), new Date(b.startedAt).toISOString().slice(0, 16).replace('T', ' '), ''],
-    ['backend', a.backend, b.backend, ''],
+    ['backend', ranOn(a), ranOn(b), ''],
     ['status', a.status, b.status, ''],
     ['verdict', ra.verdict ?? '-', rb.verdict ?? '-', ''],
   ];

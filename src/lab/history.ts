@@ -96,12 +96,17 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
   return lines;
 }
 
+/** The backend, or for a run against a server (--endpoint) its URL, model and version. */
+export function ranOn(run: LabRunRow): string {
+  return run.backend === 'endpoint' && run.device ? `endpoint ${run.device}` : run.backend;
+}
+
 /** One run's first line: id, start, status, verdict, backend, what was changed (and the lab, in a list of every lab). */
 function runLine(run: LabRunRow, labWidth: number | null): string {
   const result = (run.result ?? {}) as StoredResult;
   const status = run.finishedAt === null ? 'running or killed' : run.status;
   const lab = labWidth === null ? '' : `${run.lab.padEnd(labWidth)}  `;
-  return `  #${run.id}  ${when(run.startedAt)}  ${lab}${status.padEnd(7)}  ${(result.verdict ?? '-').padEnd(14)}  ${run.backend}  ${changedText(run.settings as StoredSettings)}`;
+  return `  #${run.id}  ${when(run.startedAt)}  ${lab}${status.padEnd(7)}  ${(result.verdict ?? '-').padEnd(14)}  ${ranOn(run)}  ${changedText(run.settings as StoredSettings)}`;
 }
 
 /** `kb lab history` without a name: the latest runs of every lab, one line each. */

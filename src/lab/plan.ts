@@ -4,10 +4,10 @@ import type { Lab } from './lab-file.ts';
 import { applyOverrides, crossCheck, SettingError, type LabSettings, type SettingOverride } from './settings.ts';
 
 /** The effective settings of a lab under overrides, checked before anything runs. */
-export function labSettings(lab: Lab, overrides: readonly SettingOverride[]): LabSettings {
+export function labSettings(lab: Lab, overrides: readonly SettingOverride[], options: { serverOwnsEngine?: boolean } = {}): LabSettings {
   const settings = applyOverrides(lab.settings, overrides);
   const points = lab.sweep ? lab.sweep.values.map((value) => applyOverrides(settings, [{ key: lab.sweep!.key, value }])) : [settings];
-  const problems = [...new Set(points.flatMap(crossCheck))];
+  const problems = [...new Set(points.flatMap((point) => crossCheck(point, options)))];
   if (problems.length > 0) throw new SettingError(problems.join('\n'));
   return settings;
 }

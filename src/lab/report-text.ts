@@ -18,6 +18,17 @@ export function settingsLine(settings: LabSettings): string {
   ].join('\n  ');
 }
 
+/** An endpoint run's settings: the server's model and URL, the workload; the engine is the server's. */
+export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullable<LabRunResult['endpoint']>): string {
+  const [, workload, , runs] = settingsLine(settings).split('\n  ');
+  return [
+    `${endpoint.model} at ${endpoint.url}${endpoint.serverVersion ? ` (${endpoint.serverVersion})` : ''}${endpoint.maxConcurrency !== null ? `, at most ${endpoint.maxConcurrency} requests in flight` : ''}`,
+    workload,
+    'engine.*: set by the server',
+    runs,
+  ].join('\n  ');
+}
+
 function checkLine(outcome: CheckOutcome, color: boolean): string {
   const { check } = outcome;
   const mark = outcome.pass === null ? '?' : outcome.pass ? '✓' : '✗';
@@ -34,9 +45,9 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   const color = options.color ?? false;
   const out: string[] = [];
   out.push(`=== lab ${result.lab}: ${result.title} ===`);
-  out.push(`Settings:\n  ${settingsLine(result.settings)}`);
+  out.push(`Settings:\n  ${result.endpoint ? endpointSettingsLine(result.settings, result.endpoint) : settingsLine(result.settings)}`);
   // Said once here; the engine's table under each point leaves its own Model and Backend lines out.
-  if (result.device) out.push(`Backend: ${result.device}${result.settings.backend === 'sim' ? '  [virtual clock]' : ''}`);
+  if (result.device && !result.endpoint) out.push(`Backend: ${result.device}${result.settings.backend === 'sim' ? '  [virtual clock]' : ''}`);
   if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);
   for (const point of result.points) {
     out.push('');

@@ -6,6 +6,7 @@ import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.
 import { evaluateChecks, type CheckOutcome, type MeasuredMetrics } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
+import type { EndpointSession } from './endpoint/run-point.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
 import type { BenchmarkReport } from '../engine/bench/runner.ts';
 import type { Lab } from './lab-file.ts';
@@ -22,7 +23,19 @@ export interface RunLabOptions {
   points?: readonly string[];
   signal?: AbortSignal;
   onProgress?(progress: LabProgress): void;
+  /** Run the workload against this server (--endpoint) instead of the bundled engine. */
+  endpoint?: EndpointSession;
 }
+
+/** Where a run's requests went, when not to the bundled engine. */
+export interface EndpointOfRun {
+  url: string;
+  model: string;
+  serverVersion: string | null;
+  maxConcurrency: number | null;
+}
+
+type PointRunner = (settings: LabSettings, hooks: PointHooks) => Promise<Omit<PointRun, 'report'> & { report: unknown }>;
 
 export interface LabPointResult {
   /** The swept value as text, or null for a single-run lab. */
@@ -62,6 +75,8 @@ export interface LabRunResult {
   verdict: LabVerdict;
   /** Why the run is partial or failed. */
   note: string | null;
+  /** The server the run measured (--endpoint), or null for the bundled engine. */
+  endpoint: EndpointOfRun | null;
 }
 
 export function verdictOf(checks: readonly CheckOutcome[], status: LabRunStatus): LabVerdict {
@@ -75,13 +90,31 @@ export function verdictOf(checks: readonly CheckOutcome[], status: LabRunStatus)
  */
 export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const { db, lab, signal } = options;
-  const settings = labSettings(lab, options.overrides);
+  const settings = labSettings(lab, options.overrides, { serverOwnsEngine: options.endpoint !== undefined });
   const planned = selectPoints(lab, settings, options.points);
   const changed = diffSettings(lab.settings, settings);
   const startedAt = Date.now();
   const clockStart = performance.now();
-  const storedSettings = { settings, changed, sweep: lab.sweep ? { key: lab.sweep.key, labels: planned.flatMap((p) => (p.label === null ? [] : [p.label])) } : null };
-  const runId = startLabRun(db, { lab: lab.name, startedAt, settings: storedSettings, backend: settings.backend });
+  const session = options.endpoint;
+  const endpoint: EndpointOfRun | null = session
+    ? { url: session.target.shown, model: session.server.model, serverVersion: session.server.version, maxConcurrency: session.maxConcurrency }
+    : null;
+  // Loaded only for --endpoint: a run on the bundled engine takes the path it always took.
+  const client = session ? await import('./endpoint/run-point.ts') : null;
+  const runPoint: PointRunner = session && client ? (s, hooks) => client.runEndpointPoint(session, s, hooks) : runBenchmarkPoint;
+  const storedSettings = {
+    settings,
+    changed,
+    sweep: lab.sweep ? { key: lab.sweep.key, labels: planned.flatMap((p) => (p.label === null ? [] : [p.label])) } : null,
+    ...(endpoint ? { endpoint } : {}),
+  };
+  const runId = startLabRun(db, {
+    lab: lab.name,
+    startedAt,
+    settings: storedSettings,
+    backend: session ? 'endpoint' : settings.backend,
+    ...(session && client ? { device: client.endpointDescription(session) } : {}),
+  });
 
   const points: LabPointResult[] = [];
   let device: string | null = null;
@@ -92,11 +125,11 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   // The roofline compares with this machine's figures, so they are taken next to the points:
   // once the first point has shown the backend that runs is the cpu (`auto` may pick a GPU).
   let probe: MachineProbe | null = null;
-  let backend: string = settings.backend;
+  let backend: string = session ? 'endpoint' : settings.backend;
 
   if (lab.sweep?.relativeTo === 'capacity' && !signal?.aborted) {
     try {
-      capacity = await measureCapacity(settings, {
+      capacity = await measureCapacity(runPoint, settings, {
         signal,
         onProgress: (p) => options.onProgress?.({ ...p, point: 'capacity', pointIndex: 0, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
@@ -131,9 +164,9 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       requestsTotal: point.settings.workload.requests,
       elapsedMs: performance.now() - clockStart,
     });
-    let run: PointRun;
+    let run: Awaited<ReturnType<PointRunner>>;
     try {
-      run = await runBenchmarkPoint(point.settings, {
+      run = await runPoint(point.settings, {
         signal,
         onProgress: (p) =>
           options.onProgress?.({ ...p, point: point.label, ...sweepKey, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
@@ -210,6 +243,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     checks,
     verdict: verdictOf(checks, status),
     note,
+    endpoint,
   };
   finishLabRun(db, runId, { status, finishedAt: result.finishedAt, result: storedResult(result), device });
   if (failure !== null) throw failure;
@@ -221,13 +255,13 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
  * submitted at once after one warm-up burst (a cold engine would make the figure err low),
  * finished requests over the time to finish them all. Null when interrupted.
  */
-async function measureCapacity(settings: LabSettings, hooks: PointHooks): Promise<number | null> {
+async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hooks: PointHooks): Promise<number | null> {
   const burst = applyOverrides(settings, [
     { key: 'workload.arrival', value: 'burst' },
     { key: 'warmup', value: 1 },
     { key: 'repeats', value: 1 },
   ]);
-  const run = await runBenchmarkPoint(burst, hooks);
+  const run = await runPoint(burst, hooks);
   const rate = run.metrics['throughput.requests_per_s'];
   return run.completed && rate !== undefined && rate > 0 ? rate : null;
 }
@@ -268,6 +302,7 @@ export function labRunJson(result: LabRunResult): unknown {
     finishedAt: result.finishedAt,
     backend: result.backend,
     device: result.device,
+    endpoint: result.endpoint,
     settings: result.settings,
     changed: Object.fromEntries(result.changed.map(({ key, value }) => [key, value])),
     sweep: result.sweep,

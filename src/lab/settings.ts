@@ -303,12 +303,14 @@ export function diffSettings(base: LabSettings, settings: LabSettings): SettingO
  * Rules that involve more than one key, checked after overrides are applied and before
  * the engine starts.
  */
-export function crossCheck(settings: LabSettings): string[] {
+export function crossCheck(settings: LabSettings, options: { serverOwnsEngine?: boolean } = {}): string[] {
   const problems: string[] = [];
   const { engine, workload } = settings;
   if (workload.sharedPrefix >= workload.promptTokens.min) {
     problems.push(`workload.sharedPrefix (${workload.sharedPrefix}) must be shorter than the shortest prompt (workload.promptTokens ${formatSettingValue(workload.promptTokens)})`);
   }
+  // Against a server (--endpoint) its own engine, model and context decide the rest.
+  if (options.serverOwnsEngine) return problems;
   if (engine.chunkSize === 0 && engine.maxBatchedTokens < workload.promptTokens.max) {
     problems.push(
       `engine.maxBatchedTokens (${engine.maxBatchedTokens}) is smaller than the longest prompt (${workload.promptTokens.max}) and engine.chunkSize is 0: such a prompt could never be scheduled; raise the budget or set engine.chunkSize`,

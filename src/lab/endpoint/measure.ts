@@ -1,0 +1,176 @@
+// The numbers of an endpoint run under the lab's metric names, with `vllm bench serve`'s
+// definitions: TTFT from just before sending to the first chunk with text; TPOT per request
+// = (latency - TTFT) / (output tokens - 1), output tokens as the server's usage counts them;
+// ITL = the gaps between chunks, every request pooled; percentiles interpolated linearly.
+// The server-side split of TTFT comes from /metrics histogram deltas (server-histograms.ts).
+import { percentiles, type Percentiles } from '../../engine/metrics/percentile.ts';
+import type { MeasuredMetrics } from '../checks.ts';
+import { bucketQuantile, histogramDelta, serverHistograms, type BucketQuantile, type Histogram, type Scrape, type ServerHistogramKey } from './server-histograms.ts';
+import type { RequestOutcome } from './stream-client.ts';
+
+export interface MeasuredRequest {
+  /** Prompt tokens known before sending, or null (then the server's usage counts them). */
+  promptTokens: number | null;
+  outcome: RequestOutcome;
+}
+
+export interface Slo {
+  ttftMs: number;
+  tpotMs: number;
+}
+
+export interface ClientSummary {
+  requests: number;
+  completed: number;
+  failed: number;
+  /** Reasons of the failed requests, most frequent first. */
+  failures: Array<{ reason: string; count: number }>;
+  promptTokens: number;
+  outputTokens: number;
+  durationMs: number;
+  ttftMs: Percentiles;
+  tpotMs: Percentiles;
+  itlMs: Percentiles;
+  latencyMs: Percentiles;
+  requestsPerS: number;
+  outputTokensPerS: number;
+  totalTokensPerS: number;
+  goodputRequestsPerS: number | null;
+}
+
+export function summarizeRequests(requests: readonly MeasuredRequest[], slo: Slo): ClientSummary {
+  const ttft: number[] = [];
+  const tpot: number[] = [];
+  const itl: number[] = [];
+  const latency: number[] = [];
+  const failures = new Map<string, number>();
+  let promptTokens = 0;
+  let outputTokens = 0;
+  let good = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const { promptTokens: known, outcome } of requests) {
+    first = Math.min(first, outcome.sentAt);
+    last = Math.max(last, outcome.endedAt);
+    if (outcome.error !== null) {
+      failures.set(outcome.error, (failures.get(outcome.error) ?? 0) + 1);
+      continue;
+    }
+    const requestTtft = outcome.chunkTimes[0] - outcome.sentAt;
+    const requestLatency = outcome.endedAt - outcome.sentAt;
+    const requestTpot = outcome.outputTokens > 1 ? (requestLatency - requestTtft) / (outcome.outputTokens - 1) : null;
+    ttft.push(requestTtft);
+    latency.push(requestLatency);
+    if (requestTpot !== null) tpot.push(requestTpot);
+    for (let i = 1; i < outcome.chunkTimes.length; i++) itl.push(outcome.chunkTimes[i] - outcome.chunkTimes[i - 1]);
+    promptTokens += known ?? outcome.usagePromptTokens ?? 0;
+    outputTokens += outcome.outputTokens;
+    const meets = (slo.ttftMs <= 0 || requestTtft <= slo.ttftMs) && (slo.tpotMs <= 0 || requestTpot === null || requestTpot <= slo.tpotMs);
+    if (meets) good += 1;
+  }
+  const completed = ttft.length;
+  const durationMs = requests.length > 0 ? last - first : 0;
+  const perSecond = (n: number) => (durationMs > 0 ? (n * 1000) / durationMs : 0);
+  return {
+    requests: requests.length,
+    completed,
+    failed: requests.length - completed,
+    failures: [...failures].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
+    promptTokens,
+    outputTokens,
+    durationMs,
+    ttftMs: percentiles(ttft),
+    tpotMs: percentiles(tpot),
+    itlMs: percentiles(itl),
+    latencyMs: percentiles(latency),
+    requestsPerS: perSecond(completed),
+    outputTokensPerS: perSecond(outputTokens),
+    totalTokensPerS: perSecond(promptTokens + outputTokens),
+    goodputRequestsPerS: slo.ttftMs > 0 || slo.tpotMs > 0 ? perSecond(good) : null,
+  };
+}
+
+export interface ServerSeries {
+  /** vLLM's histogram name. */
+  name: string;
+  /** Requests the histogram counted during the run. */
+  count: number;
+  /** Estimates in ms, with the bucket (ms) each percentile falls in. */
+  p50: BucketQuantile;
+  p95: BucketQuantile;
+  p99: BucketQuantile;
+  /** Exact: the histogram's sum over its count. */
+  meanMs: number;
+}
+
+export type ServerSide = { available: true; series: Partial<Record<ServerHistogramKey, ServerSeries>> } | { available: false; reason: string };
+
+const toMs = (q: BucketQuantile): BucketQuantile => ({ value: q.value * 1000, lower: q.lower * 1000, upper: q.upper * 1000 });
+
+/** The split of the run's TTFT on the server, from two scrapes; says why when there is none. */
+export function serverSide(before: Scrape | null, after: Scrape | null): ServerSide {
+  if (before === null || after === null) return { available: false, reason: 'the server offers no Prometheus /metrics with histograms' };
+  const series: Partial<Record<ServerHistogramKey, ServerSeries>> = {};
+  for (const [key, name] of Object.entries(serverHistograms) as Array<[ServerHistogramKey, string]>) {
+    const delta: Histogram | null = histogramDelta(before.get(name), after.get(name));
+    if (delta === null || delta.count <= 0) continue;
+    const [p50, p95, p99] = [0.5, 0.95, 0.99].map((q) => toMs(bucketQuantile(delta, q)!));
+    series[key] = { name, count: delta.count, p50, p95, p99, meanMs: (delta.sum / delta.count) * 1000 };
+  }
+  if (series.queue === undefined && series.prefill === undefined) {
+    return { available: false, reason: `the server's /metrics has no ${serverHistograms.queue} or ${serverHistograms.prefill} counts for this run (not vLLM's metric names?)` };
+  }
+  return { available: true, series };
+}
+
+/**
+ * Whether a bucket estimate says more than a bound: in the first bucket (0, edge] the value
+ * may be anywhere down to 0, in the +Inf bucket anywhere up. vLLM's queue and prefill
+ * histograms start at 0.3 s, so a fast server's split is only "under 300 ms": such a
+ * percentile is shown as a bound and left out of the metrics (a check on it is not judged).
+ */
+export function resolved(q: BucketQuantile): boolean {
+  return q.lower > 0 && Number.isFinite(q.upper);
+}
+
+/** Both sides under the lab's names: checks such as queue_wait.p99 / ttft.p99 read them. */
+export function endpointMetrics(client: ClientSummary, server: ServerSide): MeasuredMetrics {
+  const out: MeasuredMetrics = {};
+  const put = (name: string, value: number | null) => {
+    if (value !== null && Number.isFinite(value)) out[name] = value;
+  };
+  const family = (name: string, p: Percentiles) => {
+    put(`${name}.p50`, p.p50);
+    put(`${name}.p95`, p.p95);
+    put(`${name}.p99`, p.p99);
+    put(`${name}.mean`, p.mean);
+  };
+  family('ttft', client.ttftMs);
+  family('tpot', client.tpotMs);
+  family('itl', client.itlMs);
+  family('latency', client.latencyMs);
+  put('requests', client.requests);
+  put('requests_failed', client.failed);
+  put('prompt_tokens', client.promptTokens);
+  put('output_tokens', client.outputTokens);
+  put('duration', client.durationMs / 1000);
+  put('throughput.output_tps', client.outputTokensPerS);
+  put('throughput.total_tps', client.totalTokensPerS);
+  put('throughput.requests_per_s', client.requestsPerS);
+  put('goodput.requests_per_s', client.goodputRequestsPerS);
+  if (server.available) {
+    // Bucket estimates: the report says which bucket each lies in.
+    for (const [metric, key] of [
+      ['queue_wait', 'queue'],
+      ['prefill_first', 'prefill'],
+    ] as const) {
+      const s = server.series[key];
+      if (!s) continue;
+      for (const p of ['p50', 'p95', 'p99'] as const) if (resolved(s[p])) put(`${metric}.${p}`, s[p].value);
+      put(`${metric}.mean`, s.meanMs);
+    }
+  }
+  const step = client.itlMs.p50;
+  if (step > 0) put('itl.spike', client.itlMs.p99 / step);
+  return out;
+}

@@ -1,0 +1,62 @@
+// What the run learns about the server before its first measured request: that it answers
+// at all (else one clear line and nothing is stored), which model to ask for, its version
+// (/version, as vLLM has it), and whether it accepts `ignore_eos` (needed for exact output
+// lengths; OpenAI's own API refuses unknown fields).
+import { EndpointError, errorBodyMessage, failureReason, HttpStatusError } from './errors.ts';
+import { headers, type EndpointTarget } from './target.ts';
+
+export interface ServerInfo {
+  model: string;
+  /** "vllm 0.11.0", "kb 0.1.0", or null when /version is not offered. */
+  version: string | null;
+  ignoreEos: boolean;
+}
+
+async function getJson(target: EndpointTarget, url: string): Promise<unknown> {
+  const response = await fetch(url, { headers: headers(target), signal: AbortSignal.timeout(Math.min(target.timeoutMs, 30_000)) });
+  if (!response.ok) throw new HttpStatusError(response.status, errorBodyMessage(await response.text()));
+  return response.json();
+}
+
+export async function probeServer(target: EndpointTarget, wanted: string | undefined): Promise<ServerInfo> {
+  let models: string[];
+  try {
+    const list = (await getJson(target, `${target.base}/models`)) as { data?: Array<{ id?: unknown }> };
+    models = (list.data ?? []).flatMap((m) => (typeof m.id === 'string' ? [m.id] : []));
+  } catch (error) {
+    throw new EndpointError(`${target.shown}: ${failureReason(error)}`);
+  }
+  const model = wanted ?? models[0];
+  if (model === undefined) throw new EndpointError(`${target.shown}/models lists no model; name one with --model`);
+  if (wanted !== undefined && models.length > 0 && !models.includes(wanted)) {
+    throw new EndpointError(`--model ${wanted}: the server does not serve it; it serves ${models.join(', ')}`);
+  }
+  return { model, version: await serverVersion(target), ignoreEos: await acceptsIgnoreEos(target, model) };
+}
+
+async function serverVersion(target: EndpointTarget): Promise<string | null> {
+  try {
+    const body = (await getJson(target, `${target.root}/version`)) as { version?: unknown; name?: unknown };
+    if (typeof body.version !== 'string') return null;
+    return typeof body.name === 'string' ? `${body.name} ${body.version}` : body.version;
+  } catch {
+    return null;
+  }
+}
+
+/** One token with `ignore_eos`: a 400 that names the field means the server does not take it. */
+async function acceptsIgnoreEos(target: EndpointTarget, model: string): Promise<boolean> {
+  const response = await fetch(`${target.base}/completions`, {
+    method: 'POST',
+    headers: headers(target, true),
+    body: JSON.stringify({ model, prompt: 'Hello', max_tokens: 1, ignore_eos: true }),
+    signal: AbortSignal.timeout(Math.min(target.timeoutMs, 60_000)),
+  }).catch((error: unknown) => {
+    throw new EndpointError(`${target.shown}: ${failureReason(error)}`);
+  });
+  const text = await response.text();
+  if (response.ok) return true;
+  const message = errorBodyMessage(text);
+  if (response.status === 400 && /ignore_eos/.test(message)) return false;
+  throw new EndpointError(`${target.shown}: a one-token completion failed: HTTP ${response.status}: ${message}`);
+}

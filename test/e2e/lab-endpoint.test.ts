@@ -1,0 +1,141 @@
+// kb lab <name> --endpoint for real: the CLI drives the fake OpenAI-compatible server
+// (vLLM's formats) as a user's kb would drive vLLM: the report, the server-side split, the
+// failures, the stored run in history, refused settings, a refused connection, Ctrl-C.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { runKbAsync, spawnKb } from '../helpers/kb-cli-async.ts';
+import { startFakeServer, type FakeServer } from '../helpers/fake-openai-server.ts';
+
+const servers: FakeServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+async function serve(options: Parameters<typeof startFakeServer>[0]): Promise<FakeServer> {
+  const server = await startFakeServer(options);
+  servers.push(server);
+  return server;
+}
+const small = ['--set', 'workload.requests=24', '--set', 'warmup=0'];
+
+interface RunJson {
+  status: string;
+  backend: string;
+  device: string;
+  endpoint: { url: string; model: string; serverVersion: string | null; maxConcurrency: number | null };
+  points: Array<{ metrics: Record<string, number>; report: { kind: string; client: { failures: unknown[] }; server: { available: boolean } } }>;
+  checks: Array<{ metric: string; pass: boolean | null }>;
+}
+
+describe('kb lab --endpoint', () => {
+  it('runs ttft-breakdown against a server, splits TTFT from /metrics, stores the run with the endpoint', async () => {
+    const server = await serve({ slots: 4, prefillMs: 3, decodeMs: 1 });
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, '--json', ...small], { env });
+    expect(run.stderr).not.toMatch(/Error|at /);
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as RunJson;
+    expect(result).toMatchObject({ status: 'ok', backend: 'endpoint', endpoint: { url: server.url, model: 'gpt2', serverVersion: '0.0.0-fake', maxConcurrency: null } });
+    const { metrics, report } = result.points[0];
+    expect(report.kind).toBe('endpoint');
+    expect(metrics).toMatchObject({ requests: 24, requests_failed: 0, output_tokens: 24 * 16, prompt_tokens: 24 * 8 });
+    // 24 requests on 4 slots queue on the server: its mean queue time is most of the mean TTFT.
+    expect(metrics['queue_wait.mean']).toBeGreaterThan(0);
+    expect(metrics['queue_wait.mean'] + metrics['prefill_first.mean']).toBeLessThanOrEqual(metrics['ttft.mean']);
+    expect(metrics['ttft.p99']).toBeGreaterThanOrEqual(metrics['ttft.p50']);
+    expect(server.bodies.filter((b) => (b as { stream?: boolean }).stream)).toHaveLength(24);
+
+    const text = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, '--max-concurrency', '8', ...small], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`gpt2 at ${server.url} (0.0.0-fake), at most 8 requests in flight`);
+    expect(text.stdout).toContain('engine.*: set by the server');
+    expect(text.stdout).toMatch(/Prompt lengths: exact \(GPT-2 BPE token ids, drawn locally\); output lengths exact \(ignore_eos\)/);
+    expect(text.stdout).toMatch(/Successful requests: 24\s+Failed requests: 0/);
+    expect(text.stdout).toMatch(/TTFT\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/);
+    expect(text.stdout).toMatch(/Server side, from \/metrics histogram deltas/);
+    expect(text.stdout).toMatch(/Queue time\s+[\d.]+\s+\S+\s+\S+\s+\S+\s+p99 in \(/);
+
+    const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
+    expect(history.stdout).toContain(`endpoint ${server.url} · gpt2 · 0.0.0-fake`);
+    const compare = await runKbAsync(['lab', 'compare', '1', '2'], { env });
+    expect(compare.stdout).toMatch(/backend\s+endpoint http/);
+  }, 60_000);
+
+  it('lists failed requests with their reasons, and says when the server has no metrics', async () => {
+    const server = await serve({ failEvery: 5, metrics: false });
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    // 1,500 + 16 tokens is past gpt2-tiny's context, but the server's model decides that.
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small, '--set', 'workload.promptTokens=1500'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Prompt tokens: 28500\s/); // 19 successful x 1,500
+    // The probe is completion 1; of the 24 measured (2..25), 5, 10, 15, 20 and 25 fail.
+    expect(run.stdout).toMatch(/Successful requests: 19\s+Failed requests: 5/);
+    expect(run.stdout).toMatch(/Failed requests:\n\s+5 × HTTP 500: the fake engine failed on purpose/);
+    expect(run.stdout).toMatch(/Server side: not available \(the server offers no Prometheus \/metrics with histograms\); client side only\./);
+  }, 60_000);
+
+  it('sends the key from --api-key-env and stores no credential', async () => {
+    const server = await serve({ apiKey: 'sk-secret-123' });
+    const dir = tempDir();
+    const env = { KB_DB: join(dir, 'kb.db'), MY_KEY: 'sk-secret-123' };
+    const refused = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized\n`);
+    const withUser = server.url.replace('http://', 'http://me:pw-456@');
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', withUser, '--api-key-env', 'MY_KEY', ...small], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Successful requests: 24/);
+    expect(run.stdout).not.toContain('pw-456');
+    const stored = readFileSync(join(dir, 'kb.db')).toString('latin1') + (existsSync(join(dir, 'kb.db-wal')) ? readFileSync(join(dir, 'kb.db-wal')).toString('latin1') : '');
+    expect(stored).toContain(server.url);
+    expect(stored).not.toContain('sk-secret-123');
+    expect(stored).not.toContain('pw-456');
+  }, 60_000);
+
+  it('refuses settings the server owns, and endpoint flags without --endpoint', async () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const engine = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--set', 'engine.prefillMaxBatch=256'], { env });
+    expect(engine.code).toBe(1);
+    expect(engine.stderr).toBe('kb: --set engine.prefillMaxBatch: set by the server when --endpoint is given (change it where the server is started); only workload.*, warmup, repeats and slo.* apply\n');
+    const backend = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--backend', 'cpu'], { env });
+    expect(backend.stderr).toBe('kb: --backend: set by the server when --endpoint is given\n');
+    const stray = await runKbAsync(['lab', 'ttft-breakdown', '--max-concurrency', '4'], { env });
+    expect(stray.stderr).toMatch(/^kb: --max-concurrency needs --endpoint URL/);
+    const sweep = await runKbAsync(['lab', 'batching', '--endpoint', 'http://127.0.0.1:9/v1'], { env });
+    expect(sweep.stderr).toMatch(/^kb: lab batching sweeps engine\.policy, which the server sets: it cannot run with --endpoint/);
+    const zero = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--max-concurrency', '0'], { env });
+    expect(zero.stderr).toBe('kb: --max-concurrency 0: expected a whole number > 0\n');
+  }, 60_000);
+
+  it('a refused connection is one line and stores nothing', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', `http://127.0.0.1:${port}/v1`], { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`kb: http://127.0.0.1:${port}/v1: connection refused (is the server running, and on this port?)\n`);
+    const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
+    expect(history.stdout).toMatch(/none yet/);
+  }, 60_000);
+
+  it('Ctrl-C stops the requests in flight and stores the partial run', async () => {
+    // 2 slots, 16 tokens at 40 ms: 24 requests take ~8 s; interrupt once some have finished.
+    const server = await serve({ slots: 2, decodeMs: 40 });
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
+    const started = Date.now();
+    while (server.finished < 5 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toMatch(/stopping the lab; the partial run is being stored/);
+    expect(run.stdout).toMatch(/--- interrupted: requests finished so far ---/);
+    expect(run.stdout).toMatch(/Run #1 stored \(partial\)/);
+    const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
+    expect(history.stdout).toMatch(/#1 .* partial .* endpoint http/);
+  }, 60_000);
+});
