@@ -1,7 +1,8 @@
 // /metrics under vLLM's names, types, bucket edges and labels (model_name, engine), so a
 // scraper or dashboard built for vLLM reads kb serve unchanged. Names and buckets follow
-// vLLM's v1 PrometheusStatLogger. prom-client writes a counter's name as given, so the
-// counters carry the `_total` suffix vLLM's Python client adds on exposition.
+// vLLM's v1 PrometheusStatLogger (the phase histograms with finer edges added). prom-client
+// writes a counter's name as given, so the counters carry the `_total` suffix vLLM's Python
+// client adds on exposition.
 //
 // Definitions (engine clock, seconds), as vLLM's: TTFT = first token - arrival at the
 // server; queue = admission to the first step - submit; prefill = first token - admission;
@@ -11,7 +12,14 @@ import type { EngineStats } from '../engine/engine.ts';
 
 const TTFT_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0];
 const ITL_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0];
-const REQUEST_LATENCY_BUCKETS = [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0];
+const VLLM_REQUEST_LATENCY_BUCKETS = [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0];
+/**
+ * vLLM's edges for the phase histograms (queue, prefill, decode, inference, e2e) start at
+ * 0.3 s: on kb's small models every prefill and most queue waits fall in the first bucket, and
+ * a client could only say "under 300 ms". kb adds finer edges (nine per decade, 1 ms to 8 s)
+ * to vLLM's: a superset of the edges, so histogram_quantile and vLLM's dashboards still work.
+ */
+const REQUEST_LATENCY_BUCKETS = [...new Set([...VLLM_REQUEST_LATENCY_BUCKETS, ...[0.001, 0.01, 0.1, 1].flatMap((decade) => [1, 1.5, 2, 2.5, 3, 4, 5, 6, 8].map((m) => Number((m * decade).toPrecision(3))))])].sort((a, b) => a - b);
 const ITERATION_TOKEN_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
 const LABELS = ['model_name', 'engine'] as const;
 

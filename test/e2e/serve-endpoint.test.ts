@@ -1,0 +1,47 @@
+// Issue #14's two halves together: kb's endpoint client (kb lab --endpoint) measuring kb serve
+// on loopback reproduces ttft-breakdown's expectations, and the server-side split it reads
+// from /metrics agrees with the same lab run in-process: most of TTFT is queue wait.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { runKbAsync } from '../helpers/kb-cli-async.ts';
+import { startKbServe, stopKbServes } from '../helpers/kb-serve.ts';
+
+afterEach(stopKbServes);
+
+interface RunJson {
+  status: string;
+  backend: string;
+  points: Array<{ metrics: Record<string, number>; report: { server?: { available: boolean } } }>;
+  checks: Array<{ metric: string; pass: boolean | null }>;
+}
+
+/** The share of the mean TTFT spent waiting in the queue (means: exact from a histogram's sum and count). */
+const queueShare = (metrics: Record<string, number>) => metrics['queue_wait.mean'] / (metrics['queue_wait.mean'] + metrics['prefill_first.mean']);
+
+describe('kb lab --endpoint against kb serve', () => {
+  it('reproduces ttft-breakdown, with a server-side queue/prefill split like the in-process run', async () => {
+    const serve = await startKbServe(['--quiet']);
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const remote = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', `${serve.url}/v1`, '--json'], { env, timeoutMs: 120_000 });
+    expect(remote.code, remote.stderr).toBe(0);
+    const local = await runKbAsync(['lab', 'ttft-breakdown', '--json'], { env, timeoutMs: 120_000 });
+    expect(local.code, local.stderr).toBe(0);
+    const [overHttp, inProcess] = [remote, local].map((run) => JSON.parse(run.stdout) as RunJson);
+
+    expect(overHttp.backend).toBe('endpoint');
+    expect(overHttp.points[0].report.server?.available).toBe(true);
+    for (const run of [overHttp, inProcess]) {
+      expect(run.status).toBe('ok');
+      expect(run.checks.map((check) => [check.metric, check.pass])).toEqual([
+        ['queue_wait.p99 / ttft.p99', true],
+        ['prefill_first.p99 / ttft.p99', true],
+      ]);
+    }
+    const [served, engine] = [overHttp, inProcess].map((run) => run.points[0].metrics);
+    // kb serve's finer buckets resolve the split: no percentile is left as a bound.
+    for (const metric of ['queue_wait.p50', 'queue_wait.p99', 'prefill_first.p50', 'prefill_first.p99']) expect(served[metric], metric).toBeGreaterThan(0);
+    expect(queueShare(served)).toBeGreaterThan(0.6);
+    expect(Math.abs(queueShare(served) - queueShare(engine))).toBeLessThan(0.15);
+  }, 180_000);
+});
