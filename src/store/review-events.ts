@@ -1,0 +1,143 @@
+// The SQL of the review log cache (migration 5): events read from the log files, how far
+// each file was read, the cards waiting for a replay, and rewriting a card's review_log and
+// card_actions rows to what a replay gives.
+import type { KbDatabase } from './db.ts';
+import type { FsrsColumns } from './fsrs.ts';
+
+export interface EventRow {
+  id: string;
+  device: string;
+  n: number;
+  card_id: string;
+  at: number;
+  kind: 'rate' | 'undo' | 'suspend' | 'unsuspend' | 'bury' | 'unbury' | 'forget';
+  rating: number | null;
+  duration_ms: number;
+  target: string | null;
+  reset_counts: 0 | 1;
+  seed: string | null;
+  day: string;
+}
+
+/** One step of a card's replayed history, as review_log / card_actions store it. */
+export interface ReplayedEntry {
+  event: EventRow;
+  before: FsrsColumns;
+  after: FsrsColumns;
+}
+
+export function reviewEventQueries(db: KbDatabase) {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)
+     VALUES (@id, @device, @n, @card_id, @at, @kind, @rating, @duration_ms, @target, @reset_counts, @seed, @day)`,
+  );
+  const forCard = db.prepare<[string], EventRow>('SELECT * FROM review_events WHERE card_id = ? ORDER BY at, device, n, id');
+  const nextN = db.prepare<[string], { n: number | null }>('SELECT max(n) AS n FROM review_events WHERE device = ?');
+  const hasAny = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE card_id = ? LIMIT 1');
+  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM review_events');
+  const offset = db.prepare<[string], { offset: number }>('SELECT offset FROM review_log_files WHERE name = ?');
+  const setOffset = db.prepare<[string, number]>(
+    'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset',
+  );
+  const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
+  const pendingKnown = db.prepare<[], { card_id: string }>(
+    'SELECT p.card_id FROM replay_pending p JOIN fsrs f ON f.card_id = p.card_id ORDER BY p.card_id',
+  );
+  const donePending = db.prepare<[string]>('DELETE FROM replay_pending WHERE card_id = ?');
+  const logsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM review_log WHERE card_id = ?');
+  const actionsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM card_actions WHERE card_id = ?');
+  const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
+  const deleteAction = db.prepare<[string]>('DELETE FROM card_actions WHERE uuid = ?');
+  const updateLog = db.prepare<[string, string, string]>('UPDATE review_log SET state_before = ?, state_after = ? WHERE uuid = ?');
+  const updateAction = db.prepare<[string, string, string]>('UPDATE card_actions SET state_before = ?, state_after = ? WHERE uuid = ?');
+  const insertLog = db.prepare(
+    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+     VALUES (@uuid, @card_id, @rating, @at, @duration_ms, @state_before, @state_after, @device)`,
+  );
+  const insertAction = db.prepare(
+    `INSERT INTO card_actions (uuid, card_id, action, acted_at, state_before, state_after, after_rating, device_id)
+     VALUES (@uuid, @card_id, @action, @at, @state_before, @state_after, NULL, @device)`,
+  );
+  const allLogs = db.prepare<[], { uuid: string; card_id: string; rating: number; reviewed_at: number; duration_ms: number; state_before: string; device_id: string; source: 0 | 1; action: string | null }>(
+    `SELECT uuid, card_id, rating, reviewed_at, duration_ms, state_before, device_id, 0 AS source, NULL AS action FROM review_log
+     UNION ALL
+     SELECT uuid, card_id, 0, acted_at, 0, state_before, device_id, 1, action FROM card_actions
+     ORDER BY reviewed_at, source`,
+  );
+
+  return {
+    /** Stores an event; false when one with its id is already there (read twice, or merged twice). */
+    insert(row: EventRow): boolean {
+      return insert.run(row).changes === 1;
+    },
+    forCard(cardId: string): EventRow[] {
+      return forCard.all(cardId);
+    },
+    /** The next place in a device's log. */
+    nextN(device: string): number {
+      const n = nextN.get(device)?.n;
+      return n === null || n === undefined ? 0 : n + 1;
+    },
+    hasEvents(cardId: string): boolean {
+      return hasAny.get(cardId) !== undefined;
+    },
+    count(): number {
+      return count.get()?.n ?? 0;
+    },
+    offset(name: string): number {
+      return offset.get(name)?.offset ?? 0;
+    },
+    setOffset(name: string, bytes: number): void {
+      setOffset.run(name, bytes);
+    },
+    markPending(cardId: string): void {
+      addPending.run(cardId);
+    },
+    /** Pending cards this database knows (has an fsrs row for). */
+    pendingKnown(): string[] {
+      return pendingKnown.all().map((row) => row.card_id);
+    },
+    donePending(cardId: string): void {
+      donePending.run(cardId);
+    },
+    /**
+     * Makes a card's review_log and card_actions rows what its replay gives. Rows of events
+     * that still stand are updated in place (their rowid, which kb undo orders by, is kept);
+     * events new to this database are inserted; rows of events taken back are deleted. A
+     * state_before keeps its note-restore patch while the state it records is unchanged.
+     */
+    rewriteHistory(cardId: string, entries: readonly ReplayedEntry[]): void {
+      const stored = new Map<string, string>();
+      for (const row of logsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+      for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+      const standing = new Set<string>();
+      for (const { event, before, after } of entries) {
+        standing.add(event.id);
+        const old = stored.get(event.id);
+        const beforeJson = old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : JSON.stringify(before);
+        const afterJson = JSON.stringify(after);
+        const isRating = event.kind === 'rate';
+        if (old !== undefined) (isRating ? updateLog : updateAction).run(beforeJson, afterJson, event.id);
+        else if (isRating) insertLog.run({ uuid: event.id, card_id: cardId, rating: event.rating, at: event.at, duration_ms: event.duration_ms, state_before: beforeJson, state_after: afterJson, device: event.device });
+        else insertAction.run({ uuid: event.id, card_id: cardId, action: event.kind, at: event.at, state_before: beforeJson, state_after: afterJson, device: event.device });
+      }
+      for (const uuid of stored.keys()) {
+        if (standing.has(uuid)) continue;
+        deleteLog.run(uuid);
+        deleteAction.run(uuid);
+      }
+    },
+    /** The history written before the review log files existed (migration): ratings and actions, oldest first. */
+    legacyHistory() {
+      return allLogs.all();
+    },
+  };
+}
+
+/** The stored row fields, ignoring anything else a state_before carries (the note-restore patch). */
+export function sameColumns(a: FsrsColumns, b: FsrsColumns): boolean {
+  const keys = ['due', 'stability', 'difficulty', 'elapsed_days', 'scheduled_days', 'learning_steps', 'reps', 'lapses', 'state', 'last_review', 'suspended', 'buried_until'] as const;
+  return keys.every((key) => a[key] === b[key]) && (a.leech ?? 0) === (b.leech ?? 0);
+}
+
+export type ReviewEventQueries = ReturnType<typeof reviewEventQueries>;
