@@ -9,7 +9,7 @@ import { deviceId } from '../store/db.ts';
 import { cardQueries } from '../store/cards.ts';
 import { fileQueries } from '../store/files.ts';
 import { stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../store/review-events.ts';
+import { compareEventKeys, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../store/review-events.ts';
 import { reviewQueries } from '../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../kb/review-log/log-file.ts';
@@ -86,7 +86,8 @@ export class ReviewLog {
    */
   record(event: NewEvent, before: FsrsColumns): void {
     this.catchUp();
-    const seed = this.events.hasEvents(event.card) ? undefined : seedOf(before);
+    const last = this.events.lastOf(event.card);
+    const seed = last !== null ? undefined : seedOf(before);
     const line: ReviewEvent = {
       id: event.id,
       device: this.device,
@@ -104,6 +105,11 @@ export class ReviewLog {
     this.events.insert(eventRow(line));
     const size = appendEvents(this.path, this.folder, [line]);
     this.events.setOffset(this.fileName, size);
+    // An event timed before one already merged from another device (clocks disagree) does not
+    // replay last, and an undo may take back a rating that another device's action followed:
+    // then the card's row becomes what the replay gives, as on every other device.
+    const outOfOrder = last !== null && compareEventKeys(last, { at: line.at, device: line.device, n: line.n, id: line.id }) > 0;
+    if (outOfOrder || event.kind === 'undo') this.replay(event.card);
   }
 
   /**

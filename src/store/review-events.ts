@@ -19,6 +19,21 @@ export interface EventRow {
   day: string;
 }
 
+/** Where an event falls in replay order: time, device, the device's own order, id. */
+export interface EventKey {
+  at: number;
+  device: string;
+  n: number;
+  id: string;
+}
+
+export function compareEventKeys(a: EventKey, b: EventKey): number {
+  if (a.at !== b.at) return a.at - b.at;
+  if (a.device !== b.device) return a.device < b.device ? -1 : 1;
+  if (a.n !== b.n) return a.n - b.n;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** One step of a card's replayed history, as review_log / card_actions store it. */
 export interface ReplayedEntry {
   event: EventRow;
@@ -33,6 +48,9 @@ export function reviewEventQueries(db: KbDatabase) {
   );
   const forCard = db.prepare<[string], EventRow>('SELECT * FROM review_events WHERE card_id = ? ORDER BY at, device, n, id');
   const nextN = db.prepare<[string], { n: number | null }>('SELECT max(n) AS n FROM review_events WHERE device = ?');
+  const lastOfCard = db.prepare<[string], { at: number; device: string; n: number; id: string }>(
+    'SELECT at, device, n, id FROM review_events WHERE card_id = ? ORDER BY at DESC, device DESC, n DESC, id DESC LIMIT 1',
+  );
   const hasAny = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE card_id = ? LIMIT 1');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM review_events');
   const offset = db.prepare<[string], { offset: number }>('SELECT offset FROM review_log_files WHERE name = ?');
@@ -77,6 +95,10 @@ export function reviewEventQueries(db: KbDatabase) {
     nextN(device: string): number {
       const n = nextN.get(device)?.n;
       return n === null || n === undefined ? 0 : n + 1;
+    },
+    /** The card's event that replays last, as its sort key. */
+    lastOf(cardId: string): EventKey | null {
+      return lastOfCard.get(cardId) ?? null;
     },
     hasEvents(cardId: string): boolean {
       return hasAny.get(cardId) !== undefined;
