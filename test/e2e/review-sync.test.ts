@@ -3,7 +3,7 @@
 // clones end with the same schedule. A note both sides reviewed merges through kb's merge
 // driver; a note both sides edited keeps git's conflict.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -142,5 +142,7 @@ describe('reviewing on two clones through git', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^kb: sync: uncommitted changes besides kb's in notes\/two\.md/);
     expect(readFileSync(join(a, 'notes/two.md'), 'utf8')).toContain('A thought not yet committed.');
+    expect(existsSync(join(a, '.gitattributes'))).toBe(false);
+    expect(git(a, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
   });
 });

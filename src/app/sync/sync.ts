@@ -45,6 +45,8 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   if (git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim() !== '') {
     throw new SyncRefused('the repository has unresolved merge conflicts: resolve them with git (git status), then run kb sync again');
   }
+  // Refuse before writing anything (the driver's .gitattributes included).
+  kbChanges(top, inKb);
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
   const committedBefore = commitReviewChanges(top, inKb, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
@@ -97,6 +99,16 @@ function hasRemote(top: string, name: string): boolean {
  * against HEAD is only their review fields. Anything else uncommitted is the user's: refused.
  */
 function commitReviewChanges(top: string, inKb: (path: string) => string, message: string): boolean {
+  const ours = kbChanges(top, inKb);
+  if (ours.length === 0) return false;
+  git(top, ['add', '--', ...ours]);
+  if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return false;
+  git(top, ['commit', '--quiet', '--no-verify', '-m', message, '--', ...ours]);
+  return true;
+}
+
+/** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
+function kbChanges(top: string, inKb: (path: string) => string): string[] {
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']).stdout.split('\0').filter(Boolean);
   const ours: string[] = [];
   const others: string[] = [];
@@ -114,11 +126,7 @@ function commitReviewChanges(top: string, inKb: (path: string) => string, messag
       `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs and review fields)`,
     );
   }
-  if (ours.length === 0) return false;
-  git(top, ['add', '--', ...ours]);
-  if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return false;
-  git(top, ['commit', '--quiet', '--no-verify', '-m', message, '--', ...ours]);
-  return true;
+  return ours;
 }
 
 function onlyReviewFieldsChanged(top: string, path: string): boolean {
