@@ -18,7 +18,7 @@ export const cacheDir = join(root, 'node_modules/.cache/kb');
  * Left to Node at run time: native addons, packages loaded through createRequire or a
  * worker, and the build tools themselves.
  */
-const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*'];
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@open-spaced-repetition/binding'];
 
 /**
  * What a bundle of the checkout at `base` depends on, as one short key: the size and mtime

@@ -7,6 +7,7 @@ import { applyAction } from './card-actions.ts';
 import { nextReviewDayStart } from './clock.ts';
 import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
 import type { Scheduler } from './scheduler.ts';
+import { fsrsParameters, type ReviewSettings } from './settings.ts';
 import type { FsrsState, Grade } from './state.ts';
 
 export interface Rated {
@@ -65,4 +66,15 @@ export function replayCard(scheduler: Scheduler, cardId: string, events: readonl
     row = after;
   }
   return { row, entries };
+}
+
+/**
+ * Everything in kb.json a replay depends on. When it changes (kb optimize fitted new weights,
+ * a new desired retention, ...) every card is replayed under the new settings, as Anki
+ * recomputes memory states from the review history: the schedule stays a function of the
+ * logs and kb.json, the same on every clone.
+ */
+export function replaySettingsKey(settings: ReviewSettings): string {
+  const { leechThreshold, leechAction, dayStartsAt } = settings;
+  return JSON.stringify({ fsrs: fsrsParameters(settings), dayStartsAt, leechThreshold: leechThreshold ?? null, leechAction: leechAction ?? null });
 }

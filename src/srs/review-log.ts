@@ -15,7 +15,7 @@ import type { ReviewEvent, SeedRow } from '../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback, reviewFields } from '../kb/writeback.ts';
 import { reviewDayLabel } from './clock.ts';
-import { replayCard } from './replay.ts';
+import { replayCard, replaySettingsKey } from './replay.ts';
 import type { Scheduler } from './scheduler.ts';
 
 export const REVIEW_LOG_FOLDER = 'reviews';
@@ -51,6 +51,7 @@ export interface IngestReport {
 }
 
 export const LOG_EXPORTED_KEY = 'review_log_exported';
+const REPLAY_SETTINGS_KEY = 'replay_settings';
 
 export class ReviewLog {
   readonly folder: string;
@@ -134,6 +135,7 @@ export class ReviewLog {
     const problems: string[] = [];
     const { read, changed } = this.db
       .transaction(() => {
+        this.followSettings();
         let read = 0;
         for (const name of listLogFiles(this.folder)) read += this.readFile(name, problems);
         const changed = this.replayPending();
@@ -142,6 +144,16 @@ export class ReviewLog {
       .immediate();
     const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
     return { read, changed, problems, rewritten };
+  }
+
+  /** The settings a replay depends on changed since the last one: every card with events is replayed. */
+  private followSettings(): void {
+    const key = replaySettingsKey(this.scheduler.settings);
+    const stored = this.events.meta(REPLAY_SETTINGS_KEY);
+    if (stored === key) return;
+    // A database that never recorded them (new, or migrated) already is what its rows say.
+    if (stored !== null) this.events.markAllPending();
+    this.events.setMeta(REPLAY_SETTINGS_KEY, key);
   }
 
   /** Replays the cards waiting for it that this database knows (after a scan added cards, say). */

@@ -57,6 +57,9 @@ export function reviewEventQueries(db: KbDatabase) {
   const setOffset = db.prepare<[string, number]>(
     'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset',
   );
+  const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const setMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const allPending = db.prepare('INSERT OR IGNORE INTO replay_pending (card_id) SELECT DISTINCT card_id FROM review_events');
   const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
   const pendingKnown = db.prepare<[], { card_id: string }>(
     'SELECT p.card_id FROM replay_pending p JOIN fsrs f ON f.card_id = p.card_id ORDER BY p.card_id',
@@ -111,6 +114,16 @@ export function reviewEventQueries(db: KbDatabase) {
     },
     setOffset(name: string, bytes: number): void {
       setOffset.run(name, bytes);
+    },
+    meta(key: string): string | null {
+      return getMeta.get(key)?.value ?? null;
+    },
+    setMeta(key: string, value: string): void {
+      setMeta.run(key, value);
+    },
+    /** Every card with an event waits for a replay (the scheduling settings changed). */
+    markAllPending(): void {
+      allPending.run();
     },
     markPending(cardId: string): void {
       addPending.run(cardId);
