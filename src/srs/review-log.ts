@@ -156,6 +156,50 @@ export class ReviewLog {
     this.events.setMeta(REPLAY_SETTINGS_KEY, key);
   }
 
+  /**
+   * Imports events from elsewhere (a revlog CSV) as this device's: appended in one write,
+   * skipping any whose id is already in the log, then the cards replayed and their fields
+   * rewritten. `isDuplicate` may refuse others (the same rating under another id).
+   */
+  importEvents(events: readonly NewEvent[], options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean }): { added: number; duplicates: number; rewritten: number } {
+    const { added, duplicates, changed } = this.db
+      .transaction(() => {
+        this.catchUp();
+        const lines: ReviewEvent[] = [];
+        let duplicates = 0;
+        let n = this.events.nextN(this.device);
+        const seeded = new Set<string>();
+        for (const event of events) {
+          if (this.events.hasEvent(event.id) || options.isDuplicate?.(event)) {
+            duplicates++;
+            continue;
+          }
+          const before = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+          seeded.add(event.card);
+          const line: ReviewEvent = {
+            id: event.id,
+            device: this.device,
+            n: n++,
+            card: event.card,
+            at: event.at,
+            kind: event.kind,
+            day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
+            ...(event.rating !== undefined ? { rating: event.rating } : {}),
+            ...(event.duration !== undefined ? { duration: event.duration } : {}),
+            ...(before ? { from: seedOf(before) } : {}),
+          };
+          this.events.insert(eventRow(line));
+          this.events.markPending(event.card);
+          lines.push(line);
+        }
+        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
+        return { added: lines.length, duplicates, changed: this.replayPending() };
+      })
+      .immediate();
+    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
+    return { added, duplicates, rewritten };
+  }
+
   /** Replays the cards waiting for it that this database knows (after a scan added cards, say). */
   replayPending(): string[] {
     const changed: string[] = [];

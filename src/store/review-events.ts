@@ -51,6 +51,7 @@ export function reviewEventQueries(db: KbDatabase) {
   const lastOfCard = db.prepare<[string], { at: number; device: string; n: number; id: string }>(
     'SELECT at, device, n, id FROM review_events WHERE card_id = ? ORDER BY at DESC, device DESC, n DESC, id DESC LIMIT 1',
   );
+  const hasId = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE id = ?');
   const hasAny = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE card_id = ? LIMIT 1');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM review_events');
   const offset = db.prepare<[string], { offset: number }>('SELECT offset FROM review_log_files WHERE name = ?');
@@ -102,6 +103,9 @@ export function reviewEventQueries(db: KbDatabase) {
     /** The card's event that replays last, as its sort key. */
     lastOf(cardId: string): EventKey | null {
       return lastOfCard.get(cardId) ?? null;
+    },
+    hasEvent(id: string): boolean {
+      return hasId.get(id) !== undefined;
     },
     hasEvents(cardId: string): boolean {
       return hasAny.get(cardId) !== undefined;
