@@ -42,9 +42,10 @@ export interface ReplayedEntry {
 }
 
 export function reviewEventQueries(db: KbDatabase) {
+  // Positional parameters: binding by name costs more, and a from-scratch replay inserts every event.
   const insert = db.prepare(
     `INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)
-     VALUES (@id, @device, @n, @card_id, @at, @kind, @rating, @duration_ms, @target, @reset_counts, @seed, @day)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const forCard = db.prepare<[string], EventRow>('SELECT * FROM review_events WHERE card_id = ? ORDER BY at, device, n, id');
   const nextN = db.prepare<[string], { n: number | null }>('SELECT max(n) AS n FROM review_events WHERE device = ?');
@@ -74,7 +75,7 @@ export function reviewEventQueries(db: KbDatabase) {
   const updateAction = db.prepare<[string, string, string]>('UPDATE card_actions SET state_before = ?, state_after = ? WHERE uuid = ?');
   const insertLog = db.prepare(
     `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
-     VALUES (@uuid, @card_id, @rating, @at, @duration_ms, @state_before, @state_after, @device)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertAction = db.prepare(
     `INSERT INTO card_actions (uuid, card_id, action, acted_at, state_before, state_after, after_rating, device_id)
@@ -90,7 +91,7 @@ export function reviewEventQueries(db: KbDatabase) {
   return {
     /** Stores an event; false when one with its id is already there (read twice, or merged twice). */
     insert(row: EventRow): boolean {
-      return insert.run(row).changes === 1;
+      return insert.run(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day).changes === 1;
     },
     forCard(cardId: string): EventRow[] {
       return forCard.all(cardId);
@@ -157,7 +158,7 @@ export function reviewEventQueries(db: KbDatabase) {
         const afterJson = JSON.stringify(after);
         const isRating = event.kind === 'rate';
         if (old !== undefined) (isRating ? updateLog : updateAction).run(beforeJson, afterJson, event.id);
-        else if (isRating) insertLog.run({ uuid: event.id, card_id: cardId, rating: event.rating, at: event.at, duration_ms: event.duration_ms, state_before: beforeJson, state_after: afterJson, device: event.device });
+        else if (isRating) insertLog.run(event.id, cardId, event.rating, event.at, event.duration_ms, beforeJson, afterJson, event.device);
         else insertAction.run({ uuid: event.id, card_id: cardId, action: event.kind, at: event.at, state_before: beforeJson, state_after: afterJson, device: event.device });
       }
       for (const uuid of stored.keys()) {
