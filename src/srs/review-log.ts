@@ -127,7 +127,7 @@ export class ReviewLog {
     }
     if (size === this.events.offset(this.fileName)) return;
     this.readFile(this.fileName, []);
-    for (const cardId of this.events.pendingKnown()) this.replay(cardId);
+    this.replayPending();
   }
 
   /** Reads what every log appended since the last read and replays the cards it touched (one transaction). */
@@ -206,7 +206,10 @@ export class ReviewLog {
   /** Replays the cards waiting for it that this database knows (after a scan added cards, say). */
   replayPending(): string[] {
     const changed: string[] = [];
-    for (const cardId of this.events.pendingKnown()) if (this.replay(cardId)) changed.push(cardId);
+    // Read in one pass (all events at once would be read again per card otherwise), then written.
+    const groups = [...this.events.pendingEventsByCard()];
+    this.events.clearPendingKnown();
+    for (const [cardId, events] of groups) if (this.replayEvents(cardId, events)) changed.push(cardId);
     return changed;
   }
 
@@ -272,10 +275,14 @@ export class ReviewLog {
 
   /** Replays one card from its events; true when its row changed. */
   private replay(cardId: string): boolean {
-    const current = this.reviews.fsrs(cardId);
     this.events.donePending(cardId);
+    return this.replayEvents(cardId, this.events.forCard(cardId));
+  }
+
+  private replayEvents(cardId: string, events: EventRow[]): boolean {
+    const current = this.reviews.fsrs(cardId);
     if (!current) return false;
-    const { row, entries } = replayCard(this.scheduler, cardId, this.events.forCard(cardId), current);
+    const { row, entries } = replayCard(this.scheduler, cardId, events, current);
     this.events.rewriteHistory(cardId, entries);
     if (sameColumns(current, row)) return false;
     this.reviews.writeRow(cardId, row);

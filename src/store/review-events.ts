@@ -63,12 +63,18 @@ export function reviewEventQueries(db: KbDatabase) {
   const setMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const allPending = db.prepare('INSERT OR IGNORE INTO replay_pending (card_id) SELECT DISTINCT card_id FROM review_events');
   const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
-  const pendingKnown = db.prepare<[], { card_id: string }>(
-    'SELECT p.card_id FROM replay_pending p JOIN fsrs f ON f.card_id = p.card_id ORDER BY p.card_id',
+  // Every pending card's events in one pass, in replay order (a clone's first open replays them all).
+  const pendingEvents = db.prepare<[], EventRow>(
+    `SELECT e.* FROM replay_pending p JOIN fsrs f ON f.card_id = p.card_id JOIN review_events e ON e.card_id = p.card_id
+     ORDER BY e.card_id, e.at, e.device, e.n, e.id`,
   );
+  const clearPendingKnown = db.prepare('DELETE FROM replay_pending WHERE card_id IN (SELECT card_id FROM fsrs)');
   const donePending = db.prepare<[string]>('DELETE FROM replay_pending WHERE card_id = ?');
   const logsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM review_log WHERE card_id = ?');
   const actionsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM card_actions WHERE card_id = ?');
+  const hasHistory = db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM review_log WHERE card_id = ?) OR EXISTS (SELECT 1 FROM card_actions WHERE card_id = ?)',
+  );
   const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
   const deleteAction = db.prepare<[string]>('DELETE FROM card_actions WHERE uuid = ?');
   const updateLog = db.prepare<[string, string, string]>('UPDATE review_log SET state_before = ?, state_after = ? WHERE uuid = ?');
@@ -133,9 +139,23 @@ export function reviewEventQueries(db: KbDatabase) {
     markPending(cardId: string): void {
       addPending.run(cardId);
     },
-    /** Pending cards this database knows (has an fsrs row for). */
-    pendingKnown(): string[] {
-      return pendingKnown.all().map((row) => row.card_id);
+    /** The events of every pending card this database knows, grouped by card, each group in replay order. */
+    *pendingEventsByCard(): Generator<[string, EventRow[]]> {
+      let card: string | null = null;
+      let group: EventRow[] = [];
+      for (const row of pendingEvents.iterate()) {
+        if (row.card_id !== card) {
+          if (card !== null) yield [card, group];
+          card = row.card_id;
+          group = [];
+        }
+        group.push(row);
+      }
+      if (card !== null) yield [card, group];
+    },
+    /** Pending cards this database knows are replayed: no longer pending. */
+    clearPendingKnown(): void {
+      clearPendingKnown.run();
     },
     donePending(cardId: string): void {
       donePending.run(cardId);
@@ -148,8 +168,10 @@ export function reviewEventQueries(db: KbDatabase) {
      */
     rewriteHistory(cardId: string, entries: readonly ReplayedEntry[]): void {
       const stored = new Map<string, string>();
-      for (const row of logsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
-      for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+      if (hasHistory.get(cardId, cardId) !== undefined) {
+        for (const row of logsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+        for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+      }
       const standing = new Set<string>();
       for (const { event, before, after } of entries) {
         standing.add(event.id);
