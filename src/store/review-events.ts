@@ -65,7 +65,9 @@ export function reviewEventQueries(db: KbDatabase) {
   const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
   // Every pending card's events in one pass, in replay order (a clone's first open replays them all).
   const pendingEvents = db.prepare<[], EventRow>(
-    `SELECT e.* FROM replay_pending p JOIN fsrs f ON f.card_id = p.card_id JOIN review_events e ON e.card_id = p.card_id
+    // CROSS JOIN keeps replay_pending the outer loop: usually empty, so an open with nothing
+    // new reads nothing (else SQLite may walk every event in index order to skip the sort).
+    `SELECT e.* FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id CROSS JOIN review_events e ON e.card_id = p.card_id
      ORDER BY e.card_id, e.at, e.device, e.n, e.id`,
   );
   const clearPendingKnown = db.prepare('DELETE FROM replay_pending WHERE card_id IN (SELECT card_id FROM fsrs)');
