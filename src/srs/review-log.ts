@@ -132,6 +132,9 @@ export class ReviewLog {
 
   /** Reads what every log appended since the last read and replays the cards it touched (one transaction). */
   ingest(options: { root: string; writable: boolean }): IngestReport {
+    // The usual open: nothing appended, nothing waiting, same settings. Checked without the
+    // write lock, so commands that only read never queue behind one another.
+    if (this.upToDate()) return { read: 0, changed: [], problems: [], rewritten: 0 };
     const problems: string[] = [];
     // A clone's first open replays the whole history into review_log: with SQLite's default
     // 2 MB page cache, its random-keyed inserts spill to disk (~3x slower at 100,000 events).
@@ -157,6 +160,21 @@ export class ReviewLog {
     const { read, changed } = outcome;
     const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
     return { read, changed, problems, rewritten };
+  }
+
+  private upToDate(): boolean {
+    if (this.events.meta(REPLAY_SETTINGS_KEY) !== replaySettingsKey(this.scheduler.settings)) return false;
+    if (this.events.hasPendingKnown()) return false;
+    for (const name of listLogFiles(this.folder)) {
+      let size: number;
+      try {
+        size = statSync(join(this.folder, name)).size;
+      } catch {
+        return false;
+      }
+      if (size !== this.events.offset(name)) return false;
+    }
+    return true;
   }
 
   /** The settings a replay depends on changed since the last one: every card with events is replayed. */

@@ -70,6 +70,7 @@ export function reviewEventQueries(db: KbDatabase) {
     `SELECT e.* FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id CROSS JOIN review_events e ON e.card_id = p.card_id
      ORDER BY e.card_id, e.at, e.device, e.n, e.id`,
   );
+  const anyPendingKnown = db.prepare<[], { one: number }>('SELECT 1 AS one FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id LIMIT 1');
   const clearPendingKnown = db.prepare('DELETE FROM replay_pending WHERE card_id IN (SELECT card_id FROM fsrs)');
   const donePending = db.prepare<[string]>('DELETE FROM replay_pending WHERE card_id = ?');
   const logsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM review_log WHERE card_id = ?');
@@ -154,6 +155,9 @@ export function reviewEventQueries(db: KbDatabase) {
         group.push(row);
       }
       if (card !== null) yield [card, group];
+    },
+    hasPendingKnown(): boolean {
+      return anyPendingKnown.get() !== undefined;
     },
     /** Pending cards this database knows are replayed: no longer pending. */
     clearPendingKnown(): void {
