@@ -19,7 +19,7 @@ export const cacheDir = join(root, 'node_modules/.cache/kb');
  * worker, the build tools themselves, and undici (only `kb lab --endpoint` needs it, and a
  * licence comment of its would make the bundle non-ASCII).
  */
-const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', ...serveOnly(), 'undici'];
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@open-spaced-repetition/binding', ...serveOnly(), 'undici'];
 
 /** kb serve's HTTP server and metrics (~1.1 MB bundled): loaded from node_modules when it runs, not read by every start. */
 function serveOnly() {

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
 import { LocationError, locateKnowledgeBase, stateFolderName, type KbSource } from '../kb/location.ts';
 import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
+import { logProblems, replayScannedCards, syncReviewLogs } from '../srs/open-review-log.ts';
 import { UserError } from './errors.ts';
 import { noteDatabasePath } from './fault.ts';
 
@@ -37,7 +38,9 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
     noteDatabasePath(location.dbPath);
     ignoreStateFolder(location.root, location.dbPath);
     const db = openDatabase(location.dbPath);
-    return { ...location, writable: !location.bundled, db, config };
+    const kb = { ...location, writable: !location.bundled, db, config };
+    readReviewLogs(kb);
+    return kb;
   } catch (error) {
     if (error instanceof LocationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
       throw new UserError(error.message);
@@ -46,6 +49,17 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
       throw new UserError(`database ${databasePath(options)}: ${(error as Error).message}`);
     }
+    throw error;
+  }
+}
+
+/** The database caches the review logs: what was appended since the last run is replayed first. */
+function readReviewLogs(kb: KnowledgeBase): void {
+  try {
+    const problems = logProblems(syncReviewLogs(kb));
+    if (problems) process.stderr.write(`kb: ${problems}\n`);
+  } catch (error) {
+    kb.db.close();
     throw error;
   }
 }
@@ -85,6 +99,8 @@ export async function scanOpened(kb: KnowledgeBase): Promise<void> {
   try {
     const { scanKnowledgeBase } = await import('../kb/scan.ts');
     const report = await scanKnowledgeBase(kb);
+    // Cards the scan just added may have events from another device waiting for them.
+    if (scanChangedCards(report)) replayScannedCards(kb);
     const problems = scanProblems(report);
     if (problems) process.stderr.write(`kb: ${problems}\n`);
     if (report.files.total === 0) process.stderr.write(`kb: ${(await import('../kb/note-folders.ts')).noSourcesMessage(report.lookedIn)}\n`);

@@ -19,6 +19,9 @@ import * as cardsCommand from './cards.ts';
 import * as cardActionCommands from './card-actions.ts';
 import * as generateCommand from './generate.ts';
 import * as serveCommand from './serve.ts';
+import * as syncCommand from './sync.ts';
+import * as optimizeCommand from './optimize.ts';
+import * as revlogCommands from './revlog.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const program = new Command('kb')
@@ -30,7 +33,7 @@ const program = new Command('kb')
   .exitOverride();
 
 // Commands, in the order `kb --help` lists them.
-const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, cardsCommand, cardActionCommands, statsCommand, doctorCommand, labCommand, generateCommand, serveCommand];
+const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, cardsCommand, cardActionCommands, statsCommand, syncCommand, optimizeCommand, revlogCommands, doctorCommand, labCommand, generateCommand, serveCommand];
 for (const command of commands) command.register(program);
 
 // An error thrown outside the command's own promise (a timer, a stream's event) gets the same one line.

@@ -26,6 +26,7 @@ Exit code 1 when any file has an error; the other files are scanned all the same
       try {
         const report = await scanKnowledgeBase(kb, { full: options.full, writeIds: options.writeIds, onProgress: progress.update });
         progress.clear();
+        (await import('../srs/open-review-log.ts')).replayScannedCards(kb);
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
         } else {

@@ -12,12 +12,14 @@ export function register(program: Command): void {
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const report = collectStats(kb.db, kb.config, Date.now());
+        const { parametersInUse, parametersLine } = await import('../srs/fit/parameters-in-use.ts');
+        const parameters = parametersInUse(kb.config);
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ ...report, parameters }, null, 2)}\n`);
           return;
         }
         const { statsText } = await import('../ui/charts/StatsView.tsx');
-        process.stdout.write(`${statsText(report, Math.min(100, process.stdout.columns ?? 80))}\n`);
+        process.stdout.write(`${statsText(report, Math.min(100, process.stdout.columns ?? 80))}\n${parametersLine(parameters)}\n`);
       } finally {
         kb.db.close();
       }

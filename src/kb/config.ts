@@ -39,6 +39,18 @@ export const configSchema = z.strictObject({
   /** What a leech gets: `tag` (flagged, listed by kb cards --state leech) or `suspend` as well. */
   leechAction: z._default(z.enum(['tag', 'suspend']), 'tag'),
   /** Folders holding notes, relative to the knowledge base (`.`: all of it, as an Obsidian vault). */
+  /** FSRS weights fitted to this knowledge base's review log by `kb optimize` (absent: FSRS-6 defaults). */
+  fsrsParameters: z.optional(
+    z.strictObject({
+      weights: z.array(z.number()).check(z.minLength(21), z.maxLength(21)),
+      fittedAt: z.string(),
+      reviews: wholeNumber(0),
+      logLoss: z.number(),
+      rmseBins: z.number(),
+      previousLogLoss: z.number(),
+      previousRmseBins: z.number(),
+    }),
+  ),
   notesFolders: z._default(z.array(z.string().check(z.regex(/^(?![/\\]|[A-Za-z]:)(?!(.*[/\\])?\.\.([/\\]|$)).+$/, 'a folder inside the knowledge base, such as "notes" or "."'))).check(z.minLength(1)), ['notes']),
 });
 

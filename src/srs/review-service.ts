@@ -12,7 +12,7 @@ import { cardActionQueries, type CardAction, type CardActionQueries } from '../s
 import { cardQueries, type CardRow } from '../store/cards.ts';
 import { deviceId, type KbDatabase } from '../store/db.ts';
 import { fileQueries, type FileQueries } from '../store/files.ts';
-import { columnsFromState, sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
+import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
 import { reviewQueries, type CandidateRow, type CardFilter, type ReviewQueries } from '../store/review-queries.ts';
 import {
   commitWriteback,
@@ -23,8 +23,10 @@ import {
   type WritebackResult,
 } from '../kb/writeback.ts';
 import { applyAction } from './card-actions.ts';
+import { rateRow } from './replay.ts';
+import { ReviewLog, reviewLogFolder } from './review-log.ts';
 import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from './clock.ts';
-import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
+import type { LeechAction } from './leech.ts';
 import { newCardReader, type NewCardReader } from './new-card-order.ts';
 import { hashText } from '../store/shuffle-key.ts';
 import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from './queue.ts';
@@ -35,6 +37,8 @@ import type { CardState, FsrsState, Grade } from './state.ts';
 
 export interface ReviewTarget {
   root: string;
+  /** Where the review log files are (default: reviewLogFolder); null: no log (a database in memory). */
+  reviewLogFolder?: string | null;
   /** Whether notes may be written back (false for the bundled knowledge base). */
   writable: boolean;
   db: KbDatabase;
@@ -105,6 +109,7 @@ export class ReviewService {
   private readonly files: FileQueries;
   private readonly actions: CardActionQueries;
   private device: string | null = null;
+  private readonly log: ReviewLog | null;
 
   constructor(target: ReviewTarget) {
     this.target = target;
@@ -113,6 +118,8 @@ export class ReviewService {
     this.cards = cardQueries(target.db);
     this.files = fileQueries(target.db);
     this.actions = cardActionQueries(target.db);
+    const folder = target.reviewLogFolder === undefined ? reviewLogFolder(target) : target.reviewLogFolder;
+    this.log = folder === null ? null : new ReviewLog(target.db, folder, this.scheduler);
   }
 
   get settings(): ReviewSettings {
@@ -207,17 +214,9 @@ export class ReviewService {
     const uuid = randomUUID();
     const { before, after, prepared, leech } = this.target.db
       .transaction(() => {
+        this.log?.catchUp();
         const beforeRow = this.requireRow(cardId);
-        const before = stateFromColumns(beforeRow);
-        // A rating stored by another process since `now` was read comes first: the log
-        // of one card stays in time order, so it replays in the order it was applied.
-        const at = Math.max(now, before.lastReview ?? now);
-        const after = this.scheduler.rate(cardId, before, grade, at);
-        const leech = becameLeech(before, after, this.settings) ? (this.settings.leechAction ?? DEFAULT_LEECH_ACTION) : null;
-        const afterRow: FsrsColumns = {
-          ...columnsFromState(after, { suspended: beforeRow.suspended === 1 || leech === 'suspend', buriedUntil: beforeRow.buried_until }),
-          leech: leech !== null ? 1 : (beforeRow.leech ?? 0),
-        };
+        const { at, before, after, afterRow, leech } = rateRow(this.scheduler, cardId, beforeRow, grade, now);
         const prepared = this.writesBack(card)
           ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
           : null;
@@ -228,6 +227,7 @@ export class ReviewService {
           stateBefore,
           afterRow,
         );
+        this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: Math.max(0, Math.round(durationMs)) }, beforeRow);
         return { before, after, prepared, leech };
       })
       .immediate();
@@ -248,8 +248,9 @@ export class ReviewService {
   undo(expectedUuid?: string): UndoOutcome | null {
     const taken = this.target.db
       .transaction(() => {
-        const rating = this.reviews.latestLog();
-        const action = this.actions.latest();
+        this.log?.catchUp();
+        const rating = this.reviews.latestLog(this.deviceId());
+        const action = this.actions.latest(this.deviceId());
         // An action logged while `rating` was already the latest rating came after it.
         const entry = action !== null && (rating === null || action.after_rating === rating.uuid) ? action : rating;
         if (entry === null) return null;
@@ -269,6 +270,8 @@ export class ReviewService {
         } else {
           this.reviews.revertRating(entry.uuid, entry.card_id, beforeRow);
         }
+        // Undo is an event too, so it merges: every device's replay skips the event taken back.
+        this.log?.record({ id: randomUUID(), card: entry.card_id, at: Date.now(), kind: 'undo', target: entry.uuid }, beforeRow);
         return { entry, file, beforeRow };
       })
       .immediate();
@@ -291,6 +294,7 @@ export class ReviewService {
     const card = this.requireCard(cardId);
     const { outcome, prepared } = this.target.db
       .transaction(() => {
+        this.log?.catchUp();
         const before = this.requireRow(cardId);
         const after = applyAction(action, before, { now, dayEnd: this.dayEnd(now), resetCounts: options.resetCounts });
         if (after === null) return { outcome: { uuid: null, cardId, action, before, after: before, writeback: null }, prepared: null };
@@ -304,6 +308,7 @@ export class ReviewService {
         const uuid = randomUUID();
         this.reviews.writeRow(cardId, after);
         this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
+        this.log?.record({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
         return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
       })
       .immediate();

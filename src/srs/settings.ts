@@ -23,6 +23,8 @@ export interface ReviewSettings extends LeechSettings {
   fuzz: boolean;
   /** The order new cards come in (new-card-order.ts). */
   newCardOrder: NewCardOrder;
+  /** Weights `kb optimize` fitted (kb.json fsrsParameters); absent: FSRS-6's defaults. */
+  fsrsParameters?: { weights: readonly number[] };
 }
 
 const STEP = /^\d+(\.\d+)?[mhd]$/;
@@ -43,5 +45,6 @@ export function fsrsParameters(settings: ReviewSettings): FSRSParameters {
     enable_short_term: true,
     learning_steps: steps('learningSteps', settings.learningSteps),
     relearning_steps: steps('relearningSteps', settings.relearningSteps),
+    ...(settings.fsrsParameters ? { w: [...settings.fsrsParameters.weights] } : {}),
   });
 }

@@ -21,9 +21,9 @@ export function cardActionQueries(db: KbDatabase) {
   const insert = db.prepare(
     `INSERT INTO card_actions (uuid, card_id, action, acted_at, state_before, state_after, after_rating, device_id)
      VALUES (@uuid, @card_id, @action, @acted_at, @state_before, @state_after,
-       (SELECT uuid FROM review_log ORDER BY rowid DESC LIMIT 1), @device_id)`,
+       (SELECT uuid FROM review_log WHERE device_id = @device_id ORDER BY rowid DESC LIMIT 1), @device_id)`,
   );
-  const latest = db.prepare<[], CardActionRow>('SELECT * FROM card_actions ORDER BY rowid DESC LIMIT 1');
+  const latest = db.prepare<[string], CardActionRow>('SELECT * FROM card_actions WHERE device_id = ? ORDER BY rowid DESC LIMIT 1');
   const remove = db.prepare<[string]>('DELETE FROM card_actions WHERE uuid = ?');
   const forCard = db.prepare<[string], CardActionRow>('SELECT * FROM card_actions WHERE card_id = ? ORDER BY acted_at, rowid');
   return {
@@ -31,8 +31,9 @@ export function cardActionQueries(db: KbDatabase) {
     record(row: Omit<CardActionRow, 'state_before' | 'state_after' | 'after_rating'>, before: FsrsColumns, after: FsrsColumns): void {
       insert.run({ ...row, state_before: JSON.stringify(before), state_after: JSON.stringify(after) });
     },
-    latest(): CardActionRow | null {
-      return latest.get() ?? null;
+    /** The action this device logged last (others' actions, merged from their logs, are theirs to undo). */
+    latest(device: string): CardActionRow | null {
+      return latest.get(device) ?? null;
     },
     remove(uuid: string): void {
       remove.run(uuid);

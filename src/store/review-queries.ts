@@ -101,8 +101,9 @@ export function reviewQueries(db: KbDatabase) {
     `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
      VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
   );
-  // The rating stored last (rowid order is the order ratings were applied in this database).
-  const latestLog = db.prepare<[], ReviewLogRow>('SELECT * FROM review_log ORDER BY rowid DESC LIMIT 1');
+  // The rating this device stored last (rowid order is the order ratings were applied in this
+  // database; ratings merged in from other devices' logs are theirs to undo).
+  const latestLog = db.prepare<[string], ReviewLogRow>('SELECT * FROM review_log WHERE device_id = ? ORDER BY rowid DESC LIMIT 1');
   const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
   const answeredSince = db.prepare<[number], { new_cards: number; reviews: number }>(
     `SELECT count(DISTINCT CASE WHEN json_extract(state_before, '$.state') = 0 THEN card_id END) AS new_cards,
@@ -233,8 +234,8 @@ export function reviewQueries(db: KbDatabase) {
       }).immediate();
     },
 
-    latestLog(): ReviewLogRow | null {
-      return latestLog.get() ?? null;
+    latestLog(device: string): ReviewLogRow | null {
+      return latestLog.get(device) ?? null;
     },
 
     /** Undo: the card's row as it was before the rating, and the rating gone from the log. */

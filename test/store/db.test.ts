@@ -32,7 +32,7 @@ describe('openDatabase', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
-    expect(tables).toEqual(['card_actions', 'cards', 'files', 'fsrs', 'lab_runs', 'meta', 'quiz_results', 'review_log']);
+    expect(tables).toEqual(['card_actions', 'cards', 'files', 'fsrs', 'lab_runs', 'meta', 'quiz_results', 'replay_pending', 'review_events', 'review_log', 'review_log_files']);
     expect(deviceId(db)).toMatch(/^[0-9a-f-]{36}$/);
     db.close();
   });

@@ -1,0 +1,142 @@
+// The review log (reviews/<device>.jsonl) and kb optimize, run by hand:
+//   . scripts/node-env.sh && TSX_TSCONFIG_PATH=$PWD/tsconfig.json npx tsx bench/review-log.ts [--events 100000] [--reviews 10000]
+// Measures, on one knowledge base of 5,000 cards:
+//   - replaying --events events from scratch: a database with the cards but no history opens
+//     on a log of that many events (read, parsed, stored, every card replayed; goal < 1 s),
+//     next to the same open with no log (the difference is the replay);
+//   - one rating (append + fsync + transaction), and reopening after another device appended
+//     one event (goal < 20 ms);
+//   - kb optimize's fit on --reviews synthetic reviews (goal < 10 s);
+//   - what the log adds to every launch: the open's log step when nothing is new, next to a
+//     whole `kb due --json` process on the same knowledge base (so "launch unchanged" is a share).
+// Medians of several runs; on a shared machine compare the figures within one run.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { default_w } from 'ts-fsrs';
+import { openKnowledgeBase } from '../src/cli/context.ts';
+import { scanKnowledgeBase } from '../src/kb/scan.ts';
+import { syncReviewLogs } from '../src/srs/open-review-log.ts';
+import { ReviewService } from '../src/srs/review-service.ts';
+import { fitFsrs } from '../src/srs/fit/optimize.ts';
+import { trainingItems } from '../src/srs/fit/training-items.ts';
+import { kbBin, kbEnv, tempDir } from '../test/helpers/kb-cli.ts';
+import { syntheticReviews } from '../test/helpers/synthetic-reviews.ts';
+
+const { values: args } = parseArgs({ options: { events: { type: 'string', default: '100000' }, reviews: { type: 'string', default: '10000' } } });
+const EVENTS = Number(args.events);
+const REVIEWS = Number(args.reviews);
+const CARDS = 5_000;
+const RUNS = 3;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+function time<T>(run: () => T): [number, T] {
+  const start = performance.now();
+  const result = run();
+  return [performance.now() - start, result];
+}
+
+async function build(): Promise<{ root: string; ids: string[]; template: string }> {
+  const root = tempDir('kb-bench-log-');
+  mkdirSync(join(root, 'cards'));
+  writeFileSync(join(root, 'kb.json'), '{}\n');
+  for (let f = 0; f < CARDS / 100; f++) {
+    const cards = Array.from({ length: 100 }, (_, i) => `## Deck ${f} card ${i}?\n\nAnswer ${i}.\n`);
+    writeFileSync(join(root, `cards/deck-${String(f).padStart(3, '0')}.md`), `---\ntags: [bench]\n---\n${cards.join('\n')}`);
+  }
+  const kb = openKnowledgeBase({ kb: root });
+  await scanKnowledgeBase(kb);
+  const ids = (kb.db.prepare('SELECT id FROM cards ORDER BY id').all() as Array<{ id: string }>).map((row) => row.id);
+  kb.db.close();
+  const template = join(root, '..', 'template.db');
+  copyFileSync(join(root, '.kb/kb.db'), template);
+  return { root, ids, template };
+}
+
+function writeLog(root: string, ids: readonly string[], events: number): void {
+  const perCard = Math.ceil(events / ids.length);
+  const reviews = syntheticReviews(ids, perCard, Date.UTC(2025, 0, 6, 9)).slice(0, events);
+  mkdirSync(join(root, 'reviews'), { recursive: true });
+  const lines = reviews.map((review, n) => `${JSON.stringify({ id: `bench-${n}`, device: 'other', n, card: review.card, at: review.at, kind: 'rate', day: '2025-01-06', rating: review.rating })}\n`);
+  writeFileSync(join(root, 'reviews/other.jsonl'), lines.join(''));
+}
+
+function freshDatabase(root: string, template: string): void {
+  rmSync(join(root, '.kb'), { recursive: true, force: true });
+  mkdirSync(join(root, '.kb'));
+  copyFileSync(template, join(root, '.kb/kb.db'));
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}; building ${CARDS} cards ...\n`);
+  const { root, ids, template } = await build();
+
+  // 1. From scratch: the same database opened without and with the log.
+  const without: number[] = [];
+  const withLog: number[] = [];
+  const cpu: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    rmSync(join(root, 'reviews'), { recursive: true, force: true });
+    freshDatabase(root, template);
+    without.push(time(() => openKnowledgeBase({ kb: root }).db.close())[0]);
+    writeLog(root, ids, EVENTS);
+    freshDatabase(root, template);
+    const cpuBefore = process.cpuUsage();
+    withLog.push(time(() => openKnowledgeBase({ kb: root }).db.close())[0]);
+    const used = process.cpuUsage(cpuBefore);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  process.stdout.write(
+    `replay ${EVENTS} events from scratch: open ${ms(median(withLog))} (CPU ${ms(median(cpu))}) vs ${ms(median(without))} with no log -> replay ${ms(median(withLog) - median(without))} (goal < 1000 ms)\n`,
+  );
+
+  // 2. One rating; reopening after another device appended one event.
+  const rate: number[] = [];
+  const reopen: number[] = [];
+  const idle: number[] = [];
+  for (let run = 0; run < RUNS * 2; run++) {
+    const kb = openKnowledgeBase({ kb: root });
+    const service = new ReviewService({ ...kb, writable: false, reviewLogFolder: join(root, 'reviews') });
+    rate.push(time(() => service.rate(ids[run], 3, Date.now()))[0]);
+    kb.db.close();
+    appendFileSync(join(root, 'reviews/other.jsonl'), `${JSON.stringify({ id: `bench-extra-${run}`, device: 'other', n: EVENTS + run, card: ids[100 + run], at: Date.now(), kind: 'rate', day: '2026-01-01', rating: 3 })}\n`);
+    reopen.push(time(() => openKnowledgeBase({ kb: root }).db.close())[0]);
+    const again = openKnowledgeBase({ kb: root });
+    idle.push(time(() => syncReviewLogs(again))[0]);
+    again.db.close();
+  }
+  process.stdout.write(`one rating (append + fsync + transaction): ${ms(median(rate))}; reopen after one appended event: ${ms(median(reopen))} (goal < 20 ms)\n`);
+
+  // 3. What the log costs every launch when nothing is new, next to a whole kb due process.
+  const launches: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const home = tempDir('kb-bench-home-');
+    const start = performance.now();
+    const result = spawnSync(process.execPath, [kbBin, '--kb', root, 'due', '--json'], { env: kbEnv(home), encoding: 'utf8' });
+    launches.push(performance.now() - start);
+    if (result.status !== 0) throw new Error(result.stderr);
+  }
+  process.stdout.write(`launch: kb due --json ${ms(median(launches))}; of it the log step with nothing new ${ms(median(idle))} (${((median(idle) / median(launches)) * 100).toFixed(1)}%)\n`);
+
+  // 4. kb optimize's fit on synthetic reviews.
+  const fitIds = Array.from({ length: Math.ceil(REVIEWS / 8) }, (_, i) => `c${String(i).padStart(6, '0')}`);
+  const rows = syntheticReviews(fitIds, 8, Date.UTC(2025, 0, 6, 9))
+    .slice(0, REVIEWS)
+    .map((review) => ({ card_id: review.card, at: review.at, rating: review.rating }))
+    .sort((a, b) => (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : a.at - b.at));
+  const items = trainingItems(rows, '04:00');
+  const start = performance.now();
+  const outcome = await fitFsrs(items, default_w);
+  process.stdout.write(
+    `optimize on ${rows.length} reviews (${items.length} training items): ${((performance.now() - start) / 1000).toFixed(2)} s (goal < 10 s); ` +
+      `log loss ${outcome.fitted.logLoss.toFixed(4)} fitted vs ${outcome.previous.logLoss.toFixed(4)} default, RMSE(bins) ${outcome.fitted.rmseBins.toFixed(4)} vs ${outcome.previous.rmseBins.toFixed(4)}\n`,
+  );
+  process.stdout.write(`load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}\n`);
+  rmSync(root, { recursive: true, force: true });
+}
+
+await main();

@@ -1,0 +1,72 @@
+// kb import --revlog: reviews from the FSRS tools' revlog CSV (Anki through its FSRS helper,
+// another kb) become events of this device's log, so they merge and replay like any other.
+// A row's card is found through the mapping file, else as a kb id written as a number; rows
+// that cannot be placed are refused with a count and a reason, and nothing is imported twice:
+// an event's id is derived from its card, time and answer, and a rating already in the log
+// under another id (exported from this knowledge base) is skipped too.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { KbDatabase } from '../../store/db.ts';
+import { revlogQueries } from '../../store/revlog-queries.ts';
+import { kbIdOfNumber } from '../../kb/revlog/card-number.ts';
+import { parseCardMap, parseRevlog, RevlogFormatError } from '../../kb/revlog/revlog-csv.ts';
+import type { NewEvent, ReviewLog } from '../../srs/review-log.ts';
+
+export interface RevlogImport {
+  rows: number;
+  added: number;
+  duplicates: number;
+  /** Each reason a row was refused, with how many and the first lines. */
+  refused: Array<{ reason: string; count: number; lines: number[] }>;
+  rewritten: number;
+}
+
+export { RevlogFormatError };
+
+function eventId(kind: string, card: string, at: number, rating: number): string {
+  return `revlog-${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
+}
+
+export function importRevlog(target: { db: KbDatabase; root: string; writable: boolean }, log: ReviewLog, file: string, mapFile?: string): RevlogImport {
+  const read = parseRevlog(readFileSync(file, 'utf8'));
+  const map = mapFile === undefined ? null : parseCardMap(readFileSync(mapFile, 'utf8'));
+  const queries = revlogQueries(target.db);
+  const refusals = new Map<string, number[]>();
+  const refuse = (reason: string, line: number) => refusals.set(reason, [...(refusals.get(reason) ?? []), line]);
+  for (const row of read.refused) refuse(row.reason, row.line);
+
+  const events: NewEvent[] = [];
+  // Each card's previous imported review: a reset before a review lies between the two.
+  const previous = new Map<string, number>();
+  const forgetWindow = new Map<string, number>();
+  for (const row of [...read.rows].sort((a, b) => a.at - b.at || a.line - b.line)) {
+    const card = map ? (map.get(row.cardNumber) ?? null) : kbIdOfNumber(row.cardNumber);
+    if (card === null) {
+      refuse(map ? 'card_id not in the mapping file' : 'card_id is not a kb card id (give the mapping file with --map)', row.line);
+      continue;
+    }
+    if (!queries.cardExists(card)) {
+      refuse('no card with that id in this knowledge base (run kb scan?)', row.line);
+      continue;
+    }
+    // A review from state New after earlier reviews: the card was reset (Forget) in between.
+    const before = previous.get(card);
+    if (row.state === 0 && before !== undefined) {
+      const id = eventId('forget', card, row.at - 1, 0);
+      forgetWindow.set(id, before);
+      events.push({ id, card, at: row.at - 1, kind: 'forget' });
+    }
+    previous.set(card, row.at);
+    events.push({ id: eventId('rate', card, row.at, row.rating), card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs });
+  }
+  const outcome = log.importEvents(events, {
+    root: target.root,
+    writable: target.writable,
+    isDuplicate: (event) =>
+      event.kind === 'rate'
+        ? queries.hasRating(event.card, event.at, event.rating as number)
+        : queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, event.at + 1),
+  });
+  const refused = [...refusals].map(([reason, lines]) => ({ reason, count: lines.length, lines: lines.slice(0, 5) }));
+  return { rows: read.rows.length + read.refused.length, added: outcome.added, duplicates: outcome.duplicates, refused, rewritten: outcome.rewritten };
+}

@@ -1,0 +1,27 @@
+// Running git for kb sync and the merge driver: one place that spawns it and reads its answer.
+import { spawnSync } from 'node:child_process';
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class GitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+/** Runs git in `cwd`; throws GitError (naming the command and git's first line of complaint) unless `allowFail`. */
+export function git(cwd: string, args: readonly string[], options: { allowFail?: boolean } = {}): GitResult {
+  const run = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  if (run.error) throw new GitError(`git ${args[0]}: ${run.error.message} (is git installed?)`);
+  const result = { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
+  if (result.code !== 0 && !options.allowFail) {
+    const reason = (result.stderr || result.stdout).trim().split('\n').find((line) => line.trim() !== '') ?? `exit ${result.code}`;
+    throw new GitError(`git ${args.join(' ')}: ${reason}`);
+  }
+  return result;
+}

@@ -1,0 +1,56 @@
+// kb's git merge driver for notes (`merge=kb-review` in .gitattributes): the three versions
+// are made to agree on the four review fields, then git merge-file merges the rest. Conflicts
+// in the review fields vanish (kb rewrites them from the replayed log afterwards); any other
+// conflict stays, with git's ordinary markers.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { reviewFieldValues, withReviewFields } from '../../kb/review-fields-merge.ts';
+import { git } from './git.ts';
+
+export const MERGE_DRIVER_NAME = 'kb-review';
+export const MERGE_ATTRIBUTE_LINE = `*.md merge=${MERGE_DRIVER_NAME}`;
+
+/**
+ * git's %O (base), %A (ours, where the result goes) and %B (theirs) files, and %P (the
+ * note's path). Returns the driver's exit status: 0 merged cleanly, 1 conflicts left.
+ */
+export function mergeNoteVersions(basePath: string, oursPath: string, theirsPath: string, notePath: string): number {
+  const ours = readFileSync(oursPath, 'utf8');
+  const values = reviewFieldValues(notePath, ours);
+  if (values !== null) {
+    for (const path of [basePath, theirsPath]) {
+      const text = readFileSync(path, 'utf8');
+      const agreed = withReviewFields(notePath, text, values);
+      if (agreed !== text) writeFileSync(path, agreed);
+    }
+  }
+  const merged = git(process.cwd(), ['merge-file', '-L', notePath, '-L', 'base', '-L', 'theirs', oursPath, basePath, theirsPath], { allowFail: true });
+  return merged.code === 0 ? 0 : 1;
+}
+
+/**
+ * Installs the driver in a clone: git config (per clone, never committed) says how to run it;
+ * `.gitattributes` in the knowledge base (committed) says which files use it. Returns true
+ * when .gitattributes was written.
+ */
+export function installMergeDriver(root: string, kbCommand: string): boolean {
+  git(root, ['config', `merge.${MERGE_DRIVER_NAME}.name`, 'kb: notes whose review fields both sides rewrote']);
+  git(root, ['config', `merge.${MERGE_DRIVER_NAME}.driver`, `${kbCommand} merge-driver %O %A %B %P`]);
+  const attributes = join(root, '.gitattributes');
+  let text = '';
+  try {
+    text = readFileSync(attributes, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (text.split(/\r?\n/).some((line) => line.trim() === MERGE_ATTRIBUTE_LINE)) return false;
+  const separator = text === '' || text.endsWith('\n') ? '' : '\n';
+  writeFileSync(attributes, `${text}${separator}# kb: merge notes' review fields (kb sync --help)\n${MERGE_ATTRIBUTE_LINE}\n`);
+  return true;
+}
+
+/** The command git runs for the driver: this Node and this kb, quoted for git's shell. */
+export function currentKbCommand(): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  return `${quote(process.execPath)} ${quote(process.argv[1])}`;
+}

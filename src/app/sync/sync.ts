@@ -1,0 +1,136 @@
+// kb sync: the review log and the notes' review fields travel through git. Local reviews
+// are committed, the remote's pulled (rebase), the merged logs replayed and the rewritten
+// fields committed, then pushed. Plain git does the same by hand; kb sync only refuses
+// where a person must decide: other uncommitted changes, or a conflict outside the fields.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { differOnlyInReviewFields } from '../../kb/review-fields-merge.ts';
+import { git, GitError } from './git.ts';
+import { installMergeDriver } from './merge-driver.ts';
+
+export class SyncRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SyncRefused';
+  }
+}
+
+export interface SyncSteps {
+  /** Opens the knowledge base (reading and replaying every log, rewriting fields); returns how many events it holds. */
+  replay(): Promise<number>;
+}
+
+export interface SyncOptions {
+  root: string;
+  /** The git remote; default: the branch's upstream, else `origin`. */
+  remote?: string;
+  /** How git runs kb's merge driver. */
+  kbCommand: string;
+  device: string;
+}
+
+export interface SyncReport {
+  committedBefore: boolean;
+  pulled: string | null;
+  eventsBefore: number;
+  eventsAfter: number;
+  committedAfter: boolean;
+  pushed: string | null;
+}
+
+export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps): Promise<SyncReport> {
+  const top = repositoryTop(options.root);
+  const prefix = relative(top, options.root).split('\\').join('/');
+  const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
+  if (git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim() !== '') {
+    throw new SyncRefused('the repository has unresolved merge conflicts: resolve them with git (git status), then run kb sync again');
+  }
+  // Refuse before writing anything (the driver's .gitattributes included).
+  kbChanges(top, inKb);
+  installMergeDriver(options.root, options.kbCommand);
+  const eventsBefore = await steps.replay();
+  const committedBefore = commitReviewChanges(top, inKb, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
+
+  const branch = git(top, ['rev-parse', '--abbrev-ref', 'HEAD']).stdout.trim();
+  const remote = options.remote ?? upstreamRemote(top) ?? (hasRemote(top, 'origin') ? 'origin' : null);
+  if (remote === null) throw new SyncRefused('no git remote to sync with: add one (git remote add origin URL) or name one with --remote');
+  if (!hasRemote(top, remote)) throw new SyncRefused(`--remote: no git remote named "${remote}" (git remote -v lists them)`);
+
+  let pulled: string | null = null;
+  if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
+    const pull = git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true });
+    if (pull.code !== 0) {
+      const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
+      if (conflicted.length > 0) {
+        throw new SyncRefused(
+          `git pull --rebase stopped on a conflict outside the review fields in ${conflicted[0]}${conflicted.length > 1 ? ` (and ${conflicted.length - 1} more)` : ''}: ` +
+            'resolve it with git (git status, then git rebase --continue), then run kb sync again',
+        );
+      }
+      throw new GitError(`git pull --rebase ${remote} ${branch}: ${(pull.stderr || pull.stdout).trim().split('\n')[0]}`);
+    }
+    pulled = `${remote}/${branch}`;
+  }
+
+  const eventsAfter = await steps.replay();
+  const committedAfter = commitReviewChanges(top, inKb, 'kb sync: review fields from the merged review logs');
+  git(top, ['push', remote, `HEAD:refs/heads/${branch}`]);
+  return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: `${remote}/${branch}` };
+}
+
+function repositoryTop(root: string): string {
+  const found = git(root, ['rev-parse', '--show-toplevel'], { allowFail: true });
+  if (found.code !== 0) throw new SyncRefused(`${root} is not in a git repository: git init it and add a remote first (README: Review on several machines)`);
+  return found.stdout.trim();
+}
+
+function upstreamRemote(top: string): string | null {
+  const branch = git(top, ['rev-parse', '--abbrev-ref', 'HEAD']).stdout.trim();
+  const remote = git(top, ['config', `branch.${branch}.remote`], { allowFail: true });
+  return remote.code === 0 ? remote.stdout.trim() || null : null;
+}
+
+function hasRemote(top: string, name: string): boolean {
+  return git(top, ['remote']).stdout.split('\n').includes(name);
+}
+
+/**
+ * Commits what kb itself changed: the review logs, .gitattributes, and notes whose change
+ * against HEAD is only their review fields. Anything else uncommitted is the user's: refused.
+ */
+function commitReviewChanges(top: string, inKb: (path: string) => string, message: string): boolean {
+  const ours = kbChanges(top, inKb);
+  if (ours.length === 0) return false;
+  git(top, ['add', '--', ...ours]);
+  if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return false;
+  git(top, ['commit', '--quiet', '--no-verify', '-m', message, '--', ...ours]);
+  return true;
+}
+
+/** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
+function kbChanges(top: string, inKb: (path: string) => string): string[] {
+  const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']).stdout.split('\0').filter(Boolean);
+  const ours: string[] = [];
+  const others: string[] = [];
+  for (let at = 0; at < status.length; at++) {
+    const entry = status[at];
+    const code = entry.slice(0, 2);
+    const path = entry.slice(3);
+    if (code[0] === 'R' || code[0] === 'C') at++; // the entry after a rename is its old path
+    if (path.startsWith(`${inKb('reviews')}/`) || path === inKb('.gitattributes')) ours.push(path);
+    else if (code.trim() === 'M' && path.endsWith('.md') && onlyReviewFieldsChanged(top, path)) ours.push(path);
+    else others.push(path);
+  }
+  if (others.length > 0) {
+    throw new SyncRefused(
+      `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs and review fields)`,
+    );
+  }
+  return ours;
+}
+
+function onlyReviewFieldsChanged(top: string, path: string): boolean {
+  const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
+  if (head.code !== 0) return false;
+  return differOnlyInReviewFields(path, head.stdout, readFileSync(join(top, path), 'utf8'));
+}

@@ -1,0 +1,98 @@
+// kb optimize: fit FSRS's weights to this knowledge base's review history.
+import type { Command } from 'commander';
+import { UserError } from './errors.ts';
+
+export function register(program: Command): void {
+  program
+    .command('optimize')
+    .description("fit FSRS's 21 weights to your review history (fsrs-rs), score them against the weights in use on held-out reviews, and keep them in kb.json when they predict better")
+    .option('--dry-run', 'fit and score, write nothing')
+    .option('--json', 'print the scores and weights as JSON')
+    .addHelpText(
+      'after',
+      '\nScores: log loss (how well the predicted recall matches what you answered; lower is better) and\n' +
+        'RMSE(bins) (predicted vs actual recall, binned; lower is better), on a time-series split: weights\n' +
+        'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
+        "have the lower log loss; kb then replays every card's history under them (as Anki does after\n" +
+        `Optimize). Needs reviews on a later day than the card's previous one (see the message).`,
+    )
+    .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
+      const { openKnowledgeBase } = await import('./context.ts');
+      const { reviewHistory } = await import('../store/fit-history.ts');
+      const { trainingItems } = await import('../srs/fit/training-items.ts');
+      const { fitFsrs, NotEnoughHistoryError } = await import('../srs/fit/optimize.ts');
+      const { fsrsParameters } = await import('../srs/settings.ts');
+      const { writeConfigKey } = await import('../kb/config-write.ts');
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      let items;
+      let reviews;
+      try {
+        const history = reviewHistory(kb.db);
+        reviews = history.filter((row) => row.rating !== null).length;
+        items = trainingItems(history, kb.config.dayStartsAt);
+      } finally {
+        kb.db.close();
+      }
+      const inUse = fsrsParameters(kb.config).w;
+      const bar = progressBar(process.stderr);
+      const started = Date.now();
+      let outcome;
+      try {
+        outcome = await fitFsrs(items, inUse, bar.update);
+      } catch (error) {
+        if (error instanceof NotEnoughHistoryError) throw new UserError(error.message);
+        throw error;
+      } finally {
+        bar.clear();
+      }
+      const seconds = (Date.now() - started) / 1000;
+      const write = outcome.better && !options.dryRun && !kb.bundled;
+      const previousName = kb.config.fsrsParameters ? `in use (fitted ${kb.config.fsrsParameters.fittedAt.slice(0, 10)})` : 'in use (default)';
+      if (write) {
+        writeConfigKey(kb.root, kb.configPath, 'fsrsParameters', {
+          weights: outcome.weights,
+          fittedAt: new Date().toISOString(),
+          reviews,
+          logLoss: outcome.fitted.logLoss,
+          rmseBins: outcome.fitted.rmseBins,
+          previousLogLoss: outcome.previous.logLoss,
+          previousRmseBins: outcome.previous.rmseBins,
+        });
+      }
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ reviews, ...outcome, written: write, seconds }, null, 2)}\n`);
+        return;
+      }
+      const row = (name: string, scores: { logLoss: number; rmseBins: number }) => `  ${name.padEnd(28)} ${scores.logLoss.toFixed(4).padStart(8)} ${scores.rmseBins.toFixed(4).padStart(10)}`;
+      const lines = [
+        `fitted FSRS to ${reviews} reviews (${outcome.items} on a later day than the one before) in ${seconds.toFixed(1)} s`,
+        'scored on your later reviews (time-series split):',
+        `  ${''.padEnd(28)} ${'log loss'.padStart(8)} ${'RMSE(bins)'.padStart(10)}`,
+        row(previousName, outcome.previous),
+        row('fitted', outcome.fitted),
+      ];
+      if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
+      else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');
+      else if (kb.bundled) lines.push('better, but the bundled knowledge base is read-only: kb init DIR makes one of your own');
+      else lines.push(`better: written to ${kb.configPath} (fsrsParameters); every card's history is replayed under them on kb's next start`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}
+
+/** "fitting FSRS [#####     ] 50%" on one rewritten line, on a terminal only. */
+function progressBar(stream: NodeJS.WriteStream) {
+  let shown = false;
+  return {
+    update(done: number, total: number): void {
+      if (!stream.isTTY) return;
+      const width = 30;
+      const filled = Math.round((done / total) * width);
+      stream.write(`\r\x1b[Kfitting FSRS [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${Math.round((done / total) * 100)}%`);
+      shown = true;
+    },
+    clear(): void {
+      if (shown) stream.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}

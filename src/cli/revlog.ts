@@ -1,0 +1,67 @@
+// kb export --revlog FILE.csv and kb import --revlog FILE.csv [--map FILE.ids.csv]: review
+// history in the revlog CSV of the FSRS tools (fsrs4anki, FSRS-Optimizer, the binding).
+import type { Command } from 'commander';
+import { UserError } from './errors.ts';
+
+const FORMAT_HELP =
+  '\nThe revlog CSV: card_id,review_time,review_rating,review_state,review_duration (integer card ids,\n' +
+  'times in ms since the epoch, ratings 1-4, the state before the review 0-3, durations in ms), as\n' +
+  "fsrs4anki, FSRS-Optimizer and @open-spaced-repetition/binding's convertCsvToFsrsItems read it.";
+
+export function register(program: Command): void {
+  program
+    .command('export')
+    .description('export the review history: --revlog FILE.csv writes every standing rating in the FSRS revlog CSV, and FILE.ids.csv maps its card numbers to kb ids')
+    .option('--revlog <file>', 'the revlog CSV to write')
+    .option('--json', 'print what was written as JSON')
+    .addHelpText('after', FORMAT_HELP)
+    .action(async (options: { revlog?: string; json?: boolean }, command: Command) => {
+      if (!options.revlog) throw new UserError('export: say what to export: --revlog FILE.csv');
+      const { openKnowledgeBase } = await import('./context.ts');
+      const { exportRevlog } = await import('../app/revlog/export-revlog.ts');
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const written = exportRevlog(kb.db, options.revlog);
+        if (options.json) process.stdout.write(`${JSON.stringify(written, null, 2)}\n`);
+        else process.stdout.write(`wrote ${written.reviews} review(s) of ${written.cards} card(s) to ${written.file}; card numbers to kb ids in ${written.mapFile}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+
+  program
+    .command('import')
+    .description('import review history: --revlog FILE.csv adds its reviews to this device\'s review log (once: importing again adds nothing) and replays the cards')
+    .option('--revlog <file>', 'the revlog CSV to read')
+    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (kb export writes FILE.ids.csv); without it a card_id must be a kb id written as a number')
+    .option('--json', 'print the outcome as JSON')
+    .addHelpText('after', `${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason.`)
+    .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
+      if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { importRevlog, RevlogFormatError } = await import('../app/revlog/import-revlog.ts');
+      const { openReviewLog } = await import('../srs/open-review-log.ts');
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      try {
+        const log = openReviewLog(kb);
+        if (log === null) throw new UserError('import: this knowledge base keeps no review log');
+        let outcome;
+        try {
+          outcome = importRevlog(kb, log, options.revlog, options.map);
+        } catch (error) {
+          if (error instanceof RevlogFormatError) throw new UserError(`${options.revlog}: ${error.message}`);
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`import: ${(error as Error).message}`);
+          throw error;
+        }
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+          return;
+        }
+        const lines = [`imported ${outcome.added} event(s) from ${outcome.rows} row(s); ${outcome.duplicates} already in the log`];
+        for (const refusal of outcome.refused) lines.push(`refused ${refusal.count} row(s): ${refusal.reason} (line ${refusal.lines.join(', ')}${refusal.count > refusal.lines.length ? ', ...' : ''})`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+      } finally {
+        kb.db.close();
+      }
+    });
+}

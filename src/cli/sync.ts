@@ -1,0 +1,72 @@
+// kb sync (review on several machines through git) and kb merge-driver (what git runs for
+// notes both sides reviewed; kb sync installs it).
+import type { Command } from 'commander';
+import { UserError } from './errors.ts';
+
+export function register(program: Command): void {
+  program
+    .command('sync')
+    .description('review on several machines: commit the review log, git pull --rebase, replay the merged logs, rewrite review fields, commit, git push')
+    .option('--remote <name>', 'the git remote (default: the branch upstream, else origin)')
+    .option('--json', 'print what was done as JSON')
+    .addHelpText(
+      'after',
+      '\nEvery rating, undo and card action is appended to reviews/<device>.jsonl (one file per device, so\n' +
+        "git never conflicts on them); the database is a cache replayed from all devices' logs. kb sync\n" +
+        "installs kb's merge driver (git config + .gitattributes) so a note whose four review fields\n" +
+        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log\n' +
+        "and review fields, and stops on a conflict outside those fields, leaving git's conflict for you.",
+    )
+    .action(async (options: { remote?: string; json?: boolean }, command: Command) => {
+      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { syncKnowledgeBase, SyncRefused } = await import('../app/sync/sync.ts');
+      const { GitError } = await import('../app/sync/git.ts');
+      const { currentKbCommand } = await import('../app/sync/merge-driver.ts');
+      const { deviceId } = await import('../store/db.ts');
+      const open = () => openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const first = await open();
+      const root = first.root;
+      const device = deviceId(first.db);
+      first.db.close();
+      if (first.bundled) throw new UserError('kb sync: the bundled knowledge base is read-only; kb init DIR makes one of your own to keep in git');
+      const replay = async () => {
+        const kb = await open();
+        try {
+          return (kb.db.prepare('SELECT count(*) AS n FROM review_events').get() as { n: number }).n;
+        } finally {
+          kb.db.close();
+        }
+      };
+      let report;
+      try {
+        report = await syncKnowledgeBase({ root, remote: options.remote, kbCommand: currentKbCommand(), device }, { replay });
+      } catch (error) {
+        if (error instanceof SyncRefused || error instanceof GitError) throw new UserError(`sync: ${error.message}`);
+        throw error;
+      }
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return;
+      }
+      const lines = [
+        report.committedBefore ? 'committed this device\'s reviews' : 'nothing of this device to commit',
+        report.pulled ? `pulled ${report.pulled}: ${report.eventsAfter - report.eventsBefore} new review event(s) replayed` : 'nothing to pull yet (the remote has no such branch)',
+        report.committedAfter ? 'committed the review fields rewritten from the merged logs' : 'review fields already up to date',
+        `pushed to ${report.pushed}`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+
+  program
+    .command('merge-driver')
+    .description("git's merge driver for notes (installed by kb sync): merges a note whose review fields both sides rewrote")
+    .argument('<base>', "git's %O: the common ancestor")
+    .argument('<ours>', "git's %A: our version, where the result is written")
+    .argument('<theirs>', "git's %B: their version")
+    .argument('[path]', "git's %P: the note's path")
+    .addHelpText('after', `\nInstalled as: git config merge.kb-review.driver "kb merge-driver %O %A %B %P" and "*.md merge=kb-review" in .gitattributes.`)
+    .action(async (base: string, ours: string, theirs: string, path: string | undefined) => {
+      const { mergeNoteVersions } = await import('../app/sync/merge-driver.ts');
+      process.exitCode = mergeNoteVersions(base, ours, theirs, path ?? ours);
+    });
+}

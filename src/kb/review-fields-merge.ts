@@ -1,0 +1,42 @@
+// Merging a note that two devices reviewed: each side rewrote the four review fields of its
+// frontmatter, so git sees both sides change the same lines. The log, not the file, says
+// what the fields should be (kb rewrites them after its replay), so the versions are made
+// to agree on those four values (ours) before the ordinary three-way merge of the rest: a
+// change anywhere else still conflicts as git would have it.
+import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
+import { parseFrontmatter } from './frontmatter.ts';
+import type { KbPath } from './types.ts';
+
+export const REVIEW_FIELD_NAMES = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'] as const;
+
+/** The review fields a note's text has, as written (only those present and of a writable type). */
+export function reviewFieldValues(path: KbPath, text: string): Record<string, FrontmatterValue> | null {
+  const data = parseFrontmatter(path, text).data;
+  if (data === null) return null;
+  const values: Record<string, FrontmatterValue> = {};
+  for (const name of REVIEW_FIELD_NAMES) {
+    const value = (data as Record<string, unknown>)[name];
+    if (value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) values[name] = value;
+  }
+  return values;
+}
+
+/** `text` with its review fields set to `values`, where it has them; unchanged when it cannot be edited. */
+export function withReviewFields(path: KbPath, text: string, values: Record<string, FrontmatterValue>): string {
+  const own = reviewFieldValues(path, text);
+  if (own === null) return text;
+  const shared = Object.fromEntries(Object.entries(values).filter(([name]) => name in own));
+  if (Object.keys(shared).length === 0) return text;
+  try {
+    return updateFrontmatterFields(text, shared);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether two versions of a note differ in nothing but the review fields. */
+export function differOnlyInReviewFields(path: KbPath, a: string, b: string): boolean {
+  if (a === b) return true;
+  const values = reviewFieldValues(path, b);
+  return values !== null && withReviewFields(path, a, values) === b;
+}

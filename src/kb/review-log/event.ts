@@ -1,0 +1,76 @@
+// One line of a device's review log (reviews/<device>.jsonl): what happened to a card, when,
+// on which device. The log is the truth that the database caches; a line is never edited,
+// so two devices' logs merge as a union of events by id.
+// zod/mini, as kb.json's schema: every command reads the log on open, and the classic API costs start-up time.
+import * as z from 'zod/mini';
+
+export const EVENT_KINDS = ['rate', 'undo', 'suspend', 'unsuspend', 'bury', 'unbury', 'forget'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** The card's fsrs row before its first event on a device: where a replay of the card starts. */
+const seedRow = z.object({
+  due: z.number(),
+  stability: z.number(),
+  difficulty: z.number(),
+  elapsed_days: z.number(),
+  scheduled_days: z.number(),
+  learning_steps: z.number(),
+  reps: z.number(),
+  lapses: z.number(),
+  state: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
+  last_review: z.nullable(z.number()),
+  suspended: z.union([z.literal(0), z.literal(1)]),
+  buried_until: z.nullable(z.number()),
+  leech: z.optional(z.union([z.literal(0), z.literal(1)])),
+});
+
+const text = z.string().check(z.minLength(1));
+const whole = z.int().check(z.minimum(0));
+
+const eventSchema = z
+  .object({
+    id: text,
+    device: text,
+    /** The event's place in its device's log: ties on `at` replay in the order they were applied. */
+    n: whole,
+    card: text,
+    at: whole,
+    kind: z.enum(EVENT_KINDS),
+    /** The study day of `at` (YYYY-MM-DD under the knowledge base's day start), for people reading the log. */
+    day: z.string(),
+    rating: z.optional(z.int().check(z.minimum(1), z.maximum(4))),
+    duration: z.optional(whole),
+    /** undo: the id of the event taken back. */
+    target: z.optional(text),
+    /** forget: reps and lapses reset too. */
+    reset: z.optional(z.boolean()),
+    from: z.optional(seedRow),
+  })
+  .check(
+    z.refine((event) => event.kind !== 'rate' || event.rating !== undefined, { message: 'a rate event needs a rating' }),
+    z.refine((event) => event.kind !== 'undo' || event.target !== undefined, { message: 'an undo event needs a target' }),
+  );
+
+export type ReviewEvent = z.infer<typeof eventSchema>;
+export type SeedRow = z.infer<typeof seedRow>;
+
+/** The line for an event, newline included. */
+export function formatEvent(event: ReviewEvent): string {
+  return `${JSON.stringify(event)}\n`;
+}
+
+/** An event read back from a line, or why the line is not one. */
+export function parseEvent(line: string): ReviewEvent | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: 'not JSON' };
+  }
+  const parsed = eventSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { error: `${issue.path.join('.') || 'event'}: ${issue.message}` };
+  }
+  return parsed.data;
+}

@@ -1,0 +1,86 @@
+// Reading and appending a review log file. Appends are fsynced before the database
+// transaction that records the same event commits, so a stored event is always in the file;
+// a line whose transaction never committed (kill -9 between the two) is read back and
+// applied on the next start. Reads are incremental: from the byte offset the database
+// remembers, complete lines only (a half-written last line waits for its newline).
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { syncFolder } from '../atomic-write.ts';
+import { formatEvent, parseEvent, type ReviewEvent } from './event.ts';
+
+export const LOG_SUFFIX = '.jsonl';
+
+/** The log file of one device in a log folder. */
+export function deviceLogPath(folder: string, device: string): string {
+  return join(folder, `${device}${LOG_SUFFIX}`);
+}
+
+/** The log files in a folder (none when it does not exist), sorted by name. */
+export function listLogFiles(folder: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return names.filter((name) => name.endsWith(LOG_SUFFIX) && !name.startsWith('.')).sort();
+}
+
+/** Appends events and fsyncs the file (and the folder when the file is new). Returns the file's size after. */
+export function appendEvents(path: string, folder: string, events: readonly ReviewEvent[]): number {
+  mkdirSync(folder, { recursive: true });
+  const fd = openSync(path, 'a');
+  try {
+    const created = fstatSync(fd).size === 0;
+    const text = events.map(formatEvent).join('');
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written);
+    fsyncSync(fd);
+    if (created) syncFolder(folder);
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface LogLine {
+  /** Byte offset of the line in its file (for messages that name it). */
+  byte: number;
+  event: ReviewEvent | { error: string };
+}
+
+export interface LogRead {
+  lines: LogLine[];
+  /** Where the next read starts: just after the last complete line. */
+  offset: number;
+  size: number;
+}
+
+/** The complete lines of a log file from byte `offset` on. */
+export function readLogFrom(path: string, offset: number): LogRead {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    // A file shorter than what was read before was rewritten (not appended to): read it all again.
+    const start = size < offset ? 0 : offset;
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const lines: LogLine[] = [];
+    let lineStart = 0;
+    for (let at = buffer.indexOf(0x0a); at !== -1; at = buffer.indexOf(0x0a, lineStart)) {
+      const text = buffer.toString('utf8', lineStart, at).trim();
+      if (text !== '') lines.push({ byte: start + lineStart, event: parseEvent(text) });
+      lineStart = at + 1;
+    }
+    return { lines, offset: start + lineStart, size };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,79 @@
+// kb optimize: fitting FSRS's 21 weights to one person's history with fsrs-rs (through
+// @open-spaced-repetition/binding), scored on a time-series split so the fitted weights
+// are judged on reviews they were not fitted to: the items, in time order, are cut into
+// SPLITS + 1 parts; for each k, weights fitted on parts 0..k-1 predict part k. The weights in
+// use (FSRS-6's defaults, or an earlier fit) predict the same parts. Lower log loss is
+// better; RMSE(bins) is reported with it (alone it can be gamed).
+import type { TrainingItem } from './training-items.ts';
+
+/** Long-term reviews (a review on a later day than the card's previous one) needed to fit. */
+export const MIN_TRAINING_ITEMS = 64;
+const SPLITS = 4;
+
+export interface Scores {
+  logLoss: number;
+  rmseBins: number;
+}
+
+export interface FitOutcome {
+  /** Training items (long-term reviews) the weights were fitted on. */
+  items: number;
+  weights: number[];
+  fitted: Scores;
+  previous: Scores;
+  /** Whether the fitted weights predicted the held-out reviews better (lower log loss). */
+  better: boolean;
+}
+
+export class NotEnoughHistoryError extends Error {
+  readonly have: number;
+
+  constructor(have: number) {
+    super(
+      `not enough review history to fit FSRS: ${have} review(s) on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed (${MIN_TRAINING_ITEMS - have} more)`,
+    );
+    this.name = 'NotEnoughHistoryError';
+    this.have = have;
+  }
+}
+
+/** `onProgress(done, total)` as the fits advance (SPLITS fits to score, then one on everything). */
+export async function fitFsrs(items: readonly TrainingItem[], weightsInUse: readonly number[], onProgress: (done: number, total: number) => void = () => {}): Promise<FitOutcome> {
+  if (items.length < MIN_TRAINING_ITEMS) throw new NotEnoughHistoryError(items.length);
+  const binding = await import('@open-spaced-repetition/binding');
+  const toItems = (part: readonly TrainingItem[]) =>
+    part.map((item) => new binding.FSRSBindingItem(item.reviews.map((review) => new binding.FSRSBindingReview(review.rating, review.deltaT))));
+  const fits = SPLITS + 1;
+  let fitsDone = 0;
+  const fit = (part: readonly TrainingItem[]) =>
+    binding.computeParameters(toItems(part), {
+      enableShortTerm: true,
+      progress: (current, total) => {
+        onProgress(fitsDone + (total > 0 ? current / total : 0), fits);
+      },
+    });
+
+  const bounds = Array.from({ length: SPLITS + 2 }, (_, k) => Math.round((k * items.length) / (SPLITS + 1)));
+  const fitted = { logLoss: 0, rmseBins: 0, n: 0 };
+  const previous = { logLoss: 0, rmseBins: 0, n: 0 };
+  const inUse = new binding.FSRSBinding([...weightsInUse]);
+  for (let k = 1; k <= SPLITS; k++) {
+    const test = toItems(items.slice(bounds[k], bounds[k + 1]));
+    const weights = await fit(items.slice(0, bounds[k]));
+    fitsDone++;
+    if (test.length === 0) continue;
+    add(fitted, new binding.FSRSBinding(weights).evaluate(test), test.length);
+    add(previous, inUse.evaluate(test), test.length);
+  }
+  const weights = await fit(items);
+  onProgress(fits, fits);
+  const scores = (sum: typeof fitted): Scores => ({ logLoss: sum.logLoss / sum.n, rmseBins: sum.rmseBins / sum.n });
+  const outcome = { items: items.length, weights, fitted: scores(fitted), previous: scores(previous) };
+  return { ...outcome, better: outcome.fitted.logLoss < outcome.previous.logLoss };
+}
+
+function add(sum: { logLoss: number; rmseBins: number; n: number }, scores: Scores, weight: number): void {
+  sum.logLoss += scores.logLoss * weight;
+  sum.rmseBins += scores.rmseBins * weight;
+  sum.n += weight;
+}

@@ -1,0 +1,25 @@
+// Which FSRS weights schedule this knowledge base: FSRS-6's defaults, or those kb optimize
+// fitted (when, on how many reviews, with what scores). kb stats shows it.
+import type { KbConfig } from '../../kb/config.ts';
+
+export interface ParametersInUse {
+  source: 'default' | 'fitted';
+  fittedAt: string | null;
+  reviews: number | null;
+  logLoss: number | null;
+  rmseBins: number | null;
+}
+
+export function parametersInUse(config: KbConfig): ParametersInUse {
+  const fitted = config.fsrsParameters;
+  if (!fitted) return { source: 'default', fittedAt: null, reviews: null, logLoss: null, rmseBins: null };
+  return { source: 'fitted', fittedAt: fitted.fittedAt, reviews: fitted.reviews, logLoss: fitted.logLoss, rmseBins: fitted.rmseBins };
+}
+
+export function parametersLine(parameters: ParametersInUse): string {
+  if (parameters.source === 'default') return 'FSRS parameters: defaults (FSRS-6); kb optimize fits them to your history';
+  return (
+    `FSRS parameters: fitted ${parameters.fittedAt?.slice(0, 10)} on ${parameters.reviews} reviews ` +
+    `(log loss ${parameters.logLoss?.toFixed(4)}, RMSE(bins) ${parameters.rmseBins?.toFixed(4)})`
+  );
+}

@@ -1,0 +1,80 @@
+// Replaying a card's events: the same events give the same row on every device. A rating
+// is computed here for kb rate and kb review as well as for a replay, so a rating stored
+// live and the same rating replayed from the log cannot differ.
+import type { EventRow, ReplayedEntry } from '../store/review-events.ts';
+import { columnsFromState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
+import { applyAction } from './card-actions.ts';
+import { nextReviewDayStart } from './clock.ts';
+import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
+import type { Scheduler } from './scheduler.ts';
+import { fsrsParameters, type ReviewSettings } from './settings.ts';
+import type { FsrsState, Grade } from './state.ts';
+
+export interface Rated {
+  at: number;
+  before: FsrsState;
+  after: FsrsState;
+  afterRow: FsrsColumns;
+  leech: LeechAction | null;
+}
+
+/** A rating of a card whose row is `beforeRow`, given at `now` (or just after the card's last review, if that is later). */
+export function rateRow(scheduler: Scheduler, cardId: string, beforeRow: FsrsColumns, grade: Grade, now: number): Rated {
+  const settings = scheduler.settings;
+  const before = stateFromColumns(beforeRow);
+  // A rating stored by another process since `now` was read comes first: the log
+  // of one card stays in time order, so it replays in the order it was applied.
+  const at = Math.max(now, before.lastReview ?? now);
+  const after = scheduler.rate(cardId, before, grade, at);
+  const leech = becameLeech(before, after, settings) ? (settings.leechAction ?? DEFAULT_LEECH_ACTION) : null;
+  const afterRow: FsrsColumns = {
+    ...columnsFromState(after, { suspended: beforeRow.suspended === 1 || leech === 'suspend', buriedUntil: beforeRow.buried_until }),
+    leech: leech !== null ? 1 : (beforeRow.leech ?? 0),
+  };
+  return { at, before, after, afterRow, leech };
+}
+
+export interface Replay {
+  row: FsrsColumns;
+  /** The events that stand, each with the row before and after it. */
+  entries: ReplayedEntry[];
+}
+
+/**
+ * A card's row after its events, in replay order (time, device, the device's own order; the
+ * caller sorts). It starts from the seed of the first event that carries one (the row the
+ * card had on that device before its first event there), else from `fallback`. Events an
+ * undo took back are skipped; an action that changes nothing at its place is skipped too.
+ */
+export function replayCard(scheduler: Scheduler, cardId: string, events: readonly EventRow[], fallback: FsrsColumns): Replay {
+  const seeded = events.find((event) => event.seed !== null);
+  let row: FsrsColumns = seeded ? (JSON.parse(seeded.seed as string) as FsrsColumns) : fallback;
+  row = { ...row, leech: row.leech ?? 0 };
+  const undone = new Set(events.filter((event) => event.kind === 'undo').map((event) => event.target));
+  const entries: ReplayedEntry[] = [];
+  for (const event of events) {
+    if (event.kind === 'undo' || undone.has(event.id)) continue;
+    let after: FsrsColumns | null;
+    if (event.kind === 'rate') {
+      after = rateRow(scheduler, cardId, row, event.rating as Grade, event.at).afterRow;
+    } else {
+      const dayEnd = nextReviewDayStart(event.at, scheduler.settings.dayStartsAt).getTime();
+      after = applyAction(event.kind, row, { now: event.at, dayEnd, resetCounts: event.reset_counts === 1 });
+    }
+    if (after === null) continue;
+    entries.push({ event, before: row, after });
+    row = after;
+  }
+  return { row, entries };
+}
+
+/**
+ * Everything in kb.json a replay depends on. When it changes (kb optimize fitted new weights,
+ * a new desired retention, ...) every card is replayed under the new settings, as Anki
+ * recomputes memory states from the review history: the schedule stays a function of the
+ * logs and kb.json, the same on every clone.
+ */
+export function replaySettingsKey(settings: ReviewSettings): string {
+  const { leechThreshold, leechAction, dayStartsAt } = settings;
+  return JSON.stringify({ fsrs: fsrsParameters(settings), dayStartsAt, leechThreshold: leechThreshold ?? null, leechAction: leechAction ?? null });
+}

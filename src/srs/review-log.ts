@@ -1,0 +1,382 @@
+// The review log files and the database that caches them. This device appends each event to
+// its own file (reviews/<device>.jsonl) inside the transaction that stores it; opening kb
+// reads what any device appended since the last read and replays the cards it touched, so
+// the schedule is a function of the union of the logs: the same on every clone.
+import { statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { KbDatabase } from '../store/db.ts';
+import { deviceId } from '../store/db.ts';
+import { cardQueries } from '../store/cards.ts';
+import { fileQueries } from '../store/files.ts';
+import { stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
+import { compareEventKeys, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../store/review-events.ts';
+import { reviewQueries } from '../store/review-queries.ts';
+import type { ReviewEvent, SeedRow } from '../kb/review-log/event.ts';
+import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../kb/review-log/log-file.ts';
+import { commitWriteback, prepareWriteback, reviewFields } from '../kb/writeback.ts';
+import { reviewDayLabel } from './clock.ts';
+import { replayCard, replaySettingsKey } from './replay.ts';
+import type { Scheduler } from './scheduler.ts';
+
+export const REVIEW_LOG_FOLDER = 'reviews';
+
+/** Where a knowledge base keeps its logs: `reviews/` in it; the bundled (read-only) one's beside its database in the data folder. */
+export function reviewLogFolder(target: { root: string; writable: boolean; db: KbDatabase }): string | null {
+  if (target.writable) return join(target.root, REVIEW_LOG_FOLDER);
+  const dbPath = target.db.name;
+  return dbPath === ':memory:' || dbPath === '' ? null : join(dirname(dbPath), REVIEW_LOG_FOLDER);
+}
+
+/** What an event says, before kb gives it an id place and a day. */
+export interface NewEvent {
+  id: string;
+  card: string;
+  at: number;
+  kind: ReviewEvent['kind'];
+  rating?: number;
+  duration?: number;
+  target?: string;
+  reset?: boolean;
+}
+
+export interface IngestReport {
+  /** Events new to this database. */
+  read: number;
+  /** Cards whose row changed in the replay. */
+  changed: string[];
+  /** Lines that are not events, with where they are: skipped. */
+  problems: string[];
+  /** Notes whose review fields were rewritten from the replayed state. */
+  rewritten: number;
+}
+
+export const LOG_EXPORTED_KEY = 'review_log_exported';
+const REPLAY_SETTINGS_KEY = 'replay_settings';
+
+export class ReviewLog {
+  readonly folder: string;
+  readonly device: string;
+  private readonly db: KbDatabase;
+  private readonly scheduler: Scheduler;
+  private readonly events: ReviewEventQueries;
+  private readonly reviews: ReturnType<typeof reviewQueries>;
+
+  constructor(db: KbDatabase, folder: string, scheduler: Scheduler) {
+    this.db = db;
+    this.folder = folder;
+    this.scheduler = scheduler;
+    this.device = deviceId(db);
+    this.events = reviewEventQueries(db);
+    this.reviews = reviewQueries(db);
+  }
+
+  get path(): string {
+    return deviceLogPath(this.folder, this.device);
+  }
+
+  private get fileName(): string {
+    return basename(this.path);
+  }
+
+  /**
+   * Logs an event of this device: stored in the database and appended (fsynced) to this
+   * device's file. Call it inside the transaction that changes the card, after the change:
+   * if the append fails the transaction rolls back; if kb dies after the append, the line is
+   * read and applied at the next start. `before` is the card's row before the event: it
+   * seeds the replay when the card has no event yet.
+   */
+  record(event: NewEvent, before: FsrsColumns): void {
+    this.catchUp();
+    const last = this.events.lastOf(event.card);
+    const seed = last !== null ? undefined : seedOf(before);
+    const line: ReviewEvent = {
+      id: event.id,
+      device: this.device,
+      n: this.events.nextN(this.device),
+      card: event.card,
+      at: event.at,
+      kind: event.kind,
+      day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
+      ...(event.rating !== undefined ? { rating: event.rating } : {}),
+      ...(event.duration !== undefined ? { duration: event.duration } : {}),
+      ...(event.target !== undefined ? { target: event.target } : {}),
+      ...(event.reset ? { reset: true } : {}),
+      ...(seed ? { from: seed } : {}),
+    };
+    this.events.insert(eventRow(line));
+    const size = appendEvents(this.path, this.folder, [line]);
+    this.events.setOffset(this.fileName, size);
+    // An event timed before one already merged from another device (clocks disagree) does not
+    // replay last, and an undo may take back a rating that another device's action followed:
+    // then the card's row becomes what the replay gives, as on every other device.
+    const outOfOrder = last !== null && compareEventKeys(last, { at: line.at, device: line.device, n: line.n, id: line.id }) > 0;
+    if (outOfOrder || event.kind === 'undo') this.replay(event.card);
+  }
+
+  /**
+   * This device's file holds lines the database lacks (kb was killed between the append and
+   * the commit): they are read and replayed before anything new is logged after them. Call it
+   * first in the transaction that will log, before the card's row is read.
+   */
+  catchUp(): void {
+    let size: number;
+    try {
+      size = statSync(this.path).size;
+    } catch {
+      return;
+    }
+    if (size === this.events.offset(this.fileName)) return;
+    this.readFile(this.fileName, []);
+    this.replayPending();
+  }
+
+  /** Reads what every log appended since the last read and replays the cards it touched (one transaction). */
+  ingest(options: { root: string; writable: boolean }): IngestReport {
+    // The usual open: nothing appended, nothing waiting, same settings. Checked without the
+    // write lock, so commands that only read never queue behind one another.
+    if (this.upToDate()) return { read: 0, changed: [], problems: [], rewritten: 0 };
+    const problems: string[] = [];
+    // A clone's first open replays the whole history into review_log: with SQLite's default
+    // 2 MB page cache, its random-keyed inserts spill to disk (~3x slower at 100,000 events).
+    this.db.pragma('cache_size = -65536');
+    // What this transaction stores is a cache of the fsynced log files: lost to a power cut, it
+    // is read again (the offsets roll back with it). So its commit need not wait for the disk.
+    const synchronous = this.db.pragma('synchronous', { simple: true }) as number;
+    this.db.pragma('synchronous = NORMAL');
+    let outcome: { read: number; changed: string[] };
+    try {
+      outcome = this.db
+        .transaction(() => {
+          this.followSettings();
+          let read = 0;
+          for (const name of listLogFiles(this.folder)) read += this.readFile(name, problems);
+          const changed = this.replayPending();
+          return { read, changed };
+        })
+        .immediate();
+    } finally {
+      this.db.pragma(`synchronous = ${synchronous}`);
+    }
+    const { read, changed } = outcome;
+    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
+    return { read, changed, problems, rewritten };
+  }
+
+  private upToDate(): boolean {
+    if (this.events.meta(REPLAY_SETTINGS_KEY) !== replaySettingsKey(this.scheduler.settings)) return false;
+    if (this.events.hasPendingKnown()) return false;
+    for (const name of listLogFiles(this.folder)) {
+      let size: number;
+      try {
+        size = statSync(join(this.folder, name)).size;
+      } catch {
+        return false;
+      }
+      if (size !== this.events.offset(name)) return false;
+    }
+    return true;
+  }
+
+  /** The settings a replay depends on changed since the last one: every card with events is replayed. */
+  private followSettings(): void {
+    const key = replaySettingsKey(this.scheduler.settings);
+    const stored = this.events.meta(REPLAY_SETTINGS_KEY);
+    if (stored === key) return;
+    // A database that never recorded them (new, or migrated) already is what its rows say.
+    if (stored !== null) this.events.markAllPending();
+    this.events.setMeta(REPLAY_SETTINGS_KEY, key);
+  }
+
+  /**
+   * Imports events from elsewhere (a revlog CSV) as this device's: appended in one write,
+   * skipping any whose id is already in the log, then the cards replayed and their fields
+   * rewritten. `isDuplicate` may refuse others (the same rating under another id).
+   */
+  importEvents(events: readonly NewEvent[], options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean }): { added: number; duplicates: number; rewritten: number } {
+    const { added, duplicates, changed } = this.db
+      .transaction(() => {
+        this.catchUp();
+        const lines: ReviewEvent[] = [];
+        let duplicates = 0;
+        let n = this.events.nextN(this.device);
+        const seeded = new Set<string>();
+        for (const event of events) {
+          if (this.events.hasEvent(event.id) || options.isDuplicate?.(event)) {
+            duplicates++;
+            continue;
+          }
+          const before = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+          seeded.add(event.card);
+          const line: ReviewEvent = {
+            id: event.id,
+            device: this.device,
+            n: n++,
+            card: event.card,
+            at: event.at,
+            kind: event.kind,
+            day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
+            ...(event.rating !== undefined ? { rating: event.rating } : {}),
+            ...(event.duration !== undefined ? { duration: event.duration } : {}),
+            ...(before ? { from: seedOf(before) } : {}),
+          };
+          this.events.insert(eventRow(line));
+          this.events.markPending(event.card);
+          lines.push(line);
+        }
+        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
+        return { added: lines.length, duplicates, changed: this.replayPending() };
+      })
+      .immediate();
+    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
+    return { added, duplicates, rewritten };
+  }
+
+  /** Replays the cards waiting for it that this database knows (after a scan added cards, say). */
+  replayPending(): string[] {
+    const changed: string[] = [];
+    // Read in one pass (all events at once would be read again per card otherwise), then written.
+    const groups = [...this.events.pendingEventsByCard()];
+    this.events.clearPendingKnown();
+    for (const [cardId, events] of groups) if (this.replayEvents(cardId, events)) changed.push(cardId);
+    return changed;
+  }
+
+  /**
+   * Migration of a database that predates the log files: its ratings and actions are written
+   * out once as this device's log, oldest first, each card's first one carrying the row it
+   * started from. Nothing else changes: the rows already are what the log replays to.
+   */
+  exportLegacy(): number {
+    return this.db
+      .transaction(() => {
+        if (this.db.prepare(`SELECT 1 FROM meta WHERE key = ?`).get(LOG_EXPORTED_KEY) !== undefined) return 0;
+        this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(LOG_EXPORTED_KEY, String(Date.now()));
+        const history = this.events.legacyHistory();
+        if (history.length === 0) return 0;
+        const seen = new Set<string>();
+        let n = this.events.nextN(this.device);
+        const lines: ReviewEvent[] = [];
+        for (const row of history) {
+          const first = !seen.has(row.card_id) && !this.events.hasEvents(row.card_id);
+          seen.add(row.card_id);
+          const line: ReviewEvent = {
+            id: row.uuid,
+            device: this.device,
+            n: n++,
+            card: row.card_id,
+            at: row.reviewed_at,
+            kind: row.source === 0 ? 'rate' : (row.action as ReviewEvent['kind']),
+            day: reviewDayLabel(row.reviewed_at, this.scheduler.settings.dayStartsAt),
+            ...(row.source === 0 ? { rating: row.rating, duration: row.duration_ms } : {}),
+            // A legacy forget that reset the counts left reps 0 from a card that had some.
+            ...(row.action === 'forget' && resetCounts(row.state_before, row.uuid, this.db) ? { reset: true } : {}),
+            ...(first ? { from: seedOf(JSON.parse(row.state_before) as FsrsColumns) } : {}),
+          };
+          if (this.events.insert(eventRow(line))) lines.push(line);
+        }
+        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
+        return lines.length;
+      })
+      .immediate();
+  }
+
+  /** Reads one file's new lines into the database; returns how many events were new. */
+  private readFile(name: string, problems: string[]): number {
+    const path = join(this.folder, name);
+    const result = readLogFrom(path, this.events.offset(name));
+    let read = 0;
+    const touched = new Set<string>();
+    for (const line of result.lines) {
+      if ('error' in line.event) {
+        problems.push(`${REVIEW_LOG_FOLDER}/${name} at byte ${line.byte}: ${line.event.error}; line skipped`);
+        continue;
+      }
+      if (this.events.insert(eventRow(line.event))) {
+        read++;
+        touched.add(line.event.card);
+      }
+    }
+    for (const card of touched) this.events.markPending(card);
+    this.events.setOffset(name, result.offset);
+    return read;
+  }
+
+  /** Replays one card from its events; true when its row changed. */
+  private replay(cardId: string): boolean {
+    this.events.donePending(cardId);
+    return this.replayEvents(cardId, this.events.forCard(cardId));
+  }
+
+  private replayEvents(cardId: string, events: EventRow[]): boolean {
+    const current = this.reviews.fsrs(cardId);
+    if (!current) return false;
+    const { row, entries } = replayCard(this.scheduler, cardId, events, current);
+    this.events.rewriteHistory(cardId, entries);
+    if (sameColumns(current, row)) return false;
+    this.reviews.writeRow(cardId, row);
+    return true;
+  }
+
+  /** After a merge the log is the truth: a replayed note's four review fields are rewritten from its state. */
+  private writeFields(root: string, cardIds: readonly string[]): number {
+    const cards = cardQueries(this.db);
+    const files = fileQueries(this.db);
+    let rewritten = 0;
+    for (const cardId of cardIds) {
+      const card = cards.find(cardId);
+      const row = this.reviews.fsrs(cardId);
+      if (!card || !row || card.kind !== 'note' || card.orphan) continue;
+      const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
+      const prepared = prepareWriteback(root, card.path, cardId, fields);
+      if (!('restore' in prepared)) continue;
+      const result = commitWriteback(root, prepared);
+      if (result.status !== 'written') continue;
+      rewritten++;
+      files.followRewrite(result.rewrite.path, result.rewrite.before, result.rewrite.after);
+    }
+    return rewritten;
+  }
+}
+
+function seedOf(row: FsrsColumns): SeedRow {
+  return {
+    due: row.due,
+    stability: row.stability,
+    difficulty: row.difficulty,
+    elapsed_days: row.elapsed_days,
+    scheduled_days: row.scheduled_days,
+    learning_steps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    state: row.state,
+    last_review: row.last_review,
+    suspended: row.suspended,
+    buried_until: row.buried_until,
+    leech: row.leech ?? 0,
+  };
+}
+
+export function eventRow(event: ReviewEvent): EventRow {
+  return {
+    id: event.id,
+    device: event.device,
+    n: event.n,
+    card_id: event.card,
+    at: event.at,
+    kind: event.kind,
+    rating: event.rating ?? null,
+    duration_ms: event.duration ?? 0,
+    target: event.target ?? null,
+    reset_counts: event.reset ? 1 : 0,
+    seed: event.from ? JSON.stringify(event.from) : null,
+    day: event.day,
+  };
+}
+
+function resetCounts(stateBefore: string, uuid: string, db: KbDatabase): boolean {
+  const before = JSON.parse(stateBefore) as FsrsColumns;
+  const after = db.prepare<[string], { state_after: string }>('SELECT state_after FROM card_actions WHERE uuid = ?').get(uuid);
+  if (!after) return false;
+  const row = JSON.parse(after.state_after) as FsrsColumns;
+  return row.reps === 0 && row.lapses === 0 && (before.reps !== 0 || before.lapses !== 0);
+}

@@ -1,0 +1,211 @@
+// The SQL of the review log cache (migration 5): events read from the log files, how far
+// each file was read, the cards waiting for a replay, and rewriting a card's review_log and
+// card_actions rows to what a replay gives.
+import type { KbDatabase } from './db.ts';
+import type { FsrsColumns } from './fsrs.ts';
+
+export interface EventRow {
+  id: string;
+  device: string;
+  n: number;
+  card_id: string;
+  at: number;
+  kind: 'rate' | 'undo' | 'suspend' | 'unsuspend' | 'bury' | 'unbury' | 'forget';
+  rating: number | null;
+  duration_ms: number;
+  target: string | null;
+  reset_counts: 0 | 1;
+  seed: string | null;
+  day: string;
+}
+
+/** Where an event falls in replay order: time, device, the device's own order, id. */
+export interface EventKey {
+  at: number;
+  device: string;
+  n: number;
+  id: string;
+}
+
+export function compareEventKeys(a: EventKey, b: EventKey): number {
+  if (a.at !== b.at) return a.at - b.at;
+  if (a.device !== b.device) return a.device < b.device ? -1 : 1;
+  if (a.n !== b.n) return a.n - b.n;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** One step of a card's replayed history, as review_log / card_actions store it. */
+export interface ReplayedEntry {
+  event: EventRow;
+  before: FsrsColumns;
+  after: FsrsColumns;
+}
+
+export function reviewEventQueries(db: KbDatabase) {
+  // Positional parameters: binding by name costs more, and a from-scratch replay inserts every event.
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const forCard = db.prepare<[string], EventRow>('SELECT * FROM review_events WHERE card_id = ? ORDER BY at, device, n, id');
+  const nextN = db.prepare<[string], { n: number | null }>('SELECT max(n) AS n FROM review_events WHERE device = ?');
+  const lastOfCard = db.prepare<[string], { at: number; device: string; n: number; id: string }>(
+    'SELECT at, device, n, id FROM review_events WHERE card_id = ? ORDER BY at DESC, device DESC, n DESC, id DESC LIMIT 1',
+  );
+  const hasId = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE id = ?');
+  const hasAny = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE card_id = ? LIMIT 1');
+  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM review_events');
+  const offset = db.prepare<[string], { offset: number }>('SELECT offset FROM review_log_files WHERE name = ?');
+  const setOffset = db.prepare<[string, number]>(
+    'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset',
+  );
+  const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const setMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const allPending = db.prepare('INSERT OR IGNORE INTO replay_pending (card_id) SELECT DISTINCT card_id FROM review_events');
+  const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
+  // Every pending card's events in one pass, in replay order (a clone's first open replays them all).
+  const pendingEvents = db.prepare<[], EventRow>(
+    // CROSS JOIN keeps replay_pending the outer loop: usually empty, so an open with nothing
+    // new reads nothing (else SQLite may walk every event in index order to skip the sort).
+    `SELECT e.* FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id CROSS JOIN review_events e ON e.card_id = p.card_id
+     ORDER BY e.card_id, e.at, e.device, e.n, e.id`,
+  );
+  const anyPendingKnown = db.prepare<[], { one: number }>('SELECT 1 AS one FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id LIMIT 1');
+  const clearPendingKnown = db.prepare('DELETE FROM replay_pending WHERE card_id IN (SELECT card_id FROM fsrs)');
+  const donePending = db.prepare<[string]>('DELETE FROM replay_pending WHERE card_id = ?');
+  const logsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM review_log WHERE card_id = ?');
+  const actionsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM card_actions WHERE card_id = ?');
+  const hasHistory = db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM review_log WHERE card_id = ?) OR EXISTS (SELECT 1 FROM card_actions WHERE card_id = ?)',
+  );
+  const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
+  const deleteAction = db.prepare<[string]>('DELETE FROM card_actions WHERE uuid = ?');
+  const updateLog = db.prepare<[string, string, string]>('UPDATE review_log SET state_before = ?, state_after = ? WHERE uuid = ?');
+  const updateAction = db.prepare<[string, string, string]>('UPDATE card_actions SET state_before = ?, state_after = ? WHERE uuid = ?');
+  const insertLog = db.prepare(
+    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAction = db.prepare(
+    `INSERT INTO card_actions (uuid, card_id, action, acted_at, state_before, state_after, after_rating, device_id)
+     VALUES (@uuid, @card_id, @action, @at, @state_before, @state_after, NULL, @device)`,
+  );
+  const allLogs = db.prepare<[], { uuid: string; card_id: string; rating: number; reviewed_at: number; duration_ms: number; state_before: string; device_id: string; source: 0 | 1; action: string | null }>(
+    `SELECT uuid, card_id, rating, reviewed_at, duration_ms, state_before, device_id, 0 AS source, NULL AS action FROM review_log
+     UNION ALL
+     SELECT uuid, card_id, 0, acted_at, 0, state_before, device_id, 1, action FROM card_actions
+     ORDER BY reviewed_at, source`,
+  );
+
+  return {
+    /** Stores an event; false when one with its id is already there (read twice, or merged twice). */
+    insert(row: EventRow): boolean {
+      return insert.run(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day).changes === 1;
+    },
+    forCard(cardId: string): EventRow[] {
+      return forCard.all(cardId);
+    },
+    /** The next place in a device's log. */
+    nextN(device: string): number {
+      const n = nextN.get(device)?.n;
+      return n === null || n === undefined ? 0 : n + 1;
+    },
+    /** The card's event that replays last, as its sort key. */
+    lastOf(cardId: string): EventKey | null {
+      return lastOfCard.get(cardId) ?? null;
+    },
+    hasEvent(id: string): boolean {
+      return hasId.get(id) !== undefined;
+    },
+    hasEvents(cardId: string): boolean {
+      return hasAny.get(cardId) !== undefined;
+    },
+    count(): number {
+      return count.get()?.n ?? 0;
+    },
+    offset(name: string): number {
+      return offset.get(name)?.offset ?? 0;
+    },
+    setOffset(name: string, bytes: number): void {
+      setOffset.run(name, bytes);
+    },
+    meta(key: string): string | null {
+      return getMeta.get(key)?.value ?? null;
+    },
+    setMeta(key: string, value: string): void {
+      setMeta.run(key, value);
+    },
+    /** Every card with an event waits for a replay (the scheduling settings changed). */
+    markAllPending(): void {
+      allPending.run();
+    },
+    markPending(cardId: string): void {
+      addPending.run(cardId);
+    },
+    /** The events of every pending card this database knows, grouped by card, each group in replay order. */
+    *pendingEventsByCard(): Generator<[string, EventRow[]]> {
+      let card: string | null = null;
+      let group: EventRow[] = [];
+      for (const row of pendingEvents.iterate()) {
+        if (row.card_id !== card) {
+          if (card !== null) yield [card, group];
+          card = row.card_id;
+          group = [];
+        }
+        group.push(row);
+      }
+      if (card !== null) yield [card, group];
+    },
+    hasPendingKnown(): boolean {
+      return anyPendingKnown.get() !== undefined;
+    },
+    /** Pending cards this database knows are replayed: no longer pending. */
+    clearPendingKnown(): void {
+      clearPendingKnown.run();
+    },
+    donePending(cardId: string): void {
+      donePending.run(cardId);
+    },
+    /**
+     * Makes a card's review_log and card_actions rows what its replay gives. Rows of events
+     * that still stand are updated in place (their rowid, which kb undo orders by, is kept);
+     * events new to this database are inserted; rows of events taken back are deleted. A
+     * state_before keeps its note-restore patch while the state it records is unchanged.
+     */
+    rewriteHistory(cardId: string, entries: readonly ReplayedEntry[]): void {
+      const stored = new Map<string, string>();
+      if (hasHistory.get(cardId, cardId) !== undefined) {
+        for (const row of logsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+        for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
+      }
+      const standing = new Set<string>();
+      for (const { event, before, after } of entries) {
+        standing.add(event.id);
+        const old = stored.get(event.id);
+        const beforeJson = old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : JSON.stringify(before);
+        const afterJson = JSON.stringify(after);
+        const isRating = event.kind === 'rate';
+        if (old !== undefined) (isRating ? updateLog : updateAction).run(beforeJson, afterJson, event.id);
+        else if (isRating) insertLog.run(event.id, cardId, event.rating, event.at, event.duration_ms, beforeJson, afterJson, event.device);
+        else insertAction.run({ uuid: event.id, card_id: cardId, action: event.kind, at: event.at, state_before: beforeJson, state_after: afterJson, device: event.device });
+      }
+      for (const uuid of stored.keys()) {
+        if (standing.has(uuid)) continue;
+        deleteLog.run(uuid);
+        deleteAction.run(uuid);
+      }
+    },
+    /** The history written before the review log files existed (migration): ratings and actions, oldest first. */
+    legacyHistory() {
+      return allLogs.all();
+    },
+  };
+}
+
+/** The stored row fields, ignoring anything else a state_before carries (the note-restore patch). */
+export function sameColumns(a: FsrsColumns, b: FsrsColumns): boolean {
+  const keys = ['due', 'stability', 'difficulty', 'elapsed_days', 'scheduled_days', 'learning_steps', 'reps', 'lapses', 'state', 'last_review', 'suspended', 'buried_until'] as const;
+  return keys.every((key) => a[key] === b[key]) && (a.leech ?? 0) === (b.leech ?? 0);
+}
+
+export type ReviewEventQueries = ReturnType<typeof reviewEventQueries>;

@@ -1,0 +1,41 @@
+// The SQL of kb export --revlog / kb import --revlog: the standing ratings with the state
+// each started from, and whether a rating is already in the log (an import run twice).
+import type { KbDatabase } from './db.ts';
+
+export interface RatingExportRow {
+  card_id: string;
+  reviewed_at: number;
+  rating: number;
+  state: number;
+  duration_ms: number;
+}
+
+export function revlogQueries(db: KbDatabase) {
+  const ratings = db.prepare<[], RatingExportRow>(
+    `SELECT card_id, reviewed_at, rating, json_extract(state_before, '$.state') AS state, duration_ms
+     FROM review_log ORDER BY reviewed_at, card_id, rowid`,
+  );
+  const sameRating = db.prepare<[string, number, number], { one: number }>(
+    "SELECT 1 AS one FROM review_events WHERE card_id = ? AND at = ? AND kind = 'rate' AND rating = ? LIMIT 1",
+  );
+  const forgetBetween = db.prepare<[string, number, number], { one: number }>(
+    "SELECT 1 AS one FROM review_events WHERE card_id = ? AND kind = 'forget' AND at > ? AND at <= ? LIMIT 1",
+  );
+  const cardExists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM fsrs WHERE card_id = ?');
+  return {
+    ratings(): RatingExportRow[] {
+      return ratings.all();
+    },
+    /** Whether the log already holds this rating (same card, time and answer), whatever its event id. */
+    hasRating(cardId: string, at: number, rating: number): boolean {
+      return sameRating.get(cardId, at, rating) !== undefined;
+    },
+    /** Whether the log holds a forget of the card after `after` and at or before `until`. */
+    hasForgetBetween(cardId: string, after: number, until: number): boolean {
+      return forgetBetween.get(cardId, after, until) !== undefined;
+    },
+    cardExists(cardId: string): boolean {
+      return cardExists.get(cardId) !== undefined;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// kb optimize end to end: a review log (as another device would have written it) drawn from a
+// learner unlike FSRS's defaults; the fitted weights are scored, kept in kb.json, replayed
+// under, and shown by kb stats. Too little history is a clear refusal.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
+
+function deckKb(cards: number): { root: string; ids: string[] } {
+  const deck = Array.from({ length: cards }, (_, index) => `## Question ${index}?\n\nAnswer ${index}.\n`).join('\n');
+  const root = writeKb({ 'kb.json': '{\n  "newPerDay": 20\n}\n', 'cards/deck.md': `---\ntags: [fit]\n---\n${deck}` });
+  expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+  const listed = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string }>;
+  return { root, ids: listed.map((card) => card.id) };
+}
+
+/** Writes the reviews as another device's log file. */
+function writeLog(root: string, reviews: ReturnType<typeof syntheticReviews>): void {
+  mkdirSync(join(root, 'reviews'), { recursive: true });
+  const lines = reviews.map((review, n) =>
+    JSON.stringify({ id: `synthetic-${n}`, device: 'synthetic', n, card: review.card, at: review.at, kind: 'rate', day: new Date(review.at).toISOString().slice(0, 10), rating: review.rating }),
+  );
+  writeFileSync(join(root, 'reviews/synthetic.jsonl'), `${lines.join('\n')}\n`);
+}
+
+describe('kb optimize', () => {
+  it('fits, scores against the defaults, keeps the better weights in kb.json, and kb stats says so', () => {
+    const { root, ids } = deckKb(160);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    const dry = runKb(['--kb', root, 'optimize', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^fitted FSRS to 1280 reviews \(\d+ on a later day than the one before\)/);
+    expect(dry.stdout).toMatch(/in use \(default\)\s+0\.\d{4}\s+0\.\d{4}\n\s+fitted\s+0\.\d{4}\s+0\.\d{4}/);
+    expect(dry.stdout).toContain('--dry-run: kb.json unchanged');
+    expect(JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8'))).toEqual({ newPerDay: 20 });
+
+    const before = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; stability: number }>;
+    const run = runKb(['--kb', root, 'optimize', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const outcome = JSON.parse(run.stdout) as { written: boolean; better: boolean; fitted: { logLoss: number }; previous: { logLoss: number }; weights: number[] };
+    expect(outcome.better).toBe(true);
+    expect(outcome.written).toBe(true);
+    expect(outcome.fitted.logLoss).toBeLessThan(outcome.previous.logLoss);
+    const config = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as { newPerDay: number; fsrsParameters: { weights: number[]; reviews: number } };
+    expect(config.newPerDay).toBe(20);
+    expect(config.fsrsParameters.weights).toEqual(outcome.weights);
+    expect(config.fsrsParameters.reviews).toBe(1280);
+
+    // The next start replays every card under the fitted weights: the memory states change.
+    const after = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; stability: number }>;
+    expect(after.map((card) => card.stability)).not.toEqual(before.map((card) => card.stability));
+    const stats = runKb(['--kb', root, 'stats']);
+    expect(stats.stdout).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
+  }, 120_000);
+
+  it('too little history: the number of reviews still needed, and nothing written', () => {
+    const { root, ids } = deckKb(4);
+    writeLog(root, syntheticReviews(ids, 3, Date.UTC(2026, 0, 5, 9)));
+    const run = runKb(['--kb', root, 'optimize']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^kb: not enough review history to fit FSRS: 8 review\(s\) on a later day than the card's previous one, 64 needed \(56 more\)\n$/);
+    expect(runKb(['--kb', root, 'stats']).stdout).toContain('FSRS parameters: defaults (FSRS-6)');
+  });
+});

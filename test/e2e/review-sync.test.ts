@@ -1,0 +1,148 @@
+// Two clones of one knowledge base review through git: each device appends to its own
+// reviews/<device>.jsonl, kb sync commits, pulls (rebase), replays and pushes, and both
+// clones end with the same schedule. A note both sides reviewed merges through kb's merge
+// driver; a note both sides edited keeps git's conflict.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+
+function git(cwd: string, ...args: string[]): string {
+  const run = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
+
+function note(title: string, nextReview: string): string {
+  return `---\ncreated: '2025-10-01'\nlast_reviewed: null\nnext_review: '${nextReview}'\nreview_count: 0\nmastery_level: 0.0\ntags: [sync]\n---\n# ${title}\n\n## Answer\n\nThe answer to ${title.toLowerCase()}\n`;
+}
+
+function identify(clone: string): void {
+  git(clone, 'config', 'user.name', 'kb test');
+  git(clone, 'config', 'user.email', 'kb@example.invalid');
+}
+
+/** A bare origin and two clones of a scanned knowledge base (ids committed). */
+function twoClones(): { a: string; b: string; ids: string[] } {
+  const a = writeKb({
+    'kb.json': '{}\n',
+    'notes/one.md': note('One', '2025-10-01'),
+    'notes/two.md': note('Two', '2025-10-02'),
+    'notes/three.md': note('Three', '2025-10-03'),
+  });
+  const origin = join(tempDir('kb-origin-'), 'origin.git');
+  git(a, 'init', '--quiet', '--initial-branch=main');
+  identify(a);
+  expect(runKb(['--kb', a, 'scan']).code).toBe(0);
+  git(a, 'add', '-A');
+  git(a, 'commit', '--quiet', '-m', 'notes');
+  git(a, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  git(a, 'remote', 'add', 'origin', origin);
+  git(a, 'push', '--quiet', '-u', 'origin', 'main');
+  const b = join(tempDir('kb-clone-'), 'b');
+  git(tempDir(), 'clone', '--quiet', origin, b);
+  identify(b);
+  const scanB = runKb(['--kb', b, 'scan']);
+  expect(scanB.code, scanB.stderr + scanB.stdout).toBe(0);
+  const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; path: string }>;
+  const ids = ['notes/one.md', 'notes/two.md', 'notes/three.md'].map((path) => cards.find((card) => card.path === path)!.id);
+  return { a, b, ids };
+}
+
+function rate(root: string, id: string, rating: string): void {
+  const run = runKb(['--kb', root, 'rate', id, rating]);
+  expect(run.code, run.stderr).toBe(0);
+}
+
+function sync(root: string): { code: number; stdout: string; stderr: string } {
+  return runKb(['--kb', root, 'sync']);
+}
+
+/** What must be equal on both clones: the schedule, not the moment it was asked. */
+function schedule(root: string): unknown {
+  const due = JSON.parse(runKb(['--kb', root, 'due', '--json']).stdout) as { counts: unknown; cards: unknown };
+  const cards = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as unknown;
+  return { counts: due.counts, due: due.cards, cards };
+}
+
+describe('reviewing on two clones through git', () => {
+  it('kb sync merges different and the same cards to one schedule on both clones', () => {
+    const { a, b, ids } = twoClones();
+    const [one, two, three] = ids;
+    rate(a, one, 'good');
+    rate(a, two, 'again');
+    rate(b, two, 'good');
+    rate(b, three, 'easy');
+    rate(b, three, 'hard');
+    runKb(['--kb', b, 'undo']);
+
+    const first = sync(a);
+    expect(first.code, first.stderr).toBe(0);
+    const second = sync(b);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain('2 new review event(s) replayed');
+    const third = sync(a);
+    expect(third.code, third.stderr).toBe(0);
+
+    expect(git(a, 'status', '--porcelain')).toBe('');
+    expect(git(b, 'status', '--porcelain')).toBe('');
+    expect(readdirSync(join(a, 'reviews')).length).toBe(2);
+    expect(schedule(a)).toEqual(schedule(b));
+    // Card two has both devices' ratings, in time order; card three B's first rating only (the second was undone).
+    const cards = JSON.parse(runKb(['--kb', b, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+    expect(cards.find((card) => card.id === two)?.reps).toBe(2);
+    expect(cards.find((card) => card.id === three)?.reps).toBe(1);
+    // The notes' review fields say what the merged log says, on both clones.
+    for (const root of [a, b]) expect(readFileSync(join(root, 'notes/two.md'), 'utf8')).toMatch(/review_count: 2\n/);
+    expect(readFileSync(join(a, 'notes/two.md'), 'utf8')).toBe(readFileSync(join(b, 'notes/two.md'), 'utf8'));
+  });
+
+  it('plain git pull both ways merges with the driver kb sync installed; kb replays on the next command', () => {
+    const { a, b, ids } = twoClones();
+    const [one, two] = ids;
+    // Install the driver on both clones (a first kb sync), then review with plain git only.
+    expect(sync(a).code).toBe(0);
+    expect(sync(b).code).toBe(0);
+    rate(a, one, 'good');
+    rate(a, two, 'hard');
+    rate(b, two, 'easy');
+    for (const root of [a, b]) {
+      git(root, 'add', '-A');
+      git(root, 'commit', '--quiet', '-m', 'reviews');
+    }
+    git(a, 'push', '--quiet', 'origin', 'main');
+    git(b, 'pull', '--quiet', '--no-rebase', '--no-edit', 'origin', 'main');
+    git(b, 'push', '--quiet', 'origin', 'main');
+    git(a, 'pull', '--quiet', '--no-rebase', '--no-edit', 'origin', 'main');
+    expect(git(b, 'diff', '--name-only', '--diff-filter=U')).toBe('');
+    expect(schedule(a)).toEqual(schedule(b));
+  });
+
+  it('a note edited on both sides keeps git\'s conflict: kb sync stops and says where', () => {
+    const { a, b } = twoClones();
+    expect(sync(a).code).toBe(0);
+    expect(sync(b).code).toBe(0);
+    for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
+      writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
+      git(root, 'commit', '--quiet', '-am', `edit ${words}`);
+    }
+    expect(sync(a).code).toBe(0);
+    const refused = sync(b);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/conflict outside the review fields in notes\/one\.md/);
+    expect(readFileSync(join(b, 'notes/one.md'), 'utf8')).toContain('<<<<<<<');
+  });
+
+  it('refuses a dirty tree other than the review log and review fields, losing nothing', () => {
+    const { a, ids } = twoClones();
+    rate(a, ids[0], 'good');
+    appendFileSync(join(a, 'notes/two.md'), '\nA thought not yet committed.\n');
+    const refused = sync(a);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^kb: sync: uncommitted changes besides kb's in notes\/two\.md/);
+    expect(readFileSync(join(a, 'notes/two.md'), 'utf8')).toContain('A thought not yet committed.');
+    expect(existsSync(join(a, '.gitattributes'))).toBe(false);
+    expect(git(a, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
+  });
+});

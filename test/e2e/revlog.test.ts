@@ -1,0 +1,86 @@
+// The FSRS tools' revlog CSV: kb export --revlog, then kb import --revlog into a fresh
+// knowledge base with the same cards gives the same schedule; importing again adds nothing;
+// rows that cannot be placed are refused with a count and a reason.
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
+
+interface ListedCard {
+  id: string;
+  reps: number;
+}
+
+function reviewedCards(root: string): ListedCard[] {
+  return (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[]).filter((card) => card.reps > 0);
+}
+
+/** A deck of cards with a history: another device's log, with a forget in it. */
+function reviewedKb(): { root: string; ids: string[] } {
+  const deck = Array.from({ length: 12 }, (_, index) => `## Question ${index}?\n\nAnswer ${index}.\n`).join('\n');
+  const root = writeKb({ 'kb.json': '{}\n', 'cards/deck.md': `---\ntags: [revlog]\n---\n${deck}` });
+  expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+  const ids = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[]).map((card) => card.id);
+  const reviews = syntheticReviews(ids.slice(0, 10), 6, Date.UTC(2026, 0, 5, 9));
+  const lines = reviews.map((review, n) => ({ id: `d-${n}`, device: 'laptop', n, card: review.card, at: review.at, kind: 'rate', day: '2026-01-05', rating: review.rating, duration: 4000 + n }));
+  const last = reviews.filter((review) => review.card === ids[0]).at(-1)!.at;
+  lines.push({ id: 'd-forget', device: 'laptop', n: lines.length, card: ids[0], at: last + 1000, kind: 'forget', day: '2026-01-05' } as never);
+  lines.push({ id: 'd-after', device: 'laptop', n: lines.length, card: ids[0], at: last + 86_400_000, kind: 'rate', day: '2026-01-06', rating: 3, duration: 0 });
+  mkdirSync(join(root, 'reviews'));
+  writeFileSync(join(root, 'reviews/laptop.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  return { root, ids };
+}
+
+describe('revlog CSV', () => {
+  it('export, then import into a fresh knowledge base: the same schedule; a second import adds nothing', () => {
+    const { root } = reviewedKb();
+    const out = join(tempDir('kb-revlog-'), 'history.csv');
+    const exported = runKb(['--kb', root, 'export', '--revlog', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toBe(`wrote 61 review(s) of 10 card(s) to ${out}; card numbers to kb ids in ${out.replace(/\.csv$/, '.ids.csv')}\n`);
+    const csv = readFileSync(out, 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('card_id,review_time,review_rating,review_state,review_duration');
+    expect(csv[1]).toMatch(/^\d+,\d{13},[1-4],0,\d+$/);
+
+    // The same cards (their ids are in the file), no database, no log.
+    const fresh = tempDir('kb-fresh-');
+    cpSync(join(root, 'cards'), join(fresh, 'cards'), { recursive: true });
+    writeFileSync(join(fresh, 'kb.json'), '{}\n');
+    const imported = runKb(['--kb', fresh, 'import', '--revlog', out]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toBe('imported 62 event(s) from 61 row(s); 0 already in the log\n');
+    expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
+
+    const again = runKb(['--kb', fresh, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]);
+    expect(again.stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
+    // Into the knowledge base it came from: every rating is already there under its own id.
+    expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
+    expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
+  });
+
+  it('refuses rows it cannot place, counted by reason, and imports the rest', () => {
+    const { root, ids } = reviewedKb();
+    const out = join(tempDir('kb-revlog-'), 'history.csv');
+    runKb(['--kb', root, 'export', '--revlog', out]);
+    appendFileSync(out, '1152921504606846977,1767600000000,3,2,0\n17,1767600000000,3,2,0\n12345,1767600000000,0,2,0\nabc,1,3,2,0\n');
+    const fresh = tempDir('kb-fresh-');
+    cpSync(join(root, 'cards'), join(fresh, 'cards'), { recursive: true });
+    const run = runKb(['--kb', fresh, 'import', '--revlog', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      'imported 62 event(s) from 65 row(s); 0 already in the log',
+      'refused 1 row(s): review_rating 0 is not 1-4 (line 65)',
+      'refused 1 row(s): card_id is not a whole number (line 66)',
+      'refused 1 row(s): card_id is not a kb card id (give the mapping file with --map) (line 63)',
+      'refused 1 row(s): no card with that id in this knowledge base (run kb scan?) (line 64)',
+      '',
+    ]);
+    expect(ids.length).toBe(12);
+    const notCsv = join(tempDir('kb-revlog-'), 'bad.csv');
+    writeFileSync(notCsv, 'when,what\n1,2\n');
+    expect(runKb(['--kb', fresh, 'import', '--revlog', notCsv])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}: no card_id column in the header (card_id,review_time,review_rating,review_state,review_duration)\n` });
+    rmSync(notCsv);
+    expect(runKb(['--kb', fresh, 'export'])).toMatchObject({ code: 1, stderr: 'kb: export: say what to export: --revlog FILE.csv\n' });
+  });
+});

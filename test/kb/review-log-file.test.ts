@@ -1,0 +1,46 @@
+// A device's log file: events round-trip through their line, bad lines say why, appends are
+// read back incrementally, and a half-written last line waits for its newline.
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import '../../src/kb/config.ts';
+import { formatEvent, parseEvent, type ReviewEvent } from '../../src/kb/review-log/event.ts';
+import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../src/kb/review-log/log-file.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+
+const RATE: ReviewEvent = { id: 'e1', device: 'dev', n: 0, card: 'abcdefghijkl', at: 1767614400000, kind: 'rate', day: '2026-01-05', rating: 3, duration: 4200 };
+
+describe('review log events', () => {
+  it('round-trip through one line', () => {
+    expect(formatEvent(RATE).endsWith('\n')).toBe(true);
+    expect(parseEvent(formatEvent(RATE).trim())).toEqual(RATE);
+  });
+
+  it('say what is wrong with a line that is not an event', () => {
+    expect(parseEvent('{"id":')).toEqual({ error: 'not JSON' });
+    expect(parseEvent(JSON.stringify({ ...RATE, rating: undefined }))).toEqual({ error: 'event: a rate event needs a rating' });
+    expect(parseEvent(JSON.stringify({ ...RATE, kind: 'delete' }))).toMatchObject({ error: expect.stringMatching(/^kind: /) });
+    expect(parseEvent(JSON.stringify({ ...RATE, kind: 'undo', rating: undefined }))).toEqual({ error: 'event: an undo event needs a target' });
+  });
+});
+
+describe('review log files', () => {
+  it('appends, lists and reads from an offset; a partial last line is left for later', () => {
+    const folder = join(tempDir('kb-log-'), 'reviews');
+    expect(listLogFiles(folder)).toEqual([]);
+    const path = deviceLogPath(folder, 'dev');
+    const size = appendEvents(path, folder, [RATE, { ...RATE, id: 'e2', n: 1 }]);
+    expect(listLogFiles(folder)).toEqual(['dev.jsonl']);
+    const first = readLogFrom(path, 0);
+    expect(first.lines.map((line) => line.event)).toEqual([RATE, { ...RATE, id: 'e2', n: 1 }]);
+    expect(first.offset).toBe(size);
+    appendFileSync(path, formatEvent({ ...RATE, id: 'e3', n: 2 }) + '{"id":"e4"');
+    const second = readLogFrom(path, first.offset);
+    expect(second.lines.map((line) => (line.event as ReviewEvent).id)).toEqual(['e3']);
+    expect(second.offset).toBeLessThan(second.size);
+    expect(readLogFrom(path, second.offset).lines).toEqual([]);
+    // A file shorter than what was read (rewritten, not appended to) is read from the start.
+    writeFileSync(path, formatEvent(RATE));
+    expect(readLogFrom(path, second.offset).lines).toHaveLength(1);
+  });
+});

@@ -1,0 +1,58 @@
+// kb optimize's fit: on a learner drawn from known FSRS weights, the fitted weights predict
+// the held-out reviews better than FSRS's defaults; too little history is refused with the
+// number still needed.
+import { default_w } from 'ts-fsrs';
+import { describe, expect, it } from 'vitest';
+import type { HistoryRow } from '../../src/store/fit-history.ts';
+import { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } from '../../src/srs/fit/optimize.ts';
+import { trainingItems } from '../../src/srs/fit/training-items.ts';
+import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
+
+const START = Date.UTC(2026, 0, 5, 9);
+
+function history(cards: number, perCard: number): HistoryRow[] {
+  const ids = Array.from({ length: cards }, (_, index) => `c${String(index).padStart(4, '0')}`);
+  return syntheticReviews(ids, perCard, START)
+    .map((review) => ({ card_id: review.card, at: review.at, rating: review.rating }))
+    .sort((a, b) => (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : a.at - b.at));
+}
+
+describe('training items', () => {
+  it('one item per review on a later day, with the card history up to it; a forget starts over', () => {
+    const day = 86_400_000;
+    const rows: HistoryRow[] = [
+      { card_id: 'a', at: START, rating: 3 },
+      { card_id: 'a', at: START + 600_000, rating: 3 }, // same day: history only
+      { card_id: 'a', at: START + 3 * day, rating: 1 },
+      { card_id: 'a', at: START + 4 * day, rating: null },
+      { card_id: 'a', at: START + 5 * day, rating: 3 },
+      { card_id: 'a', at: START + 7 * day, rating: 4 },
+    ];
+    expect(trainingItems(rows, '04:00').map((item) => item.reviews)).toEqual([
+      [{ rating: 3, deltaT: 0 }, { rating: 3, deltaT: 0 }, { rating: 1, deltaT: 3 }],
+      [{ rating: 3, deltaT: 0 }, { rating: 4, deltaT: 2 }],
+    ]);
+  });
+});
+
+describe('fitting FSRS', () => {
+  it('fitted weights beat the defaults on a learner drawn from other weights', async () => {
+    const items = trainingItems(history(400, 8), '04:00');
+    expect(items.length).toBeGreaterThan(2000);
+    const progress: number[] = [];
+    const outcome = await fitFsrs(items, default_w, (done) => progress.push(done));
+    expect(outcome.weights).toHaveLength(21);
+    expect(outcome.better).toBe(true);
+    expect(outcome.fitted.logLoss).toBeLessThan(outcome.previous.logLoss);
+    expect(outcome.fitted.rmseBins).toBeLessThan(outcome.previous.rmseBins);
+    // The first stabilities move from the defaults (0.2, 1.3, 2.3) towards the learner's (2, 5, 12).
+    expect(outcome.weights[2]).toBeGreaterThan(default_w[2] * 2);
+    expect(progress.at(-1)).toBe(5);
+  }, 120_000);
+
+  it('refuses too little history, saying how many reviews are needed', async () => {
+    const items = trainingItems(history(5, 4), '04:00');
+    await expect(fitFsrs(items, default_w)).rejects.toThrow(NotEnoughHistoryError);
+    await expect(fitFsrs(items, default_w)).rejects.toThrow(`${items.length} review(s) on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed`);
+  });
+});

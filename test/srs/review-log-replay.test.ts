@@ -1,0 +1,139 @@
+// The review log as the truth: two devices rate, act and undo on their own clocks, each
+// appending to its own file in a shared folder and reading the other's at random moments
+// (a git pull). Whatever the interleaving, both end with the rows a fresh database replays
+// from the files, and undo, bury, forget and leeches merge like ratings.
+import fc from 'fast-check';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { cardQueries, type CardContent } from '../../src/store/cards.ts';
+import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
+import { fsrsQueries } from '../../src/store/fsrs.ts';
+import { ReviewLog } from '../../src/srs/review-log.ts';
+import { ReviewService, UndoError } from '../../src/srs/review-service.ts';
+import { Scheduler } from '../../src/srs/scheduler.ts';
+import { newCardState } from '../../src/kb/seed-fsrs.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { testSettings } from './settings.ts';
+
+const CARDS = ['c1', 'c2', 'c3'];
+const START = Date.UTC(2026, 0, 5, 12);
+const settings = testSettings({ leechThreshold: 2, leechAction: 'suspend' });
+
+function content(id: string): CardContent {
+  return {
+    id, kind: 'card', path: 'cards/deck.md', line: 1 + CARDS.indexOf(id), deck: 'deck', front: `Q ${id}?`, back: `A ${id}.`, full: '', tags: [],
+    lab: null, calc: null, contentHash: id, fileSize: 1, fileMtimeMs: 1, idInFile: true,
+  };
+}
+
+interface Device {
+  db: KbDatabase;
+  service: ReviewService;
+  log: ReviewLog;
+  clock: number;
+}
+
+function device(folder: string): Device {
+  const db = openDatabase(':memory:');
+  const cards = cardQueries(db);
+  const fsrs = fsrsQueries(db);
+  for (const id of CARDS) {
+    cards.insert(content(id), START);
+    fsrs.write(id, newCardState(START));
+  }
+  const target = { root: folder, writable: false, db, config: settings, reviewLogFolder: folder };
+  return { db, service: new ReviewService(target), log: new ReviewLog(db, folder, new Scheduler(settings)), clock: START };
+}
+
+function rows(db: KbDatabase): unknown[] {
+  return db.prepare('SELECT * FROM fsrs ORDER BY card_id').all();
+}
+
+type Op =
+  | { kind: 'rate'; card: number; grade: 1 | 2 | 3 | 4 }
+  | { kind: 'suspend' | 'unsuspend' | 'bury' | 'forget'; card: number }
+  | { kind: 'undo' }
+  | { kind: 'pull' };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('rate' as const), card: fc.nat(2), grade: fc.constantFrom(1 as const, 2 as const, 3 as const, 4 as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('suspend' as const, 'unsuspend' as const, 'bury' as const, 'forget' as const), card: fc.nat(2) }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'undo' as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'pull' as const }) },
+);
+
+/** One step of one device, `gap` ms after its previous step on its own clock. */
+const step = fc.record({ device: fc.nat(1), gap: fc.integer({ min: 1, max: 3 * 86_400_000 }), op });
+
+function apply(target: Device, action: Op): void {
+  const at = target.clock;
+  switch (action.kind) {
+    case 'rate':
+      target.service.rate(CARDS[action.card], action.grade, at);
+      return;
+    case 'undo':
+      try {
+        target.service.undo();
+      } catch (error) {
+        if (!(error instanceof UndoError)) throw error;
+      }
+      return;
+    case 'pull':
+      target.log.ingest({ root: '', writable: false });
+      return;
+    default:
+      target.service.act(CARDS[action.card], action.kind, at);
+  }
+}
+
+describe('review log replay', () => {
+  it('any interleaving of two devices\' events replays to the same rows on both and on a fresh database', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 30 }), (steps) => {
+        const folder = tempDir('kb-logs-');
+        const devices = [device(folder), device(folder)];
+        for (const { device: which, gap, op: action } of steps) {
+          devices[which].clock += gap;
+          apply(devices[which], action);
+        }
+        for (const each of devices) each.log.ingest({ root: '', writable: false });
+        const fresh = device(folder);
+        fresh.log.ingest({ root: '', writable: false });
+        expect(rows(devices[0].db)).toEqual(rows(fresh.db));
+        expect(rows(devices[1].db)).toEqual(rows(fresh.db));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('a line appended without its transaction (kb killed between the two) is applied on the next start', () => {
+    const folder = tempDir('kb-logs-');
+    const first = device(folder);
+    first.service.rate('c1', 3, START + 1000);
+    const path = first.log.path;
+    const line = JSON.parse(readFileSync(path, 'utf8').trim()) as Record<string, unknown>;
+    // The same device logs a second rating whose transaction then never committed.
+    appendFileSync(path, `${JSON.stringify({ ...line, id: 'lost-commit', n: 1, at: START + 60_000, rating: 1, from: undefined })}\n`);
+    const before = rows(first.db);
+    first.service.rate('c2', 3, START + 120_000);
+    const after = rows(first.db) as Array<{ card_id: string; reps: number; lapses: number }>;
+    expect(after).not.toEqual(before);
+    expect(after.find((row) => row.card_id === 'c1')?.reps).toBe(2);
+    const fresh = device(folder);
+    fresh.log.ingest({ root: '', writable: false });
+    expect(rows(fresh.db)).toEqual(after);
+  });
+
+  it('skips a line that is not an event, names it, and reads the rest; a half-written last line waits', () => {
+    const folder = tempDir('kb-logs-');
+    const writer = device(folder);
+    writer.service.rate('c1', 3, START + 1000);
+    appendFileSync(writer.log.path, 'not json\n{"id":"half');
+    const reader = device(folder);
+    const report = reader.log.ingest({ root: '', writable: false });
+    expect(report.read).toBe(1);
+    expect(report.problems).toEqual([expect.stringMatching(/^reviews\/.+\.jsonl at byte \d+: not JSON; line skipped$/)]);
+    expect(rows(reader.db)).toEqual(rows(writer.db));
+    expect(reader.log.ingest({ root: '', writable: false }).problems).toEqual([]);
+  });
+});
