@@ -15,6 +15,7 @@ import { labBackends, parseOverrides, validKeysTable, type SettingOverride } fro
 import type { KbDatabase } from '../store/db.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
+import { registerCalibrate } from './lab-calibrate.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -22,7 +23,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 const noAdapter = /^WebGPU found no (hardware )?adapter\./;
 
 /** The lab layer's own errors (bad settings, bad or missing lab files) are the user's to fix. */
-const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError']);
+const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError', 'ProfileError']);
 
 function asUserError(error: unknown): never {
   if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
@@ -72,6 +73,8 @@ export function register(program: Command): void {
       }
       await runCommand(name, options, kbOption(command));
     });
+
+  registerCalibrate(lab);
 
   lab
     .command('list')

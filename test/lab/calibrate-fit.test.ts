@@ -45,7 +45,7 @@ function sweep(terms: CostTerms, noise: number, seed: number): StepSample[] {
 }
 
 describe('fitCostTerms', () => {
-  const truth: CostTerms = { stepMs: 1.5, tokenMs: 0.2, attendedMs: 2e-5, sampledMs: 0.8 };
+  const truth: CostTerms = { stepMs: 1.5, tokenMs: 0.2, attendedMs: 2e-5, sampledMs: 0.8, prefillPassMs: 3 };
 
   it('recovers the terms exactly from noiseless step times', () => {
     const fit = fitCostTerms(sweep(truth, 0, 1));
@@ -61,6 +61,7 @@ describe('fitCostTerms', () => {
     expect(Math.abs(fit.terms.tokenMs / truth.tokenMs - 1)).toBeLessThan(0.1);
     expect(Math.abs(fit.terms.sampledMs / truth.sampledMs - 1)).toBeLessThan(0.1);
     expect(Math.abs(fit.terms.attendedMs / truth.attendedMs - 1)).toBeLessThan(0.3);
+    expect(Math.abs(fit.terms.prefillPassMs / truth.prefillPassMs - 1)).toBeLessThan(0.3);
     expect(fit.r2).toBeGreaterThan(0.98);
     for (const kind of fit.byKind) expect(kind.medianPct).toBeLessThan(5);
   });

@@ -12,6 +12,11 @@ export interface CostTerms {
   attendedMs: number;
   /** ms per sampled row: the LM head (vocabulary x width) and the sampler. */
   sampledMs: number;
+  /**
+   * ms once per step that prefills anything: engines that run prefill as its own forward pass
+   * (often outside the captured CUDA graph that makes decode cheap) pay its launches again.
+   */
+  prefillPassMs: number;
 }
 
 export type CostTerm = keyof CostTerms;
@@ -22,6 +27,7 @@ export const COST_TERMS: readonly { term: CostTerm; unit: string; meaning: strin
   { term: 'tokenMs', unit: 'ms/token', meaning: 'weight matmuls per batched token', feature: (s) => s.tokens },
   { term: 'attendedMs', unit: 'ms/query-key pair', meaning: 'attention per context token attended', feature: (s) => s.attended },
   { term: 'sampledMs', unit: 'ms/sampled row', meaning: 'LM head and sampling per sequence', feature: (s) => s.sampled },
+  { term: 'prefillPassMs', unit: 'ms/step with prefill', meaning: 'a separate prefill pass: its launches and loop', feature: (s) => (s.seqs > s.decodes ? 1 : 0) },
 ];
 
 export function predictStepMs(terms: CostTerms, shape: StepShape): number {
