@@ -40,6 +40,8 @@ export interface CostFit {
 /** A step whose time is this many times the first fit's median error off is taken as disturbed. */
 const OUTLIER_FACTOR = 4;
 const IRLS_ITERATIONS = 12;
+/** Below the median: a step slowed by a neighbour says less about the machine than a quick one. */
+const QUANTILE = 0.3;
 
 function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
@@ -49,9 +51,9 @@ function median(values: readonly number[]): number {
 }
 
 /**
- * Least absolute relative error, by iteratively reweighted least squares: on a shared machine
- * the noise is one-sided (another process only ever slows a step), and the median step, not
- * the mean, is what a run's p50 metrics see.
+ * Quantile regression on the relative error, by iteratively reweighted least squares. On a
+ * shared machine the noise is one-sided (another process only ever slows a step), so the fit
+ * follows the lower part of the cloud (QUANTILE): the machine's own speed, not its neighbours'.
  */
 function solveTerms(samples: readonly StepSample[]): CostTerms {
   const counts = new Map<StepKind, number>();
@@ -69,7 +71,8 @@ function solveTerms(samples: readonly StepSample[]): CostTerms {
     );
     robust = samples.map((s, i) => {
       const predicted = features[i].reduce((sum, v, c) => sum + v * x[c], 0);
-      return 1 / Math.max(Math.abs(predicted - s.ms) / s.ms, 0.005);
+      const r = (s.ms - predicted) / s.ms;
+      return (r > 0 ? QUANTILE : 1 - QUANTILE) / Math.max(Math.abs(r), 0.005);
     });
   }
   return Object.fromEntries(COST_TERMS.map(({ term }, i) => [term, x[i]])) as unknown as CostTerms;

@@ -55,11 +55,12 @@ export function sweepPlan(model: string, quick: boolean): SweepPlan {
   const config = NAMED_CONFIGS[model];
   if (!config) throw new Error(`unknown model "${model}"; choose one of ${Object.keys(NAMED_CONFIGS).join(', ')}`);
   const big = config.nEmbd * config.nLayer >= 768 * 12;
-  const batches = quick ? [1, 8] : big ? [1, 4, 12, 24] : [1, 4, 16, 48];
-  const contexts = quick ? [16, 192] : big ? [16, 128, 320] : [16, 192, 512];
+  const batches = quick ? [1, 8] : big ? [1, 4, 16, 48] : [1, 4, 16, 64, 256];
+  const contexts = quick ? [16, 192] : big ? [16, 128, 320] : [16, 160, 448];
   const output = quick ? 10 : 20;
   const decode: Wave[] = [];
-  for (const b of batches) for (const p of contexts) decode.push({ label: `decode x${b} @${p}`, requests: b, promptTokens: p, outputTokens: output });
+  // Big batches only at short contexts: their prefill would dominate the sweep's time.
+  for (const b of batches) for (const p of contexts) if (b * p <= (quick ? 2048 : big ? 8192 : 16384)) decode.push({ label: `decode x${b} @${p}`, requests: b, promptTokens: p, outputTokens: output });
   const chunks = quick ? [64] : big ? [32, 128] : [32, 128, 256];
   const longPrompt = Math.min(config.nCtx - 64, quick ? 320 : big ? 512 : 768);
   return {

@@ -19,7 +19,14 @@ export const profileSchema = z.object({
   model: z.string().refine((m) => m in NAMED_CONFIGS, 'a named model (gpt2-tiny, gpt2, ...)'),
   source: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('calibrated'), backend: z.enum(['cpu', 'webgpu']), device: z.string(), at: z.string(), steps: z.number().int(), wallMs: z.number() }),
-    z.object({ kind: z.literal('published'), table: z.string(), hardware: z.string(), note: z.string() }),
+    z.object({
+      kind: z.literal('published'),
+      table: z.string(),
+      hardware: z.string(),
+      note: z.string(),
+      /** How far the sim, on this profile, lands from the figures it was fitted to (%). */
+      tableError: z.object({ figures: z.number().int(), medianPct: z.number(), worstPct: z.number() }),
+    }),
   ]),
   terms: termsSchema,
   kv: z.object({
@@ -28,12 +35,13 @@ export const profileSchema = z.object({
     reserveBytes: z.number().nonnegative(),
     dtypeBytes: z.number().int().positive(),
   }),
-  fit: z.object({
+  /** The fit to measured steps (calibrated profiles). */
+  fit: z.optional(z.object({
     r2: z.number(),
     byKind: z.array(kindErrorSchema),
     kept: z.number().int(),
     outliers: z.number().int(),
-  }),
+  })),
 });
 
 export type DeviceProfile = z.infer<typeof profileSchema>;
@@ -65,6 +73,11 @@ export function describeSource(profile: DeviceProfile): string {
 
 /** The worst per-kind median error, the figure `kb lab devices` shows. */
 export function fitSummary(profile: DeviceProfile): string {
+  if (profile.source.kind === 'published') {
+    const t = profile.source.tableError;
+    return `off its table by ${t.medianPct.toFixed(1)}% (median) and ${t.worstPct.toFixed(1)}% (worst) over ${t.figures} figures`;
+  }
+  if (!profile.fit) return 'no fit recorded';
   const worstMedian = Math.max(0, ...profile.fit.byKind.map((k) => k.medianPct));
-  return `R² ${profile.fit.r2.toFixed(3)}, median error ≤ ${worstMedian.toFixed(1)}% per step kind`;
+  return `step-time fit: R² ${profile.fit.r2.toFixed(3)}, median error ≤ ${worstMedian.toFixed(1)}% per step kind`;
 }
