@@ -18,21 +18,23 @@ export function registerCalibrate(lab: Command): void {
       'profile this machine on a real backend (decode at several batch sizes and contexts, prefill chunks, mixed steps), ' +
         'fit the sim\'s cost terms, print the fit, and save a device profile usable as --set device=NAME',
     )
-    .option('--backend <backend>', 'cpu or webgpu', 'cpu')
+    .option('--backend <backend>', 'cpu or webgpu (default: cpu)')
     .option('--model <model>', 'the model to profile (profiles are per model)', 'gpt2-tiny')
     .option('--name <name>', 'the profile\'s name (default: <backend>-<model>)')
     .option('--quick', 'a short sweep (one point per corner): seconds, for a first look or CI')
     .option('--json', 'print the profile and the fit as JSON')
-    .action(async (flags: CalibrateFlags) => {
-      await calibrateCommand(flags);
+    .action(async (_flags: unknown, command: Command) => {
+      // `kb lab` has --backend and --json of its own: read them wherever they were typed.
+      const flags = command.optsWithGlobals() as Partial<CalibrateFlags>;
+      await calibrateCommand({ ...flags, backend: flags.backend ?? 'cpu', model: flags.model ?? 'gpt2-tiny' });
     });
 
   lab
     .command('devices')
     .description('list the devices the sim can model: built-in GPUs (datasheet), published profiles and the ones calibrated here, with their source and fit error')
     .option('--json', 'print as JSON')
-    .action(async (flags: { json?: boolean }) => {
-      await devicesCommand(Boolean(flags.json));
+    .action(async (_flags: unknown, command: Command) => {
+      await devicesCommand(Boolean(command.optsWithGlobals().json));
     });
 }
 
