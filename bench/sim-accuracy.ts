@@ -4,10 +4,11 @@
 // for all the labs at once). The labs' workloads and settings are not the calibration sweep's.
 //
 //   . scripts/node-env.sh
-//   node bench/sim-accuracy.ts [--device cpu-gpt2-tiny] [--calibrate] [--labs a,b]
+//   node bench/sim-accuracy.ts [--prefix cpu] [--calibrate] [--labs a,b]
 //
-// --calibrate runs `kb lab calibrate`'s full sweep first (in this process, saved under the
-// device name). Prints one table per lab and, at the end, how many figures are within 15%.
+// Profiles are per model: a lab on model M runs on the profile <prefix>-<M> (what
+// `kb lab calibrate --model M` saves by default). --calibrate runs the full sweep for every
+// model the labs use first (in this process, saved to the user's data folder). Prints one table per lab and, at the end, how many figures are within 15%.
 // On a shared machine, step times swing with the neighbours' load: the load average is
 // printed before and after, and figures taken under load are only indicative.
 import { loadavg } from 'node:os';
@@ -22,7 +23,7 @@ import { openDatabase } from '../src/store/db.ts';
 
 const { values: args } = parseArgs({
   options: {
-    device: { type: 'string', default: 'cpu-gpt2-tiny' },
+    prefix: { type: 'string', default: 'cpu' },
     calibrate: { type: 'boolean', default: false },
     labs: { type: 'string' },
   },
@@ -30,17 +31,20 @@ const { values: args } = parseArgs({
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`${new Date().toISOString()}  load ${load()}`);
+const names = args.labs ? args.labs.split(',') : listLabs(bundledRoot()).map((entry) => entry.name);
+const models = [...new Set(names.map((name) => loadLab(bundledRoot(), name).settings.model))];
 if (args.calibrate) {
-  const result = await calibrate({ model: 'gpt2-tiny', backend: 'cpu', name: args.device, quick: false });
-  console.log(`calibrated ${args.device}: R² ${result.fit.r2.toFixed(3)}, saved to ${saveProfile(result.profile)}`);
+  for (const model of models) {
+    const result = await calibrate({ model, backend: 'cpu', name: `${args.prefix}-${model}`, quick: false });
+    console.log(`calibrated ${result.profile.name}: R² ${result.fit.r2.toFixed(3)}, ${result.fit.byKind.map((k) => `${k.kind} median ${k.medianPct.toFixed(1)}%`).join(', ')}; saved to ${saveProfile(result.profile)}  (load ${load()})`);
+  }
 }
 const db = openDatabase(':memory:');
-const names = args.labs ? args.labs.split(',') : listLabs(bundledRoot()).map((entry) => entry.name);
 const errors: number[] = [];
 const summary: string[] = [];
 for (const name of names) {
   const lab = loadLab(bundledRoot(), name);
-  const sim = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: args.device }] });
+  const sim = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${args.prefix}-${lab.settings.model}` }] });
   const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }] });
   const rows = predictionRows(sim, measured);
   process.stdout.write(`\n${predictionText(sim, measured, rows)}`);
