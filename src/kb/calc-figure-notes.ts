@@ -4,12 +4,13 @@ import type { CalcSpec } from './types.ts';
 
 /** The lines a card shows about its lab figures: where each came from, and runs that did not reproduce. */
 export function figureNotes(spec: CalcSpec): { sources: string[]; notReproduced: string[] } {
-  const sources: string[] = [];
+  // Variables with one source (two figures of the same run) share one line: "tps, bw: ...".
+  const bySource = new Map<string, string[]>();
   const notReproduced = new Set<string>();
   for (const v of spec.vars) {
     if (v.kind !== 'lab' || !v.figure) continue;
-    sources.push(`${v.name}: ${v.figure.source}`);
+    bySource.set(v.figure.source, [...(bySource.get(v.figure.source) ?? []), v.name]);
     if (v.figure.notReproduced) notReproduced.add(v.figure.notReproduced);
   }
-  return { sources, notReproduced: [...notReproduced] };
+  return { sources: [...bySource].map(([source, names]) => `${names.join(', ')}: ${source}`), notReproduced: [...notReproduced] };
 }
