@@ -2,7 +2,7 @@
 // a lab, through the real CLI (scan, quiz, a lab run, quiz again).
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKb, tempDir } from '../helpers/kb-cli.ts';
+import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 
 const SLOW = 300_000;
 
@@ -39,5 +39,13 @@ describe('lab-sourced calc cards', () => {
     const after = waveQuestion(env);
     expect(after.question).toMatch(new RegExp(`\\(qw: your last ttft-breakdown, just now \\(run #${run.id}\\)\\)$`));
     expect(after.expected).toBeCloseTo(measured / 15, 6);
+  });
+
+  it('kb scan warns about a figure from a lab the knowledge base lacks and refuses an unknown metric, with the line', () => {
+    const calc = (lab: string, metric: string) => `## At {r} tok/s?\n\n\`\`\`kb-calc\nvars:\n  r: { lab: ${lab}, metric: ${metric}, fallback: 3 }\nanswer: r * 2\n\`\`\`\n`;
+    const root = writeKb({ 'cards/a.md': calc('no-such-lab', 'ttft.p50'), 'cards/b.md': calc('no-such-lab', 'ttft.p42') });
+    const r = runKb(['--kb', root, 'scan'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
+    expect(r.stdout + r.stderr).toMatch(/warning: cards\/a\.md:1: lab "no-such-lab" not found \(no lab\/no-such-lab\.md\)/);
+    expect(r.stdout + r.stderr).toMatch(/cards\/b\.md:5: kb-calc: r: metric: "ttft\.p42" is not a lab metric; known metrics: /);
   });
 });
