@@ -47,6 +47,9 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   };
 
   const sleepers: Sleeper[] = [];
+  // Submitted but still on their way to the scheduler (device.submitMs), and those aborted meanwhile.
+  const pending = new Set<number>();
+  const cancelled = new Set<number>();
   let inFlight: { end: number; result: StepResult } | null = null;
   let closed = false;
   let idle: (() => void) | null = null;
@@ -62,11 +65,32 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     onEvents: () => {},
     onFatal: () => {},
     submit(id, request) {
-      core.add(id, request);
-      flush();
+      const hop = device.submitMs ?? 0;
+      if (hop <= 0) {
+        core.add(id, request);
+        flush();
+        wakeLoop();
+        return;
+      }
+      // The request reaches the scheduler after the hop, in virtual time, like any wake-up.
+      pending.add(id);
+      sleepers.push({
+        time: clock.now() + hop,
+        wake: () => {
+          pending.delete(id);
+          core.add(id, request);
+          if (cancelled.delete(id)) core.abort(id);
+          flush();
+        },
+      });
+      sleepers.sort((a, b) => a.time - b.time);
       wakeLoop();
     },
     abort(id) {
+      if (pending.has(id)) {
+        cancelled.add(id);
+        return;
+      }
       core.abort(id);
       flush();
     },

@@ -78,6 +78,7 @@ export function calibrationText(result: Calibration, savedTo: string): string {
     '',
     'Cost of one step = the sum of these terms:',
     ...termLines(profile),
+    `And once per request: ${(profile.submitMs ?? 0).toFixed(3)} ms from submit until the scheduler sees it (an idle engine's median queue wait)`,
     '',
     `Fit: R² ${fit.r2.toFixed(3)}`,
     ...fit.byKind.map((k) => `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`),

@@ -45,6 +45,8 @@ export interface SweepResult {
   kv: { numBlocks: number; blockSize: number; kvBytesPerToken: number };
   steps: number;
   wallMs: number;
+  /** Median queue wait of a request reaching an idle engine: the hop from client to scheduler. */
+  submitMs: number;
 }
 
 /**
@@ -89,7 +91,8 @@ function prompt(n: number, seed: number, vocab: number): number[] {
   });
 }
 
-async function runWave(engine: Engine, wave: Wave, seed: number, progress: (done: number) => void): Promise<void> {
+/** Runs a wave to the end; returns the queue wait of its first request, which found the engine idle. */
+async function runWave(engine: Engine, wave: Wave, seed: number, progress: (done: number) => void): Promise<number | null> {
   const vocab = engine.info.model.vocabSize;
   let done = 0;
   // A chunk wave mixes short requests (decoding soon) with long prompts (prefilled in chunks).
@@ -105,6 +108,8 @@ async function runWave(engine: Engine, wave: Wave, seed: number, progress: (done
       progress(++done);
     }),
   );
+  const first = handles[0].timeline;
+  return first.admit === null ? null : first.admit - first.submitEnd;
 }
 
 export async function runSweep(
@@ -118,6 +123,7 @@ export async function runSweep(
   let kv: SweepResult['kv'] | null = null;
   let waveIndex = 0;
   let steps = 0;
+  const hops: number[] = [];
   for (const phase of plan.phases) {
     if (options.signal?.aborted) break;
     const engineOptions: EngineOptions = {
@@ -139,7 +145,8 @@ export async function runSweep(
         if (options.signal?.aborted) break;
         const report = (done: number) => options.onProgress?.({ wave: wave.label, waveIndex, waves, requestsDone: done, requestsTotal: wave.requests });
         report(0);
-        await runWave(engine, wave, waveIndex + 1, report);
+        const hop = await runWave(engine, wave, waveIndex + 1, report);
+        if (hop !== null) hops.push(hop);
         const traced: TracedStep[] = (await engine.stats()).steps ?? [];
         steps += traced.length;
         samples.push(...stepTimes(traced));
@@ -150,5 +157,7 @@ export async function runSweep(
     }
   }
   if (kv === null) throw new Error('calibration was interrupted before any step was measured');
-  return { samples, device, kv, steps, wallMs: performance.now() - started };
+  hops.sort((a, b) => a - b);
+  const submitMs = hops.length === 0 ? 0 : hops[hops.length >> 1];
+  return { samples, device, kv, steps, wallMs: performance.now() - started, submitMs };
 }

@@ -29,6 +29,8 @@ export const profileSchema = z.object({
     }),
   ]),
   terms: termsSchema,
+  /** ms from submit until the scheduler sees a request (calibrated: an idle engine's queue wait). */
+  submitMs: z.optional(z.number().finite().nonnegative()),
   kv: z.object({
     memoryBytes: z.number().positive(),
     weightBytes: z.number().nonnegative(),
@@ -59,6 +61,7 @@ export function profileDevice(profile: DeviceProfile): DeviceSpec {
     efficiency: 1,
     stepOverheadMs: terms.stepMs,
     fitted: { ...terms },
+    submitMs: profile.submitMs ?? 0,
     weightBytes: kv.weightBytes,
     reserveBytes: kv.reserveBytes,
   };

@@ -24,6 +24,11 @@ export interface DeviceSpec {
   reserveBytes?: number;
   /** Bytes of weights the device holds; default: the model's weight count x dtypeBytes. */
   weightBytes?: number;
+  /**
+   * ms from a client's submit until the scheduler can see the request (the hop to the engine's
+   * thread or process); 0 when absent. Measured by calibration: an idle engine's queue wait.
+   */
+  submitMs?: number;
 }
 
 const GiB = 1024 ** 3;
