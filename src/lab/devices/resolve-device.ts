@@ -1,15 +1,13 @@
 // `--set device=NAME` for the sim: a built-in GPU (the engine knows it by name), a profile
 // published with kb, or one calibrated on this machine. Resolved before a run starts, so an
 // unknown name or a profile measured on another model is refused before anything runs.
-import type { DeviceSpec } from '../../engine/backend/sim/gpus.ts';
-import { deviceNames } from '../../engine/backend/sim/gpus.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { deviceNames, type DeviceSpec } from '../../engine/backend/sim/gpus.ts';
 import { SettingError } from '../settings.ts';
 import { type DeviceProfile, profileDevice } from './device-profile.ts';
-import { listStoredProfiles, readProfile } from './profile-store.ts';
+import { listStoredProfiles, profilesDir, readProfile } from './profile-store.ts';
 import { publishedProfiles } from './published-profiles.ts';
-import { join } from 'node:path';
-import { existsSync } from 'node:fs';
-import { profilesDir } from './profile-store.ts';
 
 export interface ResolvedDevice {
   /** A whole device for the engine, or undefined for a built-in it knows by name. */
