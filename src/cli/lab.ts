@@ -16,6 +16,7 @@ import type { KbDatabase } from '../store/db.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
 import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './lab-endpoint.ts';
+import { registerCalibrate } from './lab-calibrate.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -23,7 +24,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 const noAdapter = /^WebGPU found no (hardware )?adapter\./;
 
 /** The lab layer's own errors (bad settings, bad or missing lab files) are the user's to fix. */
-const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError']);
+const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError', 'ProfileError']);
 
 function asUserError(error: unknown): never {
   if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
@@ -68,6 +69,8 @@ export function register(program: Command): void {
     .option('--api-key-env <var>', 'with --endpoint: the environment variable holding the API key (sent as a Bearer token, never stored)')
     .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
     .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
+    .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins')
+    .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error; both runs are stored')
     .option('--json', 'print the run as JSON (the report, the metrics and every check)')
     .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
@@ -78,6 +81,8 @@ export function register(program: Command): void {
       }
       await runCommand(name, options, kbOption(command));
     });
+
+  registerCalibrate(lab);
 
   lab
     .command('list')
@@ -107,7 +112,7 @@ export function register(program: Command): void {
         }
         const checks = lab.expect.map((c) => `  - ${c.say}  (${c.text} ${c.op} ${c.value})`);
         process.stdout.write(
-          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`] : []), ...(lab.chart ? [`Chart: ${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
+          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...lab.presets.map((p) => `Preset ${p.name}: ${p.say} (--preset ${p.name})`), ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`] : []), ...(lab.chart ? [`Chart: ${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
         );
       } finally {
         kb.db.close();
@@ -242,6 +247,8 @@ interface RunOptions extends EndpointFlags {
   backend?: string;
   profile?: boolean;
   points?: string;
+  compare?: string;
+  preset?: string;
   json?: boolean;
 }
 
@@ -250,7 +257,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   if (options.backend !== undefined && !labBackends.includes(options.backend as never)) {
     throw new UserError(`--backend: unknown backend "${options.backend}"; choose one of ${labBackends.join(', ')}`);
   }
-  const overrides: SettingOverride[] = (() => {
+  const typed: SettingOverride[] = (() => {
     try {
       return parseOverrides([
         ...options.set,
@@ -261,16 +268,25 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       return asUserError(error);
     }
   })();
-  checkEndpointFlags(options, overrides);
+  checkEndpointFlags(options, typed);
+  const compareWith = options.compare ?? null;
+  if (compareWith !== null && compareWith !== 'cpu' && compareWith !== 'webgpu') throw new UserError(`--compare: a real backend to measure on, cpu or webgpu (got "${compareWith}")`);
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
   const { loadLab } = await import('../lab/files.ts');
   const { labSettings, selectPoints } = await import('../lab/plan.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
     const lab = loadLabOrExplain(loadLab, kb.root, name);
+    const preset = options.preset === undefined ? null : lab.presets.find((p) => p.name === options.preset);
+    if (preset === undefined) {
+      throw new UserError(`--preset ${options.preset}: ${lab.name} has ${lab.presets.length === 0 ? 'no presets' : `the presets ${lab.presets.map((p) => p.name).join(', ')}`}`);
+    }
+    const overrides = [...(preset?.overrides ?? []), ...typed];
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
-      selectPoints(lab, labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined }), points);
+      const settings = labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined });
+      if (compareWith !== null && settings.backend !== 'sim') throw new UserError(`--compare ${compareWith} checks the sim against a measurement: add --backend sim`);
+      selectPoints(lab, settings, points);
     } catch (error) {
       asUserError(error);
     }
@@ -292,20 +308,35 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     };
     process.on('SIGINT', onSigint);
     const progress = textProgress(process.stderr);
+    const execute = async (runOverrides: SettingOverride[]): Promise<LabRunResult> => {
+      try {
+        return await runLab({ db: kb.db, lab, overrides: runOverrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), ...(endpoint ? { endpoint } : {}) });
+      } catch (error) {
+        progress.done();
+        if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
+        const message = error instanceof Error ? error.message : String(error);
+        // No adapter is the machine's setup, not the lab's failure: the engine's one line says how to get one.
+        if (noAdapter.test(message)) throw new UserError(message.split('\n')[0]);
+        throw new UserError(`lab ${name} failed: ${message} (stored as failed)`);
+      }
+    };
     let result: LabRunResult;
+    let measured: LabRunResult | null = null;
     try {
-      result = await runLab({ db: kb.db, lab, overrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), ...(endpoint ? { endpoint } : {}) });
-    } catch (error) {
-      progress.done();
-      if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
-      const message = error instanceof Error ? error.message : String(error);
-      // No adapter is the machine's setup, not the lab's failure: the engine's one line says how to get one.
-      if (noAdapter.test(message)) throw new UserError(message.split('\n')[0]);
-      throw new UserError(`lab ${name} failed: ${message} (stored as failed)`);
+      result = await execute(overrides);
+      if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides, { key: 'backend', value: compareWith }]);
     } finally {
       process.off('SIGINT', onSigint);
     }
     progress.done();
+    if (measured !== null) {
+      const { predictionRows, predictionText } = await import('../lab/prediction-check.ts');
+      const rows = predictionRows(result, measured);
+      if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows }, null, 2)}\n`);
+      else process.stdout.write(predictionText(result, measured, rows));
+      if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;
+      return;
+    }
     if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
     else process.stdout.write(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
     if (result.status === 'partial') process.exitCode = ExitCode.interrupted;

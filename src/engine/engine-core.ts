@@ -6,6 +6,8 @@ import { type Clock, monotonicClock } from './clock.ts';
 import { ForwardBatchBuilder } from './forward-batch.ts';
 import { BlockManager, type KvStats } from './kv/block-manager.ts';
 import { type UsagePoint, UsageSeries } from './kv/usage-series.ts';
+import { StepTrace, type TracedStep } from './metrics/step-trace.ts';
+import { stepShape, type StepShape } from './backend/sim/step-shape.ts';
 import type { ModelConfig } from './model/config.ts';
 import { type EngineEvent, type GenerateRequest, requestProblem } from './request.ts';
 import { requestSeed } from './sampling-rng.ts';
@@ -20,6 +22,8 @@ export interface CoreOptions {
   blockSize: number;
   prefixCaching: boolean;
   seed: number;
+  /** Keep every step's shape and times (stats().steps). */
+  traceSteps?: boolean;
 }
 
 export interface EngineStats {
@@ -27,6 +31,8 @@ export interface EngineStats {
   scheduler: SchedulerStats;
   /** KV usage and running sequences over the steps since the previous call (at most MAX_USAGE_POINTS points). */
   usage: UsagePoint[];
+  /** With traceSteps: each step since the previous call. */
+  steps?: TracedStep[];
   /** Engine-clock time spent in backend.step. */
   forwardMs: number;
   /** Host time spent scheduling, building batches and applying results (real ms, even on the sim). */
@@ -47,6 +53,8 @@ export class EngineCore implements StepSink {
   private readonly batches: ForwardBatchBuilder;
   private readonly sequences = new Map<number, Sequence>();
   private readonly usage = new UsageSeries();
+  private readonly trace: StepTrace | null;
+  private stepShape: StepShape | null = null;
   private events: EngineEvent[] = [];
   // The step being completed: its end time, its tokens (one row per sampled sequence) and
   // the sequences it finished, gathered before they leave as events.
@@ -66,6 +74,7 @@ export class EngineCore implements StepSink {
     this.backend = backend;
     this.options = options;
     this.clock = clock;
+    this.trace = options.traceSteps ? new StepTrace() : null;
     this.blocks = new BlockManager(options.numBlocks, options.blockSize, options.prefixCaching);
     this.scheduler = new Scheduler(options.scheduler, this.blocks, options.config.nCtx);
     this.stepIds = new Int32Array(options.scheduler.maxNumSeqs);
@@ -123,6 +132,7 @@ export class EngineCore implements StepSink {
     const batch = this.batches.build(seqs);
     this.usage.record(time, this.scheduler.usage);
     this.stepStart = time;
+    if (this.trace) this.stepShape = stepShape(batch);
     this.overheadMs += monotonicClock.now() - hostStart;
     return batch;
   }
@@ -141,6 +151,7 @@ export class EngineCore implements StepSink {
     }
     this.events.push(...this.stepFinished);
     this.stepFinished = [];
+    if (this.trace && this.stepShape) this.trace.record({ ...this.stepShape, start: this.stepStart, end: this.clock.now(), busy: this.scheduler.hasWork() });
     this.overheadMs += monotonicClock.now() - hostStart;
   }
 
@@ -170,6 +181,7 @@ export class EngineCore implements StepSink {
       kv: this.blocks.stats(),
       scheduler: this.scheduler.takeStats(),
       usage: this.usage.take(),
+      ...(this.trace ? { steps: this.trace.take() } : {}),
       forwardMs: this.forwardMs,
       overheadMs: this.overheadMs,
       finished: this.finished,

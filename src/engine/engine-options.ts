@@ -1,7 +1,7 @@
 // Everything that configures an engine, its defaults, and the checks run before anything
 // is allocated (the lab runner relies on them to refuse bad `--set` values early).
 import type { ModelConfig } from './model/config.ts';
-import { deviceNames, type MeasuredCpu, THIS_CPU } from './backend/sim/gpus.ts';
+import { deviceNames, type DeviceSpec, type MeasuredCpu, THIS_CPU } from './backend/sim/gpus.ts';
 import { type IntegerRange, resolveSchedulerOptions, type SchedulerOptions } from './scheduler/options.ts';
 
 export interface DeviceOverrides {
@@ -31,6 +31,10 @@ export interface EngineOptions {
   device?: string;
   /** sim with device this-cpu: this machine's measured figures. */
   measuredCpu?: MeasuredCpu;
+  /** sim: a whole device given by the caller (a calibrated or published profile); wins over `device`. */
+  deviceSpec?: DeviceSpec;
+  /** Record every step's shape and times (engine.stats().steps): what calibration fits. */
+  traceSteps?: boolean;
   /** sim: replaces the device's achieved fraction of peak and its fixed per-step cost. */
   deviceOverrides?: DeviceOverrides;
   /** KV pool size as a memory budget ... */
@@ -54,6 +58,8 @@ export interface ResolvedEngineOptions {
   threads: number | undefined;
   device: string;
   measuredCpu: MeasuredCpu | undefined;
+  deviceSpec: DeviceSpec | undefined;
+  traceSteps: boolean;
   deviceOverrides: DeviceOverrides;
   kvMemoryBytes: number | undefined;
   numBlocks: number | undefined;
@@ -83,11 +89,11 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
   const problems: string[] = [];
   const backend = options.backend ?? 'cpu';
   if (!backendNames.includes(backend)) problems.push(`backend must be one of ${backendNames.join(', ')} (got ${String(backend)})`);
-  const device = options.device ?? DEFAULT_DEVICE;
-  if (backend === 'sim' && !deviceNames().includes(device)) {
+  const device = options.deviceSpec?.name ?? options.device ?? DEFAULT_DEVICE;
+  if (backend === 'sim' && !options.deviceSpec && !deviceNames().includes(device)) {
     problems.push(`device must be one of ${deviceNames().join(', ')} (got ${device})`);
   }
-  if (backend === 'sim' && device === THIS_CPU && !options.measuredCpu) {
+  if (backend === 'sim' && !options.deviceSpec && device === THIS_CPU && !options.measuredCpu) {
     problems.push(`device ${THIS_CPU} needs measuredCpu (peak FLOP/s, bandwidth, memory, step overhead)`);
   }
   for (const [key, range] of Object.entries(engineOptionRanges)) {
@@ -122,6 +128,8 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
     threads: options.threads,
     device,
     measuredCpu: options.measuredCpu,
+    deviceSpec: options.deviceSpec,
+    traceSteps: options.traceSteps ?? false,
     deviceOverrides: options.deviceOverrides ?? {},
     kvMemoryBytes: options.kvMemoryBytes,
     numBlocks: options.numBlocks,

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     maxBatchTokens: options.scheduler.maxBatchedTokens,
   });  const core = new EngineCore(
     backend,
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed, traceSteps: options.traceSteps },
     monotonicClock,
   );
 

@@ -4,7 +4,7 @@
 // exactly as with a real backend.
 import { type SimBackend, createSimBackend } from './backend/sim/sim-backend.ts';
 import { resolveDevice } from './backend/sim/gpus.ts';
-import { kvBytesPerTokenOn, weightCount } from './backend/sim/cost-model.ts';
+import { describeKvCapacity, kvCapacity } from './backend/sim/kv-capacity.ts';
 import { VirtualClock } from './clock.ts';
 import { EngineCore } from './engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
@@ -18,16 +18,16 @@ interface Sleeper {
 }
 
 export function createSimHost(options: ResolvedEngineOptions, config: ModelConfig): EngineHost {
-  const device = { ...resolveDevice(options.device, options.measuredCpu), ...options.deviceOverrides };
-  const kvBytesPerToken = kvBytesPerTokenOn(config, device);
-  const budget = device.memoryBytes * SIM_MEMORY_UTILIZATION - weightCount(config) * device.dtypeBytes;
-  const numBlocks = poolBlocks(options, config.nCtx, kvBytesPerToken, budget);
+  const device = { ...(options.deviceSpec ?? resolveDevice(options.device, options.measuredCpu)), ...options.deviceOverrides };
+  const capacity = kvCapacity(config, { reserveBytes: device.memoryBytes * (1 - SIM_MEMORY_UTILIZATION), ...device });
+  const kvBytesPerToken = capacity.kvBytesPerToken;
+  const numBlocks = poolBlocks(options, config.nCtx, kvBytesPerToken, capacity.budgetBytes);
   const kv = { numBlocks, blockSize: options.blockSize };
   const backend: SimBackend = createSimBackend({ config, kv, device, seed: options.weightsSeed });
   const clock = new VirtualClock();
   const core = new EngineCore(
     backend,
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed, traceSteps: options.traceSteps },
     clock,
   );
   const info: EngineInfo = {
@@ -35,6 +35,8 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     weights: 'no weights (sim: shapes only)',
     backend: 'sim',
     device: backend.device,
+    // Every sim report says how much KV the modelled device holds and where that comes from.
+    description: `sim, ${backend.device}${device.fitted ? ' (fitted step costs)' : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize)}${options.kvMemoryBytes !== undefined || options.numBlocks !== undefined ? ' (pool size set by the run)' : ''}`,
     clock: 'virtual',
     numBlocks,
     blockSize: options.blockSize,
@@ -45,6 +47,9 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   };
 
   const sleepers: Sleeper[] = [];
+  // Submitted but still on their way to the scheduler (device.submitMs), and those aborted meanwhile.
+  const pending = new Set<number>();
+  const cancelled = new Set<number>();
   let inFlight: { end: number; result: StepResult } | null = null;
   let closed = false;
   let idle: (() => void) | null = null;
@@ -60,11 +65,32 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     onEvents: () => {},
     onFatal: () => {},
     submit(id, request) {
-      core.add(id, request);
-      flush();
+      const hop = device.submitMs ?? 0;
+      if (hop <= 0) {
+        core.add(id, request);
+        flush();
+        wakeLoop();
+        return;
+      }
+      // The request reaches the scheduler after the hop, in virtual time, like any wake-up.
+      pending.add(id);
+      sleepers.push({
+        time: clock.now() + hop,
+        wake: () => {
+          pending.delete(id);
+          core.add(id, request);
+          if (cancelled.delete(id)) core.abort(id);
+          flush();
+        },
+      });
+      sleepers.sort((a, b) => a.time - b.time);
       wakeLoop();
     },
     abort(id) {
+      if (pending.has(id)) {
+        cancelled.add(id);
+        return;
+      }
       core.abort(id);
       flush();
     },

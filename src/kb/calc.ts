@@ -5,6 +5,7 @@ import { compileFormula, evaluate, FormulaError, isReservedName, type Expr } fro
 import { seededRandom } from './random.ts';
 import type { CalcSpec, CalcVar, Diagnostic, KbPath } from './types.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
+import { isLabMetric, isSweepMetric, labMetricNames } from '../lab/metrics.ts';
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KNOWN_KEYS = new Set(['vars', 'answer', 'unit', 'tolerance', 'explain']);
@@ -138,6 +139,7 @@ function parseVar(name: string, node: Node | null, declared: ReadonlySet<string>
     if (!values.every((v) => typeof v === 'number' && Number.isFinite(v))) return 'choose takes numbers only';
     return { name, kind: 'choose', values: values as number[] };
   }
+  if (keys.includes('lab') || keys.includes('metric')) return parseLabVar(name, fields);
   const extra = keys.filter((key) => key !== 'min' && key !== 'max' && key !== 'step');
   if (extra.length > 0) return `unknown field ${extra.map((k) => `"${k}"`).join(', ')} (a range has min, max, step; a list has choose)`;
   const { min, max, step } = fields;
@@ -147,6 +149,28 @@ function parseVar(name: string, node: Node | null, declared: ReadonlySet<string>
   if (range.max < range.min) return 'max must not be below min';
   if (rangeCount(range) > MAX_RANGE_STEPS) return `a range may hold at most ${MAX_RANGE_STEPS} values`;
   return range;
+}
+
+const LAB_NAME = /^[a-z0-9][a-z0-9-]*$/;
+const LAB_METRIC = /^[a-z_][a-z0-9_.]*(@[^\s@]+)?$/;
+
+/** `{ lab, metric, fallback }`: shape only here; scan checks the lab and the metric exist. */
+function parseLabVar(name: string, fields: Record<string, unknown>): CalcVar | string {
+  const extra = Object.keys(fields).filter((key) => key !== 'lab' && key !== 'metric' && key !== 'fallback');
+  if (extra.length > 0) return `unknown field ${extra.map((k) => `"${k}"`).join(', ')} (a lab figure has lab, metric, fallback)`;
+  const { lab, metric, fallback } = fields;
+  if (typeof lab !== 'string' || !LAB_NAME.test(lab)) return 'lab must be a lab name (lowercase letters, digits, -)';
+  if (typeof metric !== 'string' || !LAB_METRIC.test(metric)) return 'metric must be a lab metric, e.g. decode.tokens_per_s@1 (see kb lab show)';
+  const [base, point] = metric.split('@');
+  if (!isLabMetric(base)) return `metric: "${base}" is not a lab metric; known metrics: ${labMetricNames().join(", ")}`;
+  if (point !== undefined && isSweepMetric(base)) return `metric: ${base} is one number per sweep; drop @${point}`;
+  if (typeof fallback !== 'number' || !Number.isFinite(fallback)) return 'fallback must be a number: the figure used until the learner has run the lab';
+  return { name, kind: 'lab', lab, metric, fallback };
+}
+
+/** A lab-sourced variable's value: the learner's figure when there is one, else the fallback. */
+export function labVarValue(variable: Extract<CalcVar, { kind: 'lab' }>): number {
+  return variable.figure?.value ?? variable.fallback;
 }
 
 function parseTolerance(value: unknown): CalcSpec['tolerance'] | null {
@@ -215,6 +239,8 @@ export function drawCalc(spec: CalcSpec, rng: () => number): Record<string, numb
       values[variable.name] = rangeValue(variable, Math.min(count - 1, Math.floor(rng() * count)));
     } else if (variable.kind === 'choose') {
       values[variable.name] = variable.values[Math.min(variable.values.length - 1, Math.floor(rng() * variable.values.length))];
+    } else if (variable.kind === 'lab') {
+      values[variable.name] = labVarValue(variable);
     } else {
       values[variable.name] = evaluate(expr as Expr, values);
     }
@@ -294,6 +320,8 @@ export function validateCalc(spec: CalcSpec, file: KbPath = ''): Diagnostic[] {
 
 function candidateValues(variable: CalcVar): number[] | null {
   if (variable.kind === 'choose') return variable.values;
+  // A learner's figure can be anything positive: check the fallback and a spread around it.
+  if (variable.kind === 'lab') return [variable.fallback, variable.fallback / 10, variable.fallback * 10].filter((v, i, all) => all.indexOf(v) === i);
   if (variable.kind === 'expr') return null;
   const count = rangeCount(variable);
   if (count <= 16) return Array.from({ length: count }, (_, k) => rangeValue(variable, k));

@@ -17,7 +17,22 @@ export interface Diagnostic {
 export type CalcVar =
   | { name: string; kind: 'range'; min: number; max: number; step: number }
   | { name: string; kind: 'choose'; values: number[] }
-  | { name: string; kind: 'expr'; expr: string };
+  | { name: string; kind: 'expr'; expr: string }
+  /**
+   * The learner's own figure: `metric` (a lab metric, `name@point` for a sweep point) of their
+   * latest run of `lab`, else `fallback`. `figure` is filled in just before a card is asked.
+   */
+  | { name: string; kind: 'lab'; lab: string; metric: string; fallback: number; figure?: LabFigure };
+
+/** Where a lab-sourced variable's value came from, resolved from the learner's stored runs. */
+export interface LabFigure {
+  /** The figure of the latest run, or null when there is none (the fallback is used). */
+  value: number | null;
+  /** "your last batch-size-sweep, 2 days ago" or how to get one. */
+  source: string;
+  /** Set when that run did not reproduce the lab's expectations: said on the card's back. */
+  notReproduced: string | null;
+}
 
 export interface CalcSpec {
   /** In declaration order: a formula may only use variables declared before it. */

@@ -9,6 +9,7 @@ import type { MeasuredMetrics } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
 import type { LabSettings, Length } from './settings.ts';
+import type { DeviceSpec } from '../engine/backend/sim/gpus.ts';
 
 export interface PointRun {
   /** Every request of every measured run finished. */
@@ -25,6 +26,8 @@ export interface PointRun {
 
 export interface PointHooks {
   signal?: AbortSignal;
+  /** sim: the device to model when it is a profile rather than a built-in name. */
+  simDevice?: DeviceSpec;
   onProgress?(progress: Omit<LabProgress, 'point' | 'pointIndex' | 'points' | 'elapsedMs'>): void;
 }
 
@@ -35,14 +38,14 @@ function lengthSpec(length: Length): LengthSpec {
   return length.min === length.max ? length.min : { min: length.min, max: length.max };
 }
 
-export function benchmarkOptions(settings: LabSettings, signal?: AbortSignal): BenchmarkOptions {
+export function benchmarkOptions(settings: LabSettings, signal?: AbortSignal, simDevice?: DeviceSpec): BenchmarkOptions {
   const { engine, workload, slo } = settings;
   return {
     engine: {
       model: settings.model,
       backend: settings.backend,
       ...(settings.profile ? { profile: true } : {}),
-      ...(settings.backend === 'sim' ? { device: settings.device } : {}),
+      ...(settings.backend === 'sim' ? (simDevice ? { deviceSpec: simDevice } : { device: settings.device }) : {}),
       ...(engine.kvBudgetMB > 0 ? { kvMemoryBytes: Math.max(1, Math.round(engine.kvBudgetMB * MiB)) } : {}),
       blockSize: engine.blockSize,
       prefixCaching: engine.prefixCaching,
@@ -179,7 +182,7 @@ function longPromptMetrics(timelines: readonly RequestTimeline[]): MeasuredMetri
 /** Runs one benchmark (warm-up + repeats) for one set of settings. */
 export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks = {}): Promise<PointRun> {
   try {
-    const report = await runBenchmark(benchmarkOptions(settings, hooks.signal), (p) =>
+    const report = await runBenchmark(benchmarkOptions(settings, hooks.signal, hooks.simDevice), (p) =>
       hooks.onProgress?.({ phase: p.phase, run: p.run, runs: p.runs, requestsDone: p.finished, requestsTotal: p.total }),
     );
     return {

@@ -15,6 +15,9 @@
 //   #   multiples of the capacity measured first (a burst of the same requests), so the
 //   #   sweep straddles the knee on a fast machine and on a slow one alike
 //   chart: { kind: line, y: [ttft.p95], logX: true, fit: power, knee: true }   # see below
+//   presets:                                             # optional: named sets of settings
+//     seed-003: { say: "the seed's own run", set: { model: gpt2, engine.prefillMaxBatch: 16 } }
+//   #   `kb lab <name> --preset seed-003` applies them before any --set
 //   expect:                                              # checks, see checks.ts
 //     - metric: queue_wait.p99 / ttft.p99
 //       op: ">="
@@ -74,6 +77,13 @@ export interface LabChart {
   roofline: boolean;
 }
 
+/** A named set of settings a lab ships (`--preset NAME`), e.g. a published run's. */
+export interface LabPreset {
+  name: string;
+  say: string;
+  overrides: SettingOverride[];
+}
+
 export interface Lab {
   name: string;
   /** Path relative to the knowledge base root, e.g. lab/ttft-breakdown.md. */
@@ -85,6 +95,7 @@ export interface Lab {
   /** What the file sets, as overrides of the defaults (shown by `kb lab list --json`). */
   fileSettings: SettingOverride[];
   sweep: LabSweep | null;
+  presets: LabPreset[];
   expect: CheckSpec[];
   chart: LabChart | null;
   /** The exercise, Markdown. */
@@ -161,6 +172,7 @@ const frontmatterSchema = z.strictObject({
       roofline: z._default(z.boolean(), false),
     }),
   ),
+  presets: z.optional(z.record(z.string().check(z.regex(/^[a-z0-9][a-z0-9-]*$/)), z.strictObject({ say: nonEmptyString(), set: z.record(z.string(), z.unknown()) }))),
   expect: z._default(z.array(expectSchema), []),
 });
 
@@ -247,6 +259,24 @@ export function parseLab(text: string, name: string, file = `lab/${name}.md`): L
   const settings = applyOverrides(defaultSettings, fileSettings);
   for (const problem of crossCheck(settings)) problems.push(`${file}: ${problem}`);
 
+  const presets: LabPreset[] = [];
+  for (const [presetName, preset] of Object.entries(front.presets ?? {})) {
+    const overrides: SettingOverride[] = [];
+    for (const [key, raw] of Object.entries(preset.set)) {
+      const spec = settingSpec(key);
+      const path = ['presets', presetName, 'set', key];
+      if (!spec) {
+        problems.push(`${where(path)}: ${path.join('.')}: unknown setting "${key}"; valid keys: ${settingSpecs.map((x) => x.key).join(', ')}`);
+        continue;
+      }
+      const checked = checkValue(spec, raw);
+      if (checked.ok) overrides.push({ key, value: checked.value });
+      else problems.push(`${where(path)}: ${path.join('.')}: ${key} ${checked.problem}`);
+    }
+    for (const problem of crossCheck(applyOverrides(settings, overrides))) problems.push(`${where(['presets', presetName])}: preset ${presetName}: ${problem}`);
+    presets.push({ name: presetName, say: preset.say, overrides });
+  }
+
   let sweep: LabSweep | null = null;
   if (front.sweep) {
     const spec = settingSpec(front.sweep.key);
@@ -305,5 +335,5 @@ export function parseLab(text: string, name: string, file = `lab/${name}.md`): L
   });
   if (problems.length > 0) throw new LabFileError(problems);
 
-  return { name, file, title: front.title, summary: front.summary, settings, fileSettings, sweep, expect, chart, body, bodyLine };
+  return { name, file, title: front.title, summary: front.summary, settings, fileSettings, sweep, presets, expect, chart, body, bodyLine };
 }

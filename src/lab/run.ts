@@ -12,6 +12,7 @@ import type { BenchmarkReport } from '../engine/bench/runner.ts';
 import type { Lab } from './lab-file.ts';
 import type { LabProgress } from './progress.ts';
 import { labSettings, selectPoints } from './plan.ts';
+import { resolveSimDevice } from './devices/resolve-device.ts';
 import { applyOverrides, diffSettings, formatSettingValue, type LabSettings, type SettingOverride } from './settings.ts';
 
 export interface RunLabOptions {
@@ -93,6 +94,8 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const settings = labSettings(lab, options.overrides, { serverOwnsEngine: options.endpoint !== undefined });
   const planned = selectPoints(lab, settings, options.points);
   const changed = diffSettings(lab.settings, settings);
+  // A sim device named by a profile is resolved now: an unknown one is refused before the run is stored.
+  const simDevices = planned.map((point) => (point.settings.backend === 'sim' ? resolveSimDevice(point.settings.device, point.settings.model).spec : undefined));
   const startedAt = Date.now();
   const clockStart = performance.now();
   const session = options.endpoint;
@@ -131,6 +134,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     try {
       capacity = await measureCapacity(runPoint, settings, {
         signal,
+        simDevice: settings.backend === 'sim' ? resolveSimDevice(settings.device, settings.model).spec : undefined,
         onProgress: (p) => options.onProgress?.({ ...p, point: 'capacity', pointIndex: 0, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
     } catch (error) {
@@ -168,6 +172,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     try {
       run = await runPoint(point.settings, {
         signal,
+        simDevice: simDevices[pointIndex],
         onProgress: (p) =>
           options.onProgress?.({ ...p, point: point.label, ...sweepKey, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });

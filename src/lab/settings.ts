@@ -72,7 +72,12 @@ export type SettingSpec =
   | (SettingBase & { kind: 'number'; min: number; max: number; minExclusive?: boolean })
   | (SettingBase & { kind: 'length'; min: number; max: number })
   | (SettingBase & { kind: 'bool' })
-  | (SettingBase & { kind: 'enum'; values: readonly string[] });
+  | (SettingBase & { kind: 'enum'; values: readonly string[] })
+  /** A name resolved when the run starts (a device: built in, or a profile in the user's data folder). */
+  | (SettingBase & { kind: 'name'; known: readonly string[] });
+
+/** What a device or profile name may look like (it becomes a file name). */
+export const deviceNamePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export type SettingValue = number | boolean | string | Length;
 
@@ -89,7 +94,7 @@ export const settingSpecs: readonly SettingSpec[] = [
     describe: 'cpu computes on this CPU; webgpu on a GPU adapter (lavapipe counts); auto: a hardware GPU, else cpu; sim: a cost model on a virtual clock',
   },
   { key: 'profile', kind: 'bool', describe: 'time every kernel (webgpu); the report shows the table' },
-  { key: 'device', kind: 'enum', values: Object.keys(namedDevices), describe: 'the GPU the sim backend models' },
+  { key: 'device', kind: 'name', known: Object.keys(namedDevices), describe: 'what the sim backend models: a built-in GPU or a profile from kb lab calibrate (see kb lab devices)' },
   { key: 'warmup', kind: 'int', min: 0, max: 10, describe: 'untimed runs first' },
   { key: 'repeats', kind: 'int', min: 1, max: 20, describe: 'measured runs, pooled' },
   { key: 'engine.blockSize', kind: 'int', ...engineOptionRanges.blockSize, describe: 'tokens per KV block' },
@@ -168,6 +173,8 @@ export function describeRange(spec: SettingSpec): string {
       return 'true | false';
     case 'enum':
       return spec.values.join(' | ');
+    case 'name':
+      return `${spec.known.join(' | ')} | a profile name`;
   }
 }
 
@@ -199,6 +206,8 @@ export function checkValue(spec: SettingSpec, value: unknown): { ok: true; value
       return typeof value === 'boolean' ? { ok: true, value } : bad;
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value) ? { ok: true, value } : bad;
+    case 'name':
+      return typeof value === 'string' && deviceNamePattern.test(value) ? { ok: true, value } : bad;
     case 'length': {
       const length = toLength(value);
       if (!length) return bad;

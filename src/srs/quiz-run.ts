@@ -1,6 +1,7 @@
 // One `kb quiz` run against a knowledge base: picks the cards, holds the session, stores
 // every answer at once (one quiz_results row each), and with --schedule also rates the card
 // (wrong = Again, right = Good) through the review service, as kb review would.
+import { withLabFigures } from '../kb/calc-figures.ts';
 import { randomUUID } from 'node:crypto';
 import { seededRandom } from '../kb/random.ts';
 import type { CardLabs } from './card-labs.ts';
@@ -66,7 +67,8 @@ export class QuizRun {
     const rng = seededRandom(request.seed);
     const picked = pickCards(eligible.map((row) => ({ ...row, id: row.card.id, tags: row.card.tags, deck: row.card.deck })), request.count, rng, now);
     this.state = createQuizSession(
-      picked.map((row) => row.card),
+      // A calc card asks with the learner's own lab figures where it takes any.
+      picked.map((row) => ({ ...row.card, calc: withLabFigures(row.card.calc, target.db, now) })),
       { id: sessionId, seed: request.seed, startedAt: now, timeLimitMs: request.timeLimitMs },
       rng,
     );

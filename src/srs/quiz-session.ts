@@ -1,6 +1,8 @@
 // A quiz session as plain data: the questions drawn (a calc card with its fresh values and
 // the expected number), the answers given, and the score. Every step returns a new session;
 // the TUI and the --json mode drive the same functions, and the run stores each answer.
+import { figureNotes } from '../kb/calc-figure-notes.ts';
+import type { CalcSpec } from '../kb/types.ts';
 import { calcAnswer, checkCalcAnswer, drawCalc, formatNumber, renderTemplate } from '../kb/calc.ts';
 import type { CardRow } from '../store/cards.ts';
 import { parseTypedAnswer } from './quiz-units.ts';
@@ -60,7 +62,7 @@ export function drawQuestion(card: QuizCard, index: number, rng: () => number): 
   for (let attempt = 0; attempt < MAX_REDRAWS; attempt++) {
     const values = drawCalc(spec, rng);
     const expected = calcAnswer(spec, values);
-    if (Number.isFinite(expected)) return { index, card, values, expected, prompt: renderTemplate(card.front, values, spec) };
+    if (Number.isFinite(expected)) return { index, card, values, expected, prompt: withSources(renderTemplate(card.front, values, spec), spec) };
   }
   return null;
 }
@@ -173,6 +175,12 @@ export function calcVerdict(question: QuizQuestion, typed: string, value: number
  * The worked solution (Markdown): the explain template with the values substituted, then the
  * card's own answer text if it has any. For a text card: its answer.
  */
+/** The question, then where its lab figures came from (the learner's run, or how to get one). */
+function withSources(prompt: string, spec: CalcSpec): string {
+  const { sources } = figureNotes(spec);
+  return sources.length === 0 ? prompt : `${prompt}\n(${sources.join('; ')})`;
+}
+
 export function solutionText(question: QuizQuestion): string {
   const spec = question.card.calc;
   if (spec === null || question.values === null) return question.card.back;
@@ -180,6 +188,8 @@ export function solutionText(question: QuizQuestion): string {
   if (spec.explain) parts.push(renderTemplate(spec.explain, question.values, spec));
   const back = question.card.back.trim();
   if (back) parts.push(renderTemplate(back, question.values, spec));
+  // A linked lab whose latest run here did not reproduce: the card says so, with its figure.
+  parts.push(...figureNotes(spec).notReproduced);
   return parts.join('\n\n');
 }
 

@@ -7,6 +7,7 @@
 //   3. the note file is written back atomically.
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
+import { withLabFigures } from '../kb/calc-figures.ts';
 import { randomUUID } from 'node:crypto';
 import { cardActionQueries, type CardAction, type CardActionQueries } from '../store/card-actions.ts';
 import { cardQueries, type CardRow } from '../store/cards.ts';
@@ -196,7 +197,9 @@ export class ReviewService {
     const card = this.cards.find(cardId);
     const row = this.reviews.fsrs(cardId);
     if (!card || !row) return null;
-    return { ...card, schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
+    // A calc card asks with the learner's own lab figures where it takes any.
+    const calc = withLabFigures(card.calc, this.target.db, Date.now());
+    return { ...card, calc, schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
   }
 
   preview(card: ReviewCard, now: number): Preview[] {

@@ -100,7 +100,12 @@ export function cardQueries(db: KbDatabase) {
   );
   const orphan = db.prepare<[number, string]>('UPDATE cards SET orphan = 1, updated_at = ? WHERE id = ? AND orphan = 0');
   const labLinks = db.prepare<[], { id: string; path: string; line: number; lab: string }>(
-    'SELECT id, path, line, lab FROM cards WHERE orphan = 0 AND lab IS NOT NULL ORDER BY path, line',
+    // A card's own lab, and the labs its kb-calc variables take the learner's figures from.
+    `SELECT id, path, line, lab FROM cards WHERE orphan = 0 AND lab IS NOT NULL
+     UNION ALL
+     SELECT c.id, c.path, c.line, json_extract(v.value, '$.lab') FROM cards c, json_each(c.calc, '$.vars') v
+       WHERE c.orphan = 0 AND c.calc IS NOT NULL AND json_extract(v.value, '$.kind') = 'lab'
+     ORDER BY path, line`,
   );
   const orphans = db.prepare<[], RawCardRow>('SELECT * FROM cards WHERE orphan = 1 ORDER BY path, line');
   const derived = db.prepare<[], { id: string; path: string; line: number }>(

@@ -23,6 +23,18 @@ const specTokensPerStep = (alpha: number, k: number) => {
 };
 
 export const independentAnswers: Array<[phrase: string, answer: (v: Values) => number]> = [
+  // your machine (lab-sourced figures; the fallbacks stand in for them here)
+  ['What share of the {bw} GB/s your batch sweep measured', (v) => (100 * ((v.tps * v.w * 1e6) / GB)) / v.bw],
+  ['How many times the single-sequence rate is that', (v) => v.t32 / v.t1],
+  ['What is the TPOT each of those sequences sees', (v) => (1000 * 32) / v.t32],
+  ['About how long did each admission wave take', (v) => v.qw / (256 / 16 - 1)],
+  ['what would it be with 32 admitted per step', (v) => (v.qw / (256 / 16 - 1)) * (256 / 32 - 1)],
+  ['How many prompt tokens were still computed', (v) => v.n * v.p - v.n * v.p * v.hit],
+  ['How many times faster is the first token with the cache', (v) => v.off / v.on],
+  ['How many ms of the worst gaps did chunking remove', (v) => v.itl0 - v.itl64],
+  ['what does that predict for {q} tokens', (v) => Math.exp(v.k * Math.log(v.q / v.p)) * v.t],
+  ['how many requests are in flight on average', (v) => v.lat * v.frac * v.cap],
+  ['How many % more is continuous', (v) => (100 * (v.tc - v.ts)) / v.ts],
   // batching
   ['percentage of decode slots did useful work', (v) => (100 * Math.round(v.lmax * v.frac)) / v.lmax],
   ['how many requests per second complete (ignore prefill)', (v) => v.b / ((v.n * v.tpot) / 1000)],

@@ -3,6 +3,8 @@
 import type { ModelConfig } from '../../model/config.ts';
 import type { ForwardBatch } from '../types.ts';
 import type { DeviceSpec } from './gpus.ts';
+import { predictStepMs } from './cost-terms.ts';
+import { stepShape } from './step-shape.ts';
 
 export interface StepCost {
   flops: number;
@@ -37,5 +39,6 @@ export function stepCost(config: ModelConfig, device: DeviceSpec, batch: Forward
 
   const computeMs = (flops / (device.peakFlops * device.efficiency)) * 1000;
   const memoryMs = (bytes / (device.bandwidth * device.efficiency)) * 1000;
+  if (device.fitted) return { flops, bytes, ms: predictStepMs(device.fitted, stepShape(batch)) };
   return { flops, bytes, ms: Math.max(computeMs, memoryMs) + device.stepOverheadMs };
 }

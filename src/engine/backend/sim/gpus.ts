@@ -1,7 +1,9 @@
 // Devices the sim backend can stand in for. Peak and bandwidth are the vendors' datasheet
 // figures (dense 16-bit tensor math, HBM/GDDR bandwidth); real kernels reach a fraction of
 // them, which `efficiency` scales. `stepOverheadMs` is the fixed cost a serving loop pays per
-// step outside the kernels (scheduling, launches, sampling, host sync).
+// step outside the kernels (scheduling, launches, sampling, host sync). A calibrated or
+// published profile carries `fitted` terms instead: then a step costs what they say.
+import type { CostTerms } from './cost-terms.ts';
 
 export interface DeviceSpec {
   name: string;
@@ -16,6 +18,17 @@ export interface DeviceSpec {
   /** Fraction of peak compute and bandwidth real kernels reach. */
   efficiency: number;
   stepOverheadMs: number;
+  /** Per-step terms fitted to measured steps; when present they replace the roofline. */
+  fitted?: CostTerms;
+  /** Memory held back from weights + KV (activations, runtime); default: 10% of memoryBytes. */
+  reserveBytes?: number;
+  /** Bytes of weights the device holds; default: the model's weight count x dtypeBytes. */
+  weightBytes?: number;
+  /**
+   * ms from a client's submit until the scheduler can see the request (the hop to the engine's
+   * thread or process); 0 when absent. Measured by calibration: an idle engine's queue wait.
+   */
+  submitMs?: number;
 }
 
 const GiB = 1024 ** 3;

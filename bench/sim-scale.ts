@@ -1,0 +1,50 @@
+// How the sim's cost grows with the number of requests: the lab runner's benchmark on the sim
+// backend (seed 003's shape: 4 prompt / 64 output tokens, Poisson arrivals at a rate that keeps
+// ~256 sequences running), at N requests for each N given. Run by hand:
+//
+//   . scripts/node-env.sh
+//   node bench/sim-scale.ts [--requests 10000,100000,1000000] [--device seed-003-gpu]
+//
+// Prints wall time per N, µs per request, and each N's time relative to the smallest N scaled
+// by N (1.0 = linear). Goals: 100,000 in < 5 s and 1,000,000 in < 60 s on 2 cores.
+import { parseArgs } from 'node:util';
+import { runBenchmarkPoint } from '../src/lab/engine-bridge.ts';
+import { applyOverrides, defaultSettings } from '../src/lab/settings.ts';
+import { resolveSimDevice } from '../src/lab/devices/resolve-device.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '10000,100000,1000000' },
+    device: { type: 'string', default: 'seed-003-gpu' },
+  },
+});
+
+const counts = args.requests.split(',').map(Number);
+let base: { n: number; ms: number } | null = null;
+console.log(`device ${args.device}; ${new Date().toISOString()}; load ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+for (const n of counts) {
+  const settings = applyOverrides(defaultSettings, [
+    { key: 'model', value: 'gpt2' },
+    { key: 'backend', value: 'sim' },
+    { key: 'device', value: args.device },
+    { key: 'warmup', value: 0 },
+    { key: 'engine.maxNumSeqs', value: 256 },
+    { key: 'engine.prefillMaxBatch', value: 16 },
+    { key: 'engine.prefixCaching', value: false },
+    { key: 'workload.requests', value: n },
+    { key: 'workload.promptTokens', value: { min: 4, max: 4 } },
+    { key: 'workload.outputTokens', value: { min: 64, max: 64 } },
+    { key: 'workload.arrival', value: 'poisson' },
+    { key: 'workload.rate', value: 40 },
+  ]);
+  const simDevice = resolveSimDevice(args.device, 'gpt2').spec;
+  const started = performance.now();
+  const run = await runBenchmarkPoint(settings, { simDevice });
+  const ms = performance.now() - started;
+  base ??= { n, ms };
+  const linear = ms / n / (base.ms / base.n);
+  console.log(
+    `${String(n).padStart(9)} requests  ${(ms / 1000).toFixed(2).padStart(7)} s  ${((ms * 1000) / n).toFixed(1).padStart(6)} µs/request  ` +
+      `x${linear.toFixed(2)} of linear  (TTFT p50 ${run.metrics['ttft.p50']?.toFixed(1)} ms, ${run.metrics['throughput.output_tps']?.toFixed(0)} tok/s simulated)`,
+  );
+}

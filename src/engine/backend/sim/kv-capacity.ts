@@ -1,0 +1,41 @@
+// How much KV cache a device holds: its memory, less the weights, less what the runtime keeps
+// back. A simulator that gets this wrong admits more sequences than the real engine could and
+// finishes requests early, so every sim report prints it.
+import type { ModelConfig } from '../../model/config.ts';
+import { kvBytesPerTokenOn, weightCount } from './cost-model.ts';
+import type { DeviceSpec } from './gpus.ts';
+
+/** vLLM's default gpu_memory_utilization leaves this share of memory to activations and the runtime. */
+export const DEFAULT_RESERVE_SHARE = 0.1;
+
+export interface KvCapacity {
+  memoryBytes: number;
+  weightBytes: number;
+  reserveBytes: number;
+  /** What is left for K/V blocks. */
+  budgetBytes: number;
+  kvBytesPerToken: number;
+}
+
+export function kvCapacity(config: ModelConfig, device: DeviceSpec): KvCapacity {
+  const weightBytes = device.weightBytes ?? weightCount(config) * device.dtypeBytes;
+  const reserveBytes = device.reserveBytes ?? device.memoryBytes * DEFAULT_RESERVE_SHARE;
+  return {
+    memoryBytes: device.memoryBytes,
+    weightBytes,
+    reserveBytes,
+    budgetBytes: device.memoryBytes - weightBytes - reserveBytes,
+    kvBytesPerToken: kvBytesPerTokenOn(config, device),
+  };
+}
+
+function size(bytes: number): string {
+  const GiB = 1024 ** 3;
+  return bytes >= GiB ? `${(bytes / GiB).toFixed(2)} GiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+}
+
+/** "KV: 40.00 GiB memory - 0.25 GiB weights - 4.00 GiB reserve = 35.75 GiB -> 72000 blocks x 16". */
+export function describeKvCapacity(capacity: KvCapacity, blocks: number, blockSize: number): string {
+  const { memoryBytes, weightBytes, reserveBytes, budgetBytes } = capacity;
+  return `KV capacity: ${size(memoryBytes)} memory - ${size(weightBytes)} weights - ${size(reserveBytes)} reserve = ${size(budgetBytes)} -> ${blocks} blocks x ${blockSize} tokens`;
+}

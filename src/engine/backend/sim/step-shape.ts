@@ -1,0 +1,34 @@
+// What a step's cost depends on, read off its ragged batch: the counts the fitted cost model
+// multiplies by its per-unit times. Both the sim (to predict a step) and the engine's step
+// trace (to fit the model from measured steps) use this one definition.
+import type { ForwardBatch } from '../types.ts';
+
+export interface StepShape {
+  /** Tokens in the flat batch: decode tokens plus prefill chunks. */
+  tokens: number;
+  /** Rows that sample a token: the LM head and the sampler run once per row. */
+  sampled: number;
+  /** Sequences in the batch. */
+  seqs: number;
+  /** Sequences that add exactly one token to an existing context: decode steps. */
+  decodes: number;
+  /** Query-key pairs of causal attention: each token attends to its position + 1 keys. */
+  attended: number;
+}
+
+export function stepShape(batch: ForwardBatch): StepShape {
+  let attended = 0;
+  for (let t = 0; t < batch.positions.length; t++) attended += batch.positions[t] + 1;
+  let decodes = 0;
+  const seqs = batch.contextLens.length;
+  for (let s = 0; s < seqs; s++) if (batch.queryStart[s + 1] - batch.queryStart[s] === 1 && batch.contextLens[s] > 1) decodes++;
+  return { tokens: batch.tokenIds.length, sampled: batch.sampleSeqs.length, seqs, decodes, attended };
+}
+
+export type StepKind = 'decode' | 'prefill' | 'mixed';
+
+/** decode: every sequence adds one token; prefill: none does; mixed: both in one step. */
+export function stepKind(shape: StepShape): StepKind {
+  if (shape.decodes === shape.seqs) return 'decode';
+  return shape.decodes === 0 ? 'prefill' : 'mixed';
+}

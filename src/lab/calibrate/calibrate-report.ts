@@ -1,0 +1,96 @@
+// The calibration report: each fitted term with what it means physically (and the rate it
+// implies, to hold against the machine's datasheet), how well the model fits each kind of
+// step, a chart of the residuals, and the KV capacity the profile carries.
+import { COST_TERMS, type CostTerm } from '../../engine/backend/sim/cost-terms.ts';
+import { type ModelConfig, NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { barChart } from '../chart.ts';
+import { describeSource, type DeviceProfile } from '../devices/device-profile.ts';
+import type { Calibration } from './calibrate.ts';
+import type { Residual } from './fit.ts';
+
+/** What one unit of a term computes, in FLOPs, so its time implies a rate; null for fixed costs. */
+function flopsPerUnit(term: CostTerm, c: ModelConfig): number | null {
+  switch (term) {
+    case 'tokenMs':
+      return 2 * 12 * c.nEmbd * c.nEmbd * c.nLayer;
+    case 'attendedMs':
+      return 4 * c.nEmbd * c.nLayer;
+    case 'sampledMs':
+      return 2 * c.nEmbd * c.vocabSize;
+    default:
+      return null;
+  }
+}
+
+function formatMs(ms: number): string {
+  if (ms === 0) return '0';
+  return ms >= 0.1 ? `${ms.toFixed(3)} ms` : ms >= 1e-4 ? `${(ms * 1000).toFixed(3)} µs` : `${(ms * 1e6).toFixed(3)} ns`;
+}
+
+export function termLines(profile: DeviceProfile): string[] {
+  const config = NAMED_CONFIGS[profile.model];
+  return COST_TERMS.map(({ term, unit, meaning }) => {
+    const value = profile.terms[term];
+    const flops = flopsPerUnit(term, config);
+    const rate = flops !== null && value > 0 ? `  (≈ ${(flops / value / 1e6).toFixed(1)} GFLOP/s)` : value === 0 ? '  (not supported by the data: held at 0)' : '';
+    return `  ${term.padEnd(13)} ${formatMs(value).padStart(11)} per ${unit.replace(/^ms\//, '')}  ${meaning}${rate}`;
+  });
+}
+
+export function kvLines(profile: DeviceProfile): string[] {
+  const { memoryBytes, weightBytes, reserveBytes, dtypeBytes } = profile.kv;
+  const MiB = 1024 ** 2;
+  const mib = (b: number) => `${(b / MiB).toFixed(1)} MiB`;
+  return [`  memory ${mib(memoryBytes)} - weights ${mib(weightBytes)} - reserve ${mib(reserveBytes)} = KV ${mib(memoryBytes - weightBytes - reserveBytes)} (${dtypeBytes}-byte K/V)`];
+}
+
+const BINS = [-Infinity, -40, -20, -10, -5, 0, 5, 10, 20, 40, Infinity];
+
+function binLabel(i: number): string {
+  const lo = BINS[i];
+  const hi = BINS[i + 1];
+  if (lo === -Infinity) return `< ${hi}%`;
+  if (hi === Infinity) return `> ${lo}%`;
+  return `${lo}..${hi}%`;
+}
+
+/** How far the model is off, step by step: (predicted - measured) / measured, binned per kind. */
+export function residualChart(residuals: readonly Residual[]): string[] {
+  const kinds = [...new Set(residuals.map((r) => r.kind))];
+  return barChart(
+    kinds.map((kind) => {
+      const counts = new Array<number>(BINS.length - 1).fill(0);
+      for (const r of residuals.filter((x) => x.kind === kind)) {
+        const pct = ((r.predictedMs - r.measuredMs) / r.measuredMs) * 100;
+        counts[BINS.findIndex((lo, i) => pct >= lo && pct < BINS[i + 1])]++;
+      }
+      return { title: `${kind} steps: predicted vs measured`, bars: counts.map((n, i) => ({ label: binLabel(i), value: n, text: String(n) })) };
+    }),
+    30,
+  );
+}
+
+export function calibrationText(result: Calibration, savedTo: string): string {
+  const { profile, fit, sweep } = result;
+  const lines = [
+    `Device profile "${profile.name}" for ${profile.model}: ${describeSource(profile)}`,
+    `Sweep: ${sweep.steps} steps in ${(sweep.wallMs / 1000).toFixed(1)} s; ${fit.kept} step times fitted, ${fit.outliers} set aside as disturbed (another process on the machine)`,
+    '',
+    'Cost of one step = the sum of these terms:',
+    ...termLines(profile),
+    `And once per request: ${(profile.submitMs ?? 0).toFixed(3)} ms from submit until the scheduler sees it (an idle engine's median queue wait)`,
+    '',
+    `Fit: R² ${fit.r2.toFixed(3)}`,
+    ...fit.byKind.map((k) => `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`),
+    '',
+    'Residuals:',
+    ...residualChart(fit.residuals),
+    '',
+    'KV capacity the profile carries:',
+    ...kvLines(profile),
+    '',
+    `Saved to ${savedTo}`,
+    `Use it: kb lab <name> --backend sim --set device=${profile.name} --set model=${profile.model}   Check it: add --compare ${profile.source.kind === 'calibrated' ? profile.source.backend : 'cpu'}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

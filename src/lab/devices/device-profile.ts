@@ -1,0 +1,86 @@
+// A device profile: fitted step-cost terms and the KV capacity of one machine running one
+// model, with where they came from. Calibrated profiles are JSON files in the user's data
+// folder (devices/<name>.json); published ones ship with kb. Either is a sim device.
+import { z } from 'zod';
+import { COST_TERMS, type CostTerms } from '../../engine/backend/sim/cost-terms.ts';
+import type { DeviceSpec } from '../../engine/backend/sim/gpus.ts';
+import { NAMED_CONFIGS } from '../../engine/model/config.ts';
+
+export const PROFILE_FORMAT = 1;
+
+const termsSchema = z.object(Object.fromEntries(COST_TERMS.map(({ term }) => [term, z.number().finite().nonnegative()])) as Record<keyof CostTerms, z.ZodNumber>);
+
+const kindErrorSchema = z.object({ kind: z.enum(['decode', 'prefill', 'mixed']), steps: z.number().int(), medianPct: z.number(), worstPct: z.number() });
+
+export const profileSchema = z.object({
+  format: z.literal(PROFILE_FORMAT),
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/),
+  /** The model the terms were measured on: they are per-token costs of that model only. */
+  model: z.string().refine((m) => m in NAMED_CONFIGS, 'a named model (gpt2-tiny, gpt2, ...)'),
+  source: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('calibrated'), backend: z.enum(['cpu', 'webgpu']), device: z.string(), at: z.string(), steps: z.number().int(), wallMs: z.number() }),
+    z.object({
+      kind: z.literal('published'),
+      table: z.string(),
+      hardware: z.string(),
+      note: z.string(),
+      /** How far the sim, on this profile, lands from the figures it was fitted to (%). */
+      tableError: z.object({ figures: z.number().int(), medianPct: z.number(), worstPct: z.number() }),
+    }),
+  ]),
+  terms: termsSchema,
+  /** ms from submit until the scheduler sees a request (calibrated: an idle engine's queue wait). */
+  submitMs: z.optional(z.number().finite().nonnegative()),
+  kv: z.object({
+    memoryBytes: z.number().positive(),
+    weightBytes: z.number().nonnegative(),
+    reserveBytes: z.number().nonnegative(),
+    dtypeBytes: z.number().int().positive(),
+  }),
+  /** The fit to measured steps (calibrated profiles). */
+  fit: z.optional(z.object({
+    r2: z.number(),
+    byKind: z.array(kindErrorSchema),
+    kept: z.number().int(),
+    outliers: z.number().int(),
+  })),
+});
+
+export type DeviceProfile = z.infer<typeof profileSchema>;
+
+/** The sim device a profile stands for: its fitted terms and its memory split. */
+export function profileDevice(profile: DeviceProfile): DeviceSpec {
+  const { terms, kv } = profile;
+  return {
+    name: profile.name,
+    // The roofline's figures are not used when fitted terms are present; kept at what the terms imply.
+    peakFlops: 0,
+    bandwidth: 0,
+    memoryBytes: kv.memoryBytes,
+    dtypeBytes: kv.dtypeBytes,
+    efficiency: 1,
+    stepOverheadMs: terms.stepMs,
+    fitted: { ...terms },
+    submitMs: profile.submitMs ?? 0,
+    weightBytes: kv.weightBytes,
+    reserveBytes: kv.reserveBytes,
+  };
+}
+
+/** "calibrated here on 2026-11-25 from cpu (2 threads, ...)" or "fitted to a published table: ...". */
+export function describeSource(profile: DeviceProfile): string {
+  const s = profile.source;
+  if (s.kind === 'calibrated') return `calibrated here on ${s.at.slice(0, 10)} from ${s.backend} (${s.device})`;
+  return `fitted to a published table: ${s.table} (${s.hardware}); fitted, not predicted`;
+}
+
+/** The worst per-kind median error, the figure `kb lab devices` shows. */
+export function fitSummary(profile: DeviceProfile): string {
+  if (profile.source.kind === 'published') {
+    const t = profile.source.tableError;
+    return `off its table by ${t.medianPct.toFixed(1)}% (median) and ${t.worstPct.toFixed(1)}% (worst) over ${t.figures} figures`;
+  }
+  if (!profile.fit) return 'no fit recorded';
+  const worstMedian = Math.max(0, ...profile.fit.byKind.map((k) => k.medianPct));
+  return `step-time fit: R² ${profile.fit.r2.toFixed(3)}, median error ≤ ${worstMedian.toFixed(1)}% per step kind`;
+}

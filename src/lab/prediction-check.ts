@@ -1,0 +1,71 @@
+// `--compare cpu`: the same lab run on the sim and on a real backend, and for each headline
+// metric what the sim predicted, what was measured, and the % error. This is how a learner
+// finds out which of the simulator's numbers to trust on their own machine.
+import type { LabRunResult } from './run.ts';
+
+/** The figures a serving benchmark leads with (DESIGN.md's metrics). */
+export const HEADLINE_METRICS: readonly { metric: string; label: string; unit: string }[] = [
+  { metric: 'ttft.p50', label: 'TTFT p50', unit: 'ms' },
+  { metric: 'ttft.p99', label: 'TTFT p99', unit: 'ms' },
+  { metric: 'tpot.p50', label: 'TPOT p50', unit: 'ms' },
+  { metric: 'itl.p99', label: 'ITL p99', unit: 'ms' },
+  { metric: 'throughput.output_tps', label: 'output throughput', unit: 'tok/s' },
+  { metric: 'queue_wait.p99', label: 'queue wait p99', unit: 'ms' },
+];
+
+export interface PredictionRow {
+  /** The sweep point's label, or null for a single-run lab. */
+  point: string | null;
+  metric: string;
+  label: string;
+  unit: string;
+  predicted: number | null;
+  measured: number | null;
+  /** (predicted - measured) / measured in %, or null when either is missing or measured is 0. */
+  errorPct: number | null;
+}
+
+export function predictionRows(sim: LabRunResult, measured: LabRunResult): PredictionRow[] {
+  const rows: PredictionRow[] = [];
+  for (const point of sim.points) {
+    const other = measured.points.find((p) => p.label === point.label);
+    for (const { metric, label, unit } of HEADLINE_METRICS) {
+      const predicted = point.metrics[metric] ?? null;
+      const actual = other?.metrics[metric] ?? null;
+      // A measured value this small (queue wait of a lab that never queues) makes % meaningless.
+      const errorPct = predicted !== null && actual !== null && Math.abs(actual) > 1e-9 ? ((predicted - actual) / actual) * 100 : null;
+      rows.push({ point: point.label, metric, label, unit, predicted, measured: actual, errorPct });
+    }
+  }
+  return rows;
+}
+
+function figure(value: number | null): string {
+  if (value === null) return '—';
+  return Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[]): string {
+  const lines = [
+    `=== ${sim.lab}: sim prediction vs measured run ===`,
+    `Predicted: run #${sim.runId}, ${sim.device ?? sim.backend}`,
+    `Measured:  run #${measured.runId}, ${measured.device ?? measured.backend}`,
+  ];
+  const points = [...new Set(rows.map((r) => r.point))];
+  const header = `  ${'metric'.padEnd(18)} ${'predicted'.padStart(10)} ${'measured'.padStart(10)}  ${'error'.padStart(7)}`;
+  for (const point of points) {
+    lines.push('', point === null ? header : `  at ${sim.sweep?.key ?? 'point'}=${point}`, ...(point === null ? [] : [header]));
+    for (const r of rows.filter((x) => x.point === point)) {
+      const error = r.errorPct === null ? '—' : `${r.errorPct >= 0 ? '+' : ''}${r.errorPct.toFixed(1)}%`;
+      lines.push(`  ${`${r.label} (${r.unit})`.padEnd(18)} ${figure(r.predicted).padStart(10)} ${figure(r.measured).padStart(10)}  ${error.padStart(7)}`);
+    }
+  }
+  const errors = rows.flatMap((r) => (r.errorPct === null ? [] : [Math.abs(r.errorPct)]));
+  if (errors.length > 0) {
+    const within = errors.filter((e) => e <= 15).length;
+    lines.push('', `${within} of ${errors.length} figures within 15%; worst ${Math.max(...errors).toFixed(1)}%.`);
+  }
+  if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');
+  lines.push(`Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
+  return `${lines.join('\n')}\n`;
+}

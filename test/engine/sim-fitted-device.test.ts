@@ -1,0 +1,51 @@
+// The sim on a fitted device: step times from the cost terms, the KV capacity from the
+// profile's memory split, and the hop from submit to the scheduler.
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/engine.ts';
+import type { DeviceSpec } from '../../src/engine/backend/sim/gpus.ts';
+
+const device = (over: Partial<DeviceSpec> = {}): DeviceSpec => ({
+  name: 'fitted-test',
+  peakFlops: 0,
+  bandwidth: 0,
+  memoryBytes: 64 * 1024 ** 2,
+  weightBytes: 16 * 1024 ** 2,
+  reserveBytes: 0,
+  dtypeBytes: 4,
+  efficiency: 1,
+  stepOverheadMs: 0,
+  fitted: { stepMs: 2, tokenMs: 0.5, attendedMs: 0, sampledMs: 1, prefillPassMs: 3 },
+  ...over,
+});
+
+describe('sim on a fitted device', () => {
+  it('times each step by the terms: prefill 2 + 0.5 x 8 + 1 + 3 ms, then decode 2 + 0.5 + 1 ms', async () => {
+    const engine = await createEngine({ backend: 'sim', deviceSpec: device(), prefixCaching: false });
+    const result = await engine.submit({ promptIds: [1, 2, 3, 4, 5, 6, 7, 8], maxNewTokens: 3 }).done;
+    await engine.close();
+    const t = result.timeline;
+    expect(t.tokenTimes[0] - t.admit!).toBeCloseTo(2 + 0.5 * 8 + 1 + 3, 9);
+    expect(t.tokenTimes[1] - t.tokenTimes[0]).toBeCloseTo(3.5, 9);
+    expect(t.tokenTimes[2] - t.tokenTimes[1]).toBeCloseTo(3.5, 9);
+    expect(t.admit! - t.submitEnd).toBe(0);
+  });
+
+  it('holds the pool the memory split implies and says so in its description', async () => {
+    const engine = await createEngine({ backend: 'sim', deviceSpec: device() });
+    await engine.close();
+    // gpt2-tiny: 2 x 4 layers x 128 x 4 bytes = 4 KiB per token, 64 KiB per 16-token block; 48 MiB left.
+    expect(engine.info.numBlocks).toBe(Math.min(768, 64 * 64));
+    expect(engine.info.description).toBe('sim, simulated fitted-test (fitted step costs); KV capacity: 64.0 MiB memory - 16.0 MiB weights - 0.0 MiB reserve = 48.0 MiB -> 768 blocks x 16 tokens');
+  });
+
+  it('delays a request by submitMs before the scheduler sees it, and an abort in between still finishes it', async () => {
+    const engine = await createEngine({ backend: 'sim', deviceSpec: device({ submitMs: 1.5 }) });
+    const first = engine.submit({ promptIds: [1, 2], maxNewTokens: 2 });
+    const second = engine.submit({ promptIds: [3, 4], maxNewTokens: 2 });
+    second.abort();
+    const [a, b] = await Promise.all([first.done, second.done]);
+    await engine.close();
+    expect(a.timeline.admit! - a.timeline.submitEnd).toBeCloseTo(1.5, 9);
+    expect(b.finishReason).toBe('aborted');
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { calcAnswer, drawCalc, parseCalc } from '../../src/kb/calc.ts';
+import { withLabFigures } from '../../src/kb/calc-figures.ts';
+import { figureNotes } from '../../src/kb/calc-figure-notes.ts';
+import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { drawQuestion, solutionText } from '../../src/srs/quiz-session.ts';
+import type { CalcSpec } from '../../src/kb/types.ts';
+
+const block = `vars:
+  tps: { lab: batch-size-sweep, metric: decode.tokens_per_s@1, fallback: 35 }
+  n: { choose: [100] }
+answer: n / tps
+unit: s
+`;
+
+function spec(): CalcSpec {
+  const parsed = parseCalc(block, 10, 'cards/x.md');
+  expect(parsed.diagnostics).toEqual([]);
+  return parsed.spec!;
+}
+
+const DAY = 86_400_000;
+
+function store(db: ReturnType<typeof openDatabase>, result: unknown, startedAt: number, backend = 'cpu', status: 'ok' | 'partial' = 'ok') {
+  const id = startLabRun(db, { lab: 'batch-size-sweep', startedAt, settings: {}, backend });
+  finishLabRun(db, id, { status, finishedAt: startedAt + 1000, result });
+  return id;
+}
+
+describe('lab-sourced kb-calc variables', () => {
+  it('parse, and draw the fallback until a figure is filled in', () => {
+    const s = spec();
+    expect(s.vars[0]).toEqual({ name: 'tps', kind: 'lab', lab: 'batch-size-sweep', metric: 'decode.tokens_per_s@1', fallback: 35 });
+    expect(calcAnswer(s, drawCalc(s, () => 0.5))).toBeCloseTo(100 / 35, 10);
+  });
+
+  it('refuse an unknown metric, a sweep metric at a point, a missing fallback and an unknown field, naming the line', () => {
+    const bad = (v: string) => parseCalc(`vars:\n  x: ${v}\nanswer: x\n`, 4, 'cards/x.md').diagnostics.map((d) => `${d.line}: ${d.message}`);
+    expect(bad('{ lab: batching, metric: nope.p50, fallback: 1 }')[0]).toMatch(/^6: kb-calc: x: metric: "nope\.p50" is not a lab metric; known metrics: add_request\.p50, /);
+    expect(bad('{ lab: load-sweep, metric: load.capacity_rps@1, fallback: 1 }')).toEqual(['6: kb-calc: x: metric: load.capacity_rps is one number per sweep; drop @1']);
+    expect(bad('{ lab: batching, metric: ttft.p50 }')).toEqual(['6: kb-calc: x: fallback must be a number: the figure used until the learner has run the lab']);
+    expect(bad('{ lab: Batching!, metric: ttft.p50, fallback: 1 }')).toEqual(['6: kb-calc: x: lab must be a lab name (lowercase letters, digits, -)']);
+    expect(bad('{ lab: batching, metric: ttft.p50, fallback: 1, min: 2 }')).toEqual(['6: kb-calc: x: unknown field "min" (a lab figure has lab, metric, fallback)']);
+  });
+
+  it('with no stored run: the fallback, and the question says how to get the real figure', () => {
+    const db = openDatabase(':memory:');
+    const s = withLabFigures(spec(), db, Date.now())!;
+    const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: 'n={n} at {tps} tok/s?', back: '', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
+    expect(question.expected).toBeCloseTo(100 / 35, 10);
+    expect(question.prompt).toBe('n=100 at 35 tok/s?\n(tps: a typical figure: you have no complete run of batch-size-sweep on this machine yet; run kb lab batch-size-sweep for your own figure)');
+  });
+
+  it('with a stored run: the learner\'s figure, where it came from, and a back that says when the run did not reproduce', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 50 } }] }, now - 5 * DAY);
+    // Newer, but a sim run (a prediction, not this machine) and a partial run: both passed over.
+    store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 999 } }] }, now - DAY, 'sim');
+    store(db, { verdict: 'incomplete', points: [] }, now - DAY / 2, 'cpu', 'partial');
+    const latest = store(db, { verdict: 'not reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 40 } }] }, now - 2 * DAY);
+    const s = withLabFigures(spec(), db, now)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 40, 10);
+    const notes = figureNotes(s);
+    expect(notes.sources).toEqual([`tps: your last batch-size-sweep, 2 days ago (run #${latest})`]);
+    expect(notes.notReproduced).toEqual([`Your last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`]);
+    const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: '{tps}?', back: 'Because.', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
+    expect(solutionText(question)).toBe(`Because.\n\nYour last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`);
+  });
+
+  it('a run without the metric falls back and says so', () => {
+    const db = openDatabase(':memory:');
+    const id = store(db, { verdict: 'reproduced', points: [{ label: '8', metrics: { 'decode.tokens_per_s': 50 } }] }, Date.now() - 60_000);
+    const s = withLabFigures(spec(), db, Date.now())!;
+    expect(figureNotes(s).sources).toEqual([`tps: a typical figure: your last batch-size-sweep (run #${id}) has no decode.tokens_per_s@1; run kb lab batch-size-sweep for your own figure`]);
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
+  });
+});

@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CostTerms } from '../../src/engine/backend/sim/cost-terms.ts';
+import { predictStepMs } from '../../src/engine/backend/sim/cost-terms.ts';
+import type { StepShape } from '../../src/engine/backend/sim/step-shape.ts';
+import { fitCostTerms, type StepSample } from '../../src/lab/calibrate/fit.ts';
+import { nnls } from '../../src/lab/calibrate/nnls.ts';
+
+/** A deterministic generator, so a failure reproduces. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function decode(batch: number, context: number): StepShape {
+  let attended = 0;
+  for (let i = 0; i < batch; i++) attended += context;
+  return { tokens: batch, sampled: batch, seqs: batch, decodes: batch, attended };
+}
+
+function prefill(chunk: number, start: number): StepShape {
+  let attended = 0;
+  for (let p = start; p < start + chunk; p++) attended += p + 1;
+  return { tokens: chunk, sampled: 1, seqs: 1, decodes: 0, attended };
+}
+
+function mixed(batch: number, context: number, chunk: number): StepShape {
+  const d = decode(batch, context);
+  const p = prefill(chunk, 0);
+  return { tokens: d.tokens + p.tokens, sampled: d.sampled + 1, seqs: batch + 1, decodes: batch, attended: d.attended + p.attended };
+}
+
+function sweep(terms: CostTerms, noise: number, seed: number): StepSample[] {
+  const random = rng(seed);
+  const shapes: StepShape[] = [];
+  for (const b of [1, 2, 4, 8, 16, 32]) for (const c of [16, 128, 512]) shapes.push(decode(b, c));
+  for (const n of [16, 64, 128, 256]) for (const start of [0, 256]) shapes.push(prefill(n, start));
+  for (const b of [2, 8]) for (const n of [32, 128]) shapes.push(mixed(b, 64, n));
+  return shapes.flatMap((shape) =>
+    [0, 1, 2].map(() => ({ shape, ms: predictStepMs(terms, shape) * (1 + noise * (2 * random() - 1)) })),
+  );
+}
+
+describe('fitCostTerms', () => {
+  const truth: CostTerms = { stepMs: 1.5, tokenMs: 0.2, attendedMs: 2e-5, sampledMs: 0.8, prefillPassMs: 3 };
+
+  it('recovers the terms exactly from noiseless step times', () => {
+    const fit = fitCostTerms(sweep(truth, 0, 1));
+    for (const key of Object.keys(truth) as (keyof CostTerms)[]) expect(fit.terms[key]).toBeCloseTo(truth[key], 8);
+    expect(fit.r2).toBeCloseTo(1, 10);
+    expect(fit.outliers).toBe(0);
+  });
+
+  it('recovers known terms within a few % from step times with 5% noise', () => {
+    const fit = fitCostTerms(sweep(truth, 0.05, 7));
+    expect(fit.terms.stepMs).toBeGreaterThan(truth.stepMs * 0.85);
+    expect(fit.terms.stepMs).toBeLessThan(truth.stepMs * 1.15);
+    expect(Math.abs(fit.terms.tokenMs / truth.tokenMs - 1)).toBeLessThan(0.1);
+    expect(Math.abs(fit.terms.sampledMs / truth.sampledMs - 1)).toBeLessThan(0.1);
+    expect(Math.abs(fit.terms.attendedMs / truth.attendedMs - 1)).toBeLessThan(0.3);
+    expect(Math.abs(fit.terms.prefillPassMs / truth.prefillPassMs - 1)).toBeLessThan(0.3);
+    expect(fit.r2).toBeGreaterThan(0.98);
+    for (const kind of fit.byKind) expect(kind.medianPct).toBeLessThan(5);
+  });
+
+  it('sets aside steps slowed by another process and still recovers the terms', () => {
+    const samples = sweep(truth, 0.02, 3);
+    for (let i = 0; i < samples.length; i += 17) samples[i] = { ...samples[i], ms: samples[i].ms * 4 };
+    const fit = fitCostTerms(samples);
+    expect(fit.outliers).toBeGreaterThan(0);
+    expect(Math.abs(fit.terms.tokenMs / truth.tokenMs - 1)).toBeLessThan(0.1);
+  });
+
+  it('holds a term the data cannot support at zero instead of going negative', () => {
+    const noAttention: CostTerms = { ...truth, attendedMs: 0 };
+    const fit = fitCostTerms(sweep(noAttention, 0.03, 11));
+    for (const value of Object.values(fit.terms)) expect(value).toBeGreaterThanOrEqual(0);
+    expect(fit.terms.attendedMs).toBeLessThan(truth.attendedMs / 2);
+  });
+
+  it('refuses too few steps with a clear error', () => {
+    expect(() => fitCostTerms(sweep(truth, 0, 1).slice(0, 2))).toThrow(/too few measured steps/);
+  });
+});
+
+describe('nnls', () => {
+  it('never returns a negative coefficient and matches unconstrained least squares when that is non-negative', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 5, noNaN: true }), { minLength: 3, maxLength: 3 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (x, seed) => {
+          const random = rng(seed);
+          const rows = Array.from({ length: 12 }, () => [1, random() * 10, random() * 100]);
+          const y = rows.map((row) => row.reduce((sum, v, i) => sum + v * x[i], 0));
+          const got = nnls(rows, y);
+          for (const v of got) expect(v).toBeGreaterThanOrEqual(0);
+          got.forEach((v, i) => expect(v).toBeCloseTo(x[i], 5));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});
