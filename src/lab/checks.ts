@@ -9,6 +9,7 @@
 // picks the point whose swept value reads `label` (ttft.p95@static); a check with no `@`
 // must hold at every point.
 import { isLabMetric, isSweepMetric, labMetricNames } from './metrics.ts';
+import type { Percentiles } from '../engine/metrics/percentile.ts';
 
 export const checkOps = ['>=', '>', '<=', '<'] as const;
 export type CheckOp = (typeof checkOps)[number];
@@ -68,6 +69,22 @@ export function parseCheck(raw: { metric: string; op: CheckOp; value: number; sa
 
 /** The measured metrics of one run, or of each point of a sweep by label. */
 export type MeasuredMetrics = Record<string, number>;
+
+/** Metrics gathered under their lab names; a value that is missing or not finite is left out. */
+export function metricCollector() {
+  const out: MeasuredMetrics = {};
+  const put = (name: string, value: number | null) => {
+    if (value !== null && Number.isFinite(value)) out[name] = value;
+  };
+  /** name.p50, .p95, .p99 and .mean of one distribution. */
+  const family = (name: string, p: Percentiles) => {
+    put(`${name}.p50`, p.p50);
+    put(`${name}.p95`, p.p95);
+    put(`${name}.p99`, p.p99);
+    put(`${name}.mean`, p.mean);
+  };
+  return { out, put, family };
+}
 export interface CheckInput {
   /** A single run's metrics; for a sweep, null. */
   single: MeasuredMetrics | null;

@@ -5,7 +5,7 @@ import { formatReport } from '../engine/bench/report.ts';
 import type { LengthSpec } from '../engine/bench/workload.ts';
 import { percentile, type Percentiles } from '../engine/metrics/percentile.ts';
 import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline.ts';
-import type { MeasuredMetrics } from './checks.ts';
+import { metricCollector, type MeasuredMetrics } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
 import type { LabSettings, Length } from './settings.ts';
@@ -85,16 +85,7 @@ export function benchmarkOptions(settings: LabSettings, signal?: AbortSignal, si
 /** The report's numbers under the lab metric names of metrics.ts; a metric with no data is left out. */
 export function metricsFromReport(report: BenchmarkReport): MeasuredMetrics {
   const { metrics: m, kv, scheduler: s } = report;
-  const out: MeasuredMetrics = {};
-  const put = (name: string, value: number | null) => {
-    if (value !== null && Number.isFinite(value)) out[name] = value;
-  };
-  const family = (name: string, p: Percentiles) => {
-    put(`${name}.p50`, p.p50);
-    put(`${name}.p95`, p.p95);
-    put(`${name}.p99`, p.p99);
-    put(`${name}.mean`, p.mean);
-  };
+  const { out, put, family } = metricCollector();
   family('add_request', m.addRequestMs);
   family('queue_wait', m.queueWaitMs);
   family('prefill_first', m.prefillToFirstTokenMs);

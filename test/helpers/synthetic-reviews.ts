@@ -2,6 +2,7 @@
 // weights) schedules it, and recalled with the probability those weights predict. Used to
 // check that kb optimize describes a learner better than FSRS's defaults do.
 import { createEmptyCard, default_w, fsrs, generatorParameters, type Card, type Grade } from 'ts-fsrs';
+import { seededRandom } from '../../src/kb/random.ts';
 
 export interface SyntheticReview {
   card: string;
@@ -15,17 +16,6 @@ export interface SyntheticReview {
  */
 export const LEARNER_WEIGHTS: readonly number[] = [2, 5, 12, 25, ...default_w.slice(4, 8), default_w[8] + 0.5, ...default_w.slice(9, 20), 0.5];
 
-/** Deterministic uniform numbers in [0, 1) from a seed (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function syntheticReviews(cards: readonly string[], reviewsPerCard: number, start: number, seed = 7, weights = LEARNER_WEIGHTS): SyntheticReview[] {
   const random = seededRandom(seed);

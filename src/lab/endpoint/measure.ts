@@ -4,7 +4,7 @@
 // ITL = the gaps between chunks, every request pooled; percentiles interpolated linearly.
 // The server-side split of TTFT comes from /metrics histogram deltas (server-histograms.ts).
 import { percentiles, type Percentiles } from '../../engine/metrics/percentile.ts';
-import type { MeasuredMetrics } from '../checks.ts';
+import { metricCollector, type MeasuredMetrics } from '../checks.ts';
 import { bucketQuantile, histogramDelta, serverHistograms, type BucketQuantile, type Histogram, type Scrape, type ServerHistogramKey } from './server-histograms.ts';
 import type { RequestOutcome } from './stream-client.ts';
 
@@ -135,16 +135,7 @@ export function resolved(q: BucketQuantile): boolean {
 
 /** Both sides under the lab's names: checks such as queue_wait.p99 / ttft.p99 read them. */
 export function endpointMetrics(client: ClientSummary, server: ServerSide): MeasuredMetrics {
-  const out: MeasuredMetrics = {};
-  const put = (name: string, value: number | null) => {
-    if (value !== null && Number.isFinite(value)) out[name] = value;
-  };
-  const family = (name: string, p: Percentiles) => {
-    put(`${name}.p50`, p.p50);
-    put(`${name}.p95`, p.p95);
-    put(`${name}.p99`, p.p99);
-    put(`${name}.mean`, p.mean);
-  };
+  const { out, put, family } = metricCollector();
   family('ttft', client.ttftMs);
   family('tpot', client.tpotMs);
   family('itl', client.itlMs);
