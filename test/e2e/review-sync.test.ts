@@ -145,4 +145,27 @@ describe('reviewing on two clones through git', () => {
     expect(existsSync(join(a, '.gitattributes'))).toBe(false);
     expect(git(a, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
   });
+
+  it('refuses with no remote, or no identity to commit under, before writing anything', () => {
+    const { a, ids } = twoClones();
+    rate(a, ids[0], 'good');
+    const unchanged = () => {
+      expect(existsSync(join(a, '.gitattributes'))).toBe(false);
+      expect(git(a, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
+    };
+    git(a, 'remote', 'rename', 'origin', 'elsewhere');
+    git(a, 'config', '--unset', 'branch.main.remote');
+    const noRemote = sync(a);
+    expect(noRemote.code).toBe(1);
+    expect(noRemote.stderr).toMatch(/^kb: sync: no git remote to sync with/);
+    unchanged();
+    git(a, 'remote', 'rename', 'elsewhere', 'origin');
+    git(a, 'config', '--unset', 'user.name');
+    git(a, 'config', '--unset', 'user.email');
+    git(a, 'config', 'user.useConfigOnly', 'true');
+    const noIdentity = runKb(['--kb', a, 'sync'], { env: { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    expect(noIdentity.code).toBe(1);
+    expect(noIdentity.stderr).toMatch(/^kb: sync: git has no name and email to commit under here/);
+    unchanged();
+  });
 });

@@ -45,16 +45,19 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   if (git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim() !== '') {
     throw new SyncRefused('the repository has unresolved merge conflicts: resolve them with git (git status), then run kb sync again');
   }
-  // Refuse before writing anything (the driver's .gitattributes included).
+  // Refuse before writing anything (the driver's .gitattributes included): other changes, no
+  // remote, no identity for git to commit under.
   kbChanges(top, inKb);
-  installMergeDriver(options.root, options.kbCommand);
-  const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
-
   const branch = git(top, ['rev-parse', '--abbrev-ref', 'HEAD']).stdout.trim();
   const remote = options.remote ?? upstreamRemote(top) ?? (hasRemote(top, 'origin') ? 'origin' : null);
   if (remote === null) throw new SyncRefused('no git remote to sync with: add one (git remote add origin URL) or name one with --remote');
   if (!hasRemote(top, remote)) throw new SyncRefused(`--remote: no git remote named "${remote}" (git remote -v lists them)`);
+  if (git(top, ['var', 'GIT_AUTHOR_IDENT'], { allowFail: true }).code !== 0) {
+    throw new SyncRefused('git has no name and email to commit under here: set them with git config user.name and git config user.email');
+  }
+  installMergeDriver(options.root, options.kbCommand);
+  const eventsBefore = await steps.replay();
+  const committedBefore = commitReviewChanges(top, inKb, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {

@@ -38,7 +38,7 @@ export function seed003Profile(terms: CostTerms, tableError = SEED_003_TABLE_ERR
     source: {
       kind: 'published',
       table: 'seed 003, "before" table (TTFT p50/p99, TPOT p50, throughput)',
-      hardware: 'a CUDA GPU (an RTX 4070 per the field notes) under a Python serving loop with CUDA graphs for decode',
+      hardware: 'a CUDA GPU (taken to be a 12 GiB RTX 4070: the table itself says only "cuda") under a Python serving loop with CUDA graphs for decode',
       note: 'fitted to that table, not predicted: it says what that machine and loop cost per step, and lets you ask what other settings would have done there',
       tableError,
     },
