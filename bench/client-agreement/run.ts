@@ -1,10 +1,11 @@
 // Do clients nobody here wrote measure what kb's endpoint client measures? The official
-// `openai` Python client (from this machine's local package index, in a venv given by
-// --python) and kb's client take turns on the same burst against the same server (the test
-// suite's fake, in its own process, with fixed delays); prints each one's TTFT p50 and
-// output throughput and kb / openai. The issue's goal: within 5%.
+// `openai` clients for Node (a devDependency) and for Python (from this machine's local
+// package index, in a venv given by --python; left out when it has no openai) take turns with
+// kb's client on the same burst against the same server (the test suite's fake, in its own
+// process, with fixed delays); prints each one's TTFT p50 and output throughput and
+// kb / openai. The issue's goal: within 5%.
 //   python3 -m venv /tmp/venv && /tmp/venv/bin/pip install openai
-//   node --import tsx bench/client-agreement/run.ts --python /tmp/venv/bin/python [--requests 64] [--rounds 3]
+//   node --import tsx bench/client-agreement/run.ts [--python /tmp/venv/bin/python] [--requests 64] [--rounds 3]
 import { spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import { percentile } from '../../src/engine/metrics/percentile.ts';
 import { summarizeRequests } from '../../src/lab/endpoint/measure.ts';
 import { replay, type EndpointSession } from '../../src/lab/endpoint/run-point.ts';
 import { parseEndpoint } from '../../src/lab/endpoint/target.ts';
+import { openaiNodeBurst } from './openai-node.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,10 +31,8 @@ const maxTokens = Number(values.tokens);
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 const check = spawnSync(values.python, ['-c', 'import openai; print(openai.__version__)'], { encoding: 'utf8' });
-if (check.status !== 0) {
-  console.log(`skipped: ${values.python} has no openai package (${check.stderr.trim().split('\n').pop()})`);
-  process.exit(0);
-}
+const withPython = check.status === 0;
+if (!withPython) console.log(`Python client left out: ${values.python} has no openai package (${check.stderr.trim().split('\n').pop()})`);
 // 8 slots, 5 ms prefill, 3 ms a token: TTFT is mostly queueing behind the slots, as in a lab.
 const server = spawn(process.execPath, ['--import', 'tsx', here('./serve-fake.ts'), '8', '5', '3'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise<string>((resolve) => server.stdout.once('data', (d: Buffer) => resolve(d.toString().trim())));
@@ -44,26 +44,52 @@ const requests = Array.from({ length: n }, (_, i) => ({
   arrivalMs: 0,
 }));
 
+type Figures = { ttft: number; tps: number };
+const others: Array<{ name: string; run: () => Promise<Figures> }> = [
+  {
+    name: 'openai (Node)',
+    run: async () => {
+      const r = await openaiNodeBurst(url, 'gpt2', requests.map((request) => request.prompt), maxTokens);
+      return { ttft: r.ttftP50Ms, tps: r.outputTps };
+    },
+  },
+  ...(withPython
+    ? [{
+        name: `openai ${check.stdout.trim()} (Python)`,
+        run: async () => {
+          const out = spawnSync(values.python, [here('./openai_client.py'), url, 'gpt2', String(n), String(promptTokens), String(maxTokens)], { encoding: 'utf8' });
+          if (out.status !== 0) throw new Error(`openai client failed: ${out.stderr}`);
+          const r = JSON.parse(out.stdout) as { ttft_p50_ms: number; output_tps: number };
+          return { ttft: r.ttft_p50_ms, tps: r.output_tps };
+        },
+      }]
+    : []),
+];
+
 try {
-  console.log(`openai ${check.stdout.trim()} (Python) vs kb's endpoint client: ${n} requests at once, prompt ${promptTokens}, ${maxTokens} tokens; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  const kb: Array<{ ttft: number; tps: number }> = [];
-  const py: Array<{ ttft: number; tps: number }> = [];
+  console.log(`kb's endpoint client vs ${others.map((o) => o.name).join(' and ')}: ${n} requests at once, prompt ${promptTokens}, ${maxTokens} tokens; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  const kb: Figures[] = [];
+  const theirs = others.map(() => [] as Figures[]);
   await replay(session, requests.slice(0, 8), undefined, () => {});
   for (let round = 1; round <= Number(values.rounds); round++) {
     const sent = await replay(session, requests, undefined, () => {});
     const summary = summarizeRequests(sent.map((s) => s.measured), { ttftMs: 0, tpotMs: 0 });
     if (summary.failed > 0) throw new Error(`kb's client: ${summary.failed} failed: ${JSON.stringify(summary.failures)}`);
     kb.push({ ttft: summary.ttftMs.p50, tps: summary.outputTokensPerS });
-    const out = spawnSync(values.python, [here('./openai_client.py'), url, 'gpt2', String(n), String(promptTokens), String(maxTokens)], { encoding: 'utf8' });
-    if (out.status !== 0) throw new Error(`openai client failed: ${out.stderr}`);
-    const r = JSON.parse(out.stdout) as { ttft_p50_ms: number; output_tps: number };
-    py.push({ ttft: r.ttft_p50_ms, tps: r.output_tps });
-    console.log(`round ${round}: kb TTFT p50 ${kb.at(-1)!.ttft.toFixed(1)} ms, ${kb.at(-1)!.tps.toFixed(0)} tok/s; openai TTFT p50 ${r.ttft_p50_ms.toFixed(1)} ms, ${r.output_tps.toFixed(0)} tok/s`);
+    const line = [`round ${round}: kb TTFT p50 ${kb.at(-1)!.ttft.toFixed(1)} ms, ${kb.at(-1)!.tps.toFixed(0)} tok/s`];
+    for (const [i, other] of others.entries()) {
+      const r = await other.run();
+      theirs[i].push(r);
+      line.push(`${other.name} ${r.ttft.toFixed(1)} ms, ${r.tps.toFixed(0)} tok/s`);
+    }
+    console.log(line.join('; '));
   }
   const med = (xs: number[]) => percentile(xs, 50);
-  const [kt, pt] = [med(kb.map((x) => x.ttft)), med(py.map((x) => x.ttft))];
-  const [kr, pr] = [med(kb.map((x) => x.tps)), med(py.map((x) => x.tps))];
-  console.log(`median: TTFT p50 kb ${kt.toFixed(1)} / openai ${pt.toFixed(1)} ms = ${(kt / pt).toFixed(3)}; throughput kb ${kr.toFixed(0)} / openai ${pr.toFixed(0)} tok/s = ${(kr / pr).toFixed(3)}  (goal: both within 0.95..1.05)`);
+  const [kt, kr] = [med(kb.map((x) => x.ttft)), med(kb.map((x) => x.tps))];
+  for (const [i, other] of others.entries()) {
+    const [ot, or] = [med(theirs[i].map((x) => x.ttft)), med(theirs[i].map((x) => x.tps))];
+    console.log(`median vs ${other.name}: TTFT p50 kb ${kt.toFixed(1)} / ${ot.toFixed(1)} ms = ${(kt / ot).toFixed(3)}; throughput kb ${kr.toFixed(0)} / ${or.toFixed(0)} tok/s = ${(kr / or).toFixed(3)}  (goal: both within 0.95..1.05)`);
+  }
   console.log(`load after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 } finally {
   server.kill('SIGTERM');
