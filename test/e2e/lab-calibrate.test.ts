@@ -50,9 +50,11 @@ describe('kb lab calibrate', () => {
     const byMetric = new Map(json.comparison.map((r) => [r.metric, r]));
     for (const metric of ['tpot.p50', 'throughput.output_tps']) {
       const row = byMetric.get(metric)!;
-      // A shared CI machine swings step times 2-3x within a minute: within a factor of 3.
-      expect(row.predicted! / row.measured!, metric).toBeGreaterThan(1 / 3);
-      expect(row.predicted! / row.measured!, metric).toBeLessThan(3);
+      // A shared CI machine swings step times 2-3x within a minute (and this test once missed
+      // a factor of 3 with other test files running beside it): within a factor of 4, which
+      // still catches a wrong unit or a missing term. The 15% goal is measured in bench/.
+      expect(row.predicted! / row.measured!, metric).toBeGreaterThan(1 / 4);
+      expect(row.predicted! / row.measured!, metric).toBeLessThan(4);
     }
 
     const text = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=ci-tiny', ...held, '--compare', 'cpu'], { env, timeoutMs: SLOW });

@@ -1,12 +1,17 @@
 // Percentiles as numpy computes them by default ("linear"): the rank p/100 * (n - 1) falls
 // between two sorted values, and the result is interpolated between them.
 
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  return percentileOfSorted([...values].sort((a, b) => a - b), p);
+/** A sorted copy: a typed array sorts numbers natively, several times faster than a comparator (a 1,000,000-request sim run sorts each metric's values). */
+function sortedCopy(values: readonly number[]): Float64Array {
+  return Float64Array.from(values).sort();
 }
 
-export function percentileOfSorted(sorted: readonly number[], p: number): number {
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  return percentileOfSorted(sortedCopy(values), p);
+}
+
+export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const rank = (Math.min(Math.max(p, 0), 100) / 100) * (sorted.length - 1);
   const lo = Math.floor(rank);
@@ -23,7 +28,7 @@ export interface Percentiles {
 }
 
 export function percentiles(values: readonly number[]): Percentiles {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = sortedCopy(values);
   let sum = 0;
   for (const v of sorted) sum += v;
   return {

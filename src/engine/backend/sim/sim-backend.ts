@@ -26,16 +26,33 @@ export interface SimBackendOptions {
 export function createSimBackend(options: SimBackendOptions): SimBackend {
   const { config, kv, device, seed } = options;
   // One 32-bit stand-in per K/V slot: a hash of the token and position written there.
-  const slots = new Uint32Array(kv.numBlocks * kv.blockSize);
+  const { blockSize } = kv;
+  const slots = new Uint32Array(kv.numBlocks * blockSize);
+  // Each block's hash over all its slots, kept until one of them is written again: a context is
+  // then read back a block at a time (still through the block table), not a slot at a time,
+  // so a step costs O(context / block size) per sequence instead of O(context).
+  const blockHashes = new Uint32Array(kv.numBlocks);
+  const blockHashValid = new Uint8Array(kv.numBlocks);
   let closed = false;
+
+  function blockHash(block: number): number {
+    if (blockHashValid[block] === 0) {
+      let h = 0x9e3779b9;
+      for (let k = 0; k < blockSize; k++) h = hash2(h, slots[block * blockSize + k]);
+      blockHashes[block] = h;
+      blockHashValid[block] = 1;
+    }
+    return blockHashes[block];
+  }
 
   function contextHash(batch: ForwardBatch, s: number): number {
     let h = seed >>> 0;
     const table = s * batch.maxBlocksPerSeq;
-    for (let pos = 0; pos < batch.contextLens[s]; pos++) {
-      const block = batch.blockTables[table + Math.floor(pos / kv.blockSize)];
-      h = hash2(h, slots[block * kv.blockSize + (pos % kv.blockSize)]);
-    }
+    const length = batch.contextLens[s];
+    const fullBlocks = Math.floor(length / blockSize);
+    for (let i = 0; i < fullBlocks; i++) h = hash2(h, blockHash(batch.blockTables[table + i]));
+    // The last block, filled only up to the context's end, slot by slot.
+    for (let pos = fullBlocks * blockSize; pos < length; pos++) h = hash2(h, slots[batch.blockTables[table + fullBlocks] * blockSize + (pos % blockSize)]);
     return h;
   }
 
@@ -49,7 +66,9 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
     async step(batch: ForwardBatch): Promise<StepResult> {
       if (closed) throw new Error('sim backend is closed');
       for (let t = 0; t < batch.tokenIds.length; t++) {
-        slots[batch.slotMapping[t]] = hash2(batch.tokenIds[t], batch.positions[t]);
+        const slot = batch.slotMapping[t];
+        slots[slot] = hash2(batch.tokenIds[t], batch.positions[t]);
+        blockHashValid[Math.floor(slot / blockSize)] = 0;
       }
       const tokens = new Int32Array(batch.sampleSeqs.length);
       for (let r = 0; r < tokens.length; r++) {
