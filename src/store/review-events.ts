@@ -179,11 +179,17 @@ export function reviewEventQueries(db: KbDatabase) {
         for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
       }
       const standing = new Set<string>();
+      // Each entry starts from the row the one before left (the same object): its JSON is reused.
+      let previous: FsrsColumns | null = null;
+      let previousJson = '';
       for (const { event, before, after } of entries) {
         standing.add(event.id);
         const old = stored.get(event.id);
-        const beforeJson = old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : JSON.stringify(before);
+        const beforeJson =
+          old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : before === previous ? previousJson : JSON.stringify(before);
         const afterJson = JSON.stringify(after);
+        previous = after;
+        previousJson = afterJson;
         const isRating = event.kind === 'rate';
         if (old !== undefined) (isRating ? updateLog : updateAction).run(beforeJson, afterJson, event.id);
         else if (isRating) insertLog.run(event.id, cardId, event.rating, event.at, event.duration_ms, beforeJson, afterJson, event.device);
