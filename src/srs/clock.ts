@@ -8,15 +8,20 @@
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
+// The last day start parsed: a replay converts clocks several times per event, always with one.
+let parsedDayStart: { text: string; minutes: number } | null = null;
+
 /** Minutes after local midnight for 'HH:MM'. */
 export function parseDayStart(dayStartsAt: string): number {
+  if (parsedDayStart?.text === dayStartsAt) return parsedDayStart.minutes;
   const match = /^(\d{1,2}):(\d{2})$/.exec(dayStartsAt);
   const hours = match ? Number(match[1]) : NaN;
   const minutes = match ? Number(match[2]) : NaN;
   if (!(hours >= 0 && hours < 24 && minutes >= 0 && minutes < 60)) {
     throw new Error(`dayStartsAt: "${dayStartsAt}" is not a time like 04:00`);
   }
-  return hours * 60 + minutes;
+  parsedDayStart = { text: dayStartsAt, minutes: hours * 60 + minutes };
+  return parsedDayStart.minutes;
 }
 
 /** The start of the review day that contains `now` (the latest local day start at or before it). */

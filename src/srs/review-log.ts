@@ -9,7 +9,7 @@ import { deviceId } from '../store/db.ts';
 import { cardQueries } from '../store/cards.ts';
 import { fileQueries } from '../store/files.ts';
 import { stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { compareEventKeys, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../store/review-events.ts';
+import { compareEventKeys, compareEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../store/review-events.ts';
 import { reviewQueries } from '../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../kb/review-log/log-file.ts';
@@ -149,8 +149,10 @@ export class ReviewLog {
         .transaction(() => {
           this.followSettings();
           let read = 0;
-          for (const name of listLogFiles(this.folder)) read += this.readFile(name, problems);
-          const changed = this.replayPending();
+          // The events of cards that had none before: kept as read, so the replay needs not read them back.
+          const fresh = new Map<string, EventRow[] | null>();
+          for (const name of listLogFiles(this.folder)) read += this.readFile(name, problems, fresh);
+          const changed = this.replayPending(fresh);
           return { read, changed };
         })
         .immediate();
@@ -231,11 +233,15 @@ export class ReviewLog {
     return { added, duplicates, rewritten };
   }
 
-  /** Replays the cards waiting for it that this database knows (after a scan added cards, say). */
-  replayPending(): string[] {
+  /**
+   * Replays the cards waiting for it that this database knows (after a scan added cards, say).
+   * `fresh` holds, per card read just now, all its events when it had none before (else null).
+   */
+  replayPending(fresh?: ReadonlyMap<string, EventRow[] | null>): string[] {
     const changed: string[] = [];
-    // Read in one pass (all events at once would be read again per card otherwise), then written.
-    const groups = [...this.events.pendingEventsByCard()];
+    // Read in one pass (all events at once would be read again per card otherwise), then written;
+    // after a first read of the logs, the cards that had no events take them as read.
+    const groups = fresh !== undefined && [...fresh.values()].some((events) => events !== null) ? this.pendingGroups(fresh) : [...this.events.pendingEventsByCard()];
     this.events.clearPendingKnown();
     for (const [cardId, events] of groups) if (this.replayEvents(cardId, events)) changed.push(cardId);
     return changed;
@@ -280,8 +286,22 @@ export class ReviewLog {
       .immediate();
   }
 
+  /**
+   * Every pending card this database knows that has events, in card order, with its events in
+   * replay order (as pendingEventsByCard gives them): those in `fresh` sorted as kept, the others read.
+   */
+  private pendingGroups(fresh: ReadonlyMap<string, EventRow[] | null>): Array<[string, EventRow[]]> {
+    const groups: Array<[string, EventRow[]]> = [];
+    for (const cardId of this.events.pendingKnownCards()) {
+      const kept = fresh.get(cardId);
+      const events = kept ? [...kept].sort(compareEventRows) : this.events.forCard(cardId);
+      if (events.length > 0) groups.push([cardId, events]);
+    }
+    return groups;
+  }
+
   /** Reads one file's new lines into the database; returns how many events were new. */
-  private readFile(name: string, problems: string[]): number {
+  private readFile(name: string, problems: string[], fresh?: Map<string, EventRow[] | null>): number {
     const path = join(this.folder, name);
     const result = readLogFrom(path, this.events.offset(name));
     let read = 0;
@@ -291,9 +311,13 @@ export class ReviewLog {
         problems.push(`${REVIEW_LOG_FOLDER}/${name} at byte ${line.byte}: ${line.event.error}; line skipped`);
         continue;
       }
-      if (this.events.insert(eventRow(line.event))) {
+      const card = line.event.card;
+      if (fresh !== undefined && !fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
+      const row = eventRow(line.event);
+      if (this.events.insert(row)) {
         read++;
-        touched.add(line.event.card);
+        touched.add(card);
+        fresh?.get(card)?.push(row);
       }
     }
     for (const card of touched) this.events.markPending(card);

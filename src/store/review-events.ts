@@ -34,6 +34,24 @@ export function compareEventKeys(a: EventKey, b: EventKey): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Text in SQLite's BINARY order (UTF-8 bytes), as ORDER BY sorts it. */
+function compareBinary(a: string, b: string): number {
+  if (a === b) return 0;
+  if (ASCII.test(a) && ASCII.test(b)) return a < b ? -1 : 1;
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** A card's events in the order forCard reads them: time, device, the device's own order, id. */
+export function compareEventRows(a: EventRow, b: EventRow): number {
+  if (a.at !== b.at) return a.at - b.at;
+  const device = compareBinary(a.device, b.device);
+  if (device !== 0) return device;
+  if (a.n !== b.n) return a.n - b.n;
+  return compareBinary(a.id, b.id);
+}
+
 /** One step of a card's replayed history, as review_log / card_actions store it. */
 export interface ReplayedEntry {
   event: EventRow;
@@ -70,6 +88,7 @@ export function reviewEventQueries(db: KbDatabase) {
     `SELECT e.* FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id CROSS JOIN review_events e ON e.card_id = p.card_id
      ORDER BY e.card_id, e.at, e.device, e.n, e.id`,
   );
+  const pendingKnown = db.prepare<[], { card_id: string }>('SELECT p.card_id FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id ORDER BY p.card_id');
   const anyPendingKnown = db.prepare<[], { one: number }>('SELECT 1 AS one FROM replay_pending p CROSS JOIN fsrs f ON f.card_id = p.card_id LIMIT 1');
   const clearPendingKnown = db.prepare('DELETE FROM replay_pending WHERE card_id IN (SELECT card_id FROM fsrs)');
   const donePending = db.prepare<[string]>('DELETE FROM replay_pending WHERE card_id = ?');
@@ -156,6 +175,10 @@ export function reviewEventQueries(db: KbDatabase) {
       }
       if (card !== null) yield [card, group];
     },
+    /** The pending cards this database knows, in card order. */
+    pendingKnownCards(): string[] {
+      return pendingKnown.all().map((row) => row.card_id);
+    },
     hasPendingKnown(): boolean {
       return anyPendingKnown.get() !== undefined;
     },
@@ -179,11 +202,17 @@ export function reviewEventQueries(db: KbDatabase) {
         for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
       }
       const standing = new Set<string>();
+      // Each entry starts from the row the one before left (the same object): its JSON is reused.
+      let previous: FsrsColumns | null = null;
+      let previousJson = '';
       for (const { event, before, after } of entries) {
         standing.add(event.id);
         const old = stored.get(event.id);
-        const beforeJson = old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : JSON.stringify(before);
+        const beforeJson =
+          old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : before === previous ? previousJson : JSON.stringify(before);
         const afterJson = JSON.stringify(after);
+        previous = after;
+        previousJson = afterJson;
         const isRating = event.kind === 'rate';
         if (old !== undefined) (isRating ? updateLog : updateAction).run(beforeJson, afterJson, event.id);
         else if (isRating) insertLog.run(event.id, cardId, event.rating, event.at, event.duration_ms, beforeJson, afterJson, event.device);

@@ -2,9 +2,10 @@
 // read back incrementally, and a half-written last line waits for its newline.
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../src/kb/config.ts';
-import { formatEvent, parseEvent, type ReviewEvent } from '../../src/kb/review-log/event.ts';
+import { checkEvent, formatEvent, parseEvent, type ReviewEvent } from '../../src/kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../src/kb/review-log/log-file.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
@@ -21,6 +22,21 @@ describe('review log events', () => {
     expect(parseEvent(JSON.stringify({ ...RATE, rating: undefined }))).toEqual({ error: 'event: a rate event needs a rating' });
     expect(parseEvent(JSON.stringify({ ...RATE, kind: 'delete' }))).toMatchObject({ error: expect.stringMatching(/^kind: /) });
     expect(parseEvent(JSON.stringify({ ...RATE, kind: 'undo', rating: undefined }))).toEqual({ error: 'event: an undo event needs a target' });
+  });
+
+  it('read the same by the hand-written check of ordinary lines as by the schema alone, key order included', () => {
+    const values = [0, -0, 1, 2, 4, 5, -1, 1.5, 2 ** 53, 2 ** 53 - 1, '', 'x', 'rate', null, true, false, [], {}];
+    const keys = ['id', 'device', 'n', 'card', 'at', 'kind', 'day', 'rating', 'duration', 'target', 'reset', 'from', 'other'];
+    const kinds = ['rate', 'undo', 'suspend', 'unsuspend', 'bury', 'unbury', 'forget', 'delete'];
+    fc.assert(
+      fc.property(fc.constantFrom(...kinds), fc.dictionary(fc.constantFrom(...keys), fc.constantFrom(...values)), fc.boolean(), (kind, changes, shuffled) => {
+        const event: Record<string, unknown> = { ...RATE, kind, target: 'e0', ...changes };
+        const entries = Object.entries(event);
+        const line = JSON.stringify(Object.fromEntries(shuffled ? entries.reverse() : entries));
+        expect(JSON.stringify(parseEvent(line))).toBe(JSON.stringify(checkEvent(JSON.parse(line))));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

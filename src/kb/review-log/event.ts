@@ -67,10 +67,44 @@ export function parseEvent(line: string): ReviewEvent | { error: string } {
   } catch {
     return { error: 'not JSON' };
   }
+  return plainEvent(value) ?? checkEvent(value);
+}
+
+/** A parsed line checked by the schema alone: the event, or why it is not one. */
+export function checkEvent(value: unknown): ReviewEvent | { error: string } {
   const parsed = eventSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { error: `${issue.path.join('.') || 'event'}: ${issue.message}` };
   }
   return parsed.data;
+}
+
+const KINDS: ReadonlySet<unknown> = new Set(EVENT_KINDS);
+const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+const isWhole = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * The event a line holds when it is an ordinary one (no `from` seed), checked by hand as
+ * eventSchema would check it and built as its parse would (known keys only, in the
+ * schema's order); null for anything else, which eventSchema then parses or explains.
+ * A clone's first open reads every line of every log: the schema costs several times this.
+ */
+function plainEvent(value: unknown): ReviewEvent | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const line = value as Record<string, unknown>;
+  const { id, device, n, card, at, kind, day, rating, duration, target, reset } = line;
+  if (!isText(id) || !isText(device) || !isWhole(n) || !isText(card) || !isWhole(at) || !KINDS.has(kind) || typeof day !== 'string') return null;
+  if (line.from !== undefined) return null;
+  if (rating !== undefined && !(Number.isSafeInteger(rating) && (rating as number) >= 1 && (rating as number) <= 4)) return null;
+  if (duration !== undefined && !isWhole(duration)) return null;
+  if (target !== undefined && !isText(target)) return null;
+  if (reset !== undefined && typeof reset !== 'boolean') return null;
+  if ((kind === 'rate' && rating === undefined) || (kind === 'undo' && target === undefined)) return null;
+  const event: ReviewEvent = { id, device, n, card, at, kind: kind as EventKind, day };
+  if (rating !== undefined) event.rating = rating as number;
+  if (duration !== undefined) event.duration = duration;
+  if (target !== undefined) event.target = target;
+  if (reset !== undefined) event.reset = reset;
+  return event;
 }
