@@ -38,12 +38,20 @@ export function endpointWorkload(settings: LabSettings): WorkloadSpec {
   };
 }
 
-/** Resolves at `at` (performance.now() time), or at once when aborted. */
+/**
+ * Resolves at `at` (performance.now() time), never before it, or at once when aborted. Node's
+ * timers count whole milliseconds of a clock read at the start of the event-loop turn, so one
+ * can fire up to a millisecond early: it is then set again for what is left.
+ */
 function sleepUntil(at: number, signal: AbortSignal | undefined): Promise<void> {
-  const wait = at - performance.now();
-  if (wait <= 0 || signal?.aborted) return Promise.resolve();
+  if (at <= performance.now() || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(done, wait);
+    let timer = setTimeout(tick, Math.ceil(at - performance.now()));
+    function tick() {
+      const left = at - performance.now();
+      if (left > 0 && !signal?.aborted) timer = setTimeout(tick, Math.ceil(left));
+      else done();
+    }
     function done() {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
