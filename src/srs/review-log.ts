@@ -74,6 +74,24 @@ export class ReviewLog {
     return deviceLogPath(this.folder, this.device);
   }
 
+  /** The log line of this device's `n`-th event; `seed`, the card's state, when it has no event before it. */
+  private lineOf(event: NewEvent, n: number, seed: ReturnType<typeof seedOf> | undefined): ReviewEvent {
+    return {
+      id: event.id,
+      device: this.device,
+      n,
+      card: event.card,
+      at: event.at,
+      kind: event.kind,
+      day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
+      ...(event.rating !== undefined ? { rating: event.rating } : {}),
+      ...(event.duration !== undefined ? { duration: event.duration } : {}),
+      ...(event.target !== undefined ? { target: event.target } : {}),
+      ...(event.reset ? { reset: true } : {}),
+      ...(seed ? { from: seed } : {}),
+    };
+  }
+
   private get fileName(): string {
     return basename(this.path);
   }
@@ -88,21 +106,7 @@ export class ReviewLog {
   record(event: NewEvent, before: FsrsColumns): void {
     this.catchUp();
     const last = this.events.lastOf(event.card);
-    const seed = last !== null ? undefined : seedOf(before);
-    const line: ReviewEvent = {
-      id: event.id,
-      device: this.device,
-      n: this.events.nextN(this.device),
-      card: event.card,
-      at: event.at,
-      kind: event.kind,
-      day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
-      ...(event.rating !== undefined ? { rating: event.rating } : {}),
-      ...(event.duration !== undefined ? { duration: event.duration } : {}),
-      ...(event.target !== undefined ? { target: event.target } : {}),
-      ...(event.reset ? { reset: true } : {}),
-      ...(seed ? { from: seed } : {}),
-    };
+    const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
     this.events.insert(eventRow(line));
     const size = appendEvents(this.path, this.folder, [line]);
     this.events.setOffset(this.fileName, size);
@@ -209,18 +213,7 @@ export class ReviewLog {
           }
           const before = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
           seeded.add(event.card);
-          const line: ReviewEvent = {
-            id: event.id,
-            device: this.device,
-            n: n++,
-            card: event.card,
-            at: event.at,
-            kind: event.kind,
-            day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
-            ...(event.rating !== undefined ? { rating: event.rating } : {}),
-            ...(event.duration !== undefined ? { duration: event.duration } : {}),
-            ...(before ? { from: seedOf(before) } : {}),
-          };
+          const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
           this.events.insert(eventRow(line));
           this.events.markPending(event.card);
           lines.push(line);
