@@ -206,15 +206,15 @@ export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
       if (keep !== null) unlinkQuietly(keep);
       throw namePath(error, abs);
     }
-    if (held && keep !== null) {
+    if (held) {
       // The file just replaced, read again through the same descriptor: written to since the check?
       const after = fstatSync(held.fd);
       if (after.size !== held.stats.size || after.mtimeMs !== held.stats.mtimeMs || !readAll(held.fd, after.size).equals(held.bytes)) {
-        renameSync(keep, target);
+        renameSync(held.path, target);
         syncFolder(staged.folder);
         throw new FileChangedError(abs, 'it was written to while kb replaced it; that version was put back');
       }
-      unlinkQuietly(keep);
+      unlinkQuietly(held.path);
     }
   } finally {
     if (held) closeSync(held.fd);
@@ -222,8 +222,9 @@ export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
   return { size: staged.size, mtimeMs: lstatSync(target).mtimeMs, sha256: staged.sha256 };
 }
 
-/** The file about to be replaced, open through its second name. */
+/** The file about to be replaced, open through its second name (`path`). */
 interface HeldFile {
+  path: string;
   fd: number;
   stats: Stats;
   bytes: Buffer;
@@ -241,7 +242,7 @@ function openHeld(abs: string, keep: string): HeldFile {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new OutsideKnowledgeBaseError(abs, 'it is not a regular file');
-    return { fd, stats, bytes: readAll(fd, stats.size) };
+    return { path: keep, fd, stats, bytes: readAll(fd, stats.size) };
   } catch (error) {
     closeSync(fd);
     throw error;

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import type { CardEntry } from '../../src/ui/text/card-table.ts';
 
 const CARDS = `---
 tags: [metrics]
@@ -21,21 +22,8 @@ Time per output token.
 Requests per second that meet every SLO.
 `;
 
-interface CardJson {
-  id: string;
-  question: string;
-  deck: string;
-  tags: string[];
-  state: string;
-  due: string;
-  stability: number;
-  difficulty: number;
-  reps: number;
-  lapses: number;
-  suspended: boolean;
-  buried: boolean;
-  leech: boolean;
-}
+/** kb cards --json: the listing's entry, with the card's tags. */
+type CardJson = CardEntry & { tags: string[] };
 
 function setup() {
   const root = writeKb({ 'cards/metrics.md': CARDS, 'cards/other.md': '## Unrelated question?\n\nIts answer.\n' });
