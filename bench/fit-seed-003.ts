@@ -3,9 +3,9 @@
 //   node bench/fit-seed-003.ts
 // It searches the cost terms (Nelder-Mead over their logarithms) for the smallest squared
 // log error between the sim's metrics under ttft-breakdown's seed-003 preset and the table.
-import { loadLab } from '../src/lab/files.ts';
+import { loadLab } from '../src/lab/lab-files.ts';
 import { runBenchmarkPoint } from '../src/lab/engine-bridge.ts';
-import { applyOverrides } from '../src/lab/settings.ts';
+import { applyOverrides } from '../src/lab/lab-settings.ts';
 import { profileDevice } from '../src/lab/devices/device-profile.ts';
 import { seed003Profile } from '../src/lab/devices/published-profiles.ts';
 import { bundledRoot } from '../src/kb/location.ts';

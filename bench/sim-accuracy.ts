@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { bundledRoot } from '../src/kb/location.ts';
 import { calibrate } from '../src/lab/calibrate/calibrate.ts';
 import { saveProfile } from '../src/lab/devices/profile-store.ts';
-import { listLabs, loadLab } from '../src/lab/files.ts';
+import { listLabs, loadLab } from '../src/lab/lab-files.ts';
 import { predictionRows, predictionText } from '../src/lab/prediction-check.ts';
 import { runLab } from '../src/lab/run.ts';
 import { openDatabase } from '../src/store/db.ts';

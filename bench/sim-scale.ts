@@ -9,7 +9,7 @@
 // by N (1.0 = linear). Goals: 100,000 in < 5 s and 1,000,000 in < 60 s on 2 cores.
 import { parseArgs } from 'node:util';
 import { runBenchmarkPoint } from '../src/lab/engine-bridge.ts';
-import { applyOverrides, defaultSettings } from '../src/lab/settings.ts';
+import { applyOverrides, defaultSettings } from '../src/lab/lab-settings.ts';
 import { resolveSimDevice } from '../src/lab/devices/resolve-device.ts';
 
 const { values: args } = parseArgs({

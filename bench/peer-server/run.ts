@@ -26,7 +26,7 @@ import { runBenchmarkPoint } from '../../src/lab/engine-bridge.ts';
 import { runEndpointPoint, type EndpointSession } from '../../src/lab/endpoint/run-point.ts';
 import { probeServer } from '../../src/lab/endpoint/server-info.ts';
 import { parseEndpoint } from '../../src/lab/endpoint/target.ts';
-import { loadLab } from '../../src/lab/files.ts';
+import { loadLab } from '../../src/lab/lab-files.ts';
 import { labSettings } from '../../src/lab/plan.ts';
 import { writeGguf } from '../peer-llamacpp/gguf-writer.ts';
 import { gpt2Metadata, gpt2Tensors } from '../peer-llamacpp/gpt2-gguf.ts';

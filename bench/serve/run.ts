@@ -32,8 +32,8 @@ import { generateWorkload, type WorkloadRequest } from '../../src/engine/bench/w
 import { percentile } from '../../src/engine/metrics/percentile.ts';
 import { namedConfig } from '../../src/engine/model/config.ts';
 import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
-import { loadLab } from '../../src/lab/files.ts';
-import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/settings.ts';
+import { loadLab } from '../../src/lab/lab-files.ts';
+import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/lab-settings.ts';
 import { startKbServe } from './kb-serve-process.ts';
 import { keepAliveAgent, type StreamOutcome, streamCompletion } from './stream-client.ts';
 

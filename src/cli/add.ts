@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { isAbsolute, relative } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { AddedCard } from '../kb/add-note.ts';
-import type { Diagnostic, Difficulty } from '../kb/types.ts';
+import type { AddedCard } from '../app/add-note.ts';
+import type { Diagnostic, Difficulty } from '../model/card.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
 import { UserError } from './errors.ts';
 
@@ -75,10 +75,10 @@ knowledge base is read-only: make your own with kb init DIR.`,
       const kb = openKnowledgeBase(where);
       try {
         const answer = flags.answer === '-' ? await readStdin() : (flags.answer ?? '');
-        const add = await import('../kb/add-note.ts');
+        const add = await import('../app/add-note.ts');
         if (!flags.edit && add.normalizeAnswer(answer) === '') throw new UserError(`the answer is empty; ${NO_ANSWER.replace('no answer given: ', '')}`);
 
-        const { cardQueries } = await import('../store/cards.ts');
+        const { cardQueries } = await import('../store/card-rows.ts');
         const { studyDay } = await import('../kb/study-day.ts');
         const cards = cardQueries(kb.db);
         const idTaken = (id: string) => cards.find(id) !== null;
@@ -111,7 +111,7 @@ knowledge base is read-only: make your own with kb init DIR.`,
           }
         }
 
-        const { scanKnowledgeBase } = await import('../kb/scan.ts');
+        const { scanKnowledgeBase } = await import('../app/scan/scan-kb.ts');
         const { formatDiagnostic } = await import('./scan.ts');
         const report = await scanKnowledgeBase(kb);
         const about = (d: Diagnostic) => d.file === added.path;

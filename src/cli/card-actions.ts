@@ -1,7 +1,7 @@
 // kb suspend | unsuspend | unbury | forget <id...>: what Anki's browser does to cards.
 // Each change is logged, so kb undo takes back the latest one (one card per undo).
 import type { Command } from 'commander';
-import type { CardAction } from '../store/card-actions.ts';
+import type { CardAction } from '../store/card-action-log.ts';
 import { UserError } from './errors.ts';
 
 const COMMANDS: Array<{ action: CardAction; description: string }> = [
@@ -23,8 +23,8 @@ export function register(program: Command): void {
       .addHelpText('after', `\nAll ids are checked first: an unknown id changes nothing. kb undo takes back the latest change, one card at a time.`)
       .action(async (ids: string[], flags: { json?: boolean; resetCounts?: boolean }, cli: Command) => {
         const { openKnowledgeBase } = await import('./context.ts');
-        const { ReviewService } = await import('../srs/review-service.ts');
-        const { ACTION_DONE } = await import('../srs/card-actions.ts');
+        const { ReviewService } = await import('../app/review/review-service.ts');
+        const { ACTION_DONE } = await import('../srs/card-action-rules.ts');
         const kb = openKnowledgeBase({ kb: cli.optsWithGlobals().kb });
         try {
           const service = new ReviewService(kb);

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
 import { LocationError, locateKnowledgeBase, stateFolderName, type KbSource } from '../kb/location.ts';
 import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
-import { logProblems, replayScannedCards, syncReviewLogs } from '../srs/open-review-log.ts';
+import { logProblems, replayScannedCards, syncReviewLogs } from '../app/review-log/open-review-log.ts';
 import { UserError } from './errors.ts';
 import { noteDatabasePath } from './fault.ts';
 
@@ -97,7 +97,7 @@ export async function openScannedKnowledgeBase(options: OpenOptions = {}): Promi
 /** The scan of openScannedKnowledgeBase on a knowledge base already open; closes it if the scan fails. */
 export async function scanOpened(kb: KnowledgeBase): Promise<void> {
   try {
-    const { scanKnowledgeBase } = await import('../kb/scan.ts');
+    const { scanKnowledgeBase } = await import('../app/scan/scan-kb.ts');
     const report = await scanKnowledgeBase(kb);
     // Cards the scan just added may have events from another device waiting for them.
     if (scanChangedCards(report)) replayScannedCards(kb);

@@ -18,9 +18,9 @@ export function register(program: Command): void {
     .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const [{ diagnoseKnowledgeBase }, { reviewFields }, { fsrsParameters }] = await Promise.all([
-        import('../kb/doctor.ts'),
+        import('../app/doctor/doctor-checks.ts'),
         import('../kb/writeback.ts'),
-        import('../srs/settings.ts'),
+        import('../srs/review-settings.ts'),
       ]);
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
@@ -47,7 +47,7 @@ export function register(program: Command): void {
     });
 }
 
-type Report = Awaited<ReturnType<typeof import('../kb/doctor.ts').diagnoseKnowledgeBase>>;
+type Report = Awaited<ReturnType<typeof import('../app/doctor/doctor-checks.ts').diagnoseKnowledgeBase>>;
 type UnknownLabWarnings = typeof import('../kb/lab-links.ts').unknownLabWarnings;
 
 function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings: UnknownLabWarnings): string {

@@ -20,11 +20,11 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
     )
     .action(async (flags: QueueFlags & { json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
-      const { ReviewService } = await import('../srs/review-service.ts');
+      const { ReviewService } = await import('../app/review/review-service.ts');
       const { formatDue } = await import('../ui/text/due-list.ts');
       const { STATE_NAMES } = await import('../srs/state.ts');
-      const { dailyFront } = await import('../srs/review-calc.ts');
-      const { reviewDayLabel } = await import('../srs/clock.ts');
+      const { dailyFront } = await import('../app/review/review-calc.ts');
+      const { reviewDayLabel } = await import('../srs/study-day.ts');
       const request = queueRequest(flags);
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {

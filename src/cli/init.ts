@@ -24,7 +24,7 @@ are: ["notes"] when the folder has a notes/ folder and no Markdown at its top, e
 top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`,
     )
     .action(async (dir: string, options: { empty?: boolean; json?: boolean }) => {
-      const { InitError, initKnowledgeBase } = await import('../kb/init.ts');
+      const { InitError, initKnowledgeBase } = await import('../kb/init-kb.ts');
       let result;
       try {
         result = initKnowledgeBase(dir, { empty: options.empty });

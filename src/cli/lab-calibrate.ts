@@ -44,7 +44,7 @@ async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   const { NAMED_CONFIGS } = await import('../engine/model/config.ts');
   if (!(flags.model in NAMED_CONFIGS)) throw new UserError(`--model: unknown model "${flags.model}"; choose one of ${Object.keys(NAMED_CONFIGS).join(', ')}`);
   const name = flags.name ?? `${backend}-${flags.model}`;
-  const { deviceNamePattern } = await import('../lab/settings.ts');
+  const { deviceNamePattern } = await import('../lab/lab-settings.ts');
   const { deviceNames } = await import('../engine/backend/sim/gpus.ts');
   const { publishedProfiles } = await import('../lab/devices/published-profiles.ts');
   if (!deviceNamePattern.test(name)) throw new UserError(`--name "${name}": use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)`);

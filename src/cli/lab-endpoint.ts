@@ -3,7 +3,7 @@
 // with a sentence saying so; the server is asked once that it answers, which model to use
 // and whether it takes ignore_eos, so a refused connection is one line and stores nothing.
 import type { EndpointSession } from '../lab/endpoint/run-point.ts';
-import type { SettingOverride } from '../lab/settings.ts';
+import type { SettingOverride } from '../lab/lab-settings.ts';
 import { UserError } from './errors.ts';
 
 export interface EndpointFlags {

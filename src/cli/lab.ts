@@ -11,7 +11,7 @@
 import { Option, type Command } from 'commander';
 import { numberOption } from './number-option.ts';
 import type { LabRunResult } from '../lab/run.ts';
-import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../lab/settings.ts';
+import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../lab/lab-settings.ts';
 import type { KbDatabase } from '../store/db.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { openKnowledgeBase } from './context.ts';
@@ -99,7 +99,7 @@ export function register(program: Command): void {
     .option('--json', 'print the lab (settings, checks, exercise) as JSON')
     .action(async (name: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
-      const { loadLab } = await import('../lab/files.ts');
+      const { loadLab } = await import('../lab/lab-files.ts');
       const { settingsLine } = await import('../lab/report-text.ts');
       const kb = openKnowledgeBase({ kb: options.kb });
       try {
@@ -134,7 +134,7 @@ export function register(program: Command): void {
         return;
       }
       const { historyText, historyJson } = await import('../lab/history.ts');
-      const { loadLab } = await import('../lab/files.ts');
+      const { loadLab } = await import('../lab/lab-files.ts');
       const { labNamePattern } = await import('../lab/lab-file.ts');
       const { labRunsOf } = await import('../store/lab-runs.ts');
       const kb = openKnowledgeBase({ kb: options.kb });
@@ -208,7 +208,7 @@ async function printList(kbDir: string | undefined, json: boolean): Promise<void
 }
 
 async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
-  const { listLabs } = await import('../lab/files.ts');
+  const { listLabs } = await import('../lab/lab-files.ts');
   const { latestLabRuns } = await import('../store/lab-runs.ts');
   const labs = listLabs(root);
   const latest = latestLabRuns(db);
@@ -272,7 +272,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   const compareWith = options.compare ?? null;
   if (compareWith !== null && compareWith !== 'cpu' && compareWith !== 'webgpu') throw new UserError(`--compare: a real backend to measure on, cpu or webgpu (got "${compareWith}")`);
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
-  const { loadLab } = await import('../lab/files.ts');
+  const { loadLab } = await import('../lab/lab-files.ts');
   const { labSettings, selectPoints } = await import('../lab/plan.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {

@@ -20,8 +20,8 @@ export function register(program: Command): void {
       const { openKnowledgeBase } = await import('./context.ts');
       const { reviewHistory } = await import('../store/fit-history.ts');
       const { trainingItems } = await import('../srs/fit/training-items.ts');
-      const { fitFsrs, NotEnoughHistoryError } = await import('../srs/fit/optimize.ts');
-      const { fsrsParameters } = await import('../srs/settings.ts');
+      const { fitFsrs, NotEnoughHistoryError } = await import('../srs/fit/fit-weights.ts');
+      const { fsrsParameters } = await import('../srs/review-settings.ts');
       const { writeConfigKey } = await import('../kb/config-write.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       let items;

@@ -9,8 +9,8 @@
 //   {"type":"summary", ...}                      last, also when stdin ends early
 // A question whose answer arrives after --time counts as wrong.
 import { createInterface } from 'node:readline';
-import type { QuizRun } from '../srs/quiz-run.ts';
-import { expectedLabel, solutionText, type QuizAnswer, type QuizQuestion } from '../srs/quiz-session.ts';
+import type { QuizRun } from '../app/quiz/quiz-run.ts';
+import { expectedLabel, solutionText, type QuizAnswer, type QuizQuestion } from '../app/quiz/quiz-session.ts';
 
 const YES = new Set(['y', 'yes', 'right', 'correct', 'true']);
 const NO = new Set(['n', 'no', 'wrong', 'false']);

@@ -59,7 +59,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
       const request = await quizRequest(flags);
       if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, ExitCode.noTerminal);
       const { openScannedKnowledgeBase } = await import('./context.ts');
-      const { QuizRun, NoQuizCardsError } = await import('../srs/quiz-run.ts');
+      const { QuizRun, NoQuizCardsError } = await import('../app/quiz/quiz-run.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         checkFilter(request, kb.db);
@@ -75,7 +75,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
           await runJsonQuiz(run, stdioJsonQuiz());
           return;
         }
-        const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz-render.tsx'), import('../ui/card-lab-runner.ts')]);
+        const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz-render.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
         const summary = await renderQuiz(run);
         process.stdout.write(`${summary.line}\n`);
@@ -91,7 +91,7 @@ async function quizRequest(flags: QuizFlags) {
   if (!Number.isInteger(count) || count < 1) throw new UserError(`--count: "${flags.count}" is not a whole number of questions (1 or more)`);
   let timeLimitMs: number | null = null;
   if (flags.time !== undefined) {
-    const { parseDuration } = await import('../srs/quiz-units.ts');
+    const { parseDuration } = await import('../app/quiz/quiz-units.ts');
     timeLimitMs = parseDuration(flags.time);
     if (timeLimitMs === null) throw new UserError(`--time: "${flags.time}" is not a duration (45s, 2m, 1m30s, 90 for seconds)`);
   }

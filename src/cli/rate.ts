@@ -21,7 +21,7 @@ export function register(program: Command): void {
       const grade = parseGrade(rating);
       if (grade === null) throw new UserError(`rating: "${rating}" is not one of again, hard, good, easy (or 1-4)`);
       const { openKnowledgeBase } = await import('./context.ts');
-      const { ReviewService, UnknownCardError } = await import('../srs/review-service.ts');
+      const { ReviewService, UnknownCardError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
       const { leechMessage } = await import('../srs/leech.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });

@@ -46,11 +46,11 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       const startedAt = Date.now();
       const { openKnowledgeBase, scanChangedCards, scanOpened, scanProblems } = await import('./context.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
-      const scan = async () => (await import('../kb/scan.ts')).scanKnowledgeBase(kb);
+      const scan = async () => (await import('../app/scan/scan-kb.ts')).scanKnowledgeBase(kb);
       // The first card is drawn from the database as it stands, and the files are scanned
       // right after it (the queue is rebuilt if a card changed): the scan is off the path to
       // the first card. A knowledge base never scanned before is scanned first.
-      const { fileQueries } = await import('../store/files.ts');
+      const { fileQueries } = await import('../store/file-stamps.ts');
       let scannedBefore = fileQueries(kb.db).any();
       if (!scannedBefore) await scanOpened(kb);
       try {
@@ -61,10 +61,10 @@ Without a terminal, use kb due, kb rate and kb undo.`,
         }
         checkFilter(request, kb.db);
         const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
-          import('../srs/review-service.ts'),
-          import('../srs/review-run.ts'),
+          import('../app/review/review-service.ts'),
+          import('../app/review/review-run.ts'),
           import('../ui/review/render-review.tsx'),
-          import('../ui/card-lab-runner.ts'),
+          import('../app/card-labs/card-lab-runner.ts'),
         ]);
         const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
           startedAt,

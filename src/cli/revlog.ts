@@ -40,7 +40,7 @@ export function register(program: Command): void {
       if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { importRevlog, RevlogFormatError } = await import('../app/revlog/import-revlog.ts');
-      const { openReviewLog } = await import('../srs/open-review-log.ts');
+      const { openReviewLog } = await import('../app/review-log/open-review-log.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const log = openReviewLog(kb);

@@ -1,7 +1,7 @@
 // kb scan: read the knowledge base's notes and cards into the database.
 import type { Command } from 'commander';
 import { noSourcesMessage } from '../kb/note-folders.ts';
-import type { Diagnostic } from '../kb/types.ts';
+import type { Diagnostic } from '../model/card.ts';
 
 export function register(program: Command): void {
   program
@@ -20,13 +20,13 @@ Exit code 1 when any file has an error; the other files are scanned all the same
     )
     .action(async (options: { json?: boolean; full?: boolean; writeIds?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
-      const { scanKnowledgeBase } = await import('../kb/scan.ts');
+      const { scanKnowledgeBase } = await import('../app/scan/scan-kb.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       const progress = progressLine(process.stderr);
       try {
         const report = await scanKnowledgeBase(kb, { full: options.full, writeIds: options.writeIds, onProgress: progress.update });
         progress.clear();
-        (await import('../srs/open-review-log.ts')).replayScannedCards(kb);
+        (await import('../app/review-log/open-review-log.ts')).replayScannedCards(kb);
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
         } else {

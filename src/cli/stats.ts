@@ -8,7 +8,7 @@ export function register(program: Command): void {
     .option('--json', 'print the numbers as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
-      const { collectStats } = await import('../srs/stats-report.ts');
+      const { collectStats } = await import('../app/stats/stats-report.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const report = collectStats(kb.db, kb.config, Date.now());

@@ -19,7 +19,7 @@ export function register(program: Command): void {
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
-      const { syncKnowledgeBase, SyncRefused } = await import('../app/sync/sync.ts');
+      const { syncKnowledgeBase, SyncRefused } = await import('../app/sync/sync-kb.ts');
       const { GitError } = await import('../app/sync/git.ts');
       const { currentKbCommand } = await import('../app/sync/merge-driver.ts');
       const { deviceId } = await import('../store/db.ts');

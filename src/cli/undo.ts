@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nRun it again to take back the rating before. Refused when the card changed after that rating.')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
-      const { ReviewService, UndoError } = await import('../srs/review-service.ts');
+      const { ReviewService, UndoError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {

@@ -2,7 +2,7 @@
 import type { Code, RootContent } from 'mdast';
 import { parseCalc } from './calc.ts';
 import { endOffset, startLine, startOffset } from './markdown.ts';
-import type { CalcSpec, Diagnostic, KbPath } from './types.ts';
+import type { CalcSpec, Diagnostic, KbPath } from '../model/card.ts';
 
 export interface CalcBlocks {
   spec: CalcSpec | null;

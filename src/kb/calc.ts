@@ -2,8 +2,8 @@
 // values, compute and check the answer, and fill `{name}` placeholders in text.
 import { isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
 import { compileFormula, evaluate, FormulaError, isReservedName, type Expr } from './calc-expression.ts';
-import { seededRandom } from './random.ts';
-import type { CalcSpec, CalcVar, Diagnostic, KbPath } from './types.ts';
+import { seededRandom } from './seeded-random.ts';
+import type { CalcSpec, CalcVar, Diagnostic, KbPath } from '../model/card.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
 import { isLabMetric, isSweepMetric, labMetricNames } from '../lab/metrics.ts';
 

@@ -4,8 +4,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { formatMetaComment } from './card-meta.ts';
 import { detectEol, locateFrontmatter } from './frontmatter.ts';
 import { formatValue, updateFrontmatterFields } from './frontmatter-edit.ts';
-import { parseLocated, type LocatedParse } from './parse.ts';
-import type { ParsedCard, ParsedFile } from './types.ts';
+import { parseLocated, type LocatedParse } from './parse-file.ts';
+import type { ParsedCard, ParsedFile } from '../model/card.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';

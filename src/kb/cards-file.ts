@@ -12,7 +12,7 @@ import { contentHash } from './content-hash.ts';
 import type { ParsedFrontmatter } from './frontmatter.ts';
 import { LAB_NAME_PATTERN, readLab, readString, readTags, type FieldReader } from './frontmatter-fields.ts';
 import { cleanSlice, endOffset, headingContentRange, parseMarkdownBlocks, sliceWithout, startLine, startOffset } from './markdown.ts';
-import type { Diagnostic, KbPath, ParsedCard } from './types.ts';
+import type { Diagnostic, KbPath, ParsedCard } from '../model/card.ts';
 
 export interface LocatedCard {
   card: ParsedCard;

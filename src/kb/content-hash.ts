@@ -1,6 +1,6 @@
 // A card's content fingerprint: changes exactly when what the learner sees or answers changes.
 import { createHash } from 'node:crypto';
-import type { CalcSpec } from './types.ts';
+import type { CalcSpec } from '../model/card.ts';
 
 export function contentHash(card: { front: string; back: string; full: string; tags: string[]; lab: string | null; calc: CalcSpec | null }): string {
   // The calc block's line is where it sits, not what it says: moving a card is not an edit.

@@ -5,7 +5,7 @@
 // Derived ids are stable while a note keeps its path (and a card its heading).
 import { createHash } from 'node:crypto';
 import { CARD_ID_LENGTH } from './card-id.ts';
-import type { KbPath } from './types.ts';
+import type { KbPath } from '../model/card.ts';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';

@@ -8,7 +8,7 @@ import type { ParsedFrontmatter } from './frontmatter.ts';
 import { readLab, readNoteSeed, readString, readTags, type FieldReader } from './frontmatter-fields.ts';
 import { cleanSlice, endOffset, headingContentRange, parseMarkdownBlocks, plainHeadingText, sectionEnd, sliceWithout, startOffset } from './markdown.ts';
 import { answerPrefixEnd, endsWithTopLevelAtxHeading } from './note-prefix.ts';
-import type { Diagnostic, KbPath, ParsedCard } from './types.ts';
+import type { Diagnostic, KbPath, ParsedCard } from '../model/card.ts';
 
 export interface NoteParse {
   card: ParsedCard | null;

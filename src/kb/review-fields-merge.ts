@@ -5,7 +5,7 @@
 // change anywhere else still conflicts as git would have it.
 import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
 import { parseFrontmatter } from './frontmatter.ts';
-import type { KbPath } from './types.ts';
+import type { KbPath } from '../model/card.ts';
 
 export const REVIEW_FIELD_NAMES = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'] as const;
 

@@ -6,9 +6,9 @@ import { closeStaged, FileChangedError, stageWrite, type FileStamp, type StagedW
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { insertMissingIds } from './card-id.ts';
 import { derivedCardId } from './derived-id.ts';
-import { parseLocated } from './parse.ts';
+import { parseLocated } from './parse-file.ts';
 import { readKnowledgeFile } from './read-file.ts';
-import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from './types.ts';
+import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from '../model/card.ts';
 
 export interface ScanFileInput {
   path: KbPath;

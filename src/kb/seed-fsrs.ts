@@ -19,7 +19,7 @@
 import { default_w, forgetting_curve, S_MAX, S_MIN } from 'ts-fsrs';
 import type { FsrsState } from '../store/fsrs.ts';
 import { parseFrontmatterDate } from './study-day.ts';
-import type { Difficulty, NoteSeed } from './types.ts';
+import type { Difficulty, NoteSeed } from '../model/card.ts';
 
 const dayMs = 86_400_000;
 

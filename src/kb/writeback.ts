@@ -14,15 +14,15 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FsrsState } from '../store/fsrs.ts';
-import { reviewDayLabel } from '../srs/clock.ts';
+import { reviewDayLabel } from '../srs/study-day.ts';
 import { masteryLevel } from '../srs/mastery.ts';
-import { fsrsParameters, type ReviewSettings } from '../srs/settings.ts';
+import { fsrsParameters, type ReviewSettings } from '../srs/review-settings.ts';
 import { writeFileAtomic, type FileStamp } from './atomic-write.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
 import { readKnowledgeFile } from './read-file.ts';
-import type { KbPath } from './types.ts';
+import type { KbPath } from '../model/card.ts';
 
 export interface ReviewFields {
   last_reviewed: string | null;

@@ -11,7 +11,7 @@ import type { LabChart } from './lab-file.ts';
 import type { MachineProbe } from './machine-probe.ts';
 import { timeSeriesInfo } from './metrics.ts';
 import type { UsageSample } from '../engine/bench/runner.ts';
-import { getSetting, type LabSettings } from './settings.ts';
+import { getSetting, type LabSettings } from './lab-settings.ts';
 
 export interface AnalysedPoint {
   label: string;

@@ -8,7 +8,7 @@ import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline
 import { metricCollector, type MeasuredMetrics } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
-import type { LabSettings, Length } from './settings.ts';
+import type { LabSettings, Length } from './lab-settings.ts';
 import type { DeviceSpec } from '../engine/backend/sim/gpus.ts';
 
 export interface PointRun {

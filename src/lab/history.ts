@@ -2,7 +2,7 @@
 // use, and what changed between the last two finished runs (settings and those metrics).
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
-import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './settings.ts';
+import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 
 export interface StoredSettings {
   settings?: unknown;

@@ -55,7 +55,7 @@ import {
   type SettingOverride,
   type SettingSpec,
   type SettingValue,
-} from './settings.ts';
+} from './lab-settings.ts';
 
 export interface LabSweep {
   key: string;

@@ -1,7 +1,7 @@
 // What a lab run will do, decided before the engine is touched: the effective settings
 // (lab file + --set), checked as a whole, and the sweep points to run.
 import type { Lab } from './lab-file.ts';
-import { applyOverrides, crossCheck, SettingError, type LabSettings, type SettingOverride } from './settings.ts';
+import { applyOverrides, crossCheck, SettingError, type LabSettings, type SettingOverride } from './lab-settings.ts';
 
 /** The effective settings of a lab under overrides, checked before anything runs. */
 export function labSettings(lab: Lab, overrides: readonly SettingOverride[], options: { serverOwnsEngine?: boolean } = {}): LabSettings {

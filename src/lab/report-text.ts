@@ -4,7 +4,7 @@ import { chartLines } from './chart-view.ts';
 import type { CheckOutcome } from './checks.ts';
 import { formatMetric } from './metrics.ts';
 import { formatChanged, type LabRunResult } from './run.ts';
-import { formatSettingValue, type LabSettings } from './settings.ts';
+import { formatSettingValue, type LabSettings } from './lab-settings.ts';
 
 export function settingsLine(settings: LabSettings): string {
   const e = settings.engine;

@@ -13,7 +13,7 @@ import type { Lab } from './lab-file.ts';
 import type { LabProgress } from './progress.ts';
 import { labSettings, selectPoints } from './plan.ts';
 import { resolveSimDevice } from './devices/resolve-device.ts';
-import { applyOverrides, diffSettings, formatSettingValue, type LabSettings, type SettingOverride } from './settings.ts';
+import { applyOverrides, diffSettings, formatSettingValue, type LabSettings, type SettingOverride } from './lab-settings.ts';
 
 export interface RunLabOptions {
   db: KbDatabase;

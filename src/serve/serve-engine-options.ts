@@ -2,7 +2,7 @@
 // checked by the same registry (so a bad key or value is refused before anything allocates).
 import type { EngineOptions } from '../engine/engine.ts';
 import { benchmarkOptions } from '../lab/engine-bridge.ts';
-import { applyOverrides, defaultSettings, parseOverrides, SettingError, type LabSettings } from '../lab/settings.ts';
+import { applyOverrides, defaultSettings, parseOverrides, SettingError, type LabSettings } from '../lab/lab-settings.ts';
 
 export interface ServeEngineFlags {
   model: string | undefined;

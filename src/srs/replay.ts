@@ -3,11 +3,11 @@
 // live and the same rating replayed from the log cannot differ.
 import type { EventRow, ReplayedEntry } from '../store/review-events.ts';
 import { columnsFromState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { applyAction } from './card-actions.ts';
-import { nextReviewDayStart } from './clock.ts';
+import { applyAction } from './card-action-rules.ts';
+import { nextReviewDayStart } from './study-day.ts';
 import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
-import type { Scheduler } from './scheduler.ts';
-import { fsrsParameters, type ReviewSettings } from './settings.ts';
+import type { Scheduler } from './fsrs.ts';
+import { fsrsParameters, type ReviewSettings } from './review-settings.ts';
 import type { FsrsState, Grade } from './state.ts';
 
 export interface Rated {

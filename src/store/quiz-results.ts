@@ -1,6 +1,6 @@
 // The SQL of kb quiz: the cards a quiz may draw with their memory and failures, and one row
 // per answer in quiz_results. The rules (weights, scoring) live in src/srs/quiz-*.ts.
-import { cardFromRow, type CardRow } from './cards.ts';
+import { cardFromRow, type CardRow } from './card-rows.ts';
 import type { KbDatabase } from './db.ts';
 
 /** What a quiz draw weighs about one card: its FSRS memory and its quiz and failure history. */

@@ -6,7 +6,7 @@
 import { Box, Text, type Key } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
 import type { LabProgress } from '../lab/progress.ts';
-import { checksTally, type CardLabOutcome, type CardLabs } from '../srs/card-labs.ts';
+import { checksTally, type CardLabOutcome, type CardLabs } from '../app/card-labs/card-labs.ts';
 import { LabProgressBar } from './lab-progress.tsx';
 import { Viewport } from './review/Viewport.tsx';
 

@@ -7,9 +7,9 @@
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { INTERRUPTED } from './exit-result.ts';
-import type { CardLabs } from '../srs/card-labs.ts';
-import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../srs/quiz-session.ts';
-import { calcVerdict, expectedLabel, solutionText } from '../srs/quiz-session.ts';
+import type { CardLabs } from '../app/card-labs/card-labs.ts';
+import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../app/quiz/quiz-session.ts';
+import { calcVerdict, expectedLabel, solutionText } from '../app/quiz/quiz-session.ts';
 import { CardLabPanel, useCardLab } from './card-lab-panel.tsx';
 import { LabLine } from './lab-line.tsx';
 import { WrappedSpans } from './text/WrappedSpans.tsx';

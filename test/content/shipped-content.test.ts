@@ -5,9 +5,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { calcAnswer, drawCalc, validateCalc } from '../../src/kb/calc.ts';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
-import { seededRandom } from '../../src/kb/random.ts';
-import type { ParsedCard, ParsedFile } from '../../src/kb/types.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
+import { seededRandom } from '../../src/kb/seeded-random.ts';
+import type { ParsedCard, ParsedFile } from '../../src/model/card.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
 import { independentAnswers } from './calc-answers.ts';
 

@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 
 interface DueJson {

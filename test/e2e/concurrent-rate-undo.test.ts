@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
 import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../src/store/fsrs.ts';
 import type { ReviewLogRow } from '../../src/store/review-queries.ts';
-import { Scheduler } from '../../src/srs/scheduler.ts';
+import { Scheduler } from '../../src/srs/fsrs.ts';
 import type { Grade } from '../../src/srs/state.ts';
 import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { openDb } from './review-fixture.ts';

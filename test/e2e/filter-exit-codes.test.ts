@@ -2,7 +2,7 @@
 // error naming it, exit 1; a known one with nothing due is "Nothing due", exit 0), the
 // exit-code table in kb --help, and Ctrl-C = 130 in the terminal UI.
 import { afterEach, describe, expect, it } from 'vitest';
-import { reviewDayLabel } from '../../src/srs/clock.ts';
+import { reviewDayLabel } from '../../src/srs/study-day.ts';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 

@@ -3,10 +3,10 @@
 // learner may take (Space) or overrule (1-4). Space before typing shows the answer unchecked.
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
-import { reviewDayLabel } from '../../src/srs/clock.ts';
-import { expectedLabel } from '../../src/srs/quiz-session.ts';
-import { dailyCalc } from '../../src/srs/review-calc.ts';
-import { cardQueries } from '../../src/store/cards.ts';
+import { reviewDayLabel } from '../../src/srs/study-day.ts';
+import { expectedLabel } from '../../src/app/quiz/quiz-session.ts';
+import { dailyCalc } from '../../src/app/review/review-calc.ts';
+import { cardQueries } from '../../src/store/card-rows.ts';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 import { openDb } from './review-fixture.ts';

@@ -1,6 +1,6 @@
 // A whole queue (as kb due lists it) as a review session's queue, its lists read from memory.
 import type { DueQueue, QueueCard } from '../../src/srs/queue.ts';
-import type { CardCursor, SessionQueue } from '../../src/srs/session.ts';
+import type { CardCursor, SessionQueue } from '../../src/srs/session-queue.ts';
 
 /** A cursor over cards already in memory. */
 export function arrayCursor(cards: readonly QueueCard[]): CardCursor {

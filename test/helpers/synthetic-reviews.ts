@@ -2,7 +2,7 @@
 // weights) schedules it, and recalled with the probability those weights predict. Used to
 // check that kb optimize describes a learner better than FSRS's defaults do.
 import { createEmptyCard, default_w, fsrs, generatorParameters, type Card, type Grade } from 'ts-fsrs';
-import { seededRandom } from '../../src/kb/random.ts';
+import { seededRandom } from '../../src/kb/seeded-random.ts';
 
 export interface SyntheticReview {
   card: string;

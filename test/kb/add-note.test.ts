@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   AddError, addDeckCard, addNote, deckHeader, normalizeAnswer, normalizeQuestion, noteText, readAddedCard, splitTags, withdrawAdded,
   type NoteRequest,
-} from '../../src/kb/add-note.ts';
+} from '../../src/app/add-note.ts';
 import { newCardId } from '../../src/kb/card-id.ts';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SLUG_MAX_LENGTH, slugify } from '../../src/kb/slug.ts';
 
 /** A knowledge base with two labs and whatever files are given. */

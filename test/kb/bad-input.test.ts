@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { MAX_FILE_BYTES, readKnowledgeFile } from '../../src/kb/read-file.ts';
 import { walkKnowledgeBase } from '../../src/kb/walk.ts';
-import type { ParsedFile } from '../../src/kb/types.ts';
+import type { ParsedFile } from '../../src/model/card.ts';
 import { put, SEED_STYLE_NOTE, tempKb } from './parse-fixtures.ts';
 
 function scanAll(root: string): ParsedFile[] {

@@ -4,8 +4,8 @@ import { withLabFigures } from '../../src/kb/calc-figures.ts';
 import { figureNotes } from '../../src/kb/calc-figure-notes.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
 import { openDatabase } from '../../src/store/db.ts';
-import { drawQuestion, solutionText } from '../../src/srs/quiz-session.ts';
-import type { CalcSpec } from '../../src/kb/types.ts';
+import { drawQuestion, solutionText } from '../../src/app/quiz/quiz-session.ts';
+import type { CalcSpec } from '../../src/model/card.ts';
 
 const block = `vars:
   tps: { lab: batch-size-sweep, metric: decode.tokens_per_s@1, fallback: 35 }

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { insertMissingIds } from '../../src/kb/card-id.ts';
 import { parseFrontmatter } from '../../src/kb/frontmatter.ts';
-import { parseLocated } from '../../src/kb/parse.ts';
+import { parseLocated } from '../../src/kb/parse-file.ts';
 
 /** Frontmatter lines of many YAML shapes, `K` standing for a key made unique per note. */
 const fragments = [

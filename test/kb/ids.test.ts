@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { insertMissingIds, newCardId } from '../../src/kb/card-id.ts';
 import { locateFrontmatter } from '../../src/kb/frontmatter.ts';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SEED_STYLE_NOTE, TPOT_CARDS } from './parse-fixtures.ts';
 
 function insert(path: string, text: string) {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldersToWalk, notesFolderOf, sourceKind } from '../../src/kb/note-folders.ts';
 import { noteDeck } from '../../src/kb/note.ts';
-import { parseKnowledgeFile, parseLocated } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile, parseLocated } from '../../src/kb/parse-file.ts';
 import { insertMissingIds } from '../../src/kb/card-id.ts';
 
 describe('notes folders', () => {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { lineIndex } from '../../src/kb/line-index.ts';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { firstLineNestedOver, MAX_FRONTMATTER_BYTES, MAX_NESTING } from '../../src/kb/parse-limits.ts';
 import { parseYaml, yamlProblems } from '../../src/kb/yaml-safe.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerHeadingRank } from '../../src/kb/answer-heading.ts';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SEED_STYLE_NOTE, TPOT_CARDS } from './parse-fixtures.ts';
 
 describe('notes', () => {

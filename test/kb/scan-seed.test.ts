@@ -3,7 +3,7 @@ import { default_w, forgetting_curve, S_MAX, S_MIN } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import { seedFsrsState, stabilityForRecall } from '../../src/kb/seed-fsrs.ts';
 import { parseFrontmatterDate, studyDay } from '../../src/kb/study-day.ts';
-import type { NoteSeed } from '../../src/kb/types.ts';
+import type { NoteSeed } from '../../src/model/card.ts';
 
 const dayMs = 86_400_000;
 const seed = (fields: Partial<NoteSeed>): NoteSeed => ({

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
-import { scanKnowledgeBase, type ScanOptions } from '../../src/kb/scan.ts';
+import { scanKnowledgeBase, type ScanOptions } from '../../src/app/scan/scan-kb.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { cardsFile, fingerprint, note } from '../e2e/scan-fixtures.ts';

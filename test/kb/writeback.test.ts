@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../src/kb/frontmatter.ts';
 import { FrontmatterEditError, updateFrontmatterFields, type FrontmatterValue } from '../../src/kb/frontmatter-edit.ts';
-import { parseKnowledgeFile } from '../../src/kb/parse.ts';
+import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SEED_STYLE_NOTE } from './parse-fixtures.ts';
 
 const REVIEW = { last_reviewed: '2025-11-02', next_review: '2025-11-09', review_count: 3, mastery_level: 0.87 };

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseSweep, findKnee, fitPowerLaw, rooflineStepMs } from '../../src/lab/analysis.ts';
 import type { LabChart } from '../../src/lab/lab-file.ts';
-import { applyOverrides, defaultSettings } from '../../src/lab/settings.ts';
+import { applyOverrides, defaultSettings } from '../../src/lab/lab-settings.ts';
 import type { RequestTimeline } from '../../src/engine/metrics/timeline.ts';
 
 const chart = (extra: Partial<LabChart>): LabChart => ({ kind: 'line', y: ['ttft.p95'], logX: true, fit: null, slo: null, knee: false, roofline: false, ...extra });

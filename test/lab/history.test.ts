@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { historyText } from '../../src/lab/history.ts';
-import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/settings.ts';
+import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/lab-settings.ts';
 import type { LabRunRow } from '../../src/store/lab-runs.ts';
 
 function row(id: number, overrides: string[], metrics: Record<string, number> | null, status: LabRunRow['status'] = 'ok', finished = true): LabRunRow {

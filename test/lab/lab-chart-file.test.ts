@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLab } from '../../src/lab/lab-file.ts';
 import { isSweepMetric } from '../../src/lab/metrics.ts';
-import { parseOverrides } from '../../src/lab/settings.ts';
+import { parseOverrides } from '../../src/lab/lab-settings.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
 import { problemsOf } from './lab-problems.ts';
 

@@ -2,8 +2,8 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLab } from '../../src/lab/lab-file.ts';
-import { listLabs, loadLab } from '../../src/lab/files.ts';
-import { defaultSettings } from '../../src/lab/settings.ts';
+import { listLabs, loadLab } from '../../src/lab/lab-files.ts';
+import { defaultSettings } from '../../src/lab/lab-settings.ts';
 import { repoRoot, writeKb } from '../helpers/kb-cli.ts';
 import { problemsOf } from './lab-problems.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLab } from '../../src/lab/lab-file.ts';
 import { runLab, type LabRunResult } from '../../src/lab/run.ts';
-import { parseOverrides } from '../../src/lab/settings.ts';
+import { parseOverrides } from '../../src/lab/lab-settings.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
 

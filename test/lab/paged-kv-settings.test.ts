@@ -6,7 +6,7 @@ import { analyseSweep } from '../../src/lab/analysis.ts';
 import { chartLines } from '../../src/lab/chart-view.ts';
 import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
 import { parseLab } from '../../src/lab/lab-file.ts';
-import { applyOverrides, crossCheck, defaultSettings, parseOverrides, SettingError } from '../../src/lab/settings.ts';
+import { applyOverrides, crossCheck, defaultSettings, parseOverrides, SettingError } from '../../src/lab/lab-settings.ts';
 import { problemsOf } from './lab-problems.ts';
 
 const timeLab = `---

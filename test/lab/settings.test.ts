@@ -10,7 +10,7 @@ import {
   SettingError,
   settingSpec,
   settingSpecs,
-} from '../../src/lab/settings.ts';
+} from '../../src/lab/lab-settings.ts';
 
 describe('--set parsing', () => {
   it('parses each kind of value into its type', () => {

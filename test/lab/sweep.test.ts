@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLab } from '../../src/lab/lab-file.ts';
 import { labRunText } from '../../src/lab/report-text.ts';
 import { runLab } from '../../src/lab/run.ts';
-import { SettingError } from '../../src/lab/settings.ts';
+import { SettingError } from '../../src/lab/lab-settings.ts';
 import { openDatabase } from '../../src/store/db.ts';
 
 const sweepLab = parseLab(

@@ -7,7 +7,7 @@ import {
   reviewDaysBetween,
   reviewDayStart,
   toSchedulingClock,
-} from '../../src/srs/clock.ts';
+} from '../../src/srs/study-day.ts';
 
 const at = (y: number, m: number, d: number, h: number, min = 0) => new Date(y, m - 1, d, h, min).getTime();
 

@@ -4,7 +4,7 @@
 import { default_w } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../src/store/fit-history.ts';
-import { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } from '../../src/srs/fit/optimize.ts';
+import { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } from '../../src/srs/fit/fit-weights.ts';
 import { trainingItems } from '../../src/srs/fit/training-items.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
 

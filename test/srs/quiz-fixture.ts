@@ -1,7 +1,7 @@
 // Quiz cards for the tests: a text card and the seed-004 TPOT calc card with fixed values.
 import { parseCalc } from '../../src/kb/calc.ts';
-import type { CalcSpec } from '../../src/kb/types.ts';
-import type { QuizCard } from '../../src/srs/quiz-session.ts';
+import type { CalcSpec } from '../../src/model/card.ts';
+import type { QuizCard } from '../../src/app/quiz/quiz-session.ts';
 
 export function calcSpec(source: string): CalcSpec {
   const parsed = parseCalc(source, 1, 'cards/test.md');

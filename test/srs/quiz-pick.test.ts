@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/kb/random.ts';
+import { seededRandom } from '../../src/kb/seeded-random.ts';
 import { matchesFilter, pickCards, pickWeight, type PickCandidate } from '../../src/srs/quiz-pick.ts';
 
 const NOW = Date.UTC(2026, 10, 22);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/kb/random.ts';
-import type { CalcSpec } from '../../src/kb/types.ts';
+import { seededRandom } from '../../src/kb/seeded-random.ts';
+import type { CalcSpec } from '../../src/model/card.ts';
 import {
   answerCalc,
   createQuizSession,
@@ -12,7 +12,7 @@ import {
   solutionText,
   timeOut,
   type QuizCard,
-} from '../../src/srs/quiz-session.ts';
+} from '../../src/app/quiz/quiz-session.ts';
 import { quizCard, tpotCard } from './quiz-fixture.ts';
 
 function start(cards: QuizCard[], timeLimitMs: number | null = null) {

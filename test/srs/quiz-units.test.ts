@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseTypedAnswer } from '../../src/srs/quiz-units.ts';
+import { parseDuration, parseTypedAnswer } from '../../src/app/quiz/quiz-units.ts';
 
 function value(text: string, unit: string | null): number {
   const parsed = parseTypedAnswer(text, unit);

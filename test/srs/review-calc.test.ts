@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCalc } from '../../src/kb/calc.ts';
-import type { CalcSpec } from '../../src/kb/types.ts';
-import { calcFaces, checkTyped, dailyCalc, dailyFront } from '../../src/srs/review-calc.ts';
+import type { CalcSpec } from '../../src/model/card.ts';
+import { calcFaces, checkTyped, dailyCalc, dailyFront } from '../../src/app/review/review-calc.ts';
 import { calcKey, type CalcKey } from '../../src/ui/review/calc-keys.ts';
 import { TPOT_CALC_YAML } from '../helpers/calc-fixtures.ts';
 import { quizCard } from './quiz-fixture.ts';

@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cardQueries, type CardContent } from '../../src/store/cards.ts';
+import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { fsrsQueries } from '../../src/store/fsrs.ts';
-import { ReviewLog } from '../../src/srs/review-log.ts';
-import { ReviewService, UndoError } from '../../src/srs/review-service.ts';
-import { Scheduler } from '../../src/srs/scheduler.ts';
+import { ReviewLog } from '../../src/app/review-log/review-log.ts';
+import { ReviewService, UndoError } from '../../src/app/review/review-service.ts';
+import { Scheduler } from '../../src/srs/fsrs.ts';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 import { testSettings } from './settings.ts';

@@ -4,9 +4,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
-import { scanKnowledgeBase } from '../../src/kb/scan.ts';
+import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
-import { ReviewService, UndoError } from '../../src/srs/review-service.ts';
+import { ReviewService, UndoError } from '../../src/app/review/review-service.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const NOTES: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
-import { Scheduler } from '../../src/srs/scheduler.ts';
+import { Scheduler } from '../../src/srs/fsrs.ts';
 import { GRADES, LEARNING, REVIEW, type FsrsState } from '../../src/srs/state.ts';
 import { testSettings } from './settings.ts';
 

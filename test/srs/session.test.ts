@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { QueueCard } from '../../src/srs/queue.ts';
-import { ReviewSession } from '../../src/srs/session.ts';
+import { ReviewSession } from '../../src/srs/session-queue.ts';
 import { sessionQueue } from '../helpers/session-queue.ts';
 
 const NOW = 10_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dueForecast, histogram, retentionPerWeek, reviewsPerDay, stateCounts, STABILITY_EDGES, stabilityLabel } from '../../src/srs/stats.ts';
+import { dueForecast, histogram, retentionPerWeek, reviewsPerDay, stateCounts, STABILITY_EDGES, stabilityLabel } from '../../src/app/stats/stats-buckets.ts';
 
 const at = (d: number, h: number) => new Date(2026, 2, d, h).getTime();
 const NOW = at(10, 12);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cardQueries, type CardContent } from '../../src/store/cards.ts';
+import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase } from '../../src/store/db.ts';
-import { fileQueries } from '../../src/store/files.ts';
+import { fileQueries } from '../../src/store/file-stamps.ts';
 import { fsrsQueries } from '../../src/store/fsrs.ts';
 
 const card = (id: string, fields: Partial<CardContent> = {}): CardContent => ({

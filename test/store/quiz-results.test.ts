@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardQueries, type CardContent } from '../../src/store/cards.ts';
+import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { fsrsQueries, type FsrsState } from '../../src/store/fsrs.ts';
 import { quizResultQueries } from '../../src/store/quiz-results.ts';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
-import { latestRunLine } from '../../src/ui/card-lab-runner.ts';
+import { latestRunLine } from '../../src/app/card-labs/card-lab-runner.ts';
 
 const HOUR = 3_600_000;
 const checks = (pass: Array<boolean | null>) =>

@@ -4,7 +4,7 @@
 import { cleanup, render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScreenCard } from '../../src/srs/review-controller.ts';
+import type { ScreenCard } from '../../src/app/review/screen-contract.ts';
 import { CardView } from '../../src/ui/review/CardView.tsx';
 
 afterEach(() => cleanup());

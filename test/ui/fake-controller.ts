@@ -1,5 +1,5 @@
 // A review controller over a fixed list of cards, recording what the screen asked of it.
-import type { ActionResult, ReviewController, ScreenCard, ScreenNext } from '../../src/srs/review-controller.ts';
+import type { ActionResult, ReviewController, ScreenCard, ScreenNext } from '../../src/app/review/screen-contract.ts';
 import { FakeLabs } from './fake-labs.ts';
 
 export function screenCard(id: string, overrides: Partial<ScreenCard> = {}): ScreenCard {

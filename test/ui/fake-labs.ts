@@ -1,7 +1,7 @@
 // A lab runner for the screen tests: no engine; the test drives the run (progress, finish)
 // and a stopped run settles as partial, as the real runner does.
 import type { LabProgress } from '../../src/lab/progress.ts';
-import type { CardLabHooks, CardLabOutcome, CardLabs } from '../../src/srs/card-labs.ts';
+import type { CardLabHooks, CardLabOutcome, CardLabs } from '../../src/app/card-labs/card-labs.ts';
 
 export function labOutcome(lab: string, overrides: Partial<CardLabOutcome> = {}): CardLabOutcome {
   return {

@@ -1,5 +1,5 @@
 // A driver for the quiz screen tests: the real session functions, no database.
-import { seededRandom } from '../../src/kb/random.ts';
+import { seededRandom } from '../../src/kb/seeded-random.ts';
 import {
   answerCalc,
   createQuizSession,
@@ -10,7 +10,7 @@ import {
   type QuizCard,
   type QuizSession,
   type Timing,
-} from '../../src/srs/quiz-session.ts';
+} from '../../src/app/quiz/quiz-session.ts';
 import type { QuizDriver } from '../../src/ui/quiz-screen.tsx';
 import type { FakeLabs } from './fake-labs.ts';
 

@@ -5,7 +5,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { BarList } from '../../src/ui/charts/BarList.tsx';
 import { statsText } from '../../src/ui/charts/StatsView.tsx';
-import type { StatsReport } from '../../src/srs/stats-report.ts';
+import type { StatsReport } from '../../src/app/stats/stats-report.ts';
 
 function report(): StatsReport {
   const day = (offset: number) => new Date(Date.UTC(2026, 10, 25 + offset)).toISOString().slice(0, 10);

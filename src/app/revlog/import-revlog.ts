@@ -10,7 +10,7 @@ import type { KbDatabase } from '../../store/db.ts';
 import { revlogQueries } from '../../store/revlog-queries.ts';
 import { kbIdOfNumber } from '../../kb/revlog/card-number.ts';
 import { parseCardMap, parseRevlog, RevlogFormatError } from '../../kb/revlog/revlog-csv.ts';
-import type { NewEvent, ReviewLog } from '../../srs/review-log.ts';
+import type { NewEvent, ReviewLog } from '../review-log/review-log.ts';
 
 export interface RevlogImport {
   rows: number;

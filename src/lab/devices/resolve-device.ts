@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { deviceNames, type DeviceSpec } from '../../engine/backend/sim/gpus.ts';
-import { SettingError } from '../settings.ts';
+import { SettingError } from '../lab-settings.ts';
 import { type DeviceProfile, profileDevice } from './device-profile.ts';
 import { listStoredProfiles, profilesDir, readProfile } from './profile-store.ts';
 import { publishedProfiles } from './published-profiles.ts';

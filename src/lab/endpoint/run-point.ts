@@ -5,10 +5,10 @@
 import type { RequestTimeline } from '../../engine/metrics/timeline.ts';
 import type { WorkloadSpec } from '../../engine/bench/workload.ts';
 import type { PointHooks, PointRun } from '../engine-bridge.ts';
-import type { LabSettings, Length } from '../settings.ts';
+import type { LabSettings, Length } from '../lab-settings.ts';
 import { endpointMetrics, serverSide, summarizeRequests, type ClientSummary, type MeasuredRequest, type ServerSide } from './measure.ts';
 import { planPrompts, promptSourceText, type PlannedRequest, type PromptSource } from './prompts.ts';
-import { endpointTable, type EndpointReportHeader } from './report.ts';
+import { endpointTable, type EndpointReportHeader } from './endpoint-report.ts';
 import { Semaphore } from './semaphore.ts';
 import { scrapeHistograms } from './server-histograms.ts';
 import type { ServerInfo } from './server-info.ts';

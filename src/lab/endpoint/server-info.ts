@@ -2,7 +2,7 @@
 // at all (else one clear line and nothing is stored), which model to ask for, its version
 // (/version, as vLLM has it), and whether it accepts `ignore_eos` (needed for exact output
 // lengths; OpenAI's own API refuses unknown fields).
-import { EndpointError, errorBodyMessage, failureReason, HttpStatusError } from './errors.ts';
+import { EndpointError, errorBodyMessage, failureReason, HttpStatusError } from './endpoint-errors.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export interface ServerInfo {

@@ -4,7 +4,7 @@
 // the server's `usage` gives the token counts when it sends them.
 import { createParser } from 'eventsource-parser';
 import { Agent, request as undiciRequest } from 'undici';
-import { errorBodyMessage, failureReason, HttpStatusError } from './errors.ts';
+import { errorBodyMessage, failureReason, HttpStatusError } from './endpoint-errors.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export interface CompletionRequest {

@@ -1,7 +1,7 @@
 // Where an endpoint run sends its requests: the OpenAI-compatible base URL the user gave
 // (…/v1), the server's root beside it (vLLM serves /metrics, /tokenize and /version there),
 // the key from an environment variable, and the URL as stored and shown, without credentials.
-import { EndpointError } from './errors.ts';
+import { EndpointError } from './endpoint-errors.ts';
 
 export interface EndpointTarget {
   /** The OpenAI base URL, without a trailing slash and without credentials: `${base}/completions`. */

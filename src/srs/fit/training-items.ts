@@ -3,7 +3,7 @@
 // days under the knowledge base's day start). Only items whose last review came on a later
 // day than the one before train the long-term model, as fsrs-rs and Anki use them.
 import type { HistoryRow } from '../../store/fit-history.ts';
-import { reviewDaysBetween } from '../clock.ts';
+import { reviewDaysBetween } from '../study-day.ts';
 
 export interface TrainingReview {
   rating: number;

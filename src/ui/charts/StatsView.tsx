@@ -1,7 +1,7 @@
 // kb stats on the terminal: forecast, history heatmap, retention, states, memory.
 import { Box, Text, renderToString } from 'ink';
 import type { ReactNode } from 'react';
-import type { StatsReport } from '../../srs/stats-report.ts';
+import type { StatsReport } from '../../app/stats/stats-report.ts';
 import { BarList } from './BarList.tsx';
 import { ColumnChart } from './ColumnChart.tsx';
 import { Heatmap } from './Heatmap.tsx';

@@ -2,7 +2,7 @@
 // use (the review screen passes the terminal width, so a resize re-lays it out).
 import { Box } from 'ink';
 import { Blocks } from './Blocks.tsx';
-import { parseMarkdown } from './parse.ts';
+import { parseMarkdown } from './parse-markdown.ts';
 
 export function Markdown({ source, width }: { source: string; width: number }) {
   const tree = parseMarkdown(source);

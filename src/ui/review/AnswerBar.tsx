@@ -1,6 +1,6 @@
 // The bottom line: before reveal, how to reveal; after, the four answers with their intervals.
 import { Box, Text } from 'ink';
-import type { AnswerOption } from '../../srs/review-controller.ts';
+import type { AnswerOption } from '../../app/review/screen-contract.ts';
 
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 

@@ -1,7 +1,7 @@
 // Under a calc card's question: the number being typed (before the answer shows), then the
 // verdict of the check next to the worked answer.
 import { Text } from 'ink';
-import type { CalcCheck } from '../../srs/review-calc.ts';
+import type { CalcCheck } from '../../app/review/review-calc.ts';
 import { QuizInput } from '../quiz-input.tsx';
 
 export type CalcVerdict = Extract<CalcCheck, { kind: 'checked' }>;

@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import { memo, useEffect, type ReactNode } from 'react';
 import { LabLine } from '../lab-line.tsx';
 import { Markdown } from '../markdown/Markdown.tsx';
-import type { ScreenCard } from '../../srs/review-controller.ts';
+import type { ScreenCard } from '../../app/review/screen-contract.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
 import { hasOwnTitle, readableWidth } from './card-layout.ts';
 

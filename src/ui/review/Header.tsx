@@ -1,6 +1,6 @@
 // The top line: what is done, what is left of each kind, and the time spent.
 import { Box, Text } from 'ink';
-import type { ScreenCounts } from '../../srs/review-controller.ts';
+import type { ScreenCounts } from '../../app/review/screen-contract.ts';
 
 function clock(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));

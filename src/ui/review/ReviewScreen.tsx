@@ -11,7 +11,7 @@ import { AnswerBar } from './AnswerBar.tsx';
 import { CalcAnswerLine, type CalcVerdict } from './CalcAnswerLine.tsx';
 import { calcKey } from './calc-keys.ts';
 import { CardView } from './CardView.tsx';
-import type { ActionResult, ReviewController, ScreenNext } from '../../srs/review-controller.ts';
+import type { ActionResult, ReviewController, ScreenNext } from '../../app/review/screen-contract.ts';
 import { Header } from './Header.tsx';
 import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';

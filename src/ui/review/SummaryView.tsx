@@ -1,7 +1,7 @@
 // The end of a session: how many cards, how many forgotten, how long, and tomorrow's load.
 import { Box, Text } from 'ink';
 import { durationLabel } from '../../srs/interval-label.ts';
-import type { SessionSummary } from '../../srs/review-controller.ts';
+import type { SessionSummary } from '../../app/review/screen-contract.ts';
 
 export function SummaryView({ summary, waitingUntil }: { summary: SessionSummary; waitingUntil: number | null }) {
   const againRate = summary.cards === 0 ? 0 : Math.round((summary.again / summary.cards) * 100);

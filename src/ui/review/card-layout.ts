@@ -1,5 +1,5 @@
 // Layout rules of a card on the screen, shared by kb review and kb quiz.
-import { parseMarkdown } from '../markdown/parse.ts';
+import { parseMarkdown } from '../markdown/parse-markdown.ts';
 
 /**
  * Text is read most easily at 60-100 characters a line: on a wide terminal the card keeps

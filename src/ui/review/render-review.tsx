@@ -2,7 +2,7 @@
 // and returns the one-line summary to print once it is gone.
 import { render } from 'ink';
 import { durationLabel } from '../../srs/interval-label.ts';
-import type { ReviewController } from '../../srs/review-controller.ts';
+import type { ReviewController } from '../../app/review/screen-contract.ts';
 import { ReviewScreen } from './ReviewScreen.tsx';
 import { wasInterrupted } from '../exit-result.ts';
 

@@ -7,14 +7,14 @@
 //   3. the note file is written back atomically.
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
-import { withLabFigures } from '../kb/calc-figures.ts';
+import { withLabFigures } from '../../kb/calc-figures.ts';
 import { randomUUID } from 'node:crypto';
-import { cardActionQueries, type CardAction, type CardActionQueries } from '../store/card-actions.ts';
-import { cardQueries, type CardRow } from '../store/cards.ts';
-import { deviceId, type KbDatabase } from '../store/db.ts';
-import { fileQueries, type FileQueries } from '../store/files.ts';
-import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { reviewQueries, type CandidateRow, type CardFilter, type ReviewQueries } from '../store/review-queries.ts';
+import { cardActionQueries, type CardAction, type CardActionQueries } from '../../store/card-action-log.ts';
+import { cardQueries, type CardRow } from '../../store/card-rows.ts';
+import { deviceId, type KbDatabase } from '../../store/db.ts';
+import { fileQueries, type FileQueries } from '../../store/file-stamps.ts';
+import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../store/fsrs.ts';
+import { reviewQueries, type CandidateRow, type CardFilter, type ReviewQueries } from '../../store/review-queries.ts';
 import {
   commitWriteback,
   prepareWriteback,
@@ -22,19 +22,19 @@ import {
   reviewFields,
   type FileRestore,
   type WritebackResult,
-} from '../kb/writeback.ts';
-import { applyAction } from './card-actions.ts';
-import { rateRow } from './replay.ts';
-import { ReviewLog, reviewLogFolder } from './review-log.ts';
-import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from './clock.ts';
-import type { LeechAction } from './leech.ts';
-import { newCardReader, type NewCardReader } from './new-card-order.ts';
-import { hashText } from '../store/shuffle-key.ts';
-import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from './queue.ts';
-import { Scheduler, type Preview } from './scheduler.ts';
-import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type CardCursor, type SessionQueue } from './session.ts';
-import type { ReviewSettings } from './settings.ts';
-import type { CardState, FsrsState, Grade } from './state.ts';
+} from '../../kb/writeback.ts';
+import { applyAction } from '../../srs/card-action-rules.ts';
+import { rateRow } from '../../srs/replay.ts';
+import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
+import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
+import type { LeechAction } from '../../srs/leech.ts';
+import { newCardReader, type NewCardReader } from '../../srs/new-card-order.ts';
+import { hashText } from '../../store/shuffle-key.ts';
+import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from '../../srs/queue.ts';
+import { Scheduler, type Preview } from '../../srs/fsrs.ts';
+import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type CardCursor, type SessionQueue } from '../../srs/session-queue.ts';
+import type { ReviewSettings } from '../../srs/review-settings.ts';
+import type { CardState, FsrsState, Grade } from '../../srs/state.ts';
 
 export interface ReviewTarget {
   root: string;

@@ -4,19 +4,19 @@
 // the schedule is a function of the union of the logs: the same on every clone.
 import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { KbDatabase } from '../store/db.ts';
-import { deviceId } from '../store/db.ts';
-import { cardQueries } from '../store/cards.ts';
-import { fileQueries } from '../store/files.ts';
-import { stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
-import { compareEventKeys, compareEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../store/review-events.ts';
-import { reviewQueries } from '../store/review-queries.ts';
-import type { ReviewEvent, SeedRow } from '../kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../kb/review-log/log-file.ts';
-import { commitWriteback, prepareWriteback, reviewFields } from '../kb/writeback.ts';
-import { reviewDayLabel } from './clock.ts';
-import { replayCard, replaySettingsKey } from './replay.ts';
-import type { Scheduler } from './scheduler.ts';
+import type { KbDatabase } from '../../store/db.ts';
+import { deviceId } from '../../store/db.ts';
+import { cardQueries } from '../../store/card-rows.ts';
+import { fileQueries } from '../../store/file-stamps.ts';
+import { stateFromColumns, type FsrsColumns } from '../../store/fsrs.ts';
+import { compareEventKeys, compareEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
+import { reviewQueries } from '../../store/review-queries.ts';
+import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
+import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
+import { commitWriteback, prepareWriteback, reviewFields } from '../../kb/writeback.ts';
+import { reviewDayLabel } from '../../srs/study-day.ts';
+import { replayCard, replaySettingsKey } from '../../srs/replay.ts';
+import type { Scheduler } from '../../srs/fsrs.ts';
 
 export const REVIEW_LOG_FOLDER = 'reviews';
 

@@ -9,23 +9,23 @@
 //     (only for cards reviewed in kb: before that the frontmatter seeds the database)
 //   - kb's own temp files left by a killed process (--fix removes them)
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
-import { cardQueries } from '../store/cards.ts';
-import type { KbDatabase } from '../store/db.ts';
-import { fsrsQueries, type FsrsRow } from '../store/fsrs.ts';
-import { cardsOffTheirLog, type ReplayProblem } from '../store/log-replay.ts';
-import { writeFileAtomic } from './atomic-write.ts';
-import type { KbConfig } from './config.ts';
-import { updateFrontmatterFields } from './frontmatter-edit.ts';
-import { describeFsFault, isFsFault } from './fs-fault.ts';
-import { unknownLabWarnings } from './lab-links.ts';
-import { readKnowledgeFile } from './read-file.ts';
-import { sha256 } from './scan-file.ts';
-import { scanFiles } from './scan-pool.ts';
-import { staleTempFiles, type StaleTempFile } from './stale-temp-files.ts';
-import { parseFrontmatterDate, studyDay } from './study-day.ts';
-import type { Diagnostic, KbPath, NoteSeed } from './types.ts';
-import { sourceKind } from './note-folders.ts';
-import { walkKnowledgeBase } from './walk.ts';
+import { cardQueries } from '../../store/card-rows.ts';
+import type { KbDatabase } from '../../store/db.ts';
+import { fsrsQueries, type FsrsRow } from '../../store/fsrs.ts';
+import { cardsOffTheirLog, type ReplayProblem } from '../../store/log-replay.ts';
+import { writeFileAtomic } from '../../kb/atomic-write.ts';
+import type { KbConfig } from '../../kb/config.ts';
+import { updateFrontmatterFields } from '../../kb/frontmatter-edit.ts';
+import { describeFsFault, isFsFault } from '../../kb/fs-fault.ts';
+import { unknownLabWarnings } from '../../kb/lab-links.ts';
+import { readKnowledgeFile } from '../../kb/read-file.ts';
+import { sha256 } from '../../kb/scan-file.ts';
+import { scanFiles } from '../../kb/scan-pool.ts';
+import { staleTempFiles, type StaleTempFile } from '../../kb/stale-temp-files.ts';
+import { parseFrontmatterDate, studyDay } from '../../kb/study-day.ts';
+import type { Diagnostic, KbPath, NoteSeed } from '../../model/card.ts';
+import { sourceKind } from '../../kb/note-folders.ts';
+import { walkKnowledgeBase } from '../../kb/walk.ts';
 
 export type ReviewField = 'next_review' | 'review_count' | 'last_reviewed' | 'mastery_level';
 export type ReviewFieldValues = Partial<Record<ReviewField, string | number | null>>;

@@ -8,17 +8,17 @@
 // it) is refused with the reason, so a file is never left half-understood.
 import { lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { writeFileAtomic } from './atomic-write.ts';
-import { formatMetaComment } from './card-meta.ts';
-import { newCardId } from './card-id.ts';
-import { detectEol } from './frontmatter.ts';
-import { formatValue } from './frontmatter-edit.ts';
-import { normalFolder } from './note-folders.ts';
-import { parseLocated, type LocatedParse } from './parse.ts';
-import { slugify } from './slug.ts';
-import type { Diagnostic, Difficulty, KbPath, ParsedCard } from './types.ts';
+import { writeFileAtomic } from '../kb/atomic-write.ts';
+import { formatMetaComment } from '../kb/card-meta.ts';
+import { newCardId } from '../kb/card-id.ts';
+import { detectEol } from '../kb/frontmatter.ts';
+import { formatValue } from '../kb/frontmatter-edit.ts';
+import { normalFolder } from '../kb/note-folders.ts';
+import { parseLocated, type LocatedParse } from '../kb/parse-file.ts';
+import { slugify } from '../kb/slug.ts';
+import type { Diagnostic, Difficulty, KbPath, ParsedCard } from '../model/card.ts';
 // The labs a card may link to are those `kb lab` can run.
-import { labNames } from '../lab/files.ts';
+import { labNames } from '../lab/lab-files.ts';
 
 /** A mistake in what was asked for (a bad name, an existing file, text that would not read back). */
 export class AddError extends Error {

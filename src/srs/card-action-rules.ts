@@ -1,7 +1,7 @@
 // What each card action (kb suspend | unsuspend | unbury | forget, and the review screen's
 // b and s keys) does to a card's row: pure functions, no I/O. ReviewService stores the
 // result with a card_actions row so kb undo takes it back.
-import type { CardAction } from '../store/card-actions.ts';
+import type { CardAction } from '../store/card-action-log.ts';
 import type { FsrsColumns } from '../store/fsrs.ts';
 import { NEW } from './state.ts';
 

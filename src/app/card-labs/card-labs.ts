@@ -1,7 +1,7 @@
 // What the review and quiz screens need to run a card's lab in place and to show its latest
 // result on the card's back. The real one (src/ui/card-lab-runner.ts) wraps the lab runner
 // and the lab_runs table; component tests pass a fake, so no engine runs there.
-import type { LabProgress } from '../lab/progress.ts';
+import type { LabProgress } from '../../lab/progress.ts';
 
 export interface CardLabCheck {
   /** null: could not be judged (the run was interrupted, or a metric is missing). */

@@ -1,6 +1,6 @@
 // What the review screen (src/ui/review) needs from a review run, as plain data and
 // callbacks. ReviewRun (review-run.ts) is the real one; component tests pass a fake.
-import type { CardLabs } from './card-labs.ts';
+import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { CalcCheck } from './review-calc.ts';
 
 export interface ScreenCard {

@@ -1,12 +1,12 @@
 // One `kb quiz` run against a knowledge base: picks the cards, holds the session, stores
 // every answer at once (one quiz_results row each), and with --schedule also rates the card
 // (wrong = Again, right = Good) through the review service, as kb review would.
-import { withLabFigures } from '../kb/calc-figures.ts';
+import { withLabFigures } from '../../kb/calc-figures.ts';
 import { randomUUID } from 'node:crypto';
-import { seededRandom } from '../kb/random.ts';
-import type { CardLabs } from './card-labs.ts';
-import { quizResultQueries, type QuizResultQueries } from '../store/quiz-results.ts';
-import { matchesFilter, pickCards, type PickFilter } from './quiz-pick.ts';
+import { seededRandom } from '../../kb/seeded-random.ts';
+import type { CardLabs } from '../card-labs/card-labs.ts';
+import { quizResultQueries, type QuizResultQueries } from '../../store/quiz-results.ts';
+import { matchesFilter, pickCards, type PickFilter } from '../../srs/quiz-pick.ts';
 import {
   answerCalc,
   createQuizSession,
@@ -21,8 +21,8 @@ import {
   type QuizSummary,
   type Timing,
 } from './quiz-session.ts';
-import { ReviewService, type ReviewTarget } from './review-service.ts';
-import { GRADE_NAMES, type Grade } from './state.ts';
+import { ReviewService, type ReviewTarget } from '../review/review-service.ts';
+import { GRADE_NAMES, type Grade } from '../../srs/state.ts';
 
 export interface QuizRequest extends PickFilter {
   /** How many questions at most. */

@@ -4,8 +4,8 @@
 // made in the evening give the same interval.
 import { fsrs, GenSeedStrategyWithCardId, StrategyMode, type Card, type FSRS } from 'ts-fsrs';
 import { fieldsFromState, stateFromColumns } from '../store/fsrs.ts';
-import { fromSchedulingClock, toSchedulingClock } from './clock.ts';
-import { fsrsParameters, type ReviewSettings } from './settings.ts';
+import { fromSchedulingClock, toSchedulingClock } from './study-day.ts';
+import { fsrsParameters, type ReviewSettings } from './review-settings.ts';
 import { GRADES, type CardState, type FsrsState, type Grade } from './state.ts';
 
 /** The ts-fsrs card, carrying the id the seed strategy reads. */

@@ -1,6 +1,6 @@
 // kb stats, computed: pure functions from stored rows to the numbers the charts draw.
-import { reviewDayLabel, reviewDayStart, reviewDaysBetween } from './clock.ts';
-import { REVIEW, STATE_NAMES } from './state.ts';
+import { reviewDayLabel, reviewDayStart, reviewDaysBetween } from '../../srs/study-day.ts';
+import { REVIEW, STATE_NAMES } from '../../srs/state.ts';
 
 export interface DayCount {
   /** Review day, 'YYYY-MM-DD'. */

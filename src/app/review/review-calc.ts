@@ -2,13 +2,13 @@
 // seeded by its id and the day, so kb due lists the numbers kb review asks, and a card seen
 // again the same day (a learning step) asks the same sum. The drawing, the typed-number
 // parsing and the check are kb quiz's own (quiz-session.ts, quiz-units.ts, kb/calc.ts).
-import { checkCalcAnswer, renderTemplate } from '../kb/calc.ts';
-import { seededRandom } from '../kb/random.ts';
-import type { CardRow } from '../store/cards.ts';
-import { hashText } from '../store/shuffle-key.ts';
-import { calcVerdict, drawQuestion, solutionText, type QuizQuestion } from './quiz-session.ts';
-import { parseTypedAnswer } from './quiz-units.ts';
-import type { Grade } from './state.ts';
+import { checkCalcAnswer, renderTemplate } from '../../kb/calc.ts';
+import { seededRandom } from '../../kb/seeded-random.ts';
+import type { CardRow } from '../../store/card-rows.ts';
+import { hashText } from '../../store/shuffle-key.ts';
+import { calcVerdict, drawQuestion, solutionText, type QuizQuestion } from '../quiz/quiz-session.ts';
+import { parseTypedAnswer } from '../quiz/quiz-units.ts';
+import type { Grade } from '../../srs/state.ts';
 
 type CalcCard = Pick<CardRow, 'id' | 'kind' | 'path' | 'line' | 'deck' | 'front' | 'back' | 'full' | 'tags' | 'lab' | 'calc'>;
 

@@ -6,16 +6,16 @@
 // A card whose source is gone becomes an orphan, keeping its schedule and history.
 // A scan that finds nothing changed writes nothing: no file, no row.
 import { realpathSync } from 'node:fs';
-import { cardQueries } from '../store/cards.ts';
-import type { KbDatabase } from '../store/db.ts';
-import { fileQueries, type FileRow } from '../store/files.ts';
-import type { KbConfig } from './config.ts';
-import { unknownLabWarnings } from './lab-links.ts';
-import { describeFolders, sourceKind } from './note-folders.ts';
+import { cardQueries } from '../../store/card-rows.ts';
+import type { KbDatabase } from '../../store/db.ts';
+import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
+import type { KbConfig } from '../../kb/config.ts';
+import { unknownLabWarnings } from '../../kb/lab-links.ts';
+import { describeFolders, sourceKind } from '../../kb/note-folders.ts';
 import { applyChanges } from './scan-apply.ts';
-import type { ScanFileOutcome } from './scan-file.ts';
-import type { Diagnostic, KbPath } from './types.ts';
-import { walkKnowledgeBase } from './walk.ts';
+import type { ScanFileOutcome } from '../../kb/scan-file.ts';
+import type { Diagnostic, KbPath } from '../../model/card.ts';
+import { walkKnowledgeBase } from '../../kb/walk.ts';
 
 export interface ScanTarget {
   root: string;
@@ -119,7 +119,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
 
   // Read and parse what changed (on all cores when there is a lot of it). The parser (remark,
   // yaml, mathjs) is loaded only when something changed: a warm scan never pays for it.
-  const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('./scan-pool.ts')).scanFiles(
+  const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('../../kb/scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
     { root: target.root, rootReal: realpathSync.native(target.root), writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
     options.onProgress,

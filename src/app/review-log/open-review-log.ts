@@ -1,10 +1,10 @@
 // What every command that opens a knowledge base does with the review logs first: the
 // one-time export of a database's older history, then reading what other devices (or a
 // killed kb) appended, replayed into the database before anything reads the schedule.
-import type { KbDatabase } from '../store/db.ts';
+import type { KbDatabase } from '../../store/db.ts';
 import { ReviewLog, reviewLogFolder, type IngestReport } from './review-log.ts';
-import { Scheduler } from './scheduler.ts';
-import type { ReviewSettings } from './settings.ts';
+import { Scheduler } from '../../srs/fsrs.ts';
+import type { ReviewSettings } from '../../srs/review-settings.ts';
 
 export interface LoggedKnowledgeBase {
   root: string;

@@ -2,12 +2,12 @@
 // Duplicate ids are refused (both copies), new cards get a schedule seeded from their
 // frontmatter, changed and moved cards are updated, and cards whose source is gone become
 // orphans. Rows that would not change are not written.
-import { cardQueries, type CardContent } from '../store/cards.ts';
-import { fileQueries, type FileRow } from '../store/files.ts';
-import { fsrsQueries, sameFsrsState } from '../store/fsrs.ts';
-import type { ParsedOutcome, ScanReport, ScanTarget } from './scan.ts';
-import type { SettledCard } from './scan-file.ts';
-import { newCardState, seedFsrsState } from './seed-fsrs.ts';
+import { cardQueries, type CardContent } from '../../store/card-rows.ts';
+import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
+import { fsrsQueries, sameFsrsState } from '../../store/fsrs.ts';
+import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-kb.ts';
+import type { SettledCard } from '../../kb/scan-file.ts';
+import { newCardState, seedFsrsState } from '../../kb/seed-fsrs.ts';
 
 function place(diagnostic: { file: string; line?: number }): string {
   return diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file;

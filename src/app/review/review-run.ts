@@ -1,17 +1,17 @@
 // One `kb review` run: the session queue, the service that stores each action, and the
 // undo stack of this run (ratings, burials, suspensions), as the review screen's controller.
 import { join } from 'node:path';
-import type { WritebackResult } from '../kb/writeback.ts';
-import type { CardLabs } from './card-labs.ts';
-import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './review-controller.ts';
-import { intervalLabel } from './interval-label.ts';
-import type { QueueCard } from './queue.ts';
+import type { WritebackResult } from '../../kb/writeback.ts';
+import type { CardLabs } from '../card-labs/card-labs.ts';
+import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
+import { intervalLabel } from '../../srs/interval-label.ts';
+import type { QueueCard } from '../../srs/queue.ts';
 import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
-import type { ReviewSession, SessionLists } from './session.ts';
-import { leechMessage } from './leech.ts';
-import { GRADE_NAMES, STATE_NAMES, type Grade } from './state.ts';
-import { editorInvocation } from '../kb/editor.ts';
-import { reviewDayLabel } from './clock.ts';
+import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
+import { leechMessage } from '../../srs/leech.ts';
+import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../srs/state.ts';
+import { editorInvocation } from '../../kb/editor.ts';
+import { reviewDayLabel } from '../../srs/study-day.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
 
 /** What this run did, latest last: each is logged, and undo takes it back by its uuid. */

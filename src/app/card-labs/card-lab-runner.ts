@@ -1,12 +1,12 @@
 // The real CardLabs of `kb review` and `kb quiz`: a card's lab run in place through the lab
 // runner (its own settings, stored like `kb lab <name>`), and the line on the card's back
 // from the newest stored run. The engine is imported only when a lab is first run.
-import type { CardLabCheck, CardLabHooks, CardLabOutcome, CardLabs } from '../srs/card-labs.ts';
-import { checksTally } from '../srs/card-labs.ts';
-import { intervalLabel } from '../srs/interval-label.ts';
-import type { KbDatabase } from '../store/db.ts';
-import { latestLabRuns } from '../store/lab-runs.ts';
-import { formatMetric } from '../lab/metrics.ts';
+import type { CardLabCheck, CardLabHooks, CardLabOutcome, CardLabs } from './card-labs.ts';
+import { checksTally } from './card-labs.ts';
+import { intervalLabel } from '../../srs/interval-label.ts';
+import type { KbDatabase } from '../../store/db.ts';
+import { latestLabRuns } from '../../store/lab-runs.ts';
+import { formatMetric } from '../../lab/metrics.ts';
 
 /** A check as stored (run.ts checkJson): the expression, what was measured, the verdict. */
 interface CheckJson {
@@ -56,9 +56,9 @@ export function cardLabRunner(db: KbDatabase, root: string): CardLabs {
 
 async function runCardLab(db: KbDatabase, root: string, name: string, hooks: CardLabHooks): Promise<CardLabOutcome> {
   const [{ loadLab }, { runLab, checkJson }, { chartLines }] = await Promise.all([
-    import('../lab/files.ts'),
-    import('../lab/run.ts'),
-    import('../lab/chart-view.ts'),
+    import('../../lab/lab-files.ts'),
+    import('../../lab/run.ts'),
+    import('../../lab/chart-view.ts'),
   ]);
   // A missing or broken lab file, or an engine failure (stored as failed), rejects: the panel shows why.
   const result = await runLab({ db, lab: loadLab(root, name), overrides: [], signal: hooks.signal, onProgress: hooks.onProgress });

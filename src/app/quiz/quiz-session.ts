@@ -1,10 +1,10 @@
 // A quiz session as plain data: the questions drawn (a calc card with its fresh values and
 // the expected number), the answers given, and the score. Every step returns a new session;
 // the TUI and the --json mode drive the same functions, and the run stores each answer.
-import { figureNotes } from '../kb/calc-figure-notes.ts';
-import type { CalcSpec } from '../kb/types.ts';
-import { calcAnswer, checkCalcAnswer, drawCalc, formatNumber, renderTemplate } from '../kb/calc.ts';
-import type { CardRow } from '../store/cards.ts';
+import { figureNotes } from '../../kb/calc-figure-notes.ts';
+import type { CalcSpec } from '../../model/card.ts';
+import { calcAnswer, checkCalcAnswer, drawCalc, formatNumber, renderTemplate } from '../../kb/calc.ts';
+import type { CardRow } from '../../store/card-rows.ts';
 import { parseTypedAnswer } from './quiz-units.ts';
 
 export type QuizCard = Pick<CardRow, 'id' | 'kind' | 'path' | 'line' | 'deck' | 'front' | 'back' | 'tags' | 'lab' | 'calc'>;

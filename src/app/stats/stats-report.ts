@@ -1,10 +1,10 @@
 // Everything kb stats shows, gathered from the store in one pass (JSON-ready).
-import type { KbDatabase } from '../store/db.ts';
-import { countLeeches } from '../store/card-list.ts';
-import { quizAccuracyByTag, type TagAccuracy } from '../store/quiz-stats.ts';
-import { statsQueries } from '../store/stats-queries.ts';
-import { nextReviewDayStart, reviewDayStart } from './clock.ts';
-import type { ReviewSettings } from './settings.ts';
+import type { KbDatabase } from '../../store/db.ts';
+import { countLeeches } from '../../store/card-list.ts';
+import { quizAccuracyByTag, type TagAccuracy } from '../../store/quiz-stats.ts';
+import { statsQueries } from '../../store/stats-queries.ts';
+import { nextReviewDayStart, reviewDayStart } from '../../srs/study-day.ts';
+import type { ReviewSettings } from '../../srs/review-settings.ts';
 import {
   DIFFICULTY_EDGES,
   difficultyLabel,
@@ -19,7 +19,7 @@ import {
   type DayCount,
   type StateCounts,
   type WeekRetention,
-} from './stats.ts';
+} from './stats-buckets.ts';
 
 export const FORECAST_DAYS = 30;
 export const HISTORY_WEEKS = 12;
