@@ -10,7 +10,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultConfig } from '../src/kb/config.ts';
-import { scanKnowledgeBase, type ScanReport } from '../src/app/scan/scan-kb.ts';
+import { scanKnowledgeBase } from '../src/app/scan/scan-kb.ts';
+import type { ScanReport } from '../src/app/scan/scan-report.ts';
 import { openDatabase } from '../src/store/db.ts';
 
 const { values } = parseArgs({ options: { notes: { type: 'string', default: '10000' }, keep: { type: 'boolean', default: false } } });

@@ -10,13 +10,13 @@ import { lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync } from 'no
 import { isAbsolute, join, relative } from 'node:path';
 import { writeFileAtomic } from '../kb/atomic-write.ts';
 import { formatMetaComment } from '../kb/card-meta.ts';
-import { newCardId } from '../kb/card-id.ts';
+import { newCardId } from '../kb/card-identity.ts';
 import { detectEol } from '../kb/frontmatter.ts';
 import { formatValue } from '../kb/frontmatter-edit.ts';
 import { normalFolder } from '../kb/note-folders.ts';
 import { parseLocated, type LocatedParse } from '../kb/parse-file.ts';
 import { slugify } from '../kb/slug.ts';
-import type { Diagnostic, Difficulty, KbPath, ParsedCard } from '../model/card.ts';
+import type { Diagnostic, Difficulty, KbPath, ParsedCard } from '../model/knowledge-base.ts';
 // The labs a card may link to are those `kb lab` can run.
 import { labNames } from '../lab/lab-files.ts';
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { isAbsolute, relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddedCard } from '../app/add-note.ts';
-import type { Diagnostic, Difficulty } from '../model/card.ts';
+import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
 import { UserError } from './errors.ts';
 
@@ -79,7 +79,7 @@ knowledge base is read-only: make your own with kb init DIR.`,
         if (!flags.edit && add.normalizeAnswer(answer) === '') throw new UserError(`the answer is empty; ${NO_ANSWER.replace('no answer given: ', '')}`);
 
         const { cardQueries } = await import('../store/card-rows.ts');
-        const { studyDay } = await import('../kb/study-day.ts');
+        const { reviewDayLabel } = await import('../srs/study-day.ts');
         const cards = cardQueries(kb.db);
         const idTaken = (id: string) => cards.find(id) !== null;
         let added: AddedCard;
@@ -93,7 +93,7 @@ knowledge base is read-only: make your own with kb init DIR.`,
               tags: flags.tags === undefined ? [] : add.splitTags(flags.tags),
               difficulty: flags.difficulty ?? 'medium',
               lab: flags.lab ?? null,
-              today: studyDay(Date.now(), kb.config.dayStartsAt),
+              today: reviewDayLabel(Date.now(), kb.config.dayStartsAt),
             }, { idTaken, notesFolder: kb.config.notesFolders[0] });
         } catch (error) {
           const { FileChangedError, OutsideKnowledgeBaseError } = await import('../kb/atomic-write.ts');

@@ -22,7 +22,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
     .action(async (query: string[], flags: { state?: string; deck?: string; tag?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { listCards } = await import('../store/card-list.ts');
-      const { STATE_NAMES } = await import('../srs/state.ts');
+      const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const now = Date.now();

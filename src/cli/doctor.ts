@@ -1,6 +1,5 @@
 // kb doctor: is the database sound, and do the files and the database agree?
 import type { Command } from 'commander';
-import type { FsrsRow } from '../store/fsrs.ts';
 import { UserError } from './errors.ts';
 
 export function register(program: Command): void {
@@ -17,22 +16,15 @@ export function register(program: Command): void {
     )
     .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
-      const [{ diagnoseKnowledgeBase }, { reviewFields }, { fsrsParameters }] = await Promise.all([
-        import('../app/doctor/doctor-checks.ts'),
-        import('../kb/writeback.ts'),
-        import('../srs/review-settings.ts'),
-      ]);
+      const { diagnoseKnowledgeBase } = await import('../app/doctor/doctor-checks.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         if (options.fix && !kb.writable) {
           throw new UserError('--fix writes into the notes, and the bundled knowledge base is read-only; make your own with: kb init DIR');
         }
-        // The fields write-back keeps in a note's frontmatter, computed the way write-back does.
-        const weights = fsrsParameters(kb.config).w;
-        const projection = (state: FsrsRow) => ({ ...reviewFields(state, weights, kb.config.dayStartsAt) });
         const { progressLine } = await import('./scan.ts');
         const progress = progressLine(process.stderr, 'checking');
-        const report = await diagnoseKnowledgeBase(kb, { fix: options.fix, projection, onProgress: progress.update });
+        const report = await diagnoseKnowledgeBase(kb, { fix: options.fix, onProgress: progress.update });
         progress.clear();
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);

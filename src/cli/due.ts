@@ -22,7 +22,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { ReviewService } = await import('../app/review/review-service.ts');
       const { formatDue } = await import('../ui/text/due-list.ts');
-      const { STATE_NAMES } = await import('../srs/state.ts');
+      const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const { dailyFront } = await import('../app/review/review-calc.ts');
       const { reviewDayLabel } = await import('../srs/study-day.ts');
       const request = queueRequest(flags);

@@ -4,7 +4,7 @@ import { DEFAULT_BLOCK_SIZE } from '../engine/engine-options.ts';
 import { requestMetrics } from '../engine/metrics/timeline.ts';
 import { gpt2Tokenizer } from '../engine/model/tokenizer.ts';
 import { UserError } from './errors.ts';
-import type { GenerateCommandRequest } from './generate.ts';
+import type { BackendKind } from '../engine/backend/create-backend.ts';
 
 export async function generateOnce(request: GenerateCommandRequest) {
   const model = request.model ?? 'gpt2-tiny';
@@ -86,4 +86,21 @@ export async function generateOnce(request: GenerateCommandRequest) {
   } finally {
     await engine.close();
   }
+}
+
+/** A kb generate run, its flags checked. */
+export interface GenerateCommandRequest {
+  model: string | undefined;
+  weightsDir: string | undefined;
+  prompt: string | undefined;
+  promptIds: number[] | undefined;
+  maxNewTokens: number;
+  temperature: number;
+  topK: number;
+  topP: number;
+  seed: number;
+  backend: BackendKind | 'sim';
+  threads: number | undefined;
+  profile: boolean;
+  ignoreEos: boolean;
 }

@@ -6,6 +6,7 @@ import type { BackendKind } from '../engine/backend/create-backend.ts';
 import type { KernelProfile } from '../engine/engine.ts';
 import { kernelProfileLines } from '../engine/kernel-profile-text.ts';
 import { UserError } from './errors.ts';
+import type { GenerateCommandRequest } from './generate-run.ts';
 
 interface GenerateFlags {
   model?: string;
@@ -58,21 +59,6 @@ export function register(program: Command): void {
     });
 }
 
-export interface GenerateCommandRequest {
-  model: string | undefined;
-  weightsDir: string | undefined;
-  prompt: string | undefined;
-  promptIds: number[] | undefined;
-  maxNewTokens: number;
-  temperature: number;
-  topK: number;
-  topP: number;
-  seed: number;
-  backend: BackendKind | 'sim';
-  threads: number | undefined;
-  profile: boolean;
-  ignoreEos: boolean;
-}
 
 function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest {
   if (flags.model !== undefined && flags.weights !== undefined) throw new UserError('give --model or --weights, not both');

@@ -17,7 +17,7 @@ export function register(program: Command): void {
         'writes the fields later.',
     )
     .action(async (cardId: string, rating: string, options: { json?: boolean }, command: Command) => {
-      const { parseGrade } = await import('../srs/state.ts');
+      const { parseGrade } = await import('../model/fsrs-state.ts');
       const grade = parseGrade(rating);
       if (grade === null) throw new UserError(`rating: "${rating}" is not one of again, hard, good, easy (or 1-4)`);
       const { openKnowledgeBase } = await import('./context.ts');

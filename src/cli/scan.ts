@@ -1,7 +1,7 @@
 // kb scan: read the knowledge base's notes and cards into the database.
 import type { Command } from 'commander';
 import { noSourcesMessage } from '../kb/note-folders.ts';
-import type { Diagnostic } from '../model/card.ts';
+import type { Diagnostic } from '../model/knowledge-base.ts';
 
 export function register(program: Command): void {
   program

@@ -12,7 +12,7 @@ export function register(program: Command): void {
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const report = collectStats(kb.db, kb.config, Date.now());
-        const { parametersInUse, parametersLine } = await import('../srs/fit/parameters-in-use.ts');
+        const { parametersInUse, parametersLine } = await import('../app/stats/parameters-in-use.ts');
         const parameters = parametersInUse(kb.config);
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...report, parameters }, null, 2)}\n`);

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import type { FileStamp } from '../model/knowledge-base.ts';
 
 export class FileChangedError extends Error {
   readonly path: string;
@@ -22,13 +23,6 @@ export class OutsideKnowledgeBaseError extends Error {
     this.name = 'OutsideKnowledgeBaseError';
     this.path = path;
   }
-}
-
-/** A file as it stands on disk: what kb scan records of it. */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  sha256: string;
 }
 
 /** What the file looked like when read: its size and mtime (and hash), or its exact content. */

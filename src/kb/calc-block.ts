@@ -2,7 +2,7 @@
 import type { Code, RootContent } from 'mdast';
 import { parseCalc } from './calc.ts';
 import { endOffset, startLine, startOffset } from './markdown.ts';
-import type { CalcSpec, Diagnostic, KbPath } from '../model/card.ts';
+import type { CalcSpec, Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 export interface CalcBlocks {
   spec: CalcSpec | null;

@@ -1,6 +1,6 @@
 // What a calc card says about its lab-sourced figures (pure: the figures are resolved by
 // calc-figures.ts before the card is asked).
-import type { CalcSpec } from '../model/card.ts';
+import type { CalcSpec } from '../model/knowledge-base.ts';
 
 /** The lines a card shows about its lab figures: where each came from, and runs that did not reproduce. */
 export function figureNotes(spec: CalcSpec): { sources: string[]; notReproduced: string[] } {

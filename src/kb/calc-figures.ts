@@ -4,7 +4,7 @@
 // saying where it came from; with no such run, the fallback and how to get the real figure.
 import type { KbDatabase } from '../store/db.ts';
 import { labRunsOf, type LabRunRow } from '../store/lab-runs.ts';
-import type { CalcSpec, LabFigure } from '../model/card.ts';
+import type { CalcSpec, LabFigure } from '../model/knowledge-base.ts';
 
 interface StoredPoint {
   label: string | null;

@@ -3,7 +3,7 @@
 import { isMap, isScalar, type Node, type Pair, type YAMLMap } from 'yaml';
 import { compileFormula, evaluate, FormulaError, isReservedName, type Expr } from './calc-expression.ts';
 import { seededRandom } from './seeded-random.ts';
-import type { CalcSpec, CalcVar, Diagnostic, KbPath } from '../model/card.ts';
+import type { CalcSpec, CalcVar, Diagnostic, KbPath } from '../model/knowledge-base.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
 import { isLabMetric, isSweepMetric, labMetricNames } from '../lab/metrics.ts';
 

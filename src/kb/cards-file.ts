@@ -8,11 +8,11 @@ import type { Heading } from 'mdast';
 import { isCalcBlock, parseCalcBlocks } from './calc-block.ts';
 import { placeholders } from './calc.ts';
 import { CARD_ID_PATTERN, parseMetaComment, type IdSlot } from './card-meta.ts';
-import { contentHash } from './content-hash.ts';
+import { contentHash } from './card-identity.ts';
 import type { ParsedFrontmatter } from './frontmatter.ts';
 import { LAB_NAME_PATTERN, readLab, readString, readTags, type FieldReader } from './frontmatter-fields.ts';
 import { cleanSlice, endOffset, headingContentRange, parseMarkdownBlocks, sliceWithout, startLine, startOffset } from './markdown.ts';
-import type { Diagnostic, KbPath, ParsedCard } from '../model/card.ts';
+import type { Diagnostic, KbPath, ParsedCard } from '../model/knowledge-base.ts';
 
 export interface LocatedCard {
   card: ParsedCard;

@@ -7,14 +7,14 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { NEW_CARD_ORDERS } from '../srs/new-card-order.ts';
+import { LEARNING_STEP } from '../srs/review-settings.ts';
 
 // Mini carries no messages of its own: without a locale every error reads "Invalid input".
 z.config(en());
 
 export const configFileName = 'kb.json';
 
-/** A step of the learning ladder as ts-fsrs writes it: a number and m, h or d. */
-const stepSchema = z.string().check(z.regex(/^\d+(\.\d+)?[mhd]$/, 'a duration such as "1m", "10m", "1h" or "1d"'));
+const stepSchema = z.string().check(z.regex(LEARNING_STEP, 'a duration such as "1m", "10m", "1h" or "1d"'));
 const wholeNumber = (min: number) => z.int().check(z.minimum(min));
 
 export const configSchema = z.strictObject({

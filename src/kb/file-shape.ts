@@ -2,7 +2,7 @@
 // the usual way would take their frontmatter for body text, and writing an id would then put
 // a second frontmatter block on top, ignoring the file's own id and dates.
 import { locateFrontmatter } from './frontmatter.ts';
-import type { Diagnostic, KbPath } from '../model/card.ts';
+import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 /** Nothing is read from or written into a file with a shape problem; an error stops its cards, a warning only notes it. */
 export function fileShapeProblem(file: KbPath, text: string): Diagnostic | null {

@@ -1,6 +1,6 @@
 // Typed reading of the frontmatter fields kb understands. A wrong-typed field is a warning
 // (with its line) and falls back to a default; it never stops the note from being read.
-import type { Diagnostic, Difficulty, KbPath, NoteSeed } from '../model/card.ts';
+import type { Diagnostic, Difficulty, KbPath, NoteSeed } from '../model/knowledge-base.ts';
 
 export interface FieldReader {
   file: KbPath;

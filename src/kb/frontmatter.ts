@@ -8,7 +8,7 @@ import { isCollection, isMap, isPair, isScalar, type Document, type YAMLMap } fr
 import { stripBom } from './read-file.ts';
 import { lineIndex } from './line-index.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
-import type { Diagnostic, KbPath } from '../model/card.ts';
+import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 const DELIMITER = '---';
 

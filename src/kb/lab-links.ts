@@ -1,5 +1,5 @@
 // Card links to labs that the knowledge base does not have.
-import type { Diagnostic } from '../model/card.ts';
+import type { Diagnostic } from '../model/knowledge-base.ts';
 
 /** One warning per file and missing lab, at its first card: a deck linking 13 cards to one lab gives one line. */
 export function unknownLabWarnings(links: { path: string; line: number; lab: string }[], labs: Set<string>): Diagnostic[] {

@@ -5,11 +5,11 @@
 //      project's tree or an installed package.
 // A personal knowledge base keeps its database in <kb>/.kb/kb.db (git-ignored by a
 // .gitignore inside .kb/); $KB_DB overrides the database path for any knowledge base.
-import envPaths from 'env-paths';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFileName } from './config.ts';
+import { userConfigDir, userDataDir } from '../model/user-dirs.ts';
 
 export type KbSource = 'flag' | 'env' | 'config' | 'bundled';
 
@@ -37,14 +37,6 @@ export const stateFolderName = '.kb';
 /** The folder holding kb's package.json: its notes/, cards/ and lab/ are the bundled knowledge base. */
 export function bundledRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-}
-
-export function userDataDir(): string {
-  return envPaths('kb', { suffix: '' }).data;
-}
-
-export function userConfigDir(): string {
-  return envPaths('kb', { suffix: '' }).config;
 }
 
 function isDirectory(path: string): boolean {

@@ -1,7 +1,7 @@
 // Which files of a knowledge base are what: cards/ holds decks, lab/ holds labs, and the
 // folders named by kb.json's `notesFolders` (default `notes`; `.` for a vault of notes such
 // as Obsidian's) hold notes. cards/ and lab/ at the top are always kb's own, also under `.`.
-import type { KbPath } from '../model/card.ts';
+import type { KbPath } from '../model/knowledge-base.ts';
 
 export const DEFAULT_NOTES_FOLDERS: readonly string[] = ['notes'];
 

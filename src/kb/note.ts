@@ -3,12 +3,12 @@ import type { Heading, RootContent } from 'mdast';
 import { answerHeadingRank } from './answer-heading.ts';
 import { CARD_ID_PATTERN } from './card-meta.ts';
 import { CALC_LANGUAGE, isCalcBlock, parseCalcBlocks, type CalcBlocks } from './calc-block.ts';
-import { contentHash } from './content-hash.ts';
+import { contentHash } from './card-identity.ts';
 import type { ParsedFrontmatter } from './frontmatter.ts';
 import { readLab, readNoteSeed, readString, readTags, type FieldReader } from './frontmatter-fields.ts';
 import { cleanSlice, endOffset, headingContentRange, parseMarkdownBlocks, plainHeadingText, sectionEnd, sliceWithout, startOffset } from './markdown.ts';
 import { answerPrefixEnd, endsWithTopLevelAtxHeading } from './note-prefix.ts';
-import type { Diagnostic, KbPath, ParsedCard } from '../model/card.ts';
+import type { Diagnostic, KbPath, ParsedCard } from '../model/knowledge-base.ts';
 
 export interface NoteParse {
   card: ParsedCard | null;

@@ -10,7 +10,7 @@ import { DEFAULT_NOTES_FOLDERS, notesFolderOf, sourceKind } from './note-folders
 import { parseNote } from './note.ts';
 import { MAX_FRONTMATTER_BYTES, parseLimitProblem } from './parse-limits.ts';
 import { stripBom } from './read-file.ts';
-import type { Diagnostic, KbPath, ParsedFile } from '../model/card.ts';
+import type { Diagnostic, KbPath, ParsedFile } from '../model/knowledge-base.ts';
 
 export interface LocatedParse {
   parsed: ParsedFile;

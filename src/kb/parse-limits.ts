@@ -3,7 +3,7 @@
 // 1,000 deep took 26 s and 627 MB; no hand-written note comes near these limits, and a
 // file over one is skipped with a warning naming it and the line, never half-read.
 import { locateFrontmatter } from './frontmatter.ts';
-import type { Diagnostic, KbPath } from '../model/card.ts';
+import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 /** Deepest nesting of lists and block quotes kb reads (markdown-it's default cap is 100; outlines rarely pass 10). */
 export const MAX_NESTING = 50;

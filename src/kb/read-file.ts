@@ -1,6 +1,6 @@
 // Reads one knowledge-base file as text, refusing what is not a Markdown text file.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import type { Diagnostic, KbPath } from '../model/card.ts';
+import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 /** Bigger files are not notes someone wrote by hand; reading them would only slow a scan. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

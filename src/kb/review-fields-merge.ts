@@ -5,9 +5,8 @@
 // change anywhere else still conflicts as git would have it.
 import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
 import { parseFrontmatter } from './frontmatter.ts';
-import type { KbPath } from '../model/card.ts';
-
-export const REVIEW_FIELD_NAMES = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'] as const;
+import type { KbPath } from '../model/knowledge-base.ts';
+import { REVIEW_FIELD_NAMES } from '../srs/review-fields.ts';
 
 /** The review fields a note's text has, as written (only those present and of a writable type). */
 export function reviewFieldValues(path: KbPath, text: string): Record<string, FrontmatterValue> | null {

@@ -2,13 +2,14 @@
 // (kept, written into the file, or derived). Pure of the database, so it can run in a worker.
 // Ids to write are staged in a temp file; id-writes.ts fsyncs a scan's at once and swaps them in.
 import { createHash } from 'node:crypto';
-import { closeStaged, FileChangedError, stageWrite, type FileStamp, type StagedWrite } from './atomic-write.ts';
+import { closeStaged, FileChangedError, stageWrite, type StagedWrite } from './atomic-write.ts';
+import type { FileStamp } from '../model/knowledge-base.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
-import { insertMissingIds } from './card-id.ts';
-import { derivedCardId } from './derived-id.ts';
+import { insertMissingIds } from './id-insert.ts';
+import { derivedCardId } from './card-identity.ts';
 import { parseLocated } from './parse-file.ts';
 import { readKnowledgeFile } from './read-file.ts';
-import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from '../model/card.ts';
+import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from '../model/knowledge-base.ts';
 
 export interface ScanFileInput {
   path: KbPath;

@@ -17,9 +17,9 @@
 //   0 (FSRS sets them at the first rating, as for any new card).
 // lapses, learning steps and elapsed days start at 0.
 import { default_w, forgetting_curve, S_MAX, S_MIN } from 'ts-fsrs';
-import type { FsrsState } from '../store/fsrs.ts';
-import { parseFrontmatterDate } from './study-day.ts';
-import type { Difficulty, NoteSeed } from '../model/card.ts';
+import type { FsrsState } from '../model/fsrs-state.ts';
+import { parseFrontmatterDate } from '../srs/study-day.ts';
+import type { Difficulty, NoteSeed } from '../model/knowledge-base.ts';
 
 const dayMs = 86_400_000;
 

@@ -3,7 +3,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { DEFAULT_NOTES_FOLDERS, foldersToWalk } from './note-folders.ts';
-import type { Diagnostic, KbPath } from '../model/card.ts';
+import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 export interface KnowledgeFileEntry {
   path: KbPath;

@@ -2,7 +2,8 @@
 //   last_reviewed  the review day of the last review ('YYYY-MM-DD', as in the seed notes), or null
 //   next_review    the review day the card is next due
 //   review_count   reviews so far (FSRS reps)
-//   mastery_level  recall probability 30 days after the last review (see src/srs/mastery.ts)
+//   mastery_level  recall probability 30 days after the last review
+// (what they say for a state: src/srs/review-fields.ts)
 // Every other byte stays (updateFrontmatterFields edits only those values), the write is
 // atomic and refused when the file changed since it was read. The database is the truth:
 // a refused write-back loses nothing, `kb doctor --fix` rewrites the fields from it.
@@ -13,33 +14,14 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FsrsState } from '../store/fsrs.ts';
-import { reviewDayLabel } from '../srs/study-day.ts';
-import { masteryLevel } from '../srs/mastery.ts';
-import { fsrsParameters, type ReviewSettings } from '../srs/review-settings.ts';
-import { writeFileAtomic, type FileStamp } from './atomic-write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import type { FileStamp } from '../model/knowledge-base.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
 import { readKnowledgeFile } from './read-file.ts';
-import type { KbPath } from '../model/card.ts';
-
-export interface ReviewFields {
-  last_reviewed: string | null;
-  next_review: string;
-  review_count: number;
-  mastery_level: number;
-}
-
-/** What a note's review fields say for this FSRS state. */
-export function reviewFields(state: FsrsState, weights: readonly number[], dayStartsAt: string): ReviewFields {
-  return {
-    last_reviewed: state.lastReview === null ? null : reviewDayLabel(state.lastReview, dayStartsAt),
-    next_review: reviewDayLabel(state.due, dayStartsAt),
-    review_count: state.reps,
-    mastery_level: masteryLevel(state, weights),
-  };
-}
+import type { ReviewFields } from '../srs/review-fields.ts';
+import type { KbPath } from '../model/knowledge-base.ts';
 
 /** Turns the rewritten file back into the one it replaced: text[start, length - tail) becomes `removed`. */
 export interface FileRestore {
@@ -165,7 +147,3 @@ export function restoreNote(root: string, restore: FileRestore): WritebackResult
   return { status: 'restored', rewrite: written };
 }
 
-/** The fields for a state under a knowledge base's settings; `kb doctor` compares and fixes with it. */
-export function writebackProjection(state: FsrsState, settings: ReviewSettings): ReviewFields {
-  return reviewFields(state, fsrsParameters(settings).w, settings.dayStartsAt);
-}

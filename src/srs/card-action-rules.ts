@@ -2,8 +2,8 @@
 // b and s keys) does to a card's row: pure functions, no I/O. ReviewService stores the
 // result with a card_actions row so kb undo takes it back.
 import type { CardAction } from '../store/card-action-log.ts';
-import type { FsrsColumns } from '../store/fsrs.ts';
-import { NEW } from './state.ts';
+import type { FsrsColumns } from '../model/fsrs-state.ts';
+import { NEW } from '../model/fsrs-state.ts';
 
 export interface ActionContext {
   now: number;

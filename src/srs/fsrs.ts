@@ -3,10 +3,10 @@
 // the card id and its review count, so a preview shown in the morning and the rating
 // made in the evening give the same interval.
 import { fsrs, GenSeedStrategyWithCardId, StrategyMode, type Card, type FSRS } from 'ts-fsrs';
-import { fieldsFromState, stateFromColumns } from '../store/fsrs.ts';
+import { columnsFromState, stateFromColumns } from '../model/fsrs-state.ts';
 import { fromSchedulingClock, toSchedulingClock } from './study-day.ts';
 import { fsrsParameters, type ReviewSettings } from './review-settings.ts';
-import { GRADES, type CardState, type FsrsState, type Grade } from './state.ts';
+import { GRADES, type CardState, type FsrsState, type Grade } from '../model/fsrs-state.ts';
 
 /** The ts-fsrs card, carrying the id the seed strategy reads. */
 type SeededCard = Card & { card_id: string };
@@ -18,7 +18,7 @@ export interface Preview {
   intervalMs: number;
 }
 
-export class Scheduler {
+export class FsrsScheduler {
   readonly settings: ReviewSettings;
   readonly fsrs: FSRS;
 
@@ -50,7 +50,7 @@ export class Scheduler {
   private toCard(cardId: string, state: FsrsState): SeededCard {
     const dayStartsAt = this.settings.dayStartsAt;
     return {
-      ...fieldsFromState(state),
+      ...columnsFromState(state, { suspended: false, buriedUntil: null }),
       card_id: cardId,
       due: toSchedulingClock(state.due, dayStartsAt),
       last_review: state.lastReview === null ? undefined : toSchedulingClock(state.lastReview, dayStartsAt),

@@ -2,7 +2,7 @@
 // worth. A lapse that brings a card's lapses to `leechThreshold` makes it a leech, and so
 // does every half threshold of lapses after that (8, 12, 16, ... with the default 8), so a
 // card unsuspended and still failing is flagged again.
-import type { FsrsState } from './state.ts';
+import type { FsrsState } from '../model/fsrs-state.ts';
 
 export type LeechAction = 'tag' | 'suspend';
 

@@ -10,7 +10,7 @@
 // stale between reviews. A new card, never reviewed, has mastery 0. Rounded to two
 // decimals: 0.90 means a card that would survive a month away with a 90% chance.
 import { forgetting_curve } from 'ts-fsrs';
-import { NEW, type FsrsState } from './state.ts';
+import { NEW, type FsrsState } from '../model/fsrs-state.ts';
 
 export const MASTERY_HORIZON_DAYS = 30;
 

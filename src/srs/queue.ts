@@ -3,7 +3,7 @@
 // then reviews due today, then new cards. Limits are per review day: reviews and new cards
 // already answered since the day started count against them. Pure: the store supplies the
 // candidates and today's counts; this decides order and limits.
-import { LEARNING, NEW, RELEARNING, REVIEW, type CardState } from './state.ts';
+import { LEARNING, NEW, RELEARNING, REVIEW, type CardState } from '../model/fsrs-state.ts';
 
 export interface QueueCard {
   id: string;

@@ -2,13 +2,13 @@
 // is computed here for kb rate and kb review as well as for a replay, so a rating stored
 // live and the same rating replayed from the log cannot differ.
 import type { EventRow, ReplayedEntry } from '../store/review-events.ts';
-import { columnsFromState, stateFromColumns, type FsrsColumns } from '../store/fsrs.ts';
+import { columnsFromState, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
 import { applyAction } from './card-action-rules.ts';
 import { nextReviewDayStart } from './study-day.ts';
 import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
-import type { Scheduler } from './fsrs.ts';
+import type { FsrsScheduler } from './fsrs.ts';
 import { fsrsParameters, type ReviewSettings } from './review-settings.ts';
-import type { FsrsState, Grade } from './state.ts';
+import type { FsrsState, Grade } from '../model/fsrs-state.ts';
 
 export interface Rated {
   at: number;
@@ -19,7 +19,7 @@ export interface Rated {
 }
 
 /** A rating of a card whose row is `beforeRow`, given at `now` (or just after the card's last review, if that is later). */
-export function rateRow(scheduler: Scheduler, cardId: string, beforeRow: FsrsColumns, grade: Grade, now: number): Rated {
+export function rateRow(scheduler: FsrsScheduler, cardId: string, beforeRow: FsrsColumns, grade: Grade, now: number): Rated {
   const settings = scheduler.settings;
   const before = stateFromColumns(beforeRow);
   // A rating stored by another process since `now` was read comes first: the log
@@ -46,7 +46,7 @@ export interface Replay {
  * card had on that device before its first event there), else from `fallback`. Events an
  * undo took back are skipped; an action that changes nothing at its place is skipped too.
  */
-export function replayCard(scheduler: Scheduler, cardId: string, events: readonly EventRow[], fallback: FsrsColumns): Replay {
+export function replayCard(scheduler: FsrsScheduler, cardId: string, events: readonly EventRow[], fallback: FsrsColumns): Replay {
   const seeded = events.find((event) => event.seed !== null);
   let row: FsrsColumns = seeded ? (JSON.parse(seeded.seed as string) as FsrsColumns) : fallback;
   row = { ...row, leech: row.leech ?? 0 };

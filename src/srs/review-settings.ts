@@ -27,11 +27,12 @@ export interface ReviewSettings extends LeechSettings {
   fsrsParameters?: { weights: readonly number[] };
 }
 
-const STEP = /^\d+(\.\d+)?[mhd]$/;
+/** A step of the learning ladder as ts-fsrs writes it: a number and m, h or d (kb.json checks it with this too). */
+export const LEARNING_STEP = /^\d+(\.\d+)?[mhd]$/;
 
 function steps(name: string, values: readonly string[]): StepUnit[] {
   for (const value of values) {
-    if (!STEP.test(value)) throw new Error(`${name}: "${value}" is not a step like 1m, 10m, 1h or 1d`);
+    if (!LEARNING_STEP.test(value)) throw new Error(`${name}: "${value}" is not a step like 1m, 10m, 1h or 1d`);
   }
   return values as StepUnit[];
 }

@@ -3,7 +3,7 @@
 // no database round trip. No clock of its own. Reviews and new cards are read a page at a
 // time (a backlog of thousands costs no more to open than a day of twenty), through
 // cursors the store supplies.
-import { LEARNING, NEW, RELEARNING, REVIEW, type CardState, type Grade } from './state.ts';
+import { LEARNING, NEW, RELEARNING, REVIEW, type CardState, type Grade } from '../model/fsrs-state.ts';
 import type { QueueCard } from './queue.ts';
 
 /** One list of today's queue, read in queue order a page at a time. */

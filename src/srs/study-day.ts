@@ -1,5 +1,6 @@
-// Review days. A review day runs from the local day start (default 04:00) to the next one,
-// as in Anki, so a late-night session still counts for the day it belongs to.
+// Review days, and dates as notes write them (`2025-10-19`). A review day runs from the local
+// day start (default 04:00) to the next one, as in Anki, so a late-night session still counts
+// for the day it belongs to.
 //
 // ts-fsrs counts elapsed days between UTC calendar dates. Handing it a time shifted by
 // the local UTC offset minus the day start makes those UTC dates equal the local review
@@ -74,4 +75,23 @@ export function reviewDaysBetween(from: number, to: number, dayStartsAt: string)
   const utcA = Date.UTC(a.getUTCFullYear(), a.getUTCMonth(), a.getUTCDate());
   const utcB = Date.UTC(b.getUTCFullYear(), b.getUTCMonth(), b.getUTCDate());
   return Math.round((utcB - utcA) / DAY);
+}
+
+/**
+ * A frontmatter date as ms since the epoch, or null when it is missing or not a date.
+ * `YYYY-MM-DD` is that local day at the day start; a timestamp (`2025-10-19T08:30…`) is taken as written.
+ */
+export function parseFrontmatterDate(value: string | null, dayStartsAt: string): number | null {
+  if (value === null) return null;
+  const text = value.trim();
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (day) {
+    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const start = new Date(year, month - 1, date, 0, parseDayStart(dayStartsAt));
+    if (start.getFullYear() !== year || start.getMonth() !== month - 1 || start.getDate() !== date) return null;
+    return start.getTime();
+  }
+  if (!/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text)) return null;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : null;
 }

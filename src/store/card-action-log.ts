@@ -1,7 +1,7 @@
 // The `card_actions` table (migration 3): suspend, unsuspend, bury, unbury and forget, each
 // logged with the card's row before and after so kb undo takes it back exactly.
 import type { KbDatabase } from './db.ts';
-import type { FsrsColumns } from './fsrs.ts';
+import type { FsrsColumns } from '../model/fsrs-state.ts';
 
 export const CARD_ACTIONS = ['suspend', 'unsuspend', 'bury', 'unbury', 'forget'] as const;
 export type CardAction = (typeof CARD_ACTIONS)[number];

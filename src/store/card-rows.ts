@@ -1,5 +1,5 @@
 // The `cards` table: the cards kb scan found, and the ones whose source disappeared (orphans).
-import type { CalcSpec } from '../model/card.ts';
+import type { CalcSpec } from '../model/knowledge-base.ts';
 import type { KbDatabase } from './db.ts';
 
 export type CardKind = 'note' | 'card';

@@ -1,5 +1,5 @@
 // The `files` table: what kb scan saw of each source file last time it scanned it cleanly.
-import type { FileStamp } from '../kb/atomic-write.ts';
+import type { FileStamp } from '../model/knowledge-base.ts';
 import type { KbDatabase } from './db.ts';
 
 export interface FileRow {

@@ -5,7 +5,7 @@
 // rated in one transaction, two kb rate at once could store two log rows for one change),
 // and kb undo would refuse that card.
 import type { KbDatabase } from './db.ts';
-import { sameFsrsState, stateFromColumns, type FsrsColumns } from './fsrs.ts';
+import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
 
 export interface ReplayProblem {
   id: string;

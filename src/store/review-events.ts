@@ -2,7 +2,7 @@
 // each file was read, the cards waiting for a replay, and rewriting a card's review_log and
 // card_actions rows to what a replay gives.
 import type { KbDatabase } from './db.ts';
-import type { FsrsColumns } from './fsrs.ts';
+import type { FsrsColumns } from '../model/fsrs-state.ts';
 
 export interface EventRow {
   id: string;

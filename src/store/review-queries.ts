@@ -3,7 +3,8 @@
 // this file only moves rows.
 import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
-import type { FsrsColumns, FsrsStateCode } from './fsrs.ts';
+import type { FsrsColumns, FsrsStateCode } from '../model/fsrs-state.ts';
+import { FSRS_COLUMNS, fsrsQueries } from './fsrs-rows.ts';
 import { shuffleKey } from './shuffle-key.ts';
 
 export interface CandidateRow {
@@ -63,9 +64,6 @@ export interface ReviewLogRow {
   device_id: string;
 }
 
-export const FSRS_COLUMNS =
-  'due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review, suspended, buried_until, leech';
-
 export function filterSql(filter: CardFilter): { sql: string; args: string[] } {
   const clauses: string[] = [];
   const args: string[] = [];
@@ -87,16 +85,9 @@ export function reviewQueries(db: KbDatabase) {
   db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
   // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
   const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
-  const fsrsRow = db.prepare<[string], FsrsColumns>(`SELECT ${FSRS_COLUMNS} FROM fsrs WHERE card_id = ?`);
-  const writeFsrs = db.prepare(
-    `UPDATE fsrs SET due = @due, stability = @stability, difficulty = @difficulty, elapsed_days = @elapsed_days,
-       scheduled_days = @scheduled_days, learning_steps = @learning_steps, reps = @reps, lapses = @lapses,
-       state = @state, last_review = @last_review, suspended = @suspended, buried_until = @buried_until,
-       leech = coalesce(@leech, leech)
-     WHERE card_id = @card_id`,
-  );
-  // A row from a log entry older than migration 3 has no leech flag: the card keeps its own.
-  const writeRow = (cardId: string, row: FsrsColumns) => writeFsrs.run({ ...row, leech: row.leech ?? null, card_id: cardId });
+  // The fsrs table has one writer, store/fsrs.ts: a rating's row goes through it too.
+  const fsrsTable = fsrsQueries(db);
+  const writeRow = fsrsTable.writeRow;
   const insertLog = db.prepare(
     `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
      VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
@@ -129,7 +120,7 @@ export function reviewQueries(db: KbDatabase) {
 
   return {
     fsrs(cardId: string): FsrsColumns | null {
-      return fsrsRow.get(cardId) ?? null;
+      return fsrsTable.row(cardId);
     },
 
     /**

@@ -1,4 +1,4 @@
-// The SQL behind kb stats: raw rows only; src/srs/stats.ts buckets them.
+// The SQL behind kb stats: raw rows only; src/app/stats/stats-buckets.ts buckets them.
 import type { KbDatabase } from './db.ts';
 
 export interface LoggedReview {

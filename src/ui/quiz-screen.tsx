@@ -21,7 +21,7 @@ import { readableWidth } from './review/card-layout.ts';
 import { preloadLineBreaker } from './text/line-break.ts';
 import { Viewport } from './review/Viewport.tsx';
 
-/** What the screen drives: QuizRun (src/srs/quiz-run.ts) in kb, a fake in tests. */
+/** What the screen drives: QuizRun (src/app/quiz/quiz-run.ts) in kb, a fake in tests. */
 export interface QuizDriver {
   readonly session: QuizSession;
   current(): QuizQuestion | null;

@@ -8,7 +8,7 @@ import { parse } from "@babel/parser";
 export const srcRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 
 export interface ImportEdge {
-  from: string; // path relative to src/, e.g. "kb/scan.ts"
+  from: string; // path relative to src/, e.g. "kb/walk.ts"
   to: string;
   typeOnly: boolean;
 }
@@ -62,6 +62,8 @@ export function importGraph(root = srcRoot): ImportEdge[] {
       .flatMap(({ specifier, typeOnly }) => {
         const target = resolveLocal(file, specifier);
         if (!target) throw new Error(`${relative(root, file)}: cannot resolve import "${specifier}"`);
+        // package.json (the version) and other files outside src/ are data, not a layer.
+        if (relative(root, target).startsWith('..') || !sourceFile.test(target)) return [];
         return [{ from: relative(root, file), to: relative(root, target), typeOnly }];
       }),
   );

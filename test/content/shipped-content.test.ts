@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { calcAnswer, drawCalc, validateCalc } from '../../src/kb/calc.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { seededRandom } from '../../src/kb/seeded-random.ts';
-import type { ParsedCard, ParsedFile } from '../../src/model/card.ts';
+import type { ParsedCard, ParsedFile } from '../../src/model/knowledge-base.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
 import { independentAnswers } from './calc-answers.ts';
 

@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
-import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../src/store/fsrs.ts';
+import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../src/model/fsrs-state.ts';
 import type { ReviewLogRow } from '../../src/store/review-queries.ts';
-import { Scheduler } from '../../src/srs/fsrs.ts';
-import type { Grade } from '../../src/srs/state.ts';
+import { FsrsScheduler } from '../../src/srs/fsrs.ts';
+import type { Grade } from '../../src/model/fsrs-state.ts';
 import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { openDb } from './review-fixture.ts';
 
@@ -58,7 +58,7 @@ describe('kb rate and kb undo from several processes at once', () => {
     const current = new Map((db.prepare('SELECT card_id, * FROM fsrs').all() as Array<FsrsColumns & { card_id: string }>).map((row) => [row.card_id, row]));
     db.close();
     expect(log.length).toBe(stood);
-    const scheduler = new Scheduler(defaultConfig);
+    const scheduler = new FsrsScheduler(defaultConfig);
     for (const id of ids) {
       let state = stateFromColumns(initial.get(id)!);
       for (const row of log.filter((entry) => entry.card_id === id)) {

@@ -7,7 +7,7 @@ import {
   AddError, addDeckCard, addNote, deckHeader, normalizeAnswer, normalizeQuestion, noteText, readAddedCard, splitTags, withdrawAdded,
   type NoteRequest,
 } from '../../src/app/add-note.ts';
-import { newCardId } from '../../src/kb/card-id.ts';
+import { newCardId } from '../../src/kb/card-identity.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SLUG_MAX_LENGTH, slugify } from '../../src/kb/slug.ts';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { MAX_FILE_BYTES, readKnowledgeFile } from '../../src/kb/read-file.ts';
 import { walkKnowledgeBase } from '../../src/kb/walk.ts';
-import type { ParsedFile } from '../../src/model/card.ts';
+import type { ParsedFile } from '../../src/model/knowledge-base.ts';
 import { put, SEED_STYLE_NOTE, tempKb } from './parse-fixtures.ts';
 
 function scanAll(root: string): ParsedFile[] {

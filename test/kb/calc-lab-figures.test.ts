@@ -5,7 +5,7 @@ import { figureNotes } from '../../src/kb/calc-figure-notes.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { drawQuestion, solutionText } from '../../src/app/quiz/quiz-session.ts';
-import type { CalcSpec } from '../../src/model/card.ts';
+import type { CalcSpec } from '../../src/model/knowledge-base.ts';
 
 const block = `vars:
   tps: { lab: batch-size-sweep, metric: decode.tokens_per_s@1, fallback: 35 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { calcAnswer, checkCalcAnswer, drawCalc, formatNumber, parseCalc, renderTemplate, validateCalc } from '../../src/kb/calc.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { seededRandom } from '../../src/kb/seeded-random.ts';
-import type { CalcSpec } from '../../src/model/card.ts';
+import type { CalcSpec } from '../../src/model/knowledge-base.ts';
 import { TPOT_CALC_YAML as TPOT } from '../helpers/calc-fixtures.ts';
 
 

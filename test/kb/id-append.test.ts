@@ -3,7 +3,7 @@
 // writes must parse back to the same card with the new id and the same frontmatter plus `id`.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { insertMissingIds } from '../../src/kb/card-id.ts';
+import { insertMissingIds } from '../../src/kb/id-insert.ts';
 import { parseFrontmatter } from '../../src/kb/frontmatter.ts';
 import { parseLocated } from '../../src/kb/parse-file.ts';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { insertMissingIds, newCardId } from '../../src/kb/card-id.ts';
+import { insertMissingIds } from '../../src/kb/id-insert.ts';
+import { newCardId } from '../../src/kb/card-identity.ts';
 import { locateFrontmatter } from '../../src/kb/frontmatter.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SEED_STYLE_NOTE, TPOT_CARDS } from './parse-fixtures.ts';

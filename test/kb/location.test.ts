@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundledRoot, locateKnowledgeBase, LocationError, userConfigDir, userDataDir } from '../../src/kb/location.ts';
+import { bundledRoot, locateKnowledgeBase, LocationError } from '../../src/kb/location.ts';
+import { userConfigDir, userDataDir } from '../../src/model/user-dirs.ts';
 
 function tempKb(folders: string[] = ['notes', 'cards', 'lab'], config = false): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'kb-loc-')));

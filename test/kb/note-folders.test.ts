@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { foldersToWalk, notesFolderOf, sourceKind } from '../../src/kb/note-folders.ts';
 import { noteDeck } from '../../src/kb/note.ts';
 import { parseKnowledgeFile, parseLocated } from '../../src/kb/parse-file.ts';
-import { insertMissingIds } from '../../src/kb/card-id.ts';
+import { insertMissingIds } from '../../src/kb/id-insert.ts';
 
 describe('notes folders', () => {
   it('classifies paths: cards/ and lab/ are always kb\'s, notes only inside a notes folder', () => {

@@ -3,7 +3,7 @@
 import { convertCsvToFsrsItems } from '@open-spaced-repetition/binding';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newCardId } from '../../src/kb/card-id.ts';
+import { newCardId } from '../../src/kb/card-identity.ts';
 import { cardNumbers, FIRST_FOREIGN_NUMBER, kbIdOfNumber, numberOfKbId } from '../../src/kb/revlog/card-number.ts';
 import { formatRevlog, parseRevlog, type RevlogRow } from '../../src/kb/revlog/revlog-csv.ts';
 

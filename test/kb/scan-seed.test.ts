@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { default_w, forgetting_curve, S_MAX, S_MIN } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import { seedFsrsState, stabilityForRecall } from '../../src/kb/seed-fsrs.ts';
-import { parseFrontmatterDate, studyDay } from '../../src/kb/study-day.ts';
-import type { NoteSeed } from '../../src/model/card.ts';
+import { parseFrontmatterDate, reviewDayLabel } from '../../src/srs/study-day.ts';
+import type { NoteSeed } from '../../src/model/knowledge-base.ts';
 
 const dayMs = 86_400_000;
 const seed = (fields: Partial<NoteSeed>): NoteSeed => ({
@@ -20,9 +20,9 @@ const now = new Date(2025, 10, 1, 12).getTime();
 describe('frontmatter dates', () => {
   it('reads a day as that local day at the day start, and round-trips it', () => {
     expect(parseFrontmatterDate('2025-10-19', '04:00')).toBe(new Date(2025, 9, 19, 4).getTime());
-    expect(studyDay(new Date(2025, 9, 19, 4).getTime(), '04:00')).toBe('2025-10-19');
+    expect(reviewDayLabel(new Date(2025, 9, 19, 4).getTime(), '04:00')).toBe('2025-10-19');
     // 1 am belongs to the study day before.
-    expect(studyDay(new Date(2025, 9, 20, 1).getTime(), '04:00')).toBe('2025-10-19');
+    expect(reviewDayLabel(new Date(2025, 9, 20, 1).getTime(), '04:00')).toBe('2025-10-19');
   });
 
   it('refuses what is not a date', () => {
@@ -33,8 +33,8 @@ describe('frontmatter dates', () => {
   it('round-trips any day', () => {
     fc.assert(
       fc.property(fc.date({ min: new Date(2000, 0, 1), max: new Date(2090, 0, 1), noInvalidDate: true }), (date) => {
-        const day = studyDay(date.getTime(), '04:00');
-        expect(studyDay(parseFrontmatterDate(day, '04:00')!, '04:00')).toBe(day);
+        const day = reviewDayLabel(date.getTime(), '04:00');
+        expect(reviewDayLabel(parseFrontmatterDate(day, '04:00')!, '04:00')).toBe(day);
       }),
     );
   });

@@ -12,7 +12,7 @@ import { cardsOffTheirLog } from '../../src/store/log-replay.ts';
 import { ReviewRun } from '../../src/app/review/review-run.ts';
 import { ReviewService } from '../../src/app/review/review-service.ts';
 import { FakeLabs } from '../ui/fake-labs.ts';
-import type { Grade } from '../../src/srs/state.ts';
+import type { Grade } from '../../src/model/fsrs-state.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const NOW = new Date(2026, 2, 10, 9).getTime();

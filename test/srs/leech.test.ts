@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { becameLeech } from '../../src/srs/leech.ts';
-import type { FsrsState } from '../../src/srs/state.ts';
+import type { FsrsState } from '../../src/model/fsrs-state.ts';
 
 function withLapses(lapses: number): FsrsState {
   return { due: 0, stability: 1, difficulty: 5, elapsedDays: 0, scheduledDays: 0, learningSteps: 0, reps: 10, lapses, state: 3, lastReview: 0 };

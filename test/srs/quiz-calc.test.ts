@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { formatNumber, parseCalc } from '../../src/kb/calc.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { seededRandom } from '../../src/kb/seeded-random.ts';
-import type { CalcSpec } from '../../src/model/card.ts';
+import type { CalcSpec } from '../../src/model/knowledge-base.ts';
 import { answerCalc, createQuizSession, currentQuestion, solutionText, type QuizCard, type QuizSession } from '../../src/app/quiz/quiz-session.ts';
 import { repoRoot } from '../helpers/kb-cli.ts';
 import { quizCard, TPOT_SPEC } from './quiz-fixture.ts';

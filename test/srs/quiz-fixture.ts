@@ -1,6 +1,6 @@
 // Quiz cards for the tests: a text card and the seed-004 TPOT calc card with fixed values.
 import { parseCalc } from '../../src/kb/calc.ts';
-import type { CalcSpec } from '../../src/model/card.ts';
+import type { CalcSpec } from '../../src/model/knowledge-base.ts';
 import type { QuizCard } from '../../src/app/quiz/quiz-session.ts';
 
 export function calcSpec(source: string): CalcSpec {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCalc } from '../../src/kb/calc.ts';
-import type { CalcSpec } from '../../src/model/card.ts';
+import type { CalcSpec } from '../../src/model/knowledge-base.ts';
 import { calcFaces, checkTyped, dailyCalc, dailyFront } from '../../src/app/review/review-calc.ts';
 import { calcKey, type CalcKey } from '../../src/ui/review/calc-keys.ts';
 import { TPOT_CALC_YAML } from '../helpers/calc-fixtures.ts';

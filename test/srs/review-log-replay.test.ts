@@ -7,10 +7,10 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
-import { fsrsQueries } from '../../src/store/fsrs.ts';
+import { fsrsQueries } from '../../src/store/fsrs-rows.ts';
 import { ReviewLog } from '../../src/app/review-log/review-log.ts';
 import { ReviewService, UndoError } from '../../src/app/review/review-service.ts';
-import { Scheduler } from '../../src/srs/fsrs.ts';
+import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 import { testSettings } from './settings.ts';
@@ -42,7 +42,7 @@ function device(folder: string): Device {
     fsrs.write(id, newCardState(START));
   }
   const target = { root: folder, writable: false, db, config: settings, reviewLogFolder: folder };
-  return { db, service: new ReviewService(target), log: new ReviewLog(db, folder, new Scheduler(settings)), clock: START };
+  return { db, service: new ReviewService(target), log: new ReviewLog(db, folder, new FsrsScheduler(settings)), clock: START };
 }
 
 function rows(db: KbDatabase): unknown[] {

@@ -10,7 +10,7 @@ import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { ReviewRun } from '../../src/app/review/review-run.ts';
 import { ReviewService } from '../../src/app/review/review-service.ts';
-import type { Grade } from '../../src/srs/state.ts';
+import type { Grade } from '../../src/model/fsrs-state.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 import { FakeLabs } from '../ui/fake-labs.ts';
 

@@ -1,5 +1,5 @@
 // What the review and quiz screens need to run a card's lab in place and to show its latest
-// result on the card's back. The real one (src/ui/card-lab-runner.ts) wraps the lab runner
+// result on the card's back. The real one (src/app/card-labs/card-lab-runner.ts) wraps the lab runner
 // and the lab_runs table; component tests pass a fake, so no engine runs there.
 import type { LabProgress } from '../../lab/progress.ts';
 

@@ -11,7 +11,9 @@
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
 import { cardQueries } from '../../store/card-rows.ts';
 import type { KbDatabase } from '../../store/db.ts';
-import { fsrsQueries, type FsrsRow } from '../../store/fsrs.ts';
+import { fsrsQueries } from '../../store/fsrs-rows.ts';
+import { reviewFields, type ReviewField } from '../../srs/review-fields.ts';
+import { fsrsParameters } from '../../srs/review-settings.ts';
 import { cardsOffTheirLog, type ReplayProblem } from '../../store/log-replay.ts';
 import { writeFileAtomic } from '../../kb/atomic-write.ts';
 import type { KbConfig } from '../../kb/config.ts';
@@ -22,25 +24,10 @@ import { readKnowledgeFile } from '../../kb/read-file.ts';
 import { sha256 } from '../../kb/scan-file.ts';
 import { scanFiles } from '../../kb/scan-pool.ts';
 import { staleTempFiles, type StaleTempFile } from '../../kb/stale-temp-files.ts';
-import { parseFrontmatterDate, studyDay } from '../../kb/study-day.ts';
-import type { Diagnostic, KbPath, NoteSeed } from '../../model/card.ts';
+import { parseFrontmatterDate, reviewDayLabel } from '../../srs/study-day.ts';
+import type { Diagnostic, KbPath, NoteSeed } from '../../model/knowledge-base.ts';
 import { sourceKind } from '../../kb/note-folders.ts';
 import { walkKnowledgeBase } from '../../kb/walk.ts';
-
-export type ReviewField = 'next_review' | 'review_count' | 'last_reviewed' | 'mastery_level';
-export type ReviewFieldValues = Partial<Record<ReviewField, string | number | null>>;
-
-/**
- * What a note's review fields should say, given its FSRS state. Extension point: the review
- * layer's write-back owns the full mapping (last_reviewed, mastery_level); pass it as
- * `projection` and doctor compares and fixes every field it returns.
- */
-export type FrontmatterProjection = (state: FsrsRow, config: KbConfig) => ReviewFieldValues;
-
-export const defaultProjection: FrontmatterProjection = (state, config) => ({
-  next_review: studyDay(state.due, config.dayStartsAt),
-  review_count: state.reps,
-});
 
 export interface DoctorTarget {
   root: string;
@@ -52,7 +39,6 @@ export interface DoctorTarget {
 
 export interface DoctorOptions {
   fix?: boolean;
-  projection?: FrontmatterProjection;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -99,7 +85,7 @@ function agree(field: ReviewField, file: string | number | null, database: strin
   if (field === 'next_review' || field === 'last_reviewed') {
     const day = (value: string | number) => {
       const ms = typeof value === 'number' ? value : parseFrontmatterDate(value, config.dayStartsAt);
-      return ms === null ? String(value) : studyDay(ms, config.dayStartsAt);
+      return ms === null ? String(value) : reviewDayLabel(ms, config.dayStartsAt);
     };
     return day(file) === day(database);
   }
@@ -109,7 +95,7 @@ function agree(field: ReviewField, file: string | number | null, database: strin
 
 export async function diagnoseKnowledgeBase(target: DoctorTarget, options: DoctorOptions = {}): Promise<DoctorReport> {
   const { db, config } = target;
-  const projection = options.projection ?? defaultProjection;
+  const weights = fsrsParameters(config).w;
   const cards = cardQueries(db);
   const fsrs = fsrsQueries(db);
   const integrityMessages = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
@@ -148,7 +134,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     if (outcome.kind === 'unreadable') return void report.unreadable.push(outcome.diagnostic);
     if (outcome.kind !== 'parsed') return;
     report.unreadable.push(...outcome.diagnostics.filter((d) => d.severity === 'error'));
-    const fixes: ReviewFieldValues = {};
+    const fixes: Partial<Record<ReviewField, string | number | null>> = {};
     const found: DoctorReport['frontmatter'] = [];
     for (const card of outcome.cards) {
       if (!card.idInFile) {
@@ -162,7 +148,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
       const state = fsrs.get(card.id);
       if (!state) continue;
       const mismatches: FieldMismatch[] = [];
-      for (const [field, database] of Object.entries(projection(state, config)) as [ReviewField, string | number | null][]) {
+      for (const [field, database] of Object.entries(reviewFields(state, weights, config.dayStartsAt)) as [ReviewField, string | number | null][]) {
         const file = seedValue(card.seed, field);
         if (!agree(field, file, database, config)) {
           mismatches.push({ field, file, database });
@@ -194,7 +180,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
 }
 
 /** Rewrites a note's review fields, only if it is still the file that was checked. Returns why not, or null. */
-function rewriteFields(root: string, abs: string, path: KbPath, checkedSha: string, fields: ReviewFieldValues): string | null {
+function rewriteFields(root: string, abs: string, path: KbPath, checkedSha: string, fields: Partial<Record<ReviewField, string | number | null>>): string | null {
   const read = readKnowledgeFile(abs, path);
   if ('diagnostic' in read) return read.diagnostic.message;
   if (sha256(read.bytes) !== checkedSha) return 'the file changed while kb doctor ran; run it again';

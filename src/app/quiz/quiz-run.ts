@@ -22,7 +22,7 @@ import {
   type Timing,
 } from './quiz-session.ts';
 import { ReviewService, type ReviewTarget } from '../review/review-service.ts';
-import { GRADE_NAMES, type Grade } from '../../srs/state.ts';
+import { GRADE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 
 export interface QuizRequest extends PickFilter {
   /** How many questions at most. */

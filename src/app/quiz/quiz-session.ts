@@ -2,7 +2,7 @@
 // the expected number), the answers given, and the score. Every step returns a new session;
 // the TUI and the --json mode drive the same functions, and the run stores each answer.
 import { figureNotes } from '../../kb/calc-figure-notes.ts';
-import type { CalcSpec } from '../../model/card.ts';
+import type { CalcSpec } from '../../model/knowledge-base.ts';
 import { calcAnswer, checkCalcAnswer, drawCalc, formatNumber, renderTemplate } from '../../kb/calc.ts';
 import type { CardRow } from '../../store/card-rows.ts';
 import { parseTypedAnswer } from './quiz-units.ts';

@@ -3,7 +3,7 @@
 // killed kb) appended, replayed into the database before anything reads the schedule.
 import type { KbDatabase } from '../../store/db.ts';
 import { ReviewLog, reviewLogFolder, type IngestReport } from './review-log.ts';
-import { Scheduler } from '../../srs/fsrs.ts';
+import { FsrsScheduler } from '../../srs/fsrs.ts';
 import type { ReviewSettings } from '../../srs/review-settings.ts';
 
 export interface LoggedKnowledgeBase {
@@ -15,7 +15,7 @@ export interface LoggedKnowledgeBase {
 
 export function openReviewLog(kb: LoggedKnowledgeBase): ReviewLog | null {
   const folder = reviewLogFolder(kb);
-  return folder === null ? null : new ReviewLog(kb.db, folder, new Scheduler(kb.config));
+  return folder === null ? null : new ReviewLog(kb.db, folder, new FsrsScheduler(kb.config));
 }
 
 /** Exports legacy history (once) and ingests the logs; null when the knowledge base keeps no log. */

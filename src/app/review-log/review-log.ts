@@ -8,15 +8,16 @@ import type { KbDatabase } from '../../store/db.ts';
 import { deviceId } from '../../store/db.ts';
 import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries } from '../../store/file-stamps.ts';
-import { stateFromColumns, type FsrsColumns } from '../../store/fsrs.ts';
+import { stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { compareEventKeys, compareEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
-import { commitWriteback, prepareWriteback, reviewFields } from '../../kb/writeback.ts';
+import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
+import { reviewFields } from '../../srs/review-fields.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { replayCard, replaySettingsKey } from '../../srs/replay.ts';
-import type { Scheduler } from '../../srs/fsrs.ts';
+import type { FsrsScheduler } from '../../srs/fsrs.ts';
 
 export const REVIEW_LOG_FOLDER = 'reviews';
 
@@ -57,11 +58,11 @@ export class ReviewLog {
   readonly folder: string;
   readonly device: string;
   private readonly db: KbDatabase;
-  private readonly scheduler: Scheduler;
+  private readonly scheduler: FsrsScheduler;
   private readonly events: ReviewEventQueries;
   private readonly reviews: ReturnType<typeof reviewQueries>;
 
-  constructor(db: KbDatabase, folder: string, scheduler: Scheduler) {
+  constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler) {
     this.db = db;
     this.folder = folder;
     this.scheduler = scheduler;

@@ -8,7 +8,7 @@ import type { CardRow } from '../../store/card-rows.ts';
 import { hashText } from '../../store/shuffle-key.ts';
 import { calcVerdict, drawQuestion, solutionText, type QuizQuestion } from '../quiz/quiz-session.ts';
 import { parseTypedAnswer } from '../quiz/quiz-units.ts';
-import type { Grade } from '../../srs/state.ts';
+import type { Grade } from '../../model/fsrs-state.ts';
 
 type CalcCard = Pick<CardRow, 'id' | 'kind' | 'path' | 'line' | 'deck' | 'front' | 'back' | 'full' | 'tags' | 'lab' | 'calc'>;
 

@@ -6,10 +6,10 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
+import { queueCardOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
-import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../srs/state.ts';
+import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 import { editorInvocation } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
@@ -127,8 +127,8 @@ export class ReviewRun implements ReviewController {
   }
 
   rate(cardId: string, grade: Grade, now: number, durationMs: number): ActionResult {
-    const before = this.service.queueCard(cardId);
     const outcome = this.service.rate(cardId, grade, now, durationMs);
+    const before = queueCardOf(cardId, outcome.beforeRow);
     this.cache.delete(cardId);
     this.session.answered(before, grade, outcome.after);
     // A leech suspended by this rating leaves the session (it would come back as relearning).
@@ -166,8 +166,8 @@ export class ReviewRun implements ReviewController {
 
   /** Bury or suspend: the card leaves today's session, and the action is logged for undo. */
   private leave(cardId: string, kind: 'bury' | 'suspend', now: number, message: string): ActionResult {
-    const card = this.service.queueCard(cardId);
     const outcome = this.service.act(cardId, kind, now);
+    const card = queueCardOf(cardId, outcome.before);
     this.cache.delete(cardId);
     this.session.removed(cardId);
     if (outcome.uuid !== null) this.undoSteps.push({ kind, uuid: outcome.uuid, card });

@@ -13,16 +13,10 @@ import { cardActionQueries, type CardAction, type CardActionQueries } from '../.
 import { cardQueries, type CardRow } from '../../store/card-rows.ts';
 import { deviceId, type KbDatabase } from '../../store/db.ts';
 import { fileQueries, type FileQueries } from '../../store/file-stamps.ts';
-import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../store/fsrs.ts';
+import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { reviewQueries, type CandidateRow, type CardFilter, type ReviewQueries } from '../../store/review-queries.ts';
-import {
-  commitWriteback,
-  prepareWriteback,
-  restoreNote,
-  reviewFields,
-  type FileRestore,
-  type WritebackResult,
-} from '../../kb/writeback.ts';
+import { commitWriteback, prepareWriteback, restoreNote, type FileRestore, type WritebackResult } from '../../kb/writeback.ts';
+import { reviewFields } from '../../srs/review-fields.ts';
 import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
@@ -31,10 +25,10 @@ import type { LeechAction } from '../../srs/leech.ts';
 import { newCardReader, type NewCardReader } from '../../srs/new-card-order.ts';
 import { hashText } from '../../store/shuffle-key.ts';
 import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from '../../srs/queue.ts';
-import { Scheduler, type Preview } from '../../srs/fsrs.ts';
+import { FsrsScheduler, type Preview } from '../../srs/fsrs.ts';
 import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type CardCursor, type SessionQueue } from '../../srs/session-queue.ts';
 import type { ReviewSettings } from '../../srs/review-settings.ts';
-import type { CardState, FsrsState, Grade } from '../../srs/state.ts';
+import type { CardState, FsrsState, Grade } from '../../model/fsrs-state.ts';
 
 export interface ReviewTarget {
   root: string;
@@ -61,6 +55,8 @@ export interface RatingOutcome {
   uuid: string;
   cardId: string;
   grade: Grade;
+  /** The card's row before the rating (read in the rating's transaction). */
+  beforeRow: FsrsColumns;
   before: FsrsState;
   after: FsrsState;
   /** null when the card is not a note of a writable knowledge base. */
@@ -103,7 +99,7 @@ export class UndoError extends Error {
 }
 
 export class ReviewService {
-  readonly scheduler: Scheduler;
+  readonly scheduler: FsrsScheduler;
   private readonly target: ReviewTarget;
   private readonly reviews: ReviewQueries;
   private readonly cards: ReturnType<typeof cardQueries>;
@@ -114,7 +110,7 @@ export class ReviewService {
 
   constructor(target: ReviewTarget) {
     this.target = target;
-    this.scheduler = new Scheduler(target.config);
+    this.scheduler = new FsrsScheduler(target.config);
     this.reviews = reviewQueries(target.db);
     this.cards = cardQueries(target.db);
     this.files = fileQueries(target.db);
@@ -215,7 +211,7 @@ export class ReviewService {
   rate(cardId: string, grade: Grade, now: number, durationMs = 0): RatingOutcome {
     const card = this.requireCard(cardId);
     const uuid = randomUUID();
-    const { before, after, prepared, leech } = this.target.db
+    const { beforeRow, before, after, prepared, leech } = this.target.db
       .transaction(() => {
         this.log?.catchUp();
         const beforeRow = this.requireRow(cardId);
@@ -231,12 +227,12 @@ export class ReviewService {
           afterRow,
         );
         this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: Math.max(0, Math.round(durationMs)) }, beforeRow);
-        return { before, after, prepared, leech };
+        return { beforeRow, before, after, prepared, leech };
       })
       .immediate();
     const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
     this.followRewrite(writeback);
-    return { uuid, cardId, grade, before, after, writeback, leech };
+    return { uuid, cardId, grade, beforeRow, before, after, writeback, leech };
   }
 
   /**
@@ -327,8 +323,7 @@ export class ReviewService {
 
   /** The queue entry for a card in its current state (for putting it back after undo). */
   queueCard(cardId: string): QueueCard {
-    const row = this.requireRow(cardId);
-    return { id: cardId, state: row.state as CardState, due: row.due, newOrder: 0, suspended: row.suspended === 1, buriedUntil: row.buried_until };
+    return queueCardOf(cardId, this.requireRow(cardId));
   }
 
   /** A note kb just rewrote stays known to the scan, so the next start does not parse it again. */
@@ -367,6 +362,11 @@ export class ReviewService {
     if (!row) throw new UnknownCardError(cardId);
     return row;
   }
+}
+
+/** The queue entry of a card whose row is `row`. */
+export function queueCardOf(cardId: string, row: FsrsColumns): QueueCard {
+  return { id: cardId, state: row.state as CardState, due: row.due, newOrder: 0, suspended: row.suspended === 1, buriedUntil: row.buried_until };
 }
 
 export class UnknownCardError extends Error {

@@ -4,8 +4,9 @@
 // orphans. Rows that would not change are not written.
 import { cardQueries, type CardContent } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
-import { fsrsQueries, sameFsrsState } from '../../store/fsrs.ts';
-import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-kb.ts';
+import { fsrsQueries } from '../../store/fsrs-rows.ts';
+import { sameFsrsState } from '../../model/fsrs-state.ts';
+import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
 import type { SettledCard } from '../../kb/scan-file.ts';
 import { newCardState, seedFsrsState } from '../../kb/seed-fsrs.ts';
 

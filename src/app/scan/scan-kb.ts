@@ -7,23 +7,14 @@
 // A scan that finds nothing changed writes nothing: no file, no row.
 import { realpathSync } from 'node:fs';
 import { cardQueries } from '../../store/card-rows.ts';
-import type { KbDatabase } from '../../store/db.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
-import type { KbConfig } from '../../kb/config.ts';
 import { unknownLabWarnings } from '../../kb/lab-links.ts';
 import { describeFolders, sourceKind } from '../../kb/note-folders.ts';
 import { applyChanges } from './scan-apply.ts';
+import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
 import type { ScanFileOutcome } from '../../kb/scan-file.ts';
-import type { Diagnostic, KbPath } from '../../model/card.ts';
+import type { Diagnostic, KbPath } from '../../model/knowledge-base.ts';
 import { walkKnowledgeBase } from '../../kb/walk.ts';
-
-export interface ScanTarget {
-  root: string;
-  db: KbDatabase;
-  /** Whether ids may be written into the files (false for the bundled knowledge base). */
-  writable: boolean;
-  config: KbConfig;
-}
 
 export interface ScanOptions {
   /** Read and parse every file, ignoring what the last scan recorded. */
@@ -39,35 +30,6 @@ export interface ScanOptions {
   workersOnly?: boolean;
 }
 
-export interface ScanCounts {
-  /** Cards new to the database. */
-  added: number;
-  /** Cards whose content (front, back, body, tags, lab, calc, deck) changed. */
-  changed: number;
-  /** Cards found in another file than before, content unchanged. */
-  moved: number;
-  /** Orphans whose source came back. */
-  restored: number;
-  /** Cards that became orphans in this scan (their source disappeared). */
-  removed: number;
-  unchanged: number;
-  /** Cards in the database with a live source, after the scan. */
-  total: number;
-  orphans: number;
-}
-
-export interface ScanReport {
-  root: string;
-  files: { total: number; read: number; parsed: number; skipped: number };
-  cards: ScanCounts;
-  /** Files into which ids were written. */
-  idsWritten: { file: KbPath; count: number }[];
-  /** The folders searched for notes and cards, as a message names them (`notes/, cards/`). */
-  lookedIn: string;
-  errors: Diagnostic[];
-  warnings: Diagnostic[];
-}
-
 function isCardSource(path: KbPath, notesFolders: readonly string[]): boolean {
   const kind = sourceKind(path, notesFolders);
   return kind === 'note' || kind === 'cards';
@@ -79,7 +41,6 @@ function labName(path: KbPath): string | null {
   return match ? match[1] : null;
 }
 
-export type ParsedOutcome = Extract<ScanFileOutcome, { kind: 'parsed' }>;
 
 export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions = {}): Promise<ScanReport> {
   const now = options.now ?? Date.now();

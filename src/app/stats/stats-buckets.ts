@@ -1,6 +1,6 @@
 // kb stats, computed: pure functions from stored rows to the numbers the charts draw.
 import { reviewDayLabel, reviewDayStart, reviewDaysBetween } from '../../srs/study-day.ts';
-import { REVIEW, STATE_NAMES } from '../../srs/state.ts';
+import { REVIEW, STATE_NAMES } from '../../model/fsrs-state.ts';
 
 export interface DayCount {
   /** Review day, 'YYYY-MM-DD'. */

@@ -2,7 +2,7 @@
 // written atomically so an interrupted save never leaves half a profile behind.
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { userDataDir } from '../../kb/location.ts';
+import { userDataDir } from '../../model/user-dirs.ts';
 import { type DeviceProfile, profileSchema } from './device-profile.ts';
 
 export function profilesDir(): string {

@@ -1,14 +1,14 @@
-// A sequence of block nodes, a blank line between them (none inside a tight list).
+// A sequence of block nodes, a blank line between them (none inside a tight list), and the
+// blocks that hold blocks (lists and quotes): one file, as they render one another.
 import { Box, Text } from 'ink';
-import type { RootContent } from 'mdast';
+import type { Blockquote, List as ListNode, RootContent } from 'mdast';
 import type {} from 'mdast-util-math';
 import { toString } from 'mdast-util-to-string';
 import { WrappedSpans, WrappedText } from '../text/WrappedSpans.tsx';
-import { BlockQuote } from './BlockQuote.tsx';
+import { calloutColor, calloutOf, defaultCalloutTitle } from './callout.ts';
 import { CodeBlock } from './CodeBlock.tsx';
 import { Heading } from './Heading.tsx';
 import { inlineSpans } from './inline-spans.ts';
-import { List } from './List.tsx';
 import { Table } from './Table.tsx';
 import { texToUnicode } from './tex-to-unicode.ts';
 
@@ -60,4 +60,54 @@ function Block({ node, width, listDepth }: { node: RootContent; width: number; l
     default:
       return <WrappedText text={toString(node)} width={width} />;
   }
+}
+
+/** A bulleted, numbered or task list; items hold blocks, so lists nest. */
+function List({ node, width, depth = 0 }: { node: ListNode; width: number; depth?: number }) {
+  const start = node.start ?? 1;
+  const markers = node.children.map((item, index) => {
+    if (item.checked === true) return '[x]';
+    if (item.checked === false) return '[ ]';
+    if (node.ordered) return `${start + index}.`;
+    return depth % 2 === 0 ? '•' : '◦';
+  });
+  const markerWidth = Math.max(...markers.map((marker) => marker.length)) + 1;
+  return (
+    <Box flexDirection="column">
+      {node.children.map((item, index) => (
+        <Box key={index} flexDirection="row">
+          <Box width={markerWidth} flexShrink={0}>
+            <Text color="gray">{markers[index]}</Text>
+          </Box>
+          <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+            <Blocks nodes={item.children} width={width - markerWidth} tight={!node.spread} listDepth={depth + 1} />
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * A block quote: its blocks behind a grey bar on the left. An Obsidian callout (`> [!tip]
+ * Title`) gets its kind's colour and its title on the first line.
+ */
+function BlockQuote({ node, width }: { node: Blockquote; width: number }) {
+  const callout = calloutOf(node);
+  const color = callout ? calloutColor(callout.kind) : 'gray';
+  const title = callout && (callout.title.length > 0 ? inlineSpans(callout.title) : [{ text: defaultCalloutTitle(callout.kind), style: {} }]);
+  return (
+    <Box
+      borderStyle="bold"
+      borderColor={color}
+      borderTop={false}
+      borderRight={false}
+      borderBottom={false}
+      paddingLeft={1}
+      flexDirection="column"
+    >
+      {title ? <WrappedSpans spans={title} width={width - 2} style={{ bold: true, color }} /> : null}
+      <Blocks nodes={callout ? callout.body : node.children} width={width - 2} />
+    </Box>
+  );
 }

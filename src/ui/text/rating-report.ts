@@ -1,6 +1,6 @@
 // One-line reports of kb rate and kb undo.
 import { intervalLabel } from '../../srs/interval-label.ts';
-import { GRADE_NAMES, STATE_NAMES, type FsrsState, type Grade } from '../../srs/state.ts';
+import { GRADE_NAMES, STATE_NAMES, type FsrsState, type Grade } from '../../model/fsrs-state.ts';
 import type { WritebackResult } from '../../kb/writeback.ts';
 
 export function describeState(state: FsrsState, now: number): string {

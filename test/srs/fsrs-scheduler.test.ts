@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
-import { Scheduler } from '../../src/srs/fsrs.ts';
-import { GRADES, LEARNING, REVIEW, type FsrsState } from '../../src/srs/state.ts';
+import { FsrsScheduler } from '../../src/srs/fsrs.ts';
+import { GRADES, LEARNING, REVIEW, type FsrsState } from '../../src/model/fsrs-state.ts';
 import { testSettings } from './settings.ts';
 
 const at = (y: number, m: number, d: number, h: number, min = 0) => new Date(y, m - 1, d, h, min).getTime();
@@ -22,8 +22,8 @@ function reviewCard(): FsrsState {
   };
 }
 
-describe('Scheduler', () => {
-  const scheduler = new Scheduler(testSettings());
+describe('FsrsScheduler', () => {
+  const scheduler = new FsrsScheduler(testSettings());
 
   it('previews four outcomes with intervals in answer order, and rating applies the one previewed', () => {
     const now = at(2026, 3, 12, 10);

@@ -1,26 +1,11 @@
-// Card identity: short random ids, and writing the missing ones into a file's text.
-import { randomBytes } from 'node:crypto';
+// Writing the missing card ids into a file's text, changing nothing else.
 import { isDeepStrictEqual } from 'node:util';
 import { formatMetaComment } from './card-meta.ts';
 import { detectEol, locateFrontmatter } from './frontmatter.ts';
 import { formatValue, updateFrontmatterFields } from './frontmatter-edit.ts';
 import { parseLocated, type LocatedParse } from './parse-file.ts';
-import type { ParsedCard, ParsedFile } from '../model/card.ts';
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-export const CARD_ID_LENGTH = 12;
-
-/**
- * 12 characters of lowercase base32 (~60 random bits). It starts with a letter so that YAML
- * always reads it as text (an id like `7e2345234567` would otherwise be a float).
- */
-export function newCardId(): string {
-  const bytes = randomBytes(CARD_ID_LENGTH);
-  let id = LETTERS[bytes[0] % LETTERS.length];
-  for (let i = 1; i < CARD_ID_LENGTH; i++) id += ALPHABET[bytes[i] & 31];
-  return id;
-}
+import type { ParsedCard, ParsedFile } from '../model/knowledge-base.ts';
+import { newCardId } from './card-identity.ts';
 
 export interface InsertedIds {
   /** The new text: the old one with only the ids added. */

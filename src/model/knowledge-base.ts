@@ -91,3 +91,10 @@ export interface ParsedFile {
    */
   skipped?: boolean;
 }
+
+/** A file as it stands on disk: what kb scan records of it, and what write-back expects to find. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}

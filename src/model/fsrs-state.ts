@@ -1,0 +1,111 @@
+// A card's memory state, in the one shape kb computes with (FsrsState: real-clock epoch
+// milliseconds, camelCase) and the one shape it stores (FsrsColumns: the `fsrs` row, which
+// review_log and card_actions also keep as JSON), with the converters between them; and the
+// names of FSRS states and answers.
+
+/** FSRS learning state, as ts-fsrs numbers it. */
+export type FsrsStateCode = 0 | 1 | 2 | 3;
+
+export interface FsrsState {
+  due: number;
+  stability: number;
+  difficulty: number;
+  elapsedDays: number;
+  scheduledDays: number;
+  learningSteps: number;
+  reps: number;
+  lapses: number;
+  state: FsrsStateCode;
+  lastReview: number | null;
+}
+
+/** An fsrs row as stored, column for column (snake_case, as ts-fsrs also spells the fields). */
+export interface FsrsColumns {
+  due: number;
+  stability: number;
+  difficulty: number;
+  elapsed_days: number;
+  scheduled_days: number;
+  learning_steps: number;
+  reps: number;
+  lapses: number;
+  state: FsrsStateCode;
+  last_review: number | null;
+  suspended: 0 | 1;
+  buried_until: number | null;
+  /** 1 for a leech (migration 3); absent from log rows written before it. */
+  leech?: 0 | 1;
+}
+
+/** The memory-state columns alone (what ts-fsrs reads and writes). */
+export type FsrsFields = Omit<FsrsColumns, 'suspended' | 'buried_until' | 'leech'>;
+
+export function stateFromColumns(row: FsrsFields): FsrsState {
+  return {
+    due: row.due,
+    stability: row.stability,
+    difficulty: row.difficulty,
+    elapsedDays: row.elapsed_days,
+    scheduledDays: row.scheduled_days,
+    learningSteps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    state: row.state,
+    lastReview: row.last_review,
+  };
+}
+
+export function columnsFromState(state: FsrsState, flags: { suspended: boolean; buriedUntil: number | null }): FsrsColumns {
+  return {
+    due: state.due,
+    stability: state.stability,
+    difficulty: state.difficulty,
+    elapsed_days: state.elapsedDays,
+    scheduled_days: state.scheduledDays,
+    learning_steps: state.learningSteps,
+    reps: state.reps,
+    lapses: state.lapses,
+    state: state.state,
+    last_review: state.lastReview,
+    suspended: flags.suspended ? 1 : 0,
+    buried_until: flags.buriedUntil,
+  };
+}
+
+export function sameFsrsState(a: FsrsState, b: FsrsState): boolean {
+  return (
+    a.due === b.due &&
+    a.stability === b.stability &&
+    a.difficulty === b.difficulty &&
+    a.elapsedDays === b.elapsedDays &&
+    a.scheduledDays === b.scheduledDays &&
+    a.learningSteps === b.learningSteps &&
+    a.reps === b.reps &&
+    a.lapses === b.lapses &&
+    a.state === b.state &&
+    a.lastReview === b.lastReview
+  );
+}
+
+/** ts-fsrs's State: 0 new, 1 learning, 2 review, 3 relearning. */
+export type CardState = FsrsStateCode;
+export const NEW: CardState = 0;
+export const LEARNING: CardState = 1;
+export const REVIEW: CardState = 2;
+export const RELEARNING: CardState = 3;
+
+export const STATE_NAMES = ['new', 'learning', 'review', 'relearning'] as const;
+
+/** Again, Hard, Good, Easy: the four answers, numbered as ts-fsrs and Anki number them. */
+export type Grade = 1 | 2 | 3 | 4;
+export const GRADES: readonly Grade[] = [1, 2, 3, 4];
+export const GRADE_NAMES = { 1: 'again', 2: 'hard', 3: 'good', 4: 'easy' } as const;
+export type GradeName = (typeof GRADE_NAMES)[Grade];
+
+export function parseGrade(name: string): Grade | null {
+  const lower = name.toLowerCase();
+  for (const grade of GRADES) {
+    if (GRADE_NAMES[grade] === lower || String(grade) === lower) return grade;
+  }
+  return null;
+}
