@@ -75,7 +75,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
           await runJsonQuiz(run, stdioJsonQuiz());
           return;
         }
-        const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz-render.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
+        const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
         const summary = await renderQuiz(run);
         process.stdout.write(`${summary.line}\n`);

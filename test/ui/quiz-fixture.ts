@@ -11,7 +11,7 @@ import {
   type QuizSession,
   type Timing,
 } from '../../src/app/quiz/quiz-session.ts';
-import type { QuizDriver } from '../../src/ui/quiz-screen.tsx';
+import type { QuizDriver } from '../../src/ui/quiz/QuizScreen.tsx';
 import type { FakeLabs } from './fake-labs.ts';
 
 export { quizCard, tpotCard } from '../srs/quiz-fixture.ts';

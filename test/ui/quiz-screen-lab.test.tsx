@@ -2,7 +2,7 @@
 // countdown and the answer time stand still while the lab panel is open.
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QuizScreen } from '../../src/ui/quiz-screen.tsx';
+import { QuizScreen } from '../../src/ui/quiz/QuizScreen.tsx';
 import { FakeLabs, progress } from './fake-labs.ts';
 import { quizCard, SessionDriver, tpotCard } from './quiz-fixture.ts';
 import { press, shows, tick } from './ink-input.ts';

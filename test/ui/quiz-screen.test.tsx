@@ -1,6 +1,6 @@
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QuizScreen } from '../../src/ui/quiz-screen.tsx';
+import { QuizScreen } from '../../src/ui/quiz/QuizScreen.tsx';
 import { press, shows, tick, until } from './ink-input.ts';
 import { quizCard, SessionDriver, tpotCard } from './quiz-fixture.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { editLine } from '../../src/ui/quiz-input.tsx';
-import { quizSummaryLine, secondsLeft } from '../../src/ui/quiz-text.ts';
+import { editLine } from '../../src/ui/quiz/AnswerInput.tsx';
+import { quizSummaryLine, secondsLeft } from '../../src/ui/quiz/quiz-text.ts';
 
 const plain = { return: false, backspace: false, delete: false, ctrl: false, meta: false, tab: false };
 

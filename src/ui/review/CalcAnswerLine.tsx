@@ -2,7 +2,7 @@
 // verdict of the check next to the worked answer.
 import { Text } from 'ink';
 import type { CalcCheck } from '../../app/review/review-calc.ts';
-import { QuizInput } from '../quiz-input.tsx';
+import { QuizInput } from '../quiz/AnswerInput.tsx';
 
 export type CalcVerdict = Extract<CalcCheck, { kind: 'checked' }>;
 

@@ -9,7 +9,7 @@ import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
 import { INTERRUPTED } from '../exit-result.ts';
 import { AnswerBar } from './AnswerBar.tsx';
 import { CalcAnswerLine, type CalcVerdict } from './CalcAnswerLine.tsx';
-import { calcKey } from './calc-keys.ts';
+import { reviewKey } from './review-keys.ts';
 import { CardView } from './CardView.tsx';
 import type { ActionResult, ReviewController, ScreenNext } from '../../app/review/screen-contract.ts';
 import { Header } from './Header.tsx';
@@ -137,50 +137,42 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
   };
 
   useInput(exitOnError(exit, (input, key) => {
-    if (busy) return;
-    if (lab.state) return lab.key(input, key);
-    if (card?.calc && !revealed) {
-      const step = calcKey(typed, input, key);
-      if (step.kind === 'type') return setTyped(step.typed);
-      if (step.kind === 'submit') return checkCalc(card.id, step.typed);
-    }
-    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
-      exit(key.ctrl ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
-      return;
-    }
-    if (input === '?') {
-      setHelp((shown) => !shown);
-      return;
-    }
-    setHelp(false);
-    if (input === 'u') {
-      advance(controller.undo(now()));
-      return;
-    }
+    const view = { busy, labOpen: lab.state !== null, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
+    const { command, hideHelp } = reviewKey(view, input, key);
+    if (hideHelp) setHelp(false);
+    if (command === null) return;
+    if (command.kind === 'lab-key') return lab.key(input, key);
+    if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
+    if (command.kind === 'toggle-help') return setHelp((shown) => !shown);
+    if (command.kind === 'undo') return advance(controller.undo(now()));
     if (!card) return;
-    if (input === 'j' || key.downArrow) return setScroll((s) => Math.min(maxScroll, s + 1));
-    if (input === 'k' || key.upArrow) return setScroll((s) => Math.max(0, s - 1));
-    if (key.pageDown) return setScroll((s) => Math.min(maxScroll, s + height - CHROME_ROWS - 1));
-    if (key.pageUp) return setScroll((s) => Math.max(0, s - (height - CHROME_ROWS - 1)));
-    if (input === 'f') {
-      setRevealed(true);
-      setFull((shown) => !shown);
-      setScroll(0);
-      return;
-    }
-    if (input === 'b') return advance(controller.bury(card.id, now()));
-    if (input === 's') return advance(controller.suspend(card.id, now()));
-    if (input === 'e') return void edit(card.id).catch(exitOnRejection(exit));
-    if (input === 'l') return setMessage(lab.open(card.lab));
     const at = now();
-    if (!revealed) {
-      if (input === ' ' || key.return) setRevealed(true);
-      else if (/^[1-4]$/.test(input)) setMessage('Space shows the answer first');
-      return;
+    switch (command.kind) {
+      case 'type':
+        return setTyped(command.typed);
+      case 'check':
+        return checkCalc(card.id, command.typed);
+      case 'scroll':
+        return setScroll((s) => Math.max(0, Math.min(maxScroll, s + command.by)));
+      case 'toggle-full':
+        setRevealed(true);
+        setFull((shown) => !shown);
+        return setScroll(0);
+      case 'bury':
+        return advance(controller.bury(card.id, at));
+      case 'suspend':
+        return advance(controller.suspend(card.id, at));
+      case 'edit':
+        return void edit(card.id).catch(exitOnRejection(exit));
+      case 'open-lab':
+        return setMessage(lab.open(card.lab));
+      case 'reveal':
+        return setRevealed(true);
+      case 'hint':
+        return setMessage(command.message);
+      case 'rate':
+        return advance(controller.rate(card.id, command.grade, at, at - shownAt));
     }
-    // Space and Enter: Good, or what a checked calc answer suggests (Again when wrong).
-    const grade = input === ' ' || key.return ? (verdict?.suggested ?? 3) : /^[1-4]$/.test(input) ? (Number(input) as 1 | 2 | 3 | 4) : null;
-    if (grade !== null) advance(controller.rate(card.id, grade, at, at - shownAt));
   }));
 
   const answerLine = useMemo(

@@ -3,7 +3,7 @@
 // worked answer to someone who only wants to read, and b, s, e, f, l, u, q act as on any card.
 // Once a number is being typed every printable key belongs to it ("0.5 s" has an s), and Esc
 // clears it.
-import { editLine, type LineKey } from '../quiz-input.tsx';
+import { editLine, type LineKey } from '../quiz/AnswerInput.tsx';
 
 export interface CalcKey extends LineKey {
   escape: boolean;

@@ -6,20 +6,21 @@
 // answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { INTERRUPTED } from './exit-result.ts';
-import type { CardLabs } from '../app/card-labs/card-labs.ts';
-import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../app/quiz/quiz-session.ts';
-import { calcVerdict, expectedLabel, solutionText } from '../app/quiz/quiz-session.ts';
-import { CardLabPanel, useCardLab } from './card-lab-panel.tsx';
-import { LabLine } from './lab-line.tsx';
-import { WrappedSpans } from './text/WrappedSpans.tsx';
-import { Markdown } from './markdown/Markdown.tsx';
-import { QuizEnd } from './quiz-end.tsx';
-import { editLine, QuizInput } from './quiz-input.tsx';
+import { INTERRUPTED } from '../exit-result.ts';
+import type { CardLabs } from '../../app/card-labs/card-labs.ts';
+import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../../app/quiz/quiz-session.ts';
+import { calcVerdict, expectedLabel, solutionText } from '../../app/quiz/quiz-session.ts';
+import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
+import { LabLine } from '../lab-line.tsx';
+import { WrappedSpans } from '../text/WrappedSpans.tsx';
+import { Markdown } from '../markdown/Markdown.tsx';
+import { QuizEnd } from './QuizEnd.tsx';
+import { QuizInput } from './AnswerInput.tsx';
+import { quizKey, type QuizPhase } from './quiz-keys.ts';
 import { secondsLeft } from './quiz-text.ts';
-import { readableWidth } from './review/card-layout.ts';
-import { preloadLineBreaker } from './text/line-break.ts';
-import { Viewport } from './review/Viewport.tsx';
+import { readableWidth } from '../review/card-layout.ts';
+import { preloadLineBreaker } from '../text/line-break.ts';
+import { Viewport } from '../review/Viewport.tsx';
 
 /** What the screen drives: QuizRun (src/app/quiz/quiz-run.ts) in kb, a fake in tests. */
 export interface QuizDriver {
@@ -33,10 +34,9 @@ export interface QuizDriver {
   readonly labs?: CardLabs;
 }
 
-type Phase = 'ask' | 'reveal' | 'result' | 'end';
 
 interface View {
-  phase: Phase;
+  phase: QuizPhase;
   question: QuizQuestion | null;
   /** When the current question appeared (its countdown starts there). */
   shownAt: number;
@@ -153,47 +153,42 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   }, [counting, limit, tickMs, driver, now]);
 
   useInput((input, key) => {
-    const { phase, question, shownAt, revealedAt, typed } = view.current;
-    if (phase === 'end') {
-      if (input === 'q' || key.return || key.escape) exit();
-      return;
-    }
-    if (lab.state) return lab.key(input, key);
-    if (key.ctrl && input === 'c') return exit(INTERRUPTED); // kb exits 130
-    if (key.escape || (input === 'q' && !(phase === 'ask' && question?.card.calc))) return finish();
+    const { phase, question, shownAt, revealedAt } = view.current;
+    const command = quizKey(
+      { phase, labOpen: lab.state !== null, hasQuestion: question !== null, calc: Boolean(question?.card.calc), typed: view.current.typed, pageRows: bodyHeight - 1 },
+      input,
+      key,
+    );
+    if (command === null) return;
+    if (command.kind === 'close') return exit();
+    if (command.kind === 'lab-key') return lab.key(input, key);
+    if (command.kind === 'interrupt') return exit(INTERRUPTED);
+    if (command.kind === 'finish') return finish();
     if (!question) return;
-    // Letter keys (scrolling, l) where they are not typed into the answer.
-    const letters = phase !== 'ask' || !question.card.calc;
-    if (letters && input === 'l') return update({ message: lab.open(question.card.lab) });
-    const scrollBy = key.downArrow || (letters && input === 'j') ? 1 : key.upArrow || (letters && input === 'k') ? -1
-      : key.pageDown ? bodyHeight - 1 : key.pageUp ? 1 - bodyHeight : 0;
-    if (scrollBy !== 0) return update({ scroll: Math.max(0, Math.min(maxScroll, view.current.scroll + scrollBy)) });
     const at = now();
-    if (phase === 'result') {
-      if (key.return || input === ' ') next();
-      return;
-    }
-    if (phase === 'reveal') {
-      const verdict = input === 'y' || input === '3' ? true : input === 'n' || input === '1' ? false : null;
-      // The time it took to recall is up to the reveal; a text card goes straight on. The
-      // learner graded it, so there is no verdict to show, and one left on screen would read
-      // as the next question's (the header's tally counts it).
-      if (verdict !== null) {
-        driver.gradeText(verdict, { askedAt: shownAt, answeredAt: revealedAt ?? at });
-        next();
+    switch (command.kind) {
+      case 'open-lab':
+        return update({ message: lab.open(question.card.lab) });
+      case 'scroll':
+        return update({ scroll: Math.max(0, Math.min(maxScroll, view.current.scroll + command.by)) });
+      case 'next':
+        return next();
+      case 'grade':
+        // The time it took to recall is up to the reveal; a text card goes straight on. The
+        // learner graded it, so there is no verdict to show, and one left on screen would read
+        // as the next question's (the header's tally counts it).
+        driver.gradeText(command.correct, { askedAt: shownAt, answeredAt: revealedAt ?? at });
+        return next();
+      case 'reveal':
+        return update({ revealedAt: at, phase: 'reveal', scroll: 0 });
+      case 'type': {
+        update({ typed: command.typed });
+        if (!command.submit) return;
+        const attempt = driver.answerCalc(command.typed, { askedAt: shownAt, answeredAt: at });
+        if (attempt.kind === 'retry') update({ message: attempt.message });
+        else settle(attempt);
       }
-      return;
     }
-    if (!question.card.calc) {
-      if (key.return || input === ' ') update({ revealedAt: at, phase: 'reveal', scroll: 0 });
-      return;
-    }
-    const edited = editLine(typed, input, key);
-    update({ typed: edited.line });
-    if (!edited.submit) return;
-    const attempt = driver.answerCalc(edited.line, { askedAt: shownAt, answeredAt: at });
-    if (attempt.kind === 'retry') update({ message: attempt.message });
-    else settle(attempt);
   });
 
   const { phase, question, shownAt, typed, message, outcome, endedAt, scroll } = view.current;
@@ -280,12 +275,12 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
   );
 }
 
-function KeyHints({ phase, calc, lab }: { phase: Phase; calc: boolean; lab: boolean }) {
+function KeyHints({ phase, calc, lab }: { phase: QuizPhase; calc: boolean; lab: boolean }) {
   const l = lab ? ' · l run lab' : '';
-  const hints: Record<Exclude<Phase, 'end'>, string> = {
+  const hints: Record<Exclude<QuizPhase, 'end'>, string> = {
     ask: calc ? 'type a number (a unit is optional: 20ms, 2.4 GB) · Enter check · Esc quit' : `Space show the answer${l} · q quit`,
     reveal: `y I knew it · n I did not${l} · q quit`,
     result: `Enter next${l} · q quit`,
   };
-  return <Text dimColor wrap="truncate-end">{hints[phase as Exclude<Phase, 'end'>]}</Text>;
+  return <Text dimColor wrap="truncate-end">{hints[phase as Exclude<QuizPhase, 'end'>]}</Text>;
 }

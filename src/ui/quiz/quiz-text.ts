@@ -1,7 +1,7 @@
 // Plain-text pieces of the quiz shared by the screen, the end line and --json: the one-line
 // summary and the countdown label.
-import { durationLabel } from '../srs/interval-label.ts';
-import type { QuizSummary } from '../app/quiz/quiz-session.ts';
+import { durationLabel } from '../../srs/interval-label.ts';
+import type { QuizSummary } from '../../app/quiz/quiz-session.ts';
 
 export function percent(correct: number, asked: number): string {
   return asked === 0 ? '0%' : `${Math.round((correct / asked) * 100)}%`;

@@ -1,7 +1,7 @@
 // The end of a quiz: score, time, and the tags answered worst.
 import { Box, Text } from 'ink';
-import { durationLabel } from '../srs/interval-label.ts';
-import type { QuizSummary } from '../app/quiz/quiz-session.ts';
+import { durationLabel } from '../../srs/interval-label.ts';
+import type { QuizSummary } from '../../app/quiz/quiz-session.ts';
 import { percent } from './quiz-text.ts';
 
 export function QuizEnd({ summary, total }: { summary: QuizSummary; total: number }) {

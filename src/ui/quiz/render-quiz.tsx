@@ -1,9 +1,9 @@
 // Mounts the quiz screen on the terminal (alternate screen) and returns the summary line to
 // print once it is gone.
 import { render } from 'ink';
-import { QuizScreen, type QuizDriver } from './quiz-screen.tsx';
+import { QuizScreen, type QuizDriver } from './QuizScreen.tsx';
 import { quizSummaryLine } from './quiz-text.ts';
-import { wasInterrupted } from './exit-result.ts';
+import { wasInterrupted } from '../exit-result.ts';
 
 /** The summary line to print, and whether the quiz ended by Ctrl-C (kb exits 130). */
 export async function renderQuiz(driver: QuizDriver): Promise<{ line: string; interrupted: boolean }> {

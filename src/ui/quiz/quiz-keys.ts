@@ -1,0 +1,61 @@
+// The keys of kb quiz as a pure function: the phase of the question on screen and the key
+// pressed in, the command to carry out. QuizScreen.tsx only executes commands.
+import { editLine, type LineKey } from './AnswerInput.tsx';
+
+export type QuizPhase = 'ask' | 'reveal' | 'result' | 'end';
+
+export interface QuizKeyView {
+  phase: QuizPhase;
+  /** The card lab panel is open: it takes the keys. */
+  labOpen: boolean;
+  hasQuestion: boolean;
+  /** The question wants a typed number (a calc card). */
+  calc: boolean;
+  typed: string;
+  /** Rows a page key scrolls. */
+  pageRows: number;
+}
+
+export type QuizCommand =
+  | { kind: 'close' }
+  | { kind: 'lab-key' }
+  | { kind: 'interrupt' }
+  | { kind: 'finish' }
+  | { kind: 'open-lab' }
+  | { kind: 'scroll'; by: number }
+  | { kind: 'next' }
+  | { kind: 'grade'; correct: boolean }
+  | { kind: 'reveal' }
+  | { kind: 'type'; typed: string; submit: boolean };
+
+export interface QuizKey extends LineKey {
+  escape: boolean;
+  upArrow: boolean;
+  downArrow: boolean;
+  pageUp: boolean;
+  pageDown: boolean;
+}
+
+export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCommand | null {
+  const { phase } = view;
+  if (phase === 'end') return input === 'q' || key.return || key.escape ? { kind: 'close' } : null;
+  if (view.labOpen) return { kind: 'lab-key' };
+  if (key.ctrl && input === 'c') return { kind: 'interrupt' }; // kb exits 130
+  // A calc answer being asked takes every letter, q included ("0.5 s" has an s).
+  const typing = phase === 'ask' && view.calc;
+  if (key.escape || (input === 'q' && !typing)) return { kind: 'finish' };
+  if (!view.hasQuestion) return null;
+  if (!typing && input === 'l') return { kind: 'open-lab' };
+  const scrollBy = key.downArrow || (!typing && input === 'j') ? 1 : key.upArrow || (!typing && input === 'k') ? -1
+    : key.pageDown ? view.pageRows : key.pageUp ? -view.pageRows : 0;
+  if (scrollBy !== 0) return { kind: 'scroll', by: scrollBy };
+  if (phase === 'result') return key.return || input === ' ' ? { kind: 'next' } : null;
+  if (phase === 'reveal') {
+    if (input === 'y' || input === '3') return { kind: 'grade', correct: true };
+    if (input === 'n' || input === '1') return { kind: 'grade', correct: false };
+    return null;
+  }
+  if (!view.calc) return key.return || input === ' ' ? { kind: 'reveal' } : null;
+  const edited = editLine(view.typed, input, key);
+  return { kind: 'type', typed: edited.line, submit: edited.submit };
+}

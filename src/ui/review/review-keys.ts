@@ -1,0 +1,85 @@
+// The keys of kb review as a pure function: what the screen is showing and the key pressed
+// in, the command to carry out. The screen (ReviewScreen.tsx) only executes commands, so
+// every key binding is here, testable without a terminal.
+import type { Grade } from '../../model/fsrs-state.ts';
+import { calcKey, type CalcKey } from './calc-keys.ts';
+
+export interface ReviewKeyView {
+  /** An editor or a reload is running: keys wait. */
+  busy: boolean;
+  /** The card lab panel is open: it takes the keys. */
+  labOpen: boolean;
+  /** A card is on screen (not the summary or a wait). */
+  hasCard: boolean;
+  /** The card asks for a typed number (a calc card). */
+  calc: boolean;
+  revealed: boolean;
+  /** What has been typed into a calc card's answer line. */
+  typed: string;
+  /** The grade a checked calc answer suggests (Again when wrong); Space and Enter take it. */
+  suggested?: Grade;
+  /** Rows a page key scrolls. */
+  pageRows: number;
+}
+
+export type ReviewCommand =
+  | { kind: 'lab-key' }
+  | { kind: 'type'; typed: string }
+  | { kind: 'check'; typed: string }
+  | { kind: 'quit'; interrupted: boolean }
+  | { kind: 'toggle-help' }
+  | { kind: 'undo' }
+  | { kind: 'scroll'; by: number }
+  | { kind: 'toggle-full' }
+  | { kind: 'bury' }
+  | { kind: 'suspend' }
+  | { kind: 'edit' }
+  | { kind: 'open-lab' }
+  | { kind: 'reveal' }
+  | { kind: 'hint'; message: string }
+  | { kind: 'rate'; grade: Grade };
+
+export interface ReviewKeyResult {
+  command: ReviewCommand | null;
+  /** The help panel closes on any key past `?` (one that does nothing included). */
+  hideHelp: boolean;
+}
+
+const LETTER_COMMANDS: Record<string, ReviewCommand> = {
+  f: { kind: 'toggle-full' },
+  b: { kind: 'bury' },
+  s: { kind: 'suspend' },
+  e: { kind: 'edit' },
+  l: { kind: 'open-lab' },
+};
+
+export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { return: boolean }): ReviewKeyResult {
+  const only = (command: ReviewCommand | null): ReviewKeyResult => ({ command, hideHelp: false });
+  const closing = (command: ReviewCommand | null): ReviewKeyResult => ({ command, hideHelp: true });
+  if (view.busy) return only(null);
+  if (view.labOpen) return only({ kind: 'lab-key' });
+  if (view.hasCard && view.calc && !view.revealed) {
+    const step = calcKey(view.typed, input, key);
+    if (step.kind === 'type') return only({ kind: 'type', typed: step.typed });
+    if (step.kind === 'submit') return only({ kind: 'check', typed: step.typed });
+  }
+  if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return only({ kind: 'quit', interrupted: key.ctrl });
+  if (input === '?') return only({ kind: 'toggle-help' });
+  if (input === 'u') return closing({ kind: 'undo' });
+  if (!view.hasCard) return closing(null);
+  if (input === 'j' || key.downArrow) return closing({ kind: 'scroll', by: 1 });
+  if (input === 'k' || key.upArrow) return closing({ kind: 'scroll', by: -1 });
+  if (key.pageDown) return closing({ kind: 'scroll', by: view.pageRows });
+  if (key.pageUp) return closing({ kind: 'scroll', by: -view.pageRows });
+  const letter = LETTER_COMMANDS[input];
+  if (letter) return closing(letter);
+  if (!view.revealed) {
+    if (input === ' ' || key.return) return closing({ kind: 'reveal' });
+    if (/^[1-4]$/.test(input)) return closing({ kind: 'hint', message: 'Space shows the answer first' });
+    return closing(null);
+  }
+  // Space and Enter: Good, or what a checked calc answer suggests (Again when wrong).
+  if (input === ' ' || key.return) return closing({ kind: 'rate', grade: view.suggested ?? 3 });
+  if (/^[1-4]$/.test(input)) return closing({ kind: 'rate', grade: Number(input) as Grade });
+  return closing(null);
+}

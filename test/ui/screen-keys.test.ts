@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { reviewKey, type ReviewKeyView } from '../../src/ui/review/review-keys.ts';
+import { quizKey, type QuizKeyView } from '../../src/ui/quiz/quiz-keys.ts';
+
+const noKey = { return: false, escape: false, ctrl: false, meta: false, tab: false, backspace: false, delete: false, upArrow: false, downArrow: false, pageUp: false, pageDown: false };
+const review: ReviewKeyView = { busy: false, labOpen: false, hasCard: true, calc: false, revealed: false, typed: '', pageRows: 10 };
+
+describe('kb review keys', () => {
+  it('Space reveals, then rates Good; 1-4 rate once revealed and only hint before', () => {
+    expect(reviewKey(review, ' ', noKey).command).toEqual({ kind: 'reveal' });
+    expect(reviewKey(review, '2', noKey).command).toEqual({ kind: 'hint', message: 'Space shows the answer first' });
+    expect(reviewKey({ ...review, revealed: true }, ' ', noKey).command).toEqual({ kind: 'rate', grade: 3 });
+    expect(reviewKey({ ...review, revealed: true }, '1', noKey).command).toEqual({ kind: 'rate', grade: 1 });
+    expect(reviewKey({ ...review, revealed: true, suggested: 1 }, '', { ...noKey, return: true }).command).toEqual({ kind: 'rate', grade: 1 });
+  });
+
+  it('a calc card takes typed digits and letters once typing started, and Enter checks them', () => {
+    const calc = { ...review, calc: true };
+    expect(reviewKey(calc, '4', noKey).command).toEqual({ kind: 'type', typed: '4' });
+    expect(reviewKey({ ...calc, typed: '0.5 ' }, 's', noKey).command).toEqual({ kind: 'type', typed: '0.5 s' });
+    expect(reviewKey({ ...calc, typed: '20' }, '', { ...noKey, return: true }).command).toEqual({ kind: 'check', typed: '20' });
+    expect(reviewKey(calc, 's', noKey).command).toEqual({ kind: 'suspend' });
+  });
+
+  it('help closes on any later key but not on ? itself; a busy screen and the lab panel keep their keys', () => {
+    expect(reviewKey(review, '?', noKey)).toEqual({ command: { kind: 'toggle-help' }, hideHelp: false });
+    expect(reviewKey(review, 'x', noKey)).toEqual({ command: null, hideHelp: true });
+    expect(reviewKey({ ...review, busy: true }, '3', noKey)).toEqual({ command: null, hideHelp: false });
+    expect(reviewKey({ ...review, labOpen: true }, 'q', noKey).command).toEqual({ kind: 'lab-key' });
+    expect(reviewKey(review, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
+    expect(reviewKey({ ...review, hasCard: false }, 'u', noKey).command).toEqual({ kind: 'undo' });
+    expect(reviewKey({ ...review, hasCard: false }, 'b', noKey).command).toBeNull();
+    expect(reviewKey(review, '', { ...noKey, pageDown: true }).command).toEqual({ kind: 'scroll', by: 10 });
+  });
+});
+
+const quiz: QuizKeyView = { phase: 'ask', labOpen: false, hasQuestion: true, calc: false, typed: '', pageRows: 8 };
+
+describe('kb quiz keys', () => {
+  it('a text card reveals on Space, is graded y/n (3/1), and the result goes on with Enter', () => {
+    expect(quizKey(quiz, ' ', noKey)).toEqual({ kind: 'reveal' });
+    expect(quizKey({ ...quiz, phase: 'reveal' }, 'y', noKey)).toEqual({ kind: 'grade', correct: true });
+    expect(quizKey({ ...quiz, phase: 'reveal' }, '1', noKey)).toEqual({ kind: 'grade', correct: false });
+    expect(quizKey({ ...quiz, phase: 'reveal' }, ' ', noKey)).toBeNull();
+    expect(quizKey({ ...quiz, phase: 'result' }, '', { ...noKey, return: true })).toEqual({ kind: 'next' });
+  });
+
+  it('a calc question takes q, j, k and l as typed text; Esc still ends the quiz', () => {
+    const calc = { ...quiz, calc: true, typed: '0.' };
+    expect(quizKey(calc, 'q', noKey)).toEqual({ kind: 'type', typed: '0.q', submit: false });
+    expect(quizKey(calc, 'l', noKey)).toEqual({ kind: 'type', typed: '0.l', submit: false });
+    expect(quizKey({ ...calc, typed: '0.5' }, '', { ...noKey, return: true })).toEqual({ kind: 'type', typed: '0.5', submit: true });
+    expect(quizKey(calc, '', { ...noKey, escape: true })).toEqual({ kind: 'finish' });
+    expect(quizKey(quiz, 'q', noKey)).toEqual({ kind: 'finish' });
+    expect(quizKey(quiz, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
+  });
+
+  it('the end screen closes on q, Enter or Esc; Ctrl-C interrupts; the lab panel keeps its keys', () => {
+    expect(quizKey({ ...quiz, phase: 'end' }, 'q', noKey)).toEqual({ kind: 'close' });
+    expect(quizKey({ ...quiz, phase: 'end' }, 'x', noKey)).toBeNull();
+    expect(quizKey(quiz, 'c', { ...noKey, ctrl: true })).toEqual({ kind: 'interrupt' });
+    expect(quizKey({ ...quiz, labOpen: true }, 'q', noKey)).toEqual({ kind: 'lab-key' });
+  });
+});
