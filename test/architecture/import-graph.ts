@@ -110,6 +110,12 @@ export function cycles(edges: { from: string; to: string }[]): string[][] {
 
 export const folderOf = (file: string): string => (file.includes("/") ? file.split("/")[0]! : ".");
 
+/** The layers of ARCHITECTURE.md, top to bottom: a folder may import those after it, never one before it. */
+export const LAYERS = ["cli", "serve", "ui", "app", "kb", "lab", "srs", "store", "model", "engine"] as const;
+
+/** A file's layer, 0 at the top; -1 for a file outside every layer. */
+export const layerRank = (file: string): number => LAYERS.indexOf(folderOf(file) as (typeof LAYERS)[number]);
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const edges = importGraph();
   const byFolders = new Map<string, string[]>();
