@@ -14,8 +14,9 @@ import { MapMode, openGpu, type AdapterChoice, type GpuContext } from './device.
 import { encodeForward, type DispatchRecorder } from './forward.ts';
 import { allocateActivations, allocateKvPool, logitsStride, type Activations } from './gpu-buffers.ts';
 import { texturesFit, uploadWeights } from './gpu-weights.ts';
-import { buildPipelines, variantsFor, warmUp, type KernelVariants, type VariantChoice } from './pipelines.ts';
+import { buildPipelines, variantsFor, type KernelVariants, type VariantChoice } from './pipelines.ts';
 import { collectTimestamps, KernelProfiler, ListRecorder, runTimedOneByOne, TimestampRecorder, timestampBuffers, type KernelProfile } from './profile.ts';
+import { warmUp } from './warm-up.ts';
 
 export interface WebGpuBackendOptions {
   config: ModelConfig;
