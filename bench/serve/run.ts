@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { runBenchmark } from '../../src/engine/bench/runner.ts';
 import { generateWorkload, type WorkloadRequest } from '../../src/engine/bench/workload.ts';
 import { percentile } from '../../src/engine/metrics/percentile.ts';
-import { namedConfig } from '../../src/engine/model/config.ts';
+import { namedConfig } from '../../src/engine/model/model-config.ts';
 import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
 import { loadLab } from '../../src/lab/files.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/settings.ts';

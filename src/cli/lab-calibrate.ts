@@ -41,7 +41,7 @@ export function registerCalibrate(lab: Command): void {
 async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   if (flags.backend !== 'cpu' && flags.backend !== 'webgpu') throw new UserError(`--backend: calibrate runs on cpu or webgpu, got "${flags.backend}"`);
   const backend = flags.backend;
-  const { NAMED_CONFIGS } = await import('../engine/model/config.ts');
+  const { NAMED_CONFIGS } = await import('../engine/model/model-config.ts');
   if (!(flags.model in NAMED_CONFIGS)) throw new UserError(`--model: unknown model "${flags.model}"; choose one of ${Object.keys(NAMED_CONFIGS).join(', ')}`);
   const name = flags.name ?? `${backend}-${flags.model}`;
   const { deviceNamePattern } = await import('../lab/settings.ts');

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { kvBytesPerToken } from './backend/cpu/cpu-backend.ts';
 import { createBackend, profileOf } from './backend/create-backend.ts';
-import { monotonicClock } from './clock.ts';
+import { monotonicClock } from './engine-clock.ts';
 import { EngineCore } from './engine-core.ts';
 import type { EngineInfo } from './engine-host.ts';
 import { DEFAULT_CPU_KV_BYTES, poolBlocks } from './engine-options.ts';

@@ -6,7 +6,7 @@ import type { EngineStats } from './engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import { type EngineOptions, resolveEngineOptions } from './engine-options.ts';
 import { newTimeline } from './metrics/timeline.ts';
-import { type ModelConfig, namedConfig, validateConfig } from './model/config.ts';
+import { type ModelConfig, namedConfig, validateConfig } from './model/model-config.ts';
 import { hfModelConfig } from './model/load-model.ts';
 import type { EngineEvent, GenerateRequest } from './request.ts';
 import { type RequestHandle, RequestStream } from './request-stream.ts';

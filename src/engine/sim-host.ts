@@ -5,12 +5,12 @@
 import { type SimBackend, createSimBackend } from './backend/sim/sim-backend.ts';
 import { resolveDevice } from './backend/sim/gpus.ts';
 import { describeKvCapacity, kvCapacity } from './backend/sim/kv-capacity.ts';
-import { VirtualClock } from './clock.ts';
+import { VirtualClock } from './engine-clock.ts';
 import { EngineCore } from './engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from './engine-options.ts';
-import type { ModelConfig } from './model/config.ts';
-import type { StepResult } from './backend/types.ts';
+import type { ModelConfig } from './model/model-config.ts';
+import type { StepResult } from './backend/backend.ts';
 
 interface Sleeper {
   time: number;

@@ -3,7 +3,7 @@ import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { EngineStats } from './engine-core.ts';
 import type { EngineInfo } from './engine-host.ts';
 import type { ResolvedEngineOptions } from './engine-options.ts';
-import type { ModelConfig } from './model/config.ts';
+import type { ModelConfig } from './model/model-config.ts';
 import type { EngineEvent, GenerateRequest } from './request.ts';
 
 export interface WorkerData {

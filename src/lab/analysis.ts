@@ -6,7 +6,7 @@
 import type { MeasuredMetrics } from './checks.ts';
 import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline.ts';
 import { weightCount } from '../engine/backend/sim/cost-model.ts';
-import { NAMED_CONFIGS } from '../engine/model/config.ts';
+import { NAMED_CONFIGS } from '../engine/model/model-config.ts';
 import type { LabChart } from './lab-file.ts';
 import type { MachineProbe } from './machine-probe.ts';
 import { timeSeriesInfo } from './metrics.ts';

@@ -1,7 +1,7 @@
 // The one place the lab runner meets the engine: lab settings -> the engine's benchmark
 // options, and the benchmark report -> the flat lab metrics that checks and history read.
 import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport } from '../engine/bench/runner.ts';
-import { formatReport } from '../engine/bench/report.ts';
+import { formatReport } from '../engine/bench/format-report.ts';
 import type { LengthSpec } from '../engine/bench/workload.ts';
 import { percentile, type Percentiles } from '../engine/metrics/percentile.ts';
 import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline.ts';

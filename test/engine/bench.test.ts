@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatReport } from '../../src/engine/bench/report.ts';
+import { formatReport } from '../../src/engine/bench/format-report.ts';
 import { runBenchmark } from '../../src/engine/bench/runner.ts';
 import { generateWorkload, readLengthsFile, type WorkloadSpec } from '../../src/engine/bench/workload.ts';
 import { MAX_USAGE_POINTS } from '../../src/engine/kv/usage-series.ts';

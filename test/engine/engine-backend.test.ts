@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { findAdapter } from '../../src/engine/backend/webgpu/device.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { resolveEngineOptions } from '../../src/engine/engine-options.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { noAdapter } from './webgpu-adapter.ts';
 
 // The shapes the other webgpu tests use, so lavapipe's compiled pipelines are shared.

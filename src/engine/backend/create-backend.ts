@@ -2,10 +2,10 @@
 // the CPU backend otherwise: on a machine without a GPU, lavapipe runs the same kernels on the
 // same cores as the CPU backend, so it is used only when asked for by name.
 
-import type { ModelConfig } from '../model/config.ts';
+import type { ModelConfig } from '../model/model-config.ts';
 import type { Weights } from '../model/weights.ts';
 import { createCpuBackend } from './cpu/cpu-backend.ts';
-import type { Backend, KvLayout } from './types.ts';
+import type { Backend, KvLayout } from './backend.ts';
 import type { KernelProfile } from './webgpu/profile.ts';
 
 export type BackendKind = 'cpu' | 'webgpu' | 'auto';

@@ -5,7 +5,7 @@
 import { createEngine, type Engine } from '../../engine/engine.ts';
 import type { EngineOptions } from '../../engine/engine-options.ts';
 import { type TracedStep, stepTimes } from '../../engine/metrics/step-trace.ts';
-import { NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { NAMED_CONFIGS } from '../../engine/model/model-config.ts';
 import type { StepSample } from './fit.ts';
 
 export interface Wave {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { COST_TERMS, type CostTerms } from '../../engine/backend/sim/cost-terms.ts';
 import type { DeviceSpec } from '../../engine/backend/sim/gpus.ts';
-import { NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { NAMED_CONFIGS } from '../../engine/model/model-config.ts';
 
 export const PROFILE_FORMAT = 1;
 

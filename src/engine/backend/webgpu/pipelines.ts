@@ -6,8 +6,8 @@
 // device has subgroups (matmul-subgroup.wgsl.ts says why); a GPU gets workgroup-reduction
 // LayerNorm, and register-blocked GEMV plus shared-memory tiled GEMM on buffers.
 
-import type { ModelConfig } from '../../model/config.ts';
-import type { KvLayout } from '../types.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
+import type { KvLayout } from '../backend.ts';
 import type { TokenTableChunk } from './gpu-weights.ts';
 import { logitsStride } from './gpu-buffers.ts';
 import { attentionWgsl } from './shaders/attention.wgsl.ts';
