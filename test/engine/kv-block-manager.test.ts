@@ -93,13 +93,11 @@ describe('BlockManager', () => {
     type Op =
       | { kind: 'admit'; prefix: number; length: number; salt: number }
       | { kind: 'append'; who: number; count: number }
-      | { kind: 'fork'; who: number }
       | { kind: 'free'; who: number }
       | { kind: 'clear' };
     const op: fc.Arbitrary<Op> = fc.oneof(
       { arbitrary: fc.record({ kind: fc.constant('admit' as const), prefix: fc.integer({ min: 0, max: 2 }), length: fc.integer({ min: 1, max: 20 }), salt: fc.integer({ min: 0, max: 3 }) }), weight: 4 },
       { arbitrary: fc.record({ kind: fc.constant('append' as const), who: fc.nat(), count: fc.integer({ min: 1, max: 6 }) }), weight: 3 },
-      { arbitrary: fc.record({ kind: fc.constant('fork' as const), who: fc.nat() }), weight: 1 },
       { arbitrary: fc.record({ kind: fc.constant('free' as const), who: fc.nat() }), weight: 3 },
       { arbitrary: fc.constant({ kind: 'clear' as const }), weight: 1 },
     );
@@ -144,18 +142,6 @@ describe('BlockManager', () => {
             seq.numComputed = seq.numTokens;
             write(seq, before);
             blocks.commit(seq, before);
-          } else if (o.kind === 'fork' && live.length > 0) {
-            const parent = live[o.who % live.length];
-            const child = seqOf(Array.from(parent.tokens.subarray(0, parent.numTokens)));
-            const copy = blocks.fork(parent, child);
-            if (copy === null) continue;
-            if (copy.copyTo >= 0) {
-              for (let j = 0; j < blockSize; j++) {
-                const value = content.get(copy.copyFrom * blockSize + j);
-                if (value !== undefined) content.set(copy.copyTo * blockSize + j, value);
-              }
-            }
-            live.push(child);
           } else if (o.kind === 'free' && live.length > 0) {
             const [seq] = live.splice(o.who % live.length, 1);
             blocks.release(seq);

@@ -144,26 +144,6 @@ export class BlockManager {
     }
   }
 
-  /**
-   * A child sharing the parent's full blocks. The parent's partial last block cannot be
-   * shared (both would write its next slot), so the child gets a fresh one; the caller
-   * copies the returned block's K/V into it. Returns null when no block is free.
-   */
-  fork(parent: Sequence, child: Sequence): { copyFrom: number; copyTo: number } | null {
-    const full = Math.floor(parent.numComputed / this.blockSize);
-    const partial = parent.blockTable.length > full && parent.numComputed % this.blockSize > 0;
-    if (partial && this.free === 0) return null;
-    for (let i = 0; i < full; i++) {
-      this.refCount[parent.blockTable[i]]++;
-      child.blockTable.push(parent.blockTable[i]);
-    }
-    child.numComputed = parent.numComputed;
-    if (!partial) return { copyFrom: NONE, copyTo: NONE };
-    const copyTo = this.allocate();
-    child.blockTable.push(copyTo);
-    return { copyFrom: parent.blockTable[full], copyTo };
-  }
-
   /** Counters are cumulative; the peak restarts from the current use. */
   stats(): KvStats {
     const peakUsedBlocks = this.peakUsed;
