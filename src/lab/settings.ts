@@ -6,7 +6,7 @@
 import { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName } from '../engine/engine-options.ts';
 import { namedDevices } from '../engine/backend/sim/gpus.ts';
 import { NAMED_CONFIGS } from '../engine/model/model-config.ts';
-import { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from '../engine/scheduler/options.ts';
+import { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from '../engine/core/scheduler-options.ts';
 
 /** A uniform range, or a list used in turn (`values`, with min and max its extremes). */
 export type Length = { min: number; max: number; values?: number[] };

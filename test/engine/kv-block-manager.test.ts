@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BlockManager } from '../../src/engine/kv/block-manager.ts';
-import { Sequence } from '../../src/engine/sequence.ts';
+import { BlockManager } from '../../src/engine/core/block-manager.ts';
+import { Sequence } from '../../src/engine/core/sequence.ts';
 
 const params = { temperature: 0, topK: 0, topP: 1, seed: 0, maxNewTokens: 1000, stopTokenIds: [], stopAfterTokens: Infinity };
 let nextId = 0;

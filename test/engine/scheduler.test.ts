@@ -4,11 +4,11 @@ import { namedDevices } from '../../src/engine/backend/sim/gpus.ts';
 import { createSimBackend } from '../../src/engine/backend/sim/sim-backend.ts';
 import type { Backend, ForwardBatch } from '../../src/engine/backend/backend.ts';
 import { VirtualClock } from '../../src/engine/engine-clock.ts';
-import { EngineCore } from '../../src/engine/engine-core.ts';
+import { EngineCore } from '../../src/engine/core/engine-core.ts';
 import type { ModelConfig } from '../../src/engine/model/model-config.ts';
-import type { EngineEvent, GenerateRequest } from '../../src/engine/request.ts';
+import type { EngineEvent, GenerateRequest } from '../../src/engine/core/request.ts';
 import { requestSeed } from '../../src/engine/sampling-rng.ts';
-import { type SchedulerOptions, resolveSchedulerOptions } from '../../src/engine/scheduler/options.ts';
+import { type SchedulerOptions, resolveSchedulerOptions } from '../../src/engine/core/scheduler-options.ts';
 
 const config: ModelConfig = { name: 'test', vocabSize: 97, nCtx: 64, nEmbd: 8, nLayer: 1, nHead: 1, layerNormEps: 1e-5 };
 

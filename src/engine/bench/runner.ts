@@ -2,10 +2,10 @@
 // starting with a cold prefix cache. Requests are submitted at their arrival times while
 // earlier ones stream; the report holds every request's metrics plus KV and scheduler stats
 // and a short series of KV usage over time.
-import type { EngineStats } from '../engine-core.ts';
+import type { EngineStats } from '../core/engine-core.ts';
 import { type Engine, type EngineOptions, type KernelProfile, type RequestHandle, createEngine } from '../engine.ts';
-import type { EngineInfo } from '../engine-host.ts';
-import type { UsagePoint } from '../kv/usage-series.ts';
+import type { EngineInfo } from '../host/engine-host.ts';
+import type { UsagePoint } from '../metrics/usage-series.ts';
 import { type MetricsSummary, type Slo, summarize } from '../metrics/summary.ts';
 import type { RequestTimeline } from '../metrics/timeline.ts';
 import { type WorkloadRequest, type WorkloadSpec, generateWorkload } from './workload.ts';

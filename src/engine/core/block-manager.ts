@@ -3,7 +3,7 @@
 // block numbers. Free blocks wait in one queue: never-hashed blocks at the front (handed out
 // first), hashed ones at the back in the order they were freed, so the least recently used
 // cached block is the one evicted when a fresh block is needed.
-import type { Sequence } from '../sequence.ts';
+import type { Sequence } from './sequence.ts';
 import { NO_HASH, blockHash } from './block-hash.ts';
 
 export interface KvStats {

@@ -1,7 +1,7 @@
 // KV usage over time, kept small: one point per step until the series is full, then
 // neighbouring points merge pairwise and each new point averages twice as many steps. A run
 // of any length therefore leaves at most MAX_USAGE_POINTS points, evenly spaced in steps.
-import type { StepUsage } from '../scheduler/scheduler.ts';
+import type { StepUsage } from '../core/scheduler.ts';
 
 export const MAX_USAGE_POINTS = 200;
 

@@ -1,18 +1,18 @@
 // The step loop's body, the same wherever it runs (the engine worker for real backends, the
 // main thread for the sim): schedule, build the batch, run the backend, hand out tokens.
 // Results leave as events stamped on the engine's clock.
-import type { Backend, ForwardBatch, StepResult } from './backend/backend.ts';
-import { type Clock, monotonicClock } from './engine-clock.ts';
+import type { Backend, ForwardBatch, StepResult } from '../backend/backend.ts';
+import { type Clock, monotonicClock } from '../engine-clock.ts';
 import { ForwardBatchBuilder } from './forward-batch.ts';
-import { BlockManager, type KvStats } from './kv/block-manager.ts';
-import { type UsagePoint, UsageSeries } from './kv/usage-series.ts';
-import { StepTrace, type TracedStep } from './metrics/step-trace.ts';
-import { stepShape, type StepShape } from './backend/sim/step-shape.ts';
-import type { ModelConfig } from './model/model-config.ts';
+import { BlockManager, type KvStats } from './block-manager.ts';
+import { type UsagePoint, UsageSeries } from '../metrics/usage-series.ts';
+import { StepTrace, type TracedStep } from '../metrics/step-trace.ts';
+import { stepShape, type StepShape } from '../backend/sim/step-shape.ts';
+import type { ModelConfig } from '../model/model-config.ts';
 import { type EngineEvent, type GenerateRequest, requestProblem } from './request.ts';
-import { requestSeed } from './sampling-rng.ts';
-import type { SchedulerOptions } from './scheduler/options.ts';
-import { Scheduler, type SchedulerStats, type StepSink } from './scheduler/scheduler.ts';
+import { requestSeed } from '../sampling-rng.ts';
+import type { SchedulerOptions } from './scheduler-options.ts';
+import { Scheduler, type SchedulerStats, type StepSink } from './scheduler.ts';
 import { type FinishReason, Sequence } from './sequence.ts';
 
 export interface CoreOptions {

@@ -4,9 +4,9 @@
 // blocks are freed and it waits at the head of the queue to be recomputed. With contiguous
 // KV reservation a request is admitted only with blocks for its whole maximum length, so it
 // never grows and never preempts; it simply waits longer to get in.
-import type { BlockManager } from '../kv/block-manager.ts';
-import type { FinishReason, Sequence } from '../sequence.ts';
-import type { SchedulerOptions } from './options.ts';
+import type { BlockManager } from './block-manager.ts';
+import type { FinishReason, Sequence } from './sequence.ts';
+import type { SchedulerOptions } from './scheduler-options.ts';
 
 export interface SchedulerStats {
   steps: number;

@@ -3,14 +3,14 @@
 // computes. Both backends keep K/V as fp32, so the pool is sized with the cpu backend's bytes
 // per token before the choice is made.
 import { parentPort, workerData } from 'node:worker_threads';
-import { kvBytesPerToken } from './backend/cpu/cpu-backend.ts';
-import { createBackend, profileOf } from './backend/create-backend.ts';
-import { monotonicClock } from './engine-clock.ts';
-import { EngineCore } from './engine-core.ts';
+import { kvBytesPerToken } from '../backend/cpu/cpu-backend.ts';
+import { createBackend, profileOf } from '../backend/create-backend.ts';
+import { monotonicClock } from '../engine-clock.ts';
+import { EngineCore } from '../core/engine-core.ts';
 import type { EngineInfo } from './engine-host.ts';
-import { DEFAULT_CPU_KV_BYTES, poolBlocks } from './engine-options.ts';
-import { loadHfModelDir } from './model/load-model.ts';
-import { syntheticWeights } from './model/weights.ts';
+import { DEFAULT_CPU_KV_BYTES, poolBlocks } from '../engine-options.ts';
+import { loadHfModelDir } from '../model/load-model.ts';
+import { syntheticWeights } from '../model/weights.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
 
 const port = parentPort!;

@@ -2,15 +2,15 @@
 // jumps to whichever comes first, the end of the step in flight or a client's wake-up time.
 // A client that wakes mid-step submits at that instant, and its request joins the next step,
 // exactly as with a real backend.
-import { type SimBackend, createSimBackend } from './backend/sim/sim-backend.ts';
-import { resolveDevice } from './backend/sim/gpus.ts';
-import { describeKvCapacity, kvCapacity } from './backend/sim/kv-capacity.ts';
-import { VirtualClock } from './engine-clock.ts';
-import { EngineCore } from './engine-core.ts';
+import { type SimBackend, createSimBackend } from '../backend/sim/sim-backend.ts';
+import { resolveDevice } from '../backend/sim/gpus.ts';
+import { describeKvCapacity, kvCapacity } from '../backend/sim/kv-capacity.ts';
+import { VirtualClock } from '../engine-clock.ts';
+import { EngineCore } from '../core/engine-core.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
-import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from './engine-options.ts';
-import type { ModelConfig } from './model/model-config.ts';
-import type { StepResult } from './backend/backend.ts';
+import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from '../engine-options.ts';
+import type { ModelConfig } from '../model/model-config.ts';
+import type { StepResult } from '../backend/backend.ts';
 
 interface Sleeper {
   time: number;
