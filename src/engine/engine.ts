@@ -2,7 +2,7 @@
 // close it. Submissions are stamped here, on the caller's thread, around the hand-off to
 // the step loop; everything else is stamped by the loop on the same clock.
 import type { KernelProfile } from './backend/webgpu/profile.ts';
-import type { EngineStats } from './core/engine-core.ts';
+import type { EngineStats } from './metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './host/engine-host.ts';
 import { type EngineOptions, resolveEngineOptions } from './engine-options.ts';
 import { newTimeline } from './metrics/timeline.ts';
@@ -13,7 +13,7 @@ import { type RequestHandle, RequestStream } from './request-stream.ts';
 import { createSimHost } from './host/sim-host.ts';
 
 export type { KernelProfile, KernelTime } from './backend/webgpu/profile.ts';
-export type { EngineStats } from './core/engine-core.ts';
+export type { EngineStats } from './metrics/step-stats.ts';
 export type { EngineInfo } from './host/engine-host.ts';
 export type { EngineOptions } from './engine-options.ts';
 export type { RequestTimeline } from './metrics/timeline.ts';

@@ -2,7 +2,7 @@
 // starting with a cold prefix cache. Requests are submitted at their arrival times while
 // earlier ones stream; the report holds every request's metrics plus KV and scheduler stats
 // and a short series of KV usage over time.
-import type { EngineStats } from '../core/engine-core.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
 import { type Engine, type EngineOptions, type KernelProfile, type RequestHandle, createEngine } from '../engine.ts';
 import type { EngineInfo } from '../host/engine-host.ts';
 import type { UsagePoint } from '../metrics/usage-series.ts';

@@ -6,21 +6,6 @@
 import type { Sequence } from './sequence.ts';
 import { NO_HASH, blockHash } from './block-hash.ts';
 
-export interface KvStats {
-  numBlocks: number;
-  blockSize: number;
-  usedBlocks: number;
-  freeBlocks: number;
-  /** Free blocks that still hold a reusable prefix. */
-  cachedBlocks: number;
-  /** Prompt tokens looked up in the prefix cache, and how many of them hit. */
-  prefixQueryTokens: number;
-  prefixHitTokens: number;
-  hitRate: number;
-  /** Most blocks in use at once since the previous stats() call. */
-  peakUsedBlocks: number;
-}
-
 const NONE = -1;
 
 export class BlockManager {
@@ -38,9 +23,6 @@ export class BlockManager {
   private head = NONE;
   private tail = NONE;
   private free = 0;
-  private cached = 0;
-  private queryTokens = 0;
-  private hitTokens = 0;
   private peakUsed = 0;
 
   constructor(numBlocks: number, blockSize: number, prefixCaching = true) {
@@ -100,8 +82,6 @@ export class BlockManager {
       seq.blockTable.push(block);
     }
     seq.numComputed = hits.length * this.blockSize;
-    this.queryTokens += seq.numTokens;
-    this.hitTokens += seq.numComputed;
     return seq.numComputed;
   }
 
@@ -144,29 +124,27 @@ export class BlockManager {
     }
   }
 
-  /** Counters are cumulative; the peak restarts from the current use. */
-  stats(): KvStats {
-    const peakUsedBlocks = this.peakUsed;
+  /**
+   * The most blocks in use at once since the previous call; the next call's peak starts from
+   * the blocks in use now. Kept by the pool because only it sees a step's passing high point:
+   * scheduling can fill it, then free a preempted sequence's blocks, before the step runs.
+   */
+  takePeakUsed(): number {
+    const peak = this.peakUsed;
     this.peakUsed = this.numBlocks - this.free;
-    return {
-      peakUsedBlocks,
-      numBlocks: this.numBlocks,
-      blockSize: this.blockSize,
-      usedBlocks: this.numBlocks - this.free,
-      freeBlocks: this.free,
-      cachedBlocks: this.cached,
-      prefixQueryTokens: this.queryTokens,
-      prefixHitTokens: this.hitTokens,
-      hitRate: this.queryTokens > 0 ? this.hitTokens / this.queryTokens : 0,
-    };
+    return peak;
+  }
+
+  /** Free blocks that still hold a reusable prefix (counted when asked: only statistics ask). */
+  cachedFreeBlocks(): number {
+    let cached = 0;
+    for (let b = 0; b < this.numBlocks; b++) if (this.refCount[b] === 0 && this.hashes[b] !== NO_HASH) cached++;
+    return cached;
   }
 
   /** Forgets every cached prefix (benchmarks call it between runs). Held blocks keep working. */
   clearPrefixCache(): void {
-    for (let b = 0; b < this.numBlocks; b++) {
-      if (this.refCount[b] === 0 && this.hashes[b] !== NO_HASH) this.cached--;
-      this.hashes[b] = NO_HASH;
-    }
+    this.hashes.fill(NO_HASH);
     this.hashToBlock.clear();
   }
 
@@ -203,7 +181,7 @@ export class BlockManager {
     if (this.tail === NONE) this.head = block;
     else this.next[this.tail] = block;
     this.tail = block;
-    this.onLinked(block);
+    this.free++;
   }
 
   private pushFront(block: number): void {
@@ -212,12 +190,7 @@ export class BlockManager {
     if (this.head === NONE) this.tail = block;
     else this.prev[this.head] = block;
     this.head = block;
-    this.onLinked(block);
-  }
-
-  private onLinked(block: number): void {
     this.free++;
-    if (this.hashes[block] !== NO_HASH) this.cached++;
   }
 
   private unlinkFree(block: number): void {
@@ -228,7 +201,6 @@ export class BlockManager {
     if (n === NONE) this.tail = p;
     else this.prev[n] = p;
     this.free--;
-    if (this.hashes[block] !== NO_HASH) this.cached--;
     this.peakUsed = Math.max(this.peakUsed, this.numBlocks - this.free);
   }
 }

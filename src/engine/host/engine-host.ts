@@ -3,7 +3,7 @@
 import type { Backend } from '../backend/backend.ts';
 import type { KernelProfile } from '../backend/webgpu/profile.ts';
 import type { Clock } from '../engine-clock.ts';
-import type { EngineStats } from '../core/engine-core.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
 import type { ModelConfig } from '../model/model-config.ts';
 import type { EngineEvent, GenerateRequest } from '../core/request.ts';
 import type { SchedulerOptions } from '../core/scheduler-options.ts';

@@ -7,6 +7,7 @@ import { kvBytesPerToken } from '../backend/cpu/cpu-backend.ts';
 import { createBackend, profileOf } from '../backend/create-backend.ts';
 import { monotonicClock } from '../engine-clock.ts';
 import { EngineCore } from '../core/engine-core.ts';
+import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineInfo } from './engine-host.ts';
 import { DEFAULT_CPU_KV_BYTES, poolBlocks } from '../engine-options.ts';
 import { loadHfModelDir } from '../model/load-model.ts';
@@ -34,10 +35,12 @@ async function main(): Promise<void> {
     threads: options.threads,
     profile: options.profile,
     maxBatchTokens: options.scheduler.maxBatchedTokens,
-  });  const core = new EngineCore(
-    backend,
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed, traceSteps: options.traceSteps },
+  });
+  const stats = new StepStats(monotonicClock, options.traceSteps);
+  const core = new EngineCore(
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
     monotonicClock,
+    stats,
   );
 
   let closing = false;
@@ -55,13 +58,13 @@ async function main(): Promise<void> {
         core.abort(message.id);
         break;
       case 'stats':
-        post({ type: 'reply', replyTo: message.replyTo, stats: core.stats() });
+        post({ type: 'reply', replyTo: message.replyTo, stats: stats.take(core) });
         break;
       case 'profile':
         post({ type: 'reply', replyTo: message.replyTo, profile: profileOf(backend) });
         break;
       case 'clear-prefix-cache':
-        core.blocks.clearPrefixCache();
+        core.clearPrefixCache();
         post({ type: 'reply', replyTo: message.replyTo });
         break;
       case 'close':
@@ -95,7 +98,9 @@ async function main(): Promise<void> {
       wake = null;
       continue;
     }
-    if (!(await core.step())) throw new Error('the scheduler found nothing to run while requests wait');
+    const batch = core.schedule();
+    if (batch === null) throw new Error('the scheduler found nothing to run while requests wait');
+    core.postprocess(await backend.step(batch));
     flush();
     // Let submits and aborts that arrived during the step in before the next schedule.
     await new Promise<void>((resolve) => setImmediate(resolve));

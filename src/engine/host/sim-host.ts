@@ -7,6 +7,7 @@ import { resolveDevice } from '../backend/sim/gpus.ts';
 import { describeKvCapacity, kvCapacity } from '../backend/sim/kv-capacity.ts';
 import { VirtualClock } from '../engine-clock.ts';
 import { EngineCore } from '../core/engine-core.ts';
+import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from '../engine-options.ts';
 import type { ModelConfig } from '../model/model-config.ts';
@@ -25,10 +26,11 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   const kv = { numBlocks, blockSize: options.blockSize };
   const backend: SimBackend = createSimBackend({ config, kv, device, seed: options.weightsSeed });
   const clock = new VirtualClock();
+  const stats = new StepStats(clock, options.traceSteps);
   const core = new EngineCore(
-    backend,
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed, traceSteps: options.traceSteps },
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
     clock,
+    stats,
   );
   const info: EngineInfo = {
     model: config,
@@ -103,10 +105,10 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
       });
     },
     async stats() {
-      return core.stats();
+      return stats.take(core);
     },
     async clearPrefixCache() {
-      core.blocks.clearPrefixCache();
+      core.clearPrefixCache();
     },
     async close() {
       closed = true;
@@ -129,7 +131,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
       await yieldToClients();
       if (closed) break;
       if (inFlight === null && core.hasWork()) {
-        const batch = core.beginStep();
+        const batch = core.schedule();
         if (batch === null) throw new Error('the scheduler found nothing to run while requests wait');
         const end = clock.now() + backend.cost(batch).ms;
         inFlight = { end, result: await backend.step(batch) };
@@ -138,7 +140,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
       const next = sleepers[0];
       if (inFlight !== null && (next === undefined || inFlight.end <= next.time)) {
         clock.advanceTo(inFlight.end);
-        core.endStep(inFlight.result);
+        core.postprocess(inFlight.result);
         inFlight = null;
         flush();
         continue;

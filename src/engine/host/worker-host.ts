@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { monotonicClock } from '../engine-clock.ts';
 import type { KernelProfile } from '../backend/webgpu/profile.ts';
-import type { EngineStats } from '../core/engine-core.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import type { ResolvedEngineOptions } from '../engine-options.ts';
 import type { ModelConfig } from '../model/model-config.ts';

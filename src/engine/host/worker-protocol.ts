@@ -1,6 +1,6 @@
 // Messages between the main thread and the engine worker.
 import type { KernelProfile } from '../backend/webgpu/profile.ts';
-import type { EngineStats } from '../core/engine-core.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
 import type { EngineInfo } from './engine-host.ts';
 import type { ResolvedEngineOptions } from '../engine-options.ts';
 import type { ModelConfig } from '../model/model-config.ts';
