@@ -7,6 +7,8 @@ import { kvBytesPerToken } from '../backend/cpu/cpu-backend.ts';
 import { createBackend, profileOf } from '../backend/create-backend.ts';
 import { monotonicClock } from '../engine-clock.ts';
 import { EngineCore } from '../core/engine-core.ts';
+import type { EngineEvent } from '../core/request.ts';
+import { runSteps } from '../core/step-loop.ts';
 import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineInfo } from './engine-host.ts';
 import { DEFAULT_CPU_KV_BYTES, poolBlocks } from '../engine-options.ts';
@@ -45,10 +47,10 @@ async function main(): Promise<void> {
 
   let closing = false;
   let wake: (() => void) | null = null;
-  const flush = () => {
-    const events = core.takeEvents();
+  const emit = (events: EngineEvent[]) => {
     if (events.length > 0) post({ type: 'events', events });
   };
+  const flush = () => emit(core.takeEvents());
   port.on('message', (message: ToWorker) => {
     switch (message.type) {
       case 'submit':
@@ -92,19 +94,19 @@ async function main(): Promise<void> {
   };
   post({ type: 'ready', info });
 
-  while (!closing) {
-    if (!core.hasWork()) {
+  await runSteps(core, {
+    get open() {
+      return !closing;
+    },
+    forward: (batch) => backend.step(batch),
+    emit,
+    async idle() {
       await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
-      continue;
-    }
-    const batch = core.schedule();
-    if (batch === null) throw new Error('the scheduler found nothing to run while requests wait');
-    core.postprocess(await backend.step(batch));
-    flush();
+    },
     // Let submits and aborts that arrived during the step in before the next schedule.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+    pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  });
   core.abortAll();
   flush();
   await backend.close();
