@@ -19,7 +19,8 @@
 
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createBackend, type BackendKind } from '../src/engine/backend/create-backend.ts';
+import type { BackendKind } from '../src/engine/backend/backend-kind.ts';
+import { createBackend } from '../src/engine/backend/create-backend.ts';
 import type { Backend, StepResult } from '../src/engine/backend/backend.ts';
 import { BufferUsage, MapMode, openGpu } from '../src/engine/backend/webgpu/device.ts';
 import { texturesFit, tokenTableChunkLimit, tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';

@@ -1,4 +1,4 @@
-// The engine's public face: create one from options, submit requests, stream their tokens,
+// An engine as its callers hold it: create one from options, submit requests, stream their tokens,
 // close it. Submissions are stamped here, on the caller's thread, around the hand-off to
 // the step loop; everything else is stamped by the loop on the same clock.
 import type { KernelProfile } from './backend/webgpu/profile.ts';
@@ -11,15 +11,6 @@ import { hfModelConfig } from './model/load-model.ts';
 import type { EngineEvent, GenerateRequest } from './core/request.ts';
 import { type RequestHandle, RequestStream } from './request-stream.ts';
 import { createSimHost } from './host/sim-host.ts';
-
-export type { KernelProfile, KernelTime } from './backend/webgpu/profile.ts';
-export type { EngineStats } from './metrics/step-stats.ts';
-export type { EngineInfo } from './host/engine-host.ts';
-export type { EngineOptions } from './engine-options.ts';
-export type { RequestTimeline } from './metrics/timeline.ts';
-export type { GenerateRequest } from './core/request.ts';
-export { gpt2Tokenizer, type Tokenizer } from './model/tokenizer.ts';
-export type { RequestHandle, RequestResult, StreamEvent } from './request-stream.ts';
 
 export interface Engine {
   /** Always carries `description`, the one line every report prints about the backend. */

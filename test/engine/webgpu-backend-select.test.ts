@@ -1,7 +1,8 @@
 // The backend factory behind --backend, the profiler, and the error paths of the webgpu backend.
 
 import { describe, expect, it } from 'vitest';
-import { createBackend, parseBackendKind, profileOf } from '../../src/engine/backend/create-backend.ts';
+import { parseBackendKind } from '../../src/engine/backend/backend-kind.ts';
+import { createBackend, profileOf } from '../../src/engine/backend/create-backend.ts';
 import { findAdapter, isSoftwareAdapter, openGpu } from '../../src/engine/backend/webgpu/device.ts';
 import { compileKernel } from '../../src/engine/backend/webgpu/pipelines.ts';
 import type { ModelConfig } from '../../src/engine/model/model-config.ts';
