@@ -21,7 +21,10 @@ export class Scheduler {
   readonly scheduled: Sequence[] = [];
   /** Sequences scheduled for the first time this step (their admit stamp). */
   readonly admitted: Sequence[] = [];
-  /** Sequences that took blocks this step (newcomers, the resumed after preemption, static-batch members starting), each after a prefix-cache lookup. */
+  /**
+   * Sequences that took blocks this step (newcomers, sequences resumed after preemption, static
+   * batch members starting), each after looking its tokens up in the prefix cache.
+   */
   readonly started: Sequence[] = [];
   /** Sequences preempted this step: their blocks freed, back at the head of the queue. */
   readonly preempted: Sequence[] = [];
