@@ -93,25 +93,27 @@ export class StepStats implements StepObserver {
 
   scheduled(core: EngineCore, batch: ForwardBatch, time: number, hostStart: number): void {
     const { scheduler, blocks } = core;
+    const { scheduled, started, running, waiting } = scheduler;
     const s = this.counts;
     s.steps++;
-    for (const seq of scheduler.scheduled) {
+    for (let i = 0; i < scheduled.length; i++) {
+      const seq = scheduled[i];
       if (seq.numUncomputed === 1 && seq.numOutputTokens > 0) s.decodeTokens += seq.numScheduled;
       else s.prefillTokens += seq.numScheduled;
     }
     s.preemptions += scheduler.preempted.length;
-    for (const seq of scheduler.started) {
-      this.prefixQueryTokens += seq.numTokens;
-      this.prefixHitTokens += seq.numComputed; // the cached prefix it took
+    for (let i = 0; i < started.length; i++) {
+      this.prefixQueryTokens += started[i].numTokens;
+      this.prefixHitTokens += started[i].numComputed; // the cached prefix it took
     }
-    const { running, waiting } = scheduler;
     s.runningSum += running.length;
     s.maxRunning = Math.max(s.maxRunning, running.length);
     s.maxWaiting = Math.max(s.maxWaiting, waiting.length);
     // The pool as the step leaves it.
     const bs = blocks.blockSize;
     let usedSlots = 0;
-    for (const seq of running) {
+    for (let k = 0; k < running.length; k++) {
+      const seq = running[k];
       const filled = seq.numComputed + seq.numScheduled;
       s.wastedSlotsSum += seq.blockTable.length * bs - filled;
       // A block shared by r sequences (a prefix hit, always full) adds 1/r of its slots per holder.
