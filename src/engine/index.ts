@@ -4,16 +4,14 @@
 
 // An engine: create it, submit requests, stream their tokens, read its statistics.
 export { createEngine, resolveModelConfig, type Engine } from './engine.ts';
-export type { GenerateRequest } from './core/request.ts';
-export type { RequestHandle, RequestResult, StreamEvent } from './request-stream.ts';
-export type { EngineInfo } from './host/engine-host.ts';
+export type { RequestHandle } from './request-stream.ts';
 export type { EngineStats } from './metrics/step-stats.ts';
-export type { KernelProfile, KernelTime } from './backend/webgpu/profile.ts';
+export type { KernelProfile } from './backend/webgpu/profile.ts';
 export { kernelProfileLines } from './kernel-profile-text.ts';
 
 // Its options, their defaults and ranges (refused before anything is allocated).
 export { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName, type EngineOptions } from './engine-options.ts';
-export { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation, type SchedulerOptions } from './core/scheduler-options.ts';
+export { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from './core/scheduler-options.ts';
 export { parseBackendKind, type BackendKind } from './backend/backend-kind.ts';
 
 // Models and the tokenizer.
