@@ -93,14 +93,9 @@ export class StepStats implements StepObserver {
 
   scheduled(core: EngineCore, batch: ForwardBatch, time: number, hostStart: number): void {
     const { scheduler, blocks } = core;
-    const { scheduled, started, running, waiting } = scheduler;
+    const { started, running, waiting } = scheduler;
     const s = this.counts;
     s.steps++;
-    for (let i = 0; i < scheduled.length; i++) {
-      const seq = scheduled[i];
-      if (seq.numUncomputed === 1 && seq.numOutputTokens > 0) s.decodeTokens += seq.numScheduled;
-      else s.prefillTokens += seq.numScheduled;
-    }
     s.preemptions += scheduler.preempted.length;
     for (let i = 0; i < started.length; i++) {
       this.prefixQueryTokens += started[i].numTokens;
@@ -109,11 +104,14 @@ export class StepStats implements StepObserver {
     s.runningSum += running.length;
     s.maxRunning = Math.max(s.maxRunning, running.length);
     s.maxWaiting = Math.max(s.maxWaiting, waiting.length);
-    // The pool as the step leaves it.
+    // The step's tokens, and the pool as the step leaves it. Every sequence of the step is
+    // running, and a running sequence outside it has no tokens scheduled.
     const bs = blocks.blockSize;
     let usedSlots = 0;
     for (let k = 0; k < running.length; k++) {
       const seq = running[k];
+      if (seq.numUncomputed === 1 && seq.numOutputTokens > 0) s.decodeTokens += seq.numScheduled;
+      else s.prefillTokens += seq.numScheduled;
       const filled = seq.numComputed + seq.numScheduled;
       s.wastedSlotsSum += seq.blockTable.length * bs - filled;
       // A block shared by r sequences (a prefix hit, always full) adds 1/r of its slots per holder.
