@@ -36,7 +36,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Random } from '../../src/engine/bench/seeded-random.ts';
+import { Random } from '../../src/engine/bench/workload-random.ts';
 import { namedConfig, parameterCount } from '../../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { checkSameModel, type CheckResult } from './check.ts';
