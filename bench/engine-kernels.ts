@@ -30,8 +30,8 @@ import { createCpuBackend, kvBytesPerToken } from '../src/engine/backend/cpu/cpu
 import { wasmKernels, wasmKernelsSupported } from '../src/engine/backend/cpu/wasm/load-kernels.ts';
 import { wasm } from '../src/engine/backend/cpu/wasm/webassembly.ts';
 import type { KernelKind } from '../src/engine/backend/cpu/thread-state.ts';
-import type { Backend, StepResult } from '../src/engine/backend/types.ts';
-import { namedConfig, parameterCount } from '../src/engine/model/config.ts';
+import type { Backend, StepResult } from '../src/engine/backend/backend.ts';
+import { namedConfig, parameterCount } from '../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
 import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
 

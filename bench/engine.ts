@@ -14,7 +14,7 @@
 // in microseconds per step. Goal: C=32 at >= 5x the tokens/s of C=1; overhead a few % at most.
 // Figures from a shared 2-core machine are noisy; compare the ratios of one run.
 import { parseArgs } from 'node:util';
-import { createEngine, type Engine } from '../src/engine/engine.ts';
+import { createEngine, type Engine } from '../src/engine/index.ts';
 import { summarize } from '../src/engine/metrics/summary.ts';
 import { generateWorkload } from '../src/engine/bench/workload.ts';
 

@@ -1,8 +1,8 @@
 // Shared by the backend benchmarks (bench/engine-kernels.ts, bench/webgpu.ts): hand-built
 // forward batches over a paged KV pool, the FLOPs a token costs, and the median of a run.
 
-import type { ForwardBatch } from '../src/engine/backend/types.ts';
-import type { ModelConfig } from '../src/engine/model/config.ts';
+import type { ForwardBatch } from '../src/engine/backend/backend.ts';
+import type { ModelConfig } from '../src/engine/model/model-config.ts';
 
 /** A sequence as the benchmark tracks it: its tokens so far and the KV blocks it owns. */
 export interface Seq {

@@ -19,14 +19,15 @@
 
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createBackend, type BackendKind } from '../src/engine/backend/create-backend.ts';
-import type { Backend, StepResult } from '../src/engine/backend/types.ts';
+import type { BackendKind } from '../src/engine/backend/backend-kind.ts';
+import { createBackend } from '../src/engine/backend/create-backend.ts';
+import type { Backend, StepResult } from '../src/engine/backend/backend.ts';
 import { BufferUsage, MapMode, openGpu } from '../src/engine/backend/webgpu/device.ts';
 import { texturesFit, tokenTableChunkLimit, tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';
 import { compileKernel, variantsFor, type KernelVariants } from '../src/engine/backend/webgpu/pipelines.ts';
 import { matmulSubgroupWgsl, SUBGROUP_MATMUL_WORKGROUP } from '../src/engine/backend/webgpu/shaders/matmul-subgroup.wgsl.ts';
 import { MATMUL_WORKGROUP, matmulWgsl } from '../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
-import { namedConfig } from '../src/engine/model/config.ts';
+import { namedConfig } from '../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
 import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
 

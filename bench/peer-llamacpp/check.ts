@@ -6,8 +6,8 @@
 // would put them off by orders of magnitude rather than in the fourth digit.
 
 import { createCpuBackend } from '../../src/engine/backend/cpu/cpu-backend.ts';
-import type { ForwardBatch } from '../../src/engine/backend/types.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ForwardBatch } from '../../src/engine/backend/backend.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import type { Weights } from '../../src/engine/model/weights.ts';
 import { F32_KV_CACHE, type LlamaModel } from './node-llama-cpp.ts';
 

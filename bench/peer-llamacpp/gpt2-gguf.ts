@@ -8,7 +8,7 @@
 // Embeddings are row-major [rows, C] on both sides and go in as they are (dims {C, rows}).
 // The LM head is tied: no output.weight, so llama.cpp reuses token_embd.weight, as kb does.
 
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import type { Weights } from '../../src/engine/model/weights.ts';
 import type { GgufTensor, GgufValue } from './gguf-writer.ts';
 import { GPT2_EOS_ID, gpt2Vocab } from './gpt2-vocab.ts';

@@ -8,7 +8,7 @@
 // on a machine shared with other work, tokens / (CPU time / threads) is roughly the rate the
 // run would reach with its cores to itself (spinning threads count as busy, so it errs low).
 
-import { createEngine, type Engine } from '../../src/engine/engine.ts';
+import { createEngine, type Engine } from '../../src/engine/index.ts';
 import { F32_KV_CACHE, type LlamaModel, type LlamaSequence } from './node-llama-cpp.ts';
 
 export interface Span {

@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { namedConfig } from '../../src/engine/model/config.ts';
+import { namedConfig } from '../../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { percentile } from '../../src/engine/metrics/percentile.ts';
 import { runBenchmarkPoint } from '../../src/lab/engine-bridge.ts';

@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { runBenchmark } from '../../src/engine/bench/runner.ts';
 import { generateWorkload, type WorkloadRequest } from '../../src/engine/bench/workload.ts';
 import { percentile } from '../../src/engine/metrics/percentile.ts';
-import { namedConfig } from '../../src/engine/model/config.ts';
+import { namedConfig } from '../../src/engine/model/model-config.ts';
 import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
 import { loadLab } from '../../src/lab/lab-files.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/lab-settings.ts';
@@ -149,7 +149,7 @@ log(`median: throughput ${fmt(throughputRatio, 3)}x in-process (goal >= 0.9x); T
 // engine needs).
 const singles = Number(args.singles);
 const single = requests.slice(0, singles).map((r) => ({ ...r, arrivalMs: 0 }));
-const { createEngine } = await import('../../src/engine/engine.ts');
+const { createEngine } = await import('../../src/engine/index.ts');
 const { requestMetrics } = await import('../../src/engine/metrics/timeline.ts');
 const sequential: { inProcess: number[]; serve: number[] }[] = [];
 for (let i = 0; i < Number(args.pairs); i++) {

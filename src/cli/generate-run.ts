@@ -1,10 +1,6 @@
 // The engine side of kb generate, loaded only when the command runs.
-import { type Engine, createEngine, resolveModelConfig } from '../engine/engine.ts';
-import { DEFAULT_BLOCK_SIZE } from '../engine/engine-options.ts';
-import { requestMetrics } from '../engine/metrics/timeline.ts';
-import { gpt2Tokenizer } from '../engine/model/tokenizer.ts';
+import { type BackendKind, type Engine, createEngine, resolveModelConfig, DEFAULT_BLOCK_SIZE, requestMetrics, gpt2Tokenizer } from '../engine/index.ts';
 import { UserError } from './errors.ts';
-import type { BackendKind } from '../engine/backend/create-backend.ts';
 
 export async function generateOnce(request: GenerateCommandRequest) {
   const model = request.model ?? 'gpt2-tiny';

@@ -2,9 +2,7 @@
 // the request's timings.
 import type { Command } from 'commander';
 import { numberOption } from './number-option.ts';
-import type { BackendKind } from '../engine/backend/create-backend.ts';
-import type { KernelProfile } from '../engine/engine.ts';
-import { kernelProfileLines } from '../engine/kernel-profile-text.ts';
+import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
 import { UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
 
@@ -50,7 +48,7 @@ export function register(program: Command): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', '\nExample: kb generate --prompt "The KV cache" --max-new-tokens 16')
     .action(async (flags: GenerateFlags) => {
-      const { parseBackendKind } = await import('../engine/backend/create-backend.ts');
+      const { parseBackendKind } = await import('../engine/index.ts');
       const request = parseFlags(flags, parseBackendKind);
       const { generateOnce } = await import('./generate-run.ts');
       const result = await generateOnce(request);

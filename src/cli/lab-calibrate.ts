@@ -41,11 +41,11 @@ export function registerCalibrate(lab: Command): void {
 async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   if (flags.backend !== 'cpu' && flags.backend !== 'webgpu') throw new UserError(`--backend: calibrate runs on cpu or webgpu, got "${flags.backend}"`);
   const backend = flags.backend;
-  const { NAMED_CONFIGS } = await import('../engine/model/config.ts');
+  const { NAMED_CONFIGS } = await import('../engine/index.ts');
   if (!(flags.model in NAMED_CONFIGS)) throw new UserError(`--model: unknown model "${flags.model}"; choose one of ${Object.keys(NAMED_CONFIGS).join(', ')}`);
   const name = flags.name ?? `${backend}-${flags.model}`;
   const { deviceNamePattern } = await import('../lab/lab-settings.ts');
-  const { deviceNames } = await import('../engine/backend/sim/gpus.ts');
+  const { deviceNames } = await import('../engine/index.ts');
   const { publishedProfiles } = await import('../lab/devices/published-profiles.ts');
   if (!deviceNamePattern.test(name)) throw new UserError(`--name "${name}": use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)`);
   if (deviceNames().includes(name) || publishedProfiles().some((p) => p.name === name)) throw new UserError(`--name "${name}" is a device kb ships; choose another name`);
@@ -95,7 +95,7 @@ async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
 }
 
 async function devicesCommand(json: boolean): Promise<void> {
-  const { namedDevices } = await import('../engine/backend/sim/gpus.ts');
+  const { namedDevices } = await import('../engine/index.ts');
   const { publishedProfiles } = await import('../lab/devices/published-profiles.ts');
   const { listStoredProfiles, profilesDir } = await import('../lab/devices/profile-store.ts');
   const { describeSource, fitSummary } = await import('../lab/devices/device-profile.ts');

@@ -64,7 +64,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
   const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
   const { serveEngineOptions } = await import('../serve/serve-engine-options.ts');
-  const { createEngine } = await import('../engine/engine.ts');
+  const { createEngine } = await import('../engine/index.ts');
   const { createServeApp } = await import('../serve/serve-app.ts');
   let engine;
   try {

@@ -1,8 +1,8 @@
 // Everything that configures an engine, its defaults, and the checks run before anything
 // is allocated (the lab runner relies on them to refuse bad `--set` values early).
-import type { ModelConfig } from './model/config.ts';
+import type { ModelConfig } from './model/model-config.ts';
 import { deviceNames, type DeviceSpec, type MeasuredCpu, THIS_CPU } from './backend/sim/gpus.ts';
-import { type IntegerRange, resolveSchedulerOptions, type SchedulerOptions } from './scheduler/options.ts';
+import { type IntegerRange, resolveSchedulerOptions, type SchedulerOptions } from './core/scheduler-options.ts';
 
 export interface DeviceOverrides {
   /** In (0, 1]. */

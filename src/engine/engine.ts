@@ -1,25 +1,16 @@
-// The engine's public face: create one from options, submit requests, stream their tokens,
+// An engine as its callers hold it: create one from options, submit requests, stream their tokens,
 // close it. Submissions are stamped here, on the caller's thread, around the hand-off to
 // the step loop; everything else is stamped by the loop on the same clock.
 import type { KernelProfile } from './backend/webgpu/profile.ts';
-import type { EngineStats } from './engine-core.ts';
-import type { EngineHost, EngineInfo } from './engine-host.ts';
+import type { EngineStats } from './metrics/step-stats.ts';
+import type { EngineHost, EngineInfo } from './host/engine-host.ts';
 import { type EngineOptions, resolveEngineOptions } from './engine-options.ts';
 import { newTimeline } from './metrics/timeline.ts';
-import { type ModelConfig, namedConfig, validateConfig } from './model/config.ts';
+import { type ModelConfig, namedConfig, validateConfig } from './model/model-config.ts';
 import { hfModelConfig } from './model/load-model.ts';
-import type { EngineEvent, GenerateRequest } from './request.ts';
+import type { EngineEvent, GenerateRequest } from './core/request.ts';
 import { type RequestHandle, RequestStream } from './request-stream.ts';
-import { createSimHost } from './sim-host.ts';
-
-export type { KernelProfile, KernelTime } from './backend/webgpu/profile.ts';
-export type { EngineStats } from './engine-core.ts';
-export type { EngineInfo } from './engine-host.ts';
-export type { EngineOptions } from './engine-options.ts';
-export type { RequestTimeline } from './metrics/timeline.ts';
-export type { GenerateRequest } from './request.ts';
-export { gpt2Tokenizer, type Tokenizer } from './model/tokenizer.ts';
-export type { RequestHandle, RequestResult, StreamEvent } from './request-stream.ts';
+import { createSimHost } from './host/sim-host.ts';
 
 export interface Engine {
   /** Always carries `description`, the one line every report prints about the backend. */
@@ -48,7 +39,7 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
   if (resolved.backend === 'sim') {
     host = createSimHost(resolved, config);
   } else {
-    const { createWorkerHost } = await import('./worker-host.ts');
+    const { createWorkerHost } = await import('./host/worker-host.ts');
     host = await createWorkerHost(resolved, config);
   }
   return new EngineClient(host);

@@ -1,7 +1,7 @@
 // One request as its client sees it: a stream of token events, its timeline filled in as
 // events arrive, and a promise of the final result.
 import type { RequestTimeline } from './metrics/timeline.ts';
-import type { FinishReason } from './sequence.ts';
+import type { FinishReason } from './core/sequence.ts';
 
 export type StreamEvent =
   | { type: 'token'; token: number; index: number; time: number }

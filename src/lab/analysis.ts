@@ -4,13 +4,10 @@
 // run. The results are metrics like any other (the sweep ones in metrics.ts), so `expect:`
 // checks can state the phenomenon with them, and the chart data is kept with the run.
 import type { MeasuredMetrics } from './checks.ts';
-import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline.ts';
-import { weightCount } from '../engine/backend/sim/cost-model.ts';
-import { NAMED_CONFIGS } from '../engine/model/config.ts';
+import { requestMetrics, type RequestTimeline, weightCount, NAMED_CONFIGS, type UsageSample } from '../engine/index.ts';
 import type { LabChart } from './lab-file.ts';
 import type { MachineProbe } from './machine-probe.ts';
 import { timeSeriesInfo } from './metrics.ts';
-import type { UsageSample } from '../engine/bench/runner.ts';
 import { getSetting, type LabSettings } from './lab-settings.ts';
 
 export interface AnalysedPoint {

@@ -9,7 +9,7 @@
 // picks the point whose swept value reads `label` (ttft.p95@static); a check with no `@`
 // must hold at every point.
 import { isLabMetric, isSweepMetric, labMetricNames } from './metrics.ts';
-import type { Percentiles } from '../engine/metrics/percentile.ts';
+import type { Percentiles } from '../engine/index.ts';
 
 export const checkOps = ['>=', '>', '<=', '<'] as const;
 export type CheckOp = (typeof checkOps)[number];

@@ -1,15 +1,10 @@
 // The one place the lab runner meets the engine: lab settings -> the engine's benchmark
 // options, and the benchmark report -> the flat lab metrics that checks and history read.
-import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport } from '../engine/bench/runner.ts';
-import { formatReport } from '../engine/bench/report.ts';
-import type { LengthSpec } from '../engine/bench/workload.ts';
-import { percentile, type Percentiles } from '../engine/metrics/percentile.ts';
-import { requestMetrics, type RequestTimeline } from '../engine/metrics/timeline.ts';
+import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport, formatReport, type LengthSpec, percentile, type Percentiles, requestMetrics, type RequestTimeline, type DeviceSpec } from '../engine/index.ts';
 import { metricCollector, type MeasuredMetrics } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
 import type { LabSettings, Length } from './lab-settings.ts';
-import type { DeviceSpec } from '../engine/backend/sim/gpus.ts';
 
 export interface PointRun {
   /** Every request of every measured run finished. */
@@ -194,13 +189,13 @@ export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks
 /** The engine cpu backend's matmul kernel (SIMD when it can), for the roofline probe. */
 export async function engineProbeKernel(): Promise<ProbeKernel> {
   const { availableParallelism } = await import('node:os');
-  const { wasmKernelsSupported, wasmKernels } = await import('../engine/backend/cpu/wasm/load-kernels.ts');
+  const { wasmKernelsSupported, wasmKernels } = await import('../engine/index.ts');
   const threads = availableParallelism();
   if (!(await wasmKernelsSupported())) {
-    const { matmul } = await import('../engine/backend/cpu/matmul.ts');
+    const { matmul } = await import('../engine/index.ts');
     return { matmul, alloc: (n) => new Float32Array(n), threads };
   }
-  const { wasm } = await import('../engine/backend/cpu/wasm/webassembly.ts');
+  const { wasm } = await import('../engine/index.ts');
   const pages = 64; // 4 MiB: the probe's arrays fit with room to spare
   const memory = new wasm.Memory({ initial: pages, maximum: pages, shared: true });
   const kernels = wasmKernels(memory);

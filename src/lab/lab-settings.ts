@@ -3,10 +3,7 @@
 // unknown key or an out-of-range value is refused before the engine allocates anything.
 // The scheduler's ranges and defaults and the model names come from the engine itself
 // (small, pure modules), so the two can never disagree.
-import { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName } from '../engine/engine-options.ts';
-import { namedDevices } from '../engine/backend/sim/gpus.ts';
-import { NAMED_CONFIGS } from '../engine/model/config.ts';
-import { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from '../engine/scheduler/options.ts';
+import { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName, namedDevices, NAMED_CONFIGS, defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from '../engine/index.ts';
 
 /** A uniform range, or a list used in turn (`values`, with min and max its extremes). */
 export type Length = { min: number; max: number; values?: number[] };

@@ -2,7 +2,7 @@
 // from before other programs started, would not match the measured points): memory read
 // bandwidth, and matmul FLOP/s with the engine's own kernel at a decode-like shape. Best of
 // a few tries, so a busy moment does not decide the figure.
-import type { MatmulFn } from '../engine/backend/cpu/matmul.ts';
+import type { MatmulFn } from '../engine/index.ts';
 
 export interface MachineProbe {
   /** Bytes per second one thread reads (native memcmp over two buffers). */

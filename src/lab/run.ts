@@ -8,7 +8,7 @@ import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
-import type { BenchmarkReport } from '../engine/bench/runner.ts';
+import type { BenchmarkReport } from '../engine/index.ts';
 import type { Lab } from './lab-file.ts';
 import type { LabProgress } from './progress.ts';
 import { labSettings, selectPoints } from './plan.ts';

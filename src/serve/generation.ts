@@ -2,7 +2,7 @@
 // text deltas (cut at stop strings), decide the finish reason on the token that ends it (so
 // the last text and the finish reason leave in one chunk, as vLLM sends them), and record
 // its metrics. The engine's step loop runs in its worker; nothing here waits on a step.
-import type { RequestHandle } from '../engine/engine.ts';
+import type { RequestHandle } from '../engine/index.ts';
 import { badRequest, ApiError } from './api-error.ts';
 import type { ServeContext } from './serve-context.ts';
 import type { ServeFinishReason } from './serve-metrics.ts';

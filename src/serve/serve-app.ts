@@ -2,8 +2,7 @@
 // shape (OpenAI's, for every failure including malformed JSON and unknown paths), the
 // one-line access log, and a shutdown that ends open streams cleanly.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Engine } from '../engine/engine.ts';
-import { gpt2Tokenizer } from '../engine/engine.ts';
+import { type Engine, gpt2Tokenizer } from '../engine/index.ts';
 import { ApiError, errorBody } from './api-error.ts';
 import { registerCompletionRoutes } from './completion-routes.ts';
 import type { Generation } from './generation.ts';

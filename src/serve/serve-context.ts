@@ -1,7 +1,6 @@
 // What every route needs: the engine, the model as the API names it, its tokenizer, the
 // metrics, and the limits a request is checked against before it reaches the engine.
-import type { Engine } from '../engine/engine.ts';
-import { gpt2Tokenizer, type Tokenizer } from '../engine/engine.ts';
+import { type Engine, gpt2Tokenizer, type Tokenizer } from '../engine/index.ts';
 import { ApiError, badRequest } from './api-error.ts';
 import type { ServeMetrics } from './serve-metrics.ts';
 

@@ -1,6 +1,6 @@
 // kb serve's flags -> the engine's options. `--set engine.KEY=V` takes the labs' engine keys,
 // checked by the same registry (so a bad key or value is refused before anything allocates).
-import type { EngineOptions } from '../engine/engine.ts';
+import type { EngineOptions } from '../engine/index.ts';
 import { benchmarkOptions } from '../lab/engine-bridge.ts';
 import { applyOverrides, defaultSettings, parseOverrides, SettingError, type LabSettings } from '../lab/lab-settings.ts';
 

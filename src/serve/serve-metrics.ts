@@ -8,7 +8,7 @@
 // server; queue = admission to the first step - submit; prefill = first token - admission;
 // decode = last token - first token; inference = last token - admission; e2e = end - arrival.
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { EngineStats } from '../engine/engine.ts';
+import type { EngineStats } from '../engine/index.ts';
 
 const TTFT_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0, 160.0, 640.0, 2560.0];
 const ITL_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0, 20.0, 40.0, 80.0];

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GGUF_TYPE, writeGguf, type GgufTensor, type GgufValue } from '../../bench/peer-llamacpp/gguf-writer.ts';
 import { gpt2Metadata, gpt2Tensors, transpose } from '../../bench/peer-llamacpp/gpt2-gguf.ts';
 import { byteToUnicode, GPT2_EOS_ID, gpt2Vocab, TOKEN_TYPE } from '../../bench/peer-llamacpp/gpt2-vocab.ts';
-import { namedConfig, type ModelConfig } from '../../src/engine/model/config.ts';
+import { namedConfig, type ModelConfig } from '../../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kb-gguf-test-'));

@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findAdapter } from '../../src/engine/backend/webgpu/device.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { noAdapter } from '../engine/webgpu-adapter.ts';

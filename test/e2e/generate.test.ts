@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';

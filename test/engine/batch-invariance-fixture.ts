@@ -4,8 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, type EngineOptions } from '../../src/engine/engine.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import { createEngine, type EngineOptions } from '../../src/engine/index.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 

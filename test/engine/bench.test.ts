@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatReport } from '../../src/engine/bench/report.ts';
+import { formatReport } from '../../src/engine/bench/format-report.ts';
 import { runBenchmark } from '../../src/engine/bench/runner.ts';
 import { generateWorkload, readLengthsFile, type WorkloadSpec } from '../../src/engine/bench/workload.ts';
-import { MAX_USAGE_POINTS } from '../../src/engine/kv/usage-series.ts';
+import { MAX_USAGE_POINTS } from '../../src/engine/metrics/usage-series.ts';
 import { timelineInOrder } from '../../src/engine/metrics/timeline.ts';
 
 const VOCAB = 50257;

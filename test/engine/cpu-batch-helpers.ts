@@ -1,6 +1,6 @@
 // Builds ForwardBatch values for tests from a readable description of each sequence.
 
-import type { ForwardBatch } from '../../src/engine/backend/types.ts';
+import type { ForwardBatch } from '../../src/engine/backend/backend.ts';
 
 export interface SeqSpec {
   /** Tokens computed this step. */

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCpuBackend } from '../../src/engine/backend/cpu/cpu-backend.ts';
 import type { KernelKind } from '../../src/engine/backend/cpu/thread-state.ts';
-import type { Backend } from '../../src/engine/backend/types.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { Backend } from '../../src/engine/backend/backend.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { referenceLogits } from '../../src/engine/model/reference.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { buildBatch, relativeError } from './cpu-batch-helpers.ts';

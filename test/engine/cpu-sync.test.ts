@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { barrier, createControl, markFailed, resetWork, splitRange, takeWork } from '../../src/engine/backend/cpu/sync.ts';
+import { barrier, createControl, markFailed, resetWork, splitRange, takeWork } from '../../src/engine/backend/cpu/thread-sync.ts';
 
 describe('cpu thread sync', () => {
   it('splitRange covers [0, total) in order, aligned, without overlap', () => {

@@ -2,9 +2,9 @@
 // and the per-kernel profile of the webgpu backend.
 import { describe, expect, it } from 'vitest';
 import { findAdapter } from '../../src/engine/backend/webgpu/device.ts';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../../src/engine/index.ts';
 import { resolveEngineOptions } from '../../src/engine/engine-options.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { noAdapter } from './webgpu-adapter.ts';
 
 // The shapes the other webgpu tests use, so lavapipe's compiled pipelines are shared.

@@ -3,7 +3,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../../src/engine/index.ts';
 import { timelineInOrder } from '../../src/engine/metrics/timeline.ts';
 import { crowdedEngine, greedyAlone, maxNewTokens, prompts, writeContextSensitiveModel } from './batch-invariance-fixture.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../../src/engine/index.ts';
 import { timelineInOrder } from '../../src/engine/metrics/timeline.ts';
 
 const sim = { backend: 'sim' as const, model: 'gpt2' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadHfConfig, namedConfig, parameterCount } from '../../src/engine/model/config.ts';
+import { loadHfConfig, namedConfig, parameterCount } from '../../src/engine/model/model-config.ts';
 
 const hfGpt2 = {
   activation_function: 'gelu_new',

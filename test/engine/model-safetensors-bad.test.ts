@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
-import { resolveModelConfig } from '../../src/engine/engine.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
+import { resolveModelConfig } from '../../src/engine/index.ts';
 import { loadHfModelDir } from '../../src/engine/model/load-model.ts';
 import { readSafetensorsHeader } from '../../src/engine/model/safetensors-header.ts';
 import { readSafetensorsWeights, writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { loadHfModelDir, loadModel } from '../../src/engine/model/load-model.ts';
 import { hfTensorName, readSafetensorsWeights, writeSafetensors, writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
 import { lookupWeight, syntheticWeights, weightShapes } from '../../src/engine/model/weights.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { lookupWeight, syntheticWeights, weightShapes } from '../../src/engine/model/weights.ts';
 
 const config: ModelConfig = { name: 't', vocabSize: 50, nCtx: 16, nEmbd: 8, nLayer: 2, nHead: 2, layerNormEps: 1e-5 };

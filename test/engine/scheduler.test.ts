@@ -2,13 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { namedDevices } from '../../src/engine/backend/sim/gpus.ts';
 import { createSimBackend } from '../../src/engine/backend/sim/sim-backend.ts';
-import type { Backend, ForwardBatch } from '../../src/engine/backend/types.ts';
-import { VirtualClock } from '../../src/engine/clock.ts';
-import { EngineCore } from '../../src/engine/engine-core.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
-import type { EngineEvent, GenerateRequest } from '../../src/engine/request.ts';
+import type { Backend, ForwardBatch } from '../../src/engine/backend/backend.ts';
+import { VirtualClock } from '../../src/engine/engine-clock.ts';
+import { EngineCore } from '../../src/engine/core/engine-core.ts';
+import { type EngineStats, StepStats } from '../../src/engine/metrics/step-stats.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
+import type { EngineEvent, GenerateRequest } from '../../src/engine/core/request.ts';
 import { requestSeed } from '../../src/engine/sampling-rng.ts';
-import { type SchedulerOptions, resolveSchedulerOptions } from '../../src/engine/scheduler/options.ts';
+import { type SchedulerOptions, resolveSchedulerOptions } from '../../src/engine/core/scheduler-options.ts';
 
 const config: ModelConfig = { name: 'test', vocabSize: 97, nCtx: 64, nEmbd: 8, nLayer: 1, nHead: 1, layerNormEps: 1e-5 };
 
@@ -18,7 +19,8 @@ interface Run {
   /** Request ids in the order they were first admitted, with the step of admission. */
   admits: { id: number; step: number }[];
   outputs: Map<number, number[]>;
-  core: EngineCore;
+  /** The engine's statistics, as stats() reports them. */
+  stats: () => EngineStats;
 }
 
 /** Drives an engine core on the sim backend to completion, synchronously step by step (onStep sees each step scheduled). */
@@ -41,12 +43,15 @@ async function drive(
     },
   };
   const clock = new VirtualClock();
-  const core = new EngineCore(spy, { config, scheduler: resolveSchedulerOptions(scheduler), numBlocks, blockSize, prefixCaching, seed: 3 }, clock);
+  const stats = new StepStats(clock);
+  const core = new EngineCore({ config, scheduler: resolveSchedulerOptions(scheduler), numBlocks, blockSize, prefixCaching, seed: 3 }, clock, stats);
   requests.forEach((request, id) => core.add(id, request));
   const events: EngineEvent[] = [...core.takeEvents()];
   let steps = 0;
   while (core.hasWork()) {
-    expect(await core.step()).toBe(true);
+    const batch = core.schedule();
+    expect(batch).not.toBeNull();
+    core.postprocess(await spy.step(batch!));
     clock.advanceTo(++steps);
     events.push(...core.takeEvents());
     expect(steps).toBeLessThan(10_000);
@@ -56,7 +61,7 @@ async function drive(
   for (const e of events) {
     if (e.type === 'tokens') e.ids.forEach((id, r) => outputs.set(id, [...(outputs.get(id) ?? []), e.tokens[r]]));
   }
-  return { events, batches, admits, outputs, core };
+  return { events, batches, admits, outputs, stats: () => stats.take(core) };
 }
 
 const requestArb = fc.record({
@@ -120,13 +125,13 @@ describe('scheduler', () => {
             for (const a of run.admits) perStep.set(a.step, (perStep.get(a.step) ?? 0) + 1);
             for (const count of perStep.values()) expect(count).toBeLessThanOrEqual(options.prefillMaxBatch);
           }
-          expect(run.core.stats().kv.usedBlocks).toBe(0);
+          expect(run.stats().kv.usedBlocks).toBe(0);
           // The sim's tokens hash the K/V each sequence reads through its block table, so
           // equal outputs mean paging, prefix hits and preemption put every token in place.
           for (let id = 0; id < requests.length; id++) {
             if (run.outputs.has(id)) expect(run.outputs.get(id)).toEqual(await runAlone(requests[id], id, blockSize));
           }
-          const stats = run.core.stats();
+          const stats = run.stats();
           coverage.preempted ||= stats.scheduler.preemptions > 0;
           coverage.prefixHits ||= stats.kv.prefixHitTokens > 0;
         },
@@ -140,7 +145,7 @@ describe('scheduler', () => {
   it('preempts the newest running sequence when blocks run out, and recomputes it', async () => {
     const requests = toRequests([0, 1, 2, 3].map((family) => ({ promptLength: 8, family, maxNewTokens: 16, temperature: 0 })));
     const run = await drive(requests, { maxNumSeqs: 4 }, 6, 4, false);
-    expect(run.core.stats().scheduler.preemptions).toBeGreaterThan(0);
+    expect(run.stats().scheduler.preemptions).toBeGreaterThan(0);
     for (let id = 0; id < 4; id++) expect(run.outputs.get(id)).toHaveLength(16);
   });
 
@@ -197,7 +202,7 @@ describe('scheduler', () => {
               }
             }
           });
-          const stats = run.core.stats();
+          const stats = run.stats();
           expect(stats.scheduler.preemptions).toBe(0);
           expect(stats.kv.usedBlocks).toBe(0);
           for (let id = 0; id < requests.length; id++) {
@@ -222,11 +227,11 @@ describe('scheduler', () => {
     }));
     const paged = await drive(requests, { kvReservation: 'paged' }, 12, 4, false);
     const contiguous = await drive(requests, { kvReservation: 'contiguous' }, 12, 4, false);
-    expect(paged.core.stats().scheduler.maxRunning).toBe(4);
-    expect(contiguous.core.stats().scheduler.maxRunning).toBe(1);
+    expect(paged.stats().scheduler.maxRunning).toBe(4);
+    expect(contiguous.stats().scheduler.maxRunning).toBe(1);
     for (let id = 0; id < 4; id++) expect(contiguous.outputs.get(id)).toEqual(paged.outputs.get(id));
     const utilization = (run: Run) => {
-      const s = run.core.stats().scheduler;
+      const s = run.stats().scheduler;
       return s.usedSlotsSum / (s.reservedBlocksSum * 4);
     };
     expect(utilization(contiguous)).toBeLessThan(0.25);

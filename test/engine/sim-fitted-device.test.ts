@@ -1,7 +1,7 @@
 // The sim on a fitted device: step times from the cost terms, the KV capacity from the
 // profile's memory split, and the hop from submit to the scheduler.
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../../src/engine/index.ts';
 import type { DeviceSpec } from '../../src/engine/backend/sim/gpus.ts';
 
 const device = (over: Partial<DeviceSpec> = {}): DeviceSpec => ({

@@ -1,10 +1,11 @@
 // The backend factory behind --backend, the profiler, and the error paths of the webgpu backend.
 
 import { describe, expect, it } from 'vitest';
-import { createBackend, parseBackendKind, profileOf } from '../../src/engine/backend/create-backend.ts';
+import { parseBackendKind } from '../../src/engine/backend/backend-kind.ts';
+import { createBackend, profileOf } from '../../src/engine/backend/create-backend.ts';
 import { findAdapter, isSoftwareAdapter, openGpu } from '../../src/engine/backend/webgpu/device.ts';
 import { compileKernel } from '../../src/engine/backend/webgpu/pipelines.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { buildBatch } from './cpu-batch-helpers.ts';
 import { noAdapter } from './webgpu-adapter.ts';

@@ -3,7 +3,7 @@
 // gives each of them run alone.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/engine.ts';
+import { createEngine } from '../../src/engine/index.ts';
 import { crowdedEngine, greedyAlone, maxNewTokens, prompts, writeContextSensitiveModel } from './batch-invariance-fixture.ts';
 import { noAdapter } from './webgpu-adapter.ts';
 

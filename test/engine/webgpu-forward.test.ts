@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCpuBackend } from '../../src/engine/backend/cpu/cpu-backend.ts';
-import type { Backend, ForwardBatch } from '../../src/engine/backend/types.ts';
+import type { Backend, ForwardBatch } from '../../src/engine/backend/backend.ts';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/engine/backend/webgpu/webgpu-backend.ts';
-import type { ModelConfig } from '../../src/engine/model/config.ts';
+import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { referenceLogits } from '../../src/engine/model/reference.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
 import { buildBatch, relativeError, type SeqSpec } from './cpu-batch-helpers.ts';

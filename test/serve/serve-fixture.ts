@@ -1,5 +1,5 @@
 // A kb serve app over a real engine (gpt2-tiny on the cpu backend) on a free loopback port.
-import { createEngine, type Engine, type EngineOptions } from '../../src/engine/engine.ts';
+import { createEngine, type Engine, type EngineOptions } from '../../src/engine/index.ts';
 import { createServeApp, type ServeApp } from '../../src/serve/serve-app.ts';
 
 export interface ServeFixture {

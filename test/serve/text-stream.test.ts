@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gpt2Tokenizer } from '../../src/engine/engine.ts';
+import { gpt2Tokenizer } from '../../src/engine/index.ts';
 import { TextStream } from '../../src/serve/text-stream.ts';
 
 const EOS = gpt2Tokenizer.eosTokenId;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBenchmark } from '../../src/engine/bench/runner.ts';
 import { generateWorkload } from '../../src/engine/bench/workload.ts';
-import type { EngineOptions } from '../../src/engine/engine.ts';
+import type { EngineOptions } from '../../src/engine/index.ts';
 import { metricValue, startServe, type ServeFixture } from './serve-fixture.ts';
 
 const engine: EngineOptions = {

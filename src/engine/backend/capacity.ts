@@ -1,7 +1,7 @@
 // How big a backend's per-step buffers are (activations, batch inputs): sized for a capacity
 // that only grows. Both backends plan it the same way; only how they reallocate differs.
-import type { ModelConfig } from '../model/config.ts';
-import type { ForwardBatch, KvLayout } from './types.ts';
+import type { ModelConfig } from '../model/model-config.ts';
+import type { ForwardBatch, KvLayout } from './backend.ts';
 
 /** Upper bounds the activation buffers are sized for; a bigger batch reallocates them. */
 export interface Capacity {

@@ -1,15 +1,14 @@
-// `--backend cpu|webgpu|auto` in one place. `auto` takes a hardware GPU when Dawn offers one and
-// the CPU backend otherwise: on a machine without a GPU, lavapipe runs the same kernels on the
-// same cores as the CPU backend, so it is used only when asked for by name.
+// Creates the backend `--backend cpu|webgpu|auto` names. `auto` takes a hardware GPU when Dawn
+// offers one and the CPU backend otherwise: on a machine without a GPU, lavapipe runs the same
+// kernels on the same cores as the CPU backend, so it is used only when asked for by name.
 
-import type { ModelConfig } from '../model/config.ts';
+import type { ModelConfig } from '../model/model-config.ts';
 import type { Weights } from '../model/weights.ts';
 import { createCpuBackend } from './cpu/cpu-backend.ts';
-import type { Backend, KvLayout } from './types.ts';
+import type { Backend, KvLayout } from './backend.ts';
+import type { BackendKind } from './backend-kind.ts';
 import type { KernelProfile } from './webgpu/profile.ts';
 
-export type BackendKind = 'cpu' | 'webgpu' | 'auto';
-export const BACKEND_KINDS: readonly BackendKind[] = ['cpu', 'webgpu', 'auto'];
 
 export interface CreateBackendOptions {
   config: ModelConfig;
@@ -70,9 +69,4 @@ async function cpu(options: CreateBackendOptions, note: string): Promise<Created
 export function profileOf(backend: Backend): KernelProfile | undefined {
   const withProfile = backend as Backend & { profile?: () => KernelProfile | undefined };
   return typeof withProfile.profile === 'function' ? withProfile.profile() : undefined;
-}
-
-export function parseBackendKind(value: string): BackendKind {
-  if ((BACKEND_KINDS as readonly string[]).includes(value)) return value as BackendKind;
-  throw new Error(`unknown backend "${value}"; choose one of ${BACKEND_KINDS.join(', ')}`);
 }

@@ -2,10 +2,13 @@
 // starting with a cold prefix cache. Requests are submitted at their arrival times while
 // earlier ones stream; the report holds every request's metrics plus KV and scheduler stats
 // and a short series of KV usage over time.
-import type { EngineStats } from '../engine-core.ts';
-import { type Engine, type EngineOptions, type KernelProfile, type RequestHandle, createEngine } from '../engine.ts';
-import type { EngineInfo } from '../engine-host.ts';
-import type { UsagePoint } from '../kv/usage-series.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
+import type { KernelProfile } from '../backend/webgpu/profile.ts';
+import { type Engine, createEngine } from '../engine.ts';
+import type { EngineOptions } from '../engine-options.ts';
+import type { RequestHandle } from '../request-stream.ts';
+import type { EngineInfo } from '../host/engine-host.ts';
+import type { UsagePoint } from '../metrics/usage-series.ts';
 import { type MetricsSummary, type Slo, summarize } from '../metrics/summary.ts';
 import type { RequestTimeline } from '../metrics/timeline.ts';
 import { type WorkloadRequest, type WorkloadSpec, generateWorkload } from './workload.ts';

@@ -1,7 +1,7 @@
 // Benchmark workloads: how many requests, how long their prompts and outputs are (and the
 // limit they declare), when they arrive, and whether their prompts share a prefix. Seeded, so a run can be repeated.
 import { readFileSync } from 'node:fs';
-import { Random } from './random.ts';
+import { Random } from './workload-random.ts';
 
 /** A fixed length, a uniform range, or a list (e.g. read from a trace file) used in turn. */
 export type LengthSpec = number | { min: number; max: number } | { values: readonly number[] };

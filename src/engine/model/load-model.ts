@@ -3,7 +3,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { loadHfConfig, namedConfig, type ModelConfig } from './config.ts';
+import { loadHfConfig, namedConfig, type ModelConfig } from './model-config.ts';
 import { readSafetensorsWeights } from './safetensors.ts';
 import { checkConfigAgainstHeader, readSafetensorsHeader } from './safetensors-header.ts';
 import { syntheticWeights, type Weights } from './weights.ts';

@@ -1,7 +1,7 @@
 // The plainest GPT-2 forward pass, in float64 over one whole sequence: no paging, no batching,
 // no threads. Tests hold every backend against it.
 
-import type { ModelConfig } from './config.ts';
+import type { ModelConfig } from './model-config.ts';
 import type { Weights } from './weights.ts';
 
 /** Logits for every position, row-major [tokens.length, vocab]. */

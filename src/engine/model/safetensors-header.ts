@@ -6,7 +6,7 @@
 // file, so a user knows which of their files to look at.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { ModelConfig } from './config.ts';
+import type { ModelConfig } from './model-config.ts';
 
 /** Bytes per element of each dtype the safetensors format defines (kb loads F32, F16 and BF16). */
 const DTYPE_BYTES: Readonly<Record<string, number>> = {

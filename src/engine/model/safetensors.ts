@@ -3,7 +3,7 @@
 // then the raw tensors. GPT-2 checkpoints store F32, F16 or BF16; we always hand back Float32.
 
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
-import type { ModelConfig } from './config.ts';
+import type { ModelConfig } from './model-config.ts';
 import { checkConfigAgainstHeader, headerTensor, readHeaderFrom, type SafetensorsHeader, type TensorInfo } from './safetensors-header.ts';
 import { assembleWeights, lookupWeight, weightShapes, type Weights } from './weights.ts';
 

@@ -1,6 +1,18 @@
 // GPT-2's byte-level BPE (OpenAI's r50k_base ranks) from the gpt-tokenizer package.
 
-import { decode as bpeDecode, encode as bpeEncode, vocabularySize } from 'gpt-tokenizer/encoding/r50k_base';
+import { createRequire } from 'node:module';
+
+type R50kBase = typeof import('gpt-tokenizer/encoding/r50k_base');
+let r50kBase: R50kBase | undefined;
+
+/**
+ * The package builds its 50,000 ranks when loaded (~70 ms), so it is loaded on the first use,
+ * not by every importer of the engine (kb's start-up bundle, where `require` exists, included).
+ */
+function bpe(): R50kBase {
+  r50kBase ??= (typeof require === 'function' ? require('gpt-tokenizer/encoding/r50k_base') : createRequire(import.meta.url)('gpt-tokenizer/encoding/r50k_base')) as R50kBase;
+  return r50kBase;
+}
 
 export interface Tokenizer {
   readonly vocabSize: number;
@@ -17,10 +29,13 @@ const INVALID_BYTE_TOKEN = 187;
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 export const gpt2Tokenizer: Tokenizer = {
-  vocabSize: vocabularySize,
+  get vocabSize() {
+    return bpe().vocabularySize;
+  },
   eosTokenId: EOS_TOKEN_ID,
-  encode: (text) => bpeEncode(text, PLAIN_TEXT),
+  encode: (text) => bpe().encode(text, PLAIN_TEXT),
   decode: (ids) => {
+    const { decode: bpeDecode } = bpe();
     const text = bpeDecode(ids);
     // gpt-tokenizer decodes through one shared streaming TextDecoder that it never flushes, so
     // the bytes of a character cut at the end of `ids` would come out at the start of the

@@ -1,7 +1,7 @@
 // The weights of a GPT-2 model as plain Float32Arrays, in Hugging Face's layout: the linear
 // layers are Conv1D, stored [in, out]. Backends repack them however their kernels like.
 
-import type { ModelConfig } from './config.ts';
+import type { ModelConfig } from './model-config.ts';
 
 export interface LayerWeights {
   ln1Gamma: Float32Array; // [C]

@@ -1,8 +1,7 @@
 // The calibration report: each fitted term with what it means physically (and the rate it
 // implies, to hold against the machine's datasheet), how well the model fits each kind of
 // step, a chart of the residuals, and the KV capacity the profile carries.
-import { COST_TERMS, type CostTerm } from '../../engine/backend/sim/cost-terms.ts';
-import { type ModelConfig, NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS } from '../../engine/index.ts';
 import { barChart } from '../chart.ts';
 import { describeSource, type DeviceProfile } from '../devices/device-profile.ts';
 import type { Calibration } from './calibrate.ts';

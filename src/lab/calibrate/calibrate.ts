@@ -1,7 +1,6 @@
 // `kb lab calibrate`: the profiling sweep on a real backend, the fit, and the device profile
 // it makes (fitted terms, the KV capacity of the engine that was measured, the fit's errors).
-import { weightCount } from '../../engine/backend/sim/cost-model.ts';
-import { NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { weightCount, NAMED_CONFIGS } from '../../engine/index.ts';
 import { type DeviceProfile, PROFILE_FORMAT } from '../devices/device-profile.ts';
 import { type CostFit, fitCostTerms } from './fit.ts';
 import { runSweep, type SweepProgress, type SweepResult, sweepPlan } from './sweep.ts';

@@ -2,8 +2,7 @@
 // relative (a 2 ms decode step and a 400 ms prefill step count alike), each kind of step
 // weighs the same however many of it were measured, and steps slowed by another process on
 // a shared machine (far off the first fit) are set aside and counted.
-import { COST_TERMS, type CostTerms, predictStepMs } from '../../engine/backend/sim/cost-terms.ts';
-import { type StepKind, type StepShape, stepKind } from '../../engine/backend/sim/step-shape.ts';
+import { COST_TERMS, type CostTerms, predictStepMs, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
 import { nnls } from './nnls.ts';
 
 export interface StepSample {

@@ -2,10 +2,7 @@
 // produces cover one corner of the cost model (decode at several batch sizes and context
 // lengths, whole prefills of several sizes, chunked prefill mixed with decode). The engine's
 // step trace records every step's shape and start; a step's time is the gap to the next.
-import { createEngine, type Engine } from '../../engine/engine.ts';
-import type { EngineOptions } from '../../engine/engine-options.ts';
-import { type TracedStep, stepTimes } from '../../engine/metrics/step-trace.ts';
-import { NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { createEngine, type Engine, type EngineOptions, type TracedStep, stepTimes, NAMED_CONFIGS } from '../../engine/index.ts';
 import type { StepSample } from './fit.ts';
 
 export interface Wave {

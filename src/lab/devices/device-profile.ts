@@ -2,9 +2,7 @@
 // model, with where they came from. Calibrated profiles are JSON files in the user's data
 // folder (devices/<name>.json); published ones ship with kb. Either is a sim device.
 import { z } from 'zod';
-import { COST_TERMS, type CostTerms } from '../../engine/backend/sim/cost-terms.ts';
-import type { DeviceSpec } from '../../engine/backend/sim/gpus.ts';
-import { NAMED_CONFIGS } from '../../engine/model/config.ts';
+import { COST_TERMS, type CostTerms, type DeviceSpec, NAMED_CONFIGS } from '../../engine/index.ts';
 
 export const PROFILE_FORMAT = 1;
 

@@ -1,7 +1,7 @@
 // Profiles fitted to tables other people published, shipped with kb. They describe a machine
 // and a serving loop nobody here measured, so each says where its numbers come from and that
 // they were fitted to that table, not predicted from first principles.
-import type { CostTerms } from '../../engine/backend/sim/cost-terms.ts';
+import type { CostTerms } from '../../engine/index.ts';
 import { type DeviceProfile, PROFILE_FORMAT } from './device-profile.ts';
 
 export const SEED_003_DEVICE = 'seed-003-gpu';

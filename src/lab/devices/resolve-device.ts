@@ -3,7 +3,7 @@
 // unknown name or a profile measured on another model is refused before anything runs.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { deviceNames, type DeviceSpec } from '../../engine/backend/sim/gpus.ts';
+import { deviceNames, type DeviceSpec } from '../../engine/index.ts';
 import { SettingError } from '../lab-settings.ts';
 import { type DeviceProfile, profileDevice } from './device-profile.ts';
 import { listStoredProfiles, profilesDir, readProfile } from './profile-store.ts';

@@ -1,6 +1,6 @@
 // An endpoint run as text, laid out like `vllm bench serve`'s summary: counts, throughput,
 // then TTFT / TPOT / ITL / E2E, then the server's own split of TTFT and the failures.
-import type { Percentiles } from '../../engine/metrics/percentile.ts';
+import type { Percentiles } from '../../engine/index.ts';
 import type { ClientSummary, ServerSeries, ServerSide } from './measure.ts';
 import type { BucketQuantile } from './server-histograms.ts';
 

@@ -3,7 +3,7 @@
 // = (latency - TTFT) / (output tokens - 1), output tokens as the server's usage counts them;
 // ITL = the gaps between chunks, every request pooled; percentiles interpolated linearly.
 // The server-side split of TTFT comes from /metrics histogram deltas (server-histograms.ts).
-import { percentiles, type Percentiles } from '../../engine/metrics/percentile.ts';
+import { percentiles, type Percentiles } from '../../engine/index.ts';
 import { metricCollector, type MeasuredMetrics } from '../checks.ts';
 import { bucketQuantile, histogramDelta, serverHistograms, type BucketQuantile, type Histogram, type Scrape, type ServerHistogramKey } from './server-histograms.ts';
 import type { RequestOutcome } from './stream-client.ts';

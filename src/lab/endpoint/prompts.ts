@@ -4,7 +4,7 @@
 // for another model, slices of a text the server itself tokenized (/tokenize, as vLLM and
 // kb serve offer it). With neither, text of about N words is sent and the lengths are the
 // ones the server's `usage` reports.
-import { generateWorkload, type WorkloadRequest } from '../../engine/bench/workload.ts';
+import { generateWorkload, type WorkloadRequest } from '../../engine/index.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export type PromptSource = 'gpt2-bpe' | 'server-tokenize' | 'usage';

@@ -2,8 +2,7 @@
 // each replaying the lab's workload (arrivals and lengths from the engine's seeded
 // generator) as streaming requests, with /metrics scraped before and after the measured
 // runs. Ctrl-C aborts the requests in flight; what finished is kept, marked partial.
-import type { RequestTimeline } from '../../engine/metrics/timeline.ts';
-import type { WorkloadSpec } from '../../engine/bench/workload.ts';
+import type { RequestTimeline, WorkloadSpec } from '../../engine/index.ts';
 import type { PointHooks, PointRun } from '../engine-bridge.ts';
 import type { LabSettings, Length } from '../lab-settings.ts';
 import { endpointMetrics, serverSide, summarizeRequests, type ClientSummary, type MeasuredRequest, type ServerSide } from './measure.ts';

@@ -3,7 +3,7 @@
 // token, a whole prompt, and a prefill chunk that follows a cached prefix alike, because the
 // chunk's own K/V were written to the pool before this runs.
 // Work items are (token, head) pairs, item = token * nHead + head; this computes items
-// [first, end), and the threads take such ranges in small chunks as they go (forward.ts), so
+// [first, end), and the threads take such ranges in small chunks as they go (cpu-forward.ts), so
 // the later tokens of a prompt, which see longer contexts, do not all land on one thread.
 // This is the plain-TS version; wasm/kernels.wat has the same loops in SIMD.
 

@@ -2,9 +2,9 @@
 // reach it: the packed weights, the paged KV pool, and the activations and batch inputs of one
 // step. Each thread builds the same views from the same layout, so a tensor is named once here.
 
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import type { Capacity } from '../capacity.ts';
-import type { KvLayout } from '../types.ts';
+import type { KvLayout } from '../backend.ts';
 
 /** Linear weights are transposed to [out, in] so every output is a dot of two contiguous rows. */
 export interface PackedLayer {

@@ -10,14 +10,14 @@
 
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { validateConfig, type ModelConfig } from '../../model/config.ts';
+import { validateConfig, type ModelConfig } from '../../model/model-config.ts';
 import type { Weights } from '../../model/weights.ts';
-import type { Backend, ForwardBatch, KvLayout, StepResult } from '../types.ts';
+import type { Backend, ForwardBatch, KvLayout, StepResult } from '../backend.ts';
 import { grownCapacity, initialCapacity } from '../capacity.ts';
 import { planLayout, weightViews, withActivations, type MemoryLayout } from './buffers.ts';
-import { forward, workCounters, type ThreadState } from './forward.ts';
+import { forward, workCounters, type ThreadState } from './cpu-forward.ts';
 import { packWeights } from './pack.ts';
-import { barrier, CMD, createControl, CTL, markFailed, postCommand, resetWork } from './sync.ts';
+import { barrier, CMD, createControl, CTL, markFailed, postCommand, resetWork } from './thread-sync.ts';
 import { createThreadState, type KernelKind, type SharedState } from './thread-state.ts';
 import { validateBatch } from './validate-batch.ts';
 import { wasmKernelsSupported } from './wasm/load-kernels.ts';

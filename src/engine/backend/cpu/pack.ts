@@ -1,7 +1,7 @@
 // Copies weights into the shared buffer once, at load: Conv1D matrices [in, out] become
 // [out, in] so the matmul reads both operands along contiguous rows.
 
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import type { Weights } from '../../model/weights.ts';
 import type { PackedWeights } from './buffers.ts';
 

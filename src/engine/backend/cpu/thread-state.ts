@@ -1,10 +1,10 @@
 // What a thread needs to run forward(): views over the shared memory plus its own scratch.
 
-import type { ModelConfig } from '../../model/config.ts';
-import type { KvLayout } from '../types.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
+import type { KvLayout } from '../backend.ts';
 import { attention } from './attention.ts';
 import { activationViews, kvViews, weightViews, type MemoryLayout } from './buffers.ts';
-import type { ThreadState } from './forward.ts';
+import type { ThreadState } from './cpu-forward.ts';
 import { gelu } from './gelu.ts';
 import { matmul } from './matmul.ts';
 import { argmax, createSampleScratch } from './sample.ts';

@@ -2,8 +2,8 @@
 // Checking costs O(tokens + blocks) per step, nothing next to the forward pass, and turns an
 // engine bug into an error that says which entry is wrong.
 
-import type { ModelConfig } from '../../model/config.ts';
-import type { ForwardBatch, KvLayout } from '../types.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
+import type { ForwardBatch, KvLayout } from '../backend.ts';
 
 export function validateBatch(batch: ForwardBatch, config: ModelConfig, kv: KvLayout): void {
   const fail = (message: string): never => {

@@ -4,8 +4,8 @@
 
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type { MemoryLayout } from './buffers.ts';
-import { forward } from './forward.ts';
-import { barrier, CMD, CTL, markFailed, waitForCommand } from './sync.ts';
+import { forward } from './cpu-forward.ts';
+import { barrier, CMD, CTL, markFailed, waitForCommand } from './thread-sync.ts';
 import { createThreadState, type SharedState } from './thread-state.ts';
 
 export interface WorkerInit {

@@ -1,7 +1,7 @@
 // A roofline estimate of one forward step of GPT-2 over a ragged batch: the step is bound
 // either by arithmetic or by memory traffic, whichever takes longer, plus a fixed overhead.
-import type { ModelConfig } from '../../model/config.ts';
-import type { ForwardBatch } from '../types.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
+import type { ForwardBatch } from '../backend.ts';
 import type { DeviceSpec } from './gpus.ts';
 import { predictStepMs } from './cost-terms.ts';
 import { stepShape } from './step-shape.ts';

@@ -1,7 +1,7 @@
 // How much KV cache a device holds: its memory, less the weights, less what the runtime keeps
 // back. A simulator that gets this wrong admits more sequences than the real engine could and
 // finishes requests early, so every sim report prints it.
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import { kvBytesPerTokenOn, weightCount } from './cost-model.ts';
 import type { DeviceSpec } from './gpus.ts';
 

@@ -3,9 +3,9 @@
 // table. The token therefore depends on exactly the K/V the paging put in place: a wrong
 // block table or a bad prefix-cache hit changes the output, so tests can check the engine's
 // bookkeeping on the sim as they would on the real model.
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import { hash2 } from '../../sampling-rng.ts';
-import type { Backend, ForwardBatch, KvLayout, StepResult } from '../types.ts';
+import type { Backend, ForwardBatch, KvLayout, StepResult } from '../backend.ts';
 import { type StepCost, stepCost } from './cost-model.ts';
 import type { DeviceSpec } from './gpus.ts';
 

@@ -1,7 +1,7 @@
 // What a step's cost depends on, read off its ragged batch: the counts the fitted cost model
 // multiplies by its per-unit times. Both the sim (to predict a step) and the engine's step
 // trace (to fit the model from measured steps) use this one definition.
-import type { ForwardBatch } from '../types.ts';
+import type { ForwardBatch } from '../backend.ts';
 
 export interface StepShape {
   /** Tokens in the flat batch: decode tokens plus prefill chunks. */

@@ -2,9 +2,9 @@
 // copies, sized for a capacity that only grows (doubling, like the CPU backend), and the paged
 // KV pool, one K and one V buffer per layer so no single binding outgrows the adapter's limit.
 
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import type { Capacity } from '../capacity.ts';
-import type { KvLayout } from '../types.ts';
+import type { KvLayout } from '../backend.ts';
 import { BufferUsage } from './device.ts';
 import { argmaxPartialCount } from './shaders/argmax.wgsl.ts';
 

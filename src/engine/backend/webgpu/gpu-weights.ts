@@ -6,7 +6,7 @@
 // Matrices live in storage buffers, or (software adapters, see matmul-subgroup.wgsl.ts) in
 // read-only rgba32float storage textures of the same bytes: K rows of N/4 texels.
 
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import type { Weights } from '../../model/weights.ts';
 import type { WeightStorage } from './shaders/matmul.wgsl.ts';
 import { BufferUsage } from './device.ts';

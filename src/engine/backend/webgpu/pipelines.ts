@@ -6,9 +6,8 @@
 // device has subgroups (matmul-subgroup.wgsl.ts says why); a GPU gets workgroup-reduction
 // LayerNorm, and register-blocked GEMV plus shared-memory tiled GEMM on buffers.
 
-import type { ModelConfig } from '../../model/config.ts';
-import type { KvLayout } from '../types.ts';
-import type { BindGroups } from './bind-groups.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
+import type { KvLayout } from '../backend.ts';
 import type { TokenTableChunk } from './gpu-weights.ts';
 import { logitsStride } from './gpu-buffers.ts';
 import { attentionWgsl } from './shaders/attention.wgsl.ts';
@@ -159,37 +158,4 @@ export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv:
     kernel(device, 'sample', sampleWgsl(config.vocabSize, ld), ['uniform', 'read', 'read', 'write', 'read']),
   ]);
   return { variants, embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, argmax, sample };
-}
-
-/**
- * Runs every pipeline once on an empty step (every kernel returns at once). lavapipe compiles
- * a pipeline at its first dispatch, seconds each on a loaded machine with a cold shader cache;
- * doing it here keeps that cost out of the first step's time (and so out of TTFT).
- */
-export async function warmUp(device: GPUDevice, p: Pipelines, g: BindGroups, step: GPUBuffer): Promise<void> {
-  device.queue.writeBuffer(step, 0, new Uint32Array(4));
-  const encoder = device.createCommandEncoder({ label: 'warm-up' });
-  const pass = encoder.beginComputePass();
-  const run = (pipeline: GPUComputePipeline, group: GPUBindGroup): void => {
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, group);
-    pass.dispatchWorkgroups(1);
-  };
-  const layer = g.layers[0];
-  p.embed.forEach((k, i) => run(k.pipeline, g.embed[i]));
-  run(p.layerNorm.pipeline, layer.ln1);
-  run(p.finalNorm.pipeline, g.finalNorm);
-  run(p.kvWrite.pipeline, layer.kvWrite);
-  run(p.attention.pipeline, layer.attention);
-  run(p.argmax.pipeline, g.argmax);
-  run(p.sample.pipeline, g.sample);
-  const matmuls: [MatmulKernels, GPUBindGroup][] = [[p.qkv, layer.qkv], [p.proj, layer.proj], [p.fc, layer.fc], [p.fcProj, layer.fcProj]];
-  p.lmHead.forEach((k, i) => matmuls.push([k, g.lmHead[i]]));
-  for (const [k, group] of matmuls) {
-    for (const pipeline of k.byRowBlock.values()) run(pipeline, group);
-    if (k.tiled) run(k.tiled, group);
-  }
-  pass.end();
-  device.queue.submit([encoder.finish()]);
-  await device.queue.onSubmittedWorkDone();
 }

@@ -4,7 +4,7 @@
 // completion, which adds the submit round trip to every figure and says so in `source`.
 
 import { BufferUsage, MapMode } from './device.ts';
-import type { DispatchRecorder } from './forward.ts';
+import type { DispatchRecorder } from './webgpu-forward.ts';
 
 export interface KernelTime {
   kernel: string;

@@ -4,18 +4,19 @@
 // only the sampled token ids (plus the logits when keepLogits). A shader that fails to compile
 // fails createWebGpuBackend; a validation error or a lost device fails the step with an error.
 
-import { validateConfig, type ModelConfig } from '../../model/config.ts';
+import { validateConfig, type ModelConfig } from '../../model/model-config.ts';
 import type { Weights } from '../../model/weights.ts';
 import { validateBatch } from '../cpu/validate-batch.ts';
 import { grownCapacity, initialCapacity } from '../capacity.ts';
-import type { Backend, ForwardBatch, KvLayout, StepResult } from '../types.ts';
+import type { Backend, ForwardBatch, KvLayout, StepResult } from '../backend.ts';
 import { buildBindGroups, type BindGroups } from './bind-groups.ts';
 import { MapMode, openGpu, type AdapterChoice, type GpuContext } from './device.ts';
-import { encodeForward, type DispatchRecorder } from './forward.ts';
+import { encodeForward, type DispatchRecorder } from './webgpu-forward.ts';
 import { allocateActivations, allocateKvPool, logitsStride, type Activations } from './gpu-buffers.ts';
 import { texturesFit, uploadWeights } from './gpu-weights.ts';
-import { buildPipelines, variantsFor, warmUp, type KernelVariants, type VariantChoice } from './pipelines.ts';
+import { buildPipelines, variantsFor, type KernelVariants, type VariantChoice } from './pipelines.ts';
 import { collectTimestamps, KernelProfiler, ListRecorder, runTimedOneByOne, TimestampRecorder, timestampBuffers, type KernelProfile } from './profile.ts';
+import { warmUp } from './warm-up.ts';
 
 export interface WebGpuBackendOptions {
   config: ModelConfig;

@@ -242,7 +242,7 @@
 
   ;; y[t, n] (+)= b[n] + x[t, :] . w[n, :] for t < rows and n0 <= n < n1; w packed [N, K].
   ;; K must be a multiple of 4. Rows go in tiles of 64 so a tile of x stays in cache while the
-  ;; weight rows [n0, n1) stream past once per tile (forward.ts hands out ~192 KB of them at a
+  ;; weight rows [n0, n1) stream past once per tile (cpu-forward.ts hands out ~192 KB of them at a
   ;; time). Pairs of rows take 2x6 blocks (2x4 for what sixes leave), an odd last row 1x8
   ;; blocks, the last N % 4 columns one at a time. Each output is summed in the same order whichever block computes it, so a
   ;; row's result does not depend on its neighbours.

@@ -3,14 +3,17 @@
 // computes. Both backends keep K/V as fp32, so the pool is sized with the cpu backend's bytes
 // per token before the choice is made.
 import { parentPort, workerData } from 'node:worker_threads';
-import { kvBytesPerToken } from './backend/cpu/cpu-backend.ts';
-import { createBackend, profileOf } from './backend/create-backend.ts';
-import { monotonicClock } from './clock.ts';
-import { EngineCore } from './engine-core.ts';
+import { kvBytesPerToken } from '../backend/cpu/cpu-backend.ts';
+import { createBackend, profileOf } from '../backend/create-backend.ts';
+import { monotonicClock } from '../engine-clock.ts';
+import { EngineCore } from '../core/engine-core.ts';
+import type { EngineEvent } from '../core/request.ts';
+import { runSteps } from '../core/step-loop.ts';
+import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineInfo } from './engine-host.ts';
-import { DEFAULT_CPU_KV_BYTES, poolBlocks } from './engine-options.ts';
-import { loadHfModelDir } from './model/load-model.ts';
-import { syntheticWeights } from './model/weights.ts';
+import { DEFAULT_CPU_KV_BYTES, poolBlocks } from '../engine-options.ts';
+import { loadHfModelDir } from '../model/load-model.ts';
+import { syntheticWeights } from '../model/weights.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
 
 const port = parentPort!;
@@ -34,18 +37,20 @@ async function main(): Promise<void> {
     threads: options.threads,
     profile: options.profile,
     maxBatchTokens: options.scheduler.maxBatchedTokens,
-  });  const core = new EngineCore(
-    backend,
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed, traceSteps: options.traceSteps },
+  });
+  const stats = new StepStats(monotonicClock, options.traceSteps);
+  const core = new EngineCore(
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
     monotonicClock,
+    stats,
   );
 
   let closing = false;
   let wake: (() => void) | null = null;
-  const flush = () => {
-    const events = core.takeEvents();
+  const emit = (events: EngineEvent[]) => {
     if (events.length > 0) post({ type: 'events', events });
   };
+  const flush = () => emit(core.takeEvents());
   port.on('message', (message: ToWorker) => {
     switch (message.type) {
       case 'submit':
@@ -55,13 +60,13 @@ async function main(): Promise<void> {
         core.abort(message.id);
         break;
       case 'stats':
-        post({ type: 'reply', replyTo: message.replyTo, stats: core.stats() });
+        post({ type: 'reply', replyTo: message.replyTo, stats: stats.take(core) });
         break;
       case 'profile':
         post({ type: 'reply', replyTo: message.replyTo, profile: profileOf(backend) });
         break;
       case 'clear-prefix-cache':
-        core.blocks.clearPrefixCache();
+        core.clearPrefixCache();
         post({ type: 'reply', replyTo: message.replyTo });
         break;
       case 'close':
@@ -89,17 +94,19 @@ async function main(): Promise<void> {
   };
   post({ type: 'ready', info });
 
-  while (!closing) {
-    if (!core.hasWork()) {
+  await runSteps(core, {
+    get open() {
+      return !closing;
+    },
+    forward: (batch) => backend.step(batch),
+    emit,
+    async idle() {
       await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
-      continue;
-    }
-    if (!(await core.step())) throw new Error('the scheduler found nothing to run while requests wait');
-    flush();
+    },
     // Let submits and aborts that arrived during the step in before the next schedule.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
+    pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  });
   core.abortAll();
   flush();
   await backend.close();

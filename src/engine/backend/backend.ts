@@ -2,7 +2,7 @@
 // ragged batch per step; the backend runs one forward pass over it, reading and writing K/V
 // through the block tables into its paged pool, and samples one token per requested row.
 
-import type { ModelConfig } from '../model/config.ts';
+import type { ModelConfig } from '../model/model-config.ts';
 
 export interface KvLayout {
   numBlocks: number;

@@ -2,7 +2,7 @@
 // GPU: all in one compute pass of one command buffer (normal steps), or one timed pass each
 // (--profile). Sizes come from the step; every kernel reads the same StepParams uniform.
 
-import type { ModelConfig } from '../../model/config.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
 import type { BindGroups } from './bind-groups.ts';
 import { flatGrid } from './shaders/common.wgsl.ts';
 import { ARGMAX_WORKGROUP, argmaxPartialCount } from './shaders/argmax.wgsl.ts';

@@ -1,7 +1,7 @@
 // Lays a step's scheduled sequences out as the backend's flat ragged batch. The arrays are
 // allocated once at the largest size a step can reach; each step fills a prefix of them.
-import type { ForwardBatch } from './backend/types.ts';
-import { samplingUniform } from './sampling-rng.ts';
+import type { ForwardBatch } from '../backend/backend.ts';
+import { samplingUniform } from '../sampling-rng.ts';
 import type { Sequence } from './sequence.ts';
 
 const LARGEST_FLOAT32_BELOW_ONE = 1 - 2 ** -24;

@@ -3,23 +3,8 @@
 // block numbers. Free blocks wait in one queue: never-hashed blocks at the front (handed out
 // first), hashed ones at the back in the order they were freed, so the least recently used
 // cached block is the one evicted when a fresh block is needed.
-import type { Sequence } from '../sequence.ts';
+import type { Sequence } from './sequence.ts';
 import { NO_HASH, blockHash } from './block-hash.ts';
-
-export interface KvStats {
-  numBlocks: number;
-  blockSize: number;
-  usedBlocks: number;
-  freeBlocks: number;
-  /** Free blocks that still hold a reusable prefix. */
-  cachedBlocks: number;
-  /** Prompt tokens looked up in the prefix cache, and how many of them hit. */
-  prefixQueryTokens: number;
-  prefixHitTokens: number;
-  hitRate: number;
-  /** Most blocks in use at once since the previous stats() call. */
-  peakUsedBlocks: number;
-}
 
 const NONE = -1;
 
@@ -38,9 +23,6 @@ export class BlockManager {
   private head = NONE;
   private tail = NONE;
   private free = 0;
-  private cached = 0;
-  private queryTokens = 0;
-  private hitTokens = 0;
   private peakUsed = 0;
 
   constructor(numBlocks: number, blockSize: number, prefixCaching = true) {
@@ -100,8 +82,6 @@ export class BlockManager {
       seq.blockTable.push(block);
     }
     seq.numComputed = hits.length * this.blockSize;
-    this.queryTokens += seq.numTokens;
-    this.hitTokens += seq.numComputed;
     return seq.numComputed;
   }
 
@@ -145,48 +125,26 @@ export class BlockManager {
   }
 
   /**
-   * A child sharing the parent's full blocks. The parent's partial last block cannot be
-   * shared (both would write its next slot), so the child gets a fresh one; the caller
-   * copies the returned block's K/V into it. Returns null when no block is free.
+   * The most blocks in use at once since the previous call; the next call's peak starts from
+   * the blocks in use now. Kept by the pool because only it sees a step's passing high point:
+   * scheduling can fill it, then free a preempted sequence's blocks, before the step runs.
    */
-  fork(parent: Sequence, child: Sequence): { copyFrom: number; copyTo: number } | null {
-    const full = Math.floor(parent.numComputed / this.blockSize);
-    const partial = parent.blockTable.length > full && parent.numComputed % this.blockSize > 0;
-    if (partial && this.free === 0) return null;
-    for (let i = 0; i < full; i++) {
-      this.refCount[parent.blockTable[i]]++;
-      child.blockTable.push(parent.blockTable[i]);
-    }
-    child.numComputed = parent.numComputed;
-    if (!partial) return { copyFrom: NONE, copyTo: NONE };
-    const copyTo = this.allocate();
-    child.blockTable.push(copyTo);
-    return { copyFrom: parent.blockTable[full], copyTo };
+  takePeakUsed(): number {
+    const peak = this.peakUsed;
+    this.peakUsed = this.numBlocks - this.free;
+    return peak;
   }
 
-  /** Counters are cumulative; the peak restarts from the current use. */
-  stats(): KvStats {
-    const peakUsedBlocks = this.peakUsed;
-    this.peakUsed = this.numBlocks - this.free;
-    return {
-      peakUsedBlocks,
-      numBlocks: this.numBlocks,
-      blockSize: this.blockSize,
-      usedBlocks: this.numBlocks - this.free,
-      freeBlocks: this.free,
-      cachedBlocks: this.cached,
-      prefixQueryTokens: this.queryTokens,
-      prefixHitTokens: this.hitTokens,
-      hitRate: this.queryTokens > 0 ? this.hitTokens / this.queryTokens : 0,
-    };
+  /** Free blocks that still hold a reusable prefix (counted when asked: only statistics ask). */
+  cachedFreeBlocks(): number {
+    let cached = 0;
+    for (let b = 0; b < this.numBlocks; b++) if (this.refCount[b] === 0 && this.hashes[b] !== NO_HASH) cached++;
+    return cached;
   }
 
   /** Forgets every cached prefix (benchmarks call it between runs). Held blocks keep working. */
   clearPrefixCache(): void {
-    for (let b = 0; b < this.numBlocks; b++) {
-      if (this.refCount[b] === 0 && this.hashes[b] !== NO_HASH) this.cached--;
-      this.hashes[b] = NO_HASH;
-    }
+    this.hashes.fill(NO_HASH);
     this.hashToBlock.clear();
   }
 
@@ -223,7 +181,7 @@ export class BlockManager {
     if (this.tail === NONE) this.head = block;
     else this.next[this.tail] = block;
     this.tail = block;
-    this.onLinked(block);
+    this.free++;
   }
 
   private pushFront(block: number): void {
@@ -232,12 +190,7 @@ export class BlockManager {
     if (this.head === NONE) this.tail = block;
     else this.prev[this.head] = block;
     this.head = block;
-    this.onLinked(block);
-  }
-
-  private onLinked(block: number): void {
     this.free++;
-    if (this.hashes[block] !== NO_HASH) this.cached++;
   }
 
   private unlinkFree(block: number): void {
@@ -248,7 +201,6 @@ export class BlockManager {
     if (n === NONE) this.tail = p;
     else this.prev[n] = p;
     this.free--;
-    if (this.hashes[block] !== NO_HASH) this.cached--;
     this.peakUsed = Math.max(this.peakUsed, this.numBlocks - this.free);
   }
 }

@@ -1,10 +1,10 @@
 // Messages between the main thread and the engine worker.
-import type { KernelProfile } from './backend/webgpu/profile.ts';
-import type { EngineStats } from './engine-core.ts';
+import type { KernelProfile } from '../backend/webgpu/profile.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
 import type { EngineInfo } from './engine-host.ts';
-import type { ResolvedEngineOptions } from './engine-options.ts';
-import type { ModelConfig } from './model/config.ts';
-import type { EngineEvent, GenerateRequest } from './request.ts';
+import type { ResolvedEngineOptions } from '../engine-options.ts';
+import type { ModelConfig } from '../model/model-config.ts';
+import type { EngineEvent, GenerateRequest } from '../core/request.ts';
 
 export interface WorkerData {
   options: ResolvedEngineOptions;

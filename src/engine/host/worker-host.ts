@@ -1,12 +1,12 @@
 // The main thread's side of the engine worker: requests go out as messages, events come
 // back the same way. Submitting never waits for a step.
 import { Worker } from 'node:worker_threads';
-import { monotonicClock } from './clock.ts';
-import type { KernelProfile } from './backend/webgpu/profile.ts';
-import type { EngineStats } from './engine-core.ts';
+import { monotonicClock } from '../engine-clock.ts';
+import type { KernelProfile } from '../backend/webgpu/profile.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
-import type { ResolvedEngineOptions } from './engine-options.ts';
-import type { ModelConfig } from './model/config.ts';
+import type { ResolvedEngineOptions } from '../engine-options.ts';
+import type { ModelConfig } from '../model/model-config.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
 
 /** What a reply carries: stats or a profile, depending on the question. */

@@ -1,12 +1,12 @@
 // Where the step loop runs, seen from the client: the engine worker (real backends) or the
 // main thread on a virtual clock (sim). Both take requests and hand back events.
-import type { Backend } from './backend/types.ts';
-import type { KernelProfile } from './backend/webgpu/profile.ts';
-import type { Clock } from './clock.ts';
-import type { EngineStats } from './engine-core.ts';
-import type { ModelConfig } from './model/config.ts';
-import type { EngineEvent, GenerateRequest } from './request.ts';
-import type { SchedulerOptions } from './scheduler/options.ts';
+import type { Backend } from '../backend/backend.ts';
+import type { KernelProfile } from '../backend/webgpu/profile.ts';
+import type { Clock } from '../engine-clock.ts';
+import type { EngineStats } from '../metrics/step-stats.ts';
+import type { ModelConfig } from '../model/model-config.ts';
+import type { EngineEvent, GenerateRequest } from '../core/request.ts';
+import type { SchedulerOptions } from '../core/scheduler-options.ts';
 
 export interface EngineInfo {
   model: ModelConfig;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_USAGE_POINTS, UsageSeries } from '../../src/engine/kv/usage-series.ts';
+import { MAX_USAGE_POINTS, UsageSeries } from '../../src/engine/metrics/usage-series.ts';
 
 describe('UsageSeries', () => {
   it('keeps at most its limit of points, in time order, averaging without losing a step', () => {

@@ -1,7 +1,15 @@
 // KV usage over time, kept small: one point per step until the series is full, then
 // neighbouring points merge pairwise and each new point averages twice as many steps. A run
 // of any length therefore leaves at most MAX_USAGE_POINTS points, evenly spaced in steps.
-import type { StepUsage } from '../scheduler/scheduler.ts';
+
+/** The KV pool as one step leaves it: what is held and how much of it holds tokens. */
+export interface StepUsage {
+  running: number;
+  /** Blocks held by running sequences (the pool's used blocks). */
+  reservedBlocks: number;
+  /** Slots in those blocks holding K/V once the step has run (a shared block counts once). */
+  usedSlots: number;
+}
 
 export const MAX_USAGE_POINTS = 200;
 

@@ -2,12 +2,12 @@
 // op and meets the others at a barrier before the next op reads what they wrote. Rows are split
 // for the row-wise ops. The matmuls and attention, nearly all the time of a step, are shared by
 // speed instead: threads take chunks of output columns (each a contiguous slice of the weight
-// matrix) or of (token, head) pairs from a counter until none are left (sync.ts, takeWork), so a
+// matrix) or of (token, head) pairs from a counter until none are left (thread-sync.ts, takeWork), so a
 // thread that another process slowed down does not hold the others at the barrier. Which thread
 // computes a chunk never changes its bits: a row's results do not depend on the split either.
 
-import type { ModelConfig } from '../../model/config.ts';
-import type { KvLayout } from '../types.ts';
+import type { ModelConfig } from '../../model/model-config.ts';
+import type { KvLayout } from '../backend.ts';
 import type { AttentionFn } from './attention.ts';
 import type { Activations, KvPool, PackedWeights } from './buffers.ts';
 import { embed } from './embed.ts';
@@ -16,7 +16,7 @@ import { writeKv } from './kv-write.ts';
 import { layerNorm, layerNormRow } from './layernorm.ts';
 import type { MatmulFn } from './matmul.ts';
 import { sampleToken, type ArgmaxFn, type SampleScratch } from './sample.ts';
-import { barrier, CTL, splitRange, takeWork } from './sync.ts';
+import { barrier, CTL, splitRange, takeWork } from './thread-sync.ts';
 
 export interface ThreadState {
   config: ModelConfig;

@@ -4,34 +4,9 @@
 // blocks are freed and it waits at the head of the queue to be recomputed. With contiguous
 // KV reservation a request is admitted only with blocks for its whole maximum length, so it
 // never grows and never preempts; it simply waits longer to get in.
-import type { BlockManager } from '../kv/block-manager.ts';
-import type { FinishReason, Sequence } from '../sequence.ts';
-import type { SchedulerOptions } from './options.ts';
-
-export interface SchedulerStats {
-  steps: number;
-  prefillTokens: number;
-  decodeTokens: number;
-  preemptions: number;
-  /** Sums over steps, for means: running sequences, and slots held but not yet filled. */
-  runningSum: number;
-  wastedSlotsSum: number;
-  /** Sums over steps of the KV blocks held and of the token slots in them holding K/V. */
-  reservedBlocksSum: number;
-  usedSlotsSum: number;
-  /** Peaks since the previous takeStats(). */
-  maxRunning: number;
-  maxWaiting: number;
-}
-
-/** The KV pool as one step leaves it: what is held and how much of it holds tokens. */
-export interface StepUsage {
-  running: number;
-  /** Blocks held by running sequences (the pool's used blocks). */
-  reservedBlocks: number;
-  /** Slots in those blocks holding K/V once the step has run (a shared block counts once). */
-  usedSlots: number;
-}
+import type { BlockManager } from './block-manager.ts';
+import type { FinishReason, Sequence } from './sequence.ts';
+import type { SchedulerOptions } from './scheduler-options.ts';
 
 /** Receives a finished step's tokens and finished sequences, in batch order. */
 export interface StepSink {
@@ -46,20 +21,13 @@ export class Scheduler {
   readonly scheduled: Sequence[] = [];
   /** Sequences scheduled for the first time this step (their admit stamp). */
   readonly admitted: Sequence[] = [];
-  readonly stats: SchedulerStats = {
-    steps: 0,
-    prefillTokens: 0,
-    decodeTokens: 0,
-    preemptions: 0,
-    runningSum: 0,
-    wastedSlotsSum: 0,
-    reservedBlocksSum: 0,
-    usedSlotsSum: 0,
-    maxRunning: 0,
-    maxWaiting: 0,
-  };
-  /** The latest scheduled step's KV usage. */
-  readonly usage: StepUsage = { running: 0, reservedBlocks: 0, usedSlots: 0 };
+  /**
+   * Sequences that took blocks this step (newcomers, sequences resumed after preemption, static
+   * batch members starting), each after looking its tokens up in the prefix cache.
+   */
+  readonly started: Sequence[] = [];
+  /** Sequences preempted this step: their blocks freed, back at the head of the queue. */
+  readonly preempted: Sequence[] = [];
   private readonly options: SchedulerOptions;
   private readonly blocks: BlockManager;
   private readonly maxModelLen: number;
@@ -68,14 +36,6 @@ export class Scheduler {
     this.options = options;
     this.blocks = blocks;
     this.maxModelLen = maxModelLen;
-  }
-
-  /** Counters are cumulative; the peaks restart from the current queues. */
-  takeStats(): SchedulerStats {
-    const stats = { ...this.stats };
-    this.stats.maxRunning = this.running.length;
-    this.stats.maxWaiting = this.waiting.length;
-    return stats;
   }
 
   /** Why this sequence can never run here, or null. */
@@ -113,6 +73,8 @@ export class Scheduler {
     const { scheduled, admitted, running, waiting } = this;
     scheduled.length = 0;
     admitted.length = 0;
+    this.started.length = 0;
+    this.preempted.length = 0;
     let budget = this.options.maxBatchedTokens;
 
     if (this.options.policy === 'static' && running.length === 0) {
@@ -154,7 +116,6 @@ export class Scheduler {
       }
     }
 
-    if (scheduled.length > 0) this.recordStep();
     return scheduled;
   }
 
@@ -170,6 +131,7 @@ export class Scheduler {
     if (!this.blocks.canAllocate(hits, reserved)) return 0;
     this.blocks.takePrefix(seq, hits);
     this.blocks.grow(seq, reserved);
+    this.started.push(seq);
     this.place(seq, count);
     return count;
   }
@@ -206,8 +168,6 @@ export class Scheduler {
       seq.admitted = true;
       this.admitted.push(seq);
     }
-    if (seq.numUncomputed === 1 && seq.numOutputTokens > 0) this.stats.decodeTokens += count;
-    else this.stats.prefillTokens += count;
     this.scheduled.push(seq);
   }
 
@@ -222,7 +182,7 @@ export class Scheduler {
     seq.numScheduled = 0;
     seq.status = 'waiting';
     seq.preemptions++;
-    this.stats.preemptions++;
+    this.preempted.push(seq);
     this.waiting.unshift(seq);
   }
 
@@ -230,7 +190,7 @@ export class Scheduler {
    * Applies a finished step: computed counts, newly full blocks to the prefix cache, and
    * one sampled token per sequence whose tokens are now all computed.
    */
-  complete(tokens: Int32Array, sink: StepSink): void {
+  postprocess(tokens: Int32Array, sink: StepSink): void {
     let row = 0;
     for (const seq of this.scheduled) {
       if (seq.status === 'finished') {
@@ -277,29 +237,5 @@ export class Scheduler {
     this.running.splice(this.running.indexOf(seq), 1);
     this.blocks.release(seq);
     seq.status = 'finished';
-  }
-
-  private recordStep(): void {
-    const s = this.stats;
-    s.steps++;
-    s.runningSum += this.running.length;
-    s.maxRunning = Math.max(s.maxRunning, this.running.length);
-    s.maxWaiting = Math.max(s.maxWaiting, this.waiting.length);
-    const blockSize = this.blocks.blockSize;
-    let usedSlots = 0;
-    for (const seq of this.running) {
-      const filled = seq.numComputed + seq.numScheduled;
-      s.wastedSlotsSum += seq.blockTable.length * blockSize - filled;
-      // A block shared by r sequences (a prefix hit, always full) adds 1/r of its slots per holder.
-      for (let i = 0; i * blockSize < filled; i++) {
-        usedSlots += Math.min(blockSize, filled - i * blockSize) / this.blocks.refs(seq.blockTable[i]);
-      }
-    }
-    const usage = this.usage;
-    usage.running = this.running.length;
-    usage.reservedBlocks = this.blocks.numBlocks - this.blocks.numFree;
-    usage.usedSlots = Math.round(usedSlots);
-    s.reservedBlocksSum += usage.reservedBlocks;
-    s.usedSlotsSum += usage.usedSlots;
   }
 }

@@ -2,15 +2,16 @@
 // jumps to whichever comes first, the end of the step in flight or a client's wake-up time.
 // A client that wakes mid-step submits at that instant, and its request joins the next step,
 // exactly as with a real backend.
-import { type SimBackend, createSimBackend } from './backend/sim/sim-backend.ts';
-import { resolveDevice } from './backend/sim/gpus.ts';
-import { describeKvCapacity, kvCapacity } from './backend/sim/kv-capacity.ts';
-import { VirtualClock } from './clock.ts';
-import { EngineCore } from './engine-core.ts';
+import { type SimBackend, createSimBackend } from '../backend/sim/sim-backend.ts';
+import { resolveDevice } from '../backend/sim/gpus.ts';
+import { describeKvCapacity, kvCapacity } from '../backend/sim/kv-capacity.ts';
+import { VirtualClock } from '../engine-clock.ts';
+import { EngineCore } from '../core/engine-core.ts';
+import { runSteps, type StepHost } from '../core/step-loop.ts';
+import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
-import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from './engine-options.ts';
-import type { ModelConfig } from './model/config.ts';
-import type { StepResult } from './backend/types.ts';
+import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from '../engine-options.ts';
+import type { ModelConfig } from '../model/model-config.ts';
 
 interface Sleeper {
   time: number;
@@ -25,10 +26,11 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   const kv = { numBlocks, blockSize: options.blockSize };
   const backend: SimBackend = createSimBackend({ config, kv, device, seed: options.weightsSeed });
   const clock = new VirtualClock();
+  const stats = new StepStats(clock, options.traceSteps);
   const core = new EngineCore(
-    backend,
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed, traceSteps: options.traceSteps },
+    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
     clock,
+    stats,
   );
   const info: EngineInfo = {
     model: config,
@@ -50,7 +52,6 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   // Submitted but still on their way to the scheduler (device.submitMs), and those aborted meanwhile.
   const pending = new Set<number>();
   const cancelled = new Set<number>();
-  let inFlight: { end: number; result: StepResult } | null = null;
   let closed = false;
   let idle: (() => void) | null = null;
   const wakeLoop = () => {
@@ -103,10 +104,10 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
       });
     },
     async stats() {
-      return core.stats();
+      return stats.take(core);
     },
     async clearPrefixCache() {
-      core.blocks.clearPrefixCache();
+      core.clearPrefixCache();
     },
     async close() {
       closed = true;
@@ -119,39 +120,48 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   };
 
   function flush(): void {
-    const events = core.takeEvents();
-    if (events.length > 0) host.onEvents(events);
+    stepHost.emit(core.takeEvents());
   }
 
-  async function run(): Promise<void> {
-    while (!closed) {
-      // Let clients react to the last events and wake-ups (submit, sleep again) first.
-      await yieldToClients();
-      if (closed) break;
-      if (inFlight === null && core.hasWork()) {
-        const batch = core.beginStep();
-        if (batch === null) throw new Error('the scheduler found nothing to run while requests wait');
-        const end = clock.now() + backend.cost(batch).ms;
-        inFlight = { end, result: await backend.step(batch) };
-        flush(); // admissions
-      }
-      const next = sleepers[0];
-      if (inFlight !== null && (next === undefined || inFlight.end <= next.time)) {
-        clock.advanceTo(inFlight.end);
-        core.endStep(inFlight.result);
-        inFlight = null;
-        flush();
-        continue;
-      }
-      if (next !== undefined) {
-        sleepers.shift();
-        clock.advanceTo(next.time);
-        next.wake();
-        continue;
-      }
-      await new Promise<void>((resolve) => (idle = resolve));
-    }
+  /** Jumps the virtual clock to the earliest wake-up and wakes its client. */
+  function wakeNext(): void {
+    const next = sleepers.shift()!;
+    clock.advanceTo(next.time);
+    next.wake();
   }
-  run().catch((error: unknown) => host.onFatal(error as Error));
+
+  const stepHost: StepHost = {
+    get open() {
+      return !closed;
+    },
+    async forward(batch) {
+      const end = clock.now() + backend.cost(batch).ms;
+      const result = await backend.step(batch);
+      flush(); // admissions
+      // Virtual time runs to the step's end (which wins a tie). A client whose wake-up comes
+      // first acts at that instant (a request it submits joins a later step).
+      while (sleepers.length > 0 && !(end <= sleepers[0].time)) {
+        wakeNext();
+        await yieldToClients();
+        if (closed) return null;
+      }
+      clock.advanceTo(end);
+      return result;
+    },
+    emit(events) {
+      if (events.length > 0) host.onEvents(events);
+    },
+    async idle() {
+      if (sleepers.length > 0) wakeNext();
+      else await new Promise<void>((resolve) => (idle = resolve));
+      await yieldToClients();
+    },
+    // Let clients react to the last events and wake-ups (submit, sleep again) first.
+    pause: yieldToClients,
+  };
+  // The clients have the first turn, as after every step.
+  yieldToClients()
+    .then(() => runSteps(core, stepHost))
+    .catch((error: unknown) => host.onFatal(error as Error));
   return host;
 }
