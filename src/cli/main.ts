@@ -8,7 +8,7 @@ import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
 import * as doctorCommand from './doctor.ts';
-import * as labCommand from './lab.ts';
+import * as labCommand from './lab/lab-run.ts';
 import * as reviewCommand from './review.ts';
 import * as quizCommand from './quiz.ts';
 import * as dueCommand from './due.ts';
@@ -35,6 +35,10 @@ const program = new Command('kb')
 // Commands, in the order `kb --help` lists them.
 const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, cardsCommand, cardActionCommands, statsCommand, syncCommand, optimizeCommand, revlogCommands, doctorCommand, labCommand, generateCommand, serveCommand];
 for (const command of commands) command.register(program);
+
+// A reader that stops early (`kb lab list | head -1`, a pager quit) closes the pipe: kb stops
+// quietly, as cat and git do, instead of reporting the failed write as a bug.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' ? process.exit(0) : exitOnFault(error)));
 
 // An error thrown outside the command's own promise (a timer, a stream's event) gets the same one line.
 process.on('uncaughtException', exitOnFault);
