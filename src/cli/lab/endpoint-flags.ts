@@ -2,9 +2,9 @@
 // anything runs. Settings the server owns (its engine, its model, its hardware) are refused
 // with a sentence saying so; the server is asked once that it answers, which model to use
 // and whether it takes ignore_eos, so a refused connection is one line and stores nothing.
-import type { EndpointSession } from '../lab/endpoint/run-point.ts';
-import type { SettingOverride } from '../lab/lab-settings.ts';
-import { UserError } from './errors.ts';
+import type { EndpointSession } from '../../lab/endpoint/run-point.ts';
+import type { SettingOverride } from '../../lab/lab-settings.ts';
+import { UserError } from '../errors.ts';
 
 export interface EndpointFlags {
   endpoint?: string;
@@ -54,8 +54,8 @@ function positive(text: string | undefined, flag: string, integer: boolean): num
 
 /** Parses the URL, asks the server who it is; every failure is one line (a UserError). */
 export async function connectEndpoint(flags: EndpointFlags & { endpoint: string }): Promise<EndpointSession> {
-  const { parseEndpoint } = await import('../lab/endpoint/target.ts');
-  const { probeServer } = await import('../lab/endpoint/server-info.ts');
+  const { parseEndpoint } = await import('../../lab/endpoint/target.ts');
+  const { probeServer } = await import('../../lab/endpoint/server-info.ts');
   try {
     const timeout = positive(flags.requestTimeout, '--request-timeout', false);
     const target = parseEndpoint(flags.endpoint, { apiKeyEnv: flags.apiKeyEnv, ...(timeout !== null ? { timeoutMs: timeout * 1000 } : {}) });

@@ -1,5 +1,6 @@
-// `kb lab list | show <name> | <name> | history [name] | compare <run> <run>`: run the labs of the knowledge base on the bundled
-// engine, see each expectation reproduced or not, and look back at stored runs.
+// `kb lab <name>`: run a lab of the knowledge base on the bundled engine (or a server), and
+// see each expectation reproduced or not. The `lab` command is made here; each of its other
+// subcommands (list, show, history, compare, calibrate, devices) has a file of its own.
 //
 // Exit codes: 0 when a run completes, whatever its verdict (a lab is an experiment, and a
 // changed setting is supposed to change the result; the verdict is printed and in --json);
@@ -9,40 +10,24 @@
 // Only the settings registry (for --help) is imported up front; lab files, the store and
 // the engine load inside the actions, so other commands start fast.
 import { Option, type Command } from 'commander';
-import { numberOption } from './number-option.ts';
-import type { LabRunResult } from '../lab/run.ts';
-import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../lab/lab-settings.ts';
-import type { KbDatabase } from '../store/db.ts';
-import { ExitCode, UserError } from './errors.ts';
-import { openKnowledgeBase } from './context.ts';
-import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './lab-endpoint.ts';
+import { numberOption } from '../number-option.ts';
+import type { LabRunResult } from '../../lab/run.ts';
+import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../../lab/lab-settings.ts';
+import { ExitCode, UserError } from '../errors.ts';
+import { openKnowledgeBase } from '../context.ts';
+import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './endpoint-flags.ts';
 import { registerCalibrate } from './lab-calibrate.ts';
+import { registerDevices } from './lab-devices.ts';
+import { asUserError, kbOption, loadLabOrExplain, userErrorNames } from './lab-errors.ts';
+import { printList, registerList } from './lab-list.ts';
+import { registerShow } from './lab-show.ts';
+import { registerHistory } from './lab-history.ts';
+import { registerCompare } from './lab-compare.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** The engine's error when `--backend webgpu` finds no adapter (src/engine/backend/webgpu/device.ts). */
 const noAdapter = /^WebGPU found no (hardware )?adapter\./;
-
-/** The lab layer's own errors (bad settings, bad or missing lab files) are the user's to fix. */
-const userErrorNames = new Set(['SettingError', 'LabFileError', 'LabNotFoundError', 'ProfileError']);
-
-function asUserError(error: unknown): never {
-  if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
-  throw error;
-}
-
-/** loadLab (imported lazily by the caller), with a bad or missing lab file as a one-line error. */
-function loadLabOrExplain<Lab>(loadLab: (root: string, name: string) => Lab, root: string, name: string): Lab {
-  try {
-    return loadLab(root, name);
-  } catch (error) {
-    return asUserError(error);
-  }
-}
-
-function kbOption(command: Command): string | undefined {
-  return command.optsWithGlobals().kb as string | undefined;
-}
 
 export function register(program: Command): void {
   const lab = program
@@ -83,163 +68,11 @@ export function register(program: Command): void {
     });
 
   registerCalibrate(lab);
-
-  lab
-    .command('list')
-    .description('list the labs of the knowledge base, with the verdict of each one\'s latest run')
-    .option('--json', 'print as JSON')
-    .action(async (_options: unknown, command: Command) => {
-      await printList(kbOption(command), Boolean(command.optsWithGlobals().json));
-    });
-
-  lab
-    .command('show')
-    .description('print a lab\'s exercise: what to run, what to look at, what to change, questions to answer')
-    .argument('<name>', 'the lab')
-    .option('--json', 'print the lab (settings, checks, exercise) as JSON')
-    .action(async (name: string, _options: unknown, command: Command) => {
-      const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
-      const { loadLab } = await import('../lab/lab-files.ts');
-      const { settingsLine } = await import('../lab/report-text.ts');
-      const kb = openKnowledgeBase({ kb: options.kb });
-      try {
-        const lab = loadLabOrExplain(loadLab, kb.root, name);
-        if (options.json) {
-          const { name: labName, file, title, summary, settings, sweep, chart, body } = lab;
-          const expect = lab.expect.map((c) => ({ metric: c.text, op: c.op, value: c.value, say: c.say }));
-          process.stdout.write(`${JSON.stringify({ name: labName, file, title, summary, settings, sweep, chart, expect, exercise: body }, null, 2)}\n`);
-          return;
-        }
-        const checks = lab.expect.map((c) => `  - ${c.say}  (${c.text} ${c.op} ${c.value})`);
-        process.stdout.write(
-          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...lab.presets.map((p) => `Preset ${p.name}: ${p.say} (--preset ${p.name})`), ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`] : []), ...(lab.chart ? [`Chart: ${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
-        );
-      } finally {
-        kb.db.close();
-      }
-    });
-
-  lab
-    .command('history')
-    .description('list the stored runs of a lab, newest first, and what changed between the last two; without a name, the latest runs of every lab')
-    .argument('[name]', 'the lab (left out: every lab)')
-    .addOption(numberOption('--limit <n>', 'at most this many runs', 20))
-    .option('--json', 'print as JSON')
-    .action(async (name: string | undefined, _options: unknown, command: Command) => {
-      const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
-      const limit = Number(options.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit ${options.limit}: expected a whole number >= 1`);
-      if (name === undefined) {
-        await printAllHistory(options.kb, limit, Boolean(options.json));
-        return;
-      }
-      const { historyText, historyJson } = await import('../lab/history.ts');
-      const { loadLab } = await import('../lab/lab-files.ts');
-      const { labNamePattern } = await import('../lab/lab-file.ts');
-      const { labRunsOf } = await import('../store/lab-runs.ts');
-      const kb = openKnowledgeBase({ kb: options.kb });
-      try {
-        let title: string | null = null;
-        try {
-          title = loadLab(kb.root, name).title;
-        } catch (error) {
-          // A lab whose file is gone or broken still has its history.
-          if (!(error instanceof Error && userErrorNames.has(error.name))) throw error;
-          if (!labNamePattern.test(name)) asUserError(error);
-        }
-        const runs = labRunsOf(kb.db, name, limit);
-        if (runs.length === 0 && title === null) throw new UserError(`no lab "${name}" and no stored runs of it; see kb lab list`);
-        if (options.json) process.stdout.write(`${JSON.stringify(historyJson(name, runs), null, 2)}\n`);
-        else process.stdout.write(historyText(name, title, runs));
-      } finally {
-        kb.db.close();
-      }
-    });
-
-  lab
-    .command('compare')
-    .description('show two stored runs side by side: settings, metrics at each point, expectations')
-    .argument('<run>', 'a run id (see kb lab history)')
-    .argument('<other>', 'another run id')
-    .option('--json', 'print both runs as JSON')
-    .action(async (first: string, second: string, _options: unknown, command: Command) => {
-      const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
-      const ids = [first, second].map((text) => {
-        const id = Number(text.replace(/^#/, ''));
-        if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history)`);
-        return id;
-      });
-      const { labRun } = await import('../store/lab-runs.ts');
-      const { compareText, compareJson } = await import('../lab/compare.ts');
-      const kb = openKnowledgeBase({ kb: options.kb });
-      try {
-        const [a, b] = ids.map((id) => {
-          const run = labRun(kb.db, id);
-          if (!run) throw new UserError(`no stored lab run #${id}; see kb lab history`);
-          return run;
-        });
-        if (options.json) process.stdout.write(`${JSON.stringify(compareJson(a, b), null, 2)}\n`);
-        else process.stdout.write(compareText(a, b));
-      } finally {
-        kb.db.close();
-      }
-    });
-}
-
-async function printAllHistory(kbDir: string | undefined, limit: number, json: boolean): Promise<void> {
-  const { allHistoryText, historyJson } = await import('../lab/history.ts');
-  const { recentLabRuns } = await import('../store/lab-runs.ts');
-  const kb = openKnowledgeBase({ kb: kbDir });
-  try {
-    const runs = recentLabRuns(kb.db, limit);
-    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : allHistoryText(runs));
-  } finally {
-    kb.db.close();
-  }
-}
-
-async function printList(kbDir: string | undefined, json: boolean): Promise<void> {
-  const kb = openKnowledgeBase({ kb: kbDir });
-  try {
-    await printListFrom(kb.root, kb.db, json);
-  } finally {
-    kb.db.close();
-  }
-}
-
-async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
-  const { listLabs } = await import('../lab/lab-files.ts');
-  const { latestLabRuns } = await import('../store/lab-runs.ts');
-  const labs = listLabs(root);
-  const latest = latestLabRuns(db);
-  if (json) {
-    const rows = labs.map((entry) => {
-      const last = latest.get(entry.name) ?? null;
-      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: verdictOfStored(last.result) } : null;
-      return entry.lab
-        ? { name: entry.name, file: entry.lab.file, title: entry.lab.title, summary: entry.lab.summary, sweep: entry.lab.sweep?.key ?? null, expect: entry.lab.expect.map((c) => c.say), lastRun, error: null }
-        : { name: entry.name, file: `lab/${entry.name}.md`, title: null, summary: null, sweep: null, expect: [], lastRun, error: entry.error };
-    });
-    process.stdout.write(`${JSON.stringify({ root, labs: rows }, null, 2)}\n`);
-    return;
-  }
-  if (labs.length === 0) {
-    process.stdout.write(`No labs in ${root}/lab.\n`);
-    return;
-  }
-  const width = Math.max(...labs.map((entry) => entry.name.length));
-  for (const entry of labs) {
-    const last = latest.get(entry.name);
-    const lastText = last ? `  [last run #${last.id}: ${verdictOfStored(last.result) ?? last.status}]` : '';
-    if (entry.lab) process.stdout.write(`${entry.name.padEnd(width)}  ${entry.lab.title}${lastText}\n${' '.repeat(width + 2)}${entry.lab.summary}\n`);
-    else process.stdout.write(`${entry.name.padEnd(width)}  (broken) ${entry.error.split('\n')[0]}\n`);
-  }
-  process.stdout.write(`\nRead one: kb lab show <name>   Run it: kb lab <name> [--set key=value ...]   Past runs: kb lab history <name>\n`);
-}
-
-function verdictOfStored(result: unknown): string | null {
-  const verdict = (result as { verdict?: unknown } | null)?.verdict;
-  return typeof verdict === 'string' ? verdict : null;
+  registerDevices(lab);
+  registerList(lab);
+  registerShow(lab);
+  registerHistory(lab);
+  registerCompare(lab);
 }
 
 interface RunOptions extends EndpointFlags {
@@ -272,8 +105,8 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   const compareWith = options.compare ?? null;
   if (compareWith !== null && compareWith !== 'cpu' && compareWith !== 'webgpu') throw new UserError(`--compare: a real backend to measure on, cpu or webgpu (got "${compareWith}")`);
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
-  const { loadLab } = await import('../lab/lab-files.ts');
-  const { labSettings, selectPoints } = await import('../lab/plan.ts');
+  const { loadLab } = await import('../../lab/lab-files.ts');
+  const { labSettings, selectPoints } = await import('../../lab/plan.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
     const lab = loadLabOrExplain(loadLab, kb.root, name);
@@ -293,9 +126,9 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     if (options.endpoint !== undefined) checkEndpointLab(lab);
     // Asked once before the run is stored: a server that does not answer is one line, no run.
     const endpoint = options.endpoint !== undefined ? await connectEndpoint({ ...options, endpoint: options.endpoint }) : undefined;
-    const { runLab, labRunJson } = await import('../lab/run.ts');
-    const { labRunText } = await import('../lab/report-text.ts');
-    const { textProgress } = await import('../ui/lab-progress-text.ts');
+    const { runLab, labRunJson } = await import('../../lab/run.ts');
+    const { labRunText } = await import('../../lab/report-text.ts');
+    const { textProgress } = await import('../../ui/lab-progress-text.ts');
 
     const controller = new AbortController();
     let interrupts = 0;
@@ -330,7 +163,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     }
     progress.done();
     if (measured !== null) {
-      const { predictionRows, predictionText } = await import('../lab/prediction-check.ts');
+      const { predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
       const rows = predictionRows(result, measured);
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows }, null, 2)}\n`);
       else process.stdout.write(predictionText(result, measured, rows));

@@ -1,0 +1,35 @@
+// `kb lab compare <run> <other>`: two stored runs side by side.
+import type { Command } from 'commander';
+import { UserError } from '../errors.ts';
+import { openKnowledgeBase } from '../context.ts';
+
+export function registerCompare(lab: Command): void {
+  lab
+    .command('compare')
+    .description('show two stored runs side by side: settings, metrics at each point, expectations')
+    .argument('<run>', 'a run id (see kb lab history)')
+    .argument('<other>', 'another run id')
+    .option('--json', 'print both runs as JSON')
+    .action(async (first: string, second: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
+      const ids = [first, second].map((text) => {
+        const id = Number(text.replace(/^#/, ''));
+        if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history)`);
+        return id;
+      });
+      const { labRun } = await import('../../store/lab-runs.ts');
+      const { compareText, compareJson } = await import('../../lab/compare.ts');
+      const kb = openKnowledgeBase({ kb: options.kb });
+      try {
+        const [a, b] = ids.map((id) => {
+          const run = labRun(kb.db, id);
+          if (!run) throw new UserError(`no stored lab run #${id}; see kb lab history`);
+          return run;
+        });
+        if (options.json) process.stdout.write(`${JSON.stringify(compareJson(a, b), null, 2)}\n`);
+        else process.stdout.write(compareText(a, b));
+      } finally {
+        kb.db.close();
+      }
+    });
+}

@@ -1,0 +1,49 @@
+// `kb lab devices`: the devices the sim can model, with where each one's numbers come from.
+import type { Command } from 'commander';
+
+export function registerDevices(lab: Command): void {
+  lab
+    .command('devices')
+    .description('list the devices the sim can model: built-in GPUs (datasheet), published profiles and the ones calibrated here, with their source and fit error')
+    .option('--json', 'print as JSON')
+    .action(async (_flags: unknown, command: Command) => {
+      await devicesCommand(Boolean(command.optsWithGlobals().json));
+    });
+}
+
+async function devicesCommand(json: boolean): Promise<void> {
+  const { namedDevices } = await import('../../engine/index.ts');
+  const { publishedProfiles } = await import('../../lab/devices/published-profiles.ts');
+  const { listStoredProfiles, profilesDir } = await import('../../lab/devices/profile-store.ts');
+  const { describeSource, fitSummary } = await import('../../lab/devices/device-profile.ts');
+  const builtIn = Object.entries(namedDevices).map(([name, d]) => ({
+    name,
+    kind: 'datasheet' as const,
+    model: null,
+    source: `datasheet: ${(d.peakFlops / 1e12).toFixed(0)} TFLOP/s, ${(d.bandwidth / 1e9).toFixed(0)} GB/s, ${(d.memoryBytes / 1024 ** 3).toFixed(0)} GiB, efficiency ${d.efficiency}, ${d.stepOverheadMs} ms/step`,
+    fit: 'not checked against a measurement',
+    error: null as string | null,
+  }));
+  const profiles = [
+    ...publishedProfiles().map((p) => ({ name: p.name, kind: 'published' as const, model: p.model, source: describeSource(p), fit: fitSummary(p), error: null as string | null })),
+    ...listStoredProfiles().map((s) =>
+      s.profile
+        ? { name: s.name, kind: 'calibrated' as const, model: s.profile.model, source: describeSource(s.profile), fit: fitSummary(s.profile), error: null }
+        : { name: s.name, kind: 'broken' as const, model: null, source: s.path, fit: '', error: s.error },
+    ),
+  ];
+  const rows = [...builtIn, ...profiles];
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ profilesDir: profilesDir(), devices: rows }, null, 2)}\n`);
+    return;
+  }
+  const width = Math.max(...rows.map((r) => r.name.length));
+  for (const r of rows) {
+    if (r.error) {
+      process.stdout.write(`${r.name.padEnd(width)}  (broken) ${r.error}\n`);
+      continue;
+    }
+    process.stdout.write(`${r.name.padEnd(width)}  ${r.kind}${r.model ? `, for ${r.model}` : ''}\n${' '.repeat(width + 2)}${r.source}\n${' '.repeat(width + 2)}${r.fit}\n`);
+  }
+  process.stdout.write(`\nCalibrated profiles live in ${profilesDir()}. Make one: kb lab calibrate [--model M]   Use one: kb lab <name> --backend sim --set device=NAME\n`);
+}

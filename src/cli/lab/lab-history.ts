@@ -1,0 +1,57 @@
+// `kb lab history [name]`: a lab's stored runs, newest first; without a name, every lab's.
+import type { Command } from 'commander';
+import { UserError } from '../errors.ts';
+import { numberOption } from '../number-option.ts';
+import { openKnowledgeBase } from '../context.ts';
+import { asUserError, userErrorNames } from './lab-errors.ts';
+
+export function registerHistory(lab: Command): void {
+  lab
+    .command('history')
+    .description('list the stored runs of a lab, newest first, and what changed between the last two; without a name, the latest runs of every lab')
+    .argument('[name]', 'the lab (left out: every lab)')
+    .addOption(numberOption('--limit <n>', 'at most this many runs', 20))
+    .option('--json', 'print as JSON')
+    .action(async (name: string | undefined, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit ${options.limit}: expected a whole number >= 1`);
+      if (name === undefined) {
+        await printAllHistory(options.kb, limit, Boolean(options.json));
+        return;
+      }
+      const { historyText, historyJson } = await import('../../lab/history.ts');
+      const { loadLab } = await import('../../lab/lab-files.ts');
+      const { labNamePattern } = await import('../../lab/lab-file.ts');
+      const { labRunsOf } = await import('../../store/lab-runs.ts');
+      const kb = openKnowledgeBase({ kb: options.kb });
+      try {
+        let title: string | null = null;
+        try {
+          title = loadLab(kb.root, name).title;
+        } catch (error) {
+          // A lab whose file is gone or broken still has its history.
+          if (!(error instanceof Error && userErrorNames.has(error.name))) throw error;
+          if (!labNamePattern.test(name)) asUserError(error);
+        }
+        const runs = labRunsOf(kb.db, name, limit);
+        if (runs.length === 0 && title === null) throw new UserError(`no lab "${name}" and no stored runs of it; see kb lab list`);
+        if (options.json) process.stdout.write(`${JSON.stringify(historyJson(name, runs), null, 2)}\n`);
+        else process.stdout.write(historyText(name, title, runs));
+      } finally {
+        kb.db.close();
+      }
+    });
+}
+
+async function printAllHistory(kbDir: string | undefined, limit: number, json: boolean): Promise<void> {
+  const { allHistoryText, historyJson } = await import('../../lab/history.ts');
+  const { recentLabRuns } = await import('../../store/lab-runs.ts');
+  const kb = openKnowledgeBase({ kb: kbDir });
+  try {
+    const runs = recentLabRuns(kb.db, limit);
+    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : allHistoryText(runs));
+  } finally {
+    kb.db.close();
+  }
+}

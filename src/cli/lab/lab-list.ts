@@ -1,0 +1,60 @@
+// `kb lab list` (and `kb lab` with no name): the labs of the knowledge base with the verdict
+// of each one's latest run.
+import type { Command } from 'commander';
+import type { KbDatabase } from '../../store/db.ts';
+import { openKnowledgeBase } from '../context.ts';
+import { kbOption } from './lab-errors.ts';
+
+export function registerList(lab: Command): void {
+  lab
+    .command('list')
+    .description('list the labs of the knowledge base, with the verdict of each one\'s latest run')
+    .option('--json', 'print as JSON')
+    .action(async (_options: unknown, command: Command) => {
+      await printList(kbOption(command), Boolean(command.optsWithGlobals().json));
+    });
+}
+
+export async function printList(kbDir: string | undefined, json: boolean): Promise<void> {
+  const kb = openKnowledgeBase({ kb: kbDir });
+  try {
+    await printListFrom(kb.root, kb.db, json);
+  } finally {
+    kb.db.close();
+  }
+}
+
+async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
+  const { listLabs } = await import('../../lab/lab-files.ts');
+  const { latestLabRuns } = await import('../../store/lab-runs.ts');
+  const labs = listLabs(root);
+  const latest = latestLabRuns(db);
+  if (json) {
+    const rows = labs.map((entry) => {
+      const last = latest.get(entry.name) ?? null;
+      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: verdictOfStored(last.result) } : null;
+      return entry.lab
+        ? { name: entry.name, file: entry.lab.file, title: entry.lab.title, summary: entry.lab.summary, sweep: entry.lab.sweep?.key ?? null, expect: entry.lab.expect.map((c) => c.say), lastRun, error: null }
+        : { name: entry.name, file: `lab/${entry.name}.md`, title: null, summary: null, sweep: null, expect: [], lastRun, error: entry.error };
+    });
+    process.stdout.write(`${JSON.stringify({ root, labs: rows }, null, 2)}\n`);
+    return;
+  }
+  if (labs.length === 0) {
+    process.stdout.write(`No labs in ${root}/lab.\n`);
+    return;
+  }
+  const width = Math.max(...labs.map((entry) => entry.name.length));
+  for (const entry of labs) {
+    const last = latest.get(entry.name);
+    const lastText = last ? `  [last run #${last.id}: ${verdictOfStored(last.result) ?? last.status}]` : '';
+    if (entry.lab) process.stdout.write(`${entry.name.padEnd(width)}  ${entry.lab.title}${lastText}\n${' '.repeat(width + 2)}${entry.lab.summary}\n`);
+    else process.stdout.write(`${entry.name.padEnd(width)}  (broken) ${entry.error.split('\n')[0]}\n`);
+  }
+  process.stdout.write(`\nRead one: kb lab show <name>   Run it: kb lab <name> [--set key=value ...]   Past runs: kb lab history <name>\n`);
+}
+
+function verdictOfStored(result: unknown): string | null {
+  const verdict = (result as { verdict?: unknown } | null)?.verdict;
+  return typeof verdict === 'string' ? verdict : null;
+}
