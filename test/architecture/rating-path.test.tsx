@@ -90,7 +90,7 @@ describe('the rating path', () => {
       'store/review-events.ts',
       'store/review-queries.ts',
       'ui/review/ReviewScreen.tsx',
-      'ui/review/exit-on-error.ts',
+      'ui/screen-exit.ts',
     ]);
   });
 });

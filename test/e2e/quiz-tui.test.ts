@@ -1,6 +1,8 @@
 // The real `kb quiz` in a terminal: a 3-question quiz (two calc cards, one text card), a
 // unit that does not fit, a right answer in another unit, a wrong one, a self-graded card;
 // then the end screen and the stored quiz_results rows.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { openDb, quizKb, quizRows } from './quiz-fixture.ts';
@@ -108,5 +110,28 @@ describe('kb quiz in a terminal', () => {
     await tmux.waitFor('Quiz stopped');
     tmux.send('q');
     await tmux.waitForExit();
+  }, TMUX_TEST_TIMEOUT_MS);
+
+  it('a database locked past the busy timeout while answering: the screen closes and one line is left', async () => {
+    const root = quizKb();
+    tmux = new TmuxKb();
+    tmux.startWithStatus(root, ['quiz', '-n', '3', '--seed', '2']);
+    await tmux.waitFor(TEXT);
+    tmux.send('Space');
+    await tmux.waitFor('first output token');
+    const holder = new Database(join(root, '.kb/kb.db'));
+    holder.pragma('busy_timeout = 30000');
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      tmux.send('n');
+      const screen = await tmux.waitFor('exit=');
+      expect(screen).toContain('another process kept it locked past the 5 s kb waits');
+      expect(screen).toContain('exit=1');
+      expect(screen).not.toMatch(/^\s+at /m);
+      expect(screen).not.toContain(TEXT);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
   }, TMUX_TEST_TIMEOUT_MS);
 });

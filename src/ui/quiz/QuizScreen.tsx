@@ -6,7 +6,7 @@
 // answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { INTERRUPTED } from '../exit-result.ts';
+import { exitOnError, INTERRUPTED } from '../screen-exit.ts';
 import type { CardLabs } from '../../app/card-labs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../../app/quiz/quiz-session.ts';
 import { calcVerdict, expectedLabel, solutionText } from '../../app/quiz/quiz-session.ts';
@@ -140,7 +140,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   const counting = limit !== null && view.current.phase === 'ask' && lab.state === null;
   useEffect(() => {
     if (!counting || limit === null) return;
-    const timer = setInterval(() => {
+    const timer = setInterval(exitOnError(exit, () => {
       const at = now();
       setClock(at);
       const { phase, question, shownAt } = view.current;
@@ -148,11 +148,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
       if (phase === 'ask' && at - shownAt >= limit && driver.current()?.index === question?.index) {
         settle(driver.timeOut({ askedAt: shownAt, answeredAt: at }));
       }
-    }, tickMs);
+    }), tickMs);
     return () => clearInterval(timer);
   }, [counting, limit, tickMs, driver, now]);
 
-  useInput((input, key) => {
+  // An answer is stored as it is given: a fault of the machine closes the screen with its one line.
+  useInput(exitOnError(exit, (input, key) => {
     const { phase, question, shownAt, revealedAt } = view.current;
     const command = quizKey(
       { phase, labOpen: lab.state !== null, hasQuestion: question !== null, calc: Boolean(question?.card.calc), typed: view.current.typed, pageRows: bodyHeight - 1 },
@@ -189,7 +190,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
         else settle(attempt);
       }
     }
-  });
+  }));
 
   const { phase, question, shownAt, typed, message, outcome, endedAt, scroll } = view.current;
   if (phase === 'end') {

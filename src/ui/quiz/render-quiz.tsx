@@ -3,7 +3,7 @@
 import { render } from 'ink';
 import { QuizScreen, type QuizDriver } from './QuizScreen.tsx';
 import { quizSummaryLine } from './quiz-text.ts';
-import { wasInterrupted } from '../exit-result.ts';
+import { wasInterrupted } from '../screen-exit.ts';
 
 /** The summary line to print, and whether the quiz ended by Ctrl-C (kb exits 130). */
 export async function renderQuiz(driver: QuizDriver): Promise<{ line: string; interrupted: boolean }> {

@@ -6,7 +6,6 @@ import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
-import { INTERRUPTED } from '../exit-result.ts';
 import { AnswerBar } from './AnswerBar.tsx';
 import { CalcAnswerLine, type CalcVerdict } from './CalcAnswerLine.tsx';
 import { reviewKey } from './review-keys.ts';
@@ -16,7 +15,7 @@ import { Header } from './Header.tsx';
 import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
-import { exitOnError, exitOnRejection } from './exit-on-error.ts';
+import { exitOnError, exitOnRejection, INTERRUPTED } from '../screen-exit.ts';
 
 export interface ReviewScreenProps {
   controller: ReviewController;
