@@ -15,7 +15,7 @@ export const ExitCode = {
 
 /** The table as `kb --help` and the README print it. */
 export const EXIT_CODES_HELP = `Exit codes:
-  0    done (also "nothing due", and a lab run whatever its verdict)
+  0    done (also "nothing due", any lab verdict, output cut short by | head)
   1    user error: a bad flag or value, an unknown tag, deck, card or lab,
        files with errors, a machine fault (full or read-only disk, locked db)
   2    kb review or kb quiz without a terminal (kb due, kb rate, kb quiz --json)
