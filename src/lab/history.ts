@@ -3,6 +3,7 @@
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
+import type { StoredCheck } from './run.ts';
 
 export interface StoredSettings {
   settings?: unknown;
@@ -15,7 +16,7 @@ export interface StoredResult {
   points?: Array<{ label: string | null; partial: boolean; metrics: Record<string, number> }>;
   sweepMetrics?: Record<string, number>;
   chart?: { series?: string[] } | null;
-  checks?: Array<{ metric: string; say: string; measured: number | null; pass: boolean | null }>;
+  checks?: StoredCheck[];
 }
 
 /** Metrics worth showing for a run: those its checks and chart name, then TTFT p99 and throughput. */

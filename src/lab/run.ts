@@ -289,8 +289,19 @@ export function storedResult(result: LabRunResult): unknown {
   };
 }
 
-/** A check's outcome as plain data: the expression, what was measured, and the verdict. */
-export function checkJson(c: CheckOutcome) {
+/** A check's outcome as a run stores it (lab_runs.result.checks): the expression, what was measured, the verdict. */
+export interface StoredCheck {
+  metric: string;
+  op: string;
+  value: number;
+  say: string;
+  measured: number | null;
+  at: string | null;
+  pass: boolean | null;
+  problem: string | null;
+}
+
+export function checkJson(c: CheckOutcome): StoredCheck {
   return { metric: c.check.text, op: c.check.op, value: c.check.value, say: c.check.say, measured: c.measured, at: c.at, pass: c.pass, problem: c.problem };
 }
 

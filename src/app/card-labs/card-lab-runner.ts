@@ -7,27 +7,16 @@ import { intervalLabel } from '../../srs/interval-label.ts';
 import type { KbDatabase } from '../../store/db.ts';
 import { latestLabRuns } from '../../store/lab-runs.ts';
 import { formatMetric } from '../../lab/metrics.ts';
+import type { StoredCheck } from '../../lab/run.ts';
 
-/** A check as stored (run.ts checkJson): the expression, what was measured, the verdict. */
-interface CheckJson {
-  metric: string;
-  op: string;
-  value: number;
-  say: string;
-  measured: number | null;
-  at: string | null;
-  pass: boolean | null;
-  problem: string | null;
-}
-
-function measuredText(check: CheckJson): string {
+function measuredText(check: StoredCheck): string {
   // "a / b" and "x@point" are not catalogue names: formatMetric then shows the bare number.
   const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMetric(check.metric, check.measured);
   const where = check.at !== null && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
   return `${check.metric} = ${value}${where}; expected ${check.op} ${check.value}`;
 }
 
-export function cardLabCheck(check: CheckJson): CardLabCheck {
+export function cardLabCheck(check: StoredCheck): CardLabCheck {
   return { pass: check.pass, say: check.say, measured: measuredText(check) };
 }
 
@@ -36,7 +25,7 @@ export function latestRunLine(db: KbDatabase, lab: string, now: number): string 
   // Finished runs only: the newest may still be running elsewhere (or was killed) and has no result.
   const run = latestLabRuns(db).get(lab);
   if (!run || run.finishedAt === null) return `${lab} · not run yet`;
-  const result = (run.result ?? {}) as { verdict?: string; checks?: CheckJson[] };
+  const result = (run.result ?? {}) as { verdict?: string; checks?: StoredCheck[] };
   const checks = result.checks ?? [];
   const ago = `${intervalLabel(Math.max(0, now - run.finishedAt))} ago`;
   if (run.status === 'failed') return `${lab} · failed · ${ago}`;
