@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { QuizResultColumns } from '../../src/store/quiz-results.ts';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
-import { TPOT_SPEC } from '../srs/quiz-fixture.ts';
+import { TPOT_SPEC } from '../app/quiz-fixture.ts';
 
 export const QUIZ_CARDS = `---
 tags: [metrics]

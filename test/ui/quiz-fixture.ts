@@ -14,7 +14,7 @@ import {
 import type { QuizDriver } from '../../src/ui/quiz/QuizScreen.tsx';
 import type { FakeLabs } from './fake-labs.ts';
 
-export { quizCard, tpotCard } from '../srs/quiz-fixture.ts';
+export { quizCard, tpotCard } from '../app/quiz-fixture.ts';
 
 /** The quiz session functions behind the screen's driver interface, recording each call. */
 export class SessionDriver implements QuizDriver {

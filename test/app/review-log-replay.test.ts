@@ -13,7 +13,7 @@ import { ReviewService, UndoError } from '../../src/app/review/review-service.ts
 import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
-import { testSettings } from './settings.ts';
+import { testSettings } from '../srs/settings.ts';
 
 const CARDS = ['c1', 'c2', 'c3'];
 const START = Date.UTC(2026, 0, 5, 12);
