@@ -52,6 +52,8 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
         return;
       }
       const what = options.empty ? 'an empty knowledge base' : `a knowledge base with ${result.copied} files copied from the bundled one`;
-      process.stdout.write(`created ${what} in ${result.root}\nnext: cd ${dir} && kb scan\n`);
+      // kb review scans on its way in; an empty one has nothing to review until a question is added.
+      const next = options.empty ? `kb add "Your first question?"` : 'kb review';
+      process.stdout.write(`created ${what} in ${result.root}\nnext: cd ${dir} && ${next}\n`);
     });
 }

@@ -8,6 +8,7 @@ describe('kb init', () => {
     const dir = join(tempDir(), 'my-kb');
     const result = runKb(['init', dir, '--empty']);
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`next: cd ${dir} && kb add "Your first question?"`);
     for (const folder of ['notes', 'cards', 'lab']) expect(readdirSync(join(dir, folder))).toEqual([]);
     expect(JSON.parse(readFileSync(join(dir, 'kb.json'), 'utf8'))).toMatchObject({ desiredRetention: 0.9, newPerDay: 20 });
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('.kb/');
@@ -22,8 +23,10 @@ describe('kb init', () => {
     expect(readFileSync(join(dir, '.kb/.gitignore'), 'utf8')).toContain('*');
   });
 
-  it('copies the bundled notes, cards and labs', () => {
+  it('copies the bundled notes, cards and labs, and says to review next as the README does', () => {
     const dir = join(tempDir(), 'copy');
+    const plain = runKb(['init', join(tempDir(), 'plain')]);
+    expect(plain.stdout).toMatch(/\nnext: cd .*plain && kb review\n$/);
     const result = runKb(['init', dir, '--json']);
     expect(result.code).toBe(0);
     const created = JSON.parse(result.stdout);
