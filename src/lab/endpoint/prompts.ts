@@ -72,7 +72,8 @@ export async function planPrompts(
   if (isGpt2Model(model)) {
     return { source: 'gpt2-bpe', requests: drawn.map((r) => ({ prompt: r.promptIds, promptTokens: r.promptIds.length, maxTokens: outputOf(r), arrivalMs: r.arrivalMs })) };
   }
-  const longest = Math.max(...drawn.map((r) => r.promptIds.length));
+  // A loop, not Math.max(...): a workload can hold more requests than a call has room for arguments.
+  const longest = drawn.reduce((top, r) => Math.max(top, r.promptIds.length), 0);
   // Room for every request to start at a different place in the text, so prompts differ.
   const needed = longest + Math.min(drawn.length, 4096);
   let ids = await serverTokenize(target, model, wordsText(needed, 0));
