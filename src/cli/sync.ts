@@ -28,7 +28,7 @@ export function register(program: Command): void {
       const root = first.root;
       const device = deviceId(first.db);
       first.db.close();
-      if (first.bundled) throw new UserError('kb sync: the bundled knowledge base is read-only; kb init DIR makes one of your own to keep in git');
+      if (first.bundled) throw new UserError('the bundled knowledge base is read-only and not a git clone of yours; kb init DIR makes one of your own to keep in git');
       const replay = async () => {
         const kb = await open();
         try {

@@ -146,6 +146,12 @@ describe('reviewing on two clones through git', () => {
     expect(git(a, 'log', '--oneline').trim().split('\n')).toHaveLength(1);
   });
 
+  it('refuses the bundled knowledge base in one line', () => {
+    const run = runKb(['sync']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('kb: the bundled knowledge base is read-only and not a git clone of yours; kb init DIR makes one of your own to keep in git\n');
+  });
+
   it('refuses with no remote, or no identity to commit under, before writing anything', () => {
     const { a, ids } = twoClones();
     rate(a, ids[0], 'good');
