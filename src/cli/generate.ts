@@ -57,7 +57,6 @@ export function register(program: Command): void {
     });
 }
 
-
 function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest {
   if (flags.model !== undefined && flags.weights !== undefined) throw new UserError('give --model or --weights, not both');
   if ((flags.prompt === undefined) === (flags.promptIds === undefined)) throw new UserError('give exactly one of --prompt TEXT or --prompt-ids 1,2,3');

@@ -41,7 +41,6 @@ function labName(path: KbPath): string | null {
   return match ? match[1] : null;
 }
 
-
 export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions = {}): Promise<ScanReport> {
   const now = options.now ?? Date.now();
   const { db } = target;

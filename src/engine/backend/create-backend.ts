@@ -9,7 +9,6 @@ import type { Backend, KvLayout } from './backend.ts';
 import type { BackendKind } from './backend-kind.ts';
 import type { KernelProfile } from './webgpu/profile.ts';
 
-
 export interface CreateBackendOptions {
   config: ModelConfig;
   weights: Weights;

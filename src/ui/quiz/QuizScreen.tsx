@@ -34,7 +34,6 @@ export interface QuizDriver {
   readonly labs?: CardLabs;
 }
 
-
 interface View {
   phase: QuizPhase;
   question: QuizQuestion | null;
