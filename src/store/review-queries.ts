@@ -85,7 +85,7 @@ export function reviewQueries(db: KbDatabase) {
   db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
   // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
   const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
-  // The fsrs table has one writer, store/fsrs.ts: a rating's row goes through it too.
+  // The fsrs table has one writer, store/fsrs-rows.ts: a rating's row goes through it too.
   const fsrsTable = fsrsQueries(db);
   const writeRow = fsrsTable.writeRow;
   const insertLog = db.prepare(
