@@ -83,8 +83,42 @@ export function metricCollector() {
     put(`${name}.p99`, p.p99);
     put(`${name}.mean`, p.mean);
   };
-  return { out, put, family };
+  /** What a client sees of a run, whoever served it (the bundled engine or a server at --endpoint). */
+  const requestSide = (r: RequestSide) => {
+    family('ttft', r.ttftMs);
+    family('tpot', r.tpotMs);
+    family('itl', r.itlMs);
+    family('latency', r.latencyMs);
+    put('requests', r.requests);
+    put('requests_failed', r.failed);
+    put('prompt_tokens', r.promptTokens);
+    put('output_tokens', r.outputTokens);
+    put('duration', r.durationMs / 1000);
+    put('throughput.output_tps', r.outputTokensPerS);
+    put('throughput.total_tps', r.totalTokensPerS);
+    put('throughput.requests_per_s', r.requestsPerS);
+    put('goodput.requests_per_s', r.goodputRequestsPerS);
+  };
+  return { out, put, family, requestSide };
 }
+
+/** The request-side figures of a run, as the engine's report and the endpoint client both summarise them. */
+export interface RequestSide {
+  ttftMs: Percentiles;
+  tpotMs: Percentiles;
+  itlMs: Percentiles;
+  latencyMs: Percentiles;
+  requests: number;
+  failed: number;
+  promptTokens: number;
+  outputTokens: number;
+  durationMs: number;
+  outputTokensPerS: number;
+  totalTokensPerS: number;
+  requestsPerS: number;
+  goodputRequestsPerS: number | null;
+}
+
 export interface CheckInput {
   /** A single run's metrics; for a sweep, null. */
   single: MeasuredMetrics | null;

@@ -80,24 +80,12 @@ export function benchmarkOptions(settings: LabSettings, signal?: AbortSignal, si
 /** The report's numbers under the lab metric names of metrics.ts; a metric with no data is left out. */
 export function metricsFromReport(report: BenchmarkReport): MeasuredMetrics {
   const { metrics: m, kv, scheduler: s } = report;
-  const { out, put, family } = metricCollector();
+  const { out, put, family, requestSide } = metricCollector();
   family('add_request', m.addRequestMs);
   family('queue_wait', m.queueWaitMs);
   family('prefill_first', m.prefillToFirstTokenMs);
-  family('ttft', m.ttftMs);
-  family('tpot', m.tpotMs);
-  family('itl', m.itlMs);
-  family('latency', m.latencyMs);
-  put('requests', m.requests);
-  put('requests_failed', m.failed);
-  put('prompt_tokens', m.promptTokens);
-  put('output_tokens', m.completionTokens);
+  requestSide({ ...m, outputTokens: m.completionTokens });
   put('submit_wall', m.submitWallMs);
-  put('duration', m.durationMs / 1000);
-  put('throughput.output_tps', m.outputTokensPerS);
-  put('throughput.total_tps', m.totalTokensPerS);
-  put('throughput.requests_per_s', m.requestsPerS);
-  put('goodput.requests_per_s', m.goodputRequestsPerS);
   put('kv.blocks_total', kv.numBlocks);
   put('kv.blocks_used_peak', kv.peakUsedBlocks);
   put('kv.usage_peak', kv.numBlocks > 0 ? kv.peakUsedBlocks / kv.numBlocks : null);

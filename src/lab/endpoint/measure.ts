@@ -135,20 +135,8 @@ export function resolved(q: BucketQuantile): boolean {
 
 /** Both sides under the lab's names: checks such as queue_wait.p99 / ttft.p99 read them. */
 export function endpointMetrics(client: ClientSummary, server: ServerSide): MeasuredMetrics {
-  const { out, put, family } = metricCollector();
-  family('ttft', client.ttftMs);
-  family('tpot', client.tpotMs);
-  family('itl', client.itlMs);
-  family('latency', client.latencyMs);
-  put('requests', client.requests);
-  put('requests_failed', client.failed);
-  put('prompt_tokens', client.promptTokens);
-  put('output_tokens', client.outputTokens);
-  put('duration', client.durationMs / 1000);
-  put('throughput.output_tps', client.outputTokensPerS);
-  put('throughput.total_tps', client.totalTokensPerS);
-  put('throughput.requests_per_s', client.requestsPerS);
-  put('goodput.requests_per_s', client.goodputRequestsPerS);
+  const { out, put, requestSide } = metricCollector();
+  requestSide(client);
   if (server.available) {
     // Bucket estimates: the report says which bucket each lies in.
     for (const [metric, key] of [
