@@ -238,9 +238,7 @@ export function reviewQueries(db: KbDatabase) {
     },
 
     /** Writes a card's whole fsrs row (an action on the card, or its undo). */
-    writeRow(cardId: string, row: FsrsColumns): void {
-      writeRow(cardId, row);
-    },
+    writeRow,
   };
 }
 

@@ -99,13 +99,12 @@ export class ReviewLog {
 
   /**
    * Logs an event of this device: stored in the database and appended (fsynced) to this
-   * device's file. Call it inside the transaction that changes the card, after the change:
-   * if the append fails the transaction rolls back; if kb dies after the append, the line is
-   * read and applied at the next start. `before` is the card's row before the event: it
-   * seeds the replay when the card has no event yet.
+   * device's file. Call it inside the transaction that changes the card, after catchUp()
+   * and after the change: if the append fails the transaction rolls back; if kb dies after the
+   * append, the line is read and applied at the next start. `before` is the card's row before
+   * the event: it seeds the replay when the card has no event yet.
    */
   record(event: NewEvent, before: FsrsColumns): void {
-    this.catchUp();
     const last = this.events.lastOf(event.card);
     const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
     this.events.insert(eventRow(line));
