@@ -2,7 +2,7 @@
 // relative (a 2 ms decode step and a 400 ms prefill step count alike), each kind of step
 // weighs the same however many of it were measured, and steps slowed by another process on
 // a shared machine (far off the first fit) are set aside and counted.
-import { COST_TERMS, type CostTerms, predictStepMs, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerms, percentile, predictStepMs, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
 import { nnls } from './nnls.ts';
 
 export interface StepSample {
@@ -43,10 +43,7 @@ const IRLS_ITERATIONS = 12;
 const QUANTILE = 0.5;
 
 function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return values.length === 0 ? 0 : percentile(values, 50);
 }
 
 /**
