@@ -1,54 +1,10 @@
-// The block structure of a Markdown body (mdast via unified + remark-parse + remark-gfm).
+// The block structure of a Markdown body, as mdast nodes (block-tree.ts reads them).
 //
 // kb needs where headings, sections, code fences and comments are, never the inline markup:
-// front/back/full are slices of the source, rendered later by the UI. CommonMark parses
-// blocks before inlines, so switching the inline constructs off leaves every block and
-// position unchanged and makes a cold scan of a large vault about twice as fast.
+// front/back/full are slices of the source, rendered later by the UI.
 import type { Heading, Root, RootContent } from 'mdast';
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified, type Processor } from 'unified';
+import { parseBlockTree } from './block-tree.ts';
 
-const INLINE_CONSTRUCTS = [
-  'attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'labelStartImage',
-  'labelStartLink', 'labelEnd', 'hardBreakEscape', 'hardBreakTrailing', 'htmlText',
-  'wwwAutolink', 'protocolAutolink', 'emailAutolink', 'strikethrough', 'gfmFootnoteCall',
-  'gfmPotentialFootnoteCall', 'tasklistCheck',
-];
-
-type FromMarkdownExtension = { transforms?: unknown[] } | FromMarkdownExtension[];
-
-/** An mdast extension without its tree transforms. */
-function withoutTransforms(extension: FromMarkdownExtension): FromMarkdownExtension {
-  if (Array.isArray(extension)) return extension.map(withoutTransforms);
-  const { transforms: _dropped, ...rest } = extension;
-  return rest;
-}
-
-/** The hooks of a micromark extension that make blocks; the others (`text`, `string`, …) are inline. */
-const BLOCK_HOOKS = ['document', 'contentInitial', 'flowInitial', 'flow'];
-
-type MicromarkExtension = Record<string, unknown> | MicromarkExtension[];
-
-/** A syntax extension without its inline constructs (GFM's cover every letter, to find bare URLs). */
-function blockHooksOnly(extension: MicromarkExtension): MicromarkExtension {
-  if (Array.isArray(extension)) return extension.map(blockHooksOnly);
-  return Object.fromEntries(Object.entries(extension).filter(([hook]) => BLOCK_HOOKS.includes(hook)));
-}
-
-function blocksOnly(this: Processor) {
-  const data = this.data() as { micromarkExtensions?: MicromarkExtension[]; fromMarkdownExtensions?: FromMarkdownExtension[] };
-  // Inline constructs of extensions are dropped, CommonMark's own switched off by name: the
-  // parser combines its extensions anew for every document, and then tries each construct
-  // on each character of every heading and paragraph.
-  data.micromarkExtensions = [...(data.micromarkExtensions ?? []).map(blockHooksOnly), { disable: { null: INLINE_CONSTRUCTS } }];
-  // The only mdast transform of remark-gfm finds bare URLs in text and turns them into links:
-  // inline work kb never uses, which walked every node (a sixth of the parse) and left the
-  // pieces of a heading like `## What is www.example.com?` without positions (an empty front).
-  data.fromMarkdownExtensions = (data.fromMarkdownExtensions ?? []).map(withoutTransforms);
-}
-
-let processor: Processor<Root> | null = null;
 /**
  * The last bodies parsed, newest first, with their trees: writing a note's id re-reads a body
  * that did not change (two, for a note read first as a prefix, then whole).
@@ -63,8 +19,7 @@ const recentLimit = 2;
 export function parseMarkdownBlocks(body: string): Root {
   const known = recent.find((entry) => entry.body === body);
   if (known) return known.root;
-  processor ??= unified().use(remarkParse).use(remarkGfm).use(blocksOnly) as unknown as Processor<Root>;
-  const root = processor.parse(body);
+  const root = parseBlockTree(body);
   recent.unshift({ body, root });
   recent.length = Math.min(recent.length, recentLimit);
   return root;

@@ -1,6 +1,6 @@
-// Limits checked in one linear pass before YAML or remark sees a file. remark's container
-// parsing costs about (lines x open containers), so a crafted 1 MB note of a list nested
-// 1,000 deep took 26 s and 627 MB; no hand-written note comes near these limits, and a
+// Limits checked in one linear pass before YAML or Markdown parsing sees a file. Container
+// parsing costs about (lines x open containers): a crafted 1 MB note of a list nested 1,000
+// deep took remark 26 s and 627 MB; no hand-written note comes near these limits, and a
 // file over one is skipped with a warning naming it and the line, never half-read.
 import { locateFrontmatter } from './frontmatter.ts';
 import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';

@@ -77,7 +77,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   for (const path of known.keys()) if (!onDisk.has(path)) removedPaths.add(path);
   for (const path of cards.livePaths()) if (!onDisk.has(path)) removedPaths.add(path);
 
-  // Read and parse what changed (on all cores when there is a lot of it). The parser (remark,
+  // Read and parse what changed (on all cores when there is a lot of it). The parsers (markdown-it,
   // yaml, mathjs) is loaded only when something changed: a warm scan never pays for it.
   const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('../../kb/scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
