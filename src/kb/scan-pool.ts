@@ -55,7 +55,7 @@ export async function scanFiles(
   const big = inputs.flatMap((input, i) => (input.size > guardedFrom ? [i] : []));
   const guarded = scanGuarded(big.map((i) => inputs[i]), context, (k, outcome) => {
     outcomes[big[k]] = outcome;
-    if (outcome.kind === 'pending') idWrites.start(outcome);
+    if (outcome.kind === 'pending') idWrites.add(outcome);
     onProgress?.(++done, inputs.length);
   }, { budgetMs: options.fileBudgetMs });
   const small = big.length === 0 ? inputs.map((_, i) => i) : inputs.flatMap((input, i) => (input.size > guardedFrom ? [] : [i]));
@@ -65,8 +65,8 @@ export async function scanFiles(
   const take = (): number[] | null => (nextBatch < batches.length ? batches[nextBatch++] : null);
   const deliver = (batch: number[], results: Staged[]) => {
     batch.forEach((i, k) => (outcomes[i] = results[k]));
-    // Ids staged in temp files: their fsyncs run in the background while parsing goes on.
-    for (const result of results) if (result.kind === 'pending') idWrites.start(result);
+    // Ids staged in temp files: fsynced and swapped in once parsing is done (id-writes.ts).
+    for (const result of results) if (result.kind === 'pending') idWrites.add(result);
     done += batch.length;
     onProgress?.(done, inputs.length);
   };
@@ -82,7 +82,6 @@ export async function scanFiles(
       // Let the workers' results in, and send them more work (the guarded worker's too, so its
       // budget counts its own time, not this thread's).
       if (workers.length > 0 || big.length > 0) await new Promise((resolve) => setImmediate(resolve));
-      idWrites.swapReady();
     }
     for (const worker of workers) worker.stop();
   }

@@ -1,6 +1,6 @@
 // The batched id writes of a scan (id-writes.ts): staged temp files are fsynced together and
 // swapped in at the end; a note edited in between keeps the edit and is held for the next scan.
-import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IdWrites } from '../../src/kb/id-writes.ts';
@@ -25,7 +25,7 @@ describe('IdWrites', () => {
     const staged = paths.map((path) => scanFileStaged(input(root, path), context(root)));
     for (const result of staged) {
       expect(result.kind).toBe('pending');
-      if (result.kind === 'pending') writes.start(result);
+      if (result.kind === 'pending') writes.add(result);
     }
     // Nothing renamed yet: the notes are as they were, their temp files beside them.
     for (const path of paths) expect(readFileSync(join(root, path), 'utf8')).toBe(NOTE);
@@ -43,5 +43,23 @@ describe('IdWrites', () => {
     const written = outcomes[0].kind === 'parsed' ? outcomes[0] : null;
     expect(written?.size).toBe(statSync(join(root, paths[0])).size);
     for (const folder of ['notes/a', 'notes/b']) expect(readdirSync(join(root, folder)).filter((name) => name.endsWith('.kb-tmp'))).toEqual([]);
+  });
+
+  it('keeps a note as it was, with a warning, when its temp file cannot be fsynced', async () => {
+    const root = tempKb();
+    const paths = ['notes/1.md', 'notes/2.md'];
+    for (const path of paths) put(root, path, NOTE);
+    const writes = new IdWrites();
+    const staged = paths.map((path) => scanFileStaged(input(root, path), context(root)));
+    for (const result of staged) if (result.kind === 'pending') writes.add(result);
+    // The first note's temp file is gone before the fsyncs (removed by someone else).
+    if (staged[0].kind === 'pending') unlinkSync(staged[0].staged.temp);
+
+    const outcomes = await writes.finish(staged);
+    expect(readFileSync(join(root, paths[0]), 'utf8')).toBe(NOTE);
+    expect(readFileSync(join(root, paths[1]), 'utf8')).toMatch(/\nid: [a-z0-9]{12}\n/);
+    expect(outcomes[0]).toMatchObject({ kind: 'parsed', idsWritten: 0, diagnostics: [{ severity: 'warning', message: expect.stringMatching(/^card ids not written: /) }] });
+    expect(outcomes[1]).toMatchObject({ kind: 'parsed', idsWritten: 1 });
+    expect(readdirSync(join(root, 'notes')).filter((name) => name.endsWith('.kb-tmp'))).toEqual([]);
   });
 });
