@@ -167,16 +167,16 @@ function heading(lines: Lines, source: string, token: Token, map: [number, numbe
   };
 }
 
-function code(lines: Lines, source: string, token: Token, map: [number, number]): Code {
+function code(lines: Lines, token: Token, map: [number, number]): Code {
   if (token.type === 'code_block') {
     const last = lastContentLine(lines, map[0], map[1]);
     return { type: 'code', lang: null, meta: null, value: withLineEndings(lines, token.content.replace(/\n$/, ''), map[0]), position: position(lines, lines.start(map[0]), lines.end(last)) };
   }
   const info = token.info.trim();
   const space = info.search(/[ \t]/);
-  // A fence left open runs to the end of the body, blank lines and all; a closed one to its closing line.
+  // A fence left open runs to the end of the body, blank lines and all (not the empty line
+  // after a final line ending); a closed one to its closing line.
   const closed = map[1] - 1 > map[0] && isClosingFence(lines.text(map[1] - 1), token.markup);
-  // (remark's text of an open fence ends at the body's last line ending, as a closed one's does.)
   const last = closed ? map[1] - 1 : lines.count - 1 - (lines.count > map[0] + 2 && lines.text(lines.count - 1) === '' ? 1 : 0);
   const indent = lines.indentEnd(map[0]) - lines.start(map[0]);
   const body: string[] = [];
@@ -228,7 +228,7 @@ export function parseBlockTree(source: string): Root {
         break;
       case 'fence':
       case 'code_block':
-        children.push(code(lines, source, token, map));
+        children.push(code(lines, token, map));
         break;
       case 'html_block': {
         const node: Html = { type: 'html', value: source.slice(start, end), position: position(lines, start, end) };
