@@ -4,7 +4,8 @@
 // scan of files that already carry ids, a warm scan with nothing changed, a warm scan after
 // touching 10 files (mtime only) and after editing 10 files.
 // Goals on a 2-core machine: warm < 200 ms, cold with every id written < 3 s (issue #13).
-//   npx tsx bench/scan.ts [--notes 10000] [--keep]
+//   . scripts/node-env.sh && node bench/scan.ts [--notes 10000] [--keep]
+// (plain node, as bin/kb.js runs kb: under tsx, libuv's threads start before the line below can size them)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -14,6 +15,10 @@ import { defaultConfig } from '../src/kb/config.ts';
 import { scanKnowledgeBase } from '../src/app/scan/scan-kb.ts';
 import type { ScanReport } from '../src/app/scan/scan-report.ts';
 import { openDatabase } from '../src/store/db.ts';
+
+// As bin/kb.js starts kb: more of libuv's threads for the fsyncs of a scan's id writes
+// (read when the threads start, on first use: before any file system call below).
+process.env.UV_THREADPOOL_SIZE ??= '16';
 
 const { values } = parseArgs({ options: { notes: { type: 'string', default: '10000' }, keep: { type: 'boolean', default: false } } });
 const noteCount = Number(values.notes);
