@@ -33,6 +33,13 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
   // so a step costs O(context / block size) per sequence instead of O(context).
   const blockHashes = new Uint32Array(kv.numBlocks);
   const blockHashValid = new Uint8Array(kv.numBlocks);
+  // A context's last block, filled only part way, is folded slot by slot into the hash carried
+  // in from the blocks before it. Each block keeps its last such fold (the hash carried in, how
+  // many slots, the result) until one of those slots is written again, so a decode step, which
+  // adds one slot, extends the fold by that slot instead of folding the block again.
+  const partialIn = new Uint32Array(kv.numBlocks);
+  const partialLen = new Int32Array(kv.numBlocks);
+  const partialOut = new Uint32Array(kv.numBlocks);
   let closed = false;
 
   function blockHash(block: number): number {
@@ -51,8 +58,22 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
     const length = batch.contextLens[s];
     const fullBlocks = Math.floor(length / blockSize);
     for (let i = 0; i < fullBlocks; i++) h = hash2(h, blockHash(batch.blockTables[table + i]));
-    // The last block, filled only up to the context's end, slot by slot.
-    for (let pos = fullBlocks * blockSize; pos < length; pos++) h = hash2(h, slots[batch.blockTables[table + fullBlocks] * blockSize + (pos % blockSize)]);
+    const filled = length - fullBlocks * blockSize;
+    return filled > 0 ? partialHash(batch.blockTables[table + fullBlocks], h, filled) : h;
+  }
+
+  /** Folds the first `filled` slots of `block` into `h`, slot by slot, from its kept fold when that still holds. */
+  function partialHash(block: number, h: number, filled: number): number {
+    const carried = h;
+    let k = 0;
+    if (partialLen[block] > 0 && partialLen[block] <= filled && partialIn[block] === carried) {
+      k = partialLen[block];
+      h = partialOut[block];
+    }
+    for (; k < filled; k++) h = hash2(h, slots[block * blockSize + k]);
+    partialIn[block] = carried;
+    partialLen[block] = filled;
+    partialOut[block] = h;
     return h;
   }
 
@@ -68,7 +89,9 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
       for (let t = 0; t < batch.tokenIds.length; t++) {
         const slot = batch.slotMapping[t];
         slots[slot] = hash2(batch.tokenIds[t], batch.positions[t]);
-        blockHashValid[Math.floor(slot / blockSize)] = 0;
+        const block = Math.floor(slot / blockSize);
+        blockHashValid[block] = 0;
+        if (slot - block * blockSize < partialLen[block]) partialLen[block] = 0;
       }
       const tokens = new Int32Array(batch.sampleSeqs.length);
       for (let r = 0; r < tokens.length; r++) {
