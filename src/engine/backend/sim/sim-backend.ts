@@ -31,21 +31,24 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
   // Each block's hash over all its slots, kept until one of them is written again: a context is
   // then read back a block at a time (still through the block table), not a slot at a time,
   // so a step costs O(context / block size) per sequence instead of O(context).
-  const blockHashes = new Uint32Array(kv.numBlocks);
+  // Hashes are kept as int32 (the same 32 bits as hash2's unsigned result): V8 keeps an int32
+  // returned from a function unboxed, while an unsigned value past 2^31 becomes a heap number,
+  // an allocation per call in the sim's hottest loop.
+  const blockHashes = new Int32Array(kv.numBlocks);
   const blockHashValid = new Uint8Array(kv.numBlocks);
   // A context's last block, filled only part way, is folded slot by slot into the hash carried
   // in from the blocks before it. Each block keeps its last such fold (the hash carried in, how
   // many slots, the result) until one of those slots is written again, so a decode step, which
   // adds one slot, extends the fold by that slot instead of folding the block again.
-  const partialIn = new Uint32Array(kv.numBlocks);
+  const partialIn = new Int32Array(kv.numBlocks);
   const partialLen = new Int32Array(kv.numBlocks);
-  const partialOut = new Uint32Array(kv.numBlocks);
+  const partialOut = new Int32Array(kv.numBlocks);
   let closed = false;
 
   function blockHash(block: number): number {
     if (blockHashValid[block] === 0) {
-      let h = 0x9e3779b9;
-      for (let k = 0; k < blockSize; k++) h = hash2(h, slots[block * blockSize + k]);
+      let h = 0x9e3779b9 | 0;
+      for (let k = 0; k < blockSize; k++) h = hash2(h, slots[block * blockSize + k]) | 0;
       blockHashes[block] = h;
       blockHashValid[block] = 1;
     }
@@ -53,11 +56,11 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
   }
 
   function contextHash(batch: ForwardBatch, s: number): number {
-    let h = seed >>> 0;
+    let h = seed | 0;
     const table = s * batch.maxBlocksPerSeq;
     const length = batch.contextLens[s];
     const fullBlocks = Math.floor(length / blockSize);
-    for (let i = 0; i < fullBlocks; i++) h = hash2(h, blockHash(batch.blockTables[table + i]));
+    for (let i = 0; i < fullBlocks; i++) h = hash2(h, blockHash(batch.blockTables[table + i])) | 0;
     const filled = length - fullBlocks * blockSize;
     return filled > 0 ? partialHash(batch.blockTables[table + fullBlocks], h, filled) : h;
   }
@@ -70,7 +73,7 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
       k = partialLen[block];
       h = partialOut[block];
     }
-    for (; k < filled; k++) h = hash2(h, slots[block * blockSize + k]);
+    for (; k < filled; k++) h = hash2(h, slots[block * blockSize + k]) | 0;
     partialIn[block] = carried;
     partialLen[block] = filled;
     partialOut[block] = h;
@@ -95,7 +98,7 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
       }
       const tokens = new Int32Array(batch.sampleSeqs.length);
       for (let r = 0; r < tokens.length; r++) {
-        let h = contextHash(batch, batch.sampleSeqs[r]);
+        let h = contextHash(batch, batch.sampleSeqs[r]) >>> 0;
         // Greedy rows ignore the draw; sampled rows mix it in. top-k/top-p have no logits to act on.
         if (batch.temperature[r] > 0) h = hash2(h, Math.floor(batch.uniform[r] * 4294967296));
         tokens[r] = h % config.vocabSize;
