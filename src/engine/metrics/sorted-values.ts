@@ -18,7 +18,11 @@ export interface SortedValues {
 const MAX_DISTINCT = 4096;
 
 export function sortValues(values: ArrayLike<number>): SortedValues {
-  return countDistinct(values) ?? sortedArray(Float64Array.from(values).sort());
+  // One element type for the loops below (an array of numbers read in the same loop as a
+  // typed array costs more per read); a copy of our own can be sorted in place.
+  const own = !(values instanceof Float64Array);
+  const array = own ? Float64Array.from(values) : values;
+  return countDistinct(array) ?? sortedArray(own ? array.sort() : array.slice().sort());
 }
 
 function sortedArray(sorted: Float64Array): SortedValues {
@@ -34,7 +38,7 @@ function sortedArray(sorted: Float64Array): SortedValues {
 }
 
 /** The values as (distinct value, how many) in ascending order; null past MAX_DISTINCT distinct values. */
-function countDistinct(values: ArrayLike<number>): SortedValues | null {
+function countDistinct(values: Float64Array): SortedValues | null {
   // An open-addressing table keyed on each value's 64 bits, so that -0 and +0 stay apart; at
   // most half full. A NaN sends the values to the sort (its bits need not survive a round trip).
   const size = MAX_DISTINCT * 2;
@@ -45,20 +49,20 @@ function countDistinct(values: ArrayLike<number>): SortedValues | null {
   const scratch = new Float64Array(1);
   const bits = new Uint32Array(scratch.buffer);
   let distinct = 0;
-  // Equal values tend to come in runs (the gaps of one request): the last slot is tried first.
-  let lastLo = 0;
-  let lastHi = 0;
+  // Equal values tend to come in runs (the gaps of one request): the last one is tried first
+  // (a zero goes to the table, where -0 and +0 are told apart by their bits).
+  let last = Number.NaN;
   let lastSlot = -1;
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
+    if (value === last && value !== 0) {
+      counts[lastSlot]++;
+      continue;
+    }
     if (value !== value) return null;
     scratch[0] = value;
     const lo = bits[0];
     const hi = bits[1];
-    if (lastSlot >= 0 && lo === lastLo && hi === lastHi) {
-      counts[lastSlot]++;
-      continue;
-    }
     let slot = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca6b) >>> shift;
     while (counts[slot] !== 0 && (keyLo[slot] !== lo || keyHi[slot] !== hi)) slot = (slot + 1) & (size - 1);
     if (counts[slot] === 0) {
@@ -67,8 +71,7 @@ function countDistinct(values: ArrayLike<number>): SortedValues | null {
       keyHi[slot] = hi;
     }
     counts[slot]++;
-    lastLo = lo;
-    lastHi = hi;
+    last = value;
     lastSlot = slot;
   }
   // The distinct values in the order a typed array sorts them, each found again in the table for its count.
