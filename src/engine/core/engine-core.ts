@@ -4,6 +4,7 @@
 // the steps add up to (statistics) is kept by an observer that the core tells of each step.
 import type { ForwardBatch, StepResult } from '../backend/backend.ts';
 import { type Clock, monotonicClock } from '../engine-clock.ts';
+import { Int32Chunks } from '../int32-chunks.ts';
 import type { ModelConfig } from '../model/model-config.ts';
 import { requestSeed } from '../sampling-rng.ts';
 import { BlockManager } from './block-manager.ts';
@@ -46,6 +47,8 @@ export class EngineCore implements StepSink {
   private readonly observer: StepObserver;
   private readonly batches: ForwardBatchBuilder;
   private readonly sequences = new Map<number, Sequence>();
+  /** Where sequences' token arrays come from: one buffer of its own per request costs more than the request's bookkeeping. */
+  private readonly tokenArrays = new Int32Chunks();
   private events: EngineEvent[] = [];
   // The step being applied: its end time, its tokens (one row per sampled sequence) and the
   // sequences it finished, gathered before they leave as events. The token lists are plain
@@ -86,7 +89,7 @@ export class EngineCore implements StepSink {
     // Room for the prompt, every new token, and no more than the context allows (+1: the
     // last token is emitted without being fed back).
     const capacity = Math.min(request.promptIds.length + request.maxNewTokens, this.options.config.nCtx + 1);
-    const seq = new Sequence(id, request.promptIds, params, Math.max(capacity, request.promptIds.length));
+    const seq = new Sequence(id, request.promptIds, params, Math.max(capacity, request.promptIds.length), (n) => this.tokenArrays.take(n));
     const reason = this.scheduler.rejectReason(seq);
     if (reason !== null) return this.reject(id, reason);
     this.sequences.set(id, seq);

@@ -4,6 +4,7 @@
 // block table or a bad prefix-cache hit changes the output, so tests can check the engine's
 // bookkeeping on the sim as they would on the real model.
 import type { ModelConfig } from '../../model/model-config.ts';
+import { Int32Chunks } from '../../int32-chunks.ts';
 import { hash2 } from '../../sampling-rng.ts';
 import type { Backend, ForwardBatch, KvLayout, StepResult } from '../backend.ts';
 import { type StepCost, stepCost } from './cost-model.ts';
@@ -43,6 +44,8 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
   const partialIn = new Int32Array(kv.numBlocks);
   const partialLen = new Int32Array(kv.numBlocks);
   const partialOut = new Int32Array(kv.numBlocks);
+  // Each step's sampled tokens, handed to the engine to keep.
+  const results = new Int32Chunks();
   let closed = false;
 
   function blockHash(block: number): number {
@@ -96,7 +99,7 @@ export function createSimBackend(options: SimBackendOptions): SimBackend {
         blockHashValid[block] = 0;
         if (slot - block * blockSize < partialLen[block]) partialLen[block] = 0;
       }
-      const tokens = new Int32Array(batch.sampleSeqs.length);
+      const tokens = results.take(batch.sampleSeqs.length);
       for (let r = 0; r < tokens.length; r++) {
         let h = contextHash(batch, batch.sampleSeqs[r]) >>> 0;
         // Greedy rows ignore the draw; sampled rows mix it in. top-k/top-p have no logits to act on.
