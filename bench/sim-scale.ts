@@ -5,8 +5,14 @@
 //   . scripts/node-env.sh
 //   node bench/sim-scale.ts [--requests 10000,100000,1000000] [--device seed-003-gpu]
 //
-// Prints wall time per N, µs per request, and each N's time relative to the smallest N scaled
-// by N (1.0 = linear). Goals: 100,000 in < 5 s and 1,000,000 in < 60 s on 2 cores.
+// Prints wall and CPU time per N (CPU time, user + system of the whole process, holds steadier
+// than wall time when other work shares the cores), µs per request, each N's time relative to
+// the smallest N scaled by N (1.0 = linear), the steps simulated, and a fingerprint of the run's
+// metrics (every lab metric but the host's own overhead time): a change meant to make the sim
+// faster must leave the fingerprint as it was. To compare with an earlier commit, run the same
+// script there (bench/README.md says how) and here, alternating.
+// Goals: 100,000 in < 5 s and 1,000,000 in < 60 s on 2 cores.
+import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { runBenchmarkPoint } from '../src/lab/engine-bridge.ts';
 import { applyOverrides, defaultSettings } from '../src/lab/lab-settings.ts';
@@ -39,12 +45,23 @@ for (const n of counts) {
   ]);
   const simDevice = resolveSimDevice(args.device, 'gpt2').spec;
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const run = await runBenchmarkPoint(settings, { simDevice });
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStarted);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
   base ??= { n, ms };
   const linear = ms / n / (base.ms / base.n);
   console.log(
-    `${String(n).padStart(9)} requests  ${(ms / 1000).toFixed(2).padStart(7)} s  ${((ms * 1000) / n).toFixed(1).padStart(6)} µs/request  ` +
-      `x${linear.toFixed(2)} of linear  (TTFT p50 ${run.metrics['ttft.p50']?.toFixed(1)} ms, ${run.metrics['throughput.output_tps']?.toFixed(0)} tok/s simulated)`,
+    `${String(n).padStart(9)} requests  ${(ms / 1000).toFixed(2).padStart(7)} s wall  ${(cpuMs / 1000).toFixed(2).padStart(7)} s CPU  ` +
+      `${((ms * 1000) / n).toFixed(1).padStart(6)} µs/request  x${linear.toFixed(2)} of linear  ` +
+      `(${run.metrics['scheduler.steps']} steps, TTFT p50 ${run.metrics['ttft.p50']?.toFixed(1)} ms, ${run.metrics['throughput.output_tps']?.toFixed(0)} tok/s simulated; metrics ${fingerprint(run.metrics)})`,
   );
+}
+
+/** A short hash of the metrics, all but the host's real-time overhead (the one figure that differs between two runs of one seed). */
+function fingerprint(metrics: Record<string, number>): string {
+  const { 'scheduler.overhead_ms': _overhead, ...simulated } = metrics;
+  const text = JSON.stringify(Object.entries(simulated).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return createHash('sha256').update(text).digest('hex').slice(0, 12);
 }

@@ -88,6 +88,8 @@ export class RequestStream implements RequestHandle {
   }
 
   private wake(): void {
+    // Called for every token: a client that only awaits `done` has no waiters, and then costs no new array.
+    if (this.waiters.length === 0) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();

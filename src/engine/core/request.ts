@@ -25,7 +25,7 @@ export interface GenerateRequest {
 /** Events leave the loop once per step for admissions and tokens (not one object per token). */
 export type EngineEvent =
   | { type: 'admit'; ids: number[]; time: number }
-  | { type: 'tokens'; ids: Int32Array; tokens: Int32Array; time: number }
+  | { type: 'tokens'; ids: number[]; tokens: number[]; time: number }
   | { type: 'finish'; id: number; reason: FinishReason; time: number }
   | { type: 'error'; id: number; message: string; time: number };
 

@@ -39,10 +39,11 @@ export class Sequence {
   admitted = false;
   preemptions = 0;
 
-  constructor(id: number, prompt: ArrayLike<number>, params: SamplingParams, maxTokens: number) {
+  /** `allocate` gives the zero-filled token array (the engine carves them out of shared chunks). */
+  constructor(id: number, prompt: ArrayLike<number>, params: SamplingParams, maxTokens: number, allocate: (length: number) => Int32Array = (n) => new Int32Array(n)) {
     this.id = id;
     this.params = params;
-    this.tokens = new Int32Array(maxTokens);
+    this.tokens = allocate(maxTokens);
     this.tokens.set(prompt);
     this.numPromptTokens = prompt.length;
     this.numTokens = prompt.length;

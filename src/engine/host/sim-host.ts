@@ -8,6 +8,7 @@ import { describeKvCapacity, kvCapacity } from '../backend/sim/kv-capacity.ts';
 import { VirtualClock } from '../engine-clock.ts';
 import { EngineCore } from '../core/engine-core.ts';
 import { runSteps, type StepHost } from '../core/step-loop.ts';
+import { clientTurns } from './client-turn.ts';
 import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
 import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from '../engine-options.ts';
@@ -58,7 +59,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     idle?.();
     idle = null;
   };
-  const yieldToClients = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const yieldToClients = clientTurns();
 
   const host: EngineHost = {
     info,

@@ -42,21 +42,28 @@ export function meetsSlo(m: RequestMetrics, slo: Slo): boolean {
 
 export function summarize(timelines: readonly RequestTimeline[], slo: Slo | null = null): MetricsSummary {
   const done: RequestMetrics[] = [];
-  const itl: number[] = [];
+  const finished: RequestTimeline[] = [];
   let promptTokens = 0;
   let firstSubmit = Infinity;
   let lastSubmitEnd = -Infinity;
   let lastFinish = -Infinity;
+  let gaps = 0;
   for (const t of timelines) {
     firstSubmit = Math.min(firstSubmit, t.submitStart);
     lastSubmitEnd = Math.max(lastSubmitEnd, t.submitEnd);
     const m = requestMetrics(t);
     if (m === null) continue;
     done.push(m);
+    finished.push(t);
     promptTokens += t.promptTokens;
     lastFinish = Math.max(lastFinish, t.finish!);
-    for (let i = 1; i < t.tokenTimes.length; i++) itl.push(t.tokenTimes[i] - t.tokenTimes[i - 1]);
+    gaps += t.tokenTimes.length - 1;
   }
+  // Every gap between two tokens, pooled, in a typed array of the exact size: a sim run of
+  // 1,000,000 requests has 63,000,000 of them, too many to grow an array by pushing.
+  const itl = new Float64Array(gaps);
+  let g = 0;
+  for (const t of finished) for (let i = 1; i < t.tokenTimes.length; i++) itl[g++] = t.tokenTimes[i] - t.tokenTimes[i - 1];
   const completionTokens = done.reduce((sum, m) => sum + m.outputTokens, 0);
   const durationMs = done.length > 0 ? lastFinish - firstSubmit : 0;
   const perSecond = (count: number) => (durationMs > 0 ? (count * 1000) / durationMs : 0);
