@@ -19,7 +19,16 @@ export const cacheDir = join(root, 'node_modules/.cache/kb');
  * worker, the build tools themselves, and undici (only `kb lab --endpoint` needs it, and a
  * licence comment of its would make the bundle non-ASCII).
  */
-const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@open-spaced-repetition/binding', ...serveOnly(), 'undici'];
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@open-spaced-repetition/binding', ...serveOnly(), ...scanOnly(), 'undici'];
+
+/**
+ * The block parser of a scan that reads files: loaded from node_modules when one does. In the
+ * bundle, markdown-it's typographer (which kb never runs) has a regex literal with a `…` in
+ * it, which esbuild leaves as it is: the whole bundle would be held two bytes a character.
+ */
+function scanOnly() {
+  return ['markdown-it', 'markdown-it-footnote'];
+}
 
 /** kb serve's HTTP server and metrics (~1.1 MB bundled): loaded from node_modules when it runs, not read by every start. */
 function serveOnly() {
