@@ -297,25 +297,26 @@ export class ReviewLog {
   private readFile(name: string, problems: string[], fresh?: Map<string, EventRow[] | null>): number {
     const path = join(this.folder, name);
     const result = readLogFrom(path, this.events.offset(name));
-    let read = 0;
-    const touched = new Set<string>();
+    const rows: EventRow[] = [];
     for (const line of result.lines) {
       if ('error' in line.event) {
         problems.push(`${REVIEW_LOG_FOLDER}/${name} at byte ${line.byte}: ${line.event.error}; line skipped`);
         continue;
       }
       const card = line.event.card;
+      // Asked before this file's events are stored: whether the card had events before this read.
       if (fresh !== undefined && !fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
-      const row = eventRow(line.event);
-      if (this.events.insert(row)) {
-        read++;
-        touched.add(card);
-        fresh?.get(card)?.push(row);
-      }
+      rows.push(eventRow(line.event));
+    }
+    const stored = this.events.insertAll(rows);
+    const touched = new Set<string>();
+    for (const row of stored) {
+      touched.add(row.card_id);
+      fresh?.get(row.card_id)?.push(row);
     }
     for (const card of touched) this.events.markPending(card);
     this.events.setOffset(name, result.offset);
-    return read;
+    return stored.length;
   }
 
   /** Replays one card from its events; true when its row changed. */
