@@ -236,7 +236,18 @@ export class ReviewLog {
     // after a first read of the logs, the cards that had no events take them as read.
     const groups = fresh !== undefined && [...fresh.values()].some((events) => events !== null) ? this.pendingGroups(fresh) : [...this.events.pendingEventsByCard()];
     this.events.clearPendingKnown();
-    for (const [cardId, events] of groups) if (this.replayEvents(cardId, events)) changed.push(cardId);
+    const rows: Array<[string, FsrsColumns]> = [];
+    for (const [cardId, events] of groups) {
+      const row = this.replayEvents(cardId, events);
+      if (row !== null) rows.push([cardId, row]);
+    }
+    // Written together once every card is replayed: an update of the fsrs table made between one
+    // card's history inserts and the next's costs three times as much (5,000 cards of 20 ratings:
+    // 0.2 s of updates, against 0.07 s in a row). No card's replay reads another's row.
+    for (const [cardId, row] of rows) {
+      this.reviews.writeRow(cardId, row);
+      changed.push(cardId);
+    }
     return changed;
   }
 
@@ -297,41 +308,43 @@ export class ReviewLog {
   private readFile(name: string, problems: string[], fresh?: Map<string, EventRow[] | null>): number {
     const path = join(this.folder, name);
     const result = readLogFrom(path, this.events.offset(name));
-    let read = 0;
-    const touched = new Set<string>();
+    const rows: EventRow[] = [];
     for (const line of result.lines) {
       if ('error' in line.event) {
         problems.push(`${REVIEW_LOG_FOLDER}/${name} at byte ${line.byte}: ${line.event.error}; line skipped`);
         continue;
       }
       const card = line.event.card;
+      // Asked before this file's events are stored: whether the card had events before this read.
       if (fresh !== undefined && !fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
-      const row = eventRow(line.event);
-      if (this.events.insert(row)) {
-        read++;
-        touched.add(card);
-        fresh?.get(card)?.push(row);
-      }
+      rows.push(eventRow(line.event));
+    }
+    const stored = this.events.insertAll(rows);
+    const touched = new Set<string>();
+    for (const row of stored) {
+      touched.add(row.card_id);
+      fresh?.get(row.card_id)?.push(row);
     }
     for (const card of touched) this.events.markPending(card);
     this.events.setOffset(name, result.offset);
-    return read;
+    return stored.length;
   }
 
   /** Replays one card from its events; true when its row changed. */
   private replay(cardId: string): boolean {
     this.events.donePending(cardId);
-    return this.replayEvents(cardId, this.events.forCard(cardId));
+    const row = this.replayEvents(cardId, this.events.forCard(cardId));
+    if (row !== null) this.reviews.writeRow(cardId, row);
+    return row !== null;
   }
 
-  private replayEvents(cardId: string, events: EventRow[]): boolean {
+  /** Rewrites one card's history from its events; its new row when that changed (the caller writes it), else null. */
+  private replayEvents(cardId: string, events: EventRow[]): FsrsColumns | null {
     const current = this.reviews.fsrs(cardId);
-    if (!current) return false;
+    if (!current) return null;
     const { row, entries } = replayCard(this.scheduler, cardId, events, current);
     this.events.rewriteHistory(cardId, entries);
-    if (sameColumns(current, row)) return false;
-    this.reviews.writeRow(cardId, row);
-    return true;
+    return sameColumns(current, row) ? null : row;
   }
 
   /** After a merge the log is the truth: a replayed note's four review fields are rewritten from its state. */
@@ -341,8 +354,9 @@ export class ReviewLog {
     let rewritten = 0;
     for (const cardId of cardIds) {
       const card = cards.find(cardId);
+      if (!card || card.kind !== 'note' || card.orphan) continue;
       const row = this.reviews.fsrs(cardId);
-      if (!card || !row || card.kind !== 'note' || card.orphan) continue;
+      if (!row) continue;
       const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
       const prepared = prepareWriteback(root, card.path, cardId, fields);
       if (!('restore' in prepared)) continue;
