@@ -8,6 +8,7 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface KbServe {
   url: string;
+  pid: number;
   stop(): Promise<number | null>;
 }
 
@@ -26,6 +27,7 @@ export function startKbServe(args: string[]): Promise<KbServe> {
       if (match) {
         resolve({
           url: match[1],
+          pid: child.pid!,
           stop: () => {
             child.kill('SIGTERM');
             return exited;

@@ -4,7 +4,7 @@
 //
 //   . scripts/node-env.sh
 //   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
-//        [--connection-tokens 32] [--skip-connections] [--singles 20] [--threads N] [--json]
+//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20] [--threads N] [--json]
 //
 // Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
 // and then over HTTP against the real `kb serve` (a child process started with the lab's
@@ -14,8 +14,9 @@
 // and times TTFT from just before sending, as vLLM's `bench serve` does. Reported per pair:
 // output tokens/s and TTFT p50 of each side, their ratio and difference, then the median of
 // the pairs. Goals: throughput >= 0.9x in-process, TTFT p50 overhead < 2 ms. Then --singles
-// requests of the same workload one at a time on each side (after as many to warm up): the
-// TTFT the HTTP path adds to a lone request, with no queue and no burst to parse.
+// requests of the same workload one at a time, the two sides taking turns request by request
+// (after as many to warm up): the TTFT the HTTP path adds to a lone request, with no queue and
+// no burst to parse.
 //
 // Then --connections streaming requests at once (prompt 8, --connection-tokens each) against one
 // kb serve: every one must complete with all its tokens and no error; reports how many were
@@ -36,6 +37,7 @@ import { loadLab } from '../../src/lab/lab-files.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/lab-settings.ts';
 import { startKbServe } from './kb-serve-process.ts';
 import { keepAliveAgent, type StreamOutcome, streamCompletion } from './stream-client.ts';
+import { type ThreadCpu, threadCpu } from './thread-cpu.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
@@ -45,6 +47,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '1000' },
     'connection-tokens': { type: 'string', default: '32' },
     'skip-connections': { type: 'boolean', default: false },
+    'skip-burst': { type: 'boolean', default: false },
     singles: { type: 'string', default: '20' },
     threads: { type: 'string' },
     json: { type: 'boolean', default: false },
@@ -60,6 +63,8 @@ interface SideResult {
   ttftP99Ms: number;
   requests: number;
   failed: number;
+  /** Serve only: CPU time of the measured run, the server's threads by kind and the benchmark client's (this process). */
+  cpu?: ThreadCpu & { clientMs: number };
 }
 
 const lab = loadLab(repoRoot, args.lab);
@@ -117,7 +122,12 @@ async function overServe(): Promise<SideResult> {
   const agent = keepAliveAgent();
   try {
     for (let i = 0; i < settings.warmup; i++) await runOverHttp(server.url, requests, agent);
-    return summarizeHttp(await runOverHttp(server.url, requests, agent));
+    const serverCpu = threadCpu(server.pid);
+    const clientCpu = threadCpu('self');
+    const outcomes = await runOverHttp(server.url, requests, agent);
+    const cpu = serverCpu();
+    const client = clientCpu();
+    return { ...summarizeHttp(outcomes), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs } };
   } finally {
     agent.destroy();
     await server.stop();
@@ -128,9 +138,9 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const median = (values: number[]) => percentile(values, 50);
 
 log(`kb serve vs in-process engine: lab ${args.lab} (${settings.model}, ${settings.backend}, ${threads ?? 'all'} engine threads; ${requests.length} requests, ${args.pairs} pairs); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-log('pair  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
+if (!args['skip-burst']) log('pair  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
 const pairs: { inProcess: SideResult; serve: SideResult }[] = [];
-for (let i = 0; i < Number(args.pairs); i++) {
+for (let i = 0; i < (args['skip-burst'] ? 0 : Number(args.pairs)); i++) {
   const a = await inProcess();
   const b = await overServe();
   pairs.push({ inProcess: a, serve: b });
@@ -139,14 +149,22 @@ for (let i = 0; i < Number(args.pairs); i++) {
       `${fmt(a.ttftP50Ms, 2).padStart(16)} ms  ${fmt(b.ttftP50Ms, 2).padStart(11)} ms  ${fmt(b.ttftP50Ms - a.ttftP50Ms, 2).padStart(6)} ms` +
       (a.failed + b.failed > 0 ? `  (failed: ${a.failed} in-process, ${b.failed} serve)` : ''),
   );
+  // Where the cores went in the serve run: the engine's threads, and beside them on the same
+  // cores kb serve's HTTP thread, its other threads (V8's GC helpers) and the client.
+  if (b.cpu && b.cpu.engineMs > 0) {
+    const c = b.cpu;
+    const beside = c.mainMs + c.otherMs + c.clientMs;
+    log(`      serve CPU ms: engine ${c.engineMs}; beside it ${beside} (HTTP thread ${c.mainMs}, other server threads ${c.otherMs}, client ${c.clientMs}), ${fmt((100 * beside) / c.engineMs, 0)}% of the engine's`);
+  }
 }
 const throughputRatio = median(pairs.map((p) => p.serve.outputTokensPerS / p.inProcess.outputTokensPerS));
 const ttftOverhead = median(pairs.map((p) => p.serve.ttftP50Ms - p.inProcess.ttftP50Ms));
-log(`median: throughput ${fmt(throughputRatio, 3)}x in-process (goal >= 0.9x); TTFT p50 overhead ${fmt(ttftOverhead, 2)} ms (goal < 2 ms)`);
+if (pairs.length > 0) log(`median: throughput ${fmt(throughputRatio, 3)}x in-process (goal >= 0.9x); TTFT p50 overhead ${fmt(ttftOverhead, 2)} ms (goal < 2 ms)`);
 
 // The same comparison one request at a time: what the HTTP path adds to a lone request's
 // TTFT when nothing queues (the burst above also pays for parsing 256 requests on cores the
-// engine needs).
+// engine needs). The two sides take turns request by request, both engines up (the idle one
+// sleeps), so a change in the machine's load between them does not pass for overhead.
 const singles = Number(args.singles);
 const single = requests.slice(0, singles).map((r) => ({ ...r, arrivalMs: 0 }));
 const { createEngine } = await import('../../src/engine/index.ts');
@@ -154,22 +172,31 @@ const { requestMetrics } = await import('../../src/engine/metrics/timeline.ts');
 const sequential: { inProcess: number[]; serve: number[] }[] = [];
 for (let i = 0; i < Number(args.pairs); i++) {
   const engine = await createEngine(options.engine);
-  const local: number[] = [];
-  for (const r of [...single, ...single]) {
-    const result = await engine.submit({ promptIds: r.promptIds, maxNewTokens: r.maxNewTokens }).done;
-    local.push(requestMetrics(result.timeline)!.ttftMs);
-  }
-  await engine.close();
   const server = await startKbServe(serveArgs);
   const agent = keepAliveAgent();
+  const local: number[] = [];
   const remote: number[] = [];
-  for (const r of [...single, ...single]) {
+  const runLocal = async (r: WorkloadRequest) => {
+    const result = await engine.submit({ promptIds: r.promptIds, maxNewTokens: r.maxNewTokens }).done;
+    local.push(requestMetrics(result.timeline)!.ttftMs);
+  };
+  const runRemote = async (r: WorkloadRequest) => {
     const outcome = await streamCompletion(server.url, { prompt: r.promptIds, max_tokens: r.maxNewTokens, ignore_eos: true, temperature: 0 }, agent);
     if (outcome.ttftMs !== null) remote.push(outcome.ttftMs);
+  };
+  // The first half warms up each side; which side goes first alternates.
+  for (const [k, r] of [...single, ...single].entries()) {
+    if (k % 2 === 0) {
+      await runLocal(r);
+      await runRemote(r);
+    } else {
+      await runRemote(r);
+      await runLocal(r);
+    }
   }
   agent.destroy();
   await server.stop();
-  // The first half warms up each side.
+  await engine.close();
   sequential.push({ inProcess: local.slice(singles), serve: remote.slice(singles) });
   log(`one at a time, pair ${i + 1}: TTFT p50 in-process ${fmt(percentile(local.slice(singles), 50), 2)} ms, serve ${fmt(percentile(remote.slice(singles), 50), 2)} ms`);
 }

@@ -1,8 +1,8 @@
 // Thread coordination over one shared Int32Array. The calling thread posts a command by bumping
-// GEN; helpers spin briefly and then sleep on it. Inside a forward pass every op ends at a
-// barrier. Spinning costs well under a microsecond per handoff where Atomics.wait costs ~50 µs,
-// but a thread that spins too long steals a core from one still working (two cores here), so
-// both spin for a bounded time and then sleep.
+// GEN; helpers sleep on it. Inside a forward pass every op ends at a barrier, where threads
+// spin briefly and then sleep. Spinning costs well under a microsecond per handoff where
+// Atomics.wait costs ~50 µs, but a thread that spins too long steals a core from one still
+// working (two cores here), so a barrier spins for a bounded time and an idle helper not at all.
 
 export const CTL = {
   GEN: 0,
@@ -23,10 +23,8 @@ export const CTL = {
 export const CMD = { FORWARD: 1, RELOAD: 2, EXIT: 3 } as const;
 
 // One Atomics.load poll costs ~7 ns here: a barrier spins ~60 µs (longer than the usual
-// imbalance between threads, about one Atomics.wait handoff), an idle helper ~250 µs (the
-// engine's bookkeeping between two steps) before sleeping.
+// imbalance between threads, about one Atomics.wait handoff) before sleeping.
 const BARRIER_SPINS = 1 << 13;
-const IDLE_SPINS = 1 << 15;
 const FAILURE_CHECK_MS = 50;
 
 export function createControl(workCounters = 0): Int32Array {
@@ -55,12 +53,17 @@ export function postCommand(ctl: Int32Array, cmd: number): void {
   Atomics.notify(ctl, CTL.GEN);
 }
 
-/** Helper side: block until GEN moves past `seenGen`; returns the new GEN. */
+/**
+ * Helper side: block until GEN moves past `seenGen`; returns the new GEN. It sleeps at once.
+ * Between two steps the engine hands the step's tokens to the process's main thread, which
+ * needs a core right then to pass them on (kb serve writes them to its clients). A helper that
+ * spun through that gap (~250 µs, to spare the next step its wake-up) held the core, and on two
+ * cores the main thread waited for the scheduler's next tick: up to 4 ms on about every other
+ * lone request's first token over HTTP (bench/serve: TTFT overhead p50 ~2.9 ms, ~1.7 ms
+ * without the spin). The next step now waits for the helper's wake-up at its first barrier
+ * (tens of µs); in-process TPOT and burst throughput did not move beyond the machine's noise.
+ */
 export function waitForCommand(ctl: Int32Array, seenGen: number): number {
-  for (let i = 0; i < IDLE_SPINS; i++) {
-    const gen = Atomics.load(ctl, CTL.GEN);
-    if (gen !== seenGen) return gen;
-  }
   Atomics.wait(ctl, CTL.GEN, seenGen);
   return Atomics.load(ctl, CTL.GEN);
 }
