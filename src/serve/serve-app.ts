@@ -9,6 +9,7 @@ import type { Generation } from './generation.ts';
 import { registerInfoRoutes } from './info-routes.ts';
 import type { ServeContext } from './serve-context.ts';
 import { ServeMetrics } from './serve-metrics.ts';
+import { withTokenTextCache } from './token-text-cache.ts';
 
 /** How long close() waits for connections to finish before cutting them. */
 const CLOSE_GRACE_MS = 2000;
@@ -38,7 +39,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   const ctx: ServeContext = {
     engine,
     modelName: options.modelName,
-    tokenizer: model.vocabSize === gpt2Tokenizer.vocabSize ? gpt2Tokenizer : null,
+    tokenizer: model.vocabSize === gpt2Tokenizer.vocabSize ? withTokenTextCache(gpt2Tokenizer) : null,
     metrics: new ServeMetrics(options.modelName, model.nCtx),
     maxWaiting: options.maxWaiting,
     load: { notStarted: 0 },
