@@ -50,9 +50,12 @@ function lineStarts(source: string): number[] {
 class Lines {
   private readonly source: string;
   private readonly starts: number[];
+  /** Any CR or CRLF line ending: markdown-it's code text then needs its own endings put back. */
+  readonly hasCarriageReturns: boolean;
   constructor(source: string) {
     this.source = source;
     this.starts = lineStarts(source);
+    this.hasCarriageReturns = source.includes('\r');
   }
 
   start(line: number): number {
@@ -93,11 +96,7 @@ class Lines {
 
   /** A line's own line ending (empty for the last line). */
   ending(line: number): string {
-    return this.source.slice(this.end(line), this.start(line + 1) > this.end(line) ? this.start(line + 1) : this.end(line));
-  }
-
-  get hasCarriageReturns(): boolean {
-    return this.source.includes('\r');
+    return line + 1 < this.starts.length ? this.source.slice(this.end(line), this.starts[line + 1]) : '';
   }
 
   get count(): number {
