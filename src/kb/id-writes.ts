@@ -34,8 +34,8 @@ export class IdWrites {
   async finish(results: Array<ScanFileOutcome | PendingIdWrite>): Promise<ScanFileOutcome[]> {
     const outcomes = new Map<PendingIdWrite, ScanFileOutcome>();
     const folders = new Set<string>();
-    // The files replaced are freed (their last descriptor closed) on libuv's threads, many at
-    // once: on ext4 freeing one is the slowest step of a swap.
+    // The files replaced are freed (their last descriptor closed) on libuv's threads while
+    // the main thread goes on renaming: on ext4 freeing one is the slowest step of a swap.
     const freed: Array<Promise<void>> = [];
     const closeReplaced = (fd: number) => void freed.push(new Promise((resolve) => close(fd, () => resolve())));
     // Renamed in as their fsyncs come back: the main thread swaps while the disk commits the rest.
