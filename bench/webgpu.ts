@@ -46,6 +46,7 @@ const { values: args } = parseArgs({
 });
 
 const BLOCK_SIZE = 16;
+const WARM_SEQS = 2;
 const batches = args.batches.split(',').map(Number);
 const decodeSteps = Number(args['decode-steps']);
 const repeats = Number(args.repeats);
@@ -81,7 +82,8 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
   const prompt = args.prompt ? Number(args.prompt) : name === 'gpt2-tiny' ? 128 : 32;
   const maxBatch = Math.max(...batches);
   const blocksPerSeq = Math.ceil((prompt + decodeSteps + 8) / BLOCK_SIZE);
-  const kv = { numBlocks: maxBatch * blocksPerSeq, blockSize: BLOCK_SIZE };
+  // Room for the two warm-up sequences too, when the largest batch is 1.
+  const kv = { numBlocks: Math.max(maxBatch, WARM_SEQS) * blocksPerSeq, blockSize: BLOCK_SIZE };
   const t0 = performance.now();
   const { backend, description } = await createBackend(kind, { config, weights: syntheticWeights(config, 0), kv, maxBatchTokens: maxBatch * prompt });
   log(`\n${name} on ${description}: ready in ${((performance.now() - t0) / 1000).toFixed(1)} s, prompt ${prompt} tokens`);
@@ -97,7 +99,7 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
     );
   };
   // Warm-up at decode and prefill shapes (V8 for cpu; nothing left to compile for webgpu).
-  const warm: Seq[] = [0, 1].map((i) => ({ tokens: [1, 2, 3, 4, 5], blocks: [i * blocksPerSeq] }));
+  const warm: Seq[] = Array.from({ length: WARM_SEQS }, (_, i) => ({ tokens: [1, 2, 3, 4, 5], blocks: [i * blocksPerSeq] }));
   await backend.step(batchOf(warm, 5, BLOCK_SIZE));
   for (const s of warm) s.tokens.push(7);
   await backend.step(batchOf(warm, 1, BLOCK_SIZE));
