@@ -5,7 +5,7 @@
 //   . scripts/node-env.sh
 //   node --import tsx bench/webgpu.ts [--models gpt2-tiny,gpt2] [--batches 1,8,32]
 //        [--backends cpu,webgpu] [--prompt N] [--decode-steps N] [--repeats N]
-//        [--matmul-rows 1,8,32] [--no-matmul] [--json]
+//        [--matmul-rows 1,8,32] [--no-matmul] [--kernels software|hardware] [--json]
 //
 // On a machine without a GPU "webgpu" is Mesa's lavapipe on the same cores as the CPU backend
 // (LP_NUM_THREADS sets its threads). First the matmul kernels alone: each variant (texture
@@ -24,9 +24,8 @@ import { createBackend } from '../src/engine/backend/create-backend.ts';
 import type { Backend, StepResult } from '../src/engine/backend/backend.ts';
 import { BufferUsage, MapMode, openGpu } from '../src/engine/backend/webgpu/device.ts';
 import { texturesFit, tokenTableChunkLimit, tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';
-import { compileKernel, variantsFor, type KernelVariants } from '../src/engine/backend/webgpu/pipelines.ts';
-import { matmulSubgroupWgsl, SUBGROUP_MATMUL_WORKGROUP } from '../src/engine/backend/webgpu/shaders/matmul-subgroup.wgsl.ts';
-import { MATMUL_WORKGROUP, matmulWgsl } from '../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
+import { compileKernel, matmulKernels, variantsFor, type KernelVariants, type VariantChoice } from '../src/engine/backend/webgpu/pipelines.ts';
+import { matmulDispatch } from '../src/engine/backend/webgpu/webgpu-forward.ts';
 import { namedConfig } from '../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
 import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
@@ -41,9 +40,14 @@ const { values: args } = parseArgs({
     repeats: { type: 'string', default: '2' },
     'matmul-rows': { type: 'string', default: '1,8,32' },
     'no-matmul': { type: 'boolean', default: false },
+    kernels: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
+
+if (args.kernels !== undefined && args.kernels !== 'software' && args.kernels !== 'hardware') throw new Error(`--kernels: software or hardware, not ${args.kernels}`);
+/** Whether to run the GPU kernel variants: as --kernels says, else on a hardware adapter. */
+const hardwareKernels = (softwareAdapter: boolean): boolean => (args.kernels === undefined ? !softwareAdapter : args.kernels === 'hardware');
 
 const BLOCK_SIZE = 16;
 const WARM_SEQS = 2;
@@ -85,7 +89,7 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
   // Room for the two warm-up sequences too, when the largest batch is 1.
   const kv = { numBlocks: Math.max(maxBatch, WARM_SEQS) * blocksPerSeq, blockSize: BLOCK_SIZE };
   const t0 = performance.now();
-  const { backend, description } = await createBackend(kind, { config, weights: syntheticWeights(config, 0), kv, maxBatchTokens: maxBatch * prompt });
+  const { backend, description } = await createBackend(kind, { config, weights: syntheticWeights(config, 0), kv, maxBatchTokens: maxBatch * prompt, kernelVariants: args.kernels as VariantChoice | undefined });
   log(`\n${name} on ${description}: ready in ${((performance.now() - t0) / 1000).toFixed(1)} s, prompt ${prompt} tokens`);
   const rows: Row[] = [];
   const row = (phase: Row['phase'], batch: number, tokens: number, times: { ms: number; cpuMs: number }[], flops: number): void => {
@@ -129,8 +133,11 @@ async function benchModel(name: string, kind: BackendKind): Promise<Row[]> {
   return rows;
 }
 
+/** A set of kernel variants under the name the matmul table shows. */
+type BenchVariant = KernelVariants & { label: string };
+
 interface MatmulFigure {
-  variant: KernelVariants['weights'];
+  variant: string;
   kernel: string;
   k: number;
   n: number;
@@ -183,13 +190,24 @@ async function measureAdapter(matmulRows: number[]): Promise<AdapterFigures> {
   const oneUs = await run(1);
   const manyUs = await run(201);
 
-  // The variants the backend can run here: texture weights + subgroups (software adapters with
-  // subgroups) and the buffer kernels; shapes of GPT-2 (qkv, fc, fc proj, LM head).
-  const variants = [variantsFor('software', ctx.subgroupSize, texturesFit(namedConfig('gpt2'), device.limits.maxTextureDimension2D)), variantsFor('software-buffers', undefined, false)].filter(
-    (v, i, all) => all.findIndex((o) => o.weights === v.weights) === i,
-  );
+  // The kernels the backend can run here, on GPT-2's shapes (qkv, fc, fc proj, LM head): on a
+  // software adapter texture weights + subgroups (where it has subgroups) and the buffer
+  // kernels; on a GPU the split-K and the one-lane-per-column kernels for few rows and the tiled
+  // GEMM, each at every row count, so the thresholds between them can be read off.
+  const gpt2 = namedConfig('gpt2');
+  const hardware = variantsFor('hardware', ctx.subgroupSize, false);
+  const variants: BenchVariant[] = !hardwareKernels(ctx.software)
+    ? [
+        { label: 'texture', ...variantsFor('software', ctx.subgroupSize, texturesFit(gpt2, device.limits.maxTextureDimension2D)) },
+        { label: 'buffer', ...variantsFor('software-buffers', undefined, false) },
+      ].filter((v, i, all) => all.findIndex((o) => o.weights === v.weights) === i)
+    : [
+        { label: 'split-k', ...hardware, tiledFromRows: Infinity },
+        { label: 'columns', ...hardware, fewRows: 'columns', tiledFromRows: Infinity },
+        { label: 'tiled', ...hardware, tiledFromRows: 1, tiledFromTiles: 0 },
+      ];
   const maxBufferColumns = Math.floor(device.limits.maxStorageBufferBindingSize / (768 * 4) / 4) * 4;
-  const headColumns = (v: KernelVariants): number => (v.weights === 'texture' ? Math.floor(tokenTableChunkLimit(device, namedConfig('gpt2'), 'texture') / (768 * 4) / 4) * 4 : maxBufferColumns);
+  const headColumns = (v: KernelVariants): number => (v.weights === 'texture' ? Math.floor(tokenTableChunkLimit(device, gpt2, 'texture') / (768 * 4) / 4) * 4 : maxBufferColumns);
   const matmuls: MatmulFigure[] = [];
   for (const v of variants) {
     for (const [k, n] of [[768, 2304], [768, 3072], [3072, 768], [768, Math.min(50260, headColumns(v))]]) {
@@ -201,40 +219,30 @@ async function measureAdapter(matmulRows: number[]): Promise<AdapterFigures> {
   const ceiling = [...ceilings, ...matmuls].reduce((a, b) => (b.gflopsPerCpuSecond > a.gflopsPerCpuSecond ? b : a));
   await device.queue.onSubmittedWorkDone();
   device.destroy();
-  const weights = ctx.software ? variants[0].weights : 'buffer';
+  const weights = variants[0].weights;
   return { description: ctx.description, maxBinding: device.limits.maxStorageBufferBindingSize, maxTextureDimension2D: device.limits.maxTextureDimension2D, weights, submitReadbackUs: oneUs, perDispatchUs: (manyUs - oneUs) / 200, matmuls, ceiling };
 }
 
 /** One matmul kernel alone, as the backend would pick it for `rows` rows; the median of a few passes of repeated dispatches. */
-async function timeMatmul(device: GPUDevice, stepBuffer: GPUBuffer, v: KernelVariants, k: number, n: number, rows: number): Promise<MatmulFigure> {
-  const textures = v.weights === 'texture';
-  const tm = v.rowBlocks.find((b) => b >= rows) ?? v.rowBlocks[v.rowBlocks.length - 1];
+async function timeMatmul(device: GPUDevice, stepBuffer: GPUBuffer, v: BenchVariant, k: number, n: number, rows: number): Promise<MatmulFigure> {
   const shape = { k, n, ldy: n, yOffset: 0, rows: 'tokens' as const, epilogue: 'bias' as const };
-  const entries: GPUBindGroupLayoutEntry[] = (['uniform', 'read-only-storage', 'weights', 'storage', 'read-only-storage'] as const).map((type, binding) =>
-    type === 'weights'
-      ? textures
-        ? { binding, visibility: 4, storageTexture: { access: 'read-only', format: 'rgba32float' } }
-        : { binding, visibility: 4, buffer: { type: 'read-only-storage' } }
-      : { binding, visibility: 4, buffer: { type } },
-  );
-  const layout = device.createBindGroupLayout({ entries });
-  const kernel = textures ? `subgroup x${tm}` : `buffer x${tm}`;
-  const pipeline = await compileKernel(device, kernel, textures ? matmulSubgroupWgsl(shape, tm, v.subgroupSize) : matmulWgsl(shape, tm), layout);
+  const kernels = await matmulKernels(device, `${k}x${n}`, shape, v);
+  const { pipeline, grid } = matmulDispatch(kernels, rows, v);
+  const kernel = pipeline === kernels.tiled ? 'tiled' : `x${[...kernels.byRowBlock].find(([, p]) => p === pipeline)![0]}`;
   const buffer = (bytes: number): GPUBuffer => device.createBuffer({ size: bytes, usage: BufferUsage.STORAGE });
-  const weights = textures ? device.createTexture({ size: [n / 4, k], format: 'rgba32float', usage: 0x8 }) : buffer(k * n * 4);
+  const weights = v.weights === 'texture' ? device.createTexture({ size: [n / 4, k], format: 'rgba32float', usage: 0x8 }) : buffer(k * n * 4);
   const resources: GPUBindingResource[] = [{ buffer: stepBuffer }, { buffer: buffer(rows * k * 4) }, 'createView' in weights ? weights.createView() : { buffer: weights }, { buffer: buffer(rows * n * 4) }, { buffer: buffer(n * 4) }];
-  const group = device.createBindGroup({ layout, entries: resources.map((resource, binding) => ({ binding, resource })) });
+  const group = device.createBindGroup({ layout: kernels.layout, entries: resources.map((resource, binding) => ({ binding, resource })) });
   device.queue.writeBuffer(stepBuffer, 0, new Uint32Array([rows, 0, 0, 0]));
   const flops = 2 * rows * k * n;
   const reps = Math.max(1, Math.min(20, Math.round(2e8 / flops)));
-  const lanes = textures ? SUBGROUP_MATMUL_WORKGROUP : MATMUL_WORKGROUP;
   const times: { ms: number; cpuMs: number }[] = [];
   for (let i = 0; i < 4; i++) {
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginComputePass();
     pass.setPipeline(pipeline);
     pass.setBindGroup(0, group);
-    for (let r = 0; r < reps; r++) pass.dispatchWorkgroups(Math.ceil(n / 4 / lanes), Math.ceil(rows / tm));
+    for (let r = 0; r < reps; r++) pass.dispatchWorkgroups(...grid);
     pass.end();
     const t = await timed(async () => {
       device.queue.submit([encoder.finish()]);
@@ -244,7 +252,7 @@ async function timeMatmul(device: GPUDevice, stepBuffer: GPUBuffer, v: KernelVar
   }
   const ms = median(times.map((t) => t.ms)) / reps;
   const cpuMs = median(times.map((t) => t.cpuMs)) / reps;
-  return { variant: v.weights, kernel, k, n, rows, gflops: flops / ms / 1e6, gflopsPerCpuSecond: flops / cpuMs / 1e6 };
+  return { variant: v.label, kernel, k, n, rows, gflops: flops / ms / 1e6, gflopsPerCpuSecond: flops / cpuMs / 1e6 };
 }
 
 log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; LP_NUM_THREADS=${process.env.LP_NUM_THREADS ?? '(unset: one per core)'}`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCpuBackend } from '../../src/engine/backend/cpu/cpu-backend.ts';
 import type { Backend, ForwardBatch } from '../../src/engine/backend/backend.ts';
+import { variantsFor } from '../../src/engine/backend/webgpu/pipelines.ts';
 import { createWebGpuBackend, type WebGpuBackend } from '../../src/engine/backend/webgpu/webgpu-backend.ts';
 import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { referenceLogits } from '../../src/engine/model/reference.ts';
@@ -154,18 +155,26 @@ describe.skipIf(noAdapter)('webgpu backend forward', () => {
     }
   }, 600_000);
 
-  it('runs the GPU kernel variants (workgroup LayerNorm, tiled GEMM) to the same logits', async () => {
-    const hardware = await createWebGpuBackend({ config, weights, kv, keepLogits: true, kernelVariants: 'hardware' });
-    try {
-      // 70 tokens: past the tiled kernel's threshold and across two 64-row tiles.
-      const prompt = tokens(70, 40);
-      const result = await hardware.step(buildBatch([{ tokens: prompt, start: 0, blocks: Array.from({ length: 18 }, (_, i) => 31 - i) }], blockSize));
-      const v = config.vocabSize;
-      expect(relativeError(result.logits!, 0, referenceLogits(config, weights, prompt), 69 * v, v)).toBeLessThan(1e-3);
-    } finally {
-      await hardware.close();
-    }
-  }, 600_000);
+  for (const matmuls of ['tiled GEMM', 'split-K'] as const) {
+    it(`runs the GPU kernel variants (workgroup LayerNorm, attention and argmax, ${matmuls} prefill, split-K decode) to the same logits`, async () => {
+      // At this model's size the tiled GEMM never has enough tiles to pay: forced for the first run.
+      const hardware = await createWebGpuBackend({ config, weights, kv, keepLogits: true, kernelVariants: { ...variantsFor('hardware', undefined, false), ...(matmuls === 'tiled GEMM' ? { tiledFromTiles: 0 } : {}) } });
+      try {
+        // 70 tokens: across two 64-row tiles, and nine 8-row blocks of the split-K kernel.
+        const prompt = tokens(70, 40);
+        const blocks = Array.from({ length: 18 }, (_, i) => 31 - i);
+        const result = await hardware.step(buildBatch([{ tokens: prompt, start: 0, blocks }], blockSize));
+        const v = config.vocabSize;
+        expect(relativeError(result.logits!, 0, referenceLogits(config, weights, prompt), 69 * v, v)).toBeLessThan(1e-3);
+        // Then one decode token: every matmul on the split-K kernel, attention over 71 keys.
+        const decoded = [...prompt, result.tokens[0]];
+        const next = await hardware.step(buildBatch([{ tokens: [result.tokens[0]], start: 70, blocks }], blockSize));
+        expect(relativeError(next.logits!, 0, referenceLogits(config, weights, decoded), 70 * v, v)).toBeLessThan(1e-3);
+      } finally {
+        await hardware.close();
+      }
+    }, 600_000);
+  }
 
   it('refuses a malformed batch with the cpu backend\'s message', async () => {
     const gpu = await webgpu();

@@ -5,12 +5,13 @@ import { gelu } from '../../src/engine/backend/cpu/gelu.ts';
 import { layerNormRow } from '../../src/engine/backend/cpu/layernorm.ts';
 import { createSampleScratch, sampleToken } from '../../src/engine/backend/cpu/sample.ts';
 import { ARGMAX_SPAN, ARGMAX_WORKGROUP, argmaxPartialCount, argmaxPartialsWgsl } from '../../src/engine/backend/webgpu/shaders/argmax.wgsl.ts';
-import { attentionWgsl } from '../../src/engine/backend/webgpu/shaders/attention.wgsl.ts';
+import { attentionGrid, attentionWgsl } from '../../src/engine/backend/webgpu/shaders/attention.wgsl.ts';
 import { embedWgsl } from '../../src/engine/backend/webgpu/shaders/embed.wgsl.ts';
 import type { Epilogue } from '../../src/engine/backend/webgpu/shaders/epilogue.wgsl.ts';
 import { kvWriteWgsl } from '../../src/engine/backend/webgpu/shaders/kv-write.wgsl.ts';
 import { layerNormWgsl, LAYERNORM_THREAD_WORKGROUP } from '../../src/engine/backend/webgpu/shaders/layernorm.wgsl.ts';
 import { matmulTiledWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-tiled.wgsl.ts';
+import { matmulSplitKWgsl, splitKColumns } from '../../src/engine/backend/webgpu/shaders/matmul-splitk.wgsl.ts';
 import { SUBGROUP_MATMUL_WORKGROUP, matmulSubgroupWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-subgroup.wgsl.ts';
 import { MATMUL_WORKGROUP, matmulWgsl, type MatmulShape } from '../../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
 import { sampleWgsl } from '../../src/engine/backend/webgpu/shaders/sample.wgsl.ts';
@@ -87,7 +88,7 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     }, SLOW);
   }
 
-  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled' | 's1' | 's8' | 's16'; rows: number; epilogue: Epilogue }[] = [
+  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled' | 's1' | 's8' | 's16' | 'k1' | 'k4' | 'k8'; rows: number; epilogue: Epilogue }[] = [
     { kernel: 'x1', rows: 3, epilogue: 'bias' },
     { kernel: 'x4', rows: 6, epilogue: 'bias-gelu' },
     { kernel: 'x8', rows: 11, epilogue: 'bias-residual' },
@@ -99,6 +100,11 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     { kernel: 's8', rows: 8, epilogue: 'bias-gelu' },
     { kernel: 's16', rows: 21, epilogue: 'bias-residual' },
     { kernel: 's8', rows: 40, epilogue: 'none' },
+    // The split-K kernel (GPUs, few rows): 75 vec4 columns give 2 per workgroup and 128 slices
+    // of a 9-deep K, so most slices are empty; rows past the block's end are not stored.
+    { kernel: 'k1', rows: 3, epilogue: 'bias-residual' },
+    { kernel: 'k4', rows: 4, epilogue: 'none' },
+    { kernel: 'k8', rows: 11, epilogue: 'bias-gelu' },
   ];
   for (const { kernel, rows, epilogue } of matmulCases) {
     it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}, into a strided output`, async (test) => {
@@ -119,9 +125,10 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const bindings = [{ data: x }, { data: w, texture: subgroup ? { width: n / 4 } : undefined }, { data: y0, write: true }];
       if (epilogue !== 'none') bindings.push({ data: bias, texture: undefined });
       const tm = Number(kernel.slice(1));
-      const code = kernel === 'tiled' ? matmulTiledWgsl(shape) : subgroup ? matmulSubgroupWgsl(shape, tm, subgroupSize!) : matmulWgsl(shape, tm);
-      const grid: [number, number] =
-        kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / (subgroup ? SUBGROUP_MATMUL_WORKGROUP : MATMUL_WORKGROUP)), Math.ceil(rows / tm)];
+      const splitK = kernel.startsWith('k');
+      const code = kernel === 'tiled' ? matmulTiledWgsl(shape) : subgroup ? matmulSubgroupWgsl(shape, tm, subgroupSize!) : splitK ? matmulSplitKWgsl(shape, tm) : matmulWgsl(shape, tm);
+      const columnsPerWorkgroup = subgroup ? SUBGROUP_MATMUL_WORKGROUP : splitK ? splitKColumns(n / 4) : MATMUL_WORKGROUP;
+      const grid: [number, number] = kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / columnsPerWorkgroup), Math.ceil(rows / tm)];
       const [, , y] = await runKernel({ code, step: { tokens: rows }, bindings, grid });
       const expected = Float32Array.from(y0);
       for (let m = 0; m < rows; m++) {
@@ -159,25 +166,52 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     });
   }, SLOW);
 
-  it('paged attention: a chunk after a cached prefix and a decode row, through shuffled blocks', async () => {
+  for (const variant of ['thread', 'workgroup'] as const) {
+    it(`paged attention (${variant}): a chunk after a cached prefix and a decode row, through shuffled blocks`, async () => {
+      const c = 16;
+      const nHead = 2;
+      const blockSize = 4;
+      const numBlocks = 10;
+      const maxBlocks = 4;
+      // Sequence 0: 4 new tokens at positions 7..10; sequence 1: one decode token at position 5.
+      const positions = new Int32Array([7, 8, 9, 10, 5]);
+      const tokenSeq = new Int32Array([0, 0, 0, 0, 1]);
+      const blockTables = new Int32Array([3, 7, 1, -1, 8, 0, -1, -1]);
+      const tokens = positions.length;
+      const qkv = randomArray(tokens * 3 * c, 11, -2, 2);
+      const kPool = randomArray(numBlocks * blockSize * c, 12);
+      const vPool = randomArray(numBlocks * blockSize * c, 13);
+      const [, , , , , , out] = await runKernel({
+        code: attentionWgsl({ c, nHead, blockSize }, variant),
+        step: { tokens, seqs: 2, maxBlocks },
+        bindings: [{ data: qkv }, { data: kPool }, { data: vPool }, { data: positions }, { data: tokenSeq }, { data: blockTables }, { data: new Float32Array(tokens * c), write: true }],
+        grid: attentionGrid(variant, tokens, nHead),
+      });
+      const expected = referenceAttention(qkv, kPool, vPool, positions, tokenSeq, blockTables, maxBlocks, blockSize, c, nHead);
+      expect(maxAbsDiff(out, expected)).toBeLessThan(1e-5);
+    }, SLOW);
+  }
+
+  it('paged attention (workgroup): contexts longer than the lanes, each lane taking several keys', async () => {
     const c = 16;
     const nHead = 2;
     const blockSize = 4;
-    const numBlocks = 10;
-    const maxBlocks = 4;
-    // Sequence 0: 4 new tokens at positions 7..10; sequence 1: one decode token at position 5.
-    const positions = new Int32Array([7, 8, 9, 10, 5]);
-    const tokenSeq = new Int32Array([0, 0, 0, 0, 1]);
-    const blockTables = new Int32Array([3, 7, 1, -1, 8, 0, -1, -1]);
-    const tokens = positions.length;
-    const qkv = randomArray(tokens * 3 * c, 11, -2, 2);
-    const kPool = randomArray(numBlocks * blockSize * c, 12);
-    const vPool = randomArray(numBlocks * blockSize * c, 13);
+    const maxBlocks = 26;
+    const numBlocks = 2 * maxBlocks;
+    // Two decode rows at positions 100 and 37, their blocks interleaved in the pool.
+    const positions = new Int32Array([100, 37]);
+    const tokenSeq = new Int32Array([0, 1]);
+    const blockTables = new Int32Array(2 * maxBlocks).fill(-1);
+    for (let b = 0; b < maxBlocks; b++) blockTables[b] = 2 * b + 1;
+    for (let b = 0; b < 10; b++) blockTables[maxBlocks + b] = 2 * b;
+    const qkv = randomArray(2 * 3 * c, 14, -2, 2);
+    const kPool = randomArray(numBlocks * blockSize * c, 15);
+    const vPool = randomArray(numBlocks * blockSize * c, 16);
     const [, , , , , , out] = await runKernel({
-      code: attentionWgsl({ c, nHead, blockSize }),
-      step: { tokens, seqs: 2, maxBlocks },
-      bindings: [{ data: qkv }, { data: kPool }, { data: vPool }, { data: positions }, { data: tokenSeq }, { data: blockTables }, { data: new Float32Array(tokens * c), write: true }],
-      grid: [Math.ceil((tokens * nHead) / 8)],
+      code: attentionWgsl({ c, nHead, blockSize }, 'workgroup'),
+      step: { tokens: 2, seqs: 2, maxBlocks },
+      bindings: [{ data: qkv }, { data: kPool }, { data: vPool }, { data: positions }, { data: tokenSeq }, { data: blockTables }, { data: new Float32Array(2 * c), write: true }],
+      grid: attentionGrid('workgroup', 2, nHead),
     });
     const expected = referenceAttention(qkv, kPool, vPool, positions, tokenSeq, blockTables, maxBlocks, blockSize, c, nHead);
     expect(maxAbsDiff(out, expected)).toBeLessThan(1e-5);
@@ -204,45 +238,66 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     }
   }, SLOW);
 
-  it('sampling picks the cpu backend\'s token for greedy, temperature, top-k and top-p rows, ties included', async () => {
-    const vocab = 257;
-    const ld = 260;
-    const settings = [
-      [0, 0, 1],
-      [1, 1, 1],
-      [0.8, 0, 1],
-      [1.3, 5, 1],
-      [0.7, 0, 0.9],
-      [1, 20, 0.5],
-      [2, 3, 0.3],
-      [0.5, 300, 1],
-    ];
-    const rows = 48;
+  for (const reduction of ['thread', 'workgroup'] as const) {
+    it(`sampling (${reduction} argmax) picks the cpu backend's token for greedy, temperature, top-k and top-p rows, ties included`, async () => {
+      const vocab = 257;
+      const ld = 260;
+      const settings = [
+        [0, 0, 1],
+        [1, 1, 1],
+        [0.8, 0, 1],
+        [1.3, 5, 1],
+        [0.7, 0, 0.9],
+        [1, 20, 0.5],
+        [2, 3, 0.3],
+        [0.5, 300, 1],
+      ];
+      const rows = 48;
+      const logits = new Float32Array(rows * ld);
+      const params = new Float32Array(rows * 4);
+      const draws = randomArray(rows, 14, 0, 1);
+      for (let r = 0; r < rows; r++) {
+        // Quantised logits make many ties, which must break toward the lower id as on the cpu.
+        const row = randomArray(vocab, 100 + r, -4, 4).map((v) => Math.round(v * 4) / 4);
+        logits.set(row, r * ld);
+        const [temperature, topK, topP] = settings[r % settings.length];
+        params.set([temperature, topK, topP, draws[r]], 4 * r);
+      }
+      const partials = await argmaxPartials(logits, vocab, ld, rows);
+      const [, , out] = await runKernel({
+        code: sampleWgsl(vocab, ld, reduction),
+        step: { tokens: 1, rows },
+        bindings: [{ data: logits }, { data: params }, { data: new Uint32Array(rows), write: true }, { data: partials }],
+        grid: [rows],
+      });
+      const tokens = new Uint32Array(out.buffer);
+      const scratch = createSampleScratch(vocab);
+      const expected = Array.from({ length: rows }, (_, r) => {
+        const row = new Float32Array(logits.buffer, r * ld * 4, vocab);
+        return sampleToken(row, 0, vocab, params[4 * r], params[4 * r + 1], params[4 * r + 2], params[4 * r + 3], scratch);
+      });
+      const mismatches = expected.flatMap((token, r) => (tokens[r] === token ? [] : [{ row: r, params: Array.from(params.subarray(4 * r, 4 * r + 4)), gpu: tokens[r], cpu: token }]));
+      expect(mismatches).toEqual([]);
+    }, SLOW);
+  }
+
+  it('greedy sampling (workgroup argmax) over more partials than lanes: the lowest id among tied maxima', async () => {
+    const vocab = 9001; // 563 partials: two or three per lane
+    const ld = 9004;
+    const rows = 3;
     const logits = new Float32Array(rows * ld);
-    const params = new Float32Array(rows * 4);
-    const draws = randomArray(rows, 14, 0, 1);
-    for (let r = 0; r < rows; r++) {
-      // Quantised logits make many ties, which must break toward the lower id as on the cpu.
-      const row = randomArray(vocab, 100 + r, -4, 4).map((v) => Math.round(v * 4) / 4);
-      logits.set(row, r * ld);
-      const [temperature, topK, topP] = settings[r % settings.length];
-      params.set([temperature, topK, topP, draws[r]], 4 * r);
-    }
+    for (let r = 0; r < rows; r++) logits.set(randomArray(vocab, 200 + r, -4, 4), r * ld);
+    // Row 0: the maximum at ids in different lanes' partials; row 1: at the last id; row 2: at id 0 and 8999.
+    const maxima = [[7000, 300, 4500], [9000], [8999, 0]];
+    maxima.forEach((ids, r) => ids.forEach((id) => (logits[r * ld + id] = 10)));
     const partials = await argmaxPartials(logits, vocab, ld, rows);
     const [, , out] = await runKernel({
-      code: sampleWgsl(vocab, ld),
+      code: sampleWgsl(vocab, ld, 'workgroup'),
       step: { tokens: 1, rows },
-      bindings: [{ data: logits }, { data: params }, { data: new Uint32Array(rows), write: true }, { data: partials }],
+      bindings: [{ data: logits }, { data: new Float32Array(rows * 4) }, { data: new Uint32Array(rows), write: true }, { data: partials }],
       grid: [rows],
     });
-    const tokens = new Uint32Array(out.buffer);
-    const scratch = createSampleScratch(vocab);
-    const expected = Array.from({ length: rows }, (_, r) => {
-      const row = new Float32Array(logits.buffer, r * ld * 4, vocab);
-      return sampleToken(row, 0, vocab, params[4 * r], params[4 * r + 1], params[4 * r + 2], params[4 * r + 3], scratch);
-    });
-    const mismatches = expected.flatMap((token, r) => (tokens[r] === token ? [] : [{ row: r, params: Array.from(params.subarray(4 * r, 4 * r + 4)), gpu: tokens[r], cpu: token }]));
-    expect(mismatches).toEqual([]);
+    expect(Array.from(new Uint32Array(out.buffer))).toEqual([300, 9000, 0]);
   }, SLOW);
 });
 

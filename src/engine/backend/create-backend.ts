@@ -7,6 +7,7 @@ import type { Weights } from '../model/weights.ts';
 import { createCpuBackend } from './cpu/cpu-backend.ts';
 import type { Backend, KvLayout } from './backend.ts';
 import type { BackendKind } from './backend-kind.ts';
+import type { VariantChoice } from './webgpu/pipelines.ts';
 import type { KernelProfile } from './webgpu/profile.ts';
 
 export interface CreateBackendOptions {
@@ -19,6 +20,8 @@ export interface CreateBackendOptions {
   /** webgpu: time every kernel (read it back with profileOf). */
   profile?: boolean;
   maxBatchTokens?: number;
+  /** webgpu: the kernel variants (default: by adapter, software or hardware). */
+  kernelVariants?: VariantChoice;
 }
 
 export interface CreatedBackend {
@@ -47,6 +50,7 @@ export async function createBackend(kind: BackendKind, options: CreateBackendOpt
     keepLogits: options.keepLogits,
     profile: options.profile,
     maxBatchTokens: options.maxBatchTokens,
+    kernelVariants: options.kernelVariants,
     adapter: kind === 'auto' ? 'hardware' : 'any',
   });
   return { backend, description: `webgpu on ${backend.device}${kind === 'auto' ? ' (auto: hardware adapter)' : ''}` };

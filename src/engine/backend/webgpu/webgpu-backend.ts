@@ -33,9 +33,9 @@ export interface WebGpuBackendOptions {
   /**
    * Kernel variants: by default 'software' on lavapipe (barrier-free; texture weights and
    * subgroup matmuls where the device has subgroups, else 'software-buffers') and 'hardware'
-   * on a GPU; tests run each.
+   * on a GPU; tests run each, or set every field.
    */
-  kernelVariants?: VariantChoice;
+  kernelVariants?: VariantChoice | KernelVariants;
   /** Largest token-table chunk in bytes (default: what one binding or texture of the adapter holds); tests force the split with it. */
   tokenTableChunkBytes?: number;
 }
@@ -74,7 +74,7 @@ export async function createWebGpuBackend(options: WebGpuBackendOptions): Promis
 
   try {
     const choice = options.kernelVariants ?? (ctx.software ? 'software' : 'hardware');
-    const variants = variantsFor(choice, ctx.subgroupSize, texturesFit(config, device.limits.maxTextureDimension2D));
+    const variants = typeof choice === 'object' ? choice : variantsFor(choice, ctx.subgroupSize, texturesFit(config, device.limits.maxTextureDimension2D));
     const weights = uploadWeights(device, config, options.weights, variants.weights, options.tokenTableChunkBytes);
     const pool = allocateKvPool(device, config, kv);
     const pipelines = await buildPipelines(device, config, kv, weights.wteChunks, variants);

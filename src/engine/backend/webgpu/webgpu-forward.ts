@@ -6,14 +6,12 @@ import type { ModelConfig } from '../../model/model-config.ts';
 import type { BindGroups } from './bind-groups.ts';
 import { flatGrid } from './shaders/common.wgsl.ts';
 import { ARGMAX_WORKGROUP, argmaxPartialCount } from './shaders/argmax.wgsl.ts';
-import { ATTENTION_WORKGROUP } from './shaders/attention.wgsl.ts';
+import { attentionGrid } from './shaders/attention.wgsl.ts';
 import { EMBED_WORKGROUP } from './shaders/embed.wgsl.ts';
 import { KV_WRITE_WORKGROUP } from './shaders/kv-write.wgsl.ts';
 import { LAYERNORM_THREAD_WORKGROUP } from './shaders/layernorm.wgsl.ts';
-import { MATMUL_WORKGROUP } from './shaders/matmul.wgsl.ts';
-import { SUBGROUP_MATMUL_WORKGROUP } from './shaders/matmul-subgroup.wgsl.ts';
 import { TILED_COLS, TILED_ROWS } from './shaders/matmul-tiled.wgsl.ts';
-import type { Kernel, MatmulKernels, Pipelines } from './pipelines.ts';
+import type { Kernel, KernelVariants, MatmulKernels, Pipelines } from './pipelines.ts';
 
 export interface DispatchRecorder {
   dispatch(kernel: string, pipeline: GPUComputePipeline, group: GPUBindGroup, x: number, y: number): void;
@@ -29,35 +27,36 @@ export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pip
   const c = config.nEmbd;
   p.embed.forEach((kernel, i) => rec.dispatch('embed', kernel.pipeline, g.embed[i], ...flatGrid(tokens * c, EMBED_WORKGROUP)));
   const norm = (name: string, kernel: Kernel, group: GPUBindGroup, n: number): void => {
-    const grid = p.variants.layerNorm === 'thread' ? flatGrid(n, LAYERNORM_THREAD_WORKGROUP) : flatGrid(n, 1);
+    const grid = p.variants.reductions === 'thread' ? flatGrid(n, LAYERNORM_THREAD_WORKGROUP) : flatGrid(n, 1);
     rec.dispatch(name, kernel.pipeline, group, ...grid);
   };
   for (const lg of g.layers) {
     norm('layernorm', p.layerNorm, lg.ln1, tokens);
-    matmul(rec, 'matmul qkv', p.qkv, lg.qkv, tokens, p.variants.tiledFromRows);
+    matmul(rec, 'matmul qkv', p.qkv, lg.qkv, tokens, p.variants);
     rec.dispatch('kv write', p.kvWrite.pipeline, lg.kvWrite, ...flatGrid((tokens * c) / 4, KV_WRITE_WORKGROUP));
-    rec.dispatch('attention', p.attention.pipeline, lg.attention, ...flatGrid(tokens * config.nHead, ATTENTION_WORKGROUP));
-    matmul(rec, 'matmul attn proj + residual', p.proj, lg.proj, tokens, p.variants.tiledFromRows);
+    rec.dispatch('attention', p.attention.pipeline, lg.attention, ...attentionGrid(p.variants.reductions, tokens, config.nHead));
+    matmul(rec, 'matmul attn proj + residual', p.proj, lg.proj, tokens, p.variants);
     norm('layernorm', p.layerNorm, lg.ln2, tokens);
-    matmul(rec, 'matmul fc + gelu', p.fc, lg.fc, tokens, p.variants.tiledFromRows);
-    matmul(rec, 'matmul fc proj + residual', p.fcProj, lg.fcProj, tokens, p.variants.tiledFromRows);
+    matmul(rec, 'matmul fc + gelu', p.fc, lg.fc, tokens, p.variants);
+    matmul(rec, 'matmul fc proj + residual', p.fcProj, lg.fcProj, tokens, p.variants);
   }
   if (rows === 0) return;
   norm('final layernorm', p.finalNorm, g.finalNorm, rows);
-  p.lmHead.forEach((kernels, i) => matmul(rec, 'lm head', kernels, g.lmHead[i], rows, p.variants.tiledFromRows));
+  p.lmHead.forEach((kernels, i) => matmul(rec, 'lm head', kernels, g.lmHead[i], rows, p.variants));
   rec.dispatch('argmax', p.argmax.pipeline, g.argmax, Math.ceil(argmaxPartialCount(config.vocabSize) / ARGMAX_WORKGROUP), rows);
   rec.dispatch('sample', p.sample.pipeline, g.sample, rows, 1);
 }
 
-/** The smallest row block that covers the rows (the largest beyond), or tiles on a GPU for prefill. */
-function matmul(rec: DispatchRecorder, name: string, k: MatmulKernels, group: GPUBindGroup, rows: number, tiledFromRows: number): void {
-  const n4 = k.shape.n / 4;
-  if (k.tiled && rows >= tiledFromRows) {
-    rec.dispatch(name, k.tiled, group, Math.ceil(k.shape.n / TILED_COLS), Math.ceil(rows / TILED_ROWS));
-    return;
-  }
+function matmul(rec: DispatchRecorder, name: string, k: MatmulKernels, group: GPUBindGroup, rows: number, variants: KernelVariants): void {
+  const { pipeline, grid } = matmulDispatch(k, rows, variants);
+  rec.dispatch(name, pipeline, group, ...grid);
+}
+
+/** The kernel for `rows` rows and its grid: on a GPU tiles from enough rows and tiles, else the smallest row block that covers the rows (the largest beyond). */
+export function matmulDispatch(k: MatmulKernels, rows: number, variants: Pick<KernelVariants, 'tiledFromRows' | 'tiledFromTiles'>): { pipeline: GPUComputePipeline; grid: [number, number] } {
+  const tiles: [number, number] = [Math.ceil(k.shape.n / TILED_COLS), Math.ceil(rows / TILED_ROWS)];
+  if (k.tiled && rows >= variants.tiledFromRows && tiles[0] * tiles[1] >= variants.tiledFromTiles) return { pipeline: k.tiled, grid: tiles };
   const blocks = [...k.byRowBlock.keys()];
   const tm = blocks.find((b) => b >= rows) ?? blocks[blocks.length - 1];
-  const lanes = k.weights === 'texture' ? SUBGROUP_MATMUL_WORKGROUP : MATMUL_WORKGROUP;
-  rec.dispatch(name, k.byRowBlock.get(tm)!, group, Math.ceil(n4 / lanes), Math.ceil(rows / tm));
+  return { pipeline: k.byRowBlock.get(tm)!, grid: [Math.ceil(k.shape.n / 4 / k.columnsPerWorkgroup), Math.ceil(rows / tm)] };
 }

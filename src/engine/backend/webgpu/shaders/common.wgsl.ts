@@ -2,6 +2,13 @@
 // step, so pipelines stay valid for any batch) and a flat invocation index over a 2-D grid
 // (one grid dimension holds at most 65535 workgroups).
 
+/**
+ * How a kernel reduces (a row's mean, a head's softmax, a row's argmax): 'thread' in one
+ * invocation, no barriers (lavapipe, where a workgroup barrier costs ~18 µs); 'workgroup' in a
+ * workgroup through shared memory (real GPUs, where one lane per row leaves the machine idle).
+ */
+export type Reduction = 'thread' | 'workgroup';
+
 export const STEP_PARAMS = /* wgsl */ `
 struct StepParams {
   tokens: u32,     // T, rows of the token-major activations

@@ -2,13 +2,10 @@
 // `rows: 'tokens'` normalises every token row in place order; `rows: 'sampled'` is the final
 // LayerNorm: it reads only the last token of each sequence that samples this step and writes
 // them densely, so the LM head runs on R rows, not T.
-// Variants: 'thread' gives each row to one invocation (no barriers: lavapipe, where a workgroup
-// barrier costs ~18 µs); 'workgroup' gives each row to a workgroup that reduces in shared
-// memory (real GPUs, where one lane per row would leave the machine idle).
+// Reductions (common.wgsl.ts): 'thread' gives each row to one invocation, 'workgroup' to a
+// workgroup.
 
-import { f32Literal, OPAQUE_BOUND, STEP_PARAMS } from './common.wgsl.ts';
-
-export type LayerNormVariant = 'thread' | 'workgroup';
+import { f32Literal, OPAQUE_BOUND, STEP_PARAMS, type Reduction } from './common.wgsl.ts';
 export const LAYERNORM_THREAD_WORKGROUP = 8;
 export const LAYERNORM_GROUP_SIZE = 64;
 
@@ -16,7 +13,7 @@ export interface LayerNormShape {
   c: number;
   eps: number;
   rows: 'tokens' | 'sampled';
-  variant: LayerNormVariant;
+  variant: Reduction;
 }
 
 export function layerNormWgsl(s: LayerNormShape): string {
