@@ -20,16 +20,18 @@ const preset = lab.presets.find((p) => p.name === 'seed-003');
 if (!preset) throw new Error('lab/ttft-breakdown.md has no seed-003 preset');
 const settings = applyOverrides(lab.settings, preset.overrides);
 
-async function metricsFor(terms: CostTerms) {
-  const run = await runBenchmarkPoint(settings, { simDevice: profileDevice(seed003Profile(terms)) });
+async function metricsFor(terms: CostTerms, submitMs: number) {
+  const run = await runBenchmarkPoint(settings, { simDevice: profileDevice(seed003Profile(terms, submitMs)) });
   return run.metrics;
 }
 
+// The per-step terms, and submitMs: how long a request sits before the serving loop sees it.
 const KEYS = ['stepMs', 'tokenMs', 'sampledMs', 'prefillPassMs'] as const;
 const toTerms = (x: number[]): CostTerms => ({ stepMs: Math.exp(x[0]), tokenMs: Math.exp(x[1]), sampledMs: Math.exp(x[2]), prefillPassMs: Math.exp(x[3]), attendedMs: 0 });
+const toSubmitMs = (x: number[]): number => Math.exp(x[4]);
 
 async function loss(x: number[]): Promise<number> {
-  const m = await metricsFor(toTerms(x));
+  const m = await metricsFor(toTerms(x), toSubmitMs(x));
   return Object.entries(BEFORE).reduce((sum, [k, v]) => sum + Math.log((m[k] ?? 1e-9) / v) ** 2, 0);
 }
 
@@ -64,10 +66,10 @@ async function nelderMead(start: number[], step: number, iterations: number): Pr
   return simplex[values.indexOf(Math.min(...values))];
 }
 
-const best = await nelderMead([Math.log(10), Math.log(0.01), Math.log(0.01), Math.log(10)], 1, 250);
+const best = await nelderMead([Math.log(10), Math.log(0.01), Math.log(0.01), Math.log(10), Math.log(100)], 1, 400);
 const terms = toTerms(best);
-console.log('terms', Object.fromEntries(KEYS.map((k) => [k, Number(terms[k].toPrecision(4))])));
-const m = await metricsFor(terms);
+console.log('terms', Object.fromEntries(KEYS.map((k) => [k, Number(terms[k].toPrecision(4))])), 'submitMs', Number(toSubmitMs(best).toPrecision(4)));
+const m = await metricsFor(terms, toSubmitMs(best));
 for (const [name, table] of [['before (fitted)', BEFORE], ['after (check)', AFTER]] as const) {
   console.log(`\n${name}:`);
   for (const [k, v] of Object.entries(table)) console.log(`  ${k.padEnd(22)} seed ${String(v).padStart(8)}  sim ${(m[k] ?? NaN).toFixed(2).padStart(8)}  ${(((m[k] ?? NaN) / v - 1) * 100).toFixed(1)}%`);

@@ -109,7 +109,7 @@ describe('kb lab ttft-breakdown --preset seed-003', () => {
   // Seed 003's "after" table: the run the profile was not fitted to.
   const AFTER = { 'queue_wait.p99': 513.31, 'ttft.p50': 414.69, 'ttft.p99': 523.75, 'tpot.p50': 19.64, 'throughput.output_tps': 9594.75 };
 
-  it('reproduces the seed\'s TPOT and throughput within 10% and its TTFT within 30% (the fit\'s known shortfall), and shows its source', () => {
+  it('reproduces the seed\'s queue wait, TTFT, TPOT and throughput within 10%, and shows its source', () => {
     const env = { KB_DB: join(tempDir(), 'kb.db') };
     const r = runKb(['lab', 'ttft-breakdown', '--preset', 'seed-003', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -118,9 +118,7 @@ describe('kb lab ttft-breakdown --preset seed-003', () => {
     expect(run.device).toMatch(/^sim, simulated seed-003-gpu \(fitted step costs\); KV capacity: 12\.00 GiB memory - [\d.]+ MiB weights - 1\.20 GiB reserve = [\d.]+ GiB -> \d+ blocks x 16 tokens$/);
     const m = run.points[0].metrics;
     const off = (metric: keyof typeof AFTER) => Math.abs(m[metric] / AFTER[metric] - 1);
-    expect(off('tpot.p50')).toBeLessThan(0.1);
-    expect(off('throughput.output_tps')).toBeLessThan(0.1);
-    for (const metric of ['ttft.p50', 'ttft.p99', 'queue_wait.p99'] as const) expect(off(metric), metric).toBeLessThan(0.3);
+    for (const metric of Object.keys(AFTER) as Array<keyof typeof AFTER>) expect(off(metric), metric).toBeLessThan(0.1);
   });
 
   it('then answers what another admission cap would have done on that machine', () => {
@@ -129,7 +127,11 @@ describe('kb lab ttft-breakdown --preset seed-003', () => {
     const wider = runKb(['lab', 'ttft-breakdown', '--preset', 'seed-003', '--set', 'engine.prefillMaxBatch=64', '--json'], { env });
     expect(wider.code, wider.stderr).toBe(0);
     const w = JSON.parse(wider.stdout);
-    expect(w.points[0].metrics['queue_wait.p99']).toBeLessThan(base.points[0].metrics['queue_wait.p99'] / 2);
+    // Four waves instead of sixteen: the waves' share of the wait shrinks; the ~370 ms every
+    // request spent before that loop saw it does not.
+    const [before, after] = [base, w].map((run) => run.points[0].metrics['queue_wait.p99'] as number);
+    expect(after).toBeLessThan(before - 100);
+    expect(after).toBeGreaterThan(370);
   });
 
   it('refuses an unknown preset, naming the ones there are', () => {

@@ -9,28 +9,31 @@ export const SEED_003_DEVICE = 'seed-003-gpu';
 /**
  * Seed 003's "before" table (its GPU and Python serving loop, gpt2, 256 requests of 4 prompt
  * and 64 output tokens, 16 admitted per step), fitted by bench/fit-seed-003.ts. What the fit
- * found, in words: each step costs ~17 ms whatever it holds (Python scheduling and launches),
- * a step that prefills pays ~24 ms more (an eager prefill pass outside the CUDA graph), and
- * tokens and sampled rows add nothing measurable (the GPU is nearly idle at this size). The
- * sim then matches TPOT and throughput within 1% but TTFT only within ~20%: the table's
- * TTFT p99 / p50 (1.26) says the first admissions waited ~300 ms for something no per-step
- * term expresses (a start-up delay), while kb's sim admits the first wave at once.
+ * found, in words: a step costs ~0.08 ms per sequence it samples (per-sequence work of the
+ * Python loop: 21 ms a step with all 256 running, 1.3 ms with the first 16) and next to
+ * nothing else (the GPU is nearly idle at this size, decode runs as CUDA graphs), and every
+ * request reached the loop ~370 ms after it was submitted. That delay is what the table's
+ * TTFT p99 / p50 of 1.26 shows: the first wave was admitted late, the fifteen after it 14 ms
+ * apart. Per-step terms alone could not fit it (TTFT off by 16-25%).
  */
 const SEED_003_TERMS: CostTerms = {
-  stepMs: 16.82,
+  stepMs: 0.001146,
   tokenMs: 0,
   attendedMs: 0,
-  sampledMs: 0,
-  prefillPassMs: 24.22,
+  sampledMs: 0.08228,
+  prefillPassMs: 0.002383,
 };
 
-/** bench/fit-seed-003.ts's result: |sim - table| on TTFT p50 (18.0%), TTFT p99 (22.1%), TPOT p50 (0.4%), throughput (0.4%). */
-const SEED_003_TABLE_ERROR = { figures: 4, medianPct: 9.2, worstPct: 22.1 };
+/** ms from submit until seed 003's serving loop saw a request, fitted with the terms. */
+const SEED_003_SUBMIT_MS = 370.2;
+
+/** bench/fit-seed-003.ts's result: |sim - table| on TTFT p50 (1.7%), TTFT p99 (2.4%), TPOT p50 (0.4%), throughput (0.3%). */
+const SEED_003_TABLE_ERROR = { figures: 4, medianPct: 1.1, worstPct: 2.4 };
 
 const GiB = 1024 ** 3;
 
 /** Seed 003's profile with the given terms (the fitting bench tries candidates through this). */
-export function seed003Profile(terms: CostTerms, tableError = SEED_003_TABLE_ERROR): DeviceProfile {
+export function seed003Profile(terms: CostTerms, submitMs = SEED_003_SUBMIT_MS, tableError = SEED_003_TABLE_ERROR): DeviceProfile {
   return {
     format: PROFILE_FORMAT,
     name: SEED_003_DEVICE,
@@ -43,6 +46,7 @@ export function seed003Profile(terms: CostTerms, tableError = SEED_003_TABLE_ERR
       tableError,
     },
     terms,
+    submitMs,
     // 12 GiB of GDDR6X; HF gpt2 loads as fp32 unless told otherwise; vLLM's usual 10% held back.
     kv: { memoryBytes: 12 * GiB, weightBytes: 124_439_808 * 4, reserveBytes: 1.2 * GiB, dtypeBytes: 4 },
   };
