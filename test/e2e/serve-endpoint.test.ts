@@ -20,7 +20,10 @@ interface RunJson {
 const queueShare = (metrics: Record<string, number>) => metrics['queue_wait.mean'] / (metrics['queue_wait.mean'] + metrics['prefill_first.mean']);
 
 describe('kb lab --endpoint against kb serve', () => {
-  it('reproduces ttft-breakdown, with a server-side queue/prefill split like the in-process run', async () => {
+  // One retry: the lab's second expectation holds with a 2x margin on a quiet machine
+  // (prefill->first token p99 ~10% of TTFT p99, at most 20% expected), but one step stalled by
+  // another test file on the same two cores has pushed it over once in a full run.
+  it('reproduces ttft-breakdown, with a server-side queue/prefill split like the in-process run', { retry: 1, timeout: 180_000 }, async () => {
     const serve = await startKbServe(['--quiet']);
     const env = { KB_DB: join(tempDir(), 'kb.db') };
     const remote = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', `${serve.url}/v1`, '--json'], { env, timeoutMs: 120_000 });
@@ -43,5 +46,5 @@ describe('kb lab --endpoint against kb serve', () => {
     for (const metric of ['queue_wait.p50', 'queue_wait.p99', 'prefill_first.p50', 'prefill_first.p99']) expect(served[metric], metric).toBeGreaterThan(0);
     expect(queueShare(served)).toBeGreaterThan(0.6);
     expect(Math.abs(queueShare(served) - queueShare(engine))).toBeLessThan(0.15);
-  }, 180_000);
+  });
 });
