@@ -1,13 +1,14 @@
 // The ids a scan writes into its notes, written the way a batch should be. Each note is still
-// replaced atomically on its own (temp file, fsync, rename), but the steps are not taken one
-// note after another: the workers and the main thread write every temp file as they parse;
-// once parsing is done, all the temp files are fsynced at once on libuv's threads (the disk
-// commits them together), each is renamed into place by the main thread as soon as its own
-// fsync is done, and each folder is fsynced once at the end. The fsyncs wait for the parsing
+// replaced atomically on its own (temp file, made durable, rename), but the steps are not taken
+// one note after another: the workers and the main thread write every temp file as they parse;
+// once parsing is done, all the temp files are made durable at once (many: one sync of their
+// file system; few: a fsync each on libuv's threads, each renamed into place by the main thread
+// as soon as its own fsync is done), and each folder is fsynced once at the end. The fsyncs wait for the parsing
 // because on ext4 a file created while others are being fsynced waits on the journal: 10,000
 // temp files took 0.4 s to create on a quiet disk, about three times that beside running
 // fsyncs. A kill leaves every note old or new, never half, and at worst a stray temp file
 // (kb doctor --fix removes it).
+import { execFile } from 'node:child_process';
 import { close, fsync, open } from 'node:fs';
 import { discardStaged, swapIn, syncFolder } from './atomic-write.ts';
 import { finishIdWrite, type PendingIdWrite, type ScanFileOutcome } from './scan-file.ts';
@@ -22,15 +23,33 @@ function fsyncFile(path: string): Promise<void> {
   });
 }
 
+/**
+ * Flushes the file systems holding `folders`: syncfs(2), through coreutils' `sync -f` (Node has
+ * no binding), one journal commit for all the temp files where a fsync each makes the disk
+ * commit them in many. 10,000 temp files of 3 KB here: 0.11 s as one sync, 0.85 s of fsyncs on
+ * 16 threads. It also flushes whatever else is waiting on those file systems, hence only for
+ * big batches. False where it cannot run (no such command; macOS's sync takes no -f).
+ */
+function syncFileSystems(folders: string[]): Promise<boolean> {
+  return new Promise((resolve) => execFile('sync', ['-f', ...folders], (error) => resolve(error === null)));
+}
+
 export class IdWrites {
   private readonly staged: PendingIdWrite[] = [];
+
+  /** From this many staged files, one sync of their file systems replaces a fsync each. */
+  private readonly syncFileSystemFrom: number;
+
+  constructor(syncFileSystemFrom = 256) {
+    this.syncFileSystemFrom = syncFileSystemFrom;
+  }
 
   /** A write whose temp file is written and closed; finish fsyncs it and renames it in. */
   add(pending: PendingIdWrite): void {
     this.staged.push(pending);
   }
 
-  /** fsyncs every temp file, renames each in, fsyncs each folder once; the outcomes in order. */
+  /** Makes every temp file durable, renames each in, fsyncs each folder once; the outcomes in order. */
   async finish(results: Array<ScanFileOutcome | PendingIdWrite>): Promise<ScanFileOutcome[]> {
     const outcomes = new Map<PendingIdWrite, ScanFileOutcome>();
     const folders = new Set<string>();
@@ -47,15 +66,23 @@ export class IdWrites {
       wake = null;
       resume?.();
     };
-    for (const pending of this.staged) {
-      fsyncFile(pending.staged.temp).then(() => {
-        ready.push(pending);
-        arrived();
-      }, (error: unknown) => {
-        outcomes.set(pending, this.failed(pending, error));
-        remaining--;
-        arrived();
-      });
+    const stagedFolders = [...new Set(this.staged.map((pending) => pending.staged.folder))];
+    if (this.staged.length >= this.syncFileSystemFrom && (await syncFileSystems(stagedFolders))) {
+      ready = [...this.staged];
+    } else {
+      for (const pending of this.staged) {
+        fsyncFile(pending.staged.temp).then(
+          () => {
+            ready.push(pending);
+            arrived();
+          },
+          (error: unknown) => {
+            outcomes.set(pending, this.failed(pending, error));
+            remaining--;
+            arrived();
+          },
+        );
+      }
     }
     while (remaining > 0) {
       if (ready.length === 0) {
