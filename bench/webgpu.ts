@@ -263,7 +263,7 @@ if (adapter) {
   log(`  submit + readback of one dispatch: ${adapter.submitReadbackUs.toFixed(0)} µs; each further dispatch in the pass: ${adapter.perDispatchUs.toFixed(1)} µs`);
   if (adapter.matmuls.length > 0) log('  matmul kernels alone (GFLOP/s | GFLOP per CPU-second):');
   for (const m of adapter.matmuls) {
-    log(`    ${m.variant.padEnd(7)} ${`${m.kernel},`.padEnd(17)} ${`${m.k}x${m.n}`.padEnd(10)} rows ${String(m.rows).padStart(3)}: ${m.gflops.toFixed(2).padStart(6)} | ${m.gflopsPerCpuSecond.toFixed(2).padStart(6)}`);
+    log(`    ${m.variant.padEnd(7)} ${`${m.kernel},`.padEnd(7)} ${`${m.k}x${m.n}`.padEnd(10)} rows ${String(m.rows).padStart(3)}: ${m.gflops.toFixed(2).padStart(6)} | ${m.gflopsPerCpuSecond.toFixed(2).padStart(6)}`);
   }
   const c = adapter.ceiling;
   log(`  matmul ceiling (best per CPU-second: ${c.rows}x${c.k}x${c.n}, ${c.variant} ${c.kernel}): ${c.gflops.toFixed(1)} GFLOP/s, ${c.gflopsPerCpuSecond.toFixed(1)} GFLOP per CPU-second`);
