@@ -9,7 +9,7 @@
 // memory sector) per W row read.
 
 import { epilogueStore } from './epilogue.wgsl.ts';
-import { matmulPrelude, type MatmulShape } from './matmul.wgsl.ts';
+import { matmulPrelude, rowBlockDots, type MatmulShape } from './matmul.wgsl.ts';
 
 export const SPLITK_WORKGROUP = 256;
 
@@ -34,21 +34,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
   let n = wg.x * CW + li % CW;
   let wn = min(n, N4 - 1u); // lanes past the last column sum a copy of it and store nothing
   let m0 = wg.y * TM;
-  var xrow: array<u32, ${tm}>;
-  for (var i = 0u; i < TM; i++) { xrow[i] = min(m0 + i, rows - 1u) * K4; }
-  var accs: array<vec4f, ${tm}>;
-  let kEnd = opaque(K4);
-  for (var k = slice; k < kEnd; k += KS) {
-    let wi = 4u * k * N4 + wn;
-    let w0 = w[wi];
-    let w1 = w[wi + N4];
-    let w2 = w[wi + 2u * N4];
-    let w3 = w[wi + 3u * N4];
-    for (var i = 0u; i < TM; i++) {
-      let xv = x[xrow[i] + k];
-      accs[i] += xv.x * w0 + xv.y * w1 + xv.z * w2 + xv.w * w3;
-    }
-  }
+${rowBlockDots(tm, 'wn', 'slice', 'KS')}
   // No early return anywhere: every lane must reach every barrier.
   for (var i = 0u; i < TM; i++) {
     partial[li] = accs[i];

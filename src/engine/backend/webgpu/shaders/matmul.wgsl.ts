@@ -49,6 +49,29 @@ ${OPAQUE_BOUND}
 `;
 }
 
+/**
+ * WGSL: the dot products of TM rows of X (from m0; rows past the last repeat it) with W's vec4
+ * column `column`, over k = start, start + stride, ... below K4, into `accs`: each W load feeds
+ * every row. Needs TM, m0 and rows in scope.
+ */
+export function rowBlockDots(tm: number, column: string, start: string, stride: string): string {
+  return /* wgsl */ `  var xrow: array<u32, ${tm}>;
+  for (var i = 0u; i < TM; i++) { xrow[i] = min(m0 + i, rows - 1u) * K4; }
+  var accs: array<vec4f, ${tm}>;
+  let kEnd = opaque(K4);
+  for (var k = ${start}; k < kEnd; k += ${stride}) {
+    let wi = 4u * k * N4 + ${column};
+    let w0 = w[wi];
+    let w1 = w[wi + N4];
+    let w2 = w[wi + 2u * N4];
+    let w3 = w[wi + 3u * N4];
+    for (var i = 0u; i < TM; i++) {
+      let xv = x[xrow[i] + k];
+      accs[i] += xv.x * w0 + xv.y * w1 + xv.z * w2 + xv.w * w3;
+    }
+  }`;
+}
+
 export function matmulWgsl(s: MatmulShape, tm: number): string {
   return /* wgsl */ `${matmulPrelude(s)}const TM = ${tm}u;
 
@@ -58,21 +81,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let m0 = gid.y * TM;
   let rows = ${s.rows === 'sampled' ? 'step.rows' : 'step.tokens'};
   if (n >= N4 || m0 >= rows) { return; }
-  var xrow: array<u32, ${tm}>;
-  for (var i = 0u; i < TM; i++) { xrow[i] = min(m0 + i, rows - 1u) * K4; }
-  var accs: array<vec4f, ${tm}>;
-  let kEnd = opaque(K4);
-  for (var k = 0u; k < kEnd; k++) {
-    let wi = 4u * k * N4 + n;
-    let w0 = w[wi];
-    let w1 = w[wi + N4];
-    let w2 = w[wi + 2u * N4];
-    let w3 = w[wi + 3u * N4];
-    for (var i = 0u; i < TM; i++) {
-      let xv = x[xrow[i] + k];
-      accs[i] += xv.x * w0 + xv.y * w1 + xv.z * w2 + xv.w * w3;
-    }
-  }
+${rowBlockDots(tm, 'n', '0u', '1u')}
   for (var i = 0u; i < TM; i++) {
     if (m0 + i < rows) {
       let o = (m0 + i) * LDY4 + YOFF4 + n;
