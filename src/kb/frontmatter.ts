@@ -7,6 +7,7 @@
 import { isCollection, isMap, isPair, isScalar, type Document, type YAMLMap } from 'yaml';
 import { stripBom } from './read-file.ts';
 import { lineIndex } from './line-index.ts';
+import { readFlatYaml } from './flat-yaml.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
 import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
@@ -128,6 +129,9 @@ export function parseFrontmatter(file: KbPath, input: string): ParsedFrontmatter
   // The YAML source starts on the opening line, so its line numbers are the file's.
   const source = text.slice(block.yamlStart, block.yamlEnd);
   if (isEmptyBlock(source)) return { data: {}, keyLines, block, bodyStart, bodyLine, diagnostics, appendsCleanly: true };
+  // Most notes: one key a line, scalars or a list of them. A new last key line can only add a key.
+  const flat = readFlatYaml(source);
+  if (flat) return { data: flat.data, keyLines: flat.keyLines, block, bodyStart, bodyLine, diagnostics, appendsCleanly: true };
   try {
     const doc = parseYaml(source);
     let yamlFailed = false;
