@@ -30,6 +30,8 @@ const SPECIAL_KEYS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'f
 
 const NOT_FLAT = Symbol('not flat');
 
+const withoutCr = (line: string): string => (line.endsWith('\r') ? line.slice(0, -1) : line);
+
 /** One scalar as the core schema reads it, or NOT_FLAT. */
 function scalar(text: string): unknown {
   if (text === '' || text === '~' || text === 'null') return null;
@@ -55,7 +57,7 @@ export function readFlatYaml(source: string): FlatYaml | null {
   let list: unknown[] | null = null; // the block list being read, under the last key
   let listIndent = -1;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].endsWith('\r') ? lines[i].slice(0, -1) : lines[i];
+    const line = withoutCr(lines[i]);
     if (line.endsWith(' ') || line.includes('\t')) return null;
     if (COMMENT_OR_BLANK.test(line)) continue;
     const item = ITEM_LINE.exec(line);
@@ -74,9 +76,11 @@ export function readFlatYaml(source: string): FlatYaml | null {
     list = null;
     listIndent = -1;
     if (text === '') {
-      // A key alone: null, unless a block list follows it.
-      const next = lines.slice(i + 1).find((candidate) => !COMMENT_OR_BLANK.test(candidate.replace(/\r$/, '')));
-      if (next !== undefined && ITEM_LINE.test(next.replace(/\r$/, ''))) {
+      // A key alone: null, unless a block list follows it (past comments and blank lines only,
+      // so a run of keys without values is still read in one pass).
+      let next = i + 1;
+      while (next < lines.length && COMMENT_OR_BLANK.test(withoutCr(lines[next]))) next++;
+      if (next < lines.length && ITEM_LINE.test(withoutCr(lines[next]))) {
         list = [];
         data[key] = list;
       } else {
