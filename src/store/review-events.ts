@@ -62,6 +62,11 @@ export interface ReplayedEntry {
 
 const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)';
 
+/** An event's values in INSERT_EVENTS' column order. */
+function eventValues(row: EventRow): unknown[] {
+  return [row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day];
+}
+
 export function reviewEventQueries(db: KbDatabase) {
   // Positional parameters: binding by name costs more, and a from-scratch replay inserts every event.
   const insert = db.prepare(`${INSERT_EVENTS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -124,7 +129,7 @@ export function reviewEventQueries(db: KbDatabase) {
   return {
     /** Stores an event; false when one with its id is already there (read twice, or merged twice). */
     insert(row: EventRow): boolean {
-      return insert.run(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day).changes === 1;
+      return insert.run(...eventValues(row)).changes === 1;
     },
     /**
      * Stores events in their order; returns those that were new, in that order. An event whose
@@ -134,8 +139,7 @@ export function reviewEventQueries(db: KbDatabase) {
       const stored: EventRow[] = [];
       for (let start = 0; start < rows.length; start += insertEvents.rows) {
         const batch = rows.slice(start, start + insertEvents.rows);
-        const values: unknown[] = [];
-        for (const row of batch) values.push(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day);
+        const values = batch.flatMap(eventValues);
         const ids = new Set(insertEvents.run(values).map((row) => row.id));
         // Of two rows with one id, the first listed is the one stored.
         for (const row of batch) if (ids.delete(row.id)) stored.push(row);
