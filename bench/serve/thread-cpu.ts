@@ -1,7 +1,8 @@
 // CPU time of a process's threads by kind, read from Linux's /proc (clock ticks of 10 ms):
 // how the cores were shared between the HTTP side (Node's main thread), the engine (its worker
 // threads) and the rest (V8's GC helpers, libuv's pool). Empty where /proc is not Linux's.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { threadStat } from '../../src/kb/thread-cpu.ts';
 
 export interface ThreadCpu {
   /** The main thread: HTTP, JSON, SSE (kb serve), or the benchmark runner (in-process). */
@@ -12,8 +13,6 @@ export interface ThreadCpu {
   otherMs: number;
 }
 
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
 function sample(pid: number | 'self'): Map<string, { name: string; ms: number }> {
   const threads = new Map<string, { name: string; ms: number }>();
   let tids: string[];
@@ -23,15 +22,8 @@ function sample(pid: number | 'self'): Map<string, { name: string; ms: number }>
     return threads;
   }
   for (const tid of tids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
-      threads.set(tid, { name: stat.slice(stat.indexOf('(') + 1, close), ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
-    } catch {
-      // the thread ended between the listing and the read
-    }
+    const stat = threadStat(pid, tid); // null: the thread ended between the listing and the read
+    if (stat) threads.set(tid, { name: stat.name, ms: stat.cpuMs });
   }
   return threads;
 }

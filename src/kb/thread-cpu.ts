@@ -18,12 +18,18 @@ export function currentThreadId(): number | null {
 
 /** CPU milliseconds (user + system) thread `tid` of this process has used, or null when unknown. */
 export function threadCpuMs(tid: number): number | null {
+  return threadStat('self', tid)?.cpuMs ?? null;
+}
+
+/** Thread `tid` of process `pid`: its name and the CPU milliseconds it has used; null when it cannot be read (gone, or not Linux). */
+export function threadStat(pid: number | 'self', tid: number | string): { name: string; cpuMs: number } | null {
   try {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : null;
+    return Number.isFinite(ticks) ? { name: stat.slice(stat.indexOf('(') + 1, close), cpuMs: (ticks * 1000) / TICKS_PER_SECOND } : null;
   } catch {
     return null;
   }
