@@ -66,8 +66,7 @@ export class IdWrites {
       wake = null;
       resume?.();
     };
-    const stagedFolders = [...new Set(this.staged.map((pending) => pending.staged.folder))];
-    if (this.staged.length >= this.syncFileSystemFrom && (await syncFileSystems(stagedFolders))) {
+    if (this.staged.length >= this.syncFileSystemFrom && (await syncFileSystems([...new Set(this.staged.map((pending) => pending.staged.folder))]))) {
       ready = [...this.staged];
     } else {
       for (const pending of this.staged) {
