@@ -5,10 +5,12 @@
 // the TypeScript sources through tsx, as the CLI does, else through Node's own type
 // stripping) never holds the scan up. A worker that fails hands its files back.
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { IdWrites } from './id-writes.ts';
 import { GUARDED_FROM_BYTES, scanGuarded, workerExecArgv } from './scan-guarded.ts';
 import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
+import { removeOwnTempFiles } from './stale-temp-files.ts';
 
 type Staged = ScanFileOutcome | PendingIdWrite;
 
@@ -48,6 +50,33 @@ export async function scanFiles(
 ): Promise<ScanFileOutcome[]> {
   const outcomes: Staged[] = new Array(inputs.length);
   if (inputs.length === 0) return [];
+  if (!context.writeIds) return scanAll(inputs, context, outcomes, onProgress, options);
+  // Ids are staged in temp files beside the notes while the whole parse runs (id-writes.ts):
+  // Ctrl-C or SIGTERM meanwhile removes them on the way out, then ends kb as the signal would.
+  const folders = new Set(inputs.map((input) => dirname(input.abs)));
+  const interrupted = (signal: NodeJS.Signals) => {
+    removeOwnTempFiles(folders);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
+  try {
+    return await scanAll(inputs, context, outcomes, onProgress, options);
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  }
+}
+
+async function scanAll(
+  inputs: ScanFileInput[],
+  context: ScanFileContext,
+  outcomes: Staged[],
+  onProgress: ((done: number, total: number) => void) | undefined,
+  options: PoolOptions,
+): Promise<ScanFileOutcome[]> {
   const idWrites = new IdWrites();
   let done = 0;
   // Big files go to the guarded worker, which runs alongside the parsing below.

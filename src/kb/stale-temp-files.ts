@@ -67,3 +67,28 @@ export function staleTempFiles(root: string, remove: boolean): StaleTempFile[] {
   visit(root);
   return found.sort((a, b) => a.path.localeCompare(b.path));
 }
+
+/**
+ * Removes the temp files this process has made in `folders` (not below them): an interrupted
+ * scan calls it on its way out, so a Ctrl-C leaves no temp file beside the notes. Never throws.
+ */
+export function removeOwnTempFiles(folders: Iterable<string>): void {
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const match = TEMP_FILE_PATTERN.exec(name);
+      if (match && Number(match[2]) === process.pid) {
+        try {
+          unlinkSync(join(folder, name));
+        } catch {
+          // renamed in or removed meanwhile
+        }
+      }
+    }
+  }
+}
