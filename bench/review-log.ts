@@ -11,6 +11,7 @@
 //     whole `kb due --json` process on the same knowledge base (so "launch unchanged" is a share).
 // Medians of several runs; on a shared machine compare the figures within one run.
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -61,7 +62,8 @@ function writeLog(root: string, ids: readonly string[], events: number): void {
   const perCard = Math.ceil(events / ids.length);
   const reviews = syntheticReviews(ids, perCard, Date.UTC(2025, 0, 6, 9)).slice(0, events);
   mkdirSync(join(root, 'reviews'), { recursive: true });
-  const lines = reviews.map((review, n) => `${JSON.stringify({ id: `bench-${n}`, device: 'other', n, card: review.card, at: review.at, kind: 'rate', day: '2025-01-06', rating: review.rating })}\n`);
+  // Ids as kb gives them (random UUIDs): the index on them takes them in no order.
+  const lines = reviews.map((review, n) => `${JSON.stringify({ id: randomUUID(), device: 'other', n, card: review.card, at: review.at, kind: 'rate', day: '2025-01-06', rating: review.rating })}\n`);
   writeFileSync(join(root, 'reviews/other.jsonl'), lines.join(''));
 }
 
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
     const service = new ReviewService({ ...kb, writable: false, reviewLogFolder: join(root, 'reviews') });
     rate.push(time(() => service.rate(ids[run], 3, Date.now()))[0]);
     kb.db.close();
-    appendFileSync(join(root, 'reviews/other.jsonl'), `${JSON.stringify({ id: `bench-extra-${run}`, device: 'other', n: EVENTS + run, card: ids[100 + run], at: Date.now(), kind: 'rate', day: '2026-01-01', rating: 3 })}\n`);
+    appendFileSync(join(root, 'reviews/other.jsonl'), `${JSON.stringify({ id: randomUUID(), device: 'other', n: EVENTS + run, card: ids[100 + run], at: Date.now(), kind: 'rate', day: '2026-01-01', rating: 3 })}\n`);
     reopen.push(time(() => openKnowledgeBase({ kb: root }).db.close())[0]);
     const again = openKnowledgeBase({ kb: root });
     idle.push(time(() => syncReviewLogs(again))[0]);
