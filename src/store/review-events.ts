@@ -3,6 +3,7 @@
 // card_actions rows to what a replay gives.
 import type { KbDatabase } from './db.ts';
 import { batchInsert } from './batch-insert.ts';
+import { withIndexesRebuilt } from './rebuilt-indexes.ts';
 import type { FsrsColumns } from '../model/fsrs-state.ts';
 
 export interface EventRow {
@@ -53,6 +54,11 @@ export function compareEventRows(a: EventRow, b: EventRow): number {
   return compareBinary(a.id, b.id);
 }
 
+/** Events in the table's key order: card, then replay order. */
+export function compareStoredEventRows(a: EventRow, b: EventRow): number {
+  return compareBinary(a.card_id, b.card_id) || compareEventRows(a, b);
+}
+
 /** One step of a card's replayed history, as review_log / card_actions store it. */
 export interface ReplayedEntry {
   event: EventRow;
@@ -73,6 +79,11 @@ export function reviewEventQueries(db: KbDatabase) {
   // Reading a log stores its events 64 to a statement; RETURNING names the rows stored (a row
   // whose id is already there is ignored, and not returned).
   const insertEvents = batchInsert<{ id: string }>(db, INSERT_EVENTS, 12, 64, 'RETURNING id');
+  const loadEvents = batchInsert(db, INSERT_EVENTS, 12, 64);
+  const anyEvent = db.prepare<[], { one: number }>('SELECT 1 AS one FROM review_events LIMIT 1');
+  const anyHistory = db.prepare<[], { one: number }>(
+    'SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM review_log) OR EXISTS (SELECT 1 FROM card_actions)',
+  );
   const forCard = db.prepare<[string], EventRow>('SELECT * FROM review_events WHERE card_id = ? ORDER BY at, device, n, id');
   const nextN = db.prepare<[string], { n: number | null }>('SELECT max(n) AS n FROM review_events WHERE device = ?');
   const lastOfCard = db.prepare<[string], { at: number; device: string; n: number; id: string }>(
@@ -104,6 +115,11 @@ export function reviewEventQueries(db: KbDatabase) {
   const actionsOfCard = db.prepare<[string], { uuid: string; state_before: string }>('SELECT uuid, state_before FROM card_actions WHERE card_id = ?');
   const hasHistory = db.prepare<[string, string], { one: number }>(
     'SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM review_log WHERE card_id = ?) OR EXISTS (SELECT 1 FROM card_actions WHERE card_id = ?)',
+  );
+  // The state before the card's first standing event, in replay order.
+  const historyStart = db.prepare<[string, string], { state_before: string }>(
+    `SELECT h.state_before FROM (SELECT uuid, state_before FROM review_log WHERE card_id = ? UNION ALL SELECT uuid, state_before FROM card_actions WHERE card_id = ?) h
+     JOIN review_events e ON e.id = h.uuid ORDER BY e.at, e.device, e.n, e.id LIMIT 1`,
   );
   const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
   const deleteAction = db.prepare<[string]>('DELETE FROM card_actions WHERE uuid = ?');
@@ -145,6 +161,27 @@ export function reviewEventQueries(db: KbDatabase) {
         for (const row of batch) if (ids.delete(row.id)) stored.push(row);
       }
       return stored;
+    },
+    /** No event stored yet: a first open, or a clone's. */
+    isEmpty(): boolean {
+      return anyEvent.get() === undefined;
+    },
+    /**
+     * Stores events into an empty table: `rows` distinct by id and in compareStoredEventRows
+     * order, so the rows go in as the table keeps them, and its indexes are built after.
+     */
+    load(rows: readonly EventRow[]): void {
+      withIndexesRebuilt(db, ['review_events'], rows.length, () => {
+        for (let start = 0; start < rows.length; start += loadEvents.rows) loadEvents.run(rows.slice(start, start + loadEvents.rows).flatMap(eventValues));
+      });
+    },
+    /** No rating or action stored yet: the replayed history is written with its indexes built after. */
+    historyIsEmpty(): boolean {
+      return anyHistory.get() === undefined;
+    },
+    /** Runs `write`, the first rewriteHistory calls (for `events` events), with the history tables' indexes built after it. */
+    writeFirstHistory(events: number, write: () => void): void {
+      withIndexesRebuilt(db, ['review_log', 'card_actions'], events, write);
     },
     forCard(cardId: string): EventRow[] {
       return forCard.all(cardId);
@@ -220,9 +257,10 @@ export function reviewEventQueries(db: KbDatabase) {
      * events new to this database are inserted; rows of events taken back are deleted. A
      * state_before keeps its note-restore patch while the state it records is unchanged.
      */
-    rewriteHistory(cardId: string, entries: readonly ReplayedEntry[]): void {
+    rewriteHistory(cardId: string, entries: readonly ReplayedEntry[], options: { first?: boolean } = {}): void {
       const stored = new Map<string, string>();
-      if (hasHistory.get(cardId, cardId) !== undefined) {
+      // first: inside writeFirstHistory, whose tables have no rows of the card (nor the index to look them up).
+      if (!options.first && hasHistory.get(cardId, cardId) !== undefined) {
         for (const row of logsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
         for (const row of actionsOfCard.all(cardId)) stored.set(row.uuid, row.state_before);
       }
@@ -248,6 +286,11 @@ export function reviewEventQueries(db: KbDatabase) {
         deleteLog.run(uuid);
         deleteAction.run(uuid);
       }
+    },
+    /** The row the card's last replay started from (its first history entry's state before; with any note-restore patch), or null with no history. */
+    historyStart(cardId: string): FsrsColumns | null {
+      const first = historyStart.get(cardId, cardId);
+      return first ? (JSON.parse(first.state_before) as FsrsColumns) : null;
     },
     /** The history written before the review log files existed (migration): ratings and actions, oldest first. */
     legacyHistory() {

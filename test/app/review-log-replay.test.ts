@@ -3,13 +3,15 @@
 // (a git pull). Whatever the interleaving, both end with the rows a fresh database replays
 // from the files, and undo, bury, forget and leeches merge like ratings.
 import fc from 'fast-check';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { fsrsQueries } from '../../src/store/fsrs-rows.ts';
 import { ReviewLog } from '../../src/app/review-log/review-log.ts';
 import { ReviewService, UndoError } from '../../src/app/review/review-service.ts';
+import { cardsOffTheirLog } from '../../src/store/log-replay.ts';
 import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
@@ -135,5 +137,40 @@ describe('review log replay', () => {
     expect(report.problems).toEqual([expect.stringMatching(/^reviews\/.+\.jsonl at byte \d+: not JSON; line skipped$/)]);
     expect(rows(reader.db)).toEqual(rows(writer.db));
     expect(reader.log.ingest({ root: '', writable: false }).problems).toEqual([]);
+  });
+
+  it('a long log whose events carry no seed replays the same read at once (stored in bulk, indexes built after) or in two parts', () => {
+    const folder = tempDir('kb-logs-');
+    // 6,000 events, enough for the bulk path to drop and rebuild the indexes; a few repeated
+    // (the same line read twice in a merge) and an undo.
+    const lines: string[] = [];
+    let rating = 1;
+    for (let n = 0; n < 6_000; n++) {
+      rating = (rating * 7 + n) % 4 + 1;
+      lines.push(JSON.stringify({ id: `e-${(n * 7919) % 6_000}`, device: 'other', n, card: CARDS[n % 3], at: START + n * 3_600_000, kind: 'rate', day: '2026-01-05', rating }));
+    }
+    lines.push(JSON.stringify({ id: 'undo-1', device: 'other', n: 6_000, card: 'c1', at: START + 6_000 * 3_600_000, kind: 'undo', day: '2026-01-05', target: 'e-5997' }));
+    lines.push(lines[10], lines[20]);
+    const text = `${lines.join('\n')}\n`;
+    writeFileSync(join(folder, 'other.jsonl'), text);
+    const whole = device(folder);
+    expect(whole.log.ingest({ root: '', writable: false }).read).toBe(6_001);
+
+    const partsFolder = tempDir('kb-logs-');
+    const parts = device(partsFolder);
+    const half = text.indexOf('\n', text.length / 2) + 1;
+    writeFileSync(join(partsFolder, 'other.jsonl'), text.slice(0, half));
+    parts.log.ingest({ root: '', writable: false });
+    appendFileSync(join(partsFolder, 'other.jsonl'), text.slice(half));
+    parts.log.ingest({ root: '', writable: false });
+
+    const history = (db: KbDatabase) => db.prepare('SELECT uuid, card_id, rating, reviewed_at, state_before, state_after FROM review_log ORDER BY uuid').all();
+    expect(rows(whole.db)).toEqual(rows(parts.db));
+    expect(history(whole.db)).toEqual(history(parts.db));
+    expect(history(whole.db)).toHaveLength(5_999);
+    expect(cardsOffTheirLog(whole.db)).toEqual([]);
+    expect(whole.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    const indexes = (db: KbDatabase) => db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").all();
+    expect(indexes(whole.db)).toEqual(indexes(device(tempDir('kb-logs-')).db));
   });
 });

@@ -9,7 +9,7 @@ import { deviceId } from '../../store/db.ts';
 import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries } from '../../store/file-stamps.ts';
 import { stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
-import { compareEventKeys, compareEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
+import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
@@ -155,7 +155,9 @@ export class ReviewLog {
           let read = 0;
           // The events of cards that had none before: kept as read, so the replay needs not read them back.
           const fresh = new Map<string, EventRow[] | null>();
-          for (const name of listLogFiles(this.folder)) read += this.readFile(name, problems, fresh);
+          const names = listLogFiles(this.folder);
+          if (this.events.isEmpty()) read = this.loadFiles(names, problems, fresh);
+          else for (const name of names) read += this.readFile(name, problems, fresh);
           const changed = this.replayPending(fresh);
           return { read, changed };
         })
@@ -237,10 +239,14 @@ export class ReviewLog {
     const groups = fresh !== undefined && [...fresh.values()].some((events) => events !== null) ? this.pendingGroups(fresh) : [...this.events.pendingEventsByCard()];
     this.events.clearPendingKnown();
     const rows: Array<[string, FsrsColumns]> = [];
-    for (const [cardId, events] of groups) {
-      const row = this.replayEvents(cardId, events);
-      if (row !== null) rows.push([cardId, row]);
-    }
+    const replayAll = (first: boolean) => {
+      for (const [cardId, events] of groups) {
+        const row = this.replayEvents(cardId, events, first);
+        if (row !== null) rows.push([cardId, row]);
+      }
+    };
+    if (this.events.historyIsEmpty()) this.events.writeFirstHistory(groups.reduce((count, [, events]) => count + events.length, 0), () => replayAll(true));
+    else replayAll(false);
     // Written together once every card is replayed: an update of the fsrs table made between one
     // card's history inserts and the next's costs three times as much (5,000 cards of 20 ratings:
     // 0.2 s of updates, against 0.07 s in a row). No card's replay reads another's row.
@@ -304,21 +310,53 @@ export class ReviewLog {
     return groups;
   }
 
-  /** Reads one file's new lines into the database; returns how many events were new. */
-  private readFile(name: string, problems: string[], fresh?: Map<string, EventRow[] | null>): number {
-    const path = join(this.folder, name);
-    const result = readLogFrom(path, this.events.offset(name));
+  /** One file's lines appended since the last read, as rows; a line that is no event goes to `problems`. */
+  private parseFile(name: string, problems: string[]): { rows: EventRow[]; offset: number } {
+    const result = readLogFrom(join(this.folder, name), this.events.offset(name));
     const rows: EventRow[] = [];
     for (const line of result.lines) {
-      if ('error' in line.event) {
-        problems.push(`${REVIEW_LOG_FOLDER}/${name} at byte ${line.byte}: ${line.event.error}; line skipped`);
+      if ('error' in line.event) problems.push(`${REVIEW_LOG_FOLDER}/${name} at byte ${line.byte}: ${line.event.error}; line skipped`);
+      else rows.push(eventRow(line.event));
+    }
+    return { rows, offset: result.offset };
+  }
+
+  /**
+   * The read into a database with no events yet (a first open, a clone's): every file parsed,
+   * then stored at once in the table's own order, each card's events kept in `fresh`.
+   */
+  private loadFiles(names: readonly string[], problems: string[], fresh: Map<string, EventRow[] | null>): number {
+    const ids = new Set<string>();
+    const rows: EventRow[] = [];
+    for (const name of names) {
+      const parsed = this.parseFile(name, problems);
+      // Of two events with one id, the first read is kept, as insertAll keeps it.
+      for (const row of parsed.rows) {
+        if (ids.has(row.id)) continue;
+        ids.add(row.id);
+        rows.push(row);
+      }
+      this.events.setOffset(name, parsed.offset);
+    }
+    rows.sort(compareStoredEventRows);
+    this.events.load(rows);
+    for (const row of rows) {
+      const group = fresh.get(row.card_id);
+      if (group) {
+        group.push(row);
         continue;
       }
-      const card = line.event.card;
-      // Asked before this file's events are stored: whether the card had events before this read.
-      if (fresh !== undefined && !fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
-      rows.push(eventRow(line.event));
+      fresh.set(row.card_id, [row]);
+      this.events.markPending(row.card_id);
     }
+    return rows.length;
+  }
+
+  /** Reads one file's new lines into the database; returns how many events were new. */
+  private readFile(name: string, problems: string[], fresh?: Map<string, EventRow[] | null>): number {
+    const { rows, offset } = this.parseFile(name, problems);
+    // Asked before this file's events are stored: whether each card had events before this read.
+    for (const { card_id: card } of rows) if (fresh !== undefined && !fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
     const stored = this.events.insertAll(rows);
     const touched = new Set<string>();
     for (const row of stored) {
@@ -326,7 +364,7 @@ export class ReviewLog {
       fresh?.get(row.card_id)?.push(row);
     }
     for (const card of touched) this.events.markPending(card);
-    this.events.setOffset(name, result.offset);
+    this.events.setOffset(name, offset);
     return stored.length;
   }
 
@@ -339,11 +377,14 @@ export class ReviewLog {
   }
 
   /** Rewrites one card's history from its events; its new row when that changed (the caller writes it), else null. */
-  private replayEvents(cardId: string, events: EventRow[]): FsrsColumns | null {
+  private replayEvents(cardId: string, events: EventRow[], firstHistory = false): FsrsColumns | null {
     const current = this.reviews.fsrs(cardId);
     if (!current) return null;
-    const { row, entries } = replayCard(this.scheduler, cardId, events, current);
-    this.events.rewriteHistory(cardId, entries);
+    // Events that carry no seed (kb always writes one; a log written by hand may not) start from
+    // where the card's last replay started, not from the row it left, which holds them already.
+    const start = firstHistory || events.some((event) => event.seed !== null) ? current : this.events.historyStart(cardId);
+    const { row, entries } = replayCard(this.scheduler, cardId, events, start === null ? current : seedOf(start));
+    this.events.rewriteHistory(cardId, entries, { first: firstHistory });
     return sameColumns(current, row) ? null : row;
   }
 
