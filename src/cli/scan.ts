@@ -7,7 +7,7 @@ export function register(program: Command): void {
   program
     .command('scan')
     .description('read notes (notes/, or the folders in kb.json\'s notesFolders) and cards/ into the database: new, changed and removed cards, errors and warnings')
-    .option('--json', 'print the report as JSON')
+    .option('--json', 'print the report as JSON, every error and warning listed (the text report shows a problem met in many files once, with a count)')
     .option('--full', 'read and parse every file, not only those changed since the last scan')
     .option('--write-ids', 'write missing card ids into the files even in the bundled (read-only) knowledge base; for maintainers')
     .addHelpText(
@@ -30,7 +30,7 @@ Exit code 1 when any file has an error; the other files are scanned all the same
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
         } else {
-          for (const diagnostic of [...report.errors, ...report.warnings]) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+          for (const line of diagnosticLines([...report.errors, ...report.warnings])) process.stderr.write(`${line}\n`);
           const { cards, files } = report;
           const out = [
             `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${files.total} files, ${files.parsed} parsed`,
@@ -53,6 +53,31 @@ Exit code 1 when any file has an error; the other files are scanned all the same
 export function formatDiagnostic(diagnostic: Diagnostic): string {
   const where = diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file;
   return `${diagnostic.severity}: ${where}: ${diagnostic.message}`;
+}
+
+/**
+ * The lines kb scan prints for its errors and warnings. One problem met in many files (two kb
+ * scan at once: the later one finds every note changed) shows its first `shown` files, then
+ * one line counting the rest, rather than thousands of lines; --json lists every one.
+ */
+export function diagnosticLines(diagnostics: readonly Diagnostic[], shown = 3): string[] {
+  const groups = new Map<string, { severity: Diagnostic['severity']; message: string; printed: Set<string>; more: Set<string> }>();
+  const lines: string[] = [];
+  for (const diagnostic of diagnostics) {
+    const key = `${diagnostic.severity}\0${diagnostic.message}`;
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = { severity: diagnostic.severity, message: diagnostic.message, printed: new Set(), more: new Set() }));
+    if (group.printed.has(diagnostic.file) || group.printed.size < shown) {
+      group.printed.add(diagnostic.file);
+      lines.push(formatDiagnostic(diagnostic));
+    } else {
+      group.more.add(diagnostic.file);
+    }
+  }
+  for (const { severity, message, more } of groups.values()) {
+    if (more.size > 0) lines.push(`${severity}: ${plural(more.size, 'more file')}: ${message} (kb scan --json lists every file)`);
+  }
+  return lines;
 }
 
 function plural(n: number, word: string): string {

@@ -130,8 +130,12 @@ export function finishIdWrite(pending: PendingIdWrite, result: { written: FileSt
   return idWriteFailed(pending, result.error);
 }
 
+/** Why ids were not written into a note that changed under kb: one text for every such note, so kb scan can count them in one line. */
+export const CHANGED_WHILE_SCANNED = 'card ids not written: the note changed while kb read it (another kb scan or an editor); the next scan reads it again';
+
 function idWriteFailed(pending: Pick<PendingIdWrite, 'path' | 'held' | 'derived'>, error: unknown): ScanFileOutcome {
-  const outcome = error instanceof FileChangedError ? pending.held : pending.derived;
+  if (error instanceof FileChangedError) return { ...pending.held, diagnostics: [...pending.held.diagnostics, { severity: 'warning', file: pending.path, message: CHANGED_WHILE_SCANNED }] };
+  const outcome = pending.derived;
   const reason = isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : (error as Error).message;
   return { ...outcome, diagnostics: [...outcome.diagnostics, { severity: 'warning', file: pending.path, message: `card ids not written: ${reason}` }] };
 }

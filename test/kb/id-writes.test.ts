@@ -4,7 +4,7 @@ import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync } from 
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { IdWrites } from '../../src/kb/id-writes.ts';
-import { scanFileStaged, type ScanFileContext } from '../../src/kb/scan-file.ts';
+import { CHANGED_WHILE_SCANNED, scanFileStaged, type ScanFileContext } from '../../src/kb/scan-file.ts';
 import { put, tempKb } from './parse-fixtures.ts';
 
 const NOTE = "---\ncreated: '2025-10-19'\n---\n# Question?\n\n## Answer\n\nYes.\n";
@@ -44,6 +44,7 @@ describe('IdWrites', () => {
         [1, false],
         [0, true],
       ]);
+      expect(outcomes[2]).toMatchObject({ diagnostics: [{ severity: 'warning', file: 'notes/b/3.md', message: CHANGED_WHILE_SCANNED }] });
       const written = outcomes[0].kind === 'parsed' ? outcomes[0] : null;
       expect(written?.size).toBe(statSync(join(root, paths[0])).size);
       for (const folder of ['notes/a', 'notes/b']) expect(readdirSync(join(root, folder)).filter((name) => name.endsWith('.kb-tmp'))).toEqual([]);
