@@ -26,12 +26,14 @@ describe('kb lab calibrate', () => {
     for (const term of ['stepMs', 'tokenMs', 'attendedMs', 'sampledMs', 'prefillPassMs']) expect(calibrated.stdout).toContain(term);
     expect(calibrated.stdout).toMatch(/Fit: R² -?\d\.\d{3}/);
     expect(calibrated.stdout).toMatch(/decode +\d+ steps +median error [\d.]+% +worst [\d.]+%/);
+    expect(calibrated.stdout).toMatch(/Spread of measured steps around the fit: p10 [\d.]+x, p50 [\d.]+x, p90 [\d.]+x, p99 [\d.]+x \(mean [\d.]+x\); the sim draws each step's time from it/);
     expect(calibrated.stdout).toMatch(/KV capacity the profile carries:\n  memory [\d.]+ MiB - weights [\d.]+ MiB - reserve 0\.0 MiB = KV 512\.0 MiB/);
     const path = join(data, 'kb', 'devices', 'ci-tiny.json');
     expect(existsSync(path)).toBe(true);
     const profile = JSON.parse(readFileSync(path, 'utf8'));
     expect(profile.model).toBe('gpt2-tiny');
     expect(profile.terms.stepMs + profile.terms.sampledMs).toBeGreaterThan(0);
+    expect(profile.spread).toHaveLength(101);
 
     const devices = runKb(['lab', 'devices'], { env });
     expect(devices.code, devices.stderr).toBe(0);

@@ -48,4 +48,29 @@ describe('sim on a fitted device', () => {
     expect(a.timeline.admit! - a.timeline.submitEnd).toBeCloseTo(1.5, 9);
     expect(b.finishReason).toBe('aborted');
   });
+
+  it('scales each step by a seeded draw from the device\'s step spread: the same run twice gives the same times', async () => {
+    // Half the steps at the fitted time, half up to 2x slower (quantiles 0..100%).
+    const spread = Array.from({ length: 101 }, (_, i) => (i <= 50 ? 1 : 1 + (i - 50) / 50));
+    const run = async (seed: number) => {
+      const engine = await createEngine({ backend: 'sim', deviceSpec: device({ stepSpread: spread }), prefixCaching: false, seed });
+      const result = await engine.submit({ promptIds: [1, 2], maxNewTokens: 400 }).done;
+      await engine.close();
+      expect(engine.info.description).toContain('(fitted step costs, each step drawn from their measured spread)');
+      const t = result.timeline.tokenTimes;
+      return t.slice(1).map((time, i) => time - t[i]);
+    };
+    const gaps = await run(1);
+    expect(await run(1)).toEqual(gaps);
+    expect(await run(2)).not.toEqual(gaps);
+    // Decode steps cost 3.5 ms by the terms: never less, at most twice, about a quarter more on average.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(3.5 - 1e-9);
+    for (const gap of gaps) expect(gap).toBeLessThanOrEqual(7 + 1e-9);
+    const mean = gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
+    expect(mean / 3.5).toBeGreaterThan(1.2);
+    expect(mean / 3.5).toBeLessThan(1.3);
+    const slowed = gaps.filter((gap) => gap > 3.5 + 1e-9).length / gaps.length;
+    expect(slowed).toBeGreaterThan(0.4);
+    expect(slowed).toBeLessThan(0.6);
+  });
 });

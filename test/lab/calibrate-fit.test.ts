@@ -74,6 +74,21 @@ describe('fitCostTerms', () => {
     expect(Math.abs(fit.terms.tokenMs / truth.tokenMs - 1)).toBeLessThan(0.1);
   });
 
+  it('keeps the spread of every step around the fit, the disturbed ones too, as 101 quantiles', () => {
+    const samples = sweep(truth, 0, 5);
+    // One step in ten runs 1.5x (a collection, a neighbour), one in fifty 3x.
+    samples.forEach((sample, i) => (sample.ms *= i % 50 === 0 ? 3 : i % 10 === 0 ? 1.5 : 1));
+    const fit = fitCostTerms(samples);
+    expect(fit.spread).toHaveLength(101);
+    expect(fit.spread[50]).toBeCloseTo(1, 6);
+    expect(fit.spread[0]).toBeCloseTo(1, 6);
+    expect(fit.spread[100]).toBeCloseTo(3, 6);
+    // Sorted, and as many slow steps above the median as were made slow.
+    expect([...fit.spread].sort((a, b) => a - b)).toEqual(fit.spread);
+    expect(fit.spread.filter((ratio) => ratio > 1.01).length).toBeGreaterThanOrEqual(9);
+    expect(fit.spread.filter((ratio) => ratio > 1.01).length).toBeLessThanOrEqual(12);
+  });
+
   it('holds a term the data cannot support at zero instead of going negative', () => {
     const noAttention: CostTerms = { ...truth, attendedMs: 0 };
     const fit = fitCostTerms(sweep(noAttention, 0.03, 11));

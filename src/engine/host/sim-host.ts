@@ -4,6 +4,7 @@
 // exactly as with a real backend.
 import { type SimBackend, createSimBackend } from '../backend/sim/sim-backend.ts';
 import { resolveDevice } from '../backend/sim/gpus.ts';
+import { stepRatio } from '../backend/sim/step-spread.ts';
 import { describeKvCapacity, kvCapacity } from '../backend/sim/kv-capacity.ts';
 import { VirtualClock } from '../engine-clock.ts';
 import { EngineCore } from '../core/engine-core.ts';
@@ -39,7 +40,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     backend: 'sim',
     device: backend.device,
     // Every sim report says how much KV the modelled device holds and where that comes from.
-    description: `sim, ${backend.device}${device.fitted ? ' (fitted step costs)' : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize)}${options.kvMemoryBytes !== undefined || options.numBlocks !== undefined ? ' (pool size set by the run)' : ''}`,
+    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize)}${options.kvMemoryBytes !== undefined || options.numBlocks !== undefined ? ' (pool size set by the run)' : ''}`,
     clock: 'virtual',
     numBlocks,
     blockSize: options.blockSize,
@@ -50,6 +51,8 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   };
 
   const sleepers: Sleeper[] = [];
+  // Steps simulated: the index of each step's draw from the device's step spread.
+  let steps = 0;
   // Submitted but still on their way to the scheduler (device.submitMs), and those aborted meanwhile.
   const pending = new Set<number>();
   const cancelled = new Set<number>();
@@ -136,7 +139,8 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
       return !closed;
     },
     async forward(batch) {
-      const end = clock.now() + backend.cost(batch).ms;
+      const ms = backend.cost(batch).ms;
+      const end = clock.now() + (device.stepSpread ? ms * stepRatio(device.stepSpread, options.seed, steps++) : ms);
       const result = await backend.step(batch);
       flush(); // admissions
       // Virtual time runs to the step's end (which wins a tie). A client whose wake-up comes

@@ -1,7 +1,7 @@
 // The calibration report: each fitted term with what it means physically (and the rate it
 // implies, to hold against the machine's datasheet), how well the model fits each kind of
 // step, a chart of the residuals, and the KV capacity the profile carries.
-import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS, spreadAt } from '../../engine/index.ts';
 import { barChart } from '../chart.ts';
 import { describeSource, type DeviceProfile } from '../devices/device-profile.ts';
 import type { Calibration } from './calibrate.ts';
@@ -69,6 +69,13 @@ export function residualChart(residuals: readonly Residual[]): string[] {
   );
 }
 
+/** The measured spread of step times around the fit, which the sim draws each step from. */
+export function spreadLine(spread: readonly number[]): string {
+  const at = (pct: number) => `p${pct} ${spreadAt(spread, pct / 100).toFixed(2)}x`;
+  const mean = spread.reduce((sum, ratio) => sum + ratio, 0) / spread.length;
+  return `Spread of measured steps around the fit: ${[10, 50, 90, 99].map(at).join(', ')} (mean ${mean.toFixed(2)}x); the sim draws each step's time from it`;
+}
+
 export function calibrationText(result: Calibration, savedTo: string): string {
   const { profile, fit, sweep } = result;
   const lines = [
@@ -81,6 +88,7 @@ export function calibrationText(result: Calibration, savedTo: string): string {
     '',
     `Fit: R² ${fit.r2.toFixed(3)}`,
     ...fit.byKind.map((k) => `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`),
+    spreadLine(fit.spread),
     '',
     'Residuals:',
     ...residualChart(fit.residuals),

@@ -41,6 +41,7 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
     source: { kind: 'calibrated', backend: options.backend, device: sweep.device, at: (options.now ?? new Date()).toISOString(), steps: sweep.steps, wallMs: Math.round(sweep.wallMs) },
     terms: fit.terms,
     submitMs: sweep.submitMs,
+    spread: fit.spread,
     kv: { memoryBytes: poolBytes + weightBytes, weightBytes, reserveBytes: 0, dtypeBytes: FP32 },
     fit: { r2: fit.r2, byKind: fit.byKind, kept: fit.kept, outliers: fit.outliers },
   };

@@ -2,7 +2,7 @@
 // relative (a 2 ms decode step and a 400 ms prefill step count alike), each kind of step
 // weighs the same however many of it were measured, and steps slowed by another process on
 // a shared machine (far off the first fit) are set aside and counted.
-import { COST_TERMS, type CostTerms, percentile, predictStepMs, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerms, percentile, predictStepMs, spreadQuantiles, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
 import { nnls } from './nnls.ts';
 
 export interface StepSample {
@@ -34,6 +34,11 @@ export interface CostFit {
   /** Steps fitted, and steps set aside as disturbed. */
   kept: number;
   outliers: number;
+  /**
+   * Measured / predicted time of every measured step, the disturbed ones too, as quantiles 0%,
+   * 1%, ..., 100%: the terms fit the median step, and the sim draws each step's ratio from this.
+   */
+  spread: number[];
 }
 
 /** A step whose time is this many times the first fit's median error off is taken as disturbed. */
@@ -105,5 +110,6 @@ export function fitCostTerms(samples: readonly StepSample[]): CostFit {
     residuals: fitted.map((s) => ({ kind: stepKind(s.shape), tokens: s.shape.tokens, measuredMs: s.ms, predictedMs: predictStepMs(terms, s.shape) })),
     kept: fitted.length,
     outliers: usable.length - fitted.length,
+    spread: spreadQuantiles(usable.map((s) => s.ms / predictStepMs(terms, s.shape))),
   };
 }

@@ -2,7 +2,7 @@
 // model, with where they came from. Calibrated profiles are JSON files in the user's data
 // folder (devices/<name>.json); published ones ship with kb. Either is a sim device.
 import { z } from 'zod';
-import { COST_TERMS, type CostTerms, type DeviceSpec, NAMED_CONFIGS } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerms, type DeviceSpec, NAMED_CONFIGS, SPREAD_POINTS } from '../../engine/index.ts';
 
 export const PROFILE_FORMAT = 1;
 
@@ -27,6 +27,8 @@ export const profileSchema = z.object({
     }),
   ]),
   terms: termsSchema,
+  /** Measured / fitted step time at quantiles 0%, 1%, ..., 100% (calibrated profiles since 2026-11-26). */
+  spread: z.optional(z.array(z.number().finite().nonnegative()).length(SPREAD_POINTS)),
   /** ms from submit until the scheduler sees a request (calibrated: an idle engine's queue wait). */
   submitMs: z.optional(z.number().finite().nonnegative()),
   kv: z.object({
@@ -60,6 +62,7 @@ export function profileDevice(profile: DeviceProfile): DeviceSpec {
     stepOverheadMs: terms.stepMs,
     fitted: { ...terms },
     submitMs: profile.submitMs ?? 0,
+    ...(profile.spread ? { stepSpread: profile.spread } : {}),
     weightBytes: kv.weightBytes,
     reserveBytes: kv.reserveBytes,
   };

@@ -29,6 +29,11 @@ export interface DeviceSpec {
    * thread or process); 0 when absent. Measured by calibration: an idle engine's queue wait.
    */
   submitMs?: number;
+  /**
+   * Measured step time / fitted step time at quantiles 0%, 1%, ..., 100% (step-spread.ts): each
+   * simulated step's time is scaled by a seeded draw from it. Absent: every step takes its cost.
+   */
+  stepSpread?: readonly number[];
 }
 
 const GiB = 1024 ** 3;
