@@ -13,6 +13,7 @@ describe('step spread', () => {
     expect(spreadAt(quantiles, 0.125)).toBeCloseTo(1.25, 9);
     expect(spreadAt(quantiles, 1)).toBe(3);
     expect(spreadAt(quantiles, 1.5)).toBe(3);
+    expect(spreadQuantiles([])).toEqual(new Array(101).fill(1));
   });
 
   it('draws each quantile range in proportion: the draws follow the stored distribution', () => {

@@ -110,6 +110,6 @@ export function fitCostTerms(samples: readonly StepSample[]): CostFit {
     residuals: fitted.map((s) => ({ kind: stepKind(s.shape), tokens: s.shape.tokens, measuredMs: s.ms, predictedMs: predictStepMs(terms, s.shape) })),
     kept: fitted.length,
     outliers: usable.length - fitted.length,
-    spread: spreadQuantiles(usable.map((s) => s.ms / predictStepMs(terms, s.shape))),
+    spread: spreadQuantiles(usable.flatMap((s) => (predictStepMs(terms, s.shape) > 0 ? [s.ms / predictStepMs(terms, s.shape)] : []))),
   };
 }

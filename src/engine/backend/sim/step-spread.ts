@@ -17,9 +17,10 @@ export function spreadAt(quantiles: readonly number[], u: number): number {
   return quantiles[low] + (quantiles[low + 1] - quantiles[low]) * (at - low);
 }
 
-/** The quantile table of `ratios` (unsorted), rounded to 4 digits: what a profile stores. */
+/** The quantile table of `ratios` (unsorted), rounded to 4 digits: what a profile stores. No ratios: no spread (all 1). */
 export function spreadQuantiles(ratios: readonly number[]): number[] {
   const sorted = [...ratios].sort((a, b) => a - b);
+  if (sorted.length === 0) return new Array<number>(SPREAD_POINTS).fill(1);
   return Array.from({ length: SPREAD_POINTS }, (_, i) => {
     const at = (i / (SPREAD_POINTS - 1)) * (sorted.length - 1);
     const low = Math.floor(at);
