@@ -173,8 +173,26 @@ export class ReviewSession {
 
   /** The card was answered; a learning step due today brings it back later in the session. */
   answered(card: QueueCard, grade: Grade, after: { state: CardState; due: number }): void {
-    this.remove(card.id, true);
     this.answers.push(grade);
+    this.takeAnswered(card, after);
+  }
+
+  /**
+   * Another kb session answered the card (its row now says `after`): it leaves its list as an
+   * answer here would (today's limit counted it there), and comes back if in learning today,
+   * but the answer is not this session's.
+   */
+  answeredElsewhere(card: QueueCard, after: { state: CardState; due: number }): void {
+    this.takeAnswered(card, after);
+  }
+
+  /** A card of this session's lists, if it is one. */
+  find(cardId: string): QueueCard | undefined {
+    return this.learning.find((card) => card.id === cardId) ?? this.review.find(cardId) ?? this.fresh.find(cardId);
+  }
+
+  private takeAnswered(card: QueueCard, after: { state: CardState; due: number }): void {
+    this.remove(card.id, true);
     if ((after.state === LEARNING || after.state === RELEARNING) && after.due < this.dayEnd) {
       insertByDue(this.learning, { ...card, state: after.state, due: after.due });
     }
@@ -213,7 +231,7 @@ export class ReviewSession {
   private latestUndone(): QueueCard | undefined {
     while (this.undone.length > 0) {
       const id = this.undone[this.undone.length - 1];
-      const card = this.learning.find((c) => c.id === id) ?? this.review.find(id) ?? this.fresh.find(id);
+      const card = this.find(id);
       if (card) return card;
       this.undone.pop();
     }

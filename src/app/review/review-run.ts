@@ -6,10 +6,10 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { queueCardOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService } from './review-service.ts';
+import { CardChangedError, queueCardOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
-import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
+import { GRADE_NAMES, STATE_NAMES, stateFromColumns, type Grade } from '../../model/fsrs-state.ts';
 import { editorInvocation } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
@@ -90,6 +90,11 @@ export class ReviewRun implements ReviewController {
       this.session.removed(next.card.id);
       return this.next(now);
     }
+    if (!sameAsQueued(card, next.card)) {
+      // Rated or changed by another kb since this session queued it: taken as it is now.
+      this.changedElsewhere(card.id, card, now);
+      return this.next(now);
+    }
     const day = this.day(now);
     this.shownDays.set(card.id, day);
     return { kind: 'card', card: toScreen(card, day) };
@@ -127,7 +132,15 @@ export class ReviewRun implements ReviewController {
   }
 
   rate(cardId: string, grade: Grade, now: number, durationMs: number): ActionResult {
-    const outcome = this.service.rate(cardId, grade, now, durationMs);
+    let outcome;
+    try {
+      outcome = this.service.rate(cardId, grade, now, durationMs, this.cache.get(cardId));
+    } catch (error) {
+      if (!(error instanceof CardChangedError)) throw error;
+      const { row } = error;
+      this.changedElsewhere(cardId, { schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until }, now);
+      return { message: 'changed in another kb session since shown (rated there?): not rated again' };
+    }
     const before = queueCardOf(cardId, outcome.beforeRow);
     this.cache.delete(cardId);
     this.session.answered(before, grade, outcome.after);
@@ -135,6 +148,15 @@ export class ReviewRun implements ReviewController {
     if (outcome.leech === 'suspend') this.session.removed(cardId);
     this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before });
     return { message: fileMessage(outcome.writeback) ?? leechMessage(outcome.leech, outcome.after.lapses) };
+  }
+
+  /** The card was rated or changed by another kb since this session queued or showed it: the session takes it as it is now. */
+  private changedElsewhere(cardId: string, now: ShownSchedule, at: number): void {
+    this.cache.delete(cardId);
+    const queued = this.session.find(cardId);
+    const away = now.suspended || (now.buriedUntil !== null && now.buriedUntil > at);
+    if (queued && !away && now.schedule.lastReview !== null) this.session.answeredElsewhere(queued, { state: now.schedule.state, due: now.schedule.due });
+    else this.session.removed(cardId);
   }
 
   undo(_now: number): ActionResult {
@@ -233,4 +255,9 @@ function toScreen(card: ReviewCard, day: string): ScreenCard {
     stateName: STATE_NAMES[card.schedule.state],
     calc: question ? { unit: card.calc?.unit ?? null } : null,
   };
+}
+
+/** Whether the card's row still is what the session queued it as (state, due, not suspended or buried since). */
+function sameAsQueued(card: ReviewCard, queued: QueueCard): boolean {
+  return card.schedule.state === queued.state && card.schedule.due === queued.due && card.suspended === queued.suspended && card.buriedUntil === queued.buriedUntil;
 }

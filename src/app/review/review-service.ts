@@ -91,6 +91,24 @@ export interface UndoOutcome {
 /** review_log.state_before: the fsrs row, plus how to restore the note when write-back changed it. */
 type StateBefore = FsrsColumns & { file?: FileRestore };
 
+/** The schedule a screen showed a card with: a rating refuses a card that no longer has it. */
+export type ShownSchedule = Pick<ReviewCard, 'schedule' | 'suspended' | 'buriedUntil'>;
+
+/**
+ * The card's row changed since the screen showed it: another kb (a second terminal's kb
+ * review, a kb rate, a sync) rated or changed it. Rating it again from the stale screen would
+ * answer a question the learner saw in another state (a new card rated twice in two seconds
+ * would graduate with no spacing at all), so the rating is refused; `row` is the card now.
+ */
+export class CardChangedError extends Error {
+  readonly row: FsrsColumns;
+  constructor(cardId: string, row: FsrsColumns) {
+    super(`card ${cardId} changed in another kb session since it was shown (rated there?); not rated again here`);
+    this.name = 'CardChangedError';
+    this.row = row;
+  }
+}
+
 export class UndoError extends Error {
   constructor(message: string) {
     super(message);
@@ -208,13 +226,15 @@ export class ReviewService {
    * processes rating one card at once apply one rating after the other; then the note's
    * write-back.
    */
-  rate(cardId: string, grade: Grade, now: number, durationMs = 0): RatingOutcome {
+  /** `shown`: the schedule the card was shown with; the rating is refused (CardChangedError) when its row no longer has it. */
+  rate(cardId: string, grade: Grade, now: number, durationMs = 0, shown?: ShownSchedule): RatingOutcome {
     const card = this.requireCard(cardId);
     const uuid = randomUUID();
     const { beforeRow, before, after, prepared, leech } = this.target.db
       .transaction(() => {
         this.log?.catchUp();
         const beforeRow = this.requireRow(cardId);
+        if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow);
         const { at, before, after, afterRow, leech } = rateRow(this.scheduler, cardId, beforeRow, grade, now);
         const prepared = this.writesBack(card)
           ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
@@ -362,6 +382,10 @@ export class ReviewService {
     if (!row) throw new UnknownCardError(cardId);
     return row;
   }
+}
+
+function showsRow(shown: ShownSchedule, row: FsrsColumns): boolean {
+  return sameFsrsState(shown.schedule, stateFromColumns(row)) && shown.suspended === (row.suspended === 1) && shown.buriedUntil === row.buried_until;
 }
 
 /** The queue entry of a card whose row is `row`. */

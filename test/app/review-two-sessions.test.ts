@@ -1,0 +1,121 @@
+// Two kb review sessions on one knowledge base (two terminals). Each shows a card and keeps
+// it on screen; when the other session rates that card first, rating it again from the stale
+// screen used to apply a second answer a second later (a new card graduated with no spacing).
+// Now the rating is refused with a message, and the session takes that card as it now is.
+// (A session does not follow the other's ratings of cards it has not shown: its counts catch
+// up when it meets them, or at the next launch.)
+import fc from 'fast-check';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/kb/config.ts';
+import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
+import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
+import { ReviewRun } from '../../src/app/review/review-run.ts';
+import { ReviewService } from '../../src/app/review/review-service.ts';
+import type { Grade } from '../../src/model/fsrs-state.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { FakeLabs } from '../ui/fake-labs.ts';
+
+// Local 06:00: far from the 04:00 day start, so a test stays in one review day.
+const START = new Date(2026, 2, 10, 6).getTime();
+const CHANGED = /^changed in another kb session since shown \(rated there\?\): not rated again$/;
+
+/** Six new cards; two connections to one database file, as two kb processes have. */
+async function twoSessions(): Promise<{ dbs: [KbDatabase, KbDatabase]; services: [ReviewService, ReviewService] }> {
+  const root = tempDir('kb-two-');
+  mkdirSync(join(root, 'cards'), { recursive: true });
+  writeFileSync(join(root, 'cards/deck.md'), Array.from({ length: 6 }, (_, i) => `## Question ${i}?\n\nAnswer ${i}.\n`).join('\n'));
+  const path = join(root, '.kb', 'kb.db');
+  mkdirSync(join(root, '.kb'));
+  const first = openDatabase(path);
+  await scanKnowledgeBase({ root, db: first, writable: true, config: defaultConfig }, { now: START - 60_000 });
+  const second = openDatabase(path);
+  const service = (db: KbDatabase) => new ReviewService({ root, db, writable: true, config: defaultConfig });
+  return { dbs: [first, second], services: [service(first), service(second)] };
+}
+
+function reviewRun(service: ReviewService, startedAt: number): ReviewRun {
+  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
+}
+
+function shown(run: ReviewRun, now: number): string | null {
+  const next = run.next(now);
+  return next.kind === 'card' ? next.card.id : null;
+}
+
+function queueOf(run: ReviewRun) {
+  const { done: _done, ...counts } = run.counts();
+  return { counts, lists: run.sessionLists() };
+}
+
+const ratings = (db: KbDatabase) => (db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n;
+
+describe('two kb review sessions at once', () => {
+  it('refuses to rate a card the other session rated since it was shown, and moves on', async () => {
+    const { dbs, services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const card = shown(a, START);
+    expect(shown(b, START)).toBe(card);
+    expect(a.rate(card!, 3, START + 1_000, 1_000).message).toBeNull();
+    expect(b.rate(card!, 3, START + 2_000, 1_000).message).toMatch(CHANGED);
+    expect(ratings(dbs[0])).toBe(1);
+    // B's queue is what a fresh launch shows now: the card in learning, one new card fewer.
+    expect(queueOf(b)).toEqual(queueOf(reviewRun(services[1], START + 2_000)));
+    expect(shown(b, START + 2_000)).not.toBe(card);
+    // Shown afresh, the card can be rated from either session.
+    const later = START + 11 * 60_000;
+    expect(shown(b, later)).toBe(card);
+    expect(b.rate(card!, 3, later, 1_000).message).toBeNull();
+    expect(ratings(dbs[0])).toBe(2);
+  });
+
+  it('does not show a card the other session rated after this one queued it, and queues it as it now is', async () => {
+    const { dbs, services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const first = shown(a, START)!;
+    expect(shown(b, START)).toBe(first);
+    // A rates the first card, then the second; B, still on the first, is refused, then shows
+    // the third (the second is now in learning, due in a minute), not the second as new.
+    a.rate(first, 3, START + 1_000, 1_000);
+    const second = shown(a, START + 1_000)!;
+    a.rate(second, 1, START + 2_000, 1_000);
+    expect(b.rate(first, 3, START + 3_000, 1_000).message).toMatch(CHANGED);
+    const third = shown(b, START + 3_000);
+    expect(third).not.toBe(second);
+    expect(third).not.toBe(first);
+    expect(queueOf(b)).toEqual(queueOf(reviewRun(services[1], START + 3_000)));
+    expect(ratings(dbs[0])).toBe(2);
+  });
+
+  it('in any interleaving of two sessions, a rating is stored only when the card is as its screen showed it', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ who: fc.nat(1), grade: fc.constantFrom<Grade>(1, 2, 3, 4), gap: fc.integer({ min: 1_000, max: 600_000 }) }), { minLength: 1, maxLength: 16 }), async (steps) => {
+        const { dbs, services } = await twoSessions();
+        const runs = services.map((service) => reviewRun(service, START));
+        const rowOf = (id: string) => dbs[0].prepare('SELECT * FROM fsrs WHERE card_id = ?').get(id) as Record<string, unknown>;
+        let now = START;
+        // What each session has on screen, and the card's row when it was shown.
+        const show = (who: number) => {
+          const id = shown(runs[who], now);
+          return id === null ? null : { id, row: rowOf(id) };
+        };
+        const onScreen = [show(0), show(1)];
+        for (const { who, grade, gap } of steps) {
+          now += gap;
+          const card = onScreen[who];
+          if (card !== null) {
+            const unchanged = JSON.stringify(rowOf(card.id)) === JSON.stringify(card.row);
+            const before = ratings(dbs[0]);
+            const message = runs[who].rate(card.id, grade, now, 1_000).message;
+            expect(message === null || !CHANGED.test(message)).toBe(unchanged);
+            expect(ratings(dbs[0])).toBe(before + (unchanged ? 1 : 0));
+          }
+          onScreen[who] = show(who);
+        }
+        for (const db of dbs) db.close();
+      }),
+      { numRuns: 40, seed: 7 },
+    );
+  });
+});
