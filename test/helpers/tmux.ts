@@ -74,6 +74,12 @@ export class TmuxKb {
     this.startProgram(['sh', '-c', `${kb}; echo "exit=$?"; sleep 600`], terminalEnv(), size);
   }
 
+  /** Starts an interactive shell with job control (its prompt: `bash-<version>$`, or `#` as root), for a test to type kb commands into (Ctrl-Z, fg). */
+  startShell(size?: TerminalSize): void {
+    this.command = 'bash';
+    this.startProgram(['bash', '--norc', '--noprofile', '-i'], terminalEnv(), size);
+  }
+
   /** Starts any program in the terminal (bench/review.ts times a bare Node this way). */
   startProgram(argv: string[], env: Record<string, string>, size: TerminalSize = { columns: 100, rows: 30 }): void {
     const shellCommand = `exec ${argv.map(shellQuote).join(' ')}`;

@@ -11,7 +11,7 @@ describe('HelpPanel', () => {
       // Border above, "Keys", one row per key, border below.
       const keyRows = lines.slice(2, -1);
       expect(keyRows.every((row) => /^│ \S/.test(row))).toBe(true);
-      expect(keyRows).toHaveLength(editable ? 12 : 11);
+      expect(keyRows).toHaveLength(editable ? 13 : 12);
       expect(lines.some((line) => line.includes('e  ') && line.includes('$EDITOR'))).toBe(editable);
     }
   });

@@ -28,6 +28,10 @@ describe('kb review keys', () => {
     expect(reviewKey({ ...review, busy: true }, '3', noKey)).toEqual({ command: null, hideHelp: false });
     expect(reviewKey({ ...review, labOpen: true }, 'q', noKey).command).toEqual({ kind: 'lab-key' });
     expect(reviewKey(review, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
+    // Ctrl-Z goes back to the shell from any screen, a calc answer being typed and the lab panel included.
+    for (const view of [review, { ...review, calc: true, typed: '0.5' }, { ...review, labOpen: true }, { ...review, hasCard: false }]) {
+      expect(reviewKey(view, 'z', { ...noKey, ctrl: true }).command).toEqual({ kind: 'to-shell' });
+    }
     expect(reviewKey({ ...review, hasCard: false }, 'u', noKey).command).toEqual({ kind: 'undo' });
     expect(reviewKey({ ...review, hasCard: false }, 'b', noKey).command).toBeNull();
     expect(reviewKey(review, '', { ...noKey, pageDown: true }).command).toEqual({ kind: 'scroll', by: 10 });
@@ -59,6 +63,7 @@ describe('kb quiz keys', () => {
     expect(quizKey({ ...quiz, phase: 'end' }, 'q', noKey)).toEqual({ kind: 'close' });
     expect(quizKey({ ...quiz, phase: 'end' }, 'x', noKey)).toBeNull();
     expect(quizKey(quiz, 'c', { ...noKey, ctrl: true })).toEqual({ kind: 'interrupt' });
+    expect(quizKey(quiz, 'z', { ...noKey, ctrl: true })).toEqual({ kind: 'to-shell' });
     expect(quizKey({ ...quiz, labOpen: true }, 'q', noKey)).toEqual({ kind: 'lab-key' });
   });
 });

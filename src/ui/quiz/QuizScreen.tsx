@@ -6,7 +6,8 @@
 // answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { exitOnError, INTERRUPTED } from '../screen-exit.ts';
+import { exitOnError, exitOnRejection, INTERRUPTED } from '../screen-exit.ts';
+import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
 import type { CardLabs } from '../../app/card-labs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../../app/quiz/quiz-session.ts';
 import { calcVerdict, expectedLabel, solutionText } from '../../app/quiz/quiz-session.ts';
@@ -74,7 +75,7 @@ function questionSource(prompt: string): string {
 }
 
 export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: QuizScreenProps) {
-  const { exit } = useApp();
+  const { exit, suspendTerminal } = useApp();
   const { columns, rows } = useWindowSize();
   const width = Math.max(20, (columns || 80) - 1);
   const measure = readableWidth(width);
@@ -163,6 +164,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     if (command.kind === 'close') return exit();
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'interrupt') return exit(INTERRUPTED);
+    if (command.kind === 'to-shell') return void stopUntilResumed(suspendTerminal).then((stopped) => update({ message: stopped ? null : NO_JOB_CONTROL }), exitOnRejection(exit));
     if (command.kind === 'finish') return finish();
     if (!question) return;
     const at = now();

@@ -20,6 +20,7 @@ export type QuizCommand =
   | { kind: 'close' }
   | { kind: 'lab-key' }
   | { kind: 'interrupt' }
+  | { kind: 'to-shell' }
   | { kind: 'finish' }
   | { kind: 'open-lab' }
   | { kind: 'scroll'; by: number }
@@ -38,6 +39,8 @@ export interface QuizKey extends LineKey {
 
 export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCommand | null {
   const { phase } = view;
+  // Ctrl-Z: back to the shell, whatever the screen shows (fg returns to it).
+  if (key.ctrl && input === 'z') return { kind: 'to-shell' };
   if (phase === 'end') return input === 'q' || key.return || key.escape ? { kind: 'close' } : null;
   if (view.labOpen) return { kind: 'lab-key' };
   if (key.ctrl && input === 'c') return { kind: 'interrupt' }; // kb exits 130

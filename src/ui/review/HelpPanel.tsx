@@ -15,6 +15,7 @@ const KEYS: Array<[string, string]> = [
   ['l', "run the card's lab here (Esc stops it)"],
   ['?', 'show or hide this help'],
   ['q, Esc, Ctrl-C', 'quit (every answer is already saved)'],
+  ['Ctrl-Z', 'back to the shell; fg returns here'],
 ];
 
 /** `editable` false (the read-only bundled knowledge base): e is left out. */

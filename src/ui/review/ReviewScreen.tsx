@@ -16,6 +16,7 @@ import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
 import { exitOnError, exitOnRejection, INTERRUPTED } from '../screen-exit.ts';
+import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
 
 export interface ReviewScreenProps {
   controller: ReviewController;
@@ -143,6 +144,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
     if (command.kind === 'toggle-help') return setHelp((shown) => !shown);
+    if (command.kind === 'to-shell') return void stopUntilResumed(suspendTerminal).then((stopped) => setMessage(stopped ? null : NO_JOB_CONTROL), exitOnRejection(exit));
     if (command.kind === 'undo') return advance(controller.undo(now()));
     if (!card) return;
     const at = now();

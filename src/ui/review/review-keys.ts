@@ -27,6 +27,7 @@ export type ReviewCommand =
   | { kind: 'type'; typed: string }
   | { kind: 'check'; typed: string }
   | { kind: 'quit'; interrupted: boolean }
+  | { kind: 'to-shell' }
   | { kind: 'toggle-help' }
   | { kind: 'undo' }
   | { kind: 'scroll'; by: number }
@@ -57,6 +58,8 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   const only = (command: ReviewCommand | null): ReviewKeyResult => ({ command, hideHelp: false });
   const closing = (command: ReviewCommand | null): ReviewKeyResult => ({ command, hideHelp: true });
   if (view.busy) return only(null);
+  // Ctrl-Z: back to the shell, whatever the screen shows (fg returns to it).
+  if (key.ctrl && input === 'z') return only({ kind: 'to-shell' });
   if (view.labOpen) return only({ kind: 'lab-key' });
   if (view.hasCard && view.calc && !view.revealed) {
     const step = calcKey(view.typed, input, key);

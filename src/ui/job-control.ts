@@ -1,0 +1,43 @@
+// Ctrl-Z in kb review and kb quiz, as in any terminal program: back to the shell, and `fg`
+// brings the screen back where it was. The screens read keys in raw mode, where the terminal
+// hands Ctrl-Z to kb as a key instead of stopping it; so kb stops itself as the terminal
+// would have: Ink gives the terminal back (suspendTerminal), kb's process group gets SIGTSTP,
+// and on SIGCONT Ink takes the terminal again and redraws.
+import { readFileSync } from 'node:fs';
+
+/** Ink's useApp().suspendTerminal with a callback. */
+type SuspendTerminal = (during: () => Promise<void>) => Promise<unknown>;
+
+/**
+ * Whether a shell with job control started kb, so that a stopped kb can be resumed. Such a
+ * shell runs each job in a process group of its own; kb run as a terminal's own program (or
+ * by a script) shares its session leader's group, and stopped, nothing would resume it.
+ * Where /proc is missing (macOS), kb assumes a shell.
+ */
+export function hasJobControl(): boolean {
+  if (process.platform === 'win32') return false;
+  let stat: string;
+  try {
+    stat = readFileSync('/proc/self/stat', 'utf8');
+  } catch {
+    return true;
+  }
+  // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses.
+  const [, , pgrp, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return pgrp !== session;
+}
+
+/** Stops kb until `fg`, the screen handed back meanwhile; false (nothing done) without job control. */
+export async function stopUntilResumed(suspendTerminal: SuspendTerminal): Promise<boolean> {
+  if (!hasJobControl()) return false;
+  await suspendTerminal(
+    () =>
+      new Promise<void>((resolve) => {
+        process.once('SIGCONT', () => resolve());
+        process.kill(0, 'SIGTSTP');
+      }),
+  );
+  return true;
+}
+
+export const NO_JOB_CONTROL = 'Ctrl-Z: kb was not started from a shell with job control, so it keeps running';

@@ -1,0 +1,50 @@
+// Ctrl-Z in kb review and kb quiz: the screens read keys in raw mode, where the terminal does
+// not stop kb by itself. Started from a shell, kb goes back to it ("Stopped") and `fg` redraws
+// the screen where it was, keys working; run with no shell to resume it, kb says so and stays.
+import { afterEach, describe, expect, it } from 'vitest';
+import { kbBin } from '../helpers/kb-cli.ts';
+import { reviewKb } from './review-fixture.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
+
+let tmux: TmuxKb | null = null;
+afterEach(() => {
+  tmux?.stop();
+  tmux = null;
+});
+
+const QUESTION = 'What is TTFT and why does it matter for chat?';
+const PROMPT = /^bash-\S*[$#]/m; // bash --norc: "bash-5.2$ " ("#" as root)
+
+describe('Ctrl-Z in kb review', () => {
+  it('goes back to the shell, and fg brings the screen back with its keys', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    const kb = reviewKb();
+    tmux = new TmuxKb();
+    tmux.startShell();
+    await tmux.waitFor(PROMPT);
+    tmux.type(`${kbBin} --kb ${kb.root} review`);
+    tmux.send('Enter');
+    await tmux.waitFor(QUESTION);
+    tmux.send('C-z');
+    const shell = await tmux.waitFor(/Stopped.*review/);
+    expect(shell).not.toContain(QUESTION);
+    tmux.type('fg');
+    tmux.send('Enter');
+    await tmux.waitFor(QUESTION);
+    tmux.send('Space');
+    await tmux.waitFor('3 Good');
+    tmux.send('q');
+    await tmux.waitFor((screen) => screen.includes('Reviewed 0 cards') && PROMPT.test(screen));
+  });
+
+  it('says it keeps running when no shell could resume it', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    const kb = reviewKb();
+    tmux = new TmuxKb();
+    tmux.start(kb.root, 'review');
+    await tmux.waitFor(QUESTION);
+    tmux.send('C-z');
+    const screen = await tmux.waitFor('not started from a shell with job control');
+    expect(screen).toContain(QUESTION);
+    tmux.send('Space');
+    await tmux.waitFor('3 Good');
+  });
+});
