@@ -1,4 +1,5 @@
 // The plain-text listing of kb cards: one line per card, the columns of Anki's browser.
+import stringWidth from 'string-width';
 import { padToWidth, truncateToWidth } from './truncate.ts';
 
 export interface CardEntry {
@@ -43,10 +44,14 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     entry.deck,
   ]);
   const header = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
-  const widths = header.map((title, i) => Math.min(i === 7 ? 16 : 40, Math.max(title.length, ...rows.map((row) => row[i].length))));
+  // Widths in terminal cells: a Chinese deck name takes two per character.
+  const widths = header.map((title, i) => Math.min(i === 7 ? 16 : 40, Math.max(title.length, ...rows.map((row) => stringWidth(row[i])))));
+  // The deck column gives way (to its title's width at least) so the question keeps 20 cells.
+  const others = widths.slice(0, 7).reduce((sum, width) => sum + width + 2, 0);
+  widths[7] = Math.max(header[7].length, Math.min(widths[7], columns - others - 2 - 20 - 1));
   const line = (cells: string[], question: string) => {
     const head = cells.map((cell, i) => padToWidth(truncateToWidth(cell, widths[i]), widths[i])).join('  ');
-    return `${head}  ${truncateToWidth(question, Math.max(10, columns - head.length - 3))}`;
+    return `${head}  ${truncateToWidth(question, Math.max(10, columns - stringWidth(head) - 3))}`;
   };
   const lines = [line(header, 'question'), ...rows.map((row, i) => line(row, entries[i].question))];
   return `${lines.join('\n')}\n${entries.length} card${entries.length === 1 ? '' : 's'}\n`;

@@ -1,5 +1,6 @@
 // The plain-text listing of kb due: a summary line, then one line per card.
 import { intervalLabel } from '../../srs/interval-label.ts';
+import stringWidth from 'string-width';
 import { padToWidth, truncateToWidth } from './truncate.ts';
 
 export interface DueEntry {
@@ -26,14 +27,15 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
       : `Due now: ${counts.learning} learning, ${counts.review} review, ${counts.new} new` +
         (counts.later > 0 ? `; ${counts.later} learning later today` : ''),
   ];
-  const idWidth = Math.max(2, ...entries.map((entry) => entry.id.length));
-  const deckWidth = Math.min(16, Math.max(4, ...entries.map((entry) => entry.deck.length)));
+  const idWidth = Math.max(2, ...entries.map((entry) => stringWidth(entry.id)));
+  const deckWidth = Math.min(16, Math.max(4, ...entries.map((entry) => stringWidth(entry.deck))));
   for (const entry of entries) {
     const due = Date.parse(entry.due);
     const when = due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
     const head = `${padToWidth(entry.id, idWidth)}  ${padToWidth(entry.queue, 8)}  ${padToWidth(when, 8)}  ${padToWidth(truncateToWidth(entry.deck, deckWidth), deckWidth)}  `;
     const lab = entry.lab ? ` [lab: ${entry.lab}]` : '';
-    lines.push(head + truncateToWidth(entry.front, Math.max(10, columns - head.length - lab.length - 1)) + lab);
+    // Widths in terminal cells: a Chinese deck name takes two per character.
+    lines.push(head + truncateToWidth(entry.front, Math.max(10, columns - stringWidth(head) - stringWidth(lab) - 1)) + lab);
   }
   return `${lines.join('\n')}\n`;
 }

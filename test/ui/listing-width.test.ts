@@ -1,0 +1,34 @@
+// kb due and kb cards in a terminal: a line never reaches the terminal's last column, with
+// Chinese deck names and questions too (their characters take two cells). Measured by string
+// length, a Chinese deck let the question run two cells over, and its "…" wrapped onto a line
+// of its own at 80 columns.
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { formatDue, type DueEntry } from '../../src/ui/text/due-list.ts';
+import { formatCardTable, type CardEntry } from '../../src/ui/text/card-table.ts';
+
+const NOW = Date.UTC(2026, 10, 26, 12);
+const LONG_ZH = '在高并发场景下，为什么首个令牌延迟（TTFT）的 p99 会远高于 p50，排队等待和预填充各占多少？';
+const decks = ['推理', '推理优化技巧与实践经验总结', 'metrics', 'kv-cache'];
+const questions = [LONG_ZH, 'What problem does PagedAttention solve, and how much memory does it save in practice?', '连续批处理为什么能提高吞吐？'];
+
+const dueEntries: DueEntry[] = decks.flatMap((deck, d) =>
+  questions.map((front, q) => ({ id: `c${d}${q}abcdefghij`, queue: 'new' as const, due: new Date(NOW).toISOString(), deck, front, lab: q === 1 ? 'batching' : null })),
+);
+const cardEntries: CardEntry[] = dueEntries.map((entry) => ({
+  id: entry.id, question: entry.front, deck: entry.deck, state: 'review', due: new Date(NOW + 86_400_000).toISOString(),
+  stability: 12.3, difficulty: 5.1, reps: 4, lapses: 1, suspended: false, buried: false, leech: false,
+}));
+
+describe('listing widths', () => {
+  for (const columns of [80, 100, 200]) {
+    it(`kb due and kb cards stay within ${columns - 1} cells at ${columns} columns`, () => {
+      for (const text of [formatDue({ learning: 0, review: 0, new: dueEntries.length, later: 0 }, dueEntries, NOW, columns), formatCardTable(cardEntries, NOW, columns)]) {
+        const lines = text.trimEnd().split('\n');
+        for (const line of lines) expect(stringWidth(line), line).toBeLessThan(columns);
+        // The long questions are cut, not dropped: each card line ends in its question's start or an ellipsis.
+        expect(lines.filter((line) => line.includes('在高并发')).length).toBe(decks.length);
+      }
+    });
+  }
+});
