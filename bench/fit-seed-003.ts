@@ -15,7 +15,7 @@ import type { CostTerms } from '../src/engine/backend/sim/cost-terms.ts';
 const BEFORE = { 'ttft.p50': 425.47, 'ttft.p99': 537.85, 'tpot.p50': 19.63, 'throughput.output_tps': 9507.13 };
 const AFTER = { 'queue_wait.p99': 513.31, 'ttft.p50': 414.69, 'ttft.p99': 523.75, 'tpot.p50': 19.64, 'throughput.output_tps': 9594.75 };
 
-const lab = loadLab(bundledRoot(), 'ttft-breakdown');
+const lab = loadLab([bundledRoot()], 'ttft-breakdown');
 const preset = lab.presets.find((p) => p.name === 'seed-003');
 if (!preset) throw new Error('lab/ttft-breakdown.md has no seed-003 preset');
 const settings = applyOverrides(lab.settings, preset.overrides);

@@ -31,8 +31,8 @@ const { values: args } = parseArgs({
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`${new Date().toISOString()}  load ${load()}`);
-const names = args.labs ? args.labs.split(',') : listLabs(bundledRoot()).map((entry) => entry.name);
-const models = [...new Set(names.map((name) => loadLab(bundledRoot(), name).settings.model))];
+const names = args.labs ? args.labs.split(',') : listLabs([bundledRoot()]).map((entry) => entry.name);
+const models = [...new Set(names.map((name) => loadLab([bundledRoot()], name).settings.model))];
 if (args.calibrate) {
   for (const model of models) {
     const result = await calibrate({ model, backend: 'cpu', name: `${args.prefix}-${model}`, quick: false });
@@ -43,7 +43,7 @@ const db = openDatabase(':memory:');
 const errors: number[] = [];
 const summary: string[] = [];
 for (const name of names) {
-  const lab = loadLab(bundledRoot(), name);
+  const lab = loadLab([bundledRoot()], name);
   const sim = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${args.prefix}-${lab.settings.model}` }] });
   const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }] });
   const rows = predictionRows(sim, measured);

@@ -47,7 +47,7 @@ const sequences = Number(args.sequences);
 const threads = Number(args.threads);
 const rounds = Number(args.rounds);
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const lab = loadLab(repoRoot, args.lab);
+const lab = loadLab([repoRoot], args.lab);
 if (lab.sweep) throw new Error(`--lab ${args.lab} is a sweep; pick a single-run lab`);
 const settings = labSettings(lab, [
   { key: 'model', value: args.model },

@@ -67,7 +67,7 @@ interface SideResult {
   cpu?: ThreadCpu & { clientMs: number };
 }
 
-const lab = loadLab(repoRoot, args.lab);
+const lab = loadLab([repoRoot], args.lab);
 const settings: LabSettings = lab.settings;
 // Both sides run the engine on the same number of cpu threads (default: all cores).
 const threads = args.threads === undefined ? undefined : Number(args.threads);

@@ -18,7 +18,8 @@ import { parseLocated, type LocatedParse } from '../kb/parse-file.ts';
 import { slugify } from '../kb/slug.ts';
 import type { Diagnostic, Difficulty, KbPath, ParsedCard } from '../model/knowledge-base.ts';
 // The labs a card may link to are those `kb lab` can run.
-import { labNames } from '../lab/lab-files.ts';
+import { labNames } from '../lab/lab-names.ts';
+import { labRoots } from '../kb/location.ts';
 
 /** A mistake in what was asked for (a bad name, an existing file, text that would not read back). */
 export class AddError extends Error {
@@ -99,11 +100,11 @@ export function splitTags(list: string): string[] {
 
 /** Refuses a lab the knowledge base does not have, listing those it has. */
 export function checkLab(root: string, lab: string): void {
-  const labs = labNames(root);
+  const labs = labNames(labRoots(root));
   if (labs.includes(lab)) return;
   throw new AddError(labs.length === 0
-    ? `unknown lab "${lab}": this knowledge base has no labs (no lab/*.md)`
-    : `unknown lab "${lab}"; labs here: ${labs.join(', ')}`);
+    ? `unknown lab "${lab}": no labs found (no lab/*.md here, nor among kb's own)`
+    : `unknown lab "${lab}"; labs: ${labs.join(', ')}`);
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -1,5 +1,7 @@
 // Card links to labs that the knowledge base does not have.
 import type { Diagnostic } from '../model/knowledge-base.ts';
+import { labNames } from '../lab/lab-names.ts';
+import { labRoots } from './location.ts';
 
 /** One warning per file and missing lab, at its first card: a deck linking 13 cards to one lab gives one line. */
 export function unknownLabWarnings(links: { path: string; line: number; lab: string }[], labs: Set<string>): Diagnostic[] {
@@ -15,6 +17,11 @@ export function unknownLabWarnings(links: { path: string; line: number; lab: str
     severity: 'warning',
     file: group.path,
     line: group.line,
-    message: `lab "${group.lab}" not found (no lab/${group.lab}.md)${group.cards > 1 ? `; ${group.cards} cards in this file link to it` : ''}`,
+    message: `lab "${group.lab}" not found (no lab/${group.lab}.md here, nor among kb's own labs)${group.cards > 1 ? `; ${group.cards} cards in this file link to it` : ''}`,
   }));
+}
+
+/** The labs a card may link to: the knowledge base's own (`own`, found by its walk) and kb's bundled ones. */
+export function knownLabs(root: string, own: Iterable<string>): Set<string> {
+  return new Set([...own, ...labNames(labRoots(root).slice(1))]);
 }

@@ -39,6 +39,15 @@ export function bundledRoot(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 }
 
+/**
+ * Where a knowledge base's labs come from, in order: its own lab/ folder, then kb's bundled
+ * labs. A vault adopted with kb init has no lab/ of its own and still runs every lab kb
+ * ships; one made by kb init keeps its own (editable) copies in front.
+ */
+export function labRoots(root: string): string[] {
+  return canonical(root) === canonical(bundledRoot()) ? [root] : [root, bundledRoot()];
+}
+
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();

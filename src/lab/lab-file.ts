@@ -116,7 +116,6 @@ export class LabFileError extends Error {
 // Mini carries no messages of its own (set here too: a lab can be read without kb.json's module).
 z.config(en());
 
-export const labNamePattern = /^[a-z0-9][a-z0-9-]*$/;
 
 /** A zod schema for one registered setting: the registry's range check, normalising lengths. */
 function settingSchema(spec: SettingSpec) {

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
-import { repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { repoRoot, runKb, tempDir, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
 
 interface DueJson {
   cards: Array<{ id: string; queue: string; kind: string; path: string; line: number; front: string; lab: string | null }>;
@@ -172,7 +172,7 @@ describe('kb add', () => {
 
     const lab = runKb(['--kb', root, 'add', 'Q?', '--lab', 'nope', '--answer', 'x']);
     expect(lab.code).toBe(1);
-    expect(lab.stderr).toBe('kb: unknown lab "nope"; labs here: paged-kv\n');
+    expect(lab.stderr).toBe(`kb: unknown lab "nope"; labs: ${withBundledLabs(['paged-kv']).join(', ')}\n`);
 
     const none = runKb(['--kb', root, 'add', 'Q?']);
     expect(none.code).toBe(1);

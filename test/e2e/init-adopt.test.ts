@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKb, tempDir } from '../helpers/kb-cli.ts';
+import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
 import { fingerprint } from './scan-fixtures.ts';
 
 function folder(files: Record<string, string>): string {
@@ -98,5 +98,27 @@ describe('kb init on a folder of notes', () => {
     expect(scan.code).toBe(1);
     expect(scan.stderr).toContain(`${join(root, 'kb.json')}: notesFolders.0: a folder inside the knowledge base`);
     expect(existsSync(join(root, '.kb'))).toBe(false);
+  });
+
+  it('runs the labs kb ships in an adopted vault, which has none of its own, and a lab of its own comes first', () => {
+    const root = folder({
+      '推理/连续批处理.md': '---\nlab: batching\n---\n# 连续批处理为什么能提高吞吐？\n\n## 答案\n\n每一步都能换入新请求。\n',
+      'notes-on-ttft.md': '---\nlab: no-such-lab\n---\n# What is TTFT?\n\n## Answer\n\nQueue wait plus prefill.\n',
+    });
+    expect(runKb(['init', root]).code).toBe(0);
+    // The card's link to kb's batching lab is no unknown lab.
+    const scan = runKb(['--kb', root, 'scan']);
+    expect(scan.code, scan.stderr).toBe(0);
+    expect(scan.stderr).toContain('lab "no-such-lab" not found');
+    expect(scan.stderr).not.toContain('lab "batching"');
+    const list = runKb(['--kb', root, 'lab', 'list']);
+    expect(list.stdout).toMatch(/^ttft-breakdown\s+TTFT breakdown/m);
+    const run = runKb(['--kb', root, 'lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'workload.requests=8']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/TTFT/);
+    // A lab file of the vault's own, named as one of kb's, is the one used.
+    mkdirSync(join(root, 'lab'));
+    writeFileSync(join(root, 'lab/batching.md'), readFileSync(join(repoRoot, 'lab/batching.md'), 'utf8').replace(/^title: .*$/m, 'title: My own batching lab'));
+    expect(runKb(['--kb', root, 'lab', 'show', 'batching']).stdout).toContain('My own batching lab');
   });
 });

@@ -1,6 +1,7 @@
 // kb lab list | history and the refusals that happen before any engine work.
 import { describe, expect, it } from 'vitest';
-import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { join } from 'node:path';
+import { repoRoot, runKb, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
 
 const labText = (title: string) => `---
 title: ${title}
@@ -29,14 +30,17 @@ describe('kb lab list', () => {
     expect(run.stdout).toMatch(/^ttft-breakdown\s+TTFT breakdown/m);
   });
 
-  it('--json lists every lab of a knowledge base, a broken one with its error', () => {
+  it('--json lists every lab of a knowledge base, a broken one with its error, then kb\'s own behind them', () => {
     const kb = writeKb({ 'lab/alpha.md': labText('Alpha'), 'lab/broken.md': labText('Broken').replace('requests: 4', 'requests: -1') });
     const run = runKb(['--kb', kb, 'lab', 'list', '--json']);
     expect(run.code).toBe(0);
-    const listing = JSON.parse(run.stdout) as { labs: Array<{ name: string; title: string | null; error: string | null; expect: string[] }> };
-    expect(listing.labs.map((l) => l.name)).toEqual(['alpha', 'broken']);
-    expect(listing.labs[0]).toMatchObject({ title: 'Alpha', error: null, expect: ['the first token takes some time'] });
-    expect(listing.labs[1].error).toMatch(/lab\/broken\.md:5: workload\.requests: must be integer 1\.\.100000, got -1/);
+    const listing = JSON.parse(run.stdout) as { labs: Array<{ name: string; file: string; title: string | null; error: string | null; expect: string[] }> };
+    expect(listing.labs.map((l) => l.name)).toEqual(withBundledLabs(['alpha', 'broken']));
+    const byName = (name: string) => listing.labs.find((l) => l.name === name)!;
+    expect(byName('alpha')).toMatchObject({ file: 'lab/alpha.md', title: 'Alpha', error: null, expect: ['the first token takes some time'] });
+    // One kb ships, read from kb's own lab folder (named by its full path).
+    expect(byName('batching')).toMatchObject({ file: join(repoRoot, 'lab/batching.md'), error: null });
+    expect(byName('broken').error).toMatch(/lab\/broken\.md:5: workload\.requests: must be integer 1\.\.100000, got -1/);
   });
 });
 
@@ -75,7 +79,7 @@ describe('kb lab <name> refusals', () => {
     const kb = writeKb({ 'lab/alpha.md': labText('Alpha') });
     const missing = runKb(['--kb', kb, 'lab', 'beta']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('kb: no lab "beta" (lab/beta.md does not exist); labs: alpha\n');
+    expect(missing.stderr).toBe(`kb: no lab "beta" (lab/beta.md does not exist); labs: ${withBundledLabs(['alpha']).join(', ')}\n`);
     const path = runKb(['--kb', kb, 'lab', '../notes/x']);
     expect(path.code).toBe(1);
     expect(path.stderr).toMatch(/is not a lab name/);

@@ -1,6 +1,6 @@
 // Runs the real kb CLI in a child process, as a user would, for end-to-end tests.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,4 +65,14 @@ export function writeKb(files: Record<string, string | Buffer>): string {
     writeFileSync(join(root, path), content);
   }
   return root;
+}
+
+/** The labs kb ships (its own lab/ folder), which every knowledge base can run behind its own. */
+export function bundledLabNames(): string[] {
+  return readdirSync(join(repoRoot, 'lab')).filter((name) => name.endsWith('.md')).map((name) => name.slice(0, -3)).sort();
+}
+
+/** `own` lab names with kb's bundled ones, as kb lists them. */
+export function withBundledLabs(own: string[]): string[] {
+  return [...new Set([...own, ...bundledLabNames()])].sort();
 }

@@ -10,6 +10,7 @@ import {
 import { newCardId } from '../../src/kb/card-identity.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { SLUG_MAX_LENGTH, slugify } from '../../src/kb/slug.ts';
+import { withBundledLabs } from '../helpers/kb-cli.ts';
 
 /** A knowledge base with two labs and whatever files are given. */
 function knowledgeBase(files: Record<string, string | Buffer> = {}): string {
@@ -159,9 +160,9 @@ describe('addNote', () => {
     expect(readFileSync(join(root, 'notes/metrics/what-does-ttft-measure.md'), 'utf8')).toBe('mine\n');
   });
 
-  it('refuses an unknown lab, listing the knowledge base\'s labs', () => {
+  it('refuses an unknown lab, listing the knowledge base\'s labs and kb\'s own', () => {
     const root = knowledgeBase();
-    expect(() => addNote(root, note({ lab: 'nope' }))).toThrow('unknown lab "nope"; labs here: batching, paged-kv');
+    expect(() => addNote(root, note({ lab: 'nope' }))).toThrow(`unknown lab "nope"; labs: ${withBundledLabs(['batching', 'paged-kv']).join(', ')}`);
     expect(readdirSync(join(root, 'notes'))).toEqual([]);
   });
 

@@ -91,21 +91,21 @@ describe('lab file', () => {
 
   it('finds labs in a knowledge base, lists broken ones with their error, refuses odd names', () => {
     const root = writeKb({ 'lab/good.md': minimal, 'lab/broken.md': '---\ntitle: [\n---\n', 'lab/README.txt': 'not a lab' });
-    const listing = listLabs(root);
+    const listing = listLabs([root]);
     expect(listing.map((l) => [l.name, l.error === null])).toEqual([
       ['broken', false],
       ['good', true],
     ]);
-    expect(loadLab(root, 'good').file).toBe('lab/good.md');
-    expect(() => loadLab(root, '../notes/x')).toThrow(/not a lab name/);
-    expect(() => loadLab(root, 'missing')).toThrow(/no lab "missing".*labs: broken, good/);
+    expect(loadLab([root], 'good').file).toBe('lab/good.md');
+    expect(() => loadLab([root], '../notes/x')).toThrow(/not a lab name/);
+    expect(() => loadLab([root], 'missing')).toThrow(/no lab "missing".*labs: broken, good/);
   });
 
   it('refuses a lab file that is a symlink leading outside the lab folder', () => {
     const root = writeKb({ 'outside.md': minimal });
     symlinkSync(join(root, 'outside.md'), join(root, 'lab', 'evil.md'));
-    expect(() => loadLab(root, 'evil')).toThrow(/lab\/evil\.md leads outside the lab folder; refused/);
-    expect(listLabs(root)[0]).toMatchObject({ name: 'evil', lab: null, error: expect.stringMatching(/outside the lab folder/) });
+    expect(() => loadLab([root], 'evil')).toThrow(/lab\/evil\.md leads outside the lab folder; refused/);
+    expect(listLabs([root])[0]).toMatchObject({ name: 'evil', lab: null, error: expect.stringMatching(/outside the lab folder/) });
   });
 
   it('the bundled ttft-breakdown lab is valid and states the seed-003 phenomenon', () => {

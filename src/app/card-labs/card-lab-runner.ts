@@ -8,6 +8,7 @@ import type { KbDatabase } from '../../store/db.ts';
 import { latestLabRuns } from '../../store/lab-runs.ts';
 import { formatMetric } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
+import { labRoots } from '../../kb/location.ts';
 
 function measuredText(check: StoredCheck): string {
   // "a / b" and "x@point" are not catalogue names: formatMetric then shows the bare number.
@@ -50,7 +51,7 @@ async function runCardLab(db: KbDatabase, root: string, name: string, hooks: Car
     import('../../lab/chart-view.ts'),
   ]);
   // A missing or broken lab file, or an engine failure (stored as failed), rejects: the panel shows why.
-  const result = await runLab({ db, lab: loadLab(root, name), overrides: [], signal: hooks.signal, onProgress: hooks.onProgress });
+  const result = await runLab({ db, lab: loadLab(labRoots(root), name), overrides: [], signal: hooks.signal, onProgress: hooks.onProgress });
   return {
     lab: result.lab,
     title: result.title,

@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../../kb/atomic-write.ts';
 import type { KbConfig } from '../../kb/config.ts';
 import { updateFrontmatterFields } from '../../kb/frontmatter-edit.ts';
 import { describeFsFault, isFsFault } from '../../kb/fs-fault.ts';
-import { unknownLabWarnings } from '../../kb/lab-links.ts';
+import { knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
 import { readKnowledgeFile } from '../../kb/read-file.ts';
 import { sha256 } from '../../kb/scan-file.ts';
 import { scanFiles } from '../../kb/scan-pool.ts';
@@ -117,11 +117,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   };
 
   const walk = walkKnowledgeBase(target.root, config.notesFolders);
-  const labs = new Set<string>();
-  for (const entry of walk.files) {
-    const lab = /^lab\/([^/]+)\.md$/.exec(entry.path);
-    if (lab) labs.add(lab[1]);
-  }
+  const labs = knownLabs(target.root, walk.files.flatMap((entry) => /^lab\/([^/]+)\.md$/.exec(entry.path)?.[1] ?? []));
   const sources = walk.files.filter((entry) => ['note', 'cards'].includes(sourceKind(entry.path, config.notesFolders) ?? ''));
   const outcomes = await scanFiles(
     sources.map((entry) => ({ ...entry, knownSha: null })),

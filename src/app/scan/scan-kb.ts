@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
-import { unknownLabWarnings } from '../../kb/lab-links.ts';
+import { knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
 import { describeFolders, sourceKind } from '../../kb/note-folders.ts';
 import { applyChanges } from './scan-apply.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
@@ -61,7 +61,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const walk = walkKnowledgeBase(target.root, notesFolders);
   walk.diagnostics.forEach(note);
   const sources = walk.files.filter((file) => isCardSource(file.path, notesFolders));
-  const labs = new Set(walk.files.map((file) => labName(file.path)).filter((name): name is string => name !== null));
+  const labs = knownLabs(target.root, walk.files.map((file) => labName(file.path)).filter((name): name is string => name !== null));
   report.files.total = sources.length;
 
   // Stat-only pass: the common warm scan ends here, having read nothing but the directory tree.

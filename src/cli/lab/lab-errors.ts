@@ -12,9 +12,9 @@ export function asUserError(error: unknown): never {
 }
 
 /** loadLab (imported lazily by the caller), with a bad or missing lab file as a one-line error. */
-export function loadLabOrExplain<Lab>(loadLab: (root: string, name: string) => Lab, root: string, name: string): Lab {
+export function loadLabOrExplain<Lab>(loadLab: (roots: readonly string[], name: string) => Lab, roots: readonly string[], name: string): Lab {
   try {
-    return loadLab(root, name);
+    return loadLab(roots, name);
   } catch (error) {
     return asUserError(error);
   }

@@ -4,6 +4,7 @@ import { UserError } from '../errors.ts';
 import { numberOption } from '../number-option.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { asUserError, userErrorNames } from './lab-errors.ts';
+import { labRoots } from '../../kb/location.ts';
 
 export function registerHistory(lab: Command): void {
   lab
@@ -22,13 +23,13 @@ export function registerHistory(lab: Command): void {
       }
       const { historyText, historyJson } = await import('../../lab/history.ts');
       const { loadLab } = await import('../../lab/lab-files.ts');
-      const { labNamePattern } = await import('../../lab/lab-file.ts');
+      const { labNamePattern } = await import('../../lab/lab-names.ts');
       const { labRunsOf } = await import('../../store/lab-runs.ts');
       const kb = openKnowledgeBase({ kb: options.kb });
       try {
         let title: string | null = null;
         try {
-          title = loadLab(kb.root, name).title;
+          title = loadLab(labRoots(kb.root), name).title;
         } catch (error) {
           // A lab whose file is gone or broken still has its history.
           if (!(error instanceof Error && userErrorNames.has(error.name))) throw error;

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { KbDatabase } from '../../store/db.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { kbOption } from './lab-errors.ts';
+import { labRoots } from '../../kb/location.ts';
 
 export function registerList(lab: Command): void {
   lab
@@ -27,7 +28,7 @@ export async function printList(kbDir: string | undefined, json: boolean): Promi
 async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
   const { listLabs } = await import('../../lab/lab-files.ts');
   const { latestLabRuns } = await import('../../store/lab-runs.ts');
-  const labs = listLabs(root);
+  const labs = listLabs(labRoots(root));
   const latest = latestLabRuns(db);
   if (json) {
     const rows = labs.map((entry) => {

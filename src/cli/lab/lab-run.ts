@@ -23,6 +23,7 @@ import { printList, registerList } from './lab-list.ts';
 import { registerShow } from './lab-show.ts';
 import { registerHistory } from './lab-history.ts';
 import { registerCompare } from './lab-compare.ts';
+import { labRoots } from '../../kb/location.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -109,7 +110,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   const { labSettings, selectPoints } = await import('../../lab/plan.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
-    const lab = loadLabOrExplain(loadLab, kb.root, name);
+    const lab = loadLabOrExplain(loadLab, labRoots(kb.root), name);
     const preset = options.preset === undefined ? null : lab.presets.find((p) => p.name === options.preset);
     if (preset === undefined) {
       throw new UserError(`--preset ${options.preset}: ${lab.name} has ${lab.presets.length === 0 ? 'no presets' : `the presets ${lab.presets.map((p) => p.name).join(', ')}`}`);

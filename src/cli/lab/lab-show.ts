@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { openKnowledgeBase } from '../context.ts';
 import { loadLabOrExplain } from './lab-errors.ts';
+import { labRoots } from '../../kb/location.ts';
 
 export function registerShow(lab: Command): void {
   lab
@@ -15,7 +16,7 @@ export function registerShow(lab: Command): void {
       const { settingsLine } = await import('../../lab/report-text.ts');
       const kb = openKnowledgeBase({ kb: options.kb });
       try {
-        const lab = loadLabOrExplain(loadLab, kb.root, name);
+        const lab = loadLabOrExplain(loadLab, labRoots(kb.root), name);
         if (options.json) {
           const { name: labName, file, title, summary, settings, sweep, chart, body } = lab;
           const expect = lab.expect.map((c) => ({ metric: c.text, op: c.op, value: c.value, say: c.say }));
