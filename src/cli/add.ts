@@ -20,7 +20,7 @@ interface AddFlags {
 }
 
 const READ_ONLY = 'the bundled knowledge base is read-only; make your own with kb init DIR, then kb --kb DIR add … (or run kb add inside DIR)';
-const NO_ANSWER = 'no answer given: use --answer TEXT, --answer - (read it from stdin) or --edit (write it in $EDITOR)';
+const NO_ANSWER = 'no answer given: use --answer TEXT, --answer - (stdin) or --edit ($EDITOR)';
 
 export function register(program: Command): void {
   program

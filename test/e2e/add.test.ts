@@ -176,7 +176,7 @@ describe('kb add', () => {
 
     const none = runKb(['--kb', root, 'add', 'Q?']);
     expect(none.code).toBe(1);
-    expect(none.stderr).toContain('--answer TEXT, --answer - (read it from stdin) or --edit');
+    expect(none.stderr).toBe('kb: no answer given: use --answer TEXT, --answer - (stdin) or --edit ($EDITOR)\n');
     const empty = runKb(['--kb', root, 'add', 'Q?', '--answer', '-'], { input: '\n  \n' });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('the answer is empty');
