@@ -3,6 +3,8 @@
 // A mistake in the user's input is a UserError and says so itself; a fault of the machine (a
 // full disk, a read-only mount, a database another process holds) is explained here; anything
 // else is a bug in kb, said as such.
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
 
 /** The database the command opened, so a SQLite fault can name it (SQLite's errors do not). */
@@ -31,10 +33,28 @@ export function describeFault(error: unknown): string {
   if (typeof code === 'string' && code.startsWith('SQLITE_')) {
     const known = SQLITE_FAULTS.find(([prefix]) => code.startsWith(prefix));
     const where = `database ${databasePath ?? '(not yet opened)'}`;
+    // An I/O error on a full disk is the full disk: even a command that only reads must grow
+    // the WAL's shared-memory file when it opens (SQLITE_IOERR_SHMSIZE).
+    const full = code.startsWith('SQLITE_IOERR') && databasePath !== null ? freeBytesIfFull(dirname(databasePath)) : null;
+    if (full !== null) return `${where}: the disk holding it is full (${full} bytes free); free some space and run the command again (${code})`;
     return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
   }
   const name = error instanceof Error ? error.name : 'error';
   return `internal error: ${name}: ${firstLine(error)}; this is a bug in kb: please report it with the trace (run again with KB_DEBUG=1)`;
+}
+
+/** Below this many free bytes a file system is taken as full: SQLite cannot grow a page or its shared memory. */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/** The free bytes of the file system holding `folder` when it is (nearly) full, else null (or when that cannot be told). */
+function freeBytesIfFull(folder: string): number | null {
+  try {
+    const stats = statfsSync(folder);
+    const free = stats.bavail * stats.bsize;
+    return free < FULL_BELOW_BYTES ? free : null;
+  } catch {
+    return null;
+  }
 }
 
 function firstLine(error: unknown): string {

@@ -1,13 +1,20 @@
 // The one-line reasons kb gives for faults of the machine, from real error objects: a write
 // to /dev/full (ENOSPC), a read-only SQLite database, SQLite's own error class for the codes a
-// test cannot provoke cheaply (SQLITE_FULL, SQLITE_IOERR).
+// test cannot provoke cheaply (SQLITE_FULL, SQLITE_IOERR), and a full file system as statfs reports it.
 import Database from 'better-sqlite3';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { describeFault, noteDatabasePath } from '../../src/cli/fault.ts';
 import { describeFsFault, isFsFault } from '../../src/kb/fs-fault.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
+
+// statfsSync as it is, or reporting a full file system (no test can fill a disk cheaply).
+const disk = vi.hoisted(() => ({ full: false }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  return { ...fs, statfsSync: (path: string) => ({ ...fs.statfsSync(path), ...(disk.full ? { bavail: 0 } : {}) }) };
+});
 
 function caught(action: () => unknown): unknown {
   try {
@@ -41,6 +48,19 @@ describe('describeFault', () => {
     expect(describeFault(full)).toBe(`database ${path}: the disk is full; free some space and run the command again (the change in flight was rolled back) (SQLITE_FULL)`);
     const io = new Database.SqliteError('disk I/O error', 'SQLITE_IOERR_WRITE');
     expect(describeFault(io)).toBe(`database ${path}: disk I/O error; check the disk (dmesg), then run kb doctor (SQLITE_IOERR_WRITE)`);
+  });
+
+  it('an I/O error on a full file system says the disk is full (a read opening the WAL fails so)', () => {
+    const path = join(tempDir(), 'kb.db');
+    noteDatabasePath(path);
+    const io = new Database.SqliteError('disk I/O error', 'SQLITE_IOERR_SHMSIZE');
+    disk.full = true;
+    try {
+      expect(describeFault(io)).toBe(`database ${path}: the disk holding it is full (0 bytes free); free some space and run the command again (SQLITE_IOERR_SHMSIZE)`);
+    } finally {
+      disk.full = false;
+    }
+    expect(describeFault(io)).toBe(`database ${path}: disk I/O error; check the disk (dmesg), then run kb doctor (SQLITE_IOERR_SHMSIZE)`);
   });
 
   it('anything else is a bug in kb, said in one line', () => {
