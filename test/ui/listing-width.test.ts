@@ -31,4 +31,14 @@ describe('listing widths', () => {
       }
     });
   }
+
+  it('kb cards drops lapses, difficulty and stability (in that order) on a narrow terminal, so the question keeps its room', () => {
+    const header = (columns: number) => formatCardTable(cardEntries, NOW, columns).split('\n')[0].split(/\s+/);
+    expect(header(200)).toEqual(['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck', 'question']);
+    expect(header(80)).toEqual(['id', 'state', 'due', 'reps', 'deck', 'question']);
+    // The question keeps at least 20 cells at 80 columns.
+    for (const line of formatCardTable(cardEntries, NOW, 80).split('\n').filter((l) => l.includes('在高并发'))) {
+      expect(stringWidth(line.slice(line.indexOf('在高并发')))).toBeGreaterThanOrEqual(20);
+    }
+  });
 });

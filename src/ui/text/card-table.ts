@@ -31,28 +31,37 @@ function dueLabel(due: string, now: number): string {
   return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 }
 
+/** Columns a narrow terminal drops first, so the question keeps room: `kb cards --json` has them all. */
+const DROPPED_FIRST = ['lapses', 'diff', 'stab'];
+/** Cells the question should keep at least. */
+const QUESTION_CELLS = 24;
+
 export function formatCardTable(entries: readonly CardEntry[], now: number, columns: number): string {
   if (entries.length === 0) return 'No cards match.\n';
-  const rows = entries.map((entry) => [
-    entry.id,
-    stateLabel(entry),
-    dueLabel(entry.due, now),
-    entry.stability.toFixed(1),
-    entry.difficulty.toFixed(1),
-    String(entry.reps),
-    String(entry.lapses),
-    entry.deck,
-  ]);
-  const header = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
+  const all = entries.map((entry) => ({
+    id: entry.id,
+    state: stateLabel(entry),
+    due: dueLabel(entry.due, now),
+    stab: entry.stability.toFixed(1),
+    diff: entry.difficulty.toFixed(1),
+    reps: String(entry.reps),
+    lapses: String(entry.lapses),
+    deck: entry.deck,
+  }));
+  type Column = keyof (typeof all)[number];
   // Widths in terminal cells: a Chinese deck name takes two per character.
-  const widths = header.map((title, i) => Math.min(i === 7 ? 16 : 40, Math.max(title.length, ...rows.map((row) => stringWidth(row[i])))));
-  // The deck column gives way (to its title's width at least) so the question keeps 20 cells.
-  const others = widths.slice(0, 7).reduce((sum, width) => sum + width + 2, 0);
-  widths[7] = Math.max(header[7].length, Math.min(widths[7], columns - others - 2 - 20 - 1));
-  const line = (cells: string[], question: string) => {
-    const head = cells.map((cell, i) => padToWidth(truncateToWidth(cell, widths[i]), widths[i])).join('  ');
+  const widthOf = (column: Column) => Math.min(column === 'deck' ? 16 : 40, Math.max(column.length, ...all.map((row) => stringWidth(row[column]))));
+  let shown: Column[] = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
+  const headWidth = () => shown.reduce((sum, column) => sum + widthOf(column) + 2, 0);
+  for (const column of DROPPED_FIRST) if (columns - headWidth() - 1 < QUESTION_CELLS) shown = shown.filter((other) => other !== column);
+  const widths = new Map(shown.map((column) => [column, widthOf(column)]));
+  // Then the deck column gives way (to its title's width at least).
+  widths.set('deck', Math.max(4, Math.min(widthOf('deck'), widthOf('deck') - (headWidth() + QUESTION_CELLS + 1 - columns))));
+  const line = (cells: Record<Column, string>, question: string) => {
+    const head = shown.map((column) => padToWidth(truncateToWidth(cells[column], widths.get(column)!), widths.get(column)!)).join('  ');
     return `${head}  ${truncateToWidth(question, Math.max(10, columns - stringWidth(head) - 3))}`;
   };
-  const lines = [line(header, 'question'), ...rows.map((row, i) => line(row, entries[i].question))];
+  const header = Object.fromEntries(shown.map((column) => [column, column])) as Record<Column, string>;
+  const lines = [line(header, 'question'), ...all.map((row, i) => line(row, entries[i].question))];
   return `${lines.join('\n')}\n${entries.length} card${entries.length === 1 ? '' : 's'}\n`;
 }
