@@ -49,14 +49,16 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     deck: entry.deck,
   }));
   type Column = keyof (typeof all)[number];
-  // Widths in terminal cells: a Chinese deck name takes two per character.
-  const widthOf = (column: Column) => Math.min(column === 'deck' ? 16 : 40, Math.max(column.length, ...all.map((row) => stringWidth(row[column]))));
-  let shown: Column[] = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
-  const headWidth = () => shown.reduce((sum, column) => sum + widthOf(column) + 2, 0);
+  const order: Column[] = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
+  // Widths in terminal cells (a Chinese deck name takes two per character), measured once.
+  // (A reduce, not Math.max(...rows): a spread of 150,000 cards overflows the stack.)
+  const natural = new Map(order.map((column) => [column, Math.min(column === 'deck' ? 16 : 40, all.reduce((widest, row) => Math.max(widest, stringWidth(row[column])), column.length))]));
+  let shown = order;
+  const headWidth = () => shown.reduce((sum, column) => sum + natural.get(column)! + 2, 0);
   for (const column of DROPPED_FIRST) if (columns - headWidth() - 1 < QUESTION_CELLS) shown = shown.filter((other) => other !== column);
-  const widths = new Map(shown.map((column) => [column, widthOf(column)]));
   // Then the deck column gives way (to its title's width at least).
-  widths.set('deck', Math.max(4, Math.min(widthOf('deck'), widthOf('deck') - (headWidth() + QUESTION_CELLS + 1 - columns))));
+  const widths = new Map(natural);
+  widths.set('deck', Math.max(4, natural.get('deck')! - Math.max(0, headWidth() + QUESTION_CELLS + 1 - columns)));
   const line = (cells: Record<Column, string>, question: string) => {
     const head = shown.map((column) => padToWidth(truncateToWidth(cells[column], widths.get(column)!), widths.get(column)!)).join('  ');
     return `${head}  ${truncateToWidth(question, Math.max(10, columns - stringWidth(head) - 3))}`;

@@ -27,8 +27,8 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
       : `Due now: ${counts.learning} learning, ${counts.review} review, ${counts.new} new` +
         (counts.later > 0 ? `; ${counts.later} learning later today` : ''),
   ];
-  const idWidth = Math.max(2, ...entries.map((entry) => stringWidth(entry.id)));
-  const deckWidth = Math.min(16, Math.max(4, ...entries.map((entry) => stringWidth(entry.deck))));
+  const idWidth = entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.id)), 2);
+  const deckWidth = Math.min(16, entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.deck)), 4));
   for (const entry of entries) {
     const due = Date.parse(entry.due);
     const when = due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
