@@ -6,7 +6,7 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { CardChangedError, queueCardOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
+import { CardChangedError, CHANGED_SINCE_SHOWN, queueCardOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
 import { GRADE_NAMES, STATE_NAMES, stateFromColumns, type Grade } from '../../model/fsrs-state.ts';
@@ -139,7 +139,7 @@ export class ReviewRun implements ReviewController {
       if (!(error instanceof CardChangedError)) throw error;
       const { row } = error;
       this.changedElsewhere(cardId, { schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until }, now);
-      return { message: 'changed in another kb session since shown (rated there?): not rated again' };
+      return { message: CHANGED_SINCE_SHOWN };
     }
     const before = queueCardOf(cardId, outcome.beforeRow);
     this.cache.delete(cardId);
@@ -151,11 +151,11 @@ export class ReviewRun implements ReviewController {
   }
 
   /** The card was rated or changed by another kb since this session queued or showed it: the session takes it as it is now. */
-  private changedElsewhere(cardId: string, now: ShownSchedule, at: number): void {
+  private changedElsewhere(cardId: string, current: ShownSchedule, now: number): void {
     this.cache.delete(cardId);
     const queued = this.session.find(cardId);
-    const away = now.suspended || (now.buriedUntil !== null && now.buriedUntil > at);
-    if (queued && !away && now.schedule.lastReview !== null) this.session.answeredElsewhere(queued, { state: now.schedule.state, due: now.schedule.due });
+    const away = current.suspended || (current.buriedUntil !== null && current.buriedUntil > now);
+    if (queued && !away && current.schedule.lastReview !== null) this.session.answeredElsewhere(queued, { state: current.schedule.state, due: current.schedule.due });
     else this.session.removed(cardId);
   }
 

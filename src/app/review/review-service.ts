@@ -94,6 +94,9 @@ type StateBefore = FsrsColumns & { file?: FileRestore };
 /** The schedule a screen showed a card with: a rating refuses a card that no longer has it. */
 export type ShownSchedule = Pick<ReviewCard, 'schedule' | 'suspended' | 'buriedUntil'>;
 
+/** What a refused stale rating says (the review screen shows it as it is). */
+export const CHANGED_SINCE_SHOWN = 'changed in another kb session since shown (rated there?): not rated again';
+
 /**
  * The card's row changed since the screen showed it: another kb (a second terminal's kb
  * review, a kb rate, a sync) rated or changed it. Rating it again from the stale screen would
@@ -103,7 +106,7 @@ export type ShownSchedule = Pick<ReviewCard, 'schedule' | 'suspended' | 'buriedU
 export class CardChangedError extends Error {
   readonly row: FsrsColumns;
   constructor(cardId: string, row: FsrsColumns) {
-    super(`card ${cardId} changed in another kb session since it was shown (rated there?); not rated again here`);
+    super(`card ${cardId}: ${CHANGED_SINCE_SHOWN}`);
     this.name = 'CardChangedError';
     this.row = row;
   }
