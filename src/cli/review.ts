@@ -23,7 +23,9 @@ export function register(program: Command): void {
 Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 Again/Hard/Good/Easy
 (each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
 s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? help,
-q quit.
+q quit, Ctrl-Z back to the shell (fg returns).
+Two kb review at once: a card the other one rated since this screen showed it is not
+rated again here; the screen says so and moves on.
 Calc cards (a kb-calc block) ask with values drawn once per study day (kb due lists the
 same numbers): type the number as in kb quiz (20, 20ms, 0.02 s, 2.4 GB) and Enter checks
 it and shows the worked answer; Space/Enter then answer with the suggestion (Good when

@@ -30,6 +30,20 @@ describe('device profiles', () => {
     expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
   });
 
+  it('keep a step spread of 101 quantiles, and refuse a file whose spread is not that, naming the field', () => {
+    const dir = tempDir();
+    const spread = Array.from({ length: 101 }, (_, i) => 0.8 + i / 100);
+    const path = saveProfile({ ...profile, spread }, dir);
+    expect(readProfile(path).spread).toEqual(spread);
+    expect(profileDevice(readProfile(path)).stepSpread).toEqual(spread);
+    expect(profileDevice(profile).stepSpread).toBeUndefined();
+    writeFileSync(join(dir, 'short.json'), JSON.stringify({ ...profile, name: 'short', spread: [1, 2, 3] }));
+    writeFileSync(join(dir, 'negative.json'), JSON.stringify({ ...profile, name: 'negative', spread: spread.map((ratio) => -ratio) }));
+    const listed = listStoredProfiles(dir);
+    expect(listed.find((p) => p.name === 'short')?.error).toMatch(/short\.json: not a valid device profile: spread: /);
+    expect(listed.find((p) => p.name === 'negative')?.error).toMatch(/negative\.json: not a valid device profile: spread\.0: /);
+  });
+
   it('lists nothing when the folder does not exist yet', () => {
     expect(listStoredProfiles(join(tempDir(), 'absent'))).toEqual([]);
   });

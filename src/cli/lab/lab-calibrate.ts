@@ -15,7 +15,7 @@ export function registerCalibrate(lab: Command): void {
     .command('calibrate')
     .description(
       'profile this machine on a real backend (decode at several batch sizes and contexts, prefill chunks, mixed steps), ' +
-        'fit the sim\'s cost terms, print the fit, and save a device profile usable as --set device=NAME',
+        'fit the sim\'s cost terms and the spread of step times around them, print the fit, and save a device profile usable as --set device=NAME',
     )
     .option('--backend <backend>', 'cpu or webgpu (default: cpu)')
     .option('--model <model>', 'the model to profile (profiles are per model)', 'gpt2-tiny')

@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .command('lab')
     .summary('run a lab on the bundled inference engine, or list labs and past runs')
     .description(
-      'Runs lab/<name>.md: its workload on the bundled engine (or, with --endpoint, against an OpenAI-compatible server), the report (queue wait, TTFT, TPOT, ITL, ' +
+      'Runs lab/<name>.md (the knowledge base\'s own, else kb\'s): its workload on the bundled engine (or, with --endpoint, against an OpenAI-compatible server), the report (queue wait, TTFT, TPOT, ITL, ' +
         'throughput, KV and scheduler stats), then each expectation shown as reproduced (✓) or not (✗). ' +
         'Every run is stored. Exit code 0 when the run completes, whatever the verdict; 130 when interrupted ' +
         '(the partial run is stored).',
