@@ -5,6 +5,10 @@
 // touching 10 files (mtime only) and after editing 10 files.
 // Goals on a 2-core machine: warm < 200 ms, cold with every id written < 3 s (issue #13).
 //   . scripts/node-env.sh && node bench/scan.ts [--notes 10000] [--keep]
+// The vault goes to the temp folder: TMPDIR=/dev/shm measures kb without the disk. On ext4,
+// compare runs on a file system that freed no inodes in the last minutes (a fresh one, say):
+// creating files where thousands were just deleted walks past each recently freed inode
+// (ext4's recently_deleted), which here made the same cold scan take 5 s or 9 s.
 // (plain node, as bin/kb.js runs kb: under tsx, libuv's threads start before the line below can size them)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';

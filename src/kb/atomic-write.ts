@@ -9,10 +9,12 @@ import type { FileStamp } from '../model/knowledge-base.ts';
 
 export class FileChangedError extends Error {
   readonly path: string;
+  readonly reason: string;
   constructor(path: string, reason: string) {
     super(`${path} changed since kb read it (${reason}); not overwritten`);
     this.name = 'FileChangedError';
     this.path = path;
+    this.reason = reason;
   }
 }
 
@@ -66,9 +68,10 @@ export interface StagedWrite {
   temp: string;
   /** Open until the temp file is fsynced (or closed unsynced, for a batch to fsync later). */
   fd: number | null;
-  /** The new file's size and hash. */
+  /** The new file's size, hash and mtime (a rename keeps a file's mtime: its stamp once swapped in). */
   size: number;
   sha256: string;
+  mtimeMs: number;
   expect?: ExpectedFile;
 }
 
@@ -113,6 +116,13 @@ export interface StageOptions {
    * against `expect` is then left to swapIn, which makes it anyway, right before the rename.
    */
   readBytes?: Buffer;
+  /**
+   * The file's mode as read with readBytes (from the descriptor it was read through): the
+   * target is then not stat'ed again here. swapIn refuses a symbolic link or a non-file anyway.
+   */
+  mode?: number;
+  /** Real paths of folders already resolved in this batch (a scan writes thousands of files in a few folders). */
+  realFolders?: Map<string, string>;
 }
 
 /**
@@ -121,17 +131,14 @@ export interface StageOptions {
  */
 export function stageWrite(root: string, abs: string, data: string | Buffer, expect?: ExpectedFile, options: StageOptions = {}): StagedWrite {
   const rootReal = options.rootReal ?? realpathSync.native(root);
-  let dirReal: string;
-  try {
-    dirReal = realpathSync.native(dirname(abs));
-  } catch (error) {
-    throw new OutsideKnowledgeBaseError(abs, `its folder cannot be resolved (${(error as NodeJS.ErrnoException).code ?? error})`);
-  }
+  const dirReal = realFolder(abs, options.realFolders);
   if (!isInside(rootReal, join(dirReal, basename(abs)))) throw new OutsideKnowledgeBaseError(abs, 'the path resolves outside the knowledge base');
   const target = join(dirReal, basename(abs));
-  const current = lstatOrNull(target);
+  const known = options.readBytes !== undefined && options.mode !== undefined;
+  const current = known ? null : lstatOrNull(target);
   if (current?.isSymbolicLink()) throw new OutsideKnowledgeBaseError(abs, 'it is a symbolic link, which kb never writes through');
   if (current && !current.isFile()) throw new OutsideKnowledgeBaseError(abs, 'it is not a regular file');
+  const mode = known ? (options.mode as number) & 0o7777 : current ? current.mode & 0o7777 : 0o644;
 
   let bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const onDisk = options.readBytes ?? (current ? readFileSync(target) : null);
@@ -141,20 +148,38 @@ export function stageWrite(root: string, abs: string, data: string | Buffer, exp
   const temp = tempPath(dirReal, basename(abs));
   let fd: number;
   try {
-    fd = openSync(temp, 'wx', 0o600);
+    // Created with the file's own mode (the umask may take bits off: put back below).
+    fd = openSync(temp, 'wx', mode);
   } catch (error) {
     throw namePath(error, abs);
   }
-  const staged: StagedWrite = { abs, target, folder: dirReal, temp, fd, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), expect };
+  const staged: StagedWrite = { abs, target, folder: dirReal, temp, fd, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), mtimeMs: 0, expect };
   try {
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-    fchmodSync(fd, current ? current.mode & 0o7777 : 0o644);
+    const stats = fstatSync(fd);
+    if ((stats.mode & 0o7777) !== mode) fchmodSync(fd, mode);
+    staged.mtimeMs = stats.mtimeMs;
   } catch (error) {
     discardStaged(staged);
     throw namePath(error, abs);
   }
   return staged;
+}
+
+/** The real path of the folder holding `abs`, resolved once per batch where the caller keeps `cache`. */
+function realFolder(abs: string, cache?: Map<string, string>): string {
+  const folder = dirname(abs);
+  const cached = cache?.get(folder);
+  if (cached !== undefined) return cached;
+  let real: string;
+  try {
+    real = realpathSync.native(folder);
+  } catch (error) {
+    throw new OutsideKnowledgeBaseError(abs, `its folder cannot be resolved (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+  cache?.set(folder, real);
+  return real;
 }
 
 export function closeStaged(staged: StagedWrite): void {
@@ -219,7 +244,7 @@ export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
   } finally {
     if (held) (hooks.closeReplaced ?? closeSync)(held.fd);
   }
-  return { size: staged.size, mtimeMs: lstatSync(target).mtimeMs, sha256: staged.sha256 };
+  return { size: staged.size, mtimeMs: staged.mtimeMs, sha256: staged.sha256 };
 }
 
 /** The file about to be replaced, open through its second name (`path`). */

@@ -2,16 +2,25 @@
 // replaced atomically on its own (temp file, made durable, rename), but the steps are not taken
 // one note after another: the workers and the main thread write every temp file as they parse;
 // once parsing is done, all the temp files are made durable at once (many: one sync of their
-// file system; few: a fsync each on libuv's threads, each renamed into place by the main thread
-// as soon as its own fsync is done), and each folder is fsynced once at the end. The fsyncs wait for the parsing
-// because on ext4 a file created while others are being fsynced waits on the journal: 10,000
-// temp files took 0.4 s to create on a quiet disk, about three times that beside running
-// fsyncs. A kill leaves every note old or new, never half, and at worst a stray temp file
-// (kb doctor --fix removes it).
+// file system; few: a fsync each, on libuv's threads), then swapped in by the main thread and
+// helper threads together (swap-share.ts), and each folder is fsynced once at the end. The
+// fsyncs wait for the parsing because on ext4 a file created while others are being fsynced
+// waits on the journal: 10,000 temp files took 0.4 s to create on a quiet disk, about three
+// times that beside running fsyncs. A kill leaves every note old or new, never half, and at
+// worst a stray temp file (kb doctor --fix removes it).
+//
+// The scan counts each write as done from the start (`ScanFileOutcome`s from `written`), so its
+// database transaction runs while the helpers swap; swap() then says which writes failed, for
+// the transaction to be redone with those files' true outcomes (rare: a note edited meanwhile).
 import { execFile } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { close, fsync, open } from 'node:fs';
-import { discardStaged, swapIn, syncFolder } from './atomic-write.ts';
-import { finishIdWrite, type PendingIdWrite, type ScanFileOutcome } from './scan-file.ts';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { discardStaged, syncFolder, type StagedWrite } from './atomic-write.ts';
+import { workerExecArgv } from './scan-guarded.ts';
+import { idWriteFailed, type PendingIdWrite, type ScanFileOutcome } from './scan-file.ts';
+import { removeOwnTempFiles } from './stale-temp-files.ts';
+import { DONE, fromSwapFailure, NEXT, swapClaimed, type SwapFailure } from './swap-share.ts';
 
 /** fsync by path (the staging thread closed its descriptor): open, fsync, close on libuv's threads. */
 function fsyncFile(path: string): Promise<void> {
@@ -34,79 +43,152 @@ function syncFileSystems(folders: string[]): Promise<boolean> {
   return new Promise((resolve) => execFile('sync', ['-f', ...folders], (error) => resolve(error === null)));
 }
 
-export class IdWrites {
-  private readonly staged: PendingIdWrite[] = [];
+/** A helper thread waiting to be handed the batch, and the port it reports failures on. */
+interface Helper {
+  worker: Worker;
+  /** Set when the helper is handed the batch. */
+  failures?: MessagePort;
+}
 
+/** How long the main thread waits for a helper's swap in progress before calling the helper lost. */
+const HELPER_STALL_MS = 30_000;
+
+export interface IdWritesOptions {
   /** From this many staged files, one sync of their file systems replaces a fsync each. */
+  syncFileSystemFrom?: number;
+  /** From this many, helper threads swap alongside the main thread (a helper takes ~0.2 s to load). */
+  helpersFrom?: number;
+  /** Folders whose temp files of this process a Ctrl-C or SIGTERM removes before kb ends; none: no such handler. */
+  cleanUpOnSignal?: Iterable<string>;
+}
+
+export class IdWrites {
+  /** The staged writes, with the index of each one's outcome in the scan's list. */
+  private readonly staged: Array<{ index: number; pending: PendingIdWrite }> = [];
+  /** Writes that failed before their swap (their temp file could not be made durable). */
+  private readonly failedEarly = new Map<number, ScanFileOutcome>();
   private readonly syncFileSystemFrom: number;
+  private readonly helpersFrom: number;
+  private helpers: Helper[] = [];
+  private swapped = false;
+  private readonly interrupted: ((signal: NodeJS.Signals) => void) | null = null;
 
-  constructor(syncFileSystemFrom = 256) {
-    this.syncFileSystemFrom = syncFileSystemFrom;
+  constructor(options: IdWritesOptions = {}) {
+    this.syncFileSystemFrom = options.syncFileSystemFrom ?? 256;
+    this.helpersFrom = options.helpersFrom ?? 2000;
+    if (options.cleanUpOnSignal) {
+      // Ids wait in temp files beside the notes until swap(): Ctrl-C or SIGTERM meanwhile removes
+      // them on the way out, then ends kb as the signal would.
+      const folders = [...options.cleanUpOnSignal];
+      const interrupted = (signal: NodeJS.Signals) => {
+        removeOwnTempFiles(folders);
+        this.removeSignalHandlers();
+        process.kill(process.pid, signal);
+      };
+      this.interrupted = interrupted;
+      process.on('SIGINT', interrupted);
+      process.on('SIGTERM', interrupted);
+    }
   }
 
-  /** A write whose temp file is written and closed; finish fsyncs it and renames it in. */
-  add(pending: PendingIdWrite): void {
-    this.staged.push(pending);
+  /** A write whose temp file is written and closed; its outcome sits at `index` in the scan's list. */
+  add(index: number, pending: PendingIdWrite): void {
+    this.staged.push({ index, pending });
   }
 
-  /** Makes every temp file durable, renames each in, fsyncs each folder once; the outcomes in order. */
-  async finish(results: Array<ScanFileOutcome | PendingIdWrite>): Promise<ScanFileOutcome[]> {
-    const outcomes = new Map<PendingIdWrite, ScanFileOutcome>();
+  get size(): number {
+    return this.staged.length;
+  }
+
+  /** Makes every temp file durable, and starts the helper threads for a big batch. */
+  async prepare(): Promise<void> {
+    if (this.staged.length === 0) return;
+    const helperCount = this.staged.length >= this.helpersFrom ? Math.min(3, availableParallelism() - 1) : 0;
+    this.helpers = Array.from({ length: helperCount }, () => startHelper());
+    const folders = [...new Set(this.staged.map(({ pending }) => pending.staged.folder))];
+    if (this.staged.length >= this.syncFileSystemFrom && (await syncFileSystems(folders))) return;
+    const synced = await Promise.allSettled(this.staged.map(({ pending }) => fsyncFile(pending.staged.temp)));
+    synced.forEach((result, k) => {
+      if (result.status === 'fulfilled') return;
+      const { index, pending } = this.staged[k];
+      discardStaged(pending.staged);
+      this.failedEarly.set(index, idWriteFailed(pending, result.reason));
+    });
+  }
+
+  /**
+   * Swaps every durable temp file in (synchronously: the caller may hold a database
+   * transaction open across it), with the helpers, then fsyncs each folder once. `meanwhile`
+   * runs on this thread once the helpers have the batch. Returns the outcomes that differ from
+   * the optimistic ones (each write's `written`): the writes that failed, by outcome index.
+   */
+  swap(meanwhile: () => void = () => {}): Map<number, ScanFileOutcome> {
+    const corrections = new Map(this.failedEarly);
+    const batch = this.staged.filter(({ index }) => !this.failedEarly.has(index));
+    const staged: StagedWrite[] = batch.map(({ pending }) => pending.staged);
+    const counters = new Int32Array(new SharedArrayBuffer(8));
+    for (const helper of this.helpers) {
+      const channel = new MessageChannel();
+      helper.worker.postMessage({ staged, counters: counters.buffer, port: channel.port2 }, [channel.port2]);
+      helper.failures = channel.port1;
+    }
+    const failed = new Map<number, unknown>();
+    try {
+      meanwhile();
+    } catch (error) {
+      // No more writes are handed out; those the helpers have begun are finished, and close()
+      // removes the temp files of the rest.
+      waitForAll(counters, Math.min(Atomics.exchange(counters, NEXT, staged.length), staged.length));
+      throw error;
+    }
+    swapClaimed(staged, counters, (k, error) => failed.set(k, error));
+    waitForAll(counters, staged.length);
+    this.swapped = true;
+    for (const helper of this.helpers) {
+      for (let message = helper.failures && receiveMessageOnPort(helper.failures); message; message = receiveMessageOnPort(helper.failures!)) {
+        const failure = message.message as SwapFailure;
+        failed.set(failure.index, fromSwapFailure(failure, staged[failure.index]));
+      }
+    }
     const folders = new Set<string>();
-    // The files replaced are freed (their last descriptor closed) on libuv's threads while
-    // the main thread goes on renaming: on ext4 freeing one is the slowest step of a swap.
-    const freed: Array<Promise<void>> = [];
-    const closeReplaced = (fd: number) => void freed.push(new Promise((resolve) => close(fd, () => resolve())));
-    // Renamed in as their fsyncs come back: the main thread swaps while the disk commits the rest.
-    let ready: PendingIdWrite[] = [];
-    let remaining = this.staged.length;
-    let wake: (() => void) | null = null;
-    const arrived = () => {
-      const resume = wake;
-      wake = null;
-      resume?.();
-    };
-    if (this.staged.length >= this.syncFileSystemFrom && (await syncFileSystems([...new Set(this.staged.map((pending) => pending.staged.folder))]))) {
-      ready = [...this.staged];
-    } else {
-      for (const pending of this.staged) {
-        fsyncFile(pending.staged.temp).then(
-          () => {
-            ready.push(pending);
-            arrived();
-          },
-          (error: unknown) => {
-            outcomes.set(pending, this.failed(pending, error));
-            remaining--;
-            arrived();
-          },
-        );
-      }
-    }
-    while (remaining > 0) {
-      if (ready.length === 0) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        continue;
-      }
-      const batch = ready;
-      ready = [];
-      for (const pending of batch) {
-        remaining--;
-        try {
-          outcomes.set(pending, finishIdWrite(pending, { written: swapIn(pending.staged, { closeReplaced }) }));
-          folders.add(pending.staged.folder);
-        } catch (error) {
-          outcomes.set(pending, this.failed(pending, error));
-        }
-      }
-    }
+    batch.forEach(({ index, pending }, k) => {
+      if (failed.has(k)) corrections.set(index, idWriteFailed(pending, failed.get(k)));
+      else folders.add(pending.staged.folder);
+    });
     for (const folder of folders) syncFolder(folder);
-    await Promise.all(freed);
-    return results.map((result) => (result.kind === 'pending' ? (outcomes.get(result) as ScanFileOutcome) : result));
+    return corrections;
   }
 
-  private failed(pending: PendingIdWrite, error: unknown): ScanFileOutcome {
-    discardStaged(pending.staged);
-    return finishIdWrite(pending, { error });
+  /** Ends the batch: temp files not swapped in are removed, the helpers stopped. */
+  close(): void {
+    // After a swap cut short, some temp files are already renamed in: removing those names again finds nothing.
+    if (!this.swapped) for (const { pending } of this.staged) discardStaged(pending.staged);
+    this.swapped = true;
+    for (const helper of this.helpers) void helper.worker.terminate();
+    this.helpers = [];
+    this.removeSignalHandlers();
+  }
+
+  private removeSignalHandlers(): void {
+    if (!this.interrupted) return;
+    process.off('SIGINT', this.interrupted);
+    process.off('SIGTERM', this.interrupted);
+  }
+}
+
+function startHelper(): Helper {
+  const worker = new Worker(new URL('./swap-worker.ts', import.meta.url), { execArgv: workerExecArgv() });
+  // A helper that fails to load takes nothing from the batch; the main thread swaps it all.
+  worker.on('error', () => {});
+  worker.unref();
+  return { worker };
+}
+
+/** Blocks until `total` writes are done; a helper stuck on one write for HELPER_STALL_MS is an error. */
+function waitForAll(counters: Int32Array, total: number): void {
+  for (let done = Atomics.load(counters, DONE); done < total; done = Atomics.load(counters, DONE)) {
+    if (Atomics.wait(counters, DONE, done, HELPER_STALL_MS) === 'timed-out' && Atomics.load(counters, DONE) === done) {
+      throw new Error(`a helper thread stopped in the middle of writing card ids (${total - done} of ${total} notes unconfirmed); run kb scan again`);
+    }
   }
 }

@@ -15,6 +15,8 @@ export interface KnowledgeFileText {
   /** The decoded text with the BOM kept: edit this one before writing the file back. */
   raw: string;
   bom: boolean;
+  /** The file's mode, from the descriptor it was read through (a rewrite keeps it). */
+  mode: number;
 }
 
 export function readKnowledgeFile(abs: string, path: KbPath): KnowledgeFileText | { diagnostic: Diagnostic } {
@@ -27,10 +29,12 @@ export function readKnowledgeFile(abs: string, path: KbPath): KnowledgeFileText 
     return warn(`cannot open the file (${(error as NodeJS.ErrnoException).code ?? String(error)}); skipped`);
   }
   let bytes: Buffer;
+  let mode: number;
   try {
     // Size from the open descriptor, so a file swapped between stat and read is still bounded.
     const stats = fstatSync(fd);
     if (!stats.isFile()) return warn('not a regular file; skipped');
+    mode = stats.mode;
     const size = stats.size;
     if (size > MAX_FILE_BYTES) {
       return warn(`file is ${(size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1024 / 1024} MB limit; skipped`);
@@ -56,7 +60,7 @@ export function readKnowledgeFile(abs: string, path: KbPath): KnowledgeFileText 
     return warn(`not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8Offset(bytes)}); skipped`);
   }
   const bom = raw.startsWith(UTF8_BOM);
-  return { text: bom ? raw.slice(1) : raw, bytes, raw, bom };
+  return { text: bom ? raw.slice(1) : raw, bytes, raw, bom, mode };
 }
 
 /** Where decoding first fails, so the warning points at something a user can find. */

@@ -3,7 +3,6 @@
 // Ids to write are staged in a temp file; id-writes.ts fsyncs a scan's at once and swaps them in.
 import { createHash } from 'node:crypto';
 import { closeStaged, FileChangedError, stageWrite, type StagedWrite } from './atomic-write.ts';
-import type { FileStamp } from '../model/knowledge-base.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { insertMissingIds } from './id-insert.ts';
 import { derivedCardId } from './card-identity.ts';
@@ -60,6 +59,15 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+// A batch's folders resolved once (a context lives for one scan on the main thread, one batch on a worker).
+const realFolders = new WeakMap<ScanFileContext, Map<string, string>>();
+
+function realFoldersOf(context: ScanFileContext): Map<string, string> {
+  let folders = realFolders.get(context);
+  if (!folders) realFolders.set(context, (folders = new Map()));
+  return folders;
+}
+
 function settle(path: KbPath, parsed: ParsedFile): SettledCard[] {
   return parsed.cards.map((card) => ({ ...card, id: card.id ?? derivedCardId(path, card, parsed.cards), idInFile: card.id !== null }));
 }
@@ -68,14 +76,14 @@ type ParsedFileOutcome = Extract<ScanFileOutcome, { kind: 'parsed' }>;
 
 /**
  * A file whose new ids wait in a temp file beside it (written, closed, not yet fsynced): plain
- * data, so a worker can stage it and the main thread fsync a whole scan's temp files at once
- * and swap each in (scan-pool.ts, id-writes.ts). finishIdWrite turns it into its outcome.
+ * data, so a worker can stage it and id-writes.ts make a whole scan's temp files durable at
+ * once and swap them in. Its outcome is `written`, or idWriteFailed's.
  */
 export interface PendingIdWrite {
   kind: 'pending';
   path: KbPath;
   staged: StagedWrite;
-  /** The outcome once the ids are in the file (its size and mtime are read after the rename). */
+  /** The outcome once the ids are in the file (the temp file's stamp: a rename keeps it). */
   written: ParsedFileOutcome;
   /** The outcome when the file changed under kb: only the cards that already have ids, held. */
   held: ParsedFileOutcome;
@@ -105,13 +113,13 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
     const idFor = context.deriveWrittenIds ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards) : undefined;
     const withIds = insertMissingIds(read.raw, located, idFor);
     // Expected as read: size and hash of the bytes, mtime from the walk's stat (taken before the read).
-    const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha }, { rootReal: context.rootReal, readBytes: read.bytes });
+    const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha }, { rootReal: context.rootReal, readBytes: read.bytes, mode: read.mode, realFolders: realFoldersOf(context) });
     closeStaged(staged);
     const written: ParsedFileOutcome = {
       kind: 'parsed',
       path,
       size: staged.size,
-      mtimeMs,
+      mtimeMs: Math.trunc(staged.mtimeMs),
       sha: staged.sha256,
       skipped: withIds.parsed.skipped === true,
       cards: settle(path, withIds.parsed),
@@ -124,16 +132,11 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   }
 }
 
-/** The outcome of a staged id write: swapped in (`written` is the new file's stamp), or failed with `error`. */
-export function finishIdWrite(pending: PendingIdWrite, result: { written: FileStamp } | { error: unknown }): ScanFileOutcome {
-  if ('written' in result) return { ...pending.written, size: result.written.size, mtimeMs: Math.trunc(result.written.mtimeMs) };
-  return idWriteFailed(pending, result.error);
-}
-
 /** Why ids were not written into a note that changed under kb: one text for every such note, so kb scan can count them in one line. */
 export const CHANGED_WHILE_SCANNED = 'card ids not written: the note changed while kb read it (another kb scan or an editor); the next scan reads it again';
 
-function idWriteFailed(pending: Pick<PendingIdWrite, 'path' | 'held' | 'derived'>, error: unknown): ScanFileOutcome {
+/** The outcome of an id write that failed with `error` (one that succeeded is `written`). */
+export function idWriteFailed(pending: Pick<PendingIdWrite, 'path' | 'held' | 'derived'>, error: unknown): ScanFileOutcome {
   if (error instanceof FileChangedError) return { ...pending.held, diagnostics: [...pending.held.diagnostics, { severity: 'warning', file: pending.path, message: CHANGED_WHILE_SCANNED }] };
   const outcome = pending.derived;
   const reason = isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : (error as Error).message;

@@ -10,7 +10,6 @@ import { Worker } from 'node:worker_threads';
 import { IdWrites } from './id-writes.ts';
 import { GUARDED_FROM_BYTES, scanGuarded, workerExecArgv } from './scan-guarded.ts';
 import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
-import { removeOwnTempFiles } from './stale-temp-files.ts';
 
 type Staged = ScanFileOutcome | PendingIdWrite;
 
@@ -42,49 +41,46 @@ interface PoolWorker {
   stop(): void;
 }
 
+/** Every file's outcome, id writes counted as done; `idWrites` holds them, staged, for the caller to swap in and close. */
+export interface ScannedFiles {
+  outcomes: ScanFileOutcome[];
+  idWrites: IdWrites;
+}
+
 export async function scanFiles(
   inputs: ScanFileInput[],
   context: ScanFileContext,
   onProgress?: (done: number, total: number) => void,
   options: PoolOptions = {},
-): Promise<ScanFileOutcome[]> {
-  const outcomes: Staged[] = new Array(inputs.length);
-  if (inputs.length === 0) return [];
-  if (!context.writeIds) return scanAll(inputs, context, outcomes, onProgress, options);
-  // Ids are staged in temp files beside the notes while the whole parse runs (id-writes.ts):
-  // Ctrl-C or SIGTERM meanwhile removes them on the way out, then ends kb as the signal would.
-  const folders = new Set(inputs.map((input) => dirname(input.abs)));
-  const interrupted = (signal: NodeJS.Signals) => {
-    removeOwnTempFiles(folders);
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    process.kill(process.pid, signal);
-  };
-  process.on('SIGINT', interrupted);
-  process.on('SIGTERM', interrupted);
+): Promise<ScannedFiles> {
+  const idWrites = new IdWrites({ cleanUpOnSignal: context.writeIds ? new Set(inputs.map((input) => dirname(input.abs))) : undefined });
   try {
-    return await scanAll(inputs, context, outcomes, onProgress, options);
-  } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
+    const staged = inputs.length === 0 ? [] : await scanAll(inputs, context, onProgress, options);
+    const outcomes = staged.map((result, index) => {
+      if (result.kind !== 'pending') return result;
+      idWrites.add(index, result);
+      return result.written;
+    });
+    return { outcomes, idWrites };
+  } catch (error) {
+    idWrites.close();
+    throw error;
   }
 }
 
 async function scanAll(
   inputs: ScanFileInput[],
   context: ScanFileContext,
-  outcomes: Staged[],
   onProgress: ((done: number, total: number) => void) | undefined,
   options: PoolOptions,
-): Promise<ScanFileOutcome[]> {
-  const idWrites = new IdWrites();
+): Promise<Staged[]> {
+  const outcomes: Staged[] = new Array(inputs.length);
   let done = 0;
   // Big files go to the guarded worker, which runs alongside the parsing below.
   const guardedFrom = options.guardedFrom ?? GUARDED_FROM_BYTES;
   const big = inputs.flatMap((input, i) => (input.size > guardedFrom ? [i] : []));
   const guarded = scanGuarded(big.map((i) => inputs[i]), context, (k, outcome) => {
     outcomes[big[k]] = outcome;
-    if (outcome.kind === 'pending') idWrites.add(outcome);
     onProgress?.(++done, inputs.length);
   }, { budgetMs: options.fileBudgetMs });
   const small = big.length === 0 ? inputs.map((_, i) => i) : inputs.flatMap((input, i) => (input.size > guardedFrom ? [] : [i]));
@@ -94,8 +90,6 @@ async function scanAll(
   const take = (): number[] | null => (nextBatch < batches.length ? batches[nextBatch++] : null);
   const deliver = (batch: number[], results: Staged[]) => {
     batch.forEach((i, k) => (outcomes[i] = results[k]));
-    // Ids staged in temp files: fsynced and swapped in once parsing is done (id-writes.ts).
-    for (const result of results) if (result.kind === 'pending') idWrites.add(result);
     done += batch.length;
     onProgress?.(done, inputs.length);
   };
@@ -118,7 +112,7 @@ async function scanAll(
   // Whatever a failed worker could not take (workersOnly).
   for (let batch = take(); batch; batch = take()) runInline(batch);
   await guarded;
-  return idWrites.finish(outcomes);
+  return outcomes;
 }
 
 function startWorker(

@@ -6,6 +6,7 @@ import { scanKnowledgeBase, type ScanOptions } from '../../src/app/scan/scan-kb.
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { cardsFile, fingerprint, note } from '../e2e/scan-fixtures.ts';
+import { CHANGED_WHILE_SCANNED } from '../../src/kb/scan-file.ts';
 
 function open(root: string): KbDatabase {
   return openDatabase(join(tempDir('kb-scan-db-'), 'kb.db'));
@@ -133,5 +134,28 @@ describe('scanKnowledgeBase', () => {
     const report = await scan(moved, db);
     expect(report.cards).toMatchObject({ added: 0, removed: 0, total: 3 });
     expect(db.prepare('SELECT id FROM cards WHERE orphan = 0 ORDER BY id').pluck().all()).toEqual(ids);
+  });
+
+  it('redoes its transaction when an id write fails at the swap: the edited note is held, counted once, and read again next time', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`notes/t${i % 3}/${i}.md`] = note(`问题 ${i}`);
+    const root = writeKb(files);
+    const db = open(root);
+    const edited = join(root, 'notes/t1/4.md');
+    // Once every note is parsed (its ids staged in a temp file), one is edited: its swap fails.
+    const report = await scan(root, db, { onProgress: (done, total) => void (done === total && writeFileSync(edited, `${readFileSync(edited, 'utf8')}\n编辑。\n`)) });
+    expect(report.files).toMatchObject({ read: 30, parsed: 30 });
+    expect(report.idsWritten).toHaveLength(29);
+    expect(report.idsWritten.map((written) => written.file)).not.toContain('notes/t1/4.md');
+    expect(report.warnings).toEqual([expect.objectContaining({ file: 'notes/t1/4.md', message: CHANGED_WHILE_SCANNED })]);
+    expect(report.cards).toMatchObject({ added: 29, total: 29 });
+    expect(readFileSync(edited, 'utf8')).not.toMatch(/\nid: /);
+    expect(readFileSync(edited, 'utf8')).toMatch(/编辑。\n$/);
+    expect(db.prepare('SELECT count(*) FROM files').pluck().get()).toBe(29);
+
+    const again = await scan(root, db);
+    expect(again.idsWritten).toEqual([{ file: 'notes/t1/4.md', count: 1 }]);
+    expect(again.cards).toMatchObject({ added: 1, total: 30 });
+    expect(again.warnings).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ describe('guarded scan of big files', () => {
     });
     const progress: number[] = [];
     // Every file goes through the guarded worker; the slow list needs several budgets.
-    const outcomes = await scanFiles(inputs, { root, writeIds: false, deriveWrittenIds: false, full: true }, (done) => progress.push(done), { guardedFrom: 0, fileBudgetMs: 100 });
+    const { outcomes } = await scanFiles(inputs, { root, writeIds: false, deriveWrittenIds: false, full: true }, (done) => progress.push(done), { guardedFrom: 0, fileBudgetMs: 100 });
     expect(outcomes.map((o) => o.kind)).toEqual(['parsed', 'unreadable', 'parsed']);
     expect(outcomes[1]).toEqual({ kind: 'unreadable', path: 'notes/slow.md', diagnostic: { severity: 'warning', file: 'notes/slow.md', message: expect.stringMatching(/took over 0.1 s to read.*; skipped$/) } });
     expect(outcomes[2]).toMatchObject({ kind: 'parsed', cards: [{ front: 'Z', back: 'No.' }] });

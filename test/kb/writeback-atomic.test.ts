@@ -15,10 +15,25 @@ describe('writeFileAtomic', () => {
     const root = tempKb();
     const abs = put(root, 'notes/a.md', 'old');
     chmodSync(abs, 0o640);
-    writeFileAtomic(root, abs, 'new', expectFor(abs));
+    const stamp = writeFileAtomic(root, abs, 'new', expectFor(abs));
     expect(readFileSync(abs, 'utf8')).toBe('new');
     expect(statSync(abs).mode & 0o777).toBe(0o640);
     expect(readdirSync(join(root, 'notes'))).toEqual(['a.md']);
+    // The stamp returned is the one a scan then reads (the temp file's mtime, kept by the rename).
+    expect(stamp).toMatchObject({ size: 3, mtimeMs: statSync(abs).mtimeMs });
+  });
+
+  it('keeps a mode the umask would take bits off (group- and world-writable)', () => {
+    const root = tempKb();
+    const abs = put(root, 'notes/a.md', 'old');
+    chmodSync(abs, 0o666);
+    const umask = process.umask(0o022);
+    try {
+      writeFileAtomic(root, abs, 'new', expectFor(abs));
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(abs).mode & 0o777).toBe(0o666);
   });
 
   it('accepts the expected content as text (ignoring a BOM it was read without) and keeps the BOM', () => {

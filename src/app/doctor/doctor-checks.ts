@@ -119,7 +119,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   const walk = walkKnowledgeBase(target.root, config.notesFolders);
   const labs = knownLabs(target.root, walk.files.flatMap((entry) => /^lab\/([^/]+)\.md$/.exec(entry.path)?.[1] ?? []));
   const sources = walk.files.filter((entry) => ['note', 'cards'].includes(sourceKind(entry.path, config.notesFolders) ?? ''));
-  const outcomes = await scanFiles(
+  const { outcomes } = await scanFiles(
     sources.map((entry) => ({ ...entry, knownSha: null })),
     { root: target.root, writeIds: false, deriveWrittenIds: false, full: true, notesFolders: config.notesFolders },
     options.onProgress,

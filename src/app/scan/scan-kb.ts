@@ -41,6 +41,36 @@ function labName(path: KbPath): string | null {
   return match ? match[1] : null;
 }
 
+/** Thrown to roll back a transaction applied with id writes that then failed. */
+const REDO = Symbol('redo with the failed id writes');
+
+/** What the files' outcomes say, sorted for the transaction; the report counts them. */
+function digest(outcomes: ScanFileOutcome[], report: ScanReport, note: (diagnostic: Diagnostic) => void, now: number) {
+  const touched: FileRow[] = [];
+  const parsedSources: ParsedOutcome[] = [];
+  /** Files that could not be read or parsed cleanly: their cards in the database stay as they are. */
+  const heldPaths = new Set<string>();
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'unreadable') {
+      note(outcome.diagnostic);
+      report.files.skipped++;
+      heldPaths.add(outcome.path);
+      continue;
+    }
+    report.files.read++;
+    if (outcome.kind === 'same') {
+      touched.push({ path: outcome.path, size: outcome.size, mtimeMs: outcome.mtimeMs, sha256: outcome.sha, scannedAt: now });
+      continue;
+    }
+    report.files.parsed++;
+    outcome.diagnostics.forEach(note);
+    if (outcome.idsWritten > 0) report.idsWritten.push({ file: outcome.path, count: outcome.idsWritten });
+    if (outcome.held || outcome.skipped || outcome.diagnostics.some((d) => d.severity === 'error')) heldPaths.add(outcome.path);
+    parsedSources.push(outcome);
+  }
+  return { touched, parsedSources, heldPaths };
+}
+
 export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions = {}): Promise<ScanReport> {
   const now = options.now ?? Date.now();
   const { db } = target;
@@ -79,38 +109,42 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
 
   // Read and parse what changed (on all cores when there is a lot of it). The parsers (markdown-it,
   // yaml, mathjs) is loaded only when something changed: a warm scan never pays for it.
-  const outcomes: ScanFileOutcome[] = candidates.length === 0 ? [] : await (await import('../../kb/scan-pool.ts')).scanFiles(
+  const scanned = candidates.length === 0 ? null : await (await import('../../kb/scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
     { root: target.root, rootReal: realpathSync.native(target.root), writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
     options.onProgress,
     { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );
-  const touched: FileRow[] = [];
-  const parsedSources: ParsedOutcome[] = [];
-  /** Files that could not be read or parsed cleanly: their cards in the database stay as they are. */
-  const heldPaths = new Set<string>();
-  for (const outcome of outcomes) {
-    if (outcome.kind === 'unreadable') {
-      note(outcome.diagnostic);
-      report.files.skipped++;
-      heldPaths.add(outcome.path);
-      continue;
+  try {
+    await scanned?.idWrites.prepare();
+    if (candidates.length > 0 || removedPaths.size > 0) {
+      // The ids are counted as written while the transaction runs and helper threads swap them
+      // in (kb/id-writes.ts); a note whose write failed has the transaction redone with its
+      // true outcome. IMMEDIATE: decide and write under one lock, so two scans at once cannot
+      // both insert a card.
+      const before = structuredClone(report);
+      const apply = (outcomes: ScanFileOutcome[]) => {
+        const { parsedSources, touched, heldPaths } = digest(outcomes, report, note, now);
+        applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now);
+      };
+      db.transaction(() => {
+        const outcomes = scanned?.outcomes ?? [];
+        let corrections = new Map<number, ScanFileOutcome>();
+        try {
+          db.transaction(() => {
+            if (scanned) corrections = scanned.idWrites.swap(() => apply(outcomes));
+            else apply(outcomes);
+            if (corrections.size > 0) throw REDO;
+          })();
+        } catch (error) {
+          if (error !== REDO) throw error;
+          Object.assign(report, structuredClone(before));
+          apply(outcomes.map((outcome, index) => corrections.get(index) ?? outcome));
+        }
+      }).immediate();
     }
-    report.files.read++;
-    if (outcome.kind === 'same') {
-      touched.push({ path: outcome.path, size: outcome.size, mtimeMs: outcome.mtimeMs, sha256: outcome.sha, scannedAt: now });
-      continue;
-    }
-    report.files.parsed++;
-    outcome.diagnostics.forEach(note);
-    if (outcome.idsWritten > 0) report.idsWritten.push({ file: outcome.path, count: outcome.idsWritten });
-    if (outcome.held || outcome.skipped || outcome.diagnostics.some((d) => d.severity === 'error')) heldPaths.add(outcome.path);
-    parsedSources.push(outcome);
-  }
-
-  if (candidates.length > 0 || removedPaths.size > 0) {
-    // IMMEDIATE: decide and write under one lock, so two scans at once cannot both insert a card.
-    db.transaction(() => applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now)).immediate();
+  } finally {
+    scanned?.idWrites.close();
   }
 
   report.warnings.push(...unknownLabWarnings(cards.labLinks(), labs));
