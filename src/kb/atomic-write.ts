@@ -49,12 +49,6 @@ function lstatOrNull(path: string): Stats | null {
 /** Test hooks into a write: `beforeRename` runs in the window between the last check and the swap. */
 export interface WriteHooks {
   beforeRename?: () => void;
-  /**
-   * Closes the descriptor held on the file just replaced (closeSync when not given). That close
-   * frees the old file, the slowest step of a swap on ext4 (~0.2 ms): a batch hands it to
-   * libuv's threads and goes on renaming (10,000 swaps: 2.0 s, against 2.9 s closing in turn).
-   */
-  closeReplaced?: (fd: number) => void;
 }
 
 /**
@@ -242,7 +236,7 @@ export function swapIn(staged: StagedWrite, hooks: WriteHooks = {}): FileStamp {
       unlinkQuietly(held.path);
     }
   } finally {
-    if (held) (hooks.closeReplaced ?? closeSync)(held.fd);
+    if (held) closeSync(held.fd);
   }
   return { size: staged.size, mtimeMs: staged.mtimeMs, sha256: staged.sha256 };
 }

@@ -2,7 +2,6 @@
 // threads (swap-worker.ts) take the next write from one shared counter, so no thread idles
 // while another has a queue, and one that never starts takes nothing. The main thread can do
 // other work (a scan's database transaction) while the helpers start on the batch.
-import { close } from 'node:fs';
 import { swapIn, FileChangedError, type StagedWrite } from './atomic-write.ts';
 
 /** A swap that failed on a helper thread, as plain data (an Error does not cross threads whole). */
@@ -20,16 +19,11 @@ export interface SwapFailure {
 export const NEXT = 0;
 export const DONE = 1;
 
-/** The descriptor on a replaced file, freed on libuv's threads (on ext4 the slowest step of a swap). */
-export function closeInBackground(fd: number): void {
-  close(fd, () => {});
-}
-
 /** Claims writes from `counters` until none is left, swapping each in; reports each failure. */
 export function swapClaimed(staged: StagedWrite[], counters: Int32Array, onFailure: (index: number, error: unknown) => void): void {
   for (let index = Atomics.add(counters, NEXT, 1); index < staged.length; index = Atomics.add(counters, NEXT, 1)) {
     try {
-      swapIn(staged[index], { closeReplaced: closeInBackground });
+      swapIn(staged[index]);
     } catch (error) {
       onFailure(index, error);
     }
