@@ -36,6 +36,7 @@ stored), then the chart if the lab has one and each expectation with its measure
 any other key (j/k scroll a long report) returns to the card as it was. The lab's time
 is not counted as time spent on the card. The card's back shows the lab's latest stored
 result (verdict, how long ago, the first expectation's figure).
+Each answer records the time taken (less time in the editor or stopped, at most 60 s).
 Every answer is saved at once (one SQLite transaction) and mirrored into the note's
 frontmatter (last_reviewed, next_review, review_count, mastery_level). mastery_level is
 FSRS's probability of recall 30 days after the last review, given the card's stability

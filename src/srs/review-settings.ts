@@ -5,6 +5,18 @@ import { generatorParameters, type FSRSParameters, type StepUnit } from 'ts-fsrs
 import type { NewCardOrder } from './new-card-order.ts';
 import type { LeechSettings } from './leech.ts';
 
+/**
+ * The longest answer time a rating records, as Anki's default "maximum answer seconds": a card
+ * left on screen while its learner was away is not an hour of recall (the time feeds kb stats
+ * and the revlog export the FSRS tools read).
+ */
+export const MAX_ANSWER_MS = 60_000;
+
+/** The answer time a rating records: whole milliseconds, 0 to MAX_ANSWER_MS. */
+export function recordedAnswerMs(ms: number): number {
+  return Math.min(MAX_ANSWER_MS, Math.max(0, Math.round(Number.isFinite(ms) ? ms : 0)));
+}
+
 /** Leech settings are optional here: their defaults live in leech.ts. */
 export interface ReviewSettings extends LeechSettings {
   /** Probability of recall FSRS aims for when it picks an interval (0.9 = 90%). */

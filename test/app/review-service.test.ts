@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_ANSWER_MS } from '../../src/srs/review-settings.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
 import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
@@ -58,6 +59,14 @@ describe('ReviewService', () => {
       throw new TypeError('a bug');
     };
     expect(() => f.service.rate(f.ids[0], 3, Date.UTC(2026, 0, 2, 13))).toThrow('a bug');
+  });
+
+  it('records at most a minute of answer time, in the database and in the review log file', async () => {
+    const f = await fixture();
+    f.service.rate(f.ids[0], 3, Date.UTC(2026, 0, 2, 12), 3_600_000);
+    f.service.rate(f.ids[1], 3, Date.UTC(2026, 0, 2, 12, 1), -5);
+    expect(f.db.prepare('SELECT duration_ms FROM review_log ORDER BY reviewed_at').pluck().all()).toEqual([MAX_ANSWER_MS, 0]);
+    expect(f.db.prepare("SELECT duration_ms FROM review_events WHERE kind = 'rate' ORDER BY at").pluck().all()).toEqual([MAX_ANSWER_MS, 0]);
   });
 
   it('stores a rating as one log row with the state before and after, and writes the note back', async () => {

@@ -80,6 +80,22 @@ describe('ReviewScreen', () => {
     expect(lastFrame()).toContain('reloaded');
   });
 
+  it('does not count the time spent in the editor as time answering the card', async () => {
+    let time = 1_000_000;
+    const controller = new FakeController([screenCard('a')]);
+    // Ten minutes in the editor, two seconds before it and three after.
+    const runEditor = async () => void (time += 600_000);
+    const { stdin } = render(<ReviewScreen controller={controller} startedAt={time} now={() => time} runEditor={runEditor} />);
+    await tick();
+    time += 2_000;
+    await press(stdin, 'e');
+    await tick();
+    await press(stdin, ' ');
+    time += 3_000;
+    await press(stdin, '3');
+    expect(controller.calls).toEqual(['reload a', 'rate a 3 5000']);
+  });
+
   it('scrolls a card longer than the screen', async () => {
     const back = Array.from({ length: 40 }, (_, i) => `- line ${i + 1}`).join('\n');
     const controller = new FakeController([screenCard('a', { back })]);

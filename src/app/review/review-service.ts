@@ -27,7 +27,7 @@ import { hashText } from '../../store/shuffle-key.ts';
 import { buildQueue, queueSizes, type DueQueue, type QueueCard, type QueueLimits } from '../../srs/queue.ts';
 import { FsrsScheduler, type Preview } from '../../srs/fsrs.ts';
 import { LEARN_AHEAD_MS, PAGE_SIZE, ReviewSession, type CardCursor, type SessionQueue } from '../../srs/session-queue.ts';
-import type { ReviewSettings } from '../../srs/review-settings.ts';
+import { recordedAnswerMs, type ReviewSettings } from '../../srs/review-settings.ts';
 import type { CardState, FsrsState, Grade } from '../../model/fsrs-state.ts';
 
 export interface ReviewTarget {
@@ -245,11 +245,11 @@ export class ReviewService {
         const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
         const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
         this.reviews.recordRating(
-          { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: Math.max(0, Math.round(durationMs)), device_id: this.deviceId() },
+          { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: recordedAnswerMs(durationMs), device_id: this.deviceId() },
           stateBefore,
           afterRow,
         );
-        this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: Math.max(0, Math.round(durationMs)) }, beforeRow);
+        this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
         return { beforeRow, before, after, prepared, leech };
       })
       .immediate();

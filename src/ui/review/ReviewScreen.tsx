@@ -111,14 +111,19 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     return () => clearInterval(timer);
   }, [current, advance, now]);
 
+  // Time in the editor or stopped by Ctrl-Z is not time spent recalling the card either.
+  const notAnswering = (from: number) => setShownAt((at) => at + (now() - from));
+
   const edit = async (cardId: string) => {
     const editor = controller.editCommand(cardId);
     if ('refused' in editor) return setMessage(editor.refused);
     const { command, args } = editor;
     setBusy(true);
+    const left = now();
     try {
       if (runEditor) await runEditor(command, args);
       else await suspendTerminal(() => void spawnSync(command, args, { stdio: 'inherit' }));
+      notAnswering(left);
       const result = await controller.reload(cardId);
       setCurrent(controller.next(now()));
       setMessage(result.message);
@@ -144,7 +149,13 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
     if (command.kind === 'toggle-help') return setHelp((shown) => !shown);
-    if (command.kind === 'to-shell') return void stopUntilResumed(suspendTerminal).then((stopped) => setMessage(stopped ? null : NO_JOB_CONTROL), exitOnRejection(exit));
+    if (command.kind === 'to-shell') {
+      const left = now();
+      return void stopUntilResumed(suspendTerminal).then((stopped) => {
+        notAnswering(left);
+        setMessage(stopped ? null : NO_JOB_CONTROL);
+      }, exitOnRejection(exit));
+    }
     if (command.kind === 'undo') return advance(controller.undo(now()));
     if (!card) return;
     const at = now();
