@@ -48,3 +48,24 @@ describe('Ctrl-Z in kb review', () => {
     await tmux.waitFor('3 Good');
   });
 });
+
+describe('Ctrl-Z in kb quiz', () => {
+  it('stops the countdown of a timed question while kb is stopped', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    const kb = reviewKb();
+    tmux = new TmuxKb();
+    tmux.startShell();
+    await tmux.waitFor(PROMPT);
+    tmux.type(`${kbBin} --kb ${kb.root} quiz -n 1 --time 3s`);
+    tmux.send('Enter');
+    await tmux.waitFor(/\d+s left/);
+    tmux.send('C-z');
+    await tmux.waitFor(/Stopped.*quiz/);
+    // Away longer than the whole limit: the question is still open when kb comes back.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    tmux.type('fg');
+    tmux.send('Enter');
+    await tmux.waitFor(/\d+s left/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(tmux.screen()).not.toContain("Time's up");
+  });
+});

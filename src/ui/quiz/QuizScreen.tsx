@@ -105,17 +105,16 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     view.current = { ...view.current, ...patch };
     redraw();
   };
-  // The lab's time moves the question's start (and reveal) later: it is neither answer time nor countdown.
-  const lab = useCardLab(
-    driver.labs,
-    now,
-    (pausedMs) => {
-      const { shownAt, revealedAt } = view.current;
-      update({ shownAt: shownAt + pausedMs, revealedAt: revealedAt === null ? null : revealedAt + pausedMs });
-      setClock(now());
-    },
-    Math.max(1, bodyHeight - 2),
-  );
+  // Time in the lab panel or stopped by Ctrl-Z moves the question's start (and reveal) later:
+  // it is neither answer time nor countdown.
+  const pause = (pausedMs: number) => {
+    const { shownAt, revealedAt } = view.current;
+    update({ shownAt: shownAt + pausedMs, revealedAt: revealedAt === null ? null : revealedAt + pausedMs });
+    setClock(now());
+  };
+  const lab = useCardLab(driver.labs, now, pause, Math.max(1, bodyHeight - 2));
+  /** When Ctrl-Z stopped kb; the countdown does not tick until the pause is accounted for. */
+  const stoppedAt = useRef<number | null>(null);
 
   const finish = () => {
     const at = now();
@@ -141,6 +140,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   useEffect(() => {
     if (!counting || limit === null) return;
     const timer = setInterval(exitOnError(exit, () => {
+      if (stoppedAt.current !== null) return;
       const at = now();
       setClock(at);
       const { phase, question, shownAt } = view.current;
@@ -164,7 +164,14 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     if (command.kind === 'close') return exit();
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'interrupt') return exit(INTERRUPTED);
-    if (command.kind === 'to-shell') return void stopUntilResumed(suspendTerminal).then((stopped) => update({ message: stopped ? null : NO_JOB_CONTROL }), exitOnRejection(exit));
+    if (command.kind === 'to-shell') {
+      const left = (stoppedAt.current = now());
+      return void stopUntilResumed(suspendTerminal).then((stopped) => {
+        stoppedAt.current = null;
+        pause(now() - left);
+        update({ message: stopped ? null : NO_JOB_CONTROL });
+      }, exitOnRejection(exit));
+    }
     if (command.kind === 'finish') return finish();
     if (!question) return;
     const at = now();
