@@ -96,10 +96,6 @@ export class IdWrites {
     this.staged.push({ index, pending });
   }
 
-  get size(): number {
-    return this.staged.length;
-  }
-
   /** Makes every temp file durable, and starts the helper threads for a big batch. */
   async prepare(): Promise<void> {
     if (this.staged.length === 0) return;
