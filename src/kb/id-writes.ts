@@ -162,7 +162,10 @@ export class IdWrites {
     this.swapped = true;
     for (const helper of this.helpers) void helper.worker.terminate();
     this.helpers = [];
-    this.removeSignalHandlers();
+    // A Ctrl-C during swap() (synchronous) waits in libuv until the loop next polls: the
+    // handler stays until then (the second check phase from here), so that the signal still
+    // ends kb, now with every note whole, instead of going unheard.
+    setImmediate(() => setImmediate(() => this.removeSignalHandlers()));
   }
 
   private removeSignalHandlers(): void {

@@ -1,6 +1,7 @@
 // The batched id writes of a scan (id-writes.ts): staged temp files are fsynced together and
 // swapped in at the end; a note edited in between keeps the edit and is held for the next scan.
 import { appendFileSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { IdWrites } from '../../src/kb/id-writes.ts';
@@ -113,6 +114,33 @@ describe('IdWrites', () => {
     })).toThrow('database is locked');
     writes.close();
     for (const path of paths) expect(readFileSync(join(root, path), 'utf8')).toBe(NOTE);
+    expect(readdirSync(join(root, 'notes')).filter((name) => name.endsWith('.kb-tmp'))).toEqual([]);
+  });
+
+  it('ends kb on a Ctrl-C that came during the swap, once every note is whole', () => {
+    const root = tempKb();
+    const paths = ['notes/1.md', 'notes/2.md'];
+    for (const path of paths) put(root, path, NOTE);
+    const script = `
+      import { IdWrites } from ${JSON.stringify(new URL('../../src/kb/id-writes.ts', import.meta.url).href)};
+      import { scanFileStaged } from ${JSON.stringify(new URL('../../src/kb/scan-file.ts', import.meta.url).href)};
+      import { statSync } from 'node:fs';
+      const root = ${JSON.stringify(root)};
+      const writes = new IdWrites({ cleanUpOnSignal: [root + '/notes'] });
+      for (const [index, path] of ${JSON.stringify(paths)}.entries()) {
+        const stats = statSync(root + '/' + path);
+        writes.add(index, scanFileStaged({ path, abs: root + '/' + path, size: stats.size, mtimeMs: stats.mtimeMs, knownSha: null }, { root, writeIds: true, deriveWrittenIds: false, full: false }));
+      }
+      await writes.prepare();
+      writes.swap(() => process.kill(process.pid, 'SIGINT'));
+      writes.close();
+      console.log('swapped');
+      setTimeout(() => console.log('still running'), 2000);
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stdout).toBe('swapped\n');
+    expect(child.signal).toBe('SIGINT');
+    for (const path of paths) expect(readFileSync(join(root, path), 'utf8')).toMatch(/\nid: [a-z0-9]{12}\n/);
     expect(readdirSync(join(root, 'notes')).filter((name) => name.endsWith('.kb-tmp'))).toEqual([]);
   });
 });
