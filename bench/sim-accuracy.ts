@@ -4,7 +4,11 @@
 // for all the labs at once). The labs' workloads and settings are not the calibration sweep's.
 //
 //   . scripts/node-env.sh
-//   node bench/sim-accuracy.ts [--prefix cpu] [--calibrate] [--labs a,b]
+//   node bench/sim-accuracy.ts [--prefix cpu] [--versus PREFIX] [--calibrate] [--labs a,b]
+//
+// --versus predicts each lab on a second set of profiles too (<PREFIX>-<M>), against the same
+// measured run: two versions of the model compared side by side, free of the machine's drift
+// between two runs of this script.
 //
 // Profiles are per model: a lab on model M runs on the profile <prefix>-<M> (what
 // `kb lab calibrate --model M` saves by default). --calibrate runs the full sweep for every
@@ -26,6 +30,7 @@ const { values: args } = parseArgs({
     prefix: { type: 'string', default: 'cpu' },
     calibrate: { type: 'boolean', default: false },
     labs: { type: 'string' },
+    versus: { type: 'string' },
   },
 });
 
@@ -40,17 +45,24 @@ if (args.calibrate) {
   }
 }
 const db = openDatabase(':memory:');
-const errors: number[] = [];
-const summary: string[] = [];
+const prefixes = args.versus ? [args.prefix, args.versus] : [args.prefix];
+const errors = prefixes.map((): number[] => []);
+const summary = prefixes.map((): string[] => []);
 for (const name of names) {
   const lab = loadLab([bundledRoot()], name);
-  const sim = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${args.prefix}-${lab.settings.model}` }] });
+  const sims = [];
+  for (const prefix of prefixes) sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${prefix}-${lab.settings.model}` }] }));
   const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }] });
-  const rows = predictionRows(sim, measured);
-  process.stdout.write(`\n${predictionText(sim, measured, rows)}`);
-  const labErrors = rows.flatMap((r) => (r.errorPct === null ? [] : [Math.abs(r.errorPct)]));
-  errors.push(...labErrors);
-  const median = [...labErrors].sort((a, b) => a - b)[labErrors.length >> 1] ?? NaN;
-  summary.push(`${name.padEnd(18)} ${String(labErrors.filter((e) => e <= 15).length).padStart(3)}/${String(labErrors.length).padEnd(3)} within 15%  median ${median.toFixed(1)}%  worst ${Math.max(...labErrors).toFixed(1)}%`);
+  sims.forEach((sim, k) => {
+    const rows = predictionRows(sim, measured);
+    process.stdout.write(`\n${prefixes.length > 1 ? `[${prefixes[k]}] ` : ''}${predictionText(sim, measured, rows)}`);
+    const labErrors = rows.flatMap((r) => (r.errorPct === null ? [] : [Math.abs(r.errorPct)]));
+    errors[k].push(...labErrors);
+    const median = [...labErrors].sort((a, b) => a - b)[labErrors.length >> 1] ?? NaN;
+    summary[k].push(`${name.padEnd(18)} ${String(labErrors.filter((e) => e <= 15).length).padStart(3)}/${String(labErrors.length).padEnd(3)} within 15%  median ${median.toFixed(1)}%  worst ${Math.max(...labErrors).toFixed(1)}%`);
+  });
 }
-console.log(`\n${summary.join('\n')}\nall labs: ${errors.filter((e) => e <= 15).length} of ${errors.length} figures within 15%  (load ${load()})`);
+prefixes.forEach((prefix, k) => {
+  console.log(`\n${prefixes.length > 1 ? `profiles ${prefix}-<model>:\n` : ''}${summary[k].join('\n')}\nall labs: ${errors[k].filter((e) => e <= 15).length} of ${errors[k].length} figures within 15%`);
+});
+console.log(`(load ${load()})`);

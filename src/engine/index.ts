@@ -21,7 +21,7 @@ export { gpt2Tokenizer, type Tokenizer } from './model/tokenizer.ts';
 // The sim: the GPUs it models, its step-cost terms, and the step shapes and traces they are fitted on.
 export { deviceNames, namedDevices, type DeviceSpec } from './backend/sim/gpus.ts';
 export { COST_TERMS, predictStepMs, type CostTerm, type CostTerms } from './backend/sim/cost-terms.ts';
-export { SPREAD_POINTS, spreadAt, spreadQuantiles } from './backend/sim/step-spread.ts';
+export { SPREAD_POINTS, sizedSpreads, spreadAt, spreadQuantiles, type SizedSpread } from './backend/sim/step-spread.ts';
 export { weightCount } from './backend/sim/cost-model.ts';
 export { stepKind, type StepKind, type StepShape } from './backend/sim/step-shape.ts';
 export { stepTimes, type TracedStep } from './metrics/step-trace.ts';

@@ -34,6 +34,7 @@ describe('kb lab calibrate', () => {
     expect(profile.model).toBe('gpt2-tiny');
     expect(profile.terms.stepMs + profile.terms.sampledMs).toBeGreaterThan(0);
     expect(profile.spread).toHaveLength(101);
+    expect(profile.spreadBySize?.[0]).toMatchObject({ fromMs: 0, quantiles: expect.any(Array) });
 
     const devices = runKb(['lab', 'devices'], { env });
     expect(devices.code, devices.stderr).toBe(0);

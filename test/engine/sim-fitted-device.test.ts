@@ -53,7 +53,7 @@ describe('sim on a fitted device', () => {
     // Half the steps at the fitted time, half up to 2x slower (quantiles 0..100%).
     const spread = Array.from({ length: 101 }, (_, i) => (i <= 50 ? 1 : 1 + (i - 50) / 50));
     const run = async (seed: number) => {
-      const engine = await createEngine({ backend: 'sim', deviceSpec: device({ stepSpread: spread }), prefixCaching: false, seed });
+      const engine = await createEngine({ backend: 'sim', deviceSpec: device({ stepSpread: [{ fromMs: 0, quantiles: spread }] }), prefixCaching: false, seed });
       const result = await engine.submit({ promptIds: [1, 2], maxNewTokens: 400 }).done;
       await engine.close();
       expect(engine.info.description).toContain('(fitted step costs, each step drawn from their measured spread)');
@@ -72,5 +72,15 @@ describe('sim on a fitted device', () => {
     const slowed = gaps.filter((gap) => gap > 3.5 + 1e-9).length / gaps.length;
     expect(slowed).toBeGreaterThan(0.4);
     expect(slowed).toBeLessThan(0.6);
+  });
+
+  it("draws a step from its own size's spread: steps of 3.5 ms from the table for 3 ms and over", async () => {
+    const wide = Array.from({ length: 101 }, (_, i) => 1 + i / 100);
+    const flat = new Array<number>(101).fill(1);
+    const engine = await createEngine({ backend: 'sim', deviceSpec: device({ stepSpread: [{ fromMs: 0, quantiles: wide }, { fromMs: 3, quantiles: flat }] }), prefixCaching: false, seed: 1 });
+    const result = await engine.submit({ promptIds: [1, 2], maxNewTokens: 50 }).done;
+    await engine.close();
+    const t = result.timeline.tokenTimes;
+    for (const gap of t.slice(1).map((time, i) => time - t[i])) expect(gap).toBeCloseTo(3.5, 9);
   });
 });

@@ -35,13 +35,18 @@ describe('device profiles', () => {
     const spread = Array.from({ length: 101 }, (_, i) => 0.8 + i / 100);
     const path = saveProfile({ ...profile, spread }, dir);
     expect(readProfile(path).spread).toEqual(spread);
-    expect(profileDevice(readProfile(path)).stepSpread).toEqual(spread);
+    // A profile from before the tables by size: its one table serves every step.
+    expect(profileDevice(readProfile(path)).stepSpread).toEqual([{ fromMs: 0, quantiles: spread }]);
     expect(profileDevice(profile).stepSpread).toBeUndefined();
+    const bySize = [{ fromMs: 0, quantiles: spread }, { fromMs: 10, quantiles: spread.map((ratio) => ratio / 2) }];
+    expect(profileDevice(readProfile(saveProfile({ ...profile, name: 'sized', spread, spreadBySize: bySize }, dir))).stepSpread).toEqual(bySize);
     writeFileSync(join(dir, 'short.json'), JSON.stringify({ ...profile, name: 'short', spread: [1, 2, 3] }));
     writeFileSync(join(dir, 'negative.json'), JSON.stringify({ ...profile, name: 'negative', spread: spread.map((ratio) => -ratio) }));
     const listed = listStoredProfiles(dir);
     expect(listed.find((p) => p.name === 'short')?.error).toMatch(/short\.json: not a valid device profile: spread: /);
     expect(listed.find((p) => p.name === 'negative')?.error).toMatch(/negative\.json: not a valid device profile: spread\.0: /);
+    writeFileSync(join(dir, 'nosize.json'), JSON.stringify({ ...profile, name: 'nosize', spreadBySize: [] }));
+    expect(listStoredProfiles(dir).find((p) => p.name === 'nosize')?.error).toMatch(/nosize\.json: not a valid device profile: spreadBySize: /);
   });
 
   it('lists nothing when the folder does not exist yet', () => {

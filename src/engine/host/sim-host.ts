@@ -4,7 +4,7 @@
 // exactly as with a real backend.
 import { type SimBackend, createSimBackend } from '../backend/sim/sim-backend.ts';
 import { resolveDevice } from '../backend/sim/gpus.ts';
-import { stepRatio } from '../backend/sim/step-spread.ts';
+import { spreadFor, stepRatio } from '../backend/sim/step-spread.ts';
 import { describeKvCapacity, kvCapacity } from '../backend/sim/kv-capacity.ts';
 import { VirtualClock } from '../engine-clock.ts';
 import { EngineCore } from '../core/engine-core.ts';
@@ -140,7 +140,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     },
     async forward(batch) {
       const ms = backend.cost(batch).ms;
-      const end = clock.now() + (device.stepSpread ? ms * stepRatio(device.stepSpread, options.seed, steps++) : ms);
+      const end = clock.now() + (device.stepSpread ? ms * stepRatio(spreadFor(device.stepSpread, ms), options.seed, steps++) : ms);
       const result = await backend.step(batch);
       flush(); // admissions
       // Virtual time runs to the step's end (which wins a tie). A client whose wake-up comes

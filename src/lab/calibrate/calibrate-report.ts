@@ -1,7 +1,7 @@
 // The calibration report: each fitted term with what it means physically (and the rate it
 // implies, to hold against the machine's datasheet), how well the model fits each kind of
 // step, a chart of the residuals, and the KV capacity the profile carries.
-import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS, spreadAt } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS, type SizedSpread, spreadAt } from '../../engine/index.ts';
 import { barChart } from '../chart.ts';
 import { describeSource, type DeviceProfile } from '../devices/device-profile.ts';
 import type { Calibration } from './calibrate.ts';
@@ -69,11 +69,18 @@ export function residualChart(residuals: readonly Residual[]): string[] {
   );
 }
 
-/** The measured spread of step times around the fit, which the sim draws each step from. */
-export function spreadLine(spread: readonly number[]): string {
-  const at = (pct: number) => `p${pct} ${spreadAt(spread, pct / 100).toFixed(2)}x`;
+/** The measured spread of step times around the fit, which the sim draws each step from: over all steps, then by size. */
+export function spreadLines(spread: readonly number[], bySize: readonly SizedSpread[] = []): string[] {
+  const at = (table: readonly number[], pct: number) => `p${pct} ${spreadAt(table, pct / 100).toFixed(2)}x`;
   const mean = spread.reduce((sum, ratio) => sum + ratio, 0) / spread.length;
-  return `Spread of measured steps around the fit: ${[10, 50, 90, 99].map(at).join(', ')} (mean ${mean.toFixed(2)}x); the sim draws each step's time from it`;
+  const lines = [`Spread of measured steps around the fit: ${[10, 50, 90, 99].map((pct) => at(spread, pct)).join(', ')} (mean ${mean.toFixed(2)}x)`];
+  if (bySize.length < 2) return [`${lines[0]}; the sim draws each step's time from it`];
+  lines.push("By size of step (the sim draws each step's time from its size's spread; a disturbance weighs less on a longer step):");
+  bySize.forEach((table, k) => {
+    const range = k + 1 < bySize.length ? `${table.fromMs.toFixed(1)}-${bySize[k + 1].fromMs.toFixed(1)} ms` : `${table.fromMs.toFixed(1)} ms and over`;
+    lines.push(`  ${`fitted ${range}`.padEnd(24)} ${[50, 90, 99].map((pct) => at(table.quantiles, pct)).join(', ')}`);
+  });
+  return lines;
 }
 
 export function calibrationText(result: Calibration, savedTo: string): string {
@@ -88,7 +95,7 @@ export function calibrationText(result: Calibration, savedTo: string): string {
     '',
     `Fit: R² ${fit.r2.toFixed(3)}`,
     ...fit.byKind.map((k) => `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`),
-    spreadLine(fit.spread),
+    ...spreadLines(fit.spread, fit.spreadBySize),
     '',
     'Residuals:',
     ...residualChart(fit.residuals),

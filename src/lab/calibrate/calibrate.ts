@@ -42,6 +42,7 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
     terms: fit.terms,
     submitMs: sweep.submitMs,
     spread: fit.spread,
+    spreadBySize: fit.spreadBySize,
     kv: { memoryBytes: poolBytes + weightBytes, weightBytes, reserveBytes: 0, dtypeBytes: FP32 },
     fit: { r2: fit.r2, byKind: fit.byKind, kept: fit.kept, outliers: fit.outliers },
   };

@@ -2,7 +2,7 @@
 // relative (a 2 ms decode step and a 400 ms prefill step count alike), each kind of step
 // weighs the same however many of it were measured, and steps slowed by another process on
 // a shared machine (far off the first fit) are set aside and counted.
-import { COST_TERMS, type CostTerms, percentile, predictStepMs, spreadQuantiles, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerms, percentile, predictStepMs, sizedSpreads, type SizedSpread, spreadQuantiles, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
 import { nnls } from './nnls.ts';
 
 export interface StepSample {
@@ -39,6 +39,8 @@ export interface CostFit {
    * 1%, ..., 100%: the terms fit the median step, and the sim draws each step's ratio from this.
    */
   spread: number[];
+  /** The same, by size of step (step-spread.ts): what the sim draws from. */
+  spreadBySize: SizedSpread[];
 }
 
 /** A step whose time is this many times the first fit's median error off is taken as disturbed. */
@@ -98,6 +100,10 @@ export function fitCostTerms(samples: readonly StepSample[]): CostFit {
     ssRes += (predictStepMs(terms, s.shape) - s.ms) ** 2;
     ssTot += (s.ms - mean) ** 2;
   }
+  const ratios = usable.flatMap((s) => {
+    const fittedMs = predictStepMs(terms, s.shape);
+    return fittedMs > 0 ? [{ fittedMs, ratio: s.ms / fittedMs }] : [];
+  });
   const byKind: KindError[] = [];
   for (const kind of ['decode', 'prefill', 'mixed'] as const) {
     const errors = fitted.filter((s) => stepKind(s.shape) === kind).map((s) => relativeError(terms, s) * 100);
@@ -110,6 +116,7 @@ export function fitCostTerms(samples: readonly StepSample[]): CostFit {
     residuals: fitted.map((s) => ({ kind: stepKind(s.shape), tokens: s.shape.tokens, measuredMs: s.ms, predictedMs: predictStepMs(terms, s.shape) })),
     kept: fitted.length,
     outliers: usable.length - fitted.length,
-    spread: spreadQuantiles(usable.flatMap((s) => (predictStepMs(terms, s.shape) > 0 ? [s.ms / predictStepMs(terms, s.shape)] : []))),
+    spread: spreadQuantiles(ratios.map((step) => step.ratio)),
+    spreadBySize: sizedSpreads(ratios),
   };
 }

@@ -29,6 +29,10 @@ export const profileSchema = z.object({
   terms: termsSchema,
   /** Measured / fitted step time at quantiles 0%, 1%, ..., 100% (calibrated profiles since 2026-11-26). */
   spread: z.optional(z.array(z.number().finite().nonnegative()).length(SPREAD_POINTS)),
+  /** The same by size of step, each table for steps fitted at fromMs or longer (calibrated since 2026-11-26, later). */
+  spreadBySize: z.optional(
+    z.array(z.object({ fromMs: z.number().finite().nonnegative(), quantiles: z.array(z.number().finite().nonnegative()).length(SPREAD_POINTS) })).min(1),
+  ),
   /** ms from submit until the scheduler sees a request (calibrated: an idle engine's queue wait). */
   submitMs: z.optional(z.number().finite().nonnegative()),
   kv: z.object({
@@ -62,7 +66,8 @@ export function profileDevice(profile: DeviceProfile): DeviceSpec {
     stepOverheadMs: terms.stepMs,
     fitted: { ...terms },
     submitMs: profile.submitMs ?? 0,
-    ...(profile.spread ? { stepSpread: profile.spread } : {}),
+    // A profile from before the tables by size has one table for every step.
+    ...(profile.spreadBySize ? { stepSpread: profile.spreadBySize } : profile.spread ? { stepSpread: [{ fromMs: 0, quantiles: profile.spread }] } : {}),
     weightBytes: kv.weightBytes,
     reserveBytes: kv.reserveBytes,
   };

@@ -4,6 +4,7 @@
 // step outside the kernels (scheduling, launches, sampling, host sync). A calibrated or
 // published profile carries `fitted` terms instead: then a step costs what they say.
 import type { CostTerms } from './cost-terms.ts';
+import type { SizedSpread } from './step-spread.ts';
 
 export interface DeviceSpec {
   name: string;
@@ -30,10 +31,11 @@ export interface DeviceSpec {
    */
   submitMs?: number;
   /**
-   * Measured step time / fitted step time at quantiles 0%, 1%, ..., 100% (step-spread.ts): each
-   * simulated step's time is scaled by a seeded draw from it. Absent: every step takes its cost.
+   * Measured step time / fitted step time at quantiles 0%, 1%, ..., 100%, by size of step
+   * (step-spread.ts): each simulated step's time is scaled by a seeded draw from its size's
+   * table. Absent: every step takes its cost.
    */
-  stepSpread?: readonly number[];
+  stepSpread?: readonly SizedSpread[];
 }
 
 const GiB = 1024 ** 3;
