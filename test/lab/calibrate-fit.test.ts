@@ -5,6 +5,7 @@ import { predictStepMs } from '../../src/engine/backend/sim/cost-terms.ts';
 import type { StepShape } from '../../src/engine/backend/sim/step-shape.ts';
 import { fitCostTerms, type StepSample } from '../../src/lab/calibrate/fit.ts';
 import { nnls } from '../../src/lab/calibrate/nnls.ts';
+import { spreadLines } from '../../src/lab/calibrate/calibrate-report.ts';
 
 /** A deterministic generator, so a failure reproduces. */
 function rng(seed: number) {
@@ -118,5 +119,19 @@ describe('nnls', () => {
       ),
       { numRuns: 50 },
     );
+  });
+
+  it('prints the spread over all steps and by size of step, within 80 columns', () => {
+    const table = (top: number) => Array.from({ length: 101 }, (_, i) => 0.9 + (i / 100) * (top - 0.9));
+    const lines = spreadLines(table(2), [{ fromMs: 0, quantiles: table(2.5) }, { fromMs: 3.6, quantiles: table(1.8) }, { fromMs: 10.5, quantiles: table(1.3) }]);
+    expect(lines).toEqual([
+      'Spread of measured steps around the fit: p10 1.01x, p50 1.45x, p90 1.89x, p99 1.99x (mean 1.45x)',
+      'By size of step, what the sim draws from (a pause weighs less on a long step):',
+      '  fitted under 3.6 ms      p50 1.70x, p90 2.34x, p99 2.48x',
+      '  fitted 3.6-10.5 ms       p50 1.35x, p90 1.71x, p99 1.79x',
+      '  fitted 10.5 ms and over  p50 1.10x, p90 1.26x, p99 1.30x',
+    ]);
+    for (const line of lines.slice(1)) expect(line.length).toBeLessThanOrEqual(80);
+    expect(spreadLines(table(2), [{ fromMs: 0, quantiles: table(2) }])).toEqual([`${lines[0]}; the sim draws each step's time from it`]);
   });
 });

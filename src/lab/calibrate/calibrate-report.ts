@@ -75,9 +75,10 @@ export function spreadLines(spread: readonly number[], bySize: readonly SizedSpr
   const mean = spread.reduce((sum, ratio) => sum + ratio, 0) / spread.length;
   const lines = [`Spread of measured steps around the fit: ${[10, 50, 90, 99].map((pct) => at(spread, pct)).join(', ')} (mean ${mean.toFixed(2)}x)`];
   if (bySize.length < 2) return [`${lines[0]}; the sim draws each step's time from it`];
-  lines.push("By size of step (the sim draws each step's time from its size's spread; a disturbance weighs less on a longer step):");
+  lines.push('By size of step, what the sim draws from (a pause weighs less on a long step):');
   bySize.forEach((table, k) => {
-    const range = k + 1 < bySize.length ? `${table.fromMs.toFixed(1)}-${bySize[k + 1].fromMs.toFixed(1)} ms` : `${table.fromMs.toFixed(1)} ms and over`;
+    const next = bySize[k + 1]?.fromMs.toFixed(1);
+    const range = k === 0 ? `under ${next} ms` : next !== undefined ? `${table.fromMs.toFixed(1)}-${next} ms` : `${table.fromMs.toFixed(1)} ms and over`;
     lines.push(`  ${`fitted ${range}`.padEnd(24)} ${[50, 90, 99].map((pct) => at(table.quantiles, pct)).join(', ')}`);
   });
   return lines;
