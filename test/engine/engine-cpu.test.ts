@@ -32,6 +32,24 @@ describe('engine on the cpu backend', () => {
     }
   }, 60_000);
 
+  it('warms itself up before it is ready, unseen: no step in its statistics, the same tokens as an engine that did not', async () => {
+    // profile (kernel timings) skips the warm-up, so that the profile counts only the requests' kernels.
+    const cold = await createEngine({ weightsDir: dir, threads: 2, profile: true, traceSteps: true });
+    const warm = await createEngine({ weightsDir: dir, threads: 2, traceSteps: true });
+    try {
+      const stats = await warm.stats();
+      expect(stats.scheduler.steps).toBe(0);
+      expect(stats.steps).toEqual([]);
+      expect(stats.kv.usedBlocks).toBe(0);
+      for (const promptIds of prompts) {
+        const [a, b] = await Promise.all([cold.submit({ promptIds, maxNewTokens }).done, warm.submit({ promptIds, maxNewTokens }).done]);
+        expect(b.outputIds).toEqual(a.outputIds);
+      }
+    } finally {
+      await Promise.all([cold.close(), warm.close()]);
+    }
+  }, 60_000);
+
   it('reports a missing or truncated weights folder as an error at creation', async () => {
     await expect(createEngine({ weightsDir: join(dir, 'missing') })).rejects.toThrow(/config\.json: not found/);
     const broken = join(dir, 'broken');

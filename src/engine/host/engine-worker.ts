@@ -10,6 +10,7 @@ import { EngineCore } from '../core/engine-core.ts';
 import type { EngineEvent } from '../core/request.ts';
 import { runSteps } from '../core/step-loop.ts';
 import { StepStats } from '../metrics/step-stats.ts';
+import { warmEngine } from './warm-engine.ts';
 import type { EngineInfo } from './engine-host.ts';
 import { DEFAULT_CPU_KV_BYTES, poolBlocks } from '../engine-options.ts';
 import { loadHfModelDir } from '../model/load-model.ts';
@@ -38,12 +39,11 @@ async function main(): Promise<void> {
     profile: options.profile,
     maxBatchTokens: options.scheduler.maxBatchedTokens,
   });
+  const coreOptions = { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed };
+  // Not when kernels are profiled: the profile counts every kernel the backend ran.
+  if (!options.profile) await warmEngine(backend, new EngineCore({ ...coreOptions, prefixCaching: false }, monotonicClock, new StepStats(monotonicClock, false)));
   const stats = new StepStats(monotonicClock, options.traceSteps);
-  const core = new EngineCore(
-    { config, scheduler: options.scheduler, numBlocks, blockSize: options.blockSize, prefixCaching: options.prefixCaching, seed: options.seed },
-    monotonicClock,
-    stats,
-  );
+  const core = new EngineCore(coreOptions, monotonicClock, stats);
 
   let closing = false;
   let wake: (() => void) | null = null;
