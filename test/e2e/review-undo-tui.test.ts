@@ -10,11 +10,19 @@ afterEach(() => {
   tmux = null;
 });
 
+/** Local time `ms` from now, as kb.json's "HH:MM". */
+function localTimeIn(ms: number): string {
+  const at = new Date(Date.now() + ms);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}
+
 const CARDS = ['Alpha', 'Bravo', 'Charlie'].map((name) => `## Question ${name}?\n\nAnswer ${name}.\n`).join('\n');
 
 describe('kb review undo in a terminal', () => {
   it('rate A, rate B, u, u: A is back with new 3, then B, then C', async () => {
-    const root = writeKb({ 'cards/deck.md': CARDS });
+    // The study day ends 12 hours from now: a learning step (10 minutes) comes back in this
+    // session whatever the time of the test (at 03:55 it would land in tomorrow's day).
+    const root = writeKb({ 'cards/deck.md': CARDS, 'kb.json': `${JSON.stringify({ dayStartsAt: localTimeIn(12 * 3_600_000) })}\n` });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);
     tmux = new TmuxKb();
     tmux.start(root, 'review');
@@ -48,7 +56,9 @@ describe('kb review undo in a terminal', () => {
   }, TMUX_TEST_TIMEOUT_MS);
 
   it('suspend A, bury B, u, u: B then A come back, with new 3; kb cards shows neither suspended nor buried', async () => {
-    const root = writeKb({ 'cards/deck.md': CARDS });
+    // The study day ends 12 hours from now: a learning step (10 minutes) comes back in this
+    // session whatever the time of the test (at 03:55 it would land in tomorrow's day).
+    const root = writeKb({ 'cards/deck.md': CARDS, 'kb.json': `${JSON.stringify({ dayStartsAt: localTimeIn(12 * 3_600_000) })}\n` });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);
     tmux = new TmuxKb();
     tmux.start(root, 'review');
