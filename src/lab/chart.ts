@@ -16,9 +16,19 @@ function bar(value: number, max: number, width: number): string {
   return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
 }
 
-/** One block per group; bars within a group share a scale (groups have different units). */
-export function barChart(groups: readonly BarGroup[], width = 40): string[] {
+/** A bar shrinks to fit its line down to this many columns. */
+const MIN_BAR = 10;
+
+/**
+ * One block per group; bars within a group share a scale (groups have different units). Bars
+ * are at most `barWidth` long, and shorter where a line would pass `lineWidth` columns: the
+ * bars get what the labels and the longest value leave (at 80 columns, "126.4 tokens/s" was
+ * wrapped onto a line of its own).
+ */
+export function barChart(groups: readonly BarGroup[], { lineWidth = 78, barWidth = 40 }: { lineWidth?: number; barWidth?: number } = {}): string[] {
   const labelWidth = Math.max(1, ...groups.flatMap((g) => g.bars.map((b) => b.label.length)));
+  const textWidth = Math.max(0, ...groups.flatMap((g) => g.bars.map((b) => b.text.length)));
+  const width = Math.min(barWidth, Math.max(Math.min(MIN_BAR, barWidth), lineWidth - (4 + labelWidth + 2 + 2 + textWidth)));
   const lines: string[] = [];
   for (const group of groups) {
     lines.push(`  ${group.title}`);

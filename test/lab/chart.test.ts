@@ -11,7 +11,7 @@ describe('bar chart', () => {
         { title: 'throughput (tokens/s)', bars: [{ label: 'static', value: 100, text: '100 tokens/s' }, { label: 'continuous', value: 200, text: '200 tokens/s' }] },
         { title: 'ttft.p95 (ms)', bars: [{ label: 'static', value: 5, text: '5 ms' }, { label: 'continuous', value: 1, text: '1 ms' }] },
       ],
-      20,
+      { barWidth: 20 },
     );
     expect(lines[0]).toBe('  throughput (tokens/s)');
     expect(lines[1]).toMatch(/^ {4}static {6}█{10} +100 tokens\/s$/);
@@ -23,7 +23,7 @@ describe('bar chart', () => {
   it('a bar never exceeds its width and is empty only for zero', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 4, max: 60 }), (values, width) => {
-        const lines = barChart([{ title: 't', bars: values.map((value, i) => ({ label: `p${i}`, value, text: '' })) }], width);
+        const lines = barChart([{ title: 't', bars: values.map((value, i) => ({ label: `p${i}`, value, text: '' })) }], { barWidth: width });
         lines.slice(1).forEach((line, i) => {
           const bar = line.replace(/^ {4}p\d+ {2}/, '').replace(/ +$/, '');
           expect(bar.length).toBeLessThanOrEqual(width);
@@ -31,6 +31,21 @@ describe('bar chart', () => {
         });
       }),
     );
+  });
+});
+
+describe('bar chart widths', () => {
+  it("fits each line in the width given, shortening the bars (the batching lab's chart at 80 columns)", () => {
+    const groups = [
+      { title: 'throughput.output_tps (tokens/s)', bars: [{ label: 'engine.policy=static', value: 93.72, text: '93.72 tokens/s' }, { label: 'engine.policy=continuous', value: 126.4, text: '126.4 tokens/s' }] },
+    ];
+    const narrow = barChart(groups, { lineWidth: 78 });
+    for (const line of narrow) expect(line.length).toBeLessThanOrEqual(78);
+    expect(narrow[2]).toMatch(/continuous +█+ {2}126\.4 tokens\/s$/);
+    // Wide enough: the bars keep their full 40 columns.
+    expect(barChart(groups, { lineWidth: 200 })[2]).toContain('█'.repeat(40));
+    // Never under 10 columns of bar, however narrow.
+    expect(barChart(groups, { lineWidth: 20 })[2]).toContain('█'.repeat(10));
   });
 });
 

@@ -65,7 +65,7 @@ export function residualChart(residuals: readonly Residual[]): string[] {
       }
       return { title: `${kind} steps: predicted vs measured`, bars: counts.map((n, i) => ({ label: binLabel(i), value: n, text: String(n) })) };
     }),
-    30,
+    { barWidth: 30 },
   );
 }
 
