@@ -143,7 +143,10 @@ function Report({ outcome }: { outcome: CardLabOutcome }) {
           return (
             <Box key={i} flexDirection="column">
               <Text color={color}>{`${mark} ${check.say}`}</Text>
-              <Text dimColor>{`    ${check.measured}`}</Text>
+              {/* Indented as a box, so that a line the width wraps keeps its indent. */}
+              <Box paddingLeft={4}>
+                <Text dimColor>{check.measured}</Text>
+              </Box>
             </Box>
           );
         })}

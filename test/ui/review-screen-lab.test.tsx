@@ -63,6 +63,21 @@ describe('ReviewScreen: a card\'s lab', () => {
     expect(controller.calls).toEqual([]);
   });
 
+  it("keeps a long expectation's measured line indented where it wraps", async () => {
+    const controller = new FakeController([screenCard('a', { lab: 'batching' })]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, 'l');
+    const measured = `${'throughput.output_tps@continuous / throughput.output_tps@static'.repeat(2)} = 1.24; expected >= 1.1`;
+    controller.labs.finish({ verdict: 'reproduced', checks: [{ pass: true, say: 'continuous batching wins', measured }], chart: [] });
+    const report = await shows(lastFrame, 'Verdict: reproduced');
+    const lines = report.split('\n');
+    const first = lines.findIndex((line) => line.includes('throughput.output_tps@continuous'));
+    expect(lines[first]).toMatch(/^ {4}throughput/);
+    expect(lines[first + 1]).toMatch(/^ {4} ?\S/);
+    expect(report).toContain('expected >= 1.1');
+  });
+
   it('stops the run on Esc: the partial run is reported, and q then goes back instead of quitting', async () => {
     const controller = new FakeController([screenCard('a', { lab: 'ttft-breakdown' })]);
     const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
