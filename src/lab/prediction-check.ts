@@ -45,25 +45,45 @@ function figure(value: number | null): string {
   return Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
+/** Below this many requests a p99 of requests is about the slowest one. */
+const FEW_REQUESTS = 100;
+
+/** The points whose per-request p99s (TTFT, queue wait) come from few requests, with how many. */
+function fewRequestPoints(measured: LabRunResult): Array<{ label: string | null; requests: number }> {
+  return measured.points
+    .map((point) => ({ label: point.label, requests: point.settings.workload.requests * point.settings.repeats }))
+    .filter((point) => point.requests < FEW_REQUESTS);
+}
+
 export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[]): string {
+  const labelWidth = Math.max(...HEADLINE_METRICS.map(({ label, unit }) => `${label} (${unit})`.length));
   const lines = [
     `=== ${sim.lab}: sim prediction vs measured run ===`,
     `Predicted: run #${sim.runId}, ${sim.device ?? sim.backend}`,
     `Measured:  run #${measured.runId}, ${measured.device ?? measured.backend}`,
   ];
   const points = [...new Set(rows.map((r) => r.point))];
-  const header = `  ${'metric'.padEnd(18)} ${'predicted'.padStart(10)} ${'measured'.padStart(10)}  ${'error'.padStart(7)}`;
+  const header = `  ${'metric'.padEnd(labelWidth)} ${'predicted'.padStart(10)} ${'measured'.padStart(10)}  ${'error'.padStart(7)}`;
   for (const point of points) {
     lines.push('', point === null ? header : `  at ${sim.sweep?.key ?? 'point'}=${point}`, ...(point === null ? [] : [header]));
     for (const r of rows.filter((x) => x.point === point)) {
       const error = r.errorPct === null ? '—' : `${r.errorPct >= 0 ? '+' : ''}${r.errorPct.toFixed(1)}%`;
-      lines.push(`  ${`${r.label} (${r.unit})`.padEnd(18)} ${figure(r.predicted).padStart(10)} ${figure(r.measured).padStart(10)}  ${error.padStart(7)}`);
+      lines.push(`  ${`${r.label} (${r.unit})`.padEnd(labelWidth)} ${figure(r.predicted).padStart(10)} ${figure(r.measured).padStart(10)}  ${error.padStart(7)}`);
     }
   }
   const errors = rows.flatMap((r) => (r.errorPct === null ? [] : [Math.abs(r.errorPct)]));
   if (errors.length > 0) {
     const within = errors.filter((e) => e <= 15).length;
     lines.push('', `${within} of ${errors.length} figures within 15%; worst ${Math.max(...errors).toFixed(1)}%.`);
+  }
+  const few = fewRequestPoints(measured);
+  if (few.length > 0) {
+    const where = few.length === measured.points.length ? 'here' : `at ${few.map((p) => `${sim.sweep?.key ?? 'point'}=${p.label}`).join(', ')}`;
+    const counts = [...new Set(few.map((p) => p.requests))].sort((a, b) => a - b).join(', ');
+    lines.push(
+      `TTFT p99 and queue wait p99 ${where} come from ${counts} request${counts === '1' ? '' : 's'}: under ${FEW_REQUESTS}, a p99 is about the slowest`,
+      'request, which one disturbance sets on either side. Read the p50s, TPOT and throughput first.',
+    );
   }
   if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');
   lines.push(`Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);

@@ -1,0 +1,35 @@
+// --compare's table: one column for every label, and a word on p99s drawn from few requests.
+import { describe, expect, it } from 'vitest';
+import { predictionRows, predictionText } from '../../src/lab/prediction-check.ts';
+import type { LabRunResult } from '../../src/lab/run.ts';
+
+function run(runId: number, backend: string, requests: number[], scale: number): LabRunResult {
+  return {
+    lab: 'batch-size-sweep',
+    runId,
+    backend,
+    device: backend,
+    status: 'ok',
+    sweep: { key: 'workload.requests', values: requests },
+    points: requests.map((n) => ({
+      label: String(n),
+      settings: { workload: { requests: n }, repeats: 3 },
+      metrics: { 'ttft.p50': 10 * scale, 'ttft.p99': 20 * scale, 'tpot.p50': 3 * scale, 'itl.p99': 6 * scale, 'throughput.output_tps': 300 / scale, 'queue_wait.p99': 2 * scale },
+    })),
+  } as unknown as LabRunResult;
+}
+
+describe('--compare text', () => {
+  it('lines every figure up under its column, and says which p99s come from few requests', () => {
+    const sim = run(1, 'sim', [4, 64], 1.1);
+    const measured = run(2, 'cpu', [4, 64], 1);
+    const text = predictionText(sim, measured, predictionRows(sim, measured));
+    const rows = text.split('\n').filter((line) => /^ {2}(metric|TTFT|TPOT|ITL|output|queue)/.test(line));
+    // Every row's error ends in the same column (the longest label, "output throughput (tok/s)", included).
+    expect(new Set(rows.map((line) => line.length)).size).toBe(1);
+    expect(text).toContain('output throughput (tok/s)');
+    expect(text).toContain('TTFT p99 and queue wait p99 at workload.requests=4 come from 12 requests: under 100, a p99 is about the slowest');
+    const enough = predictionText(run(1, 'sim', [64], 1.1), run(2, 'cpu', [64], 1), predictionRows(run(1, 'sim', [64], 1.1), run(2, 'cpu', [64], 1)));
+    expect(enough).not.toContain('come from');
+  });
+});
