@@ -97,6 +97,17 @@ describe('shipped calculation cards', () => {
     }
   });
 
+  it('never read "1 bytes": a variable that can be drawn as 1 is not put right before a plural', () => {
+    const canBeOne = (card: (typeof calcCards)[number], name: string) =>
+      card.calc!.vars.some((v) => v.name === name && ((v.kind === 'choose' && v.values.includes(1)) || (v.kind === 'range' && v.min <= 1 && v.max >= 1 && Number.isInteger((1 - v.min) / v.step))));
+    // A verb after a number ("position {pos} belongs to") is not a plural.
+    const verbs = new Set(['belongs', 'takes', 'needs', 'holds', 'runs', 'fits', 'costs', 'is', 'has']);
+    const plurals = cards.flatMap((card) =>
+      card.calc === null ? [] : [...card.front.matchAll(/\{(\w+)\} (?:[A-Z]+ )?([a-z]+s)\b/g)].filter(([, name, word]) => canBeOne(card, name) && !verbs.has(word)).map(([match]) => `${match} (${card.front.slice(0, 50)}…)`),
+    );
+    expect(plurals).toEqual([]);
+  });
+
   it('leave no independent check unused', () => {
     const unused = independentAnswers.filter(([phrase]) => !calcCards.some((card) => card.front.includes(phrase)));
     expect(unused.map(([phrase]) => phrase)).toEqual([]);
