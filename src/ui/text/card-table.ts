@@ -59,9 +59,12 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
   // Then the deck column gives way (to its title's width at least).
   const widths = new Map(natural);
   widths.set('deck', Math.max(4, natural.get('deck')! - Math.max(0, headWidth() + QUESTION_CELLS + 1 - columns)));
+  // Every cell is cut and padded to its column's width, so every line's head has the same width.
+  const headCells = shown.reduce((sum, column) => sum + widths.get(column)! + 2, -2);
+  const questionCells = Math.max(10, columns - headCells - 3);
   const line = (cells: Record<Column, string>, question: string) => {
     const head = shown.map((column) => padToWidth(truncateToWidth(cells[column], widths.get(column)!), widths.get(column)!)).join('  ');
-    return `${head}  ${truncateToWidth(question, Math.max(10, columns - stringWidth(head) - 3))}`;
+    return `${head}  ${truncateToWidth(question, questionCells)}`;
   };
   const header = Object.fromEntries(shown.map((column) => [column, column])) as Record<Column, string>;
   const lines = [line(header, 'question'), ...all.map((row, i) => line(row, entries[i].question))];
