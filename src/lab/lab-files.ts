@@ -30,8 +30,9 @@ export function loadLab(roots: LabRoots, name: string): Lab {
     throw new LabNotFoundError(`no lab "${name}" (${own} does not exist); labs: ${known.length > 0 ? known.join(', ') : 'none'}`);
   }
   const dir = join(root, labFolderName);
-  const file = root === roots[0] ? own : join(dir, `${name}.md`);
-  const real = realpathSync(join(dir, `${name}.md`));
+  const path = join(dir, `${name}.md`);
+  const file = root === roots[0] ? own : path;
+  const real = realpathSync(path);
   const inside = relative(realpathSync(dir), real);
   if (inside.startsWith('..') || inside.includes(`..${sep}`) || inside.startsWith(sep)) {
     throw new LabNotFoundError(`${file} leads outside the lab folder; refused`);

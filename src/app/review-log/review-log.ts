@@ -356,7 +356,7 @@ export class ReviewLog {
   private readFile(name: string, problems: string[], fresh?: Map<string, EventRow[] | null>): number {
     const { rows, offset } = this.parseFile(name, problems);
     // Asked before this file's events are stored: whether each card had events before this read.
-    for (const { card_id: card } of rows) if (fresh !== undefined && !fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
+    if (fresh !== undefined) for (const { card_id: card } of rows) if (!fresh.has(card)) fresh.set(card, this.events.hasEvents(card) ? null : []);
     const stored = this.events.insertAll(rows);
     const touched = new Set<string>();
     for (const row of stored) {

@@ -6,10 +6,10 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { CardChangedError, CHANGED_SINCE_SHOWN, queueCardOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
+import { CardChangedError, CHANGED_SINCE_SHOWN, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
-import { GRADE_NAMES, STATE_NAMES, stateFromColumns, type Grade } from '../../model/fsrs-state.ts';
+import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 import { editorInvocation } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
@@ -137,8 +137,7 @@ export class ReviewRun implements ReviewController {
       outcome = this.service.rate(cardId, grade, now, durationMs, this.cache.get(cardId));
     } catch (error) {
       if (!(error instanceof CardChangedError)) throw error;
-      const { row } = error;
-      this.changedElsewhere(cardId, { schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until }, now);
+      this.changedElsewhere(cardId, shownScheduleOf(error.row), now);
       return { message: CHANGED_SINCE_SHOWN };
     }
     const before = queueCardOf(cardId, outcome.beforeRow);

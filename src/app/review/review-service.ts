@@ -387,8 +387,14 @@ export class ReviewService {
   }
 }
 
+/** What a screen would show of a card whose row is `row`. */
+export function shownScheduleOf(row: FsrsColumns): ShownSchedule {
+  return { schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
+}
+
 function showsRow(shown: ShownSchedule, row: FsrsColumns): boolean {
-  return sameFsrsState(shown.schedule, stateFromColumns(row)) && shown.suspended === (row.suspended === 1) && shown.buriedUntil === row.buried_until;
+  const current = shownScheduleOf(row);
+  return sameFsrsState(shown.schedule, current.schedule) && shown.suspended === current.suspended && shown.buriedUntil === current.buriedUntil;
 }
 
 /** The queue entry of a card whose row is `row`. */
