@@ -15,14 +15,19 @@ afterEach(() => {
 const QUESTION = 'What is TTFT and why does it matter for chat?';
 const PROMPT = /^bash-\S*[$#]/m; // bash --norc: "bash-5.2$ " ("#" as root)
 
+/** kb started from a shell with job control, as a user types it: `kb --kb <a review KB> <args>`. */
+async function kbFromShell(args: string): Promise<TmuxKb> {
+  const terminal = new TmuxKb();
+  terminal.startShell();
+  await terminal.waitFor(PROMPT);
+  terminal.type(`${kbBin} --kb ${reviewKb().root} ${args}`);
+  terminal.send('Enter');
+  return terminal;
+}
+
 describe('Ctrl-Z in kb review', () => {
   it('goes back to the shell, and fg brings the screen back with its keys', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
-    const kb = reviewKb();
-    tmux = new TmuxKb();
-    tmux.startShell();
-    await tmux.waitFor(PROMPT);
-    tmux.type(`${kbBin} --kb ${kb.root} review`);
-    tmux.send('Enter');
+    tmux = await kbFromShell('review');
     await tmux.waitFor(QUESTION);
     tmux.send('C-z');
     const shell = await tmux.waitFor(/Stopped.*review/);
@@ -51,12 +56,7 @@ describe('Ctrl-Z in kb review', () => {
 
 describe('Ctrl-Z in kb quiz', () => {
   it('stops the countdown of a timed question while kb is stopped', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
-    const kb = reviewKb();
-    tmux = new TmuxKb();
-    tmux.startShell();
-    await tmux.waitFor(PROMPT);
-    tmux.type(`${kbBin} --kb ${kb.root} quiz -n 1 --time 3s`);
-    tmux.send('Enter');
+    tmux = await kbFromShell('quiz -n 1 --time 3s');
     await tmux.waitFor(/\d+s left/);
     tmux.send('C-z');
     await tmux.waitFor(/Stopped.*quiz/);

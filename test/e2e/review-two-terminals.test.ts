@@ -17,13 +17,9 @@ describe('kb review in two terminals at once', () => {
     for (const terminal of [first, second]) terminal.start(kb.root, 'review');
     for (const terminal of [first, second]) await terminal.waitFor('What is TTFT and why does it matter for chat?');
 
-    first.send('Space');
-    await first.waitFor('3 Good');
-    first.send('3');
+    await first.revealAndRate('3');
     await first.waitFor('done 1');
-    second.send('Space');
-    await second.waitFor('3 Good');
-    second.send('3');
+    await second.revealAndRate('3');
     const screen = await second.waitFor('changed in another kb session since shown');
     expect(screen).toMatch(/done 0/);
     // The other note is shown next, not the one rated in the first terminal.

@@ -46,6 +46,9 @@ function terminalEnv(): Record<string, string> {
   };
 }
 
+/** The line of the four ratings under a revealed card (kb review). */
+const RATINGS_SHOWN = /1 Again .*4 Easy/;
+
 export class TmuxKb {
   readonly socket = `kb-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   readonly session = 'kb';
@@ -110,6 +113,13 @@ export class TmuxKb {
 
   running(): boolean {
     return spawnSync('tmux', ['-L', this.socket, 'has-session', '-t', this.session], { env: noTmuxClient() }).status === 0;
+  }
+
+  /** On kb review's card: Space shows the answer, then `grade` (1-4) rates it once the ratings are shown. */
+  async revealAndRate(grade: '1' | '2' | '3' | '4'): Promise<void> {
+    this.send('Space');
+    await this.waitFor(RATINGS_SHOWN);
+    this.send(grade);
   }
 
   /** Waits until the screen shows `text` (or passes the test) and returns that screen. */
