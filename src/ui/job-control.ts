@@ -27,9 +27,13 @@ export function hasJobControl(): boolean {
   return pgrp !== session;
 }
 
-/** Stops kb until `fg`, the screen handed back meanwhile; false (nothing done) without job control. */
-export async function stopUntilResumed(suspendTerminal: SuspendTerminal): Promise<boolean> {
-  if (!hasJobControl()) return false;
+/**
+ * Stops kb until `fg`, the screen handed back meanwhile, and says for how long (`now`: the
+ * screen's clock): time away is no one's answer time. Not stopped (nothing done) without job control.
+ */
+export async function stopUntilResumed(suspendTerminal: SuspendTerminal, now: () => number): Promise<{ stopped: boolean; awayMs: number }> {
+  if (!hasJobControl()) return { stopped: false, awayMs: 0 };
+  const left = now();
   await suspendTerminal(
     () =>
       new Promise<void>((resolve) => {
@@ -37,7 +41,7 @@ export async function stopUntilResumed(suspendTerminal: SuspendTerminal): Promis
         process.kill(0, 'SIGTSTP');
       }),
   );
-  return true;
+  return { stopped: true, awayMs: now() - left };
 }
 
 export const NO_JOB_CONTROL = 'Ctrl-Z: kb was not started from a shell with job control, so it keeps running';

@@ -113,8 +113,8 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     setClock(now());
   };
   const lab = useCardLab(driver.labs, now, pause, Math.max(1, bodyHeight - 2));
-  /** When Ctrl-Z stopped kb; the countdown does not tick until the pause is accounted for. */
-  const stoppedAt = useRef<number | null>(null);
+  /** Ctrl-Z stopped kb: the countdown does not tick until the time away is accounted for. */
+  const stopped = useRef(false);
 
   const finish = () => {
     const at = now();
@@ -140,7 +140,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
   useEffect(() => {
     if (!counting || limit === null) return;
     const timer = setInterval(exitOnError(exit, () => {
-      if (stoppedAt.current !== null) return;
+      if (stopped.current) return;
       const at = now();
       setClock(at);
       const { phase, question, shownAt } = view.current;
@@ -165,11 +165,11 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'interrupt') return exit(INTERRUPTED);
     if (command.kind === 'to-shell') {
-      const left = (stoppedAt.current = now());
-      return void stopUntilResumed(suspendTerminal).then((stopped) => {
-        stoppedAt.current = null;
-        pause(now() - left);
-        update({ message: stopped ? null : NO_JOB_CONTROL });
+      stopped.current = true;
+      return void stopUntilResumed(suspendTerminal, now).then(({ stopped: resumed, awayMs }) => {
+        stopped.current = false;
+        pause(awayMs);
+        update({ message: resumed ? null : NO_JOB_CONTROL });
       }, exitOnRejection(exit));
     }
     if (command.kind === 'finish') return finish();

@@ -112,7 +112,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
   }, [current, advance, now]);
 
   // Time in the editor or stopped by Ctrl-Z is not time spent recalling the card either.
-  const notAnswering = (from: number) => setShownAt((at) => at + (now() - from));
+  const notAnswering = (awayMs: number) => setShownAt((at) => at + awayMs);
 
   const edit = async (cardId: string) => {
     const editor = controller.editCommand(cardId);
@@ -123,7 +123,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     try {
       if (runEditor) await runEditor(command, args);
       else await suspendTerminal(() => void spawnSync(command, args, { stdio: 'inherit' }));
-      notAnswering(left);
+      notAnswering(now() - left);
       const result = await controller.reload(cardId);
       setCurrent(controller.next(now()));
       setMessage(result.message);
@@ -150,9 +150,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
     if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
     if (command.kind === 'toggle-help') return setHelp((shown) => !shown);
     if (command.kind === 'to-shell') {
-      const left = now();
-      return void stopUntilResumed(suspendTerminal).then((stopped) => {
-        notAnswering(left);
+      return void stopUntilResumed(suspendTerminal, now).then(({ stopped, awayMs }) => {
+        notAnswering(awayMs);
         setMessage(stopped ? null : NO_JOB_CONTROL);
       }, exitOnRejection(exit));
     }
