@@ -2,7 +2,9 @@
 // not stop kb by itself. Started from a shell, kb goes back to it ("Stopped") and `fg` redraws
 // the screen where it was, keys working; run with no shell to resume it, kb says so and stays.
 import { afterEach, describe, expect, it } from 'vitest';
-import { kbBin } from '../helpers/kb-cli.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kbBin, runKb, tempDir } from '../helpers/kb-cli.ts';
 import { reviewKb } from './review-fixture.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
@@ -16,11 +18,11 @@ const QUESTION = 'What is TTFT and why does it matter for chat?';
 const PROMPT = /^bash-\S*[$#]/m; // bash --norc: "bash-5.2$ " ("#" as root)
 
 /** kb started from a shell with job control, as a user types it: `kb --kb <a review KB> <args>`. */
-async function kbFromShell(args: string): Promise<TmuxKb> {
+async function kbFromShell(args: string, root = reviewKb().root): Promise<TmuxKb> {
   const terminal = new TmuxKb();
   terminal.startShell();
   await terminal.waitFor(PROMPT);
-  terminal.type(`${kbBin} --kb ${reviewKb().root} ${args}`);
+  terminal.type(`${kbBin} --kb ${root} ${args}`);
   terminal.send('Enter');
   return terminal;
 }
@@ -39,6 +41,27 @@ describe('Ctrl-Z in kb review', () => {
     await tmux.waitFor('3 Good');
     tmux.send('q');
     await tmux.waitFor((screen) => screen.includes('Reviewed 0 cards') && PROMPT.test(screen));
+  });
+
+  it('leaves the time kb was stopped out of the answer time it records', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    const root = reviewKb().root;
+    tmux = await kbFromShell('review', root);
+    await tmux.waitFor(QUESTION);
+    tmux.send('C-z');
+    await tmux.waitFor(/Stopped.*review/);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    tmux.type('fg');
+    tmux.send('Enter');
+    await tmux.waitFor(QUESTION);
+    await tmux.revealAndRate('3');
+    await tmux.waitFor('done 1');
+    tmux.send('q');
+    await tmux.waitFor(PROMPT);
+    const csv = join(tempDir('kb-revlog-'), 'revlog.csv');
+    expect(runKb(['--kb', root, 'export', '--revlog', csv]).code).toBe(0);
+    const [, row] = readFileSync(csv, 'utf8').trim().split('\n');
+    // Six seconds stopped; the answer itself took a moment.
+    expect(Number(row.split(',')[4])).toBeLessThan(5_000);
   });
 
   it('says it keeps running when no shell could resume it', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
