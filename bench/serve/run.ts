@@ -65,6 +65,25 @@ interface SideResult {
   failed: number;
   /** Serve only: CPU time of the measured run, the server's threads by kind and the benchmark client's (this process). */
   cpu?: ThreadCpu & { clientMs: number };
+  /** The engine's steps and their time in the measured run (kb serve's from two scrapes of /metrics). */
+  engine: EngineTime;
+}
+
+interface EngineTime {
+  steps: number;
+  forwardMs: number;
+  schedulingMs: number;
+}
+
+/** kb serve's engine counters (kb:engine_*) as they stand now. */
+async function scrapeEngineTime(url: string): Promise<EngineTime> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text());
+  const value = (name: string) => Number(new RegExp(`^${name}\\{[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    steps: value('kb:engine_steps_total'),
+    forwardMs: value('kb:engine_forward_seconds_total') * 1000,
+    schedulingMs: value('kb:engine_scheduling_seconds_total') * 1000,
+  };
 }
 
 const lab = loadLab([repoRoot], args.lab);
@@ -88,7 +107,15 @@ const serveArgs = [
 async function inProcess(): Promise<SideResult> {
   const report = await runBenchmark({ ...options, repeatRuns: 1 });
   const m = report.metrics;
-  return { outputTokensPerS: m.outputTokensPerS, ttftP50Ms: m.ttftMs.p50, ttftP99Ms: m.ttftMs.p99, requests: m.requests, failed: m.failed };
+  const { steps, forwardMs, overheadMs } = report.scheduler;
+  return {
+    outputTokensPerS: m.outputTokensPerS,
+    ttftP50Ms: m.ttftMs.p50,
+    ttftP99Ms: m.ttftMs.p99,
+    requests: m.requests,
+    failed: m.failed,
+    engine: { steps, forwardMs, schedulingMs: overheadMs },
+  };
 }
 
 async function runOverHttp(url: string, workload: readonly WorkloadRequest[], agent: Agent): Promise<StreamOutcome[]> {
@@ -101,7 +128,7 @@ async function runOverHttp(url: string, workload: readonly WorkloadRequest[], ag
   return Promise.all(pending);
 }
 
-function summarizeHttp(outcomes: readonly StreamOutcome[]): SideResult {
+function summarizeHttp(outcomes: readonly StreamOutcome[], engine: EngineTime): SideResult {
   const ok = outcomes.filter((o) => o.error === null && o.ttftMs !== null);
   const tokens = ok.reduce((sum, o) => sum + (o.completionTokens ?? 0), 0);
   const duration = Math.max(...ok.map((o) => o.end)) - Math.min(...outcomes.map((o) => o.start));
@@ -112,6 +139,7 @@ function summarizeHttp(outcomes: readonly StreamOutcome[]): SideResult {
     ttftP99Ms: percentile(ttfts, 99),
     requests: outcomes.length,
     failed: outcomes.length - ok.length,
+    engine,
   };
 }
 
@@ -122,12 +150,19 @@ async function overServe(): Promise<SideResult> {
   const agent = keepAliveAgent();
   try {
     for (let i = 0; i < settings.warmup; i++) await runOverHttp(server.url, requests, agent);
+    const engineBefore = await scrapeEngineTime(server.url);
     const serverCpu = threadCpu(server.pid);
     const clientCpu = threadCpu('self');
     const outcomes = await runOverHttp(server.url, requests, agent);
     const cpu = serverCpu();
     const client = clientCpu();
-    return { ...summarizeHttp(outcomes), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs } };
+    const engineAfter = await scrapeEngineTime(server.url);
+    const engine = {
+      steps: engineAfter.steps - engineBefore.steps,
+      forwardMs: engineAfter.forwardMs - engineBefore.forwardMs,
+      schedulingMs: engineAfter.schedulingMs - engineBefore.schedulingMs,
+    };
+    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs } };
   } finally {
     agent.destroy();
     await server.stop();
@@ -149,6 +184,10 @@ for (let i = 0; i < (args['skip-burst'] ? 0 : Number(args.pairs)); i++) {
       `${fmt(a.ttftP50Ms, 2).padStart(16)} ms  ${fmt(b.ttftP50Ms, 2).padStart(11)} ms  ${fmt(b.ttftP50Ms - a.ttftP50Ms, 2).padStart(6)} ms` +
       (a.failed + b.failed > 0 ? `  (failed: ${a.failed} in-process, ${b.failed} serve)` : ''),
   );
+  // Whether serving changed the engine's work (more steps: requests admitted in smaller waves)
+  // or its speed (slower steps: its threads sharing cores with HTTP and the client).
+  const perStep = (e: EngineTime) => `${e.steps} steps, forward ${fmt(e.forwardMs / e.steps, 2)} + scheduling ${fmt(e.schedulingMs / e.steps, 2)} ms a step`;
+  log(`      engine: in-process ${perStep(a.engine)}; serve ${perStep(b.engine)}`);
   // Where the cores went in the serve run: the engine's threads, and beside them on the same
   // cores kb serve's HTTP thread, its other threads (V8's GC helpers) and the client.
   if (b.cpu && b.cpu.engineMs > 0) {

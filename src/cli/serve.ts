@@ -28,7 +28,7 @@ export function register(program: Command): void {
     .command('serve')
     .description(
       'serve the bundled engine over HTTP as an OpenAI-compatible server: /v1/completions, /v1/chat/completions ' +
-        '(streaming or not), /v1/models, /tokenize, /detokenize, /health, /version and /metrics with vLLM\'s metric names',
+        '(streaming or not), /v1/models, /tokenize, /detokenize, /health, /version and /metrics with vLLM\'s metric names (plus kb:engine_* step time)',
     )
     .option('--model <name>', 'named model config with seeded synthetic weights: gpt2-tiny, gpt2 or gpt2-medium (default: "gpt2-tiny")')
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')

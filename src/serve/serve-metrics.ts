@@ -62,6 +62,9 @@ export class ServeMetrics {
   private readonly prefixQueries: CounterChild;
   private readonly prefixHits: CounterChild;
   private readonly preemptions: CounterChild;
+  private readonly steps: CounterChild;
+  private readonly forwardSeconds: CounterChild;
+  private readonly schedulingSeconds: CounterChild;
   private readonly promptTokens: CounterChild;
   private readonly generationTokens: CounterChild;
   private readonly success: Record<ServeFinishReason, CounterChild>;
@@ -78,7 +81,7 @@ export class ServeMetrics {
   private readonly decode: HistogramChild;
   private readonly labels: Record<(typeof LABELS)[number], string>;
   // Cumulative engine counters already added, so a scrape adds only what is new.
-  private seen = { queries: 0, hits: 0, preemptions: 0 };
+  private seen = { queries: 0, hits: 0, preemptions: 0, steps: 0, forwardMs: 0, schedulingMs: 0 };
   // Tokens of the step being delivered, keyed by the step's end time; counted once the
   // step's events have all been handed out (the next turn of the event loop).
   private stepTokens = new Map<number, number>();
@@ -110,6 +113,11 @@ export class ServeMetrics {
     this.prefixQueries = counter('vllm:prefix_cache_queries_total', 'Prefix cache queries, in terms of number of queried tokens.');
     this.prefixHits = counter('vllm:prefix_cache_hits_total', 'Prefix cache hits, in terms of number of cached tokens.');
     this.preemptions = counter('vllm:num_preemptions_total', 'Cumulative number of preemption from the engine.');
+    // kb's own (vLLM has none): where the engine's wall time went, so busy = (forward +
+    // scheduling) / elapsed and the time per step can be read off two scrapes.
+    this.steps = counter('kb:engine_steps_total', 'Engine steps run (each one batch through the model).');
+    this.forwardSeconds = counter('kb:engine_forward_seconds_total', 'Time the engine spent in the forward pass (the backend computing a step).');
+    this.schedulingSeconds = counter('kb:engine_scheduling_seconds_total', 'Time the engine spent around the forward pass: scheduling, building batches, applying results.');
     this.promptTokens = counter('vllm:prompt_tokens_total', 'Number of prefill tokens processed.');
     this.generationTokens = counter('vllm:generation_tokens_total', 'Number of generation tokens processed.');
     const success = new Counter({ name: 'vllm:request_success_total', help: 'Count of successfully processed requests.', labelNames: [...labelNames, 'finished_reason'], registers });
@@ -176,18 +184,21 @@ export class ServeMetrics {
     this.inference.observe((last - r.admit) / 1000);
   }
 
-  /** The engine's own state: running and waiting requests, KV usage, prefix cache, preemptions. */
+  /** The engine's own state: running and waiting requests, KV usage, prefix cache, preemptions, steps and their time. */
   engineState(stats: EngineStats): void {
     this.running.set(stats.running);
     this.waiting.set(stats.waiting);
     this.kvUsage.set(stats.kv.numBlocks > 0 ? stats.kv.usedBlocks / stats.kv.numBlocks : 0);
-    const add = (counter: CounterChild, key: keyof ServeMetrics['seen'], total: number) => {
-      if (total > this.seen[key]) counter.inc(total - this.seen[key]);
+    const add = (counter: CounterChild, key: keyof ServeMetrics['seen'], total: number, per = 1) => {
+      if (total > this.seen[key]) counter.inc((total - this.seen[key]) / per);
       this.seen[key] = total;
     };
     add(this.prefixQueries, 'queries', stats.kv.prefixQueryTokens);
     add(this.prefixHits, 'hits', stats.kv.prefixHitTokens);
     add(this.preemptions, 'preemptions', stats.scheduler.preemptions);
+    add(this.steps, 'steps', stats.scheduler.steps);
+    add(this.forwardSeconds, 'forwardMs', stats.forwardMs, 1000);
+    add(this.schedulingSeconds, 'schedulingMs', stats.overheadMs, 1000);
   }
 
   text(): Promise<string> {

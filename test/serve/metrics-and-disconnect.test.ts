@@ -44,6 +44,9 @@ describe('/metrics', () => {
       'vllm:request_queue_time_seconds': 'HISTOGRAM',
       'vllm:request_prefill_time_seconds': 'HISTOGRAM',
       'vllm:request_decode_time_seconds': 'HISTOGRAM',
+      'kb:engine_steps_total': 'COUNTER',
+      'kb:engine_forward_seconds_total': 'COUNTER',
+      'kb:engine_scheduling_seconds_total': 'COUNTER',
     };
     for (const [name, type] of Object.entries(expected)) {
       const f = family(families, name);
@@ -65,6 +68,12 @@ describe('/metrics', () => {
     // One iteration observation per step that produced tokens; they add up to prompt + output.
     expect(metricValue(text, 'vllm:iteration_tokens_total_sum')).toBe(4 + 5);
     expect(metricValue(text, 'vllm:iteration_tokens_total_count')).toBe(5);
+    // kb's own: the five steps (the warm-up's are not counted), and the time they took.
+    expect(metricValue(text, 'kb:engine_steps_total')).toBe(5);
+    const forward = metricValue(text, 'kb:engine_forward_seconds_total');
+    expect(forward).toBeGreaterThan(0);
+    expect(forward).toBeLessThan(metricValue(text, 'vllm:e2e_request_latency_seconds_sum'));
+    expect(metricValue(text, 'kb:engine_scheduling_seconds_total')).toBeGreaterThan(0);
     // queue + prefill = TTFT up to the server's own handling before submit (same requests, same clock).
     const sum = (name: string) => metricValue(text, `${name}_sum`);
     const split = sum('vllm:request_queue_time_seconds') + sum('vllm:request_prefill_time_seconds');
