@@ -4,7 +4,7 @@
 //
 //   . scripts/node-env.sh
 //   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
-//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20] [--threads N] [--json]
+//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20 (0: none)] [--threads N] [--json]
 //
 // Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
 // and then over HTTP against the real `kb serve` (a child process started with the lab's
@@ -209,7 +209,7 @@ const single = requests.slice(0, singles).map((r) => ({ ...r, arrivalMs: 0 }));
 const { createEngine } = await import('../../src/engine/index.ts');
 const { requestMetrics } = await import('../../src/engine/metrics/timeline.ts');
 const sequential: { inProcess: number[]; serve: number[] }[] = [];
-for (let i = 0; i < Number(args.pairs); i++) {
+for (let i = 0; i < (singles > 0 ? Number(args.pairs) : 0); i++) {
   const engine = await createEngine(options.engine);
   const server = await startKbServe(serveArgs);
   const agent = keepAliveAgent();
@@ -240,7 +240,7 @@ for (let i = 0; i < Number(args.pairs); i++) {
   log(`one at a time, pair ${i + 1}: TTFT p50 in-process ${fmt(percentile(local.slice(singles), 50), 2)} ms, serve ${fmt(percentile(remote.slice(singles), 50), 2)} ms`);
 }
 const singleOverhead = median(sequential.map((p) => percentile(p.serve, 50) - percentile(p.inProcess, 50)));
-log(`median: one request at a time, TTFT p50 overhead ${fmt(singleOverhead, 2)} ms (goal < 2 ms)`);
+if (singles > 0) log(`median: one request at a time, TTFT p50 overhead ${fmt(singleOverhead, 2)} ms (goal < 2 ms)`);
 
 let connections: Record<string, number> | null = null;
 if (!args['skip-connections']) {
