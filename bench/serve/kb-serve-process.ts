@@ -9,6 +9,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export interface KbServe {
   url: string;
   pid: number;
+  /** The engine as kb serve's banner names it (backend, threads). */
+  engine: string;
   stop(): Promise<number | null>;
 }
 
@@ -23,10 +25,11 @@ export function startKbServe(args: string[]): Promise<KbServe> {
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      const match = /on (http:\/\/[^\s]+)/.exec(out);
+      const match = /\((.*)\) on (http:\/\/[^\s]+)/.exec(out);
       if (match) {
         resolve({
-          url: match[1],
+          url: match[2],
+          engine: match[1],
           pid: child.pid!,
           stop: () => {
             child.kill('SIGTERM');

@@ -4,7 +4,7 @@
 //
 //   . scripts/node-env.sh
 //   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
-//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20 (0: none)] [--threads N] [--json]
+//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20 (0: none)] [--threads N] [--serve-threads N] [--json]
 //
 // Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
 // and then over HTTP against the real `kb serve` (a child process started with the lab's
@@ -50,6 +50,7 @@ const { values: args } = parseArgs({
     'skip-burst': { type: 'boolean', default: false },
     singles: { type: 'string', default: '20' },
     threads: { type: 'string' },
+    'serve-threads': { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -88,8 +89,11 @@ async function scrapeEngineTime(url: string): Promise<EngineTime> {
 
 const lab = loadLab([repoRoot], args.lab);
 const settings: LabSettings = lab.settings;
-// Both sides run the engine on the same number of cpu threads (default: all cores).
+// Each side runs the engine on its own default number of cpu threads, as a user gets it: all
+// cores in-process, and kb serve's (which leaves cores to its HTTP side); --threads sets both,
+// --serve-threads kb serve's alone.
 const threads = args.threads === undefined ? undefined : Number(args.threads);
+const serveThreads = args['serve-threads'] !== undefined ? Number(args['serve-threads']) : threads;
 const labOptions = benchmarkOptions(settings);
 const options = { ...labOptions, engine: { ...labOptions.engine, ...(threads === undefined ? {} : { threads }) } };
 const requests = generateWorkload(options.workload, namedConfig(settings.model).vocabSize);
@@ -100,7 +104,7 @@ if (requests.some((r) => r.stopAfterTokens !== undefined)) {
 const serveArgs = [
   '--model', settings.model,
   '--backend', settings.backend,
-  ...(threads === undefined ? [] : ['--threads', String(threads)]),
+  ...(serveThreads === undefined ? [] : ['--threads', String(serveThreads)]),
   ...settingSpecs.filter((s) => s.key.startsWith('engine.')).flatMap((s) => ['--set', `${s.key}=${formatSettingValue(getSetting(settings, s.key))}`]),
 ];
 
@@ -143,8 +147,11 @@ function summarizeHttp(outcomes: readonly StreamOutcome[], engine: EngineTime): 
   };
 }
 
+let loggedServeEngine = false;
 async function overServe(): Promise<SideResult> {
   const server = await startKbServe(serveArgs);
+  if (!loggedServeEngine) log(`      kb serve's engine: ${server.engine}`);
+  loggedServeEngine = true;
   // One keep-alive pool for the warm-up and the measured run, so the measured run reuses warm
   // connections (as a benchmark client's connection pool does).
   const agent = keepAliveAgent();
@@ -172,7 +179,10 @@ async function overServe(): Promise<SideResult> {
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const median = (values: number[]) => percentile(values, 50);
 
-log(`kb serve vs in-process engine: lab ${args.lab} (${settings.model}, ${settings.backend}, ${threads ?? 'all'} engine threads; ${requests.length} requests, ${args.pairs} pairs); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(
+  `kb serve vs in-process engine: lab ${args.lab} (${settings.model}, ${settings.backend}; engine threads in-process ${threads ?? 'all cores'}, kb serve ${serveThreads ?? "its default"}; ` +
+    `${requests.length} requests, ${args.pairs} pairs); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+);
 if (!args['skip-burst']) log('pair  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
 const pairs: { inProcess: SideResult; serve: SideResult }[] = [];
 for (let i = 0; i < (args['skip-burst'] ? 0 : Number(args.pairs)); i++) {

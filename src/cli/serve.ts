@@ -1,6 +1,7 @@
 // kb serve: the bundled engine behind an OpenAI-compatible HTTP API (SSE streaming) with
 // vLLM's Prometheus metric names, so the industry's clients, benchmarks and dashboards run
 // against kb. Runs until SIGINT/SIGTERM, then ends open streams and exits 0.
+import { availableParallelism } from 'node:os';
 import { Option, type Command } from 'commander';
 import { UserError } from './errors.ts';
 import { numberOption } from './number-option.ts';
@@ -34,7 +35,7 @@ export function register(program: Command): void {
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
     .option('--served-model-name <name>', 'the model id clients send and /v1/models lists (default: the --model name or the --weights path)')
     .option('--backend <name>', 'cpu, webgpu or auto (a hardware GPU, else cpu)', 'cpu')
-    .option('--threads <n>', 'cpu backend threads (default: all cores; fewer leaves a core to the HTTP side)')
+    .option('--threads <n>', 'cpu backend threads (default: all cores but one in eight, left to the HTTP side)')
     .addOption(new Option('--host <host>', 'address to bind; loopback unless you choose otherwise').default('127.0.0.1', '127.0.0.1'))
     .addOption(numberOption('--port <port>', 'port to listen on (0: any free port)', 8000))
     .addOption(new Option('--set <engine.key=value>', 'an engine setting, as the labs take them (repeatable), e.g. --set engine.maxNumSeqs=32').argParser(collect).default([], 'none'))
@@ -63,13 +64,13 @@ async function serve(flags: ServeFlags): Promise<void> {
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
   const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
-  const { serveEngineOptions } = await import('../serve/serve-engine-options.ts');
+  const { defaultServeThreads, serveEngineOptions } = await import('../serve/serve-engine-options.ts');
   const { createEngine } = await import('../engine/index.ts');
   const { createServeApp } = await import('../serve/serve-app.ts');
   let engine;
   try {
     const options = serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set });
-    engine = await createEngine({ ...options, ...(threads === undefined ? {} : { threads }) });
+    engine = await createEngine({ ...options, threads: threads ?? defaultServeThreads(availableParallelism()) });
   } catch (error) {
     // Bad settings, models and weights files surface here with messages naming the flag or file.
     throw new UserError((error as Error).message);

@@ -25,3 +25,17 @@ export function serveEngineOptions(flags: ServeEngineFlags): EngineOptions {
   const { engine } = benchmarkOptions(settings);
   return { ...engine, ...(flags.weightsDir !== undefined ? { weightsDir: flags.weightsDir } : {}) };
 }
+
+/**
+ * kb serve's cpu engine threads when --threads is not given: all cores but one in eight, left
+ * to the HTTP thread, V8's helper threads and the OS (vLLM's CPU backend reserves cores for its
+ * API server likewise). The engine's threads meet at a barrier after every op, so a core taken
+ * from one of them stalls them all; on 16 cores kb serve's steps ran 25-30% slower with 16
+ * engine threads than in-process (bench/serve). Below 8 cores none is left out: the engine
+ * would lose more than the HTTP side gains (2 cores: 0.55-0.63x with one engine thread against
+ * 0.72-0.73x with two).
+ */
+export function defaultServeThreads(cores: number): number {
+  return Math.max(1, cores - Math.floor(cores / 8));
+}
+
