@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
-import { LocationError, locateKnowledgeBase, stateFolderName, type KbSource } from '../kb/location.ts';
+import { LocationError, locateKnowledgeBase, stateFolderName, unadoptedFolderHint, type KbSource } from '../kb/location.ts';
 import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
 import { logProblems, replayScannedCards, syncReviewLogs } from '../app/review-log/open-review-log.ts';
 import { UserError } from './errors.ts';
@@ -34,6 +34,8 @@ export interface OpenOptions {
 export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
   try {
     const location = locateKnowledgeBase(options);
+    const hint = unadoptedFolderHint(location, options.cwd ?? process.cwd());
+    if (hint) process.stderr.write(`kb: ${hint}\n`);
     const config = loadConfig(location.configPath);
     noteDatabasePath(location.dbPath);
     ignoreStateFolder(location.root, location.dbPath);

@@ -1,6 +1,14 @@
 // kb init DIR: create a personal knowledge base.
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+
+/** "next:" as the user can paste it: no cd into the folder they are in, and a path with spaces quoted. */
+export function nextStep(dir: string, command: string, cwd = process.cwd()): string {
+  if (resolve(cwd, dir) === resolve(cwd)) return `next: ${command}`;
+  const quoted = /^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", "'\\''")}'`;
+  return `next: cd ${quoted} && ${command}`;
+}
 
 export function register(program: Command): void {
   program
@@ -37,7 +45,7 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
         return;
       }
       if (result.existing) {
-        process.stdout.write(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed\nnext: cd ${dir} && kb review\n`);
+        process.stdout.write(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed\n${nextStep(dir, 'kb review')}\n`);
         return;
       }
       if (result.adopted) {
@@ -46,7 +54,7 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
           `adopted ${result.root}: ${notes} note${notes === 1 ? '' : 's'} in ${lookedIn}`,
           `wrote ${result.configPath} and a .kb/ line in .gitignore; no note was changed`,
           ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),
-          `next: cd ${dir} && kb review`,
+          nextStep(dir, 'kb review'),
         ];
         process.stdout.write(`${lines.join('\n')}\n`);
         return;
@@ -54,6 +62,6 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
       const what = options.empty ? 'an empty knowledge base' : `a knowledge base with ${result.copied} files copied from the bundled one`;
       // kb review scans on its way in; an empty one has nothing to review until a question is added.
       const next = options.empty ? `kb add "Your first question?"` : 'kb review';
-      process.stdout.write(`created ${what} in ${result.root}\nnext: cd ${dir} && ${next}\n`);
+      process.stdout.write(`created ${what} in ${result.root}\n${nextStep(dir, next)}\n`);
     });
 }

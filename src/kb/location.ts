@@ -131,3 +131,18 @@ export function locateKnowledgeBase(options: LocateOptions = {}): KbLocation {
   const dbPath = env.KB_DB ? resolve(cwd, env.KB_DB) : bundled ? join(userDataDir(), 'bundled.db') : join(root, stateFolderName, 'kb.db');
   return { root, bundled, source, configPath, dbPath };
 }
+
+/**
+ * kb found no kb.json at or above `cwd` and took the bundled knowledge base, but `cwd` holds
+ * notes of its own (notes/, cards/ or lab/, or an Obsidian vault): the user most likely meant
+ * this folder. A line saying so and how to adopt it, else null. Loose Markdown files alone
+ * (a project's README) say nothing.
+ */
+export function unadoptedFolderHint(location: KbLocation, cwd: string): string | null {
+  if (location.source !== 'bundled') return null;
+  const dir = resolve(cwd);
+  if (canonical(dir) === canonical(bundledRoot())) return null;
+  if (!looksLikeKnowledgeBase(dir) && !isDirectory(join(dir, '.obsidian'))) return null;
+  return `this folder holds notes but no ${configFileName}, so kb is using its bundled knowledge base; make this folder yours with: kb init .`;
+}
+

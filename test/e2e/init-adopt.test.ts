@@ -75,6 +75,28 @@ describe('kb init on a folder of notes', () => {
     expect(dueCards(root).map((card) => card.path)).toEqual(['notes/a.md']);
   });
 
+  it('says so when it takes the bundled knowledge base from inside a folder of notes, and init . adopts that folder', () => {
+    const root = folder({ 'notes/a.md': '# A question?\n\nYes.\n' });
+    const hint = 'this folder holds notes but no kb.json, so kb is using its bundled knowledge base; make this folder yours with: kb init .';
+    const bundled = runKb(['due', '--json'], { cwd: root });
+    expect(bundled.code, bundled.stderr).toBe(0);
+    expect(bundled.stderr).toContain(hint);
+    expect(JSON.parse(bundled.stdout).cards.length).toBeGreaterThan(1);
+    // A project with a README is no folder of notes: nothing said.
+    const project = folder({ 'README.md': '# A project\n' });
+    expect(runKb(['due', '--json'], { cwd: project }).stderr).not.toContain('kb init');
+
+    const init = runKb(['init', '.'], { cwd: root });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toMatch(/\nnext: kb review\n$/);
+    const own = runKb(['due', '--json'], { cwd: root });
+    expect(own.stderr).not.toContain('kb init');
+    expect(JSON.parse(own.stdout).cards.map((card: { front: string }) => card.front)).toEqual(['A question?']);
+    // A folder named with a space is quoted in the next step.
+    const spaced = join(tempDir(), 'my notes');
+    expect(runKb(['init', spaced, '--empty']).stdout).toContain(`next: cd '${spaced}' && kb add`);
+  });
+
   it('reads the folders kb.json names, and says where it looked when it finds nothing', () => {
     const root = folder({ 'kb.json': JSON.stringify({ notesFolders: ['Zettel', 'journal/'] }), 'Zettel/z.md': '# Z\n\nz\n', 'journal/2026/j.md': '# J\n\nj\n', 'other/o.md': '# O\n' });
     expect(dueCards(root).map((card) => [card.path, card.deck])).toEqual([['journal/2026/j.md', '2026'], ['Zettel/z.md', 'notes']]);
