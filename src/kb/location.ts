@@ -145,4 +145,3 @@ export function unadoptedFolderHint(location: KbLocation, cwd: string): string |
   if (!looksLikeKnowledgeBase(dir) && !isDirectory(join(dir, '.obsidian'))) return null;
   return `this folder holds notes but no ${configFileName}, so kb is using its bundled knowledge base; make this folder yours with: kb init .`;
 }
-

@@ -38,4 +38,3 @@ export function serveEngineOptions(flags: ServeEngineFlags): EngineOptions {
 export function defaultServeThreads(cores: number): number {
   return Math.max(1, cores - Math.floor(cores / 8));
 }
-
