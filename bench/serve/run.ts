@@ -147,11 +147,8 @@ function summarizeHttp(outcomes: readonly StreamOutcome[], engine: EngineTime): 
   };
 }
 
-let loggedServeEngine = false;
-async function overServe(): Promise<SideResult> {
+async function overServe(): Promise<SideResult & { serveEngine: string }> {
   const server = await startKbServe(serveArgs);
-  if (!loggedServeEngine) log(`      kb serve's engine: ${server.engine}`);
-  loggedServeEngine = true;
   // One keep-alive pool for the warm-up and the measured run, so the measured run reuses warm
   // connections (as a benchmark client's connection pool does).
   const agent = keepAliveAgent();
@@ -169,7 +166,7 @@ async function overServe(): Promise<SideResult> {
       forwardMs: engineAfter.forwardMs - engineBefore.forwardMs,
       schedulingMs: engineAfter.schedulingMs - engineBefore.schedulingMs,
     };
-    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs } };
+    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs }, serveEngine: server.engine };
   } finally {
     agent.destroy();
     await server.stop();
@@ -189,6 +186,7 @@ for (let i = 0; i < (args['skip-burst'] ? 0 : Number(args.pairs)); i++) {
   const a = await inProcess();
   const b = await overServe();
   pairs.push({ inProcess: a, serve: b });
+  if (i === 0) log(`      kb serve's engine: ${b.serveEngine}`);
   log(
     `${String(i + 1).padStart(4)}  ${fmt(a.outputTokensPerS).padStart(16)}  ${fmt(b.outputTokensPerS).padStart(11)}  ${fmt(b.outputTokensPerS / a.outputTokensPerS, 3).padStart(5)}x  ` +
       `${fmt(a.ttftP50Ms, 2).padStart(16)} ms  ${fmt(b.ttftP50Ms, 2).padStart(11)} ms  ${fmt(b.ttftP50Ms - a.ttftP50Ms, 2).padStart(6)} ms` +

@@ -69,9 +69,13 @@ export function looksLikeKnowledgeBase(dir: string): boolean {
   return existsSync(join(dir, configFileName)) || contentFolders.some((name) => isDirectory(join(dir, name)));
 }
 
+function isObsidianVault(dir: string): boolean {
+  return isDirectory(join(dir, '.obsidian'));
+}
+
 /** An Obsidian vault or a folder of Markdown files: `kb init` adopts it. */
 function looksLikeVault(dir: string): boolean {
-  if (isDirectory(join(dir, '.obsidian'))) return true;
+  if (isObsidianVault(dir)) return true;
   try {
     return readdirSync(dir, { withFileTypes: true }).some((entry) => entry.isFile() && /\.md$/i.test(entry.name));
   } catch {
@@ -142,6 +146,6 @@ export function unadoptedFolderHint(location: KbLocation, cwd: string): string |
   if (location.source !== 'bundled') return null;
   const dir = resolve(cwd);
   if (canonical(dir) === canonical(bundledRoot())) return null;
-  if (!looksLikeKnowledgeBase(dir) && !isDirectory(join(dir, '.obsidian'))) return null;
+  if (!looksLikeKnowledgeBase(dir) && !isObsidianVault(dir)) return null;
   return `this folder holds notes but no ${configFileName}, so kb is using its bundled knowledge base; make this folder yours with: kb init .`;
 }
