@@ -4,7 +4,7 @@
 // new file, never half of one.
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readFileSync, readSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import type { FileStamp } from '../model/knowledge-base.ts';
 
 export class FileChangedError extends Error {
@@ -32,9 +32,12 @@ export type ExpectedFile = { size: number; mtimeMs: number; sha256?: string } | 
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+/** Both paths real (absolute, normalised): a prefix test is exact, where path.relative costs ~9 µs a call (a cold scan makes thousands). */
+function isInside(rootReal: string, path: string): boolean {
+  const prefix = rootReal.endsWith(sep) ? rootReal : rootReal + sep;
+  // Windows paths compare without case, as path.relative compares them there.
+  const [inRoot, candidate] = process.platform === 'win32' ? [prefix.toLowerCase(), path.toLowerCase()] : [prefix, path];
+  return candidate.length > inRoot.length && candidate.startsWith(inRoot);
 }
 
 function lstatOrNull(path: string): Stats | null {

@@ -86,11 +86,12 @@ export function cardQueries(db: KbDatabase) {
     'SELECT id, path, line, content_hash, id_in_file, orphan FROM cards WHERE id = ?',
   );
   const liveIdsByPath = db.prepare<[string], { id: string }>('SELECT id FROM cards WHERE path = ? AND orphan = 0');
-  const insert = db.prepare(
+  // Positional, not named: a cold scan inserts a row per card, and better-sqlite3 binds a named
+  // parameter by looking its property up on the object (10,000 cards: ~25% of the insert).
+  const insert = db.prepare<unknown[]>(
     `INSERT INTO cards (id, kind, path, line, deck, front, back, full, tags, lab, calc, content_hash,
        file_size, file_mtime_ms, id_in_file, orphan, created_at, updated_at)
-     VALUES (@id, @kind, @path, @line, @deck, @front, @back, @full, @tags, @lab, @calc, @contentHash,
-       @fileSize, @fileMtimeMs, @idInFile, 0, @now, @now)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const update = db.prepare(
     `UPDATE cards SET kind = @kind, path = @path, line = @line, deck = @deck, front = @front, back = @back,
@@ -111,6 +112,7 @@ export function cardQueries(db: KbDatabase) {
   const derived = db.prepare<[], { id: string; path: string; line: number }>(
     'SELECT id, path, line FROM cards WHERE orphan = 0 AND id_in_file = 0 ORDER BY path, line',
   );
+  const anyCard = db.prepare<[], { one: number }>('SELECT 1 AS one FROM cards LIMIT 1');
   const liveCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 0');
   const orphanCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 1');
   const livePaths = db.prepare<[], { path: string }>('SELECT DISTINCT path FROM cards WHERE orphan = 0');
@@ -138,7 +140,8 @@ export function cardQueries(db: KbDatabase) {
       return liveIdsByPath.all(path).map((row) => row.id);
     },
     insert(card: CardContent, now: number): void {
-      insert.run(params(card, now));
+      const p = params(card, now);
+      insert.run(p.id, p.kind, p.path, p.line, p.deck, p.front, p.back, p.full, p.tags, p.lab, p.calc, p.contentHash, p.fileSize, p.fileMtimeMs, p.idInFile, now, now);
     },
     /** Rewrites a card's content and place; also brings an orphan back. */
     update(card: CardContent, now: number): void {
@@ -157,6 +160,10 @@ export function cardQueries(db: KbDatabase) {
     /** Live cards whose id exists only in the database (bundled knowledge base). */
     derivedIds() {
       return derived.all();
+    },
+    /** No card at all, orphans included. */
+    isEmpty(): boolean {
+      return anyCard.get() === undefined;
     },
     liveCount(): number {
       return liveCount.get()?.n ?? 0;

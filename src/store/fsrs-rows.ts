@@ -9,11 +9,11 @@ export const FSRS_COLUMNS =
 
 export function fsrsQueries(db: KbDatabase) {
   const get = db.prepare<[string], FsrsColumns>(`SELECT ${FSRS_COLUMNS} FROM fsrs WHERE card_id = ?`);
-  const writeState = db.prepare(
+  // Positional: a cold scan writes one per card (see card-rows.ts's insert).
+  const writeState = db.prepare<unknown[]>(
     `INSERT INTO fsrs (card_id, due, stability, difficulty, elapsed_days, scheduled_days, learning_steps,
        reps, lapses, state, last_review)
-     VALUES (@cardId, @due, @stability, @difficulty, @elapsedDays, @scheduledDays, @learningSteps,
-       @reps, @lapses, @state, @lastReview)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (card_id) DO UPDATE SET due = excluded.due, stability = excluded.stability,
        difficulty = excluded.difficulty, elapsed_days = excluded.elapsed_days,
        scheduled_days = excluded.scheduled_days, learning_steps = excluded.learning_steps,
@@ -39,7 +39,7 @@ export function fsrsQueries(db: KbDatabase) {
     },
     /** Writes the memory state (insert or replace); suspend and bury flags are left as they are. */
     write(cardId: string, state: FsrsState): void {
-      writeState.run({ cardId, ...state });
+      writeState.run(cardId, state.due, state.stability, state.difficulty, state.elapsedDays, state.scheduledDays, state.learningSteps, state.reps, state.lapses, state.state, state.lastReview);
     },
     /** Writes a whole row (a rating, an action, an undo, a replay). A row from a log entry older than migration 3 has no leech flag: the card keeps its own. */
     writeRow(cardId: string, row: FsrsColumns): void {
