@@ -54,9 +54,16 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     }, SLOW);
   }
 
-  for (const variant of ['thread', 'workgroup'] as const) {
-    it(`layernorm (${variant}) over token rows and over the sampled rows`, async () => {
-      const c = 40;
+  // Widths: fewer than a workgroup's lanes; several elements a lane, the last lanes past the row's
+  // end; GPT-2's 768, a whole number of elements a lane (no bound check generated).
+  const layerNormCases = [
+    { variant: 'thread', c: 40 },
+    { variant: 'workgroup', c: 40 },
+    { variant: 'workgroup', c: 600 },
+    { variant: 'workgroup', c: 768 },
+  ] as const;
+  for (const { variant, c } of layerNormCases) {
+    it(`layernorm (${variant}, ${c} wide) over token rows and over the sampled rows`, async () => {
       const tokens = 6;
       const x = randomArray(tokens * c, 3, -2, 3);
       const gamma = randomArray(c, 4, 0.5, 1.5);

@@ -7,7 +7,7 @@
 
 import { f32Literal, OPAQUE_BOUND, STEP_PARAMS, type Reduction } from './common.wgsl.ts';
 export const LAYERNORM_THREAD_WORKGROUP = 8;
-export const LAYERNORM_GROUP_SIZE = 64;
+export const LAYERNORM_GROUP_SIZE = 256;
 
 export interface LayerNormShape {
   c: number;
@@ -54,8 +54,19 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 }
 `;
   }
+  // A workgroup per row, each lane holding its ceil(C / G) elements in registers: the row is read
+  // from memory once, its loads issued together (a constant trip count, unrolled), then the mean
+  // and the variance come from the registers. Three passes over memory, each a loop of C / 64
+  // loads under an opaque bound (not unrolled: one load in flight at a time), made this kernel a
+  // quarter of a GPT-2 decode step on an H100 and an H200 (15.8-17 us a call: latency, not
+  // bandwidth). The opaque bound is for lavapipe, which runs the 'thread' variant.
   const g = LAYERNORM_GROUP_SIZE;
+  const per = Math.ceil(s.c / g);
+  // Lanes past the row's end only where C is not a multiple of the workgroup.
+  const inRow = s.c % g === 0 ? '' : 'if (j < C) ';
   return /* wgsl */ `${bindings}
+const G = ${g}u;
+const PER = ${per}u;
 var<workgroup> partial: array<f32, ${g}>;
 
 fn reduceSum(li: u32, value: f32) -> f32 {
@@ -75,15 +86,26 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_index) li: u
   let r = wg.y * grid.x + wg.x;
   if (r >= rowCount()) { return; } // uniform across the workgroup, so the barriers stay uniform
   let src = sourceRow(r) * C;
-  let end = opaque(C);
+  var v: array<f32, ${per}>;
   var sum = 0.0;
-  for (var j = li; j < end; j += ${g}u) { sum += x[src + j]; }
+  for (var k = 0u; k < PER; k++) {
+    let j = li + k * G;
+    v[k] = 0.0;
+    ${inRow}{ v[k] = x[src + j]; }
+    sum += v[k];
+  }
   let mean = reduceSum(li, sum) / f32(C);
   var squares = 0.0;
-  for (var j = li; j < end; j += ${g}u) { let d = x[src + j] - mean; squares += d * d; }
+  for (var k = 0u; k < PER; k++) {
+    let j = li + k * G;
+    ${inRow}{ let d = v[k] - mean; squares += d * d; }
+  }
   let inv = inverseSqrt(reduceSum(li, squares) / f32(C) + EPS);
   let dst = r * C;
-  for (var j = li; j < end; j += ${g}u) { y[dst + j] = (x[src + j] - mean) * inv * gamma[j] + beta[j]; }
+  for (var k = 0u; k < PER; k++) {
+    let j = li + k * G;
+    ${inRow}{ y[dst + j] = (v[k] - mean) * inv * gamma[j] + beta[j]; }
+  }
 }
 `;
 }
