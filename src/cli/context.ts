@@ -21,6 +21,8 @@ export interface KnowledgeBase {
   config: KbConfig;
   configPath: string;
   source: KbSource;
+  /** The bundled knowledge base was taken although the working folder holds notes of its own (unadoptedFolderHint). */
+  unadoptedFolder: boolean;
 }
 
 export interface OpenOptions {
@@ -40,7 +42,7 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
     noteDatabasePath(location.dbPath);
     ignoreStateFolder(location.root, location.dbPath);
     const db = openDatabase(location.dbPath);
-    const kb = { ...location, writable: !location.bundled, db, config };
+    const kb = { ...location, writable: !location.bundled, db, config, unadoptedFolder: hint !== null };
     readReviewLogs(kb);
     return kb;
   } catch (error) {

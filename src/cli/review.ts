@@ -5,6 +5,9 @@ import { ExitCode, UserError } from './errors.ts';
 import { checkFilter, unknownFilterProblem } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 
+/** The review screen's short form of the unadopted-folder hint (kb/location.ts): one line at 80 columns. */
+export const UNADOPTED_NOTICE = "kb's bundled cards, not this folder's notes: kb init . makes them yours";
+
 const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
 From a script or a pipe, use:
   kb due [--json]                              today's queue, with card ids
@@ -82,7 +85,8 @@ Without a terminal, use kb due, kb rate and kb undo.`,
               }
             : undefined,
         });
-        const summary = await renderReview(run, startedAt);
+        // The same hint went to stderr, which the screen hides until it closes: said here too.
+        const summary = await renderReview(run, startedAt, kb.unadoptedFolder ? UNADOPTED_NOTICE : undefined);
         process.stdout.write(`${summary.line}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {

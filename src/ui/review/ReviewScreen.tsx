@@ -25,13 +25,15 @@ export interface ReviewScreenProps {
   now?: () => number;
   /** Runs the editor with the terminal handed over; the real screen uses Ink's suspendTerminal. */
   runEditor?: (command: string, args: string[]) => Promise<void>;
+  /** A line shown in the status row until the first key's own message replaces it. */
+  notice?: string;
 }
 
 const TICK_MS = 1000;
 /** Rows taken by the header, the status line and the answer bar. */
 const CHROME_ROWS = 4;
 
-export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor }: ReviewScreenProps) {
+export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor, notice }: ReviewScreenProps) {
   const { exit, suspendTerminal } = useApp();
   const { columns, rows } = useWindowSize();
   const width = Math.max(20, (columns || 80) - 1);
@@ -44,7 +46,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor 
   const [help, setHelp] = useState(false);
   const [scroll, setScroll] = useState(0);
   const [maxScroll, setMaxScroll] = useState(0);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(notice ?? null);
   const [clock, setClock] = useState(now);
   const [busy, setBusy] = useState(false);
   // A calc card: the number being typed, then the check's verdict.

@@ -22,8 +22,8 @@ export const reviewRenderOptions = {
 } as const;
 
 /** The summary line to print, and whether the session ended by Ctrl-C (kb exits 130). */
-export async function renderReview(controller: ReviewController, startedAt: number): Promise<{ line: string; interrupted: boolean }> {
-  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} />, reviewRenderOptions);
+export async function renderReview(controller: ReviewController, startedAt: number, notice?: string): Promise<{ line: string; interrupted: boolean }> {
+  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} notice={notice} />, reviewRenderOptions);
   const interrupted = wasInterrupted(await app.waitUntilExit());
   return { line: summaryLine(controller), interrupted };
 }
