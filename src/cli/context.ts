@@ -32,6 +32,17 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The short form of the unadopted-folder hint (kb/location.ts) that kb review and kb quiz show: one line at 80 columns. */
+export const UNADOPTED_NOTICE = "kb's bundled cards, not this folder's notes: kb init . makes them yours";
+
+/**
+ * What a full screen says on its status line when it opens: the unadopted-folder hint, which
+ * also went to stderr, where the screen hides it until it closes.
+ */
+export function screenNotice(kb: KnowledgeBase): string | undefined {
+  return kb.unadoptedFolder ? UNADOPTED_NOTICE : undefined;
+}
+
 /** Finds, configures and opens the knowledge base; user mistakes become a one-line UserError. */
 export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
   try {

@@ -59,7 +59,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
     .action(async (flags: QuizFlags, command: Command) => {
       const request = await quizRequest(flags);
       if (!flags.json && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(NOT_A_TERMINAL, ExitCode.noTerminal);
-      const { openScannedKnowledgeBase } = await import('./context.ts');
+      const { openScannedKnowledgeBase, screenNotice } = await import('./context.ts');
       const { QuizRun, NoQuizCardsError } = await import('../app/quiz/quiz-run.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
@@ -78,7 +78,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
         }
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
-        const summary = await renderQuiz(run);
+        const summary = await renderQuiz(run, screenNotice(kb));
         process.stdout.write(`${summary.line}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {

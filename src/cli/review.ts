@@ -5,9 +5,6 @@ import { ExitCode, UserError } from './errors.ts';
 import { checkFilter, unknownFilterProblem } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 
-/** The review screen's short form of the unadopted-folder hint (kb/location.ts): one line at 80 columns. */
-export const UNADOPTED_NOTICE = "kb's bundled cards, not this folder's notes: kb init . makes them yours";
-
 const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
 From a script or a pipe, use:
   kb due [--json]                              today's queue, with card ids
@@ -50,7 +47,7 @@ Without a terminal, use kb due, kb rate and kb undo.`,
       const request = queueRequest(flags);
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UserError(NOT_A_TERMINAL, ExitCode.noTerminal);
       const startedAt = Date.now();
-      const { openKnowledgeBase, scanChangedCards, scanOpened, scanProblems } = await import('./context.ts');
+      const { openKnowledgeBase, scanChangedCards, scanOpened, scanProblems, screenNotice } = await import('./context.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       const scan = async () => (await import('../app/scan/scan-kb.ts')).scanKnowledgeBase(kb);
       // The first card is drawn from the database as it stands, and the files are scanned
@@ -85,8 +82,7 @@ Without a terminal, use kb due, kb rate and kb undo.`,
               }
             : undefined,
         });
-        // The same hint went to stderr, which the screen hides until it closes: said here too.
-        const summary = await renderReview(run, startedAt, kb.unadoptedFolder ? UNADOPTED_NOTICE : undefined);
+        const summary = await renderReview(run, startedAt, screenNotice(kb));
         process.stdout.write(`${summary.line}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {

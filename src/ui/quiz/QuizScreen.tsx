@@ -67,6 +67,8 @@ export interface QuizScreenProps {
   tickMs?: number;
   /** Told when the end screen appears (so the time printed afterwards stops there). */
   onFinish?: (endedAt: number) => void;
+  /** A line shown in the message row until the first answer's own message replaces it. */
+  notice?: string;
 }
 
 /** A question line as a heading, unless it is already a block of its own. */
@@ -74,7 +76,7 @@ function questionSource(prompt: string): string {
   return prompt.includes('\n') || /^\s*#/.test(prompt) ? prompt : `# ${prompt}`;
 }
 
-export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: QuizScreenProps) {
+export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, notice }: QuizScreenProps) {
   const { exit, suspendTerminal } = useApp();
   const { columns, rows } = useWindowSize();
   const width = Math.max(20, (columns || 80) - 1);
@@ -92,7 +94,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish }: Q
     shownAt: now(),
     revealedAt: null,
     typed: '',
-    message: null,
+    message: notice ?? null,
     outcome: null,
     endedAt: null,
     scroll: 0,

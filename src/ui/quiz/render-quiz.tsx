@@ -6,9 +6,9 @@ import { quizSummaryLine } from './quiz-text.ts';
 import { wasInterrupted } from '../screen-exit.ts';
 
 /** The summary line to print, and whether the quiz ended by Ctrl-C (kb exits 130). */
-export async function renderQuiz(driver: QuizDriver): Promise<{ line: string; interrupted: boolean }> {
+export async function renderQuiz(driver: QuizDriver, notice?: string): Promise<{ line: string; interrupted: boolean }> {
   let endedAt: number | null = null;
-  const app = render(<QuizScreen driver={driver} onFinish={(at) => (endedAt = at)} />, {
+  const app = render(<QuizScreen driver={driver} notice={notice} onFinish={(at) => (endedAt = at)} />, {
     alternateScreen: true,
     // The caller checked for a terminal. Ink would otherwise draw nothing until exit whenever
     // CI is set in the environment (a developer's shell, a test runner inside CI).
