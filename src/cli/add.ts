@@ -7,6 +7,7 @@ import type { AddedCard } from '../app/add-note.ts';
 import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 interface AddFlags {
   topic?: string;
@@ -37,12 +38,13 @@ export function register(program: Command): void {
     .option('--json', 'print {path, id, kind, line, scan} as JSON')
     .addHelpText(
       'after',
-      `
+      helpText(`
 Examples:
   kb add "What does TTFT measure?" --topic metrics --tags metrics,ttft \\
          --answer "Time from submitting a request to its first output token."
   kb add "Why is decode memory-bound?" --deck prefill-decode --edit
-  kb add "What is PagedAttention?" --topic kv-cache --lab paged-kv --answer - < answer.md
+  kb add "What is PagedAttention?" --topic kv-cache --lab paged-kv \\
+         --answer - < answer.md
 
 A note is written to notes/<topic>/<slug>.md (under the first of kb.json's notesFolders
 instead of notes/, at the top for "."; the slug is made from the question, or is
@@ -56,7 +58,7 @@ With --deck the card goes at the end of cards/<name>.md (a heading, kb's id comm
 answer); nothing already in the deck changes, byte for byte. Deck cards take their tags
 from the deck's frontmatter, so --topic, --tags and --difficulty are for notes only.
 The new card is scanned at once: it is due today (kb review, kb due). The bundled
-knowledge base is read-only: make your own with kb init DIR.`,
+knowledge base is read-only: make your own with kb init DIR.`),
     )
     .action(async (words: string[], flags: AddFlags, command: Command) => {
       const question = words.join(' ');

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { CardAction } from '../store/card-action-log.ts';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 const COMMANDS: Array<{ action: CardAction; description: string }> = [
   { action: 'suspend', description: 'suspend cards: kb review skips them until kb unsuspend' },
@@ -20,7 +21,7 @@ export function register(program: Command): void {
       .option('--json', 'print what changed as JSON');
     if (action === 'forget') command.option('--reset-counts', 'also set reps and lapses back to 0');
     command
-      .addHelpText('after', `\nAll ids are checked first: an unknown id changes nothing. kb undo takes back the latest change, one card at a time.`)
+      .addHelpText('after', helpText(`\nAll ids are checked first: an unknown id changes nothing. kb undo takes back the latest change, one card at a time.`))
       .action(async (ids: string[], flags: { json?: boolean; resetCounts?: boolean }, cli: Command) => {
         const { openKnowledgeBase } = await import('./context.ts');
         const { ReviewService } = await import('../app/review/review-service.ts');

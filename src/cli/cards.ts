@@ -1,6 +1,7 @@
 // kb cards: list cards with their schedule (Anki's browser), filtered by text, state, deck
 // and tag; the ids it prints are what kb suspend | unsuspend | unbury | forget take.
 import { Option, type Command } from 'commander';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
@@ -13,11 +14,11 @@ export function register(program: Command): void {
     .option('--json', 'print the cards as JSON: id, question, deck, tags, path, line, state, due, stability, difficulty, reps, lapses, suspended, buried, leech')
     .addHelpText(
       'after',
-      `
+      helpText(`
 States: new, learning, review and relearning are FSRS states; suspended, buried and leech are
 flags a card in any of them may carry (leech: it lapsed leechThreshold times, kb.json).
 Orphaned cards (their source is gone) are not listed. Change a card with
-kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest change back.`,
+kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest change back.`),
     )
     .action(async (query: string[], flags: { state?: string; deck?: string; tag?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');

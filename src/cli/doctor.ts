@@ -1,6 +1,7 @@
 // kb doctor: is the database sound, and do the files and the database agree?
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
@@ -10,9 +11,9 @@ export function register(program: Command): void {
     .option('--fix', "rewrite notes' review fields (last_reviewed, next_review, review_count, mastery_level) from the database and remove kb's stale temp files; personal knowledge bases only")
     .addHelpText(
       'after',
-      "\nStale temp files: kb's own .<file>.<pid>.<hex>.kb-tmp files left beside a note when kb was killed\n" +
+      helpText("\nStale temp files: kb's own .<file>.<pid>.<hex>.kb-tmp files left beside a note when kb was killed\n" +
         'mid-write, whose process is gone; --fix removes them (never a file of a kb still running).\n' +
-        "\nExit code 1 when the database is damaged, two cards share an id, or a card's schedule does not replay from its log of ratings and actions.",
+        "\nExit code 1 when the database is damaged, two cards share an id, or a card's schedule does not replay from its log of ratings and actions."),
     )
     .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');

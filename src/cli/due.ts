@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { checkFilter } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   addQueueOptions(
@@ -12,11 +13,11 @@ export function register(program: Command): void {
   )
     .addHelpText(
       'after',
-      `
+      helpText(`
 The order is the one kb review shows. Suspended and buried cards are left out; learning
 cards due later today are listed last. New cards come in kb.json's newCardOrder: one from
 each deck in turn (interleave, the default), file order, or shuffled per study day. A calc
-card shows the values kb review asks today. Rate a card from a script with kb rate <id> good.`,
+card shows the values kb review asks today. Rate a card from a script with kb rate <id> good.`),
     )
     .action(async (flags: QueueFlags & { json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');

@@ -5,6 +5,7 @@ import { numberOption } from './number-option.ts';
 import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
 import { UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
+import { helpText } from './help-layout.ts';
 
 interface GenerateFlags {
   model?: string;
@@ -46,7 +47,7 @@ export function register(program: Command): void {
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', '\nExample: kb generate --prompt "The KV cache" --max-new-tokens 16')
+    .addHelpText('after', helpText('\nExample: kb generate --prompt "The KV cache" --max-new-tokens 16'))
     .action(async (flags: GenerateFlags) => {
       const { parseBackendKind } = await import('../engine/index.ts');
       const request = parseFlags(flags, parseBackendKind);

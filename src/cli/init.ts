@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 /** "next:" as the user can paste it: no cd into the folder they are in, and a path with spaces quoted. */
 export function nextStep(dir: string, command: string, cwd = process.cwd()): string {
@@ -19,7 +20,7 @@ export function register(program: Command): void {
     .option('--json', 'print what was created as JSON')
     .addHelpText(
       'after',
-      `
+      helpText(`
 The new folder gets kb.json (settings, with their defaults) and a .gitignore for .kb/,
 where its database will live. Inside it (or with --kb DIR, or KB_DIR=DIR) kb uses it
 instead of the bundled knowledge base, with write-back of review dates into the notes.
@@ -29,7 +30,7 @@ adopted as it is: kb writes only kb.json and a .kb/ line in .gitignore, and neve
 note (the first scan adds an id: line to each). kb.json's notesFolders says where the notes
 are: ["notes"] when the folder has a notes/ folder and no Markdown at its top, else ["."]
 (the whole folder, without .obsidian/, .git/, .kb/ or node_modules/; cards/ and lab/ at the
-top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`,
+top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`),
     )
     .action(async (dir: string, options: { empty?: boolean; json?: boolean }) => {
       const { InitError, initKnowledgeBase } = await import('../kb/init-kb.ts');

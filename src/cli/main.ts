@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT_CODES_HELP, UserError } from './errors.ts';
 import { exitOnFault } from './fault.ts';
+import { helpLayout } from './help-layout.ts';
 import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
@@ -29,6 +30,8 @@ const program = new Command('kb')
   .version(packageJson.version, '-V, --version', 'print the version of kb')
   .option('--kb <dir>', 'knowledge base folder (default: $KB_DIR, the nearest one up from here, else the bundled one)')
   .addHelpText('after', `\n${EXIT_CODES_HELP}\n\nErrors are one line; KB_DEBUG=1 adds the stack trace.`)
+  // Before the commands are registered: each one copies its parent's help settings when made.
+  .configureHelp(helpLayout)
   .showHelpAfterError()
   .exitOverride();
 

@@ -1,6 +1,7 @@
 // kb optimize: fit FSRS's weights to this knowledge base's review history.
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
@@ -10,11 +11,11 @@ export function register(program: Command): void {
     .option('--json', 'print the scores and weights as JSON')
     .addHelpText(
       'after',
-      '\nScores: log loss (how well the predicted recall matches what you answered; lower is better) and\n' +
+      helpText('\nScores: log loss (how well the predicted recall matches what you answered; lower is better) and\n' +
         'RMSE(bins) (predicted vs actual recall, binned; lower is better), on a time-series split: weights\n' +
         'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
         "have the lower log loss; kb then replays every card's history under them (as Anki does after\n" +
-        `Optimize). Needs reviews on a later day than the card's previous one (see the message).`,
+        `Optimize). Needs reviews on a later day than the card's previous one (see the message).`),
     )
     .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');

@@ -5,6 +5,7 @@ import { Option, type Command } from 'commander';
 import { ExitCode, UserError } from './errors.ts';
 import { checkFilter } from './filter-check.ts';
 import { numberOption } from './number-option.ts';
+import { helpText } from './help-layout.ts';
 
 interface QuizFlags {
   tag?: string;
@@ -35,7 +36,7 @@ export function register(program: Command): void {
     .addOption(new Option('--json', 'non-interactive: JSON lines out (questions, answers, summary), one answer per line in'))
     .addHelpText(
       'after',
-      `
+      helpText(`
 Calc cards: type the number, with or without a unit: 20, 20ms, 0.02 s, 2.4 GB, 1,024, 1.5e3,
 50%. It is converted to the card's unit and checked against the card's tolerance; a unit
 that does not fit (GB for a time) asks again. The worked solution follows, with the values
@@ -51,10 +52,11 @@ with --schedule. Esc or q ends the quiz with its score; Ctrl-Z goes back to the 
 (fg returns).
 
 --json protocol, one JSON object per line on stdout:
-  session, then for each question: question (waits for one line on stdin), retry (the
-  line could not be read; send another), answer; finally summary (also when stdin ends).
+  session, then for each question: question (waits for one line on stdin),
+  retry (the line could not be read; send another), answer; finally summary
+  (also when stdin ends).
 Example (bundled knowledge base: a TPOT of 25 ms):
-  printf '25ms\\n' | kb quiz --json --calc --deck metrics -n 1 --seed 7`,
+  printf '25ms\\n' | kb quiz --json --calc --deck metrics -n 1 --seed 7`),
     )
     .action(async (flags: QuizFlags, command: Command) => {
       const request = await quizRequest(flags);

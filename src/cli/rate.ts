@@ -1,6 +1,7 @@
 // kb rate: answer one card from a script (the TUI's 1-4 keys without the TUI).
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
@@ -11,10 +12,10 @@ export function register(program: Command): void {
     .option('--json', 'print the outcome as JSON')
     .addHelpText(
       'after',
-      "\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
+      helpText("\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
         'When the write-back is refused (the file changed, a YAML anchor on a review field, a full or\n' +
         'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
-        'writes the fields later.',
+        'writes the fields later.'),
     )
     .action(async (cardId: string, rating: string, options: { json?: boolean }, command: Command) => {
       const { parseGrade } = await import('../model/fsrs-state.ts');

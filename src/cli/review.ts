@@ -4,6 +4,7 @@ import { defaultEditor } from '../kb/editor.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { checkFilter, unknownFilterProblem } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
+import { helpText } from './help-layout.ts';
 
 const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
 From a script or a pipe, use:
@@ -19,7 +20,7 @@ export function register(program: Command): void {
   )
     .addHelpText(
       'after',
-      `
+      helpText(`
 Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 Again/Hard/Good/Easy
 (each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
 s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? help,
@@ -41,7 +42,7 @@ Every answer is saved at once (one SQLite transaction) and mirrored into the not
 frontmatter (last_reviewed, next_review, review_count, mastery_level). mastery_level is
 FSRS's probability of recall 30 days after the last review, given the card's stability
 (0 for a new card), two decimals.
-Without a terminal, use kb due, kb rate and kb undo.`,
+Without a terminal, use kb due, kb rate and kb undo.`),
     )
     .action(async (flags: QueueFlags, command: Command) => {
       const request = queueRequest(flags);

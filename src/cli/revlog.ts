@@ -2,6 +2,7 @@
 // history in the revlog CSV of the FSRS tools (fsrs4anki, FSRS-Optimizer, the binding).
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 const FORMAT_HELP =
   '\nThe revlog CSV: card_id,review_time,review_rating,review_state,review_duration (integer card ids,\n' +
@@ -14,7 +15,7 @@ export function register(program: Command): void {
     .description('export the review history: --revlog FILE.csv writes every standing rating in the FSRS revlog CSV, and FILE.ids.csv maps its card numbers to kb ids')
     .option('--revlog <file>', 'the revlog CSV to write')
     .option('--json', 'print what was written as JSON')
-    .addHelpText('after', FORMAT_HELP)
+    .addHelpText('after', helpText(FORMAT_HELP))
     .action(async (options: { revlog?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('export: say what to export: --revlog FILE.csv');
       const { openKnowledgeBase } = await import('./context.ts');
@@ -35,7 +36,7 @@ export function register(program: Command): void {
     .option('--revlog <file>', 'the revlog CSV to read')
     .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (kb export writes FILE.ids.csv); without it a card_id must be a kb id written as a number')
     .option('--json', 'print the outcome as JSON')
-    .addHelpText('after', `${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason.`)
+    .addHelpText('after', helpText(`${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason.`))
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
       const { openScannedKnowledgeBase } = await import('./context.ts');

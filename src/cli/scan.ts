@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { noSourcesMessage } from '../kb/note-folders.ts';
 import type { Diagnostic } from '../model/knowledge-base.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
@@ -12,11 +13,11 @@ export function register(program: Command): void {
     .option('--write-ids', 'write missing card ids into the files even in the bundled (read-only) knowledge base; for maintainers')
     .addHelpText(
       'after',
-      `
+      helpText(`
 Missing card ids are written into the files of a personal knowledge base (only the id is
 inserted; the write is atomic). The bundled knowledge base is read-only: cards without an
 id there get an id derived from their file and question, kept in the database only.
-Exit code 1 when any file has an error; the other files are scanned all the same.`,
+Exit code 1 when any file has an error; the other files are scanned all the same.`),
     )
     .action(async (options: { json?: boolean; full?: boolean; writeIds?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');

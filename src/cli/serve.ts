@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 import { UserError } from './errors.ts';
 import { numberOption } from './number-option.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { helpText } from './help-layout.ts';
 
 interface ServeFlags {
   model?: string;
@@ -43,11 +44,13 @@ export function register(program: Command): void {
     .option('--quiet', 'no access log (one JSON line per request on stdout)')
     .addHelpText(
       'after',
-      '\nExample:\n  kb serve --model gpt2 --port 8000\n' +
-        "  curl http://127.0.0.1:8000/v1/completions -H 'Content-Type: application/json' -d '{\"prompt\": \"The KV cache\", \"max_tokens\": 16}'\n" +
+      helpText('\nExample:\n  kb serve --model gpt2 --port 8000\n' +
+        '  curl http://127.0.0.1:8000/v1/completions \\\n' +
+        "       -H 'Content-Type: application/json' \\\n" +
+        '       -d \'{"prompt": "The KV cache", "max_tokens": 16}\'\n' +
         '\nKeys for --set: the engine.* keys that kb lab --help lists.\n' +
         'Chat uses a plain template (System:/User:/Assistant: lines, see the README). Bad requests get HTTP 400 with\n' +
-        "OpenAI's error shape; SIGINT or SIGTERM ends open streams and exits 0.",
+        "OpenAI's error shape; SIGINT or SIGTERM ends open streams and exits 0."),
     )
     .action(async (flags: ServeFlags) => {
       await serve(flags);

@@ -2,6 +2,7 @@
 // notes both sides reviewed; kb sync installs it).
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
@@ -11,11 +12,11 @@ export function register(program: Command): void {
     .option('--json', 'print what was done as JSON')
     .addHelpText(
       'after',
-      '\nEvery rating, undo and card action is appended to reviews/<device>.jsonl (one file per device, so\n' +
+      helpText('\nEvery rating, undo and card action is appended to reviews/<device>.jsonl (one file per device, so\n' +
         "git never conflicts on them); the database is a cache replayed from all devices' logs. kb sync\n" +
         "installs kb's merge driver (git config + .gitattributes) so a note whose four review fields\n" +
         'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log\n' +
-        "and review fields, and stops on a conflict outside those fields, leaving git's conflict for you.",
+        "and review fields, and stops on a conflict outside those fields, leaving git's conflict for you."),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
@@ -64,7 +65,7 @@ export function register(program: Command): void {
     .argument('<ours>', "git's %A: our version, where the result is written")
     .argument('<theirs>', "git's %B: their version")
     .argument('[path]', "git's %P: the note's path")
-    .addHelpText('after', `\nInstalled as: git config merge.kb-review.driver "kb merge-driver %O %A %B %P" and "*.md merge=kb-review" in .gitattributes.`)
+    .addHelpText('after', helpText(`\nInstalled as: git config merge.kb-review.driver "kb merge-driver %O %A %B %P" and "*.md merge=kb-review" in .gitattributes.`))
     .action(async (base: string, ours: string, theirs: string, path: string | undefined) => {
       const { mergeNoteVersions } = await import('../app/sync/merge-driver.ts');
       process.exitCode = mergeNoteVersions(base, ours, theirs, path ?? ours);

@@ -1,13 +1,14 @@
 // kb undo: take back the latest rating (the TUI's u key without the TUI).
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
+import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
   program
     .command('undo')
     .description("take back the latest rating exactly (the card's schedule, its review-log row and the note's frontmatter), or the latest suspend, unsuspend, bury, unbury or forget, whichever came last")
     .option('--json', 'print the outcome as JSON')
-    .addHelpText('after', '\nRun it again to take back the rating before. Refused when the card changed after that rating.')
+    .addHelpText('after', helpText('\nRun it again to take back the rating before. Refused when the card changed after that rating.'))
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { ReviewService, UndoError } = await import('../app/review/review-service.ts');

@@ -175,10 +175,26 @@ export function describeRange(spec: SettingSpec): string {
   }
 }
 
-/** The table of valid keys, one per line, that every "unknown key" error ends with. */
+/** Each key with what it accepts and what it does: kb lab --help's table. */
+export function settingRows(): Array<{ key: string; description: string }> {
+  return settingSpecs.map((spec) => ({ key: spec.key, description: `${describeRange(spec)}  (${spec.describe})` }));
+}
+
+/** The valid keys that every "unknown key" error ends with, within 80 columns (kb lab --help says what each takes). */
 export function validKeysTable(): string {
-  const width = Math.max(...settingSpecs.map((spec) => spec.key.length));
-  return settingSpecs.map((spec) => `  ${spec.key.padEnd(width)}  ${describeRange(spec)}  (${spec.describe})`).join('\n');
+  const lines: string[] = [];
+  let line = '';
+  for (const { key } of settingSpecs) {
+    const next = line === '' ? `  ${key}` : `${line}, ${key}`;
+    if (next.length > 78 && line !== '') {
+      lines.push(`${line},`);
+      line = `  ${key}`;
+    } else {
+      line = next;
+    }
+  }
+  lines.push(line);
+  return `${lines.join('\n')}\n(kb lab --help says what each key takes)`;
 }
 
 function unknownKey(key: string, where: string): SettingError {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
+import stringWidth from 'string-width';
 
 describe('kb generate wording', () => {
   it('says the weights are synthetic and the text therefore gibberish, in one phrase', () => {
@@ -27,17 +28,34 @@ describe('kb generate wording', () => {
   });
 });
 
+/** Every command's --help, as printed to a pipe, each read once. */
+const helpTexts = new Map<string, string>();
+function helpOf(command: string): string {
+  let help = helpTexts.get(command);
+  if (help === undefined) helpTexts.set(command, (help = runKb([...command.split(' ').filter(Boolean), '--help']).stdout));
+  return help;
+}
+const everyCommand = ['', 'init', 'add', 'scan', 'review', 'quiz', 'due', 'rate', 'undo', 'cards', 'suspend', 'unsuspend', 'unbury', 'forget', 'stats', 'sync', 'optimize', 'export', 'import', 'doctor', 'lab', 'lab list', 'lab show', 'lab history', 'lab compare', 'lab calibrate', 'lab devices', 'generate', 'serve'];
+
+describe('--help', () => {
+  it('fits 80 columns, as piped and on a terminal that wide: no line runs past the edge', () => {
+    for (const command of everyCommand) {
+      const long = helpOf(command).split('\n').filter((line) => stringWidth(line) > 80);
+      expect(long, `kb ${command} --help`).toEqual([]);
+    }
+  });
+});
+
 describe('--help quotes defaults the way commander does', () => {
   it('"(default: X)": never "(default X", never a number in quotes', () => {
-    const commands = ['', 'init', 'add', 'scan', 'review', 'quiz', 'due', 'rate', 'undo', 'stats', 'doctor', 'lab', 'lab list', 'lab show', 'lab history', 'lab compare', 'generate', 'serve'];
-    for (const command of commands) {
-      const help = runKb([...command.split(' ').filter(Boolean), '--help']).stdout.replace(/\s+/g, ' ');
+    for (const command of everyCommand) {
+      const help = helpOf(command).replace(/\s+/g, ' ');
       expect(help, command).not.toMatch(/\(default [^:]/);
       expect(help, command).not.toMatch(/default: "\d/);
       expect(help, command).not.toMatch(/default: \[\]/);
     }
-    expect(runKb(['generate', '--help']).stdout.replace(/\s+/g, ' ')).toContain('tokens to generate at most (default: 32)');
-    expect(runKb(['add', '--help']).stdout.replace(/\s+/g, ' ')).toContain('(choices: "easy", "medium", "hard", default: "medium")');
+    expect(helpOf('generate').replace(/\s+/g, ' ')).toContain('tokens to generate at most (default: 32)');
+    expect(helpOf('add').replace(/\s+/g, ' ')).toContain('(choices: "easy", "medium", "hard", default: "medium")');
   });
 });
 

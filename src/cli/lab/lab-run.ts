@@ -12,7 +12,7 @@
 import { Option, type Command } from 'commander';
 import { numberOption } from '../number-option.ts';
 import type { LabRunResult } from '../../lab/run.ts';
-import { labBackends, parseOverrides, validKeysTable, type SettingOverride } from '../../lab/lab-settings.ts';
+import { labBackends, parseOverrides, settingRows, type SettingOverride } from '../../lab/lab-settings.ts';
 import { ExitCode, UserError } from '../errors.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './endpoint-flags.ts';
@@ -24,6 +24,7 @@ import { registerShow } from './lab-show.ts';
 import { registerHistory } from './lab-history.ts';
 import { registerCompare } from './lab-compare.ts';
 import { labRoots } from '../../kb/location.ts';
+import { helpTable } from '../help-layout.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -58,7 +59,7 @@ export function register(program: Command): void {
     .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins')
     .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error; both runs are stored')
     .option('--json', 'print the run as JSON (the report, the metrics and every check)')
-    .addHelpText('after', `\nSettable keys (--set key=value):\n${validKeysTable()}\n`)
+    .addHelpText('after', helpTable('Settable keys (--set key=value):', settingRows().map(({ key, description }) => ({ term: key, description }))))
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
       const options = command.opts() as RunOptions;
       if (!name) {
