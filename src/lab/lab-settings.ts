@@ -165,7 +165,7 @@ export function describeRange(spec: SettingSpec): string {
     case 'number':
       return `number ${spec.minExclusive ? '>' : '>='} ${spec.min}, <= ${spec.max}`;
     case 'length':
-      return `integer ${spec.min}..${spec.max}, a range A..B, or a list A,B,C used in turn`;
+      return `integer ${spec.min}..${spec.max}, A..B, or A,B,C in turn`;
     case 'bool':
       return 'true | false';
     case 'enum':
@@ -180,21 +180,10 @@ export function settingRows(): Array<{ key: string; description: string }> {
   return settingSpecs.map((spec) => ({ key: spec.key, description: `${describeRange(spec)}  (${spec.describe})` }));
 }
 
-/** The valid keys that every "unknown key" error ends with, within 80 columns (kb lab --help says what each takes). */
+/** The valid keys with their ranges, one per line, that every "unknown key" error ends with (kb lab --help says what each does). */
 export function validKeysTable(): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const { key } of settingSpecs) {
-    const next = line === '' ? `  ${key}` : `${line}, ${key}`;
-    if (next.length > 78 && line !== '') {
-      lines.push(`${line},`);
-      line = `  ${key}`;
-    } else {
-      line = next;
-    }
-  }
-  lines.push(line);
-  return `${lines.join('\n')}\n(kb lab --help says what each key takes)`;
+  const width = Math.max(...settingSpecs.map((spec) => spec.key.length));
+  return settingSpecs.map((spec) => `  ${spec.key.padEnd(width)}  ${describeRange(spec)}`).join('\n');
 }
 
 function unknownKey(key: string, where: string): SettingError {

@@ -68,7 +68,7 @@ describe('lab file: chart and length lists', () => {
   });
 
   it('checks every length of a list against the range', () => {
-    expect(problemsOf(sweepLab.replace('[8, 8, 64]', '[8, 0, 64]'))[0]).toMatch(/workload\.promptTokens: must be integer 1\.\.65536, a range A\.\.B, or a list/);
+    expect(problemsOf(sweepLab.replace('[8, 8, 64]', '[8, 0, 64]'))[0]).toMatch(/workload\.promptTokens: must be integer 1\.\.65536, A\.\.B, or A,B,C in turn/);
     expect(parseOverrides(['workload.promptTokens=16,16,700'])).toEqual([{ key: 'workload.promptTokens', value: { min: 16, max: 700, values: [16, 16, 700] } }]);
   });
 
