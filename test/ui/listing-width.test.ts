@@ -1,7 +1,7 @@
 // kb due and kb cards in a terminal: a line never reaches the terminal's last column, with
 // Chinese deck names and questions too (their characters take two cells). Measured by string
 // length, a Chinese deck let the question run two cells over, and its "…" wrapped onto a line
-// of its own at 80 columns.
+// of its own at 80 columns; a long lab name beside a full deck column ran a line four cells past 80.
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { formatDue, type DueEntry } from '../../src/ui/text/due-list.ts';
@@ -13,7 +13,7 @@ const decks = ['推理', '推理优化技巧与实践经验总结', 'metrics', '
 const questions = [LONG_ZH, 'What problem does PagedAttention solve, and how much memory does it save in practice?', '连续批处理为什么能提高吞吐？'];
 
 const dueEntries: DueEntry[] = decks.flatMap((deck, d) =>
-  questions.map((front, q) => ({ id: `c${d}${q}abcdefghij`, queue: 'new' as const, due: new Date(NOW).toISOString(), deck, front, lab: q === 1 ? 'batching' : null })),
+  questions.map((front, q) => ({ id: `c${d}${q}abcdefghij`, queue: 'new' as const, due: new Date(NOW).toISOString(), deck, front, lab: q === 1 ? 'chunked-prefill' : q === 2 ? 'batching' : null })),
 );
 const cardEntries: CardEntry[] = dueEntries.map((entry) => ({
   id: entry.id, question: entry.front, deck: entry.deck, state: 'review', due: new Date(NOW + 86_400_000).toISOString(),

@@ -19,6 +19,9 @@ export interface DueCounts {
   later: number;
 }
 
+/** Cells a question keeps before a lab tag beside it is shortened. */
+const QUESTION_ROOM = 20;
+
 export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: number, columns: number): string {
   const total = counts.learning + counts.review + counts.new;
   const lines = [
@@ -33,9 +36,12 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
     const due = Date.parse(entry.due);
     const when = due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
     const head = `${padToWidth(entry.id, idWidth)}  ${padToWidth(entry.queue, 8)}  ${padToWidth(when, 8)}  ${padToWidth(truncateToWidth(entry.deck, deckWidth), deckWidth)}  `;
-    const lab = entry.lab ? ` [lab: ${entry.lab}]` : '';
-    // Widths in terminal cells: a Chinese deck name takes two per character.
-    lines.push(head + truncateToWidth(entry.front, Math.max(10, columns - stringWidth(head) - stringWidth(lab) - 1)) + lab);
+    // Widths in terminal cells: a Chinese deck name takes two per character. The question keeps
+    // QUESTION_ROOM cells (or all it needs) where it can: a long lab name is said shorter first.
+    const room = columns - stringWidth(head) - 1;
+    const question = Math.min(QUESTION_ROOM, stringWidth(entry.front));
+    const lab = !entry.lab ? '' : [` [lab: ${entry.lab}]`, ' [lab]'].find((tag) => room - stringWidth(tag) >= question) ?? '';
+    lines.push(head + truncateToWidth(entry.front, Math.max(10, room - stringWidth(lab))) + lab);
   }
   return `${lines.join('\n')}\n`;
 }
