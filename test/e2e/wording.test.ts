@@ -46,6 +46,18 @@ describe('--help', () => {
   });
 });
 
+describe('kb lab list, show and devices', () => {
+  it('fit 80 columns when piped: kb\'s own lines wrap, and the bundled labs\' exercises are written that wide', () => {
+    const labs = (JSON.parse(runKb(['lab', 'list', '--json']).stdout) as { labs: Array<{ name: string }> }).labs.map((lab) => lab.name);
+    expect(labs.length).toBeGreaterThanOrEqual(8);
+    for (const args of [['lab', 'list'], ['lab', 'devices'], ...labs.map((name) => ['lab', 'show', name])]) {
+      const run = runKb(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout.split('\n').filter((line) => stringWidth(line) > 80), `kb ${args.join(' ')}`).toEqual([]);
+    }
+  });
+});
+
 describe('--help quotes defaults the way commander does', () => {
   it('"(default: X)": never "(default X", never a number in quotes', () => {
     for (const command of everyCommand) {

@@ -20,7 +20,7 @@ async function devicesCommand(json: boolean): Promise<void> {
     name,
     kind: 'datasheet' as const,
     model: null,
-    source: `datasheet: ${(d.peakFlops / 1e12).toFixed(0)} TFLOP/s, ${(d.bandwidth / 1e9).toFixed(0)} GB/s, ${(d.memoryBytes / 1024 ** 3).toFixed(0)} GiB, efficiency ${d.efficiency}, ${d.stepOverheadMs} ms/step`,
+    source: `datasheet: ${(d.peakFlops / 1e12).toFixed(0)} TFLOP/s, ${(d.bandwidth / 1e9).toFixed(0)} GB/s, ${(d.memoryBytes / 1024 ** 3).toFixed(0)} GiB, efficiency ${d.efficiency}, ${d.stepOverheadMs} ms a step`,
     fit: 'not checked against a measurement',
     error: null as string | null,
   }));
@@ -37,13 +37,17 @@ async function devicesCommand(json: boolean): Promise<void> {
     process.stdout.write(`${JSON.stringify({ profilesDir: profilesDir(), devices: rows }, null, 2)}\n`);
     return;
   }
-  const width = Math.max(...rows.map((r) => r.name.length));
+  const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
+  const { packParts } = await import('../../ui/text/pack-parts.ts');
+  const columns = listingWidth(process.stdout.columns);
+  const nameWidth = Math.max(...rows.map((r) => r.name.length));
+  const lines: string[] = [];
   for (const r of rows) {
-    if (r.error) {
-      process.stdout.write(`${r.name.padEnd(width)}  (broken) ${r.error}\n`);
-      continue;
-    }
-    process.stdout.write(`${r.name.padEnd(width)}  ${r.kind}${r.model ? `, for ${r.model}` : ''}\n${' '.repeat(width + 2)}${r.source}\n${' '.repeat(width + 2)}${r.fit}\n`);
+    const name = `${r.name.padEnd(nameWidth)}  `;
+    const indent = ' '.repeat(name.length);
+    if (r.error) lines.push(...wrapHanging(name, `(broken) ${r.error}`, columns));
+    else lines.push(...wrapHanging(name, `${r.kind}${r.model ? `, for ${r.model}` : ''}`, columns), ...wrapHanging(indent, r.source, columns), ...wrapHanging(indent, r.fit, columns));
   }
-  process.stdout.write(`\nCalibrated profiles live in ${profilesDir()}. Make one: kb lab calibrate [--model M]   Use one: kb lab <name> --backend sim --set device=NAME\n`);
+  lines.push('', ...packParts([`Calibrated profiles live in ${profilesDir()}.`, 'Make one: kb lab calibrate [--model M]', 'Use one: kb lab <name> --backend sim --set device=NAME'], '   ', columns));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }

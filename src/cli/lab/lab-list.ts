@@ -45,14 +45,20 @@ async function printListFrom(root: string, db: KbDatabase, json: boolean): Promi
     process.stdout.write(`No labs in ${root}/lab.\n`);
     return;
   }
-  const width = Math.max(...labs.map((entry) => entry.name.length));
+  const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
+  const { packParts } = await import('../../ui/text/pack-parts.ts');
+  const columns = listingWidth(process.stdout.columns);
+  const nameWidth = Math.max(...labs.map((entry) => entry.name.length));
+  const lines: string[] = [];
   for (const entry of labs) {
     const last = latest.get(entry.name);
     const lastText = last ? `  [last run #${last.id}: ${verdictOfStored(last.result) ?? last.status}]` : '';
-    if (entry.lab) process.stdout.write(`${entry.name.padEnd(width)}  ${entry.lab.title}${lastText}\n${' '.repeat(width + 2)}${entry.lab.summary}\n`);
-    else process.stdout.write(`${entry.name.padEnd(width)}  (broken) ${entry.error.split('\n')[0]}\n`);
+    const name = `${entry.name.padEnd(nameWidth)}  `;
+    if (entry.lab) lines.push(...wrapHanging(name, `${entry.lab.title}${lastText}`, columns), ...wrapHanging(' '.repeat(name.length), entry.lab.summary, columns));
+    else lines.push(...wrapHanging(name, `(broken) ${entry.error.split('\n')[0]}`, columns));
   }
-  process.stdout.write(`\nRead one: kb lab show <name>   Run it: kb lab <name> [--set key=value ...]   Past runs: kb lab history <name>\n`);
+  lines.push('', ...packParts(['Read one: kb lab show <name>', 'Run it: kb lab <name> [--set key=value ...]', 'Past runs: kb lab history <name>'], '   ', columns));
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function verdictOfStored(result: unknown): string | null {

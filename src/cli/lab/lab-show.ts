@@ -23,10 +23,19 @@ export function registerShow(lab: Command): void {
           process.stdout.write(`${JSON.stringify({ name: labName, file, title, summary, settings, sweep, chart, expect, exercise: body }, null, 2)}\n`);
           return;
         }
-        const checks = lab.expect.map((c) => `  - ${c.say}  (${c.text} ${c.op} ${c.value})`);
-        process.stdout.write(
-          [`${lab.title}  [${lab.file}]`, '', `Runs: ${settingsLine(lab.settings)}`, ...lab.presets.map((p) => `Preset ${p.name}: ${p.say} (--preset ${p.name})`), ...(lab.sweep ? [`Sweep: ${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`] : []), ...(lab.chart ? [`Chart: ${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`] : []), 'Expects:', ...checks, '', lab.body, ''].join('\n'),
-        );
+        const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
+        const width = listingWidth(process.stdout.columns);
+        // kb's own lines wrap to the terminal; the exercise (the lab file's Markdown) is printed as written.
+        const head = [
+          // settingsLine's lines after its first are indented under it: each keeps its indent, under "Runs: ".
+          ...settingsLine(lab.settings).split('\n').flatMap((line, i) => wrapHanging(i === 0 ? 'Runs: ' : `      ${/^ */.exec(line)![0]}`, line.trimStart(), width)),
+          ...lab.presets.flatMap((p) => wrapHanging(`Preset ${p.name}: `, `${p.say} (--preset ${p.name})`, width)),
+          ...(lab.sweep ? wrapHanging('Sweep: ', `${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`, width) : []),
+          ...(lab.chart ? wrapHanging('Chart: ', `${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`, width) : []),
+          'Expects:',
+          ...lab.expect.flatMap((c) => wrapHanging('  - ', `${c.say}  (${c.text} ${c.op} ${c.value})`, width)),
+        ];
+        process.stdout.write([...wrapHanging('', `${lab.title}  [${lab.file}]`, width), '', ...head, '', lab.body, ''].join('\n'));
       } finally {
         kb.db.close();
       }

@@ -89,3 +89,17 @@ function placeOversized(text: string, from: number, to: number, width: number, l
 export function wrapText(text: string, width: number): string[] {
   return wrapRanges(text, width).map(([start, end]) => text.slice(start, end));
 }
+
+/**
+ * `text` wrapped to `width` cells after a `lead` (a name in its column, an indent): the first
+ * line starts with the lead, the others with as many spaces, so the text reads as one column.
+ */
+export function wrapHanging(lead: string, text: string, width: number): string[] {
+  const indent = ' '.repeat(stringWidth(lead));
+  return wrapText(text, Math.max(10, width - indent.length)).map((line, i) => (i === 0 ? lead : indent) + line);
+}
+
+/** The width kb's printed listings wrap to: the terminal's less its last column (100 at most), 80 when piped. */
+export function listingWidth(columns: number | undefined): number {
+  return Math.min(100, columns ?? 80) - 1;
+}
