@@ -64,7 +64,7 @@ export function reflowHelp(text: string, width: number): string {
   const out: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
-    if (paragraph.length > 0) out.push(help.boxWrap(paragraph.join(' ').replace(/(\d) (?=[A-Za-z%µ])/g, `$1${GLUE}`), width).replaceAll(GLUE, ' '));
+    if (paragraph.length > 0) out.push(help.boxWrap(paragraph.join(' ').replace(/(\d) (?=[A-Za-z%\u00b5])/g, `$1${GLUE}`), width).replaceAll(GLUE, ' '));
     paragraph = [];
   };
   for (const line of text.split('\n')) {

@@ -99,7 +99,7 @@ export function wrapHanging(lead: string, text: string, width: number): string[]
   return wrapText(text, Math.max(10, width - indent.length)).map((line, i) => (i === 0 ? lead : indent) + line);
 }
 
-/** The width kb's printed listings wrap to: the terminal's less its last column (100 at most), 80 when piped. */
+/** The width kb's printed listings wrap to: the terminal's (100 at most; 80 when piped), less its last column. */
 export function listingWidth(columns: number | undefined): number {
   return Math.min(100, columns ?? 80) - 1;
 }
