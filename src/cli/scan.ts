@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { noSourcesMessage } from '../kb/note-folders.ts';
 import type { Diagnostic } from '../model/knowledge-base.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -41,7 +42,7 @@ Exit code 1 when any file has an error; the other files are scanned all the same
           if (written > 0) out.push(`ids written: ${written} in ${report.idsWritten.length} files`);
           if (files.total === 0) out.push(noSourcesMessage(report.lookedIn));
           out.push(`${plural(report.errors.length, 'error')}, ${plural(report.warnings.length, 'warning')}`);
-          process.stdout.write(`${out.join('\n')}\n`);
+          process.stdout.write(`${await fittedToTerminal(out.join('\n'))}\n`);
         }
         if (report.errors.length > 0) process.exitCode = 1;
       } finally {

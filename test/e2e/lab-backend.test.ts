@@ -34,7 +34,8 @@ describe('kb lab --backend', () => {
   });
 
   it('sim prints the backend line after the settings', () => {
-    const r = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'workload.requests=32'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
+    // COLUMNS: no report line wrapped (a pipe takes $COLUMNS), so each is matched whole.
+    const r = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'workload.requests=32'], { env: { KB_DB: join(tempDir(), 'kb.db'), COLUMNS: '400' } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Settings:\n(  .*\n){4}Backend: sim, simulated A100-40GB; KV capacity: 40\.00 GiB memory - \S+ [MG]iB weights - 4\.00 GiB reserve = \S+ GiB -> \d+ blocks x 16 tokens  \[virtual clock\]\n/m);
   });

@@ -9,6 +9,9 @@ import { tempDir } from '../helpers/kb-cli.ts';
 import { runKbAsync, spawnKb } from '../helpers/kb-cli-async.ts';
 import { startFakeServer, type FakeServer } from '../helpers/fake-openai-server.ts';
 
+/** Wide enough that no report line is wrapped (a pipe takes $COLUMNS): its sentences are matched whole. */
+const WIDE = { COLUMNS: '400' };
+
 const servers: FakeServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -32,7 +35,7 @@ interface RunJson {
 describe('kb lab --endpoint', () => {
   it('runs ttft-breakdown against a server, splits TTFT from /metrics, stores the run with the endpoint', async () => {
     const server = await serve({ slots: 4, prefillMs: 3, decodeMs: 1 });
-    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
     const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, '--json', ...small], { env });
     expect(run.stderr).not.toMatch(/Error|at /);
     expect(run.code).toBe(0);
@@ -65,7 +68,7 @@ describe('kb lab --endpoint', () => {
 
   it('lists failed requests with their reasons, and says when the server has no metrics', async () => {
     const server = await serve({ failEvery: 5, metrics: false });
-    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
     // 1,500 + 16 tokens is past gpt2-tiny's context, but the server's model decides that.
     const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small, '--set', 'workload.promptTokens=1500'], { env });
     expect(run.code).toBe(0);
@@ -79,7 +82,7 @@ describe('kb lab --endpoint', () => {
   it('sends the key from --api-key-env and stores no credential', async () => {
     const server = await serve({ apiKey: 'sk-secret-123' });
     const dir = tempDir();
-    const env = { KB_DB: join(dir, 'kb.db'), MY_KEY: 'sk-secret-123' };
+    const env = { KB_DB: join(dir, 'kb.db'), MY_KEY: 'sk-secret-123', ...WIDE };
     const refused = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized\n`);
@@ -95,7 +98,7 @@ describe('kb lab --endpoint', () => {
   }, 60_000);
 
   it('refuses settings the server owns, and endpoint flags without --endpoint', async () => {
-    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
     const engine = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--set', 'engine.prefillMaxBatch=256'], { env });
     expect(engine.code).toBe(1);
     expect(engine.stderr).toBe('kb: --set engine.prefillMaxBatch: set by the server when --endpoint is given (change it where the server is started); only workload.*, warmup, repeats and slo.* apply\n');
@@ -114,7 +117,7 @@ describe('kb lab --endpoint', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
     const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', `http://127.0.0.1:${port}/v1`], { env });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`kb: http://127.0.0.1:${port}/v1: connection refused (is the server running, and on this port?)\n`);
@@ -125,7 +128,7 @@ describe('kb lab --endpoint', () => {
   it('Ctrl-C stops the requests in flight and stores the partial run', async () => {
     // 2 slots, 16 tokens at 40 ms: 24 requests take ~8 s; interrupt once some have finished.
     const server = await serve({ slots: 2, decodeMs: 40 });
-    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
     const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
     const started = Date.now();
     while (server.finished < 5 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -58,6 +58,23 @@ describe('kb lab list, show and devices', () => {
   });
 });
 
+describe('a lab report, the lab history and kb scan', () => {
+  it('fit 80 columns when piped: a long line wraps under its label, between its fields', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const outputs = [
+      runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'workload.requests=16'], { env }),
+      runKb(['lab', 'history', 'ttft-breakdown'], { env }),
+      runKb(['lab', 'history'], { env }),
+      runKb(['scan'], { env }),
+    ];
+    for (const run of outputs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.split('\n').filter((line) => stringWidth(line) > 80)).toEqual([]);
+    }
+    expect(outputs[0].stdout).toMatch(/^Scheduler: continuous {2}max batched tokens 4096 .*\n {11}\S/m);
+  });
+});
+
 describe('--help quotes defaults the way commander does', () => {
   it('"(default: X)": never "(default X", never a number in quotes', () => {
     for (const command of everyCommand) {
@@ -89,7 +106,8 @@ describe("the README's quiz example", () => {
 
 describe('a lab report and the lab history', () => {
   it('names the backend once, gives total and mean step time, says which setting a sweep point is; history lists every lab', () => {
-    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    // Wide enough that no report line is wrapped (a pipe takes $COLUMNS): the wording is read whole.
+    const env = { KB_DB: join(tempDir(), 'kb.db'), COLUMNS: '400' };
     expect(runKb(['lab', 'history'], { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('No lab runs yet.') });
     const run = runKb(['lab', 'prefix-cache', '--backend', 'sim'], { env });
     expect(run.code).toBe(0);

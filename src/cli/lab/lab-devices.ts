@@ -1,5 +1,6 @@
 // `kb lab devices`: the devices the sim can model, with where each one's numbers come from.
 import type { Command } from 'commander';
+import { stdoutColumns } from '../terminal-output.ts';
 
 export function registerDevices(lab: Command): void {
   lab
@@ -39,7 +40,7 @@ async function devicesCommand(json: boolean): Promise<void> {
   }
   const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
   const { packParts } = await import('../../ui/text/pack-parts.ts');
-  const columns = listingWidth(process.stdout.columns);
+  const columns = listingWidth(stdoutColumns());
   const nameWidth = Math.max(...rows.map((r) => r.name.length));
   const lines: string[] = [];
   for (const r of rows) {

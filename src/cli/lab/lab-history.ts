@@ -5,6 +5,7 @@ import { numberOption } from '../number-option.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { asUserError, userErrorNames } from './lab-errors.ts';
 import { labRoots } from '../../kb/location.ts';
+import { fittedToTerminal } from '../terminal-output.ts';
 
 export function registerHistory(lab: Command): void {
   lab
@@ -38,7 +39,7 @@ export function registerHistory(lab: Command): void {
         const runs = labRunsOf(kb.db, name, limit);
         if (runs.length === 0 && title === null) throw new UserError(`no lab "${name}" and no stored runs of it; see kb lab list`);
         if (options.json) process.stdout.write(`${JSON.stringify(historyJson(name, runs), null, 2)}\n`);
-        else process.stdout.write(historyText(name, title, runs));
+        else process.stdout.write(await fittedToTerminal(historyText(name, title, runs)));
       } finally {
         kb.db.close();
       }
@@ -51,7 +52,7 @@ async function printAllHistory(kbDir: string | undefined, limit: number, json: b
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
     const runs = recentLabRuns(kb.db, limit);
-    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : allHistoryText(runs));
+    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : await fittedToTerminal(allHistoryText(runs)));
   } finally {
     kb.db.close();
   }

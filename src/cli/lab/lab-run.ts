@@ -25,6 +25,7 @@ import { registerHistory } from './lab-history.ts';
 import { registerCompare } from './lab-compare.ts';
 import { labRoots } from '../../kb/location.ts';
 import { helpTable } from '../help-layout.ts';
+import { fittedToTerminal } from '../terminal-output.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -168,12 +169,12 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       const { predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
       const rows = predictionRows(result, measured);
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows }, null, 2)}\n`);
-      else process.stdout.write(predictionText(result, measured, rows));
+      else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows)));
       if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;
       return;
     }
     if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
-    else process.stdout.write(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR }));
+    else process.stdout.write(await fittedToTerminal(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR })));
     if (result.status === 'partial') process.exitCode = ExitCode.interrupted;
   } finally {
     kb.db.close();

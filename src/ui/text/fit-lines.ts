@@ -1,0 +1,26 @@
+// Printed reports (a lab run, its history, a scan's summary) are built as lines of any length.
+// On the way out each line wider than the terminal is wrapped under its own label ("Steps: ")
+// or indent, between its fields where it has them (two or more spaces apart), so no line runs
+// past the edge and a figure stays beside its name. A line with colour codes is left whole.
+import stringWidth from 'string-width';
+import { wrapHanging } from './line-wrap.ts';
+import { packParts } from './pack-parts.ts';
+
+/** A short label that starts a line: "Backend: ", "  Queue wait p50/p95/p99: ". */
+const LABEL = /^\s*[A-Za-z][\w ()/>,-]{0,40}: /;
+const FIELD_GAP = / {2,}/;
+
+/** `text` with every line wider than `width` cells wrapped under its label or indent. */
+export function fitLines(text: string, width: number): string {
+  return text
+    .split('\n')
+    .flatMap((line) => {
+      if (stringWidth(line) <= width || line.includes('\u001b')) return [line];
+      const lead = LABEL.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
+      const rest = line.slice(lead.length);
+      if (!FIELD_GAP.test(rest)) return wrapHanging(lead, rest, width);
+      const hang = ' '.repeat(stringWidth(lead));
+      return packParts(rest.split(FIELD_GAP), '  ', width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
+    })
+    .join('\n');
+}

@@ -1,0 +1,37 @@
+// Printed reports wrapped to the terminal line by line (kb lab's report, its history, kb scan).
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { fitLines } from '../../src/ui/text/fit-lines.ts';
+
+describe('fitLines', () => {
+  it('leaves lines that fit, and wraps a long one under its label, between its fields', () => {
+    const report = [
+      'Requests: 256',
+      'Scheduler: continuous  max batched tokens 4096  max seqs 256  prefill admission 16/step  chunk off  KV paged',
+      'Throughput (completion,total): 129859.69, 194789.53 tokens/s  8116.23 requests/s',
+    ].join('\n');
+    expect(fitLines(report, 60).split('\n')).toEqual([
+      'Requests: 256',
+      'Scheduler: continuous  max batched tokens 4096  max seqs 256',
+      '           prefill admission 16/step  chunk off  KV paged',
+      'Throughput (completion,total): 129859.69, 194789.53 tokens/s',
+      '                               8116.23 requests/s',
+    ]);
+  });
+
+  it('wraps an indented line without fields under its indent, Chinese text by its cells', () => {
+    const line = '  continuous, prefillMaxBatch 16, maxNumSeqs 256, maxBatchedTokens 4096, chunk off, block 16, 连续批处理与分页 KV 缓存';
+    const lines = fitLines(line, 50).split('\n');
+    expect(lines.length).toBeGreaterThan(2);
+    for (const l of lines) {
+      expect(stringWidth(l)).toBeLessThanOrEqual(50);
+      expect(l.startsWith('  ')).toBe(true);
+    }
+    expect(lines.map((l) => l.trim()).join(' ').replace(/ (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) /g, '')).toBe(line.trim().replace(/ (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) /g, ''));
+  });
+
+  it('leaves a line with colour codes whole', () => {
+    const coloured = `\u001b[32m✓\u001b[39m ${'a very long check name '.repeat(5)}`;
+    expect(fitLines(coloured, 40)).toBe(coloured);
+  });
+});
