@@ -81,8 +81,8 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
     const where = few.length === measured.points.length ? 'here' : `at ${few.map((p) => `${sim.sweep?.key ?? 'point'}=${p.label}`).join(', ')}`;
     const counts = [...new Set(few.map((p) => p.requests))].sort((a, b) => a - b).join(', ');
     lines.push(
-      `TTFT p99 and queue wait p99 ${where} come from ${counts} request${counts === '1' ? '' : 's'}: under ${FEW_REQUESTS}, a p99 is about the slowest`,
-      'request, which one disturbance sets on either side. Read the p50s, TPOT and throughput first.',
+      // One line: printed, it is wrapped to the terminal (cli/terminal-output.ts).
+      `TTFT p99 and queue wait p99 ${where} come from ${counts} request${counts === '1' ? '' : 's'}: under ${FEW_REQUESTS}, a p99 is about the slowest request, which one disturbance sets on either side. Read the p50s, TPOT and throughput first.`,
     );
   }
   if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');

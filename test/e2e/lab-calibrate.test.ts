@@ -17,7 +17,9 @@ interface Row {
 }
 
 describe('kb lab calibrate', () => {
-  it('calibrates gpt2-tiny on the cpu, saves a profile, lists it, and predicts a held-out workload', { timeout: SLOW }, () => {
+  // One retry: the calibration and the measured run are minutes apart on a machine shared with
+  // other test files, and a load that changes between them moves the ratio past 4 now and then.
+  it('calibrates gpt2-tiny on the cpu, saves a profile, lists it, and predicts a held-out workload', { timeout: SLOW, retry: 1 }, () => {
     const data = tempDir();
     const env = { XDG_DATA_HOME: data, KB_DB: join(tempDir(), 'kb.db') };
     const calibrated = runKb(['lab', 'calibrate', '--quick', '--name', 'ci-tiny'], { env, timeoutMs: SLOW });
@@ -62,7 +64,8 @@ describe('kb lab calibrate', () => {
       expect(row.predicted! / row.measured!, metric).toBeLessThan(4);
     }
 
-    const text = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=ci-tiny', ...held, '--compare', 'cpu'], { env, timeoutMs: SLOW });
+    // COLUMNS: no line of the comparison wrapped (a pipe takes $COLUMNS), so its sentences are matched whole.
+    const text = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=ci-tiny', ...held, '--compare', 'cpu'], { env: { ...env, COLUMNS: '400' }, timeoutMs: SLOW });
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/=== ttft-breakdown: sim prediction vs measured run ===/);
     expect(text.stdout).toMatch(/TPOT p50 \(ms\) +[\d.]+ +[\d.]+ +[+-][\d.]+%/);
