@@ -112,7 +112,6 @@ export function cardQueries(db: KbDatabase) {
   const derived = db.prepare<[], { id: string; path: string; line: number }>(
     'SELECT id, path, line FROM cards WHERE orphan = 0 AND id_in_file = 0 ORDER BY path, line',
   );
-  const anyCard = db.prepare<[], { one: number }>('SELECT 1 AS one FROM cards LIMIT 1');
   const liveCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 0');
   const orphanCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 1');
   const livePaths = db.prepare<[], { path: string }>('SELECT DISTINCT path FROM cards WHERE orphan = 0');
@@ -160,10 +159,6 @@ export function cardQueries(db: KbDatabase) {
     /** Live cards whose id exists only in the database (bundled knowledge base). */
     derivedIds() {
       return derived.all();
-    },
-    /** No card at all, orphans included. */
-    isEmpty(): boolean {
-      return anyCard.get() === undefined;
     },
     liveCount(): number {
       return liveCount.get()?.n ?? 0;

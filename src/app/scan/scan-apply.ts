@@ -49,8 +49,6 @@ export function applyChanges(
   const cards = cardQueries(db);
   const fsrs = fsrsQueries(db);
   for (const row of touched) files.upsert(row);
-  // A first scan finds no card stored: nothing to look up per card, nothing to orphan.
-  const noneStored = cards.isEmpty();
 
   // Duplicates: an id twice among the changed files, or once there and once in a file this
   // scan did not re-read. Neither copy is written; the database keeps what it had.
@@ -67,7 +65,7 @@ export function applyChanges(
   for (const [id, list] of places) {
     const all = [...list];
     if (list.length === 1) {
-      const stored = noneStored ? null : cards.place(id);
+      const stored = cards.place(id);
       if (stored && !stored.orphan && !reparsed.has(stored.path) && !removedPaths.has(stored.path) && stored.path !== list[0].file) {
         all.push({ file: stored.path, line: stored.line });
       }
@@ -86,7 +84,7 @@ export function applyChanges(
     for (const card of source.cards) {
       if (duplicates.has(card.id)) continue;
       const content = cardContent(card, source);
-      const existing = noneStored ? null : cards.find(card.id);
+      const existing = cards.find(card.id);
       if (!existing) {
         cards.insert(content, now);
         fsrs.write(card.id, card.kind === 'note' ? seedFsrsState(card.seed, now, config.dayStartsAt) : newCardState(now));
@@ -118,7 +116,6 @@ export function applyChanges(
   }
 
   const orphanAll = (path: string) => {
-    if (noneStored) return;
     for (const id of cards.liveIdsIn(path)) {
       if (!seen.has(id) && cards.markOrphan(id, now)) report.cards.removed++;
     }
