@@ -2,6 +2,7 @@
 // and tag; the ids it prints are what kb suspend | unsuspend | unbury | forget take.
 import { Option, type Command } from 'commander';
 import { helpText } from './help-layout.ts';
+import { terminalColumns } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -51,7 +52,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           return;
         }
         const { formatCardTable } = await import('../ui/text/card-table.ts');
-        process.stdout.write(formatCardTable(entries, now, process.stdout.columns ?? 100));
+        process.stdout.write(formatCardTable(entries, now, terminalColumns() ?? 100));
       } finally {
         kb.db.close();
       }

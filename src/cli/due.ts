@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { checkFilter } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 import { helpText } from './help-layout.ts';
+import { terminalColumns } from './terminal-output.ts';
 
 export function register(program: Command): void {
   addQueueOptions(
@@ -62,7 +63,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ now: new Date(now).toISOString(), dayEnds: new Date(service.dayEnd(now)).toISOString(), counts, cards: entries }, null, 2)}\n`);
         } else {
-          process.stdout.write(formatDue(counts, entries, now, process.stdout.columns ?? 100));
+          process.stdout.write(formatDue(counts, entries, now, terminalColumns() ?? 100));
         }
       } finally {
         kb.db.close();

@@ -4,6 +4,7 @@
 // wrapping, and every description ran on past the terminal's edge. There each description goes
 // under its term instead, wrapped to the whole width, as GNU tools lay out long options.
 import { Help } from 'commander';
+import { terminalColumns } from './terminal-output.ts';
 
 const DESCRIPTION_INDENT = '      ';
 
@@ -27,10 +28,9 @@ interface HelpTextContext {
   error: boolean;
 }
 
-/** The terminal's width where help goes to one, HELP_TEXT_WIDTH at most. */
+/** The width of where help goes (terminalColumns), HELP_TEXT_WIDTH at most. */
 function helpWidthFor({ error }: HelpTextContext): number {
-  const stream = error ? process.stderr : process.stdout;
-  return Math.min(HELP_TEXT_WIDTH, stream.isTTY && stream.columns ? stream.columns : HELP_TEXT_WIDTH);
+  return Math.min(HELP_TEXT_WIDTH, terminalColumns(error ? process.stderr : process.stdout) ?? HELP_TEXT_WIDTH);
 }
 
 /** A help text for addHelpText: a title, then terms with their descriptions laid out as commander lays out options. */

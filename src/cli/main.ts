@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_CODES_HELP, UserError } from './errors.ts';
 import { exitOnFault } from './fault.ts';
 import { helpLayout } from './help-layout.ts';
+import { terminalColumns } from './terminal-output.ts';
 import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
@@ -32,6 +33,8 @@ const program = new Command('kb')
   .addHelpText('after', `\n${EXIT_CODES_HELP}\n\nErrors are one line; KB_DEBUG=1 adds the stack trace.`)
   // Before the commands are registered: each one copies its parent's help settings when made.
   .configureHelp(helpLayout)
+  // Help's option and command lists take the same width as the rest of kb's output ($COLUMNS when piped).
+  .configureOutput({ getOutHelpWidth: () => terminalColumns(process.stdout) ?? 80, getErrHelpWidth: () => terminalColumns(process.stderr) ?? 80 })
   .showHelpAfterError()
   .exitOverride();
 

@@ -2,11 +2,11 @@
 // lines wrapped within it (ui/text/fit-lines.ts, loaded when a report is printed).
 
 /**
- * The width of the terminal kb prints to; when piped, $COLUMNS if set (as `COLUMNS=200 kb lab
- * history | less` asks), else undefined (the listings then take 80).
+ * The width of the terminal `stream` goes to; when piped, $COLUMNS if set (as `COLUMNS=200 kb
+ * lab history | less` asks), else undefined (each output then takes its own default).
  */
-export function stdoutColumns(): number | undefined {
-  if (process.stdout.isTTY && process.stdout.columns) return process.stdout.columns;
+export function terminalColumns(stream: NodeJS.WriteStream = process.stdout): number | undefined {
+  if (stream.isTTY && stream.columns) return stream.columns;
   const fromEnv = Number(process.env.COLUMNS);
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : undefined;
 }
@@ -14,5 +14,5 @@ export function stdoutColumns(): number | undefined {
 /** `text` with its long lines wrapped short of stdout's last column (80 columns when piped): a report's lines use the whole width. */
 export async function fittedToTerminal(text: string): Promise<string> {
   const { fitLines } = await import('../ui/text/fit-lines.ts');
-  return fitLines(text, (stdoutColumns() ?? 80) - 1);
+  return fitLines(text, (terminalColumns() ?? 80) - 1);
 }

@@ -1,6 +1,6 @@
 // `kb lab devices`: the devices the sim can model, with where each one's numbers come from.
 import type { Command } from 'commander';
-import { stdoutColumns } from '../terminal-output.ts';
+import { terminalColumns } from '../terminal-output.ts';
 
 export function registerDevices(lab: Command): void {
   lab
@@ -40,7 +40,7 @@ async function devicesCommand(json: boolean): Promise<void> {
   }
   const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
   const { packParts } = await import('../../ui/text/pack-parts.ts');
-  const columns = listingWidth(stdoutColumns());
+  const columns = listingWidth(terminalColumns());
   const nameWidth = Math.max(...rows.map((r) => r.name.length));
   const lines: string[] = [];
   for (const r of rows) {

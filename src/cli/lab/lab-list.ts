@@ -5,7 +5,7 @@ import type { KbDatabase } from '../../store/db.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { kbOption } from './lab-errors.ts';
 import { labRoots } from '../../kb/location.ts';
-import { stdoutColumns } from '../terminal-output.ts';
+import { terminalColumns } from '../terminal-output.ts';
 
 export function registerList(lab: Command): void {
   lab
@@ -48,7 +48,7 @@ async function printListFrom(root: string, db: KbDatabase, json: boolean): Promi
   }
   const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
   const { packParts } = await import('../../ui/text/pack-parts.ts');
-  const columns = listingWidth(stdoutColumns());
+  const columns = listingWidth(terminalColumns());
   const nameWidth = Math.max(...labs.map((entry) => entry.name.length));
   const lines: string[] = [];
   for (const entry of labs) {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { openKnowledgeBase } from '../context.ts';
 import { loadLabOrExplain } from './lab-errors.ts';
 import { labRoots } from '../../kb/location.ts';
-import { stdoutColumns } from '../terminal-output.ts';
+import { terminalColumns } from '../terminal-output.ts';
 
 export function registerShow(lab: Command): void {
   lab
@@ -25,7 +25,7 @@ export function registerShow(lab: Command): void {
           return;
         }
         const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
-        const width = listingWidth(stdoutColumns());
+        const width = listingWidth(terminalColumns());
         // kb's own lines wrap to the terminal; the exercise (the lab file's Markdown) is printed as written.
         const head = [
           // settingsLine's lines after its first are indented under it: each keeps its indent, under "Runs: ".
