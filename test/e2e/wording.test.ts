@@ -75,6 +75,17 @@ describe('a lab report, the lab history and kb scan', () => {
   });
 });
 
+describe('$COLUMNS', () => {
+  it('sets the width of piped output: help, kb due, a lab listing', () => {
+    const env = { COLUMNS: '60' };
+    for (const args of [['review', '--help'], ['due'], ['lab', 'list']]) {
+      const run = runKb(args, { env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.split('\n').filter((line) => stringWidth(line) > 60), `COLUMNS=60 kb ${args.join(' ')}`).toEqual([]);
+    }
+  });
+});
+
 describe('--help quotes defaults the way commander does', () => {
   it('"(default: X)": never "(default X", never a number in quotes', () => {
     for (const command of everyCommand) {
