@@ -15,8 +15,9 @@ export function register(program: Command): void {
       helpText('\nEvery rating, undo and card action is appended to reviews/<device>.jsonl (one file per device, so\n' +
         "git never conflicts on them); the database is a cache replayed from all devices' logs. kb sync\n" +
         "installs kb's merge driver (git config + .gitattributes) so a note whose four review fields\n" +
-        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log\n' +
-        "and review fields, and stops on a conflict outside those fields, leaving git's conflict for you."),
+        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log,\n' +
+        "review fields and the card ids kb scan wrote, and stops on a conflict outside those fields,\n" +
+        "leaving git's conflict for you."),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
@@ -28,6 +29,7 @@ export function register(program: Command): void {
       const first = await open();
       const root = first.root;
       const device = deviceId(first.db);
+      const { notesFolders } = first.config;
       first.db.close();
       if (first.bundled) throw new UserError('the bundled knowledge base is read-only and not a git clone of yours; kb init DIR makes one of your own to keep in git');
       const replay = async () => {
@@ -40,7 +42,7 @@ export function register(program: Command): void {
       };
       let report;
       try {
-        report = await syncKnowledgeBase({ root, remote: options.remote, kbCommand: currentKbCommand(), device }, { replay });
+        report = await syncKnowledgeBase({ root, remote: options.remote, kbCommand: currentKbCommand(), device, notesFolders }, { replay });
       } catch (error) {
         if (error instanceof SyncRefused || error instanceof GitError) throw new UserError(`sync: ${error.message}`);
         throw error;

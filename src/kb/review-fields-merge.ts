@@ -5,6 +5,8 @@
 // change anywhere else still conflicts as git would have it.
 import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
 import { parseFrontmatter } from './frontmatter.ts';
+import { insertMissingIds } from './id-insert.ts';
+import { parseLocated } from './parse-file.ts';
 import type { KbPath } from '../model/knowledge-base.ts';
 import { REVIEW_FIELD_NAMES } from '../srs/review-fields.ts';
 
@@ -33,9 +35,28 @@ export function withReviewFields(path: KbPath, text: string, values: Record<stri
   }
 }
 
-/** Whether two versions of a note differ in nothing but the review fields. */
-export function differOnlyInReviewFields(path: KbPath, a: string, b: string): boolean {
-  if (a === b) return true;
-  const values = reviewFieldValues(path, b);
-  return values !== null && withReviewFields(path, a, values) === b;
+/**
+ * Whether `after` is `before` changed only as kb changes a note: its review fields rewritten
+ * or added (a note's first rating adds them), and ids given to cards that had none (kb scan).
+ * `notesFolders` (kb.json) says which paths are notes.
+ */
+export function differOnlyInKbFields(path: KbPath, before: string, after: string, notesFolders: readonly string[]): boolean {
+  if (before === after) return true;
+  const values = reviewFieldValues(path, after);
+  if (values === null || reviewFieldValues(path, before) === null) return false;
+  try {
+    return updateFrontmatterFields(withIdsOf(path, before, after, notesFolders), values) === after;
+  } catch {
+    return false;
+  }
+}
+
+/** `before` with the ids `after` gave its cards that had none, written where kb scan writes them. */
+function withIdsOf(path: KbPath, before: string, after: string, notesFolders: readonly string[]): string {
+  const old = parseLocated(path, before, notesFolders);
+  if (old.located.every(({ card }) => card.id !== null)) return before;
+  const ids = parseLocated(path, after, notesFolders).parsed.cards.map((card) => card.id);
+  const given = old.parsed.cards.map((card, i) => card.id ?? ids[i] ?? null);
+  if (ids.length !== given.length || given.some((id) => id === null)) return before;
+  return insertMissingIds(before, old, (card) => given[old.parsed.cards.indexOf(card)]!).text;
 }

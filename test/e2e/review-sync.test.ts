@@ -134,6 +134,37 @@ describe('reviewing on two clones through git', () => {
     expect(readFileSync(join(b, 'notes/one.md'), 'utf8')).toContain('<<<<<<<');
   });
 
+  // Notes as people write them: committed before kb ever scanned them (no id, no review fields).
+  // The ids kb scan writes and the fields a first rating adds are kb's changes: kb sync commits
+  // them, so a clone made after schedules the same cards.
+  it('commits the ids and review fields kb added to notes committed without them', () => {
+    const a = writeKb({
+      'kb.json': '{}\n',
+      'notes/ttft.md': '# 什么是 TTFT？\n\n## Answer\n\n排队等待加上预填充。\n',
+      'notes/tpot.md': '---\ndifficulty: hard\n---\n# What is TPOT?\n\n## Answer\n\nTime per output token.\n',
+      'cards/metrics.md': '## What is goodput?\n\nRequests per second that meet their SLOs.\n',
+    });
+    const origin = join(tempDir('kb-origin-'), 'origin.git');
+    git(a, 'init', '--quiet', '--initial-branch=main');
+    identify(a);
+    git(a, 'add', '-A');
+    git(a, 'commit', '--quiet', '-m', 'notes');
+    git(a, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+    git(a, 'remote', 'add', 'origin', origin);
+    const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; path: string }>;
+    for (const card of cards) rate(a, card.id, 'good');
+    const synced = sync(a);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(git(a, 'status', '--porcelain')).toBe('');
+    expect(git(a, 'show', 'HEAD:notes/tpot.md')).toMatch(/^---\ndifficulty: hard\nid: \w{12}\nlast_reviewed: .*\nreview_count: 1\n/s);
+
+    const b = join(tempDir('kb-clone-'), 'b');
+    git(tempDir(), 'clone', '--quiet', origin, b);
+    identify(b);
+    expect(schedule(b)).toEqual(schedule(a));
+    expect(git(b, 'status', '--porcelain')).toBe('');
+  });
+
   it('refuses a dirty tree other than the review log and review fields, losing nothing', () => {
     const { a, ids } = twoClones();
     rate(a, ids[0], 'good');

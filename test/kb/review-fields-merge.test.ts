@@ -1,6 +1,6 @@
 // The merge driver's core: versions made to agree on the four review fields, nothing else.
 import { describe, expect, it } from 'vitest';
-import { differOnlyInReviewFields, reviewFieldValues, withReviewFields } from '../../src/kb/review-fields-merge.ts';
+import { differOnlyInKbFields, reviewFieldValues, withReviewFields } from '../../src/kb/review-fields-merge.ts';
 
 const NOTE = (fields: string, body = 'The answer.') =>
   `---\ncreated: '2025-10-01'\n${fields}tags: [x]   # kept\n---\n# Q\n\n## Answer\n\n${body}\n`;
@@ -21,8 +21,31 @@ describe('review fields merge', () => {
   });
 
   it('tells a review-fields-only change from an edit', () => {
-    expect(differOnlyInReviewFields('n.md', A, B)).toBe(true);
-    expect(differOnlyInReviewFields('n.md', A, NOTE("last_reviewed: '2026-01-03'\nnext_review: '2026-01-09'\nreview_count: 3\nmastery_level: 0.7\n", 'Edited.'))).toBe(false);
-    expect(differOnlyInReviewFields('n.md', A, A.replace('tags: [x]', 'tags: [y]'))).toBe(false);
+    expect(differOnlyInKbFields('notes/n.md', A, B, ['notes'])).toBe(true);
+    expect(differOnlyInKbFields('notes/n.md', A, NOTE("last_reviewed: '2026-01-03'\nnext_review: '2026-01-09'\nreview_count: 3\nmastery_level: 0.7\n", 'Edited.'), ['notes'])).toBe(false);
+    expect(differOnlyInKbFields('notes/n.md', A, A.replace('tags: [x]', 'tags: [y]'), ['notes'])).toBe(false);
+  });
+
+  // A note written without the fields gets them at its first rating, and kb scan gives an id to
+  // a note or deck card committed without one: kb sync commits both as kb's own changes.
+  it('takes review fields added by a first rating, and ids kb scan gave, as kb changes', () => {
+    const plain = "---\ndifficulty: hard\nid: abcdefghijkl\n---\n# What is TPOT?\n\n## Answer\n\nTime per output token.\n";
+    const rated = plain.replace('id: abcdefghijkl\n', "id: abcdefghijkl\nlast_reviewed: '2026-11-26'\nnext_review: '2026-11-27'\nreview_count: 1\nmastery_level: 0.67\n");
+    expect(differOnlyInKbFields('notes/tpot.md', plain, rated, ['notes'])).toBe(true);
+    expect(differOnlyInKbFields('notes/tpot.md', plain, rated.replace('per output', 'per generated'), ['notes'])).toBe(false);
+    expect(differOnlyInKbFields('notes/tpot.md', plain, rated.replace('difficulty: hard', 'difficulty: easy'), ['notes'])).toBe(false);
+    // Committed before any scan: no id, no frontmatter even.
+    const bare = '# 什么是 TTFT？\n\n## Answer\n\n排队等待加上预填充。\n';
+    const scanned = `---\nid: m2unl4e4xde2\n---\n${bare}`;
+    expect(differOnlyInKbFields('notes/ttft.md', bare, scanned, ['notes'])).toBe(true);
+    expect(differOnlyInKbFields('notes/ttft.md', bare, scanned.replace('---\n#', "last_reviewed: '2026-11-26'\nnext_review: '2026-11-27'\nreview_count: 1\nmastery_level: 0.5\n---\n#"), ['notes'])).toBe(true);
+    expect(differOnlyInKbFields('notes/ttft.md', bare, scanned.replace('排队', '等待'), ['notes'])).toBe(false);
+    // An id that was there changed: not kb's doing.
+    expect(differOnlyInKbFields('notes/tpot.md', plain, plain.replace('abcdefghijkl', 'zzzzzzzzzzzz'), ['notes'])).toBe(false);
+    // A deck's cards get their ids as comment lines.
+    const deck = '## Q one?\n\nA one.\n\n## Q two?\n\nA two.\n';
+    const deckIds = '## Q one?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA one.\n\n## Q two?\n<!-- kb:id=bbbbbbbbbbbb -->\n\nA two.\n';
+    expect(differOnlyInKbFields('cards/deck.md', deck, deckIds, ['notes'])).toBe(true);
+    expect(differOnlyInKbFields('cards/deck.md', deck, deckIds.replace('A two.', 'A 2.'), ['notes'])).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 // where a person must decide: other uncommitted changes, or a conflict outside the fields.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { differOnlyInReviewFields } from '../../kb/review-fields-merge.ts';
+import { differOnlyInKbFields } from '../../kb/review-fields-merge.ts';
 import { git, GitError } from './git.ts';
 import { installMergeDriver } from './merge-driver.ts';
 
@@ -27,6 +27,8 @@ export interface SyncOptions {
   /** How git runs kb's merge driver. */
   kbCommand: string;
   device: string;
+  /** kb.json's notesFolders: which paths hold notes (to tell kb's own changes to them). */
+  notesFolders: readonly string[];
 }
 
 export interface SyncReport {
@@ -42,12 +44,13 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const top = repositoryTop(options.root);
   const prefix = relative(top, options.root).split('\\').join('/');
   const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
+  const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
   if (git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim() !== '') {
     throw new SyncRefused('the repository has unresolved merge conflicts: resolve them with git (git status), then run kb sync again');
   }
   // Refuse before writing anything (the driver's .gitattributes included): other changes, no
   // remote, no identity for git to commit under.
-  kbChanges(top, inKb);
+  kbChanges(top, inKb, kbChanged);
   const branch = git(top, ['rev-parse', '--abbrev-ref', 'HEAD']).stdout.trim();
   const remote = options.remote ?? upstreamRemote(top) ?? (hasRemote(top, 'origin') ? 'origin' : null);
   if (remote === null) throw new SyncRefused('no git remote to sync with: add one (git remote add origin URL) or name one with --remote');
@@ -57,7 +60,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
@@ -76,7 +79,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
 
   const eventsAfter = await steps.replay();
-  const committedAfter = commitReviewChanges(top, inKb, 'kb sync: review fields from the merged review logs');
+  const committedAfter = commitReviewChanges(top, inKb, kbChanged, 'kb sync: review fields from the merged review logs');
   git(top, ['push', remote, `HEAD:refs/heads/${branch}`]);
   return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: `${remote}/${branch}` };
 }
@@ -97,12 +100,15 @@ function hasRemote(top: string, name: string): boolean {
   return git(top, ['remote']).stdout.split('\n').includes(name);
 }
 
+type KbChanged = (path: string) => boolean;
+
 /**
  * Commits what kb itself changed: the review logs, .gitattributes, and notes whose change
- * against HEAD is only their review fields. Anything else uncommitted is the user's: refused.
+ * against HEAD is only their review fields and new card ids. Anything else uncommitted is the
+ * user's: refused.
  */
-function commitReviewChanges(top: string, inKb: (path: string) => string, message: string): boolean {
-  const ours = kbChanges(top, inKb);
+function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, message: string): boolean {
+  const ours = kbChanges(top, inKb, kbChanged);
   if (ours.length === 0) return false;
   git(top, ['add', '--', ...ours]);
   if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return false;
@@ -111,7 +117,7 @@ function commitReviewChanges(top: string, inKb: (path: string) => string, messag
 }
 
 /** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
-function kbChanges(top: string, inKb: (path: string) => string): string[] {
+function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged): string[] {
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']).stdout.split('\0').filter(Boolean);
   const ours: string[] = [];
   const others: string[] = [];
@@ -121,19 +127,20 @@ function kbChanges(top: string, inKb: (path: string) => string): string[] {
     const path = entry.slice(3);
     if (code[0] === 'R' || code[0] === 'C') at++; // the entry after a rename is its old path
     if (path.startsWith(`${inKb('reviews')}/`) || path === inKb('.gitattributes')) ours.push(path);
-    else if (code.trim() === 'M' && path.endsWith('.md') && onlyReviewFieldsChanged(top, path)) ours.push(path);
+    else if (code.trim() === 'M' && path.endsWith('.md') && kbChanged(path)) ours.push(path);
     else others.push(path);
   }
   if (others.length > 0) {
     throw new SyncRefused(
-      `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs and review fields)`,
+      `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs, review fields and card ids)`,
     );
   }
   return ours;
 }
 
-function onlyReviewFieldsChanged(top: string, path: string): boolean {
+/** `path` (from the repository's top; `kbPath` from the knowledge base's root) changed against HEAD only as kb changes a note. */
+function onlyKbFieldsChanged(top: string, path: string, kbPath: string, notesFolders: readonly string[]): boolean {
   const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
   if (head.code !== 0) return false;
-  return differOnlyInReviewFields(path, head.stdout, readFileSync(join(top, path), 'utf8'));
+  return differOnlyInKbFields(kbPath, head.stdout, readFileSync(join(top, path), 'utf8'), notesFolders);
 }
