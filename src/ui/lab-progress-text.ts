@@ -1,7 +1,8 @@
 // The progress bar of `kb lab` on stderr, as plain text: redrawn in place on a terminal
 // (at most ~10 times a second, and every half second so the clock keeps moving while a long
-// step runs), one line per run when stderr is a pipe or a file, so logs stay readable and
-// stdout stays clean for the report or --json.
+// step runs), one line per run when stderr is a pipe or a file, written as the run ends (a
+// line written as it starts would say `1/256 requests` and be the last a log shows), so logs
+// stay readable and stdout stays clean for the report or --json.
 import { progressLine, type LabProgress } from '../lab/progress.ts';
 
 export interface ProgressSink {
@@ -17,6 +18,13 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
   let drawn = false;
   let latest: { progress: LabProgress; at: number } | null = null;
   let ticker: NodeJS.Timeout | null = null;
+  // On a pipe: the run in progress, until its line is written.
+  let unwritten: LabProgress | null = null;
+  const pipeWidth = (Number.isInteger(Number(process.env.COLUMNS)) && Number(process.env.COLUMNS) > 0 ? Number(process.env.COLUMNS) : 80) - 1;
+  const writeRun = () => {
+    if (unwritten !== null) stream.write(`${progressLine(unwritten, pipeWidth)}\n`);
+    unwritten = null;
+  };
 
   const draw = () => {
     if (!latest) return;
@@ -33,8 +41,10 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
       const newRun = runKey !== lastRunKey;
       lastRunKey = runKey;
       if (!interactive) {
-        // A pipe gets one line when each run starts, none per request.
-        if (newRun) stream.write(`${progressLine(progress, 100)}\n`);
+        // A run that ended short of its total (requests rejected) is written when the next starts.
+        if (newRun) writeRun();
+        unwritten = progress;
+        if (progress.requestsDone >= progress.requestsTotal) writeRun();
         return;
       }
       latest = { progress, at: now() };
@@ -46,6 +56,8 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
       if (finished || newRun || now() - lastDraw >= 100) draw();
     },
     done() {
+      // A pipe's log says where an unfinished run stopped (Ctrl-C, an error).
+      writeRun();
       if (ticker !== null) clearInterval(ticker);
       ticker = null;
       if (interactive && drawn) stream.write('\r\x1b[2K');

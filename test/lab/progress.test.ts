@@ -30,15 +30,27 @@ describe('lab progress', () => {
     expect(onOff).not.toContain('point true');
   });
 
-  it('on a pipe, writes one line per run and nothing per request', () => {
-    const stream = new PassThrough() as unknown as NodeJS.WriteStream;
-    let text = '';
-    (stream as unknown as PassThrough).on('data', (chunk: Buffer) => (text += chunk.toString()));
-    const sink = textProgress(stream);
+  it('on a pipe, writes one line per run as it ends, and nothing per request', () => {
+    const piped = () => {
+      const stream = new PassThrough() as unknown as NodeJS.WriteStream;
+      const out = { text: '' };
+      (stream as unknown as PassThrough).on('data', (chunk: Buffer) => (out.text += chunk.toString()));
+      return { sink: textProgress(stream), out };
+    };
+    const { sink, out } = piped();
     for (let done = 0; done <= 256; done += 16) sink.update(at(done, { phase: 'warmup' }));
-    for (let done = 0; done <= 256; done += 16) sink.update(at(done));
+    // A run that ends short of its total (rejected requests) is written when the next one starts.
+    for (let done = 0; done <= 240; done += 16) sink.update(at(done, { point: 'a', points: 2 }));
+    for (let done = 0; done <= 256; done += 16) sink.update(at(done, { point: 'b', points: 2, pointIndex: 1 }));
     sink.done();
-    expect(text.trim().split('\n')).toHaveLength(2);
+    const lines = out.text.trim().split('\n');
+    expect(lines.map((line) => line.match(/ (\d+)\/256 requests · (\S+)/)?.slice(1).join(' '))).toEqual(['256 warm-up', '240 run', '256 run']);
+    for (const line of lines) expect(line.length).toBeLessThan(80);
+    // Stopped midway (Ctrl-C): the log says where.
+    const stopped = piped();
+    for (let done = 0; done <= 64; done += 16) stopped.sink.update(at(done));
+    stopped.sink.done();
+    expect(stopped.out.text).toMatch(/^\[#+\.+\] 64\/256 requests · run 1\/1 · 4\.2 s\n$/);
   });
 
   it('on a terminal, redraws in place at most every 100 ms and clears at the end', () => {
