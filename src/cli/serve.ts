@@ -93,6 +93,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   }
   out(`kb serve: ${modelName} (${engine.info.description}) on ${address.url}  (Ctrl-C to stop)`);
   out(`try: curl ${address.url}/v1/completions -H 'Content-Type: application/json' -d '{"model": ${JSON.stringify(modelName)}, "prompt": "The KV cache", "max_tokens": 16}'`);
+  out(`or a lab: kb lab ttft-breakdown --endpoint ${address.url}/v1`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -26,7 +26,8 @@ describe('kb lab --endpoint against kb serve', () => {
   it('reproduces ttft-breakdown, with a server-side queue/prefill split like the in-process run', { retry: 1, timeout: 180_000 }, async () => {
     const serve = await startKbServe(['--quiet']);
     const env = { KB_DB: join(tempDir(), 'kb.db') };
-    const remote = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', `${serve.url}/v1`, '--json'], { env, timeoutMs: 120_000 });
+    // The URL as kb serve prints it (no /v1): a user copies that one.
+    const remote = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', serve.url, '--json'], { env, timeoutMs: 120_000 });
     expect(remote.code, remote.stderr).toBe(0);
     const local = await runKbAsync(['lab', 'ttft-breakdown', '--json'], { env, timeoutMs: 120_000 });
     expect(local.code, local.stderr).toBe(0);

@@ -47,6 +47,9 @@ export function parseEndpoint(text: string, options: TargetOptions = {}): Endpoi
   const query = url.search;
   url.search = '';
   url.hash = '';
+  // A server's root (http://host:8000, as kb serve prints it and vllm bench's --base-url takes
+  // it) means its OpenAI API under /v1; a URL with a path is taken as the base it names.
+  if (url.pathname === '/') url.pathname = '/v1';
   const base = url.toString().replace(/\/+$/, '');
   const root = base.replace(/\/v1$/, '');
   return { base, root, shown: base + (query ? ' (query not shown)' : ''), authorization, timeoutMs: options.timeoutMs ?? 300_000 };

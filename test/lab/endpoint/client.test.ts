@@ -102,6 +102,13 @@ describe('endpoint client', () => {
     for (const name of ['Qwen/Qwen3-0.6B', 'meta-llama/Llama-3.1-8B', 'gpt2x', 'nanogpt22']) expect(isGpt2Model(name)).toBe(false);
   });
 
+  it('takes a server root as its /v1, and any other path as given', () => {
+    for (const url of ['http://127.0.0.1:8000', 'http://127.0.0.1:8000/', 'http://127.0.0.1:8000/v1', 'http://127.0.0.1:8000/v1/']) {
+      expect(parseEndpoint(url)).toMatchObject({ base: 'http://127.0.0.1:8000/v1', root: 'http://127.0.0.1:8000', shown: 'http://127.0.0.1:8000/v1' });
+    }
+    expect(parseEndpoint('https://llm.example.com/openai/v1')).toMatchObject({ base: 'https://llm.example.com/openai/v1', root: 'https://llm.example.com/openai' });
+  });
+
   it('keeps credentials out of the URL it shows and stores', () => {
     const target = parseEndpoint('https://me:secret@example.com:8443/v1/?token=abc');
     expect(target.shown).toBe('https://example.com:8443/v1 (query not shown)');
