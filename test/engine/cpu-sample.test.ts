@@ -72,6 +72,44 @@ describe('sampling', () => {
     );
   });
 
+  // The nucleus and the draw are found by selection, not by sorting: the token must be the one
+  // a full sort walks to (logit descending, id ascending), ties included, unless the draw sits
+  // within rounding of a boundary (the masses are summed in another order).
+  it('top-p draws the token a full sort walks to, ties to the lower id', () => {
+    const tiedLogits = fc.array(fc.integer({ min: -12, max: 12 }), { minLength: vocab, maxLength: vocab }).map((v) => Float32Array.from(v, (x) => x / 4));
+    fc.assert(
+      fc.property(fc.oneof(logitsArb, tiedLogits), uniformArb, fc.double({ min: 0.05, max: 0.99, noNaN: true }), fc.double({ min: 0.2, max: 3, noNaN: true }), (logits, u, p, temperature) => {
+        const max = Math.max(...logits);
+        const probs = Array.from(logits, (l) => Math.exp((l - max) / temperature));
+        const ids = probs.map((_, i) => i).sort((a, b) => logits[b] - logits[a] || a - b);
+        const total = probs.reduce((a, b) => a + b, 0);
+        const nearBoundary = (mass: number, threshold: number) => Math.abs(mass - threshold) <= 1e-9 * total;
+        let mass = 0;
+        let kept = 0;
+        let close = false;
+        while (kept < ids.length) {
+          mass += probs[ids[kept++]];
+          close ||= nearBoundary(mass, p * total);
+          if (mass >= p * total) break;
+        }
+        const target = u * mass;
+        let walked = 0;
+        let expected = ids[kept - 1];
+        for (const id of ids.slice(0, kept)) {
+          walked += probs[id];
+          close ||= nearBoundary(walked, target);
+          if (walked > target) {
+            expected = id;
+            break;
+          }
+        }
+        fc.pre(!close);
+        expect(draw(logits, temperature, 0, p, u)).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('top-p reaches every token of the nucleus and nothing else', () => {
     // Probabilities 0.5, 0.25, 0.125, ... : a nucleus of p = 0.8 is the first three tokens.
     const logits = new Float32Array(vocab).map((_, i) => -i * Math.LN2);

@@ -4,7 +4,7 @@ import { attention as jsAttention, softmaxExp } from '../../src/engine/backend/c
 import { writeKv } from '../../src/engine/backend/cpu/kv-write.ts';
 import { gelu as jsGelu } from '../../src/engine/backend/cpu/gelu.ts';
 import { matmul as jsMatmul } from '../../src/engine/backend/cpu/matmul.ts';
-import { argmax } from '../../src/engine/backend/cpu/sample.ts';
+import { argmax, createSampleScratch, expRow, sampleToken } from '../../src/engine/backend/cpu/sample.ts';
 import { wasmKernels, wasmKernelsSupported } from '../../src/engine/backend/cpu/wasm/load-kernels.ts';
 import { wasm } from '../../src/engine/backend/cpu/wasm/webassembly.ts';
 
@@ -71,6 +71,51 @@ describe('wasm kernels', () => {
         expect(kernels.argmax(logits, offset, values.length)).toBe(argmax(logits, offset, values.length));
       }),
     );
+  });
+
+  it('a row of sampling weights agrees with Math.exp at any length and temperature; -inf weighs 0', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ min: -40, max: 40, noNaN: true }), fc.constant(-Infinity)), { minLength: 1, maxLength: 37 }),
+        fc.nat(3),
+        fc.double({ min: 0.05, max: 4, noNaN: true }),
+        (values, offset, temperature) => {
+          fc.pre(values.some((v) => v > -Infinity));
+          next = 0;
+          const logits = alloc([...Array(offset).fill(99), ...values]);
+          const weights = alloc(new Array(values.length).fill(7));
+          const expected = new Float64Array(values.length);
+          kernels.expRow(logits, offset, values.length, temperature, weights);
+          expRow(logits, offset, values.length, temperature, expected);
+          const max = Math.max(...values);
+          for (let i = 0; i < values.length; i++) {
+            // e^x below a normal float is 0 here, a denormal or 0 in Math.exp; in f32, x itself
+            // carries a relative error of ~1e-7, which e^x turns into ~1e-7 |x|.
+            const x = (values[i] - max) / temperature;
+            if (expected[i] < 1e-37) expect(weights[i]).toBeLessThan(1e-37);
+            else expect(Math.abs(weights[i] - expected[i]) / expected[i]).toBeLessThan(1e-6 * (1 + Math.abs(x)));
+          }
+          values.forEach((v, i) => v === -Infinity && expect(weights[i]).toBe(0));
+        },
+      ),
+    );
+  });
+
+  it('sampling with the kernel weights draws what the JS weights draw, away from a boundary', () => {
+    const vocab = 2_000;
+    next = 0;
+    const logits = alloc(Array.from({ length: 3 * vocab }, (_, i) => Math.sin(i * 12.9898) * 6));
+    const fast = createSampleScratch(vocab, { expRow: kernels.expRow, probs: alloc(new Array(vocab).fill(0)) });
+    const plain = createSampleScratch(vocab);
+    let differ = 0;
+    for (let draw = 0; draw < 300; draw++) {
+      const [temperature, topK, topP] = [[1, 0, 1], [0.7, 0, 0.9], [1.3, 40, 0.8]][draw % 3];
+      const uniform = (draw * 0.618034) % 1;
+      const row = draw % 3;
+      if (sampleToken(logits, row * vocab, vocab, temperature, topK, topP, uniform, fast) !== sampleToken(logits, row * vocab, vocab, temperature, topK, topP, uniform, plain)) differ++;
+    }
+    // f32 weights against f64 ones move a boundary by ~1e-7 of the mass: no draw of 300 lands there.
+    expect(differ).toBe(0);
   });
 
   it('matmul agrees with the JS version on ragged shapes, overwriting and accumulating', () => {

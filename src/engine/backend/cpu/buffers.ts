@@ -144,7 +144,7 @@ export interface MemoryLayout {
   weights: number;
   kvK: number;
   kvV: number;
-  /** Per-thread scratch (attention scores), scratchBytesPerThread each. */
+  /** Per-thread scratch (attention scores; after the layers, a row's sampling weights), scratchBytesPerThread each. */
   scratch: number;
   scratchBytesPerThread: number;
   activations: number;
@@ -162,7 +162,7 @@ export function planLayout(config: ModelConfig, kv: KvLayout, capacity: Capacity
   const kvV = counter.offset;
   counter.f32(kvPoolLength(config, kv));
   const scratch = counter.offset;
-  const scratchBytesPerThread = align(4 * config.nCtx);
+  const scratchBytesPerThread = align(4 * Math.max(config.nCtx, config.vocabSize));
   const layout = { weights, kvK, kvV, scratch, scratchBytesPerThread, activations: 0, capacity, end: 0 };
   return withActivations(config, layout, scratch + nThreads * scratchBytesPerThread, capacity);
 }

@@ -28,6 +28,7 @@ export function createThreadState(shared: SharedState, tid: number): ThreadState
   const { config, kv, memory, layout } = shared;
   const buffer = memory.buffer;
   const wasmOps = shared.kernels === 'wasm' ? wasmKernels(memory) : undefined;
+  const scratch = layout.scratch + tid * layout.scratchBytesPerThread;
   return {
     config,
     kv,
@@ -41,7 +42,8 @@ export function createThreadState(shared: SharedState, tid: number): ThreadState
     gelu: wasmOps?.gelu ?? gelu,
     argmax: wasmOps?.argmax ?? argmax,
     attention: wasmOps?.attention ?? attention,
-    scores: new Float32Array(buffer, layout.scratch + tid * layout.scratchBytesPerThread, config.nCtx),
-    sample: createSampleScratch(config.vocabSize),
+    scores: new Float32Array(buffer, scratch, config.nCtx),
+    // The same scratch as scores: sampling runs after the last layer's attention.
+    sample: createSampleScratch(config.vocabSize, wasmOps && { expRow: wasmOps.expRow, probs: new Float32Array(buffer, scratch, config.vocabSize) }),
   };
 }

@@ -602,4 +602,52 @@
     (if (result i32) (i32.ge_u (local.get $q) (local.get $end))
       (then (i32.const 0))
       (else (i32.shr_u (i32.sub (local.get $q) (local.get $p)) (i32.const 2)))))
+
+  ;; dst[i] = e^((src[i] - max) / temperature) for i < n, max the largest src: a row of logits'
+  ;; sampling weights (unnormalised). Where the exponent is below -87.3 (e^x no longer a normal
+  ;; float) the weight is 0, so a token masked with -inf is never drawn.
+  (func (export "expRow") (param $src i32) (param $n i32) (param $temperature f32) (param $dst i32)
+    (local $q i32) (local $o i32) (local $end i32) (local $vecEnd i32) (local $maxv v128) (local $max f32)
+    (local $x v128) (local $t v128)
+    (local.set $end (i32.add (local.get $src) (i32.shl (local.get $n) (i32.const 2))))
+    (local.set $vecEnd (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 2))))
+    (local.set $maxv (v128.const f32x4 -inf -inf -inf -inf))
+    (local.set $q (local.get $src))
+    (block $maxVecDone
+      (loop $maxVec
+        (br_if $maxVecDone (i32.ge_u (local.get $q) (local.get $vecEnd)))
+        (local.set $maxv (f32x4.pmax (local.get $maxv) (v128.load (local.get $q))))
+        (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (br $maxVec)))
+    (local.set $max (f32.max
+      (f32.max (f32x4.extract_lane 0 (local.get $maxv)) (f32x4.extract_lane 1 (local.get $maxv)))
+      (f32.max (f32x4.extract_lane 2 (local.get $maxv)) (f32x4.extract_lane 3 (local.get $maxv)))))
+    (block $maxTailDone
+      (loop $maxTail
+        (br_if $maxTailDone (i32.ge_u (local.get $q) (local.get $end)))
+        (if (f32.gt (f32.load (local.get $q)) (local.get $max)) (then (local.set $max (f32.load (local.get $q)))))
+        (local.set $q (i32.add (local.get $q) (i32.const 4)))
+        (br $maxTail)))
+    (local.set $maxv (f32x4.splat (local.get $max)))
+    (local.set $t (f32x4.splat (local.get $temperature)))
+    (local.set $q (local.get $src))
+    (local.set $o (local.get $dst))
+    (block $vecDone
+      (loop $vec
+        (br_if $vecDone (i32.ge_u (local.get $q) (local.get $vecEnd)))
+        (local.set $x (f32x4.div (f32x4.sub (v128.load (local.get $q)) (local.get $maxv)) (local.get $t)))
+        (v128.store (local.get $o)
+          (v128.andnot (call $expv (local.get $x)) (f32x4.lt (local.get $x) (v128.const f32x4 -87.3 -87.3 -87.3 -87.3))))
+        (local.set $q (i32.add (local.get $q) (i32.const 16)))
+        (local.set $o (i32.add (local.get $o) (i32.const 16)))
+        (br $vec)))
+    (block $tailDone
+      (loop $tail
+        (br_if $tailDone (i32.ge_u (local.get $q) (local.get $end)))
+        (local.set $x (f32x4.splat (f32.div (f32.sub (f32.load (local.get $q)) (local.get $max)) (local.get $temperature))))
+        (f32.store (local.get $o) (f32x4.extract_lane 0
+          (v128.andnot (call $expv (local.get $x)) (f32x4.lt (local.get $x) (v128.const f32x4 -87.3 -87.3 -87.3 -87.3)))))
+        (local.set $q (i32.add (local.get $q) (i32.const 4)))
+        (local.set $o (i32.add (local.get $o) (i32.const 4)))
+        (br $tail))))
 )

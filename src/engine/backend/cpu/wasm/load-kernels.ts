@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { AttentionFn } from '../attention.ts';
 import type { GeluFn } from '../gelu.ts';
 import type { MatmulFn } from '../matmul.ts';
-import type { ArgmaxFn } from '../sample.ts';
+import type { ArgmaxFn, ExpRowFn } from '../sample.ts';
 import { cachedKernelsPath, prepareKernels } from './assemble.ts';
 import { wasm, type WasmMemory, type WasmModule } from './webassembly.ts';
 
@@ -41,6 +41,7 @@ interface KernelExports {
   gelu(y: number, rows: number, n: number, n0: number, n1: number): void;
   softmaxExp(scores: number, length: number): number;
   argmax(logits: number, n: number): number;
+  expRow(logits: number, n: number, temperature: number, weights: number): void;
   attention(qkv: number, kPool: number, vPool: number, out: number, first: number, end: number, tokenSeq: number, positions: number, blockTables: number,
     maxBlocksPerSeq: number, blockSize: number, c: number, nHead: number, scores: number): void;
 }
@@ -51,6 +52,7 @@ export interface WasmKernels {
   attention: AttentionFn;
   softmaxExp: (scores: Float32Array, length: number) => number;
   argmax: ArgmaxFn;
+  expRow: ExpRowFn;
 }
 
 /** The kernels with the signatures of their TS twins; every array must be a view of `memory`. */
@@ -69,5 +71,6 @@ export function wasmKernels(memory: WasmMemory): WasmKernels {
     },
     softmaxExp: (scores, length) => k.softmaxExp(scores.byteOffset, length),
     argmax: (logits, offset, vocab) => k.argmax(logits.byteOffset + 4 * offset, vocab),
+    expRow: (logits, offset, vocab, temperature, weights) => k.expRow(logits.byteOffset + 4 * offset, vocab, temperature, weights.byteOffset),
   };
 }
