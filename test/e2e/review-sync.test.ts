@@ -23,6 +23,25 @@ function identify(clone: string): void {
   git(clone, 'config', 'user.email', 'kb@example.invalid');
 }
 
+/** Makes `root` a repository with its files committed and an empty bare `origin` beside it; returns the origin. */
+function commitWithOrigin(root: string): string {
+  const origin = join(tempDir('kb-origin-'), 'origin.git');
+  git(root, 'init', '--quiet', '--initial-branch=main');
+  identify(root);
+  git(root, 'add', '-A');
+  git(root, 'commit', '--quiet', '-m', 'notes');
+  git(root, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
+  git(root, 'remote', 'add', 'origin', origin);
+  return origin;
+}
+
+function cloneOf(origin: string): string {
+  const clone = join(tempDir('kb-clone-'), 'b');
+  git(tempDir(), 'clone', '--quiet', origin, clone);
+  identify(clone);
+  return clone;
+}
+
 /** A bare origin and two clones of a scanned knowledge base (ids committed). */
 function twoClones(): { a: string; b: string; ids: string[] } {
   const a = writeKb({
@@ -31,18 +50,10 @@ function twoClones(): { a: string; b: string; ids: string[] } {
     'notes/two.md': note('Two', '2025-10-02'),
     'notes/three.md': note('Three', '2025-10-03'),
   });
-  const origin = join(tempDir('kb-origin-'), 'origin.git');
-  git(a, 'init', '--quiet', '--initial-branch=main');
-  identify(a);
   expect(runKb(['--kb', a, 'scan']).code).toBe(0);
-  git(a, 'add', '-A');
-  git(a, 'commit', '--quiet', '-m', 'notes');
-  git(a, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-  git(a, 'remote', 'add', 'origin', origin);
+  const origin = commitWithOrigin(a);
   git(a, 'push', '--quiet', '-u', 'origin', 'main');
-  const b = join(tempDir('kb-clone-'), 'b');
-  git(tempDir(), 'clone', '--quiet', origin, b);
-  identify(b);
+  const b = cloneOf(origin);
   const scanB = runKb(['--kb', b, 'scan']);
   expect(scanB.code, scanB.stderr + scanB.stdout).toBe(0);
   const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; path: string }>;
@@ -144,13 +155,7 @@ describe('reviewing on two clones through git', () => {
       'notes/tpot.md': '---\ndifficulty: hard\n---\n# What is TPOT?\n\n## Answer\n\nTime per output token.\n',
       'cards/metrics.md': '## What is goodput?\n\nRequests per second that meet their SLOs.\n',
     });
-    const origin = join(tempDir('kb-origin-'), 'origin.git');
-    git(a, 'init', '--quiet', '--initial-branch=main');
-    identify(a);
-    git(a, 'add', '-A');
-    git(a, 'commit', '--quiet', '-m', 'notes');
-    git(a, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
-    git(a, 'remote', 'add', 'origin', origin);
+    const origin = commitWithOrigin(a);
     const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; path: string }>;
     for (const card of cards) rate(a, card.id, 'good');
     const synced = sync(a);
@@ -158,9 +163,7 @@ describe('reviewing on two clones through git', () => {
     expect(git(a, 'status', '--porcelain')).toBe('');
     expect(git(a, 'show', 'HEAD:notes/tpot.md')).toMatch(/^---\ndifficulty: hard\nid: \w{12}\nlast_reviewed: .*\nreview_count: 1\n/s);
 
-    const b = join(tempDir('kb-clone-'), 'b');
-    git(tempDir(), 'clone', '--quiet', origin, b);
-    identify(b);
+    const b = cloneOf(origin);
     expect(schedule(b)).toEqual(schedule(a));
     expect(git(b, 'status', '--porcelain')).toBe('');
   });
