@@ -107,13 +107,16 @@ export function checkLab(root: string, lab: string): void {
     : `unknown lab "${lab}"; labs: ${labs.join(', ')}`);
 }
 
-const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+// Letters and digits of any script (a Chinese topic is a folder like any other), with the marks
+// that some scripts' letters carry; nothing that a shell, git or another OS reads specially.
+const SEGMENT = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}._-]*$/u;
 
 /** A topic or deck name as a relative folder path: `serving` or `llm/serving`, nothing that climbs out. */
 export function checkName(name: string, what: 'topic' | 'deck'): string {
   // `cards/serving.md` and `notes/metrics` name the same deck and topic as `serving` and `metrics`.
   const folder = what === 'deck' ? 'cards/' : 'notes/';
-  let trimmed = name.trim().replace(/^\.\//, '');
+  // NFC: a name typed on macOS (decomposed) and on Linux is one folder.
+  let trimmed = name.normalize('NFC').trim().replace(/^\.\//, '');
   if (trimmed.startsWith(folder)) trimmed = trimmed.slice(folder.length);
   if (what === 'deck') trimmed = trimmed.replace(/\.md$/i, '');
   const segments = trimmed.split('/');

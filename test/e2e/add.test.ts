@@ -79,6 +79,18 @@ describe('kb add', () => {
     expect(added).toMatchObject({ path: `notes/inbox/${added.id}.md`, kind: 'note', line: 1, scan: { errors: [], warnings: [], cards: { total: 2 } } });
     expect(parseKnowledgeFile(added.path, readFileSync(join(root, added.path), 'utf8')).cards[0].tags).toEqual(['inbox']);
     expect(due(root).cards.map((card) => card.id)).toContain(added.id);
+    // Topics and decks named in Chinese are folders and files like any other.
+    const topic = runKb(['--kb', root, 'add', '什么是连续批处理？', '--topic', '调度/批处理', '--answer', '每一步重新组批。', '--json']);
+    expect(topic.code, topic.stderr).toBe(0);
+    expect((JSON.parse(topic.stdout) as AddJson).path).toMatch(/^notes\/调度\/批处理\/\w+\.md$/);
+    const deck = runKb(['--kb', root, 'add', '首字延迟包括什么？', '--deck', '指标', '--answer', '排队等待加上预填充。']);
+    expect(deck.code, deck.stderr).toBe(0);
+    expect(readFileSync(join(root, 'cards/指标.md'), 'utf8')).toContain('## 首字延迟包括什么？');
+    for (const bad of ['../调度', '.隐藏', '调度/../x', '调 度']) {
+      const refused = runKb(['--kb', root, 'add', 'Q?', '--topic', bad, '--answer', 'x']);
+      expect(refused.code, bad).toBe(1);
+      expect(refused.stderr).toContain(`topic "${bad}": use letters, digits`);
+    }
   });
 
   it('creates a deck, then appends to an existing CRLF deck byte-exact', () => {
