@@ -28,6 +28,7 @@ export function register(program: Command): void {
   program
     .command('generate')
     .description('generate text for one prompt with the bundled GPT-2 engine and show its timings')
+    .argument('[prompt...]', 'the prompt (as --prompt TEXT; quote it, or give it as words)')
     .option('--model <name>', 'named model config, with seeded synthetic weights: gpt2-tiny, gpt2 or gpt2-medium (default: "gpt2-tiny")')
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
     .option('--prompt <text>', 'the prompt, tokenized with GPT-2 BPE')
@@ -47,10 +48,11 @@ export function register(program: Command): void {
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', helpText('\nExample: kb generate --prompt "The KV cache" --max-new-tokens 16'))
-    .action(async (flags: GenerateFlags) => {
+    .addHelpText('after', helpText('\nExample: kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95'))
+    .action(async (words: string[], flags: GenerateFlags) => {
       const { parseBackendKind } = await import('../engine/index.ts');
-      const request = parseFlags(flags, parseBackendKind);
+      if (words.length > 0 && flags.prompt !== undefined) throw new UserError('give the prompt once: as words or as --prompt TEXT');
+      const request = parseFlags(words.length > 0 ? { ...flags, prompt: words.join(' ') } : flags, parseBackendKind);
       const { generateOnce } = await import('./generate-run.ts');
       const result = await generateOnce(request);
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -60,7 +62,7 @@ export function register(program: Command): void {
 
 function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest {
   if (flags.model !== undefined && flags.weights !== undefined) throw new UserError('give --model or --weights, not both');
-  if ((flags.prompt === undefined) === (flags.promptIds === undefined)) throw new UserError('give exactly one of --prompt TEXT or --prompt-ids 1,2,3');
+  if ((flags.prompt === undefined) === (flags.promptIds === undefined)) throw new UserError('give exactly one of a prompt (kb generate "TEXT", or --prompt TEXT) or --prompt-ids 1,2,3');
   return {
     model: flags.model,
     weightsDir: flags.weights,

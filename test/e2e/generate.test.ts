@@ -31,6 +31,11 @@ describe('kb generate', () => {
   it('prints the text, the ids and the timings', () => {
     const run = runKb(['generate', '--prompt', 'Hello', '--max-new-tokens', '3', '--backend', 'sim', '--ignore-eos']);
     expect(run.code).toBe(0);
+    // The prompt as words, as a user types it first: the same request.
+    const words = runKb(['generate', 'The', 'KV cache', '--max-new-tokens', '3', '--json']);
+    expect(words.code, words.stderr).toBe(0);
+    expect(JSON.parse(words.stdout).promptIds).toEqual(JSON.parse(runKb(['generate', '--prompt', 'The KV cache', '--max-new-tokens', '3', '--json']).stdout).promptIds);
+    expect(runKb(['generate', 'Hi', '--prompt', 'Hi']).stderr).toBe('kb: give the prompt once: as words or as --prompt TEXT\n');
     expect(run.stdout).toMatch(/prompt ids \(1\): 15496/);
     expect(run.stdout).toMatch(/output ids \(3\): \d+,\d+,\d+/);
     expect(run.stdout).toMatch(/TTFT [\d.]+ ms {2}TPOT [\d.]+ ms\/token/);
@@ -64,7 +69,7 @@ describe('kb generate', () => {
   });
 
   it('refuses bad flags with one line each', () => {
-    expect(runKb(['generate', '--max-new-tokens', '3']).stderr).toMatch(/exactly one of --prompt TEXT or --prompt-ids/);
+    expect(runKb(['generate', '--max-new-tokens', '3']).stderr).toMatch(/exactly one of a prompt \(kb generate "TEXT", or --prompt TEXT\) or --prompt-ids/);
     expect(runKb(['generate', '--prompt-ids', '1,x']).stderr).toMatch(/--prompt-ids must be comma-separated/);
     expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a number in \(0, 1\]/);
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
