@@ -25,7 +25,7 @@ export function startKbServe(args: string[]): Promise<KbServe> {
   return new Promise((resolve, reject) => {
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
-      const match = /\((.*)\) on (http:\/\/[^\s]+)/.exec(out);
+      const match = /\((.*)\)\non (http:\/\/[^\s]+)/.exec(out);
       if (match) {
         resolve({
           url: match[2],

@@ -91,8 +91,12 @@ async function serve(flags: ServeFlags): Promise<void> {
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UserError(`--host ${flags.host}: no such address on this machine`);
     throw new UserError(`cannot listen on ${flags.host}:${port}: ${(error as Error).message}`);
   }
-  out(`kb serve: ${modelName} (${engine.info.description}) on ${address.url}  (Ctrl-C to stop)`);
-  out(`try: curl ${address.url}/v1/completions -H 'Content-Type: application/json' -d '{"model": ${JSON.stringify(modelName)}, "prompt": "The KV cache", "max_tokens": 16}'`);
+  // Each line within 80 columns: the curl example is broken with \ as a shell reads it.
+  out(`kb serve: ${modelName} (${engine.info.description})`);
+  out(`on ${address.url} (Ctrl-C to stop)`);
+  out(`try: curl ${address.url}/v1/completions \\`);
+  out(`       -H 'Content-Type: application/json' \\`);
+  out(`       -d '{"model": ${JSON.stringify(modelName)}, "prompt": "The KV cache", "max_tokens": 16}'`);
   out(`or a lab: kb lab ttft-breakdown --endpoint ${address.url}/v1`);
 
   await new Promise<void>((resolve) => {

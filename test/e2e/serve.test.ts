@@ -8,12 +8,17 @@ import { startKbServe, stopKbServes } from '../helpers/kb-serve.ts';
 
 afterEach(stopKbServes);
 
+/** kb serve's start-up lines, before the access log. */
+const BANNER_LINES = 6;
+
 describe('kb serve (the real CLI)', () => {
   it('prints its URL and a curl line, serves the openai client, and logs one JSON line per request', async () => {
     const serve = await startKbServe([]);
-    expect(serve.stdout()).toMatch(/^kb serve: gpt2-tiny \(cpu, .*\) on http:\/\/127\.0\.0\.1:\d+/);
-    expect(serve.stdout()).toMatch(/try: curl http:\/\/127\.0\.0\.1:\d+\/v1\/completions -H 'Content-Type: application\/json' -d '\{"model": "gpt2-tiny"/);
+    expect(serve.stdout()).toMatch(/^kb serve: gpt2-tiny \(cpu, .*\)\non http:\/\/127\.0\.0\.1:\d+ \(Ctrl-C to stop\)\n/);
+    expect(serve.stdout()).toMatch(/try: curl http:\/\/127\.0\.0\.1:\d+\/v1\/completions \\\n {7}-H 'Content-Type: application\/json' \\\n {7}-d '\{"model": "gpt2-tiny"/);
     expect(serve.stdout()).toMatch(/or a lab: kb lab ttft-breakdown --endpoint http:\/\/127\.0\.0\.1:\d+\/v1\n/);
+    const banner = serve.stdout().split('\n').slice(0, BANNER_LINES);
+    for (const line of banner) expect(line.length, line).toBeLessThanOrEqual(80);
     const client = new OpenAI({ baseURL: `${serve.url}/v1`, apiKey: 'unused', maxRetries: 0 });
     const stream = await client.completions.create({ model: 'gpt2-tiny', prompt: 'Hello', max_tokens: 4, stream: true, stream_options: { include_usage: true }, ignore_eos: true } as never);
     let usage: OpenAI.CompletionUsage | undefined;
@@ -23,7 +28,7 @@ describe('kb serve (the real CLI)', () => {
     expect(health.status).toBe(200);
     serve.child.kill('SIGTERM');
     expect((await serve.exited).code).toBe(0);
-    const log = serve.stdout().trim().split('\n').slice(3).map((line) => JSON.parse(line));
+    const log = serve.stdout().trim().split('\n').slice(BANNER_LINES).map((line) => JSON.parse(line));
     expect(log.map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual(['POST /v1/completions 200', 'GET /health 200']);
     expect(typeof log[0].ms).toBe('number');
   });

@@ -23,8 +23,8 @@ export function startKbServe(args: string[]): Promise<Running> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`kb serve did not start: ${out}${err}`)), 30_000);
     const check = () => {
-      // Ready once both start-up lines are out: the URL and the curl example.
-      const match = /on (http:\/\/127\.0\.0\.1:\d+).*\ntry: .*\nor a lab: .*\n/.exec(out);
+      // Ready once the start-up lines are out: the URL, the curl example and the lab command.
+      const match = /\non (http:\/\/127\.0\.0\.1:\d+).*\ntry: [^]*?\nor a lab: .*\n/.exec(out);
       if (!match) return;
       clearTimeout(timer);
       child.stdout.off('data', check);
