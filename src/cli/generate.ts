@@ -56,7 +56,10 @@ export function register(program: Command): void {
       const { generateOnce } = await import('./generate-run.ts');
       const result = await generateOnce(request);
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else process.stdout.write(`${formatResult(result)}\n`);
+      else {
+        const { fittedToTerminal } = await import('./terminal-output.ts');
+        process.stdout.write(`${await fittedToTerminal(formatResult(result))}\n`);
+      }
     });
 }
 

@@ -70,7 +70,8 @@ describe('kb generate --backend', () => {
     });
 
     it('auto falls back to cpu and says so', () => {
-      const r = run(['--backend', 'auto', '--prompt-ids', '1,2,3', '--max-new-tokens', '2'], NO_VULKAN);
+      // A wide $COLUMNS: the line is read whole, as the report prints it on a wide terminal.
+      const r = run(['--backend', 'auto', '--prompt-ids', '1,2,3', '--max-new-tokens', '2'], { ...NO_VULKAN, COLUMNS: '400' });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^backend: cpu, .*\(auto: no WebGPU adapter\)$/m);
     });

@@ -10,11 +10,15 @@ import stringWidth from 'string-width';
 
 describe('kb generate wording', () => {
   it('says the weights are synthetic and the text therefore gibberish, in one phrase', () => {
-    const run = runKb(['generate', '--prompt-ids', '464,509', '--max-new-tokens', '2', '--ignore-eos']);
+    const run = runKb(['generate', '--prompt-ids', '464,509', '--max-new-tokens', '2', '--ignore-eos'], { env: { COLUMNS: '400' } });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('(synthetic weights: seeded random values, so the text is gibberish; the timings are real.');
     expect(run.stdout).toContain('model: gpt2-tiny, synthetic weights (seed 0)\n');
     expect(run.stdout).not.toContain('(synthetic (seed');
+    // Piped, the same output fits 80 columns (the sentence wraps under itself).
+    const piped = runKb(['generate', '--prompt-ids', '464,509', '--max-new-tokens', '2', '--ignore-eos']).stdout;
+    for (const line of piped.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    expect(piped.replace(/\n(?!\n)/g, ' ')).toContain('the text is gibberish; the timings are real.');
     expect(JSON.parse(runKb(['generate', '--prompt-ids', '1', '--max-new-tokens', '1', '--json']).stdout)).toMatchObject({
       weights: 'synthetic weights (seed 0)',
       syntheticWeights: true,
