@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { CardAction } from '../store/card-action-log.ts';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 const COMMANDS: Array<{ action: CardAction; description: string }> = [
   { action: 'suspend', description: 'suspend cards: kb review skips them until kb unsuspend' },
@@ -41,7 +42,7 @@ export function register(program: Command): void {
             const done = `${o.cardId}: ${o.uuid === null ? `unchanged (${unchanged(action)})` : ACTION_DONE[action]}`;
             return o.writeback?.status === 'refused' ? `${done}; note not updated: ${o.writeback.reason}` : done;
           });
-          process.stdout.write(`${lines.join('\n')}\n`);
+          process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
         } finally {
           kb.db.close();
         }

@@ -52,7 +52,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           return;
         }
         const { formatCardTable } = await import('../ui/text/card-table.ts');
-        process.stdout.write(formatCardTable(entries, now, terminalColumns() ?? 100));
+        process.stdout.write(formatCardTable(entries, now, terminalColumns() ?? 80));
       } finally {
         kb.db.close();
       }

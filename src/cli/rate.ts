@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -50,7 +51,7 @@ export function register(program: Command): void {
         if (file) lines.push(file);
         const leech = leechMessage(outcome.leech, outcome.after.lapses);
         if (leech) lines.push(leech);
-        process.stdout.write(`${lines.join('\n')}\n`);
+        process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
         kb.db.close();
       }

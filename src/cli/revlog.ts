@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 const FORMAT_HELP =
   '\nThe revlog CSV: card_id,review_time,review_rating,review_state,review_duration (integer card ids,\n' +
@@ -24,7 +25,7 @@ export function register(program: Command): void {
       try {
         const written = exportRevlog(kb.db, options.revlog);
         if (options.json) process.stdout.write(`${JSON.stringify(written, null, 2)}\n`);
-        else process.stdout.write(`wrote ${written.reviews} review(s) of ${written.cards} card(s) to ${written.file}; card numbers to kb ids in ${written.mapFile}\n`);
+        else process.stdout.write(await fittedToTerminal(`wrote ${written.reviews} review(s) of ${written.cards} card(s) to ${written.file}; card numbers to kb ids in ${written.mapFile}\n`));
       } finally {
         kb.db.close();
       }
@@ -60,7 +61,7 @@ export function register(program: Command): void {
         }
         const lines = [`imported ${outcome.added} event(s) from ${outcome.rows} row(s); ${outcome.duplicates} already in the log`];
         for (const refusal of outcome.refused) lines.push(`refused ${refusal.count} row(s): ${refusal.reason} (line ${refusal.lines.join(', ')}${refusal.count > refusal.lines.length ? ', ...' : ''})`);
-        process.stdout.write(`${lines.join('\n')}\n`);
+        process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
         kb.db.close();
       }

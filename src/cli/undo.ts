@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -31,7 +32,7 @@ export function register(program: Command): void {
         const lines = [`undid ${what} on ${outcome.cardId}: back to ${describeState(outcome.restored, Date.now())}`];
         const file = describeWriteback(outcome.file);
         if (file) lines.push(file);
-        process.stdout.write(`${lines.join('\n')}\n`);
+        process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
         kb.db.close();
       }

@@ -29,6 +29,8 @@ function setup() {
   const root = writeKb({ 'cards/metrics.md': CARDS, 'cards/other.md': '## Unrelated question?\n\nIts answer.\n' });
   const home = tempDir('kb-home-');
   const kb = (...args: string[]) => runKb(['--kb', root, ...args], { env: { HOME: home } });
+  /** kb at a terminal width ($COLUMNS, as when piped). */
+  const kbAt = (columns: number, ...args: string[]) => runKb(['--kb', root, ...args], { env: { HOME: home, COLUMNS: String(columns) } });
   expect(kb('scan').code).toBe(0);
   const cards = (...args: string[]) => JSON.parse(kb('cards', '--json', ...args).stdout) as CardJson[];
   const write = (sql: string, ...params: unknown[]) => {
@@ -36,12 +38,12 @@ function setup() {
     db.prepare(sql).run(...params);
     db.close();
   };
-  return { root, kb, cards, write };
+  return { root, kb, kbAt, cards, write };
 }
 
 describe('kb cards and the card commands', () => {
   it('lists cards with their schedule, filtered by words, state, deck and tag; --json has reps, lapses, state and due', () => {
-    const { kb, cards } = setup();
+    const { kb, kbAt, cards } = setup();
     const all = cards();
     expect(all.map((card) => card.question)).toEqual(['What is TTFT?', 'What is TPOT?', 'What is goodput?', 'Unrelated question?']);
     expect(all[0]).toMatchObject({ deck: 'metrics', tags: ['metrics'], state: 'new', reps: 0, lapses: 0, suspended: false, buried: false, leech: false });
@@ -52,9 +54,16 @@ describe('kb cards and the card commands', () => {
     expect(cards('--deck', 'other').map((card) => card.question)).toEqual(['Unrelated question?']);
     expect(cards('--tag', 'metrics')).toHaveLength(3);
     expect(kb('rate', all[0].id, 'good').code).toBe(0);
+    // Status lines fit the terminal: undoing a learning card's suspend names its due date.
+    expect(kb('suspend', all[0].id).code).toBe(0);
+    const back = kbAt(60, 'undo');
+    expect(back.stdout.replace(/\n\s+/g, ' ')).toMatch(/^undid suspend on \w+: back to learning, due in .+\)\n$/);
+    for (const line of back.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
     expect(cards('--state', 'learning').map((card) => [card.id, card.reps])).toEqual([[all[0].id, 1]]);
     expect(cards('--state', 'new')).toHaveLength(3);
-    const text = kb('cards', '--state', 'learning');
+    // Every column at 100 columns; piped without $COLUMNS the table fits 80 (fewer columns).
+    const text = kbAt(100, 'cards', '--state', 'learning');
+    for (const line of kb('cards').stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(text.stdout).toMatch(/^id\s+state\s+due\s+stab\s+diff\s+reps\s+lapses\s+deck\s+question$/m);
     expect(text.stdout).toContain('What is TTFT?');
     expect(text.stdout).toContain('1 card\n');

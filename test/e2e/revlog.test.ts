@@ -5,6 +5,9 @@ import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+
+/** A wide $COLUMNS: lines read whole (piped, kb fits them to 80 columns). */
+const WIDE = { env: { COLUMNS: '400' } };
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
 
 interface ListedCard {
@@ -36,7 +39,7 @@ describe('revlog CSV', () => {
   it('export, then import into a fresh knowledge base: the same schedule; a second import adds nothing', () => {
     const { root } = reviewedKb();
     const out = join(tempDir('kb-revlog-'), 'history.csv');
-    const exported = runKb(['--kb', root, 'export', '--revlog', out]);
+    const exported = runKb(['--kb', root, 'export', '--revlog', out], WIDE);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stdout).toBe(`wrote 61 review(s) of 10 card(s) to ${out}; card numbers to kb ids in ${out.replace(/\.csv$/, '.ids.csv')}\n`);
     const csv = readFileSync(out, 'utf8').trim().split('\n');
@@ -66,7 +69,7 @@ describe('revlog CSV', () => {
     appendFileSync(out, '1152921504606846977,1767600000000,3,2,0\n17,1767600000000,3,2,0\n12345,1767600000000,0,2,0\nabc,1,3,2,0\n');
     const fresh = tempDir('kb-fresh-');
     cpSync(join(root, 'cards'), join(fresh, 'cards'), { recursive: true });
-    const run = runKb(['--kb', fresh, 'import', '--revlog', out]);
+    const run = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
       'imported 62 event(s) from 65 row(s); 0 already in the log',
