@@ -1,6 +1,7 @@
 // `--compare cpu`: the same lab run on the sim and on a real backend, and for each headline
 // metric what the sim predicted, what was measured, and the % error. This is how a learner
 // finds out which of the simulator's numbers to trust on their own machine.
+import type { DeviceProfile } from './devices/device-profile.ts';
 import type { LabRunResult } from './run.ts';
 
 /** The figures a serving benchmark leads with (DESIGN.md's metrics). */
@@ -55,7 +56,24 @@ function fewRequestPoints(measured: LabRunResult): Array<{ label: string | null;
     .filter((point) => point.requests < FEW_REQUESTS);
 }
 
-export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[]): string {
+/**
+ * What the errors measure when the sim's device is not a profile of the measured backend (a
+ * datasheet GPU, a published fit, a profile of the other backend): two machines, not the
+ * simulator. Null when the device was calibrated on that backend.
+ */
+export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string): string | null {
+  let what: string;
+  if (profile === null) what = 'is a datasheet GPU';
+  else if (profile.source.kind === 'published') what = `was fitted to a published table (${profile.source.hardware})`;
+  else if (profile.source.backend !== backend) what = `was calibrated on the ${profile.source.backend} backend`;
+  else return null;
+  return (
+    `Device ${device} ${what}, not this ${backend} backend: the errors above compare two machines, not the simulator with a measurement. ` +
+    `To check the simulator, calibrate a profile here (kb lab calibrate --backend ${backend} --model ${model} --name NAME) and compare with --set device=NAME.`
+  );
+}
+
+export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[], deviceNote: string | null = null): string {
   const labelWidth = Math.max(...HEADLINE_METRICS.map(({ label, unit }) => `${label} (${unit})`.length));
   const lines = [
     `=== ${sim.lab}: sim prediction vs measured run ===`,
@@ -85,6 +103,8 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
       `TTFT p99 and queue wait p99 ${where} come from ${counts} request${counts === '1' ? '' : 's'}: under ${FEW_REQUESTS}, a p99 is about the slowest request, which one disturbance sets on either side. Read the p50s, TPOT and throughput first.`,
     );
   }
+  // One line each: printed, they are wrapped to the terminal.
+  if (deviceNote !== null) lines.push(deviceNote);
   if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');
   lines.push(`Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
   return `${lines.join('\n')}\n`;

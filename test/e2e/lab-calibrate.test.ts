@@ -71,6 +71,8 @@ describe('kb lab calibrate', () => {
     expect(text.stdout).toMatch(/TPOT p50 \(ms\) +[\d.]+ +[\d.]+ +[+-][\d.]+%/);
     expect(text.stdout).toMatch(/\d of \d+ figures within 15%; worst [\d.]+%\./);
     expect(text.stdout).toContain('TTFT p99 and queue wait p99 here come from 24 requests: under 100');
+    // A profile calibrated on the backend it is checked against: no word on comparing two machines.
+    expect(text.stdout).not.toContain('compare two machines');
   });
 
   it('refuses bad flags with one line and saves nothing', () => {

@@ -1,6 +1,7 @@
 // --compare's table: one column for every label, and a word on p99s drawn from few requests.
 import { describe, expect, it } from 'vitest';
-import { predictionRows, predictionText } from '../../src/lab/prediction-check.ts';
+import { foreignDeviceNote, predictionRows, predictionText } from '../../src/lab/prediction-check.ts';
+import type { DeviceProfile } from '../../src/lab/devices/device-profile.ts';
 import type { LabRunResult } from '../../src/lab/run.ts';
 
 function run(runId: number, backend: string, requests: number[], scale: number): LabRunResult {
@@ -31,5 +32,17 @@ describe('--compare text', () => {
     expect(text).toContain('TTFT p99 and queue wait p99 at workload.requests=4 come from 12 requests: under 100, a p99 is about the slowest');
     const enough = predictionText(run(1, 'sim', [64], 1.1), run(2, 'cpu', [64], 1), predictionRows(run(1, 'sim', [64], 1.1), run(2, 'cpu', [64], 1)));
     expect(enough).not.toContain('come from');
+  });
+
+  it('says when the device is not a profile of the measured backend: the errors then compare two machines', () => {
+    const calibrated = (backend: string) => ({ model: 'gpt2-tiny', source: { kind: 'calibrated', backend } }) as unknown as DeviceProfile;
+    const published = { model: 'gpt2', source: { kind: 'published', hardware: 'an A100' } } as unknown as DeviceProfile;
+    expect(foreignDeviceNote('H100', null, 'cpu', 'gpt2-tiny')).toMatch(/^Device H100 is a datasheet GPU, not this cpu backend: .* \(kb lab calibrate --backend cpu --model gpt2-tiny --name NAME\)/);
+    expect(foreignDeviceNote('seed-003-gpu', published, 'cpu', 'gpt2')).toMatch(/^Device seed-003-gpu was fitted to a published table \(an A100\), not this cpu backend/);
+    expect(foreignDeviceNote('mine', calibrated('webgpu'), 'cpu', 'gpt2-tiny')).toMatch(/^Device mine was calibrated on the webgpu backend, not this cpu backend/);
+    expect(foreignDeviceNote('mine', calibrated('cpu'), 'cpu', 'gpt2-tiny')).toBeNull();
+    const sim = run(1, 'sim', [64], 1.1);
+    const measured = run(2, 'cpu', [64], 1);
+    expect(predictionText(sim, measured, predictionRows(sim, measured), 'Device H100 is a datasheet GPU.')).toContain('\nDevice H100 is a datasheet GPU.\nBoth runs are stored');
   });
 });

@@ -23,6 +23,13 @@ describe('wrapText', () => {
     expect(wrapText('每步需要20毫秒左右', 10)).toEqual(['每步需要', '20毫秒左右']);
   });
 
+  it('keeps an option name whole, and still breaks a hyphenated word after its hyphen', () => {
+    expect(wrapText('kb lab calibrate --name NAME', 19)).toEqual(['kb lab calibrate', '--name NAME']);
+    expect(wrapText('x --name NAME', 6)).toEqual(['x', '--name', 'NAME']);
+    expect(wrapText('run it with --max-new-tokens 16', 16)).toEqual(['run it with', '--max-new-tokens', '16']);
+    expect(wrapText('a well-known trick', 8)).toEqual(['a well-', 'known', 'trick']);
+  });
+
   it('starts no line with the space it broke at, when the line above fills the width exactly', () => {
     expect(wrapText('aaaa bbbb cccc', 4)).toEqual(['aaaa', 'bbbb', 'cccc']);
     expect(wrapText('abc 2 TB/s', 3)).toEqual(['abc', '2 T', 'B/s']);

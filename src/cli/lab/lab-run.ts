@@ -166,10 +166,12 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     }
     progress.done();
     if (measured !== null) {
-      const { predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
+      const { foreignDeviceNote, predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
+      const { findProfile } = await import('../../lab/devices/resolve-device.ts');
       const rows = predictionRows(result, measured);
+      const deviceNote = foreignDeviceNote(result.settings.device, findProfile(result.settings.device), measured.backend, result.settings.model);
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows }, null, 2)}\n`);
-      else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows)));
+      else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows, deviceNote)));
       if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;
       return;
     }

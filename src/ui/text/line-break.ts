@@ -50,9 +50,23 @@ const ASCII_UNIT = String.raw`(?:[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?
 const CJK_UNIT = String.raw`(?:\u6beb\u79d2|\u5fae\u79d2|\u7eb3\u79d2|\u79d2|\u5206\u949f|\u5c0f\u65f6|\u500d|\u4e2a|\u6b21|\u5b57\u8282|\u6761|\u5757|\u6b65|\uff05|\u00d7)`;
 const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${ASCII_UNIT}|${CJK_UNIT})`, 'gu');
 
-/** Ranges [start, end) of `text` no line may break inside: a number and its unit. */
+// A command-line option (`--name`, `--max-new-tokens`, `-h`): UAX #14 breaks after a hyphen,
+// which would leave `--` at a line's end and the name on the next.
+const OPTION = /(?<![\w-])--?[A-Za-z][\w-]*/g;
+
+/** Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's name. */
 export function unbreakableRanges(text: string): Array<[number, number]> {
-  return [...text.matchAll(NUMBER_WITH_UNIT)].map((match) => [match.index, match.index + match[0].length]);
+  const ranges = [...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION)]
+    .map((match): [number, number] => [match.index, match.index + match[0].length])
+    .sort((a, b) => a[0] - b[0]);
+  // In order and apart, as breakOpportunities walks them.
+  const merged: Array<[number, number]> = [];
+  for (const range of ranges) {
+    const last = merged.at(-1);
+    if (last && range[0] < last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push(range);
+  }
+  return merged;
 }
 
 /** Every place a line of `text` may end, in order; the last is the end of the text. */
