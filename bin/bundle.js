@@ -19,7 +19,7 @@ export const cacheDir = join(root, 'node_modules/.cache/kb');
  * worker, the build tools themselves, and undici (only `kb lab --endpoint` needs it, and a
  * licence comment of its would make the bundle non-ASCII).
  */
-const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'mathjs', 'mathjs/*', 'gpt-tokenizer', 'gpt-tokenizer/*', '@open-spaced-repetition/binding', ...serveOnly(), ...scanOnly(), 'undici'];
+const external = ['react-devtools-core', 'better-sqlite3', 'webgpu', 'wabt', 'tsx', 'tsx/*', 'esbuild', 'gpt-tokenizer', 'gpt-tokenizer/*', '@open-spaced-repetition/binding', ...serveOnly(), ...scanOnly(), 'undici'];
 
 /**
  * The block parser of a scan that reads files: loaded from node_modules when one does. In the

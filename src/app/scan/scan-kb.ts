@@ -108,7 +108,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   for (const path of cards.livePaths()) if (!onDisk.has(path)) removedPaths.add(path);
 
   // Read and parse what changed (on all cores when there is a lot of it). The parsers (markdown-it,
-  // yaml, mathjs) are loaded only when something changed: a warm scan never pays for it.
+  // yaml) are loaded only when something changed: a warm scan never pays for it.
   const scanned = candidates.length === 0 ? null : await (await import('../../kb/scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
     { root: target.root, rootReal: realpathSync.native(target.root), writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
