@@ -52,8 +52,23 @@ function saveOnce(script, path) {
   process.once('exit', save);
 }
 
+/**
+ * Node calls the loader option below experimental, in a warning printed the first time the
+ * bundle import()s a package left outside it (kb optimize's FSRS binding): a line about how kb
+ * is built, not for its user, so that one is dropped; every other warning is printed.
+ */
+function dropLoaderWarning() {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    const text = typeof warning === 'string' ? warning : warning?.message;
+    if (typeof text === 'string' && text.includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    return emitWarning.call(process, warning, ...rest);
+  };
+}
+
 /** Runs the bundle at `bundle` (a CommonJS file) as Node would, with its code cache. */
 export function runBundle(bundle, args = process.argv.slice(2)) {
+  dropLoaderWarning();
   const cachePath = codeCachePath(bundle, args);
   const cachedData = readCache(cachePath);
   const wrapper = '(function (exports, require, module, __filename, __dirname) {';
