@@ -74,7 +74,7 @@ describe('revlog CSV', () => {
     expect(run.stdout.split('\n')).toEqual([
       'imported 62 event(s) from 65 row(s); 0 already in the log',
       'refused 1 row(s): review_rating 0 is not 1-4 (line 65)',
-      'refused 1 row(s): card_id is not a whole number (line 66)',
+      'refused 1 row(s): card_id is neither a whole number nor a kb id (line 66)',
       'refused 1 row(s): card_id is not a kb card id (give the mapping file with --map) (line 63)',
       'refused 1 row(s): no card with that id in this knowledge base (run kb scan?) (line 64)',
       '',

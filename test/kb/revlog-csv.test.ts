@@ -52,4 +52,10 @@ describe('revlog CSV', () => {
     expect(read.rows).toEqual([{ line: 2, cardNumber: 42n, at: 1767614400000, rating: 3, state: 2, durationMs: 0 }]);
     expect(read.refused).toEqual([{ line: 3, reason: 'review_rating 0 is not 1-4' }]);
   });
+
+  it('reads a kb id written as it is as that id\'s number; refuses any other text', () => {
+    const read = parseRevlog('card_id,review_time,review_rating\ny674hnzxy7c3,1767614400000,3\nmy-note,1767614400000,3\n');
+    expect(read.rows.map((row) => row.cardNumber)).toEqual([numberOfKbId('y674hnzxy7c3')]);
+    expect(read.refused).toEqual([{ line: 3, reason: 'card_id is neither a whole number nor a kb id' }]);
+  });
 });

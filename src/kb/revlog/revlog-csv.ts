@@ -3,6 +3,7 @@
 // review_state (the card's state before the review: 0 new, 1 learning, 2 review,
 // 3 relearning), review_duration (ms). One row per review, oldest first.
 import { parse } from 'csv-parse/sync';
+import { numberOfKbId } from './card-number.ts';
 
 export const REVLOG_COLUMNS = ['card_id', 'review_time', 'review_rating', 'review_state', 'review_duration'] as const;
 
@@ -50,7 +51,9 @@ export function parseRevlog(text: string): RevlogRead {
   records.slice(1).forEach((record, index) => {
     const line = index + 2;
     const field = (name: string) => (column(name) === -1 ? '' : (record[column(name)] ?? ''));
-    if (!/^\d+$/.test(field('card_id'))) return read.refused.push({ line, reason: 'card_id is not a whole number' });
+    // The format's ids are whole numbers; a kb id written as it is (y674hnzxy7c3) is read as its number.
+    const cardNumber = /^\d+$/.test(field('card_id')) ? BigInt(field('card_id')) : numberOfKbId(field('card_id'));
+    if (cardNumber === null) return read.refused.push({ line, reason: 'card_id is neither a whole number nor a kb id' });
     const at = Number(field('review_time'));
     if (!Number.isSafeInteger(at) || at <= 0) return read.refused.push({ line, reason: 'review_time is not a time in milliseconds' });
     const rating = Number(field('review_rating'));
@@ -62,7 +65,7 @@ export function parseRevlog(text: string): RevlogRead {
     const duration = Number(field('review_duration') || 0);
     read.rows.push({
       line,
-      cardNumber: BigInt(field('card_id')),
+      cardNumber,
       at,
       rating: rating as RevlogRow['rating'],
       state: (state ?? 2) as RevlogRow['state'],
