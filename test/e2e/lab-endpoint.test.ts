@@ -58,7 +58,13 @@ describe('kb lab --endpoint', () => {
     expect(text.stdout).toMatch(/Successful requests: 24\s+Failed requests: 0/);
     expect(text.stdout).toMatch(/TTFT\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+/);
     expect(text.stdout).toMatch(/Server side, from \/metrics histogram deltas/);
-    expect(text.stdout).toMatch(/Queue time\s+[\d.]+\s+\S+\s+\S+\s+\S+\s+p99 in \(/);
+    expect(text.stdout).toMatch(/\nQueue time\s+[\d.]+\s+\S+\s+\S+\s+\S+\n/);
+    expect(text.stdout).toMatch(/p99 buckets:\s+queue time [(>]/);
+    // At 80 columns the tables keep their columns (a row too wide was re-packed to fit).
+    const narrow = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env: { ...env, COLUMNS: '80' } });
+    const rows = narrow.stdout.split('\n').filter((line) => /^(Client side|Server side \(ms\)|TTFT|Queue time|Prefill time|Decode time)/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(6);
+    for (const line of rows) expect(line.length, line).toBe(68);
 
     const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
     expect(history.stdout).toContain(`endpoint ${server.url} · gpt2 · 0.0.0-fake`);

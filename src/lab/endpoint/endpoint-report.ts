@@ -28,7 +28,7 @@ function estimate(q: BucketQuantile): string {
 }
 
 function serverRow(label: string, s: ServerSeries): string {
-  return `${label.padEnd(28)} ${ms(s.meanMs).padStart(9)} ${estimate(s.p50).padStart(9)} ${estimate(s.p95).padStart(9)} ${estimate(s.p99).padStart(9)}   p99 in ${edges(s.p99)}`;
+  return `${label.padEnd(28)} ${ms(s.meanMs).padStart(9)} ${estimate(s.p50).padStart(9)} ${estimate(s.p95).padStart(9)} ${estimate(s.p99).padStart(9)}`;
 }
 
 export function endpointTable(header: EndpointReportHeader, client: ClientSummary, server: ServerSide): string {
@@ -46,10 +46,12 @@ export function endpointTable(header: EndpointReportHeader, client: ClientSummar
   if (server.available) {
     const s = server.series;
     out.push(`Server side, from /metrics histogram deltas (ms; percentiles interpolated inside buckets, so each is only known to lie in its bucket, and one in the first bucket is only a bound; means are exact):`);
-    if (s.queue) out.push(serverRow('Queue time', s.queue));
-    if (s.prefill) out.push(serverRow('Prefill time', s.prefill));
-    if (s.ttft) out.push(serverRow('TTFT (server)', s.ttft));
-    if (s.decode) out.push(serverRow('Decode time', s.decode));
+    // The table is as wide as the client's (80 columns); each p99's bucket follows it, one field each.
+    out.push(`${'Server side (ms)'.padEnd(28)} ${'mean'.padStart(9)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'p99'.padStart(9)}`);
+    const rows: Array<[string, ServerSeries | undefined]> = [['Queue time', s.queue], ['Prefill time', s.prefill], ['TTFT (server)', s.ttft], ['Decode time', s.decode]];
+    const shown = rows.filter((r): r is [string, ServerSeries] => r[1] !== undefined);
+    for (const [label, series] of shown) out.push(serverRow(label, series));
+    if (shown.length > 0) out.push(`  p99 buckets:  ${shown.map(([label, series]) => `${label.toLowerCase()} ${edges(series.p99)}`).join('  ')}`);
     const counted = s.queue?.count ?? s.prefill?.count ?? 0;
     // A server counts the requests it finished; more than the client completed means it was shared.
     if (counted !== client.completed) out.push(`  The histograms counted ${counted} requests, the client completed ${client.completed}: another client shared the server, or some failed after it counted them.`);
