@@ -17,15 +17,17 @@ function table(rows: string[][]): string[] {
 export function compareText(a: LabRunRow, b: LabRunRow): string {
   const ra = (a.result ?? {}) as StoredResult;
   const rb = (b.result ?? {}) as StoredResult;
-  const rows: string[][] = [
-    ['', `#${a.id}`, `#${b.id}`, 'change'],
-    ['lab', a.lab, b.lab, a.lab === b.lab ? '' : 'different labs'],
-    ['started', new Date(a.startedAt).toISOString().slice(0, 16).replace('T', ' '), new Date(b.startedAt).toISOString().slice(0, 16).replace('T', ' '), ''],
-    ['backend', ranOn(a), ranOn(b), ''],
-    ['status', a.status, b.status, ''],
-    ['verdict', ra.verdict ?? '-', rb.verdict ?? '-', ''],
+  // Short fields in columns; where each ran (an endpoint's URL and model can be long) and each
+  // expectation (a sentence) on lines of their own, so the columns stay narrow enough for 80.
+  const head: string[][] = [
+    ['', `#${a.id}`, `#${b.id}`],
+    ['lab', a.lab, b.lab],
+    ['started', new Date(a.startedAt).toISOString().slice(0, 16).replace('T', ' '), new Date(b.startedAt).toISOString().slice(0, 16).replace('T', ' ')],
+    ['status', a.status, b.status],
+    ['verdict', ra.verdict ?? '-', rb.verdict ?? '-'],
   ];
-  const out = [`Runs #${a.id} and #${b.id} side by side:`, ...table(rows)];
+  const out = [`Runs #${a.id} and #${b.id} side by side${a.lab === b.lab ? '' : ' (different labs)'}:`, ...table(head)];
+  out.push(`  #${a.id} ran on ${ranOn(a)}`, `  #${b.id} ran on ${ranOn(b)}`);
   const changes = settingsChanges(a.settings as StoredSettings, b.settings as StoredSettings);
   out.push('', 'Settings that differ:', ...(changes.length > 0 ? changes.map((line) => `  ${line}`) : ['  none']));
 
@@ -70,7 +72,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
       if (!c) return '-';
       return `${c.pass === null ? '?' : c.pass ? '✓' : '✗'} ${c.measured === null ? '?' : c.measured.toPrecision(3)}`;
     };
-    out.push(...table(says.map((say) => [say, mark(ra.checks, say), mark(rb.checks, say), ''])));
+    for (const say of says) out.push(`  ${say}`, `    #${a.id} ${mark(ra.checks, say)}  #${b.id} ${mark(rb.checks, say)}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -64,9 +64,11 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
       return '-'; // a key added after the run was stored
     }
   };
+  // The device is the sim's: two runs that neither simulated differ in nothing it decides.
+  const simulated = before.backend === 'sim' || after.backend === 'sim';
   return settingSpecs
     .map((spec) => spec.key)
-    .filter((key) => text(before, key) !== text(after, key))
+    .filter((key) => (key !== 'device' || simulated) && text(before, key) !== text(after, key))
     .map((key) => `${key}: ${text(before, key)} -> ${text(after, key)}`);
 }
 

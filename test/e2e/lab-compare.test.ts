@@ -38,7 +38,8 @@ describe('kb lab sweeps: chart, history, compare', () => {
     expect(compare.stdout).toMatch(new RegExp(`^Runs #${json.id} and #${json.id + 1} side by side:`));
     expect(compare.stdout).toMatch(/engine\.maxNumSeqs: 8 -> 16/);
     expect(compare.stdout).toMatch(/At static:\n\s+throughput\.output_tps\s+[\d.]+ tokens\/s\s+[\d.]+ tokens\/s\s+[+-][\d.]+%/);
-    expect(compare.stdout).toMatch(/continuous batching cuts TTFT p95 by at least 15%\s+✓ [\d.]+\s+[✓✗] [\d.]+/);
+    expect(compare.stdout).toMatch(new RegExp(`continuous batching cuts TTFT p95 by at least 15%\\n +#${json.id} ✓ [\\d.]+  #${json.id + 1} [✓✗] [\\d.]+`));
+    for (const line of compare.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
 
     const missing = runKb(['lab', 'compare', String(json.id), '999'], { env });
     expect(missing.code).not.toBe(0);

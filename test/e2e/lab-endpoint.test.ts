@@ -69,7 +69,7 @@ describe('kb lab --endpoint', () => {
     const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
     expect(history.stdout).toContain(`endpoint ${server.url} · gpt2 · 0.0.0-fake`);
     const compare = await runKbAsync(['lab', 'compare', '1', '2'], { env });
-    expect(compare.stdout).toMatch(/backend\s+endpoint http/);
+    expect(compare.stdout).toMatch(/#2 ran on endpoint http/);
   }, 60_000);
 
   it('lists failed requests with their reasons, and says when the server has no metrics', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyText } from '../../src/lab/history.ts';
+import { historyText, settingsChanges } from '../../src/lab/history.ts';
 import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/lab-settings.ts';
 import type { LabRunRow } from '../../src/store/lab-runs.ts';
 
@@ -43,5 +43,12 @@ describe('lab history', () => {
     expect(text).toMatch(/queue_wait\.p99\s+5200\.0 ms -> 20\.00 ms \(-100%\)/);
     expect(text).toMatch(/ttft\.p99\s+5800\.0 ms -> 600\.0 ms \(-90%\)/);
     expect(text).toMatch(/verdict: reproduced -> not reproduced/);
+  });
+
+  it('names a device change only where a run simulated (the device is the sim\'s)', () => {
+    const settings = (overrides: string[]) => ({ settings: applyOverrides(defaultSettings, parseOverrides(overrides)), changed: [], sweep: null });
+    expect(settingsChanges(settings(['device=H100']), settings(['device=A100-40GB']))).toEqual([]);
+    expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['backend=sim', 'device=A100-40GB']))).toEqual(['device: H100 -> A100-40GB']);
+    expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['device=H100']))).toEqual(['backend: sim -> cpu']);
   });
 });

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
 import { openKnowledgeBase } from '../context.ts';
+import { fittedToTerminal } from '../terminal-output.ts';
 
 export function registerCompare(lab: Command): void {
   lab
@@ -27,7 +28,7 @@ export function registerCompare(lab: Command): void {
           return run;
         });
         if (options.json) process.stdout.write(`${JSON.stringify(compareJson(a, b), null, 2)}\n`);
-        else process.stdout.write(compareText(a, b));
+        else process.stdout.write(await fittedToTerminal(compareText(a, b)));
       } finally {
         kb.db.close();
       }

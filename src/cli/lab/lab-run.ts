@@ -160,7 +160,8 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     let measured: LabRunResult | null = null;
     try {
       result = await execute(overrides);
-      if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides, { key: 'backend', value: compareWith }]);
+      // The measured run takes every --set but the sim's device (it would be stored, meaning nothing).
+      if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }]);
     } finally {
       process.off('SIGINT', onSigint);
     }
