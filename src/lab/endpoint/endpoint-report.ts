@@ -46,7 +46,7 @@ export function endpointTable(header: EndpointReportHeader, client: ClientSummar
   if (server.available) {
     const s = server.series;
     out.push(`Server side, from /metrics histogram deltas (ms; percentiles interpolated inside buckets, so each is only known to lie in its bucket, and one in the first bucket is only a bound; means are exact):`);
-    // The table is as wide as the client's (80 columns); each p99's bucket follows it, one field each.
+    // As wide as the client's table (68 columns, within 80); each p99's bucket follows, one field each.
     out.push(`${'Server side (ms)'.padEnd(28)} ${'mean'.padStart(9)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'p99'.padStart(9)}`);
     const rows: Array<[string, ServerSeries | undefined]> = [['Queue time', s.queue], ['Prefill time', s.prefill], ['TTFT (server)', s.ttft], ['Decode time', s.decode]];
     const shown = rows.filter((r): r is [string, ServerSeries] => r[1] !== undefined);
