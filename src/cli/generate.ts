@@ -6,6 +6,7 @@ import { type BackendKind, type KernelProfile, kernelProfileLines } from '../eng
 import { UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 interface GenerateFlags {
   model?: string;
@@ -56,10 +57,7 @@ export function register(program: Command): void {
       const { generateOnce } = await import('./generate-run.ts');
       const result = await generateOnce(request);
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else {
-        const { fittedToTerminal } = await import('./terminal-output.ts');
-        process.stdout.write(`${await fittedToTerminal(formatResult(result))}\n`);
-      }
+      else process.stdout.write(`${await fittedToTerminal(formatResult(result))}\n`);
     });
 }
 

@@ -4,6 +4,7 @@
 // line written as it starts would say `1/256 requests` and be the last a log shows), so logs
 // stay readable and stdout stays clean for the report or --json.
 import { progressLine, type LabProgress } from '../lab/progress.ts';
+import { terminalColumns } from './text/terminal-columns.ts';
 
 export interface ProgressSink {
   update(progress: LabProgress): void;
@@ -20,9 +21,10 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
   let ticker: NodeJS.Timeout | null = null;
   // On a pipe: the run in progress, until its line is written.
   let unwritten: LabProgress | null = null;
-  const pipeWidth = (Number.isInteger(Number(process.env.COLUMNS)) && Number(process.env.COLUMNS) > 0 ? Number(process.env.COLUMNS) : 80) - 1;
+  // Short of the last column: the terminal's, else $COLUMNS when piped, else 80.
+  const width = () => (terminalColumns(stream) ?? 80) - 1;
   const writeRun = () => {
-    if (unwritten !== null) stream.write(`${progressLine(unwritten, pipeWidth)}\n`);
+    if (unwritten !== null) stream.write(`${progressLine(unwritten, width())}\n`);
     unwritten = null;
   };
 
@@ -31,7 +33,7 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
     const t = now();
     const progress = { ...latest.progress, elapsedMs: latest.progress.elapsedMs + (t - latest.at) };
     lastDraw = t;
-    stream.write(`\r\x1b[2K${progressLine(progress, (stream.columns || 80) - 1)}`);
+    stream.write(`\r\x1b[2K${progressLine(progress, width())}`);
     drawn = true;
   };
 
