@@ -38,17 +38,8 @@ async function devicesCommand(json: boolean): Promise<void> {
     process.stdout.write(`${JSON.stringify({ profilesDir: profilesDir(), devices: rows }, null, 2)}\n`);
     return;
   }
-  const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
-  const { packParts } = await import('../../ui/text/pack-parts.ts');
-  const columns = listingWidth(terminalColumns());
-  const nameWidth = Math.max(...rows.map((r) => r.name.length));
-  const lines: string[] = [];
-  for (const r of rows) {
-    const name = `${r.name.padEnd(nameWidth)}  `;
-    const indent = ' '.repeat(name.length);
-    if (r.error) lines.push(...wrapHanging(name, `(broken) ${r.error}`, columns));
-    else lines.push(...wrapHanging(name, `${r.kind}${r.model ? `, for ${r.model}` : ''}`, columns), ...wrapHanging(indent, r.source, columns), ...wrapHanging(indent, r.fit, columns));
-  }
-  lines.push('', ...packParts([`Calibrated profiles live in ${profilesDir()}.`, 'Make one: kb lab calibrate [--model M]', 'Use one: kb lab <name> --backend sim --set device=NAME'], '   ', columns));
-  process.stdout.write(`${lines.join('\n')}\n`);
+  const { nameListing } = await import('../../ui/text/name-listing.ts');
+  const entries = rows.map((r) => ({ name: r.name, lines: r.error ? [`(broken) ${r.error}`] : [`${r.kind}${r.model ? `, for ${r.model}` : ''}`, r.source, r.fit] }));
+  const hints = [`Calibrated profiles live in ${profilesDir()}.`, 'Make one: kb lab calibrate [--model M]', 'Use one: kb lab <name> --backend sim --set device=NAME'];
+  process.stdout.write(nameListing(entries, hints, terminalColumns()));
 }

@@ -46,20 +46,14 @@ async function printListFrom(root: string, db: KbDatabase, json: boolean): Promi
     process.stdout.write(`No labs in ${root}/lab.\n`);
     return;
   }
-  const { listingWidth, wrapHanging } = await import('../../ui/text/line-wrap.ts');
-  const { packParts } = await import('../../ui/text/pack-parts.ts');
-  const columns = listingWidth(terminalColumns());
-  const nameWidth = Math.max(...labs.map((entry) => entry.name.length));
-  const lines: string[] = [];
-  for (const entry of labs) {
+  const { nameListing } = await import('../../ui/text/name-listing.ts');
+  const entries = labs.map((entry) => {
     const last = latest.get(entry.name);
     const lastText = last ? `  [last run #${last.id}: ${verdictOfStored(last.result) ?? last.status}]` : '';
-    const name = `${entry.name.padEnd(nameWidth)}  `;
-    if (entry.lab) lines.push(...wrapHanging(name, `${entry.lab.title}${lastText}`, columns), ...wrapHanging(' '.repeat(name.length), entry.lab.summary, columns));
-    else lines.push(...wrapHanging(name, `(broken) ${entry.error.split('\n')[0]}`, columns));
-  }
-  lines.push('', ...packParts(['Read one: kb lab show <name>', 'Run it: kb lab <name> [--set key=value ...]', 'Past runs: kb lab history <name>'], '   ', columns));
-  process.stdout.write(`${lines.join('\n')}\n`);
+    return { name: entry.name, lines: entry.lab ? [`${entry.lab.title}${lastText}`, entry.lab.summary] : [`(broken) ${entry.error.split('\n')[0]}`] };
+  });
+  const hints = ['Read one: kb lab show <name>', 'Run it: kb lab <name> [--set key=value ...]', 'Past runs: kb lab history <name>'];
+  process.stdout.write(nameListing(entries, hints, terminalColumns()));
 }
 
 function verdictOfStored(result: unknown): string | null {
