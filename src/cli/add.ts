@@ -28,7 +28,7 @@ export function register(program: Command): void {
     .command('add')
     .description('add a question to your knowledge base: a new note (notes/<topic>/), or a card in a deck with --deck')
     .argument('<question...>', 'the question (quote it, or give it as words)')
-    .option('--topic <topic>', 'folder under notes/ for the note (default: "inbox")')
+    .option('--topic <topic>', 'folder under notes/ for the note, in any script\'s letters and digits, / between folders (default: "inbox")')
     .option('--tags <list>', 'comma-separated tags of the note (default: the topic)')
     .addOption(new Option('--difficulty <level>', 'the note\'s difficulty').choices(['easy', 'medium', 'hard']).default('medium'))
     .option('--lab <name>', 'link the card to a lab of this knowledge base (a file in lab/)')

@@ -35,7 +35,7 @@ export function register(program: Command): void {
     .command('import')
     .description('import review history: --revlog FILE.csv adds its reviews to this device\'s review log (once: importing again adds nothing) and replays the cards')
     .option('--revlog <file>', 'the revlog CSV to read')
-    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (kb export writes FILE.ids.csv); without it a card_id must be a kb id written as a number')
+    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (kb export writes FILE.ids.csv); without it a card_id must be a kb id, as a number or as it is')
     .option('--json', 'print the outcome as JSON')
     .addHelpText('after', helpText(`${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason.`))
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
