@@ -25,7 +25,7 @@ import type { Backend, StepResult } from '../src/engine/backend/backend.ts';
 import { BufferUsage, MapMode, openGpu } from '../src/engine/backend/webgpu/device.ts';
 import { texturesFit, tokenTableChunkLimit, tokenTableChunks } from '../src/engine/backend/webgpu/gpu-weights.ts';
 import { compileKernel, matmulKernels, variantsFor, type KernelVariants, type VariantChoice } from '../src/engine/backend/webgpu/pipelines.ts';
-import { matmulDispatch } from '../src/engine/backend/webgpu/webgpu-forward.ts';
+import { dispatchesPerStep, matmulDispatch } from '../src/engine/backend/webgpu/webgpu-forward.ts';
 import { namedConfig } from '../src/engine/model/model-config.ts';
 import { syntheticWeights } from '../src/engine/model/weights.ts';
 import { batchOf, lmHeadFlops, median, prefillFlops, promptSeqs, tokenFlops, type Seq } from './step-batches.ts';
@@ -274,7 +274,7 @@ for (const name of args.models.split(',')) {
   if (adapter) {
     const config = namedConfig(name);
     const chunkBytes = adapter.weights === 'texture' ? 4 * adapter.maxTextureDimension2D * config.nEmbd * 4 : adapter.maxBinding;
-    const dispatches = 8 * config.nLayer + 2 * tokenTableChunks(config, chunkBytes).length + 3;
+    const dispatches = dispatchesPerStep(config.nLayer, tokenTableChunks(config, chunkBytes).length);
     log(`  webgpu fixed cost per step (${name}): ~${dispatches} dispatches -> ~${((adapter.submitReadbackUs + dispatches * adapter.perDispatchUs) / 1000).toFixed(2)} ms before any math`);
   }
 }

@@ -57,7 +57,7 @@ describe.skipIf(noAdapter)('webgpu backend by name, profile and errors', () => {
       const profile = profileOf(backend)!;
       expect(profile.steps).toBe(1);
       const kernels = profile.kernels.map((k) => k.kernel);
-      for (const name of ['embed', 'layernorm', 'matmul qkv', 'kv write', 'attention', 'lm head', 'sample']) expect(kernels).toContain(name);
+      for (const name of ['embed', 'layernorm', 'matmul qkv + kv write', 'attention', 'lm head', 'sample']) expect(kernels).toContain(name);
       expect(profile.kernels.find((k) => k.kernel === 'layernorm')!.calls).toBe(2 * config.nLayer);
       expect(profile.totalMs).toBeGreaterThan(0);
     } finally {

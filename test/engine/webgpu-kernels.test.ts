@@ -8,14 +8,13 @@ import { ARGMAX_SPAN, ARGMAX_WORKGROUP, argmaxPartialCount, argmaxPartialsWgsl }
 import { attentionGrid, attentionWgsl } from '../../src/engine/backend/webgpu/shaders/attention.wgsl.ts';
 import { embedWgsl } from '../../src/engine/backend/webgpu/shaders/embed.wgsl.ts';
 import type { Epilogue } from '../../src/engine/backend/webgpu/shaders/epilogue.wgsl.ts';
-import { kvWriteWgsl } from '../../src/engine/backend/webgpu/shaders/kv-write.wgsl.ts';
 import { layerNormWgsl, LAYERNORM_THREAD_WORKGROUP } from '../../src/engine/backend/webgpu/shaders/layernorm.wgsl.ts';
 import { matmulTiledWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-tiled.wgsl.ts';
 import { matmulSplitKWgsl, splitKColumns } from '../../src/engine/backend/webgpu/shaders/matmul-splitk.wgsl.ts';
 import { SUBGROUP_MATMUL_WORKGROUP, matmulSubgroupWgsl } from '../../src/engine/backend/webgpu/shaders/matmul-subgroup.wgsl.ts';
 import { MATMUL_WORKGROUP, matmulWgsl, type MatmulShape } from '../../src/engine/backend/webgpu/shaders/matmul.wgsl.ts';
 import { sampleWgsl } from '../../src/engine/backend/webgpu/shaders/sample.wgsl.ts';
-import { maxAbsDiff, randomArray, runKernel, testGpu } from './webgpu-kernel-harness.ts';
+import { maxAbsDiff, randomArray, runKernel, testGpu, type KernelRun } from './webgpu-kernel-harness.ts';
 import { noAdapter } from './webgpu-adapter.ts';
 
 const SLOW = 600_000; // a cold lavapipe shader cache compiles each kernel at its first dispatch
@@ -112,6 +111,12 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     { kernel: 'k1', rows: 3, epilogue: 'bias-residual' },
     { kernel: 'k4', rows: 4, epilogue: 'none' },
     { kernel: 'k8', rows: 11, epilogue: 'bias-gelu' },
+    // The QKV projection's epilogue also stores K and V at each row's slot of the paged pool.
+    { kernel: 'x1', rows: 3, epilogue: 'bias-kv' },
+    { kernel: 'x4', rows: 6, epilogue: 'bias-kv' },
+    { kernel: 'tiled', rows: 70, epilogue: 'bias-kv' },
+    { kernel: 's8', rows: 9, epilogue: 'bias-kv' },
+    { kernel: 'k4', rows: 5, epilogue: 'bias-kv' },
   ];
   for (const { kernel, rows, epilogue } of matmulCases) {
     it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}, into a strided output`, async (test) => {
@@ -129,14 +134,19 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const y0 = randomArray(rows * ldy, 9);
       const subgroup = kernel.startsWith('s');
       // For the subgroup kernel W is a texture of k rows of n/4 texels: the same bytes.
-      const bindings = [{ data: x }, { data: w, texture: subgroup ? { width: n / 4 } : undefined }, { data: y0, write: true }];
+      const bindings: KernelRun['bindings'] = [{ data: x }, { data: w, texture: subgroup ? { width: n / 4 } : undefined }, { data: y0, write: true }];
       if (epilogue !== 'none') bindings.push({ data: bias, texture: undefined });
+      // K and V land at each row's slot (in reverse order) of a pool with slots to spare, whose other slots keep their values.
+      const c = n / 3;
+      const slots = Uint32Array.from({ length: rows }, (_, m) => rows + 3 - m);
+      const pools = [randomArray((rows + 4) * c, 14), randomArray((rows + 4) * c, 15)];
+      if (epilogue === 'bias-kv') bindings.push({ data: slots }, { data: pools[0], write: true }, { data: pools[1], write: true });
       const tm = Number(kernel.slice(1));
       const splitK = kernel.startsWith('k');
       const code = kernel === 'tiled' ? matmulTiledWgsl(shape) : subgroup ? matmulSubgroupWgsl(shape, tm, subgroupSize!) : splitK ? matmulSplitKWgsl(shape, tm) : matmulWgsl(shape, tm);
       const columnsPerWorkgroup = subgroup ? SUBGROUP_MATMUL_WORKGROUP : splitK ? splitKColumns(n / 4) : MATMUL_WORKGROUP;
       const grid: [number, number] = kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / columnsPerWorkgroup), Math.ceil(rows / tm)];
-      const [, , y] = await runKernel({ code, step: { tokens: rows }, bindings, grid });
+      const [, , y, , , kPool, vPool] = await runKernel({ code, step: { tokens: rows }, bindings, grid });
       const expected = Float32Array.from(y0);
       for (let m = 0; m < rows; m++) {
         for (let j = 0; j < n; j++) {
@@ -153,25 +163,16 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
         for (let m = 0; m < rows; m++) gelu(expected.subarray(m * ldy + yOffset, m * ldy + yOffset + n), 1, n, 0, n);
       }
       expect(maxAbsDiff(y, expected)).toBeLessThan(1e-4);
+      if (epilogue !== 'bias-kv') return;
+      const [kExpected, vExpected] = pools.map((pool) => Float32Array.from(pool));
+      slots.forEach((slot, m) => {
+        kExpected.set(expected.subarray(m * ldy + yOffset + c, m * ldy + yOffset + 2 * c), slot * c);
+        vExpected.set(expected.subarray(m * ldy + yOffset + 2 * c, m * ldy + yOffset + 3 * c), slot * c);
+      });
+      expect(maxAbsDiff(kPool, kExpected)).toBeLessThan(1e-4);
+      expect(maxAbsDiff(vPool, vExpected)).toBeLessThan(1e-4);
     }, SLOW);
   }
-
-  it('kv write stores K and V at each token\'s slot', async () => {
-    const c = 8;
-    const slots = new Uint32Array([5, 0, 9]);
-    const qkv = randomArray(3 * 3 * c, 10);
-    const pool = 12 * c;
-    const [, , k, v] = await runKernel({
-      code: kvWriteWgsl(c),
-      step: { tokens: 3 },
-      bindings: [{ data: qkv }, { data: slots }, { data: new Float32Array(pool), write: true }, { data: new Float32Array(pool), write: true }],
-      grid: [1],
-    });
-    slots.forEach((slot, t) => {
-      expect(Array.from(k.subarray(slot * c, slot * c + c))).toEqual(Array.from(qkv.subarray(t * 3 * c + c, t * 3 * c + 2 * c)));
-      expect(Array.from(v.subarray(slot * c, slot * c + c))).toEqual(Array.from(qkv.subarray(t * 3 * c + 2 * c, t * 3 * c + 3 * c)));
-    });
-  }, SLOW);
 
   for (const variant of ['thread', 'workgroup'] as const) {
     it(`paged attention (${variant}): a chunk after a cached prefix and a decode row, through shuffled blocks`, async () => {

@@ -8,7 +8,6 @@ import type { Pipelines } from './pipelines.ts';
 export interface LayerBindGroups {
   ln1: GPUBindGroup;
   qkv: GPUBindGroup;
-  kvWrite: GPUBindGroup;
   attention: GPUBindGroup;
   proj: GPUBindGroup;
   ln2: GPUBindGroup;
@@ -30,8 +29,7 @@ export function buildBindGroups(device: GPUDevice, p: Pipelines, w: GpuWeights, 
     device.createBindGroup({ layout, entries: resources.map((r, binding) => ({ binding, resource: 'matrix' in r ? matrixResource(r.matrix) : { buffer: r } })) });
   const layers = w.layers.map((lw, l) => ({
     ln1: group(p.layerNorm.layout, [a.step, a.x, lw.ln1Gamma, lw.ln1Beta, a.xn]),
-    qkv: group(p.qkv.layout, [a.step, a.xn, { matrix: lw.qkvW }, a.qkv, lw.qkvB]),
-    kvWrite: group(p.kvWrite.layout, [a.step, a.qkv, a.slotMapping, pool.k[l], pool.v[l]]),
+    qkv: group(p.qkv.layout, [a.step, a.xn, { matrix: lw.qkvW }, a.qkv, lw.qkvB, a.slotMapping, pool.k[l], pool.v[l]]),
     attention: group(p.attention.layout, [a.step, a.qkv, pool.k[l], pool.v[l], a.positions, a.tokenSeq, a.blockTables, a.attn]),
     proj: group(p.proj.layout, [a.step, a.attn, { matrix: lw.projW }, a.x, lw.projB]),
     ln2: group(p.layerNorm.layout, [a.step, a.x, lw.ln2Gamma, lw.ln2Beta, a.xn]),

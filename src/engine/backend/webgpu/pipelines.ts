@@ -14,8 +14,7 @@ import { logitsStride } from './gpu-buffers.ts';
 import { attentionWgsl } from './shaders/attention.wgsl.ts';
 import type { Reduction } from './shaders/common.wgsl.ts';
 import { embedWgsl } from './shaders/embed.wgsl.ts';
-import type { Epilogue } from './shaders/epilogue.wgsl.ts';
-import { kvWriteWgsl } from './shaders/kv-write.wgsl.ts';
+import { epilogueBindingKinds, type Epilogue } from './shaders/epilogue.wgsl.ts';
 import { layerNormWgsl } from './shaders/layernorm.wgsl.ts';
 import { matmulTiledWgsl } from './shaders/matmul-tiled.wgsl.ts';
 import { matmulSplitKWgsl, splitKColumns } from './shaders/matmul-splitk.wgsl.ts';
@@ -96,7 +95,6 @@ export interface Pipelines {
   fc: MatmulKernels;
   fcProj: MatmulKernels;
   lmHead: MatmulKernels[]; // one per token-table chunk
-  kvWrite: Kernel;
   attention: Kernel;
   argmax: Kernel;
   sample: Kernel;
@@ -146,7 +144,7 @@ async function kernel(device: GPUDevice, label: string, code: string, bindings: 
 export async function matmulKernels(device: GPUDevice, label: string, shape: MatmulShape, variants: KernelVariants): Promise<MatmulKernels> {
   const textures = variants.weights === 'texture';
   const bindings: Binding[] = ['uniform', 'read', textures ? 'texture' : 'read', 'write'];
-  if (shape.epilogue !== 'none') bindings.push('read');
+  bindings.push(...epilogueBindingKinds(shape.epilogue));
   const layout = bindGroupLayout(device, label, bindings);
   const splitK = !textures && variants.fewRows === 'split-k';
   const code = (tm: number): string => (textures ? matmulSubgroupWgsl(shape, tm, variants.subgroupSize) : splitK ? matmulSplitKWgsl(shape, tm) : matmulWgsl(shape, tm));
@@ -163,19 +161,18 @@ export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv:
   const eps = config.layerNormEps;
   const linear = (k: number, n: number, epilogue: Epilogue): MatmulShape => ({ k, n, ldy: n, yOffset: 0, rows: 'tokens', epilogue });
   const ld = logitsStride(config);
-  const [embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, argmax, sample] = await Promise.all([
+  const [embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, attention, argmax, sample] = await Promise.all([
     Promise.all(chunks.map((chunk, i) => kernel(device, `embed ${i}`, embedWgsl({ c, chunkStart: chunk.start, chunkSize: chunk.size, chunkStride: chunk.stride }, variants.weights), ['uniform', 'read', 'read', variants.weights === 'texture' ? 'texture' : 'read', 'read', 'write']))),
     kernel(device, 'layernorm', layerNormWgsl({ c, eps, rows: 'tokens', variant: variants.reductions }), ['uniform', 'read', 'read', 'read', 'write']),
     kernel(device, 'final layernorm', layerNormWgsl({ c, eps, rows: 'sampled', variant: variants.reductions }), ['uniform', 'read', 'read', 'read', 'write', 'read', 'read']),
-    matmulKernels(device, 'qkv', linear(c, 3 * c, 'bias'), variants),
+    matmulKernels(device, 'qkv', linear(c, 3 * c, 'bias-kv'), variants),
     matmulKernels(device, 'attn proj', linear(c, c, 'bias-residual'), variants),
     matmulKernels(device, 'fc', linear(c, 4 * c, 'bias-gelu'), variants),
     matmulKernels(device, 'fc proj', linear(4 * c, c, 'bias-residual'), variants),
     Promise.all(chunks.map((chunk, i) => matmulKernels(device, `lm head ${i}`, { k: c, n: chunk.stride, ldy: ld, yOffset: chunk.start, rows: 'sampled', epilogue: 'none' }, variants))),
-    kernel(device, 'kv write', kvWriteWgsl(c), ['uniform', 'read', 'read', 'write', 'write']),
     kernel(device, 'attention', attentionWgsl({ c, nHead: config.nHead, blockSize: kv.blockSize }, variants.reductions), ['uniform', 'read', 'read', 'read', 'read', 'read', 'read', 'write']),
     kernel(device, 'argmax', argmaxPartialsWgsl(config.vocabSize, ld), ['uniform', 'read', 'write']),
     kernel(device, 'sample', sampleWgsl(config.vocabSize, ld, variants.reductions), ['uniform', 'read', 'read', 'write', 'read']),
   ]);
-  return { variants, embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, kvWrite, attention, argmax, sample };
+  return { variants, embed, layerNorm, finalNorm, qkv, proj, fc, fcProj, lmHead, attention, argmax, sample };
 }

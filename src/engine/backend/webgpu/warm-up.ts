@@ -22,7 +22,6 @@ export async function warmUp(device: GPUDevice, p: Pipelines, g: BindGroups, ste
   p.embed.forEach((k, i) => run(k.pipeline, g.embed[i]));
   run(p.layerNorm.pipeline, layer.ln1);
   run(p.finalNorm.pipeline, g.finalNorm);
-  run(p.kvWrite.pipeline, layer.kvWrite);
   run(p.attention.pipeline, layer.attention);
   run(p.argmax.pipeline, g.argmax);
   run(p.sample.pipeline, g.sample);

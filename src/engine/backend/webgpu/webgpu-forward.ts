@@ -8,7 +8,6 @@ import { flatGrid } from './shaders/common.wgsl.ts';
 import { ARGMAX_WORKGROUP, argmaxPartialCount } from './shaders/argmax.wgsl.ts';
 import { attentionGrid } from './shaders/attention.wgsl.ts';
 import { EMBED_WORKGROUP } from './shaders/embed.wgsl.ts';
-import { KV_WRITE_WORKGROUP } from './shaders/kv-write.wgsl.ts';
 import { LAYERNORM_THREAD_WORKGROUP } from './shaders/layernorm.wgsl.ts';
 import { TILED_COLS, TILED_ROWS } from './shaders/matmul-tiled.wgsl.ts';
 import type { Kernel, KernelVariants, MatmulKernels, Pipelines } from './pipelines.ts';
@@ -22,6 +21,11 @@ export interface StepSizes {
   rows: number;
 }
 
+/** Dispatches a step makes: per layer, two LayerNorms, four matmuls (the first also storing K and V) and attention; then per token-table chunk an embed and an LM head matmul, and the final LayerNorm, argmax and sample. */
+export function dispatchesPerStep(nLayer: number, tableChunks: number): number {
+  return 7 * nLayer + 2 * tableChunks + 3;
+}
+
 export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pipelines, g: BindGroups, sizes: StepSizes): void {
   const { tokens, rows } = sizes;
   const c = config.nEmbd;
@@ -32,8 +36,7 @@ export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pip
   };
   for (const lg of g.layers) {
     norm('layernorm', p.layerNorm, lg.ln1, tokens);
-    matmul(rec, 'matmul qkv', p.qkv, lg.qkv, tokens, p.variants);
-    rec.dispatch('kv write', p.kvWrite.pipeline, lg.kvWrite, ...flatGrid((tokens * c) / 4, KV_WRITE_WORKGROUP));
+    matmul(rec, 'matmul qkv + kv write', p.qkv, lg.qkv, tokens, p.variants);
     rec.dispatch('attention', p.attention.pipeline, lg.attention, ...attentionGrid(p.variants.reductions, tokens, config.nHead));
     matmul(rec, 'matmul attn proj + residual', p.proj, lg.proj, tokens, p.variants);
     norm('layernorm', p.layerNorm, lg.ln2, tokens);

@@ -46,7 +46,7 @@ ${rowBlockDots(tm, 'wn', 'slice', 'KS')}
     if (slice == 0u && n < N4 && m0 + i < rows) {
       let o = (m0 + i) * LDY4 + YOFF4 + n;
       let acc = partial[li];
-      ${epilogueStore(s.epilogue)}
+      ${epilogueStore(s.epilogue, 'm0 + i')}
     }
     workgroupBarrier(); // the next row overwrites partial
   }

@@ -34,7 +34,7 @@ export function matmulSubgroupWgsl(s: MatmulShape, tm: number, sg: number): stri
     }
     steps += '    }\n';
   }
-  const stores = rows.map((i) => `    if (m0 + ${i}u < rows) {\n      let o = (m0 + ${i}u) * LDY4 + YOFF4 + n;\n      let acc = acc${i};\n      ${epilogueStore(s.epilogue)}\n    }`).join('\n');
+  const stores = rows.map((i) => `    if (m0 + ${i}u < rows) {\n      let o = (m0 + ${i}u) * LDY4 + YOFF4 + n;\n      let acc = acc${i};\n      ${epilogueStore(s.epilogue, `m0 + ${i}u`)}\n    }`).join('\n');
   return /* wgsl */ `enable subgroups;
 ${matmulPrelude(s, 'texture')}
 @compute @workgroup_size(${SUBGROUP_MATMUL_WORKGROUP})

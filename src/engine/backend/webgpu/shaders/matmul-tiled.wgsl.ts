@@ -49,7 +49,7 @@ fn main(@builtin(workgroup_id) wg: vec3u, @builtin(local_invocation_id) lid: vec
     if (m < rows) {
       let o = m * LDY4 + YOFF4 + n;
       let acc = accs[i];
-      ${epilogueStore(s.epilogue)}
+      ${epilogueStore(s.epilogue, 'm')}
     }
   }
 }

@@ -86,7 +86,7 @@ ${rowBlockDots(tm, 'n', '0u', '1u')}
     if (m0 + i < rows) {
       let o = (m0 + i) * LDY4 + YOFF4 + n;
       let acc = accs[i];
-      ${epilogueStore(s.epilogue)}
+      ${epilogueStore(s.epilogue, 'm0 + i')}
     }
   }
 }
