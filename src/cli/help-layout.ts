@@ -8,7 +8,14 @@ import { terminalColumns } from './terminal-output.ts';
 
 const DESCRIPTION_INDENT = '      ';
 
+/** East Asian wide and fullwidth characters (CJK, Hangul, kana, fullwidth forms): two columns each. */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
+
 export const helpLayout: Partial<Help> = {
+  // Commander counts characters; kb's help names Chinese topics, two columns a character.
+  displayWidth(this: Help, text: string): number {
+    return Help.prototype.displayWidth.call(this, text) + (text.match(WIDE)?.length ?? 0);
+  },
   formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
     const width = this.helpWidth ?? 80;
     const besideTerm = width - termWidth - 4;
@@ -60,7 +67,7 @@ const GLUE = '\ue000';
 
 /** `text` with each paragraph (see helpText) wrapped to `width` columns at spaces. */
 export function reflowHelp(text: string, width: number): string {
-  const help = new Help();
+  const help = Object.assign(new Help(), helpLayout);
   const out: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {

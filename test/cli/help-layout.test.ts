@@ -22,4 +22,11 @@ describe('reflowHelp', () => {
     expect(reflowHelp(text, 46).split('\n')).toEqual(['type the number as in kb quiz (20, 20ms,', '0.02 s, 2.4 GB) and Enter']);
     expect(reflowHelp(text, 52).split('\n')).toEqual(['type the number as in kb quiz (20, 20ms, 0.02 s,', '2.4 GB) and Enter']);
   });
+
+  it('counts a Chinese character as two columns', () => {
+    // Up to "or": 39 characters, 42 columns on a terminal.
+    const words = 'abcdefghij abcdefghij abcdefghij';
+    expect(reflowHelp(`${words} 什么是 or more`, 40).split('\n')).toEqual([`${words} 什么是`, 'or more']);
+    expect(reflowHelp(`${words} abc or more`, 40).split('\n')).toEqual([`${words} abc or`, 'more']);
+  });
 });

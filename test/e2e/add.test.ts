@@ -71,18 +71,18 @@ describe('kb add', () => {
     expect(listed).toMatchObject({ queue: 'new', kind: 'note', path, front: 'What does TTFT measure?', lab: 'paged-kv' });
   });
 
-  it('puts a note in notes/inbox by default, a Chinese question under its id, and prints JSON with the scan', () => {
+  it('puts a note in notes/inbox by default, a Chinese question under its own words, and prints JSON with the scan', () => {
     const root = personalKb();
     const result = runKb(['--kb', root, 'add', '什么是首字延迟？', '--answer', '从提交请求到第一个输出 token 的时间。', '--json']);
     expect(result.code).toBe(0);
     const added = JSON.parse(result.stdout) as AddJson;
-    expect(added).toMatchObject({ path: `notes/inbox/${added.id}.md`, kind: 'note', line: 1, scan: { errors: [], warnings: [], cards: { total: 2 } } });
+    expect(added).toMatchObject({ path: 'notes/inbox/什么是首字延迟.md', kind: 'note', line: 1, scan: { errors: [], warnings: [], cards: { total: 2 } } });
     expect(parseKnowledgeFile(added.path, readFileSync(join(root, added.path), 'utf8')).cards[0].tags).toEqual(['inbox']);
     expect(due(root).cards.map((card) => card.id)).toContain(added.id);
     // Topics and decks named in Chinese are folders and files like any other.
     const topic = runKb(['--kb', root, 'add', '什么是连续批处理？', '--topic', '调度/批处理', '--answer', '每一步重新组批。', '--json']);
     expect(topic.code, topic.stderr).toBe(0);
-    expect((JSON.parse(topic.stdout) as AddJson).path).toMatch(/^notes\/调度\/批处理\/\w+\.md$/);
+    expect((JSON.parse(topic.stdout) as AddJson).path).toBe('notes/调度/批处理/什么是连续批处理.md');
     const deck = runKb(['--kb', root, 'add', '首字延迟包括什么？', '--deck', '指标', '--answer', '排队等待加上预填充。']);
     expect(deck.code, deck.stderr).toBe(0);
     expect(readFileSync(join(root, 'cards/指标.md'), 'utf8')).toContain('## 首字延迟包括什么？');

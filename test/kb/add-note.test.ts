@@ -9,7 +9,8 @@ import {
 } from '../../src/app/add-note.ts';
 import { newCardId } from '../../src/kb/card-identity.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
-import { SLUG_MAX_LENGTH, slugify } from '../../src/kb/slug.ts';
+import { SLUG_MAX_WIDTH, slugify } from '../../src/kb/slug.ts';
+import stringWidth from 'string-width';
 import { withBundledLabs } from '../helpers/kb-cli.ts';
 
 /** A knowledge base with two labs and whatever files are given. */
@@ -98,36 +99,39 @@ The time from submitting a request to its first output token.
 });
 
 describe('slugify', () => {
-  it('keeps lowercase ASCII letters and digits, one - for every other run', () => {
+  it('keeps lowercase letters and digits, one - for every other run, Latin accents dropped', () => {
     expect(slugify('What is TTFT (time to first token)?')).toBe('what-is-ttft-time-to-first-token');
     expect(slugify('  p95 < 700 ms -- why?  ')).toBe('p95-700-ms-why');
     expect(slugify('Qu’est-ce que la mémoire « paginée » ?')).toBe('qu-est-ce-que-la-memoire-paginee');
   });
 
-  it('is empty for a question with no ASCII letter or digit (Chinese)', () => {
-    expect(slugify('什么是首字延迟？')).toBe('');
+  it('keeps the letters of any script, as a vault of Chinese notes names its files', () => {
+    expect(slugify('什么是首字延迟？')).toBe('什么是首字延迟');
+    expect(slugify('什么是 TTFT（Time to First Token）和吞吐量？')).toBe('什么是-ttft-time-to-first-token-和吞吐量');
+    expect(slugify('ＫＶキャッシュとは？')).toBe('kvキャッシュとは');
+    expect(slugify('페이지드 어텐션이란?')).toBe('페이지드-어텐션이란');
+    expect(slugify('?!')).toBe('');
   });
 
-  it('keeps the ASCII words of a mixed question', () => {
-    expect(slugify('什么是 TTFT 和 TPOT？')).toBe('ttft-tpot');
-  });
-
-  it('cuts a long slug at a word boundary', () => {
+  it('cuts a long slug at a word boundary, or between whole characters within 60 columns', () => {
     const slug = slugify('Why does continuous batching raise throughput without hurting time to first token much at all?');
     expect(slug).toBe('why-does-continuous-batching-raise-throughput-without');
-    expect(slugify('a'.repeat(80))).toBe('a'.repeat(SLUG_MAX_LENGTH));
+    expect(slugify('a'.repeat(80))).toBe('a'.repeat(SLUG_MAX_WIDTH));
+    // Two columns a character: 30 of them.
+    expect(slugify('为什么连续批处理能在几乎不影响首字延迟的情况下提高吞吐量并且降低每个请求的平均成本？')).toBe('为什么连续批处理能在几乎不影响首字延迟的情况下提高吞吐量并且');
   });
 
-  it('always gives words of [a-z0-9] joined by single dashes, at most 60 characters, whole words of the full slug', () => {
+  it('always gives words of letters and digits joined by single dashes, lowercase NFC, at most 60 columns, whole words of the full slug', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
       const slug = slugify(text);
-      expect(slug).toMatch(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/);
-      expect(slug.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH);
+      expect(slug).toMatch(/^(?:[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:-[\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*)?$/u);
+      expect(slug).toBe(slug.normalize('NFC'));
+      expect(slug).toBe(slug.toLowerCase());
+      expect(stringWidth(slug)).toBeLessThanOrEqual(SLUG_MAX_WIDTH);
       const full = slugify(text, Infinity);
-      if (slug.length < full.length && full.indexOf('-') !== -1 && full.indexOf('-') <= SLUG_MAX_LENGTH) {
-        expect(full.startsWith(slug)).toBe(true);
-        expect(full.charAt(slug.length)).toBe('-');
-      }
+      expect(full.startsWith(slug)).toBe(true);
+      const firstWord = full.split('-')[0];
+      if (slug.length < full.length && stringWidth(firstWord) <= SLUG_MAX_WIDTH) expect(full.charAt(slug.length)).toBe('-');
     }));
   });
 });
@@ -147,11 +151,17 @@ describe('addNote', () => {
     expect(readAddedCard(added)).toMatchObject({ id: 'abcdefghijkm', lab: 'batching', tags: ['metrics'] });
   });
 
-  it('names a Chinese question\'s file by its id, in the inbox-style topic folder it is given', () => {
+  it('names a Chinese question\'s file by its question, in the topic folder it is given', () => {
     const root = knowledgeBase();
-    const added = addNote(root, note({ question: '什么是首字延迟？', answer: '从提交请求到第一个输出 token 的时间。', topic: 'inbox' }), { id: 'zhcnquestion' });
-    expect(added.path).toBe('notes/inbox/zhcnquestion.md');
+    const added = addNote(root, note({ question: '什么是首字延迟？', answer: '从提交请求到第一个输出 token 的时间。', topic: '指标' }), { id: 'zhcnquestion' });
+    expect(added.path).toBe('notes/指标/什么是首字延迟.md');
     expect(readAddedCard(added)?.front).toBe('什么是首字延迟？');
+  });
+
+  it('names the file by its id when the question has no letter or digit', () => {
+    const root = knowledgeBase();
+    const added = addNote(root, note({ question: '→ ?', answer: 'an arrow', topic: 'inbox' }), { id: 'arrowquestio' });
+    expect(added.path).toBe('notes/inbox/arrowquestio.md');
   });
 
   it('refuses a file that exists, naming it, and overwrites nothing', () => {
