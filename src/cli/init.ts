@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 /** "next:" as the user can paste it: no cd into the folder they are in, and a path with spaces quoted. */
 export function nextStep(dir: string, command: string, cwd = process.cwd()): string {
@@ -46,7 +47,7 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
         return;
       }
       if (result.existing) {
-        process.stdout.write(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed\n${nextStep(dir, 'kb review')}\n`);
+        process.stdout.write(await fittedToTerminal(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed\n${nextStep(dir, 'kb review')}\n`));
         return;
       }
       if (result.adopted) {
@@ -57,12 +58,12 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
           ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),
           nextStep(dir, 'kb review'),
         ];
-        process.stdout.write(`${lines.join('\n')}\n`);
+        process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
         return;
       }
       const what = options.empty ? 'an empty knowledge base' : `a knowledge base with ${result.copied} files copied from the bundled one`;
       // kb review scans on its way in; an empty one has nothing to review until a question is added.
       const next = options.empty ? `kb add "Your first question?"` : 'kb review';
-      process.stdout.write(`created ${what} in ${result.root}\n${nextStep(dir, next)}\n`);
+      process.stdout.write(await fittedToTerminal(`created ${what} in ${result.root}\n${nextStep(dir, next)}\n`));
     });
 }

@@ -79,6 +79,16 @@ describe('a lab report, the lab history and kb scan', () => {
   });
 });
 
+describe('kb init', () => {
+  it('fits 80 columns when piped, however long the folder\'s path', () => {
+    const dir = join(tempDir(), 'a-knowledge-base-folder-with-a-rather-long-name-for-notes');
+    for (const run of [runKb(['init', '--empty', dir]), runKb(['init', dir])]) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout.split('\n').filter((line) => stringWidth(line) > 80)).toEqual([]);
+    }
+  });
+});
+
 describe('$COLUMNS', () => {
   it('sets the width of piped output: help, kb due, a lab listing', () => {
     const env = { COLUMNS: '60' };
