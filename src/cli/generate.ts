@@ -128,8 +128,9 @@ function formatResult(r: GenerateResult): string {
     '',
     `model: ${r.model}, ${r.weights}`,
     `backend: ${r.description}`,
-    `prompt ids (${r.promptIds.length}): ${r.promptIds.join(',')}`,
-    `output ids (${r.outputIds.length}): ${r.outputIds.join(',')}`,
+    // A space after each comma: a long list wraps between ids, never inside one (and still pastes into --prompt-ids "…").
+    `prompt ids (${r.promptIds.length}): ${r.promptIds.join(', ')}`,
+    `output ids (${r.outputIds.length}): ${r.outputIds.join(', ')}`,
     `finish: ${r.finishReason}`,
     `TTFT ${f(r.timings.ttftMs, 'ms')}  TPOT ${f(r.timings.tpotMs, 'ms/token')}  ` +
       `decode ${f(r.timings.decodeTokensPerS, 'tokens/s')}  total ${f(r.timings.latencyMs, 'ms')}`,

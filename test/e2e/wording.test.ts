@@ -25,6 +25,18 @@ describe('kb generate wording', () => {
     });
   });
 
+  it('wraps long lists of token ids between ids, never inside one', () => {
+    const args = ['generate', '什么是首字延迟', '--max-new-tokens', '40', '--ignore-eos'];
+    const json = JSON.parse(runKb([...args, '--json']).stdout) as { promptIds: number[]; outputIds: number[] };
+    const piped = runKb(args).stdout;
+    const list = (label: string) => new RegExp(`^${label} \\(\\d+\\): ((?:.|\\n {17})*)$`, 'm').exec(piped)?.[1];
+    for (const [label, ids] of [['prompt ids', json.promptIds], ['output ids', json.outputIds]] as const) {
+      const lines = list(label)!.split('\n');
+      expect(lines.length, label).toBeGreaterThan(1);
+      expect(lines.flatMap((line) => line.trim().split(/,\s*/).filter(Boolean)).map(Number), label).toEqual(ids);
+    }
+  });
+
   it('--help says what the cpu backend runs (WebAssembly SIMD, not TypeScript)', () => {
     const help = runKb(['generate', '--help']).stdout.replace(/\s+/g, ' ');
     expect(help).toContain("cpu runs WebAssembly SIMD kernels on this CPU's cores");
