@@ -152,6 +152,8 @@ interface AdapterFigures {
   maxTextureDimension2D: number;
   /** Where the backend keeps weights on this adapter by default. */
   weights: KernelVariants['weights'];
+  /** Whether decode's few-row matmuls split K (and fuse the LayerNorm before them). */
+  fewRows: KernelVariants['fewRows'];
   submitReadbackUs: number;
   perDispatchUs: number;
   matmuls: MatmulFigure[];
@@ -219,8 +221,8 @@ async function measureAdapter(matmulRows: number[]): Promise<AdapterFigures> {
   const ceiling = [...ceilings, ...matmuls].reduce((a, b) => (b.gflopsPerCpuSecond > a.gflopsPerCpuSecond ? b : a));
   await device.queue.onSubmittedWorkDone();
   device.destroy();
-  const weights = variants[0].weights;
-  return { description: ctx.description, maxBinding: device.limits.maxStorageBufferBindingSize, maxTextureDimension2D: device.limits.maxTextureDimension2D, weights, submitReadbackUs: oneUs, perDispatchUs: (manyUs - oneUs) / 200, matmuls, ceiling };
+  const { weights, fewRows } = variants[0];
+  return { description: ctx.description, maxBinding: device.limits.maxStorageBufferBindingSize, maxTextureDimension2D: device.limits.maxTextureDimension2D, weights, fewRows, submitReadbackUs: oneUs, perDispatchUs: (manyUs - oneUs) / 200, matmuls, ceiling };
 }
 
 /** One matmul kernel alone, as the backend would pick it for `rows` rows; the median of a few passes of repeated dispatches. */
@@ -274,7 +276,7 @@ for (const name of args.models.split(',')) {
   if (adapter) {
     const config = namedConfig(name);
     const chunkBytes = adapter.weights === 'texture' ? 4 * adapter.maxTextureDimension2D * config.nEmbd * 4 : adapter.maxBinding;
-    const dispatches = dispatchesPerStep(config.nLayer, tokenTableChunks(config, chunkBytes).length);
+    const dispatches = dispatchesPerStep(config.nLayer, tokenTableChunks(config, chunkBytes).length, adapter.fewRows === 'split-k');
     log(`  webgpu fixed cost per step (${name}): ~${dispatches} dispatches -> ~${((adapter.submitReadbackUs + dispatches * adapter.perDispatchUs) / 1000).toFixed(2)} ms before any math`);
   }
 }

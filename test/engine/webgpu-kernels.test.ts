@@ -94,7 +94,7 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     }, SLOW);
   }
 
-  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled' | 's1' | 's8' | 's16' | 'k1' | 'k4' | 'k8'; rows: number; epilogue: Epilogue }[] = [
+  const matmulCases: { kernel: 'x1' | 'x4' | 'x8' | 'tiled' | 's1' | 's8' | 's16' | 'k1' | 'k4' | 'k8'; rows: number; epilogue: Epilogue; norm?: true }[] = [
     { kernel: 'x1', rows: 3, epilogue: 'bias' },
     { kernel: 'x4', rows: 6, epilogue: 'bias-gelu' },
     { kernel: 'x8', rows: 11, epilogue: 'bias-residual' },
@@ -117,9 +117,13 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
     { kernel: 'tiled', rows: 70, epilogue: 'bias-kv' },
     { kernel: 's8', rows: 9, epilogue: 'bias-kv' },
     { kernel: 'k4', rows: 5, epilogue: 'bias-kv' },
+    // The split-K kernel applying the LayerNorm before it to X as it reads it (decode steps on GPUs).
+    { kernel: 'k1', rows: 1, epilogue: 'bias-kv', norm: true },
+    { kernel: 'k4', rows: 3, epilogue: 'bias-gelu', norm: true },
+    { kernel: 'k8', rows: 11, epilogue: 'bias-kv', norm: true },
   ];
-  for (const { kernel, rows, epilogue } of matmulCases) {
-    it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}, into a strided output`, async (test) => {
+  for (const { kernel, rows, epilogue, norm } of matmulCases) {
+    it(`matmul ${kernel}, ${rows} rows, epilogue ${epilogue}${norm ? ', LayerNorm fused' : ''}, into a strided output`, async (test) => {
       const subgroupSize = (await testGpu()).subgroupSize;
       if (kernel.startsWith('s') && subgroupSize === undefined) test.skip('the adapter has no subgroups');
       // 300 columns: several workgroups and tiles; k 36: not a multiple of the tiled kernel's 16.
@@ -127,8 +131,11 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const n = 300;
       const ldy = 312;
       const yOffset = 8;
-      const shape: MatmulShape = { k, n, ldy, yOffset, rows: 'tokens', epilogue };
-      const x = randomArray(rows * k, 6);
+      const shape: MatmulShape = { k, n, ldy, yOffset, rows: 'tokens', epilogue, ...(norm ? { norm: { eps: 1e-5 } } : {}) };
+      // Rows off centre, as the residual stream is, so a LayerNorm that skipped the mean would show.
+      const x = randomArray(rows * k, 6, norm ? 1 : -1, norm ? 4 : 1);
+      const gamma = randomArray(k, 16, 0.5, 1.5);
+      const beta = randomArray(k, 17);
       const w = randomArray(k * n, 7);
       const bias = randomArray(n, 8);
       const y0 = randomArray(rows * ldy, 9);
@@ -141,6 +148,7 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const slots = Uint32Array.from({ length: rows }, (_, m) => rows + 3 - m);
       const pools = [randomArray((rows + 4) * c, 14), randomArray((rows + 4) * c, 15)];
       if (epilogue === 'bias-kv') bindings.push({ data: slots }, { data: pools[0], write: true }, { data: pools[1], write: true });
+      if (norm) bindings.push({ data: gamma }, { data: beta });
       const tm = Number(kernel.slice(1));
       const splitK = kernel.startsWith('k');
       const code = kernel === 'tiled' ? matmulTiledWgsl(shape) : subgroup ? matmulSubgroupWgsl(shape, tm, subgroupSize!) : splitK ? matmulSplitKWgsl(shape, tm) : matmulWgsl(shape, tm);
@@ -148,10 +156,12 @@ describe.skipIf(noAdapter)('webgpu kernels vs the cpu backend', () => {
       const grid: [number, number] = kernel === 'tiled' ? [Math.ceil(n / 64), Math.ceil(rows / 64)] : [Math.ceil(n / 4 / columnsPerWorkgroup), Math.ceil(rows / tm)];
       const [, , y, , , kPool, vPool] = await runKernel({ code, step: { tokens: rows }, bindings, grid });
       const expected = Float32Array.from(y0);
+      const xIn = new Float32Array(x);
+      if (norm) for (let m = 0; m < rows; m++) layerNormRow(x, m, xIn, m, gamma, beta, k, 1e-5);
       for (let m = 0; m < rows; m++) {
         for (let j = 0; j < n; j++) {
           let dot = 0;
-          for (let i = 0; i < k; i++) dot += x[m * k + i] * w[i * n + j];
+          for (let i = 0; i < k; i++) dot += xIn[m * k + i] * w[i * n + j];
           const o = m * ldy + yOffset + j;
           if (epilogue === 'none') expected[o] = dot;
           else if (epilogue === 'bias') expected[o] = dot + bias[j];

@@ -13,6 +13,9 @@ export interface LayerBindGroups {
   ln2: GPUBindGroup;
   fc: GPUBindGroup;
   fcProj: GPUBindGroup;
+  /** The QKV and MLP projections with their LayerNorm fused in, reading the residual stream (GPUs). */
+  qkvNormed?: GPUBindGroup;
+  fcNormed?: GPUBindGroup;
 }
 
 export interface BindGroups {
@@ -35,6 +38,8 @@ export function buildBindGroups(device: GPUDevice, p: Pipelines, w: GpuWeights, 
     ln2: group(p.layerNorm.layout, [a.step, a.x, lw.ln2Gamma, lw.ln2Beta, a.xn]),
     fc: group(p.fc.layout, [a.step, a.xn, { matrix: lw.fcW }, a.hidden, lw.fcB]),
     fcProj: group(p.fcProj.layout, [a.step, a.hidden, { matrix: lw.fcProjW }, a.x, lw.fcProjB]),
+    ...(p.qkv.normed ? { qkvNormed: group(p.qkv.normed.layout, [a.step, a.x, { matrix: lw.qkvW }, a.qkv, lw.qkvB, a.slotMapping, pool.k[l], pool.v[l], lw.ln1Gamma, lw.ln1Beta]) } : {}),
+    ...(p.fc.normed ? { fcNormed: group(p.fc.normed.layout, [a.step, a.x, { matrix: lw.fcW }, a.hidden, lw.fcB, lw.ln2Gamma, lw.ln2Beta]) } : {}),
   }));
   return {
     embed: w.wteChunks.map((chunk, i) => group(p.embed[i].layout, [a.step, a.tokenIds, a.positions, { matrix: chunk.table }, w.wpe, a.x])),

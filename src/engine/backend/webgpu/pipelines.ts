@@ -78,6 +78,8 @@ export interface MatmulKernels {
   layout: GPUBindGroupLayout;
   byRowBlock: Map<number, GPUComputePipeline>;
   tiled?: GPUComputePipeline;
+  /** The row-block kernels with the LayerNorm before this matmul fused in (split-K only), over their own layout: X is the residual stream. */
+  normed?: { layout: GPUBindGroupLayout; byRowBlock: Map<number, GPUComputePipeline> };
 }
 
 export interface Kernel {
@@ -141,7 +143,11 @@ async function kernel(device: GPUDevice, label: string, code: string, bindings: 
   return { layout, pipeline: await compileKernel(device, label, code, layout) };
 }
 
-export async function matmulKernels(device: GPUDevice, label: string, shape: MatmulShape, variants: KernelVariants): Promise<MatmulKernels> {
+/**
+ * A matmul's kernels: the row-block variants and the tiled one. With `norm` (the eps of the
+ * LayerNorm before it) the split-K variants also come with that LayerNorm fused in.
+ */
+export async function matmulKernels(device: GPUDevice, label: string, shape: MatmulShape, variants: KernelVariants, norm?: { eps: number }): Promise<MatmulKernels> {
   const textures = variants.weights === 'texture';
   const bindings: Binding[] = ['uniform', 'read', textures ? 'texture' : 'read', 'write'];
   bindings.push(...epilogueBindingKinds(shape.epilogue));
@@ -149,11 +155,14 @@ export async function matmulKernels(device: GPUDevice, label: string, shape: Mat
   const splitK = !textures && variants.fewRows === 'split-k';
   const code = (tm: number): string => (textures ? matmulSubgroupWgsl(shape, tm, variants.subgroupSize) : splitK ? matmulSplitKWgsl(shape, tm) : matmulWgsl(shape, tm));
   const columnsPerWorkgroup = textures ? SUBGROUP_MATMUL_WORKGROUP : splitK ? splitKColumns(shape.n / 4) : MATMUL_WORKGROUP;
-  const [tiled, ...blocked] = await Promise.all([
+  const normedLayout = norm && splitK ? bindGroupLayout(device, `layernorm + ${label}`, [...bindings, 'read', 'read']) : undefined;
+  const [tiled, blocked, normed] = await Promise.all([
     variants.tiledFromRows === Infinity ? undefined : compileKernel(device, `${label} tiled`, matmulTiledWgsl(shape), layout),
-    ...variants.rowBlocks.map((tm) => compileKernel(device, `${label} x${tm}`, code(tm), layout)),
+    Promise.all(variants.rowBlocks.map((tm) => compileKernel(device, `${label} x${tm}`, code(tm), layout))),
+    normedLayout ? Promise.all(variants.rowBlocks.map((tm) => compileKernel(device, `layernorm + ${label} x${tm}`, matmulSplitKWgsl({ ...shape, norm }, tm), normedLayout))) : undefined,
   ]);
-  return { shape, columnsPerWorkgroup, layout, tiled, byRowBlock: new Map(variants.rowBlocks.map((tm, i) => [tm, blocked[i]])) };
+  const byBlock = (pipelines: GPUComputePipeline[]) => new Map(variants.rowBlocks.map((tm, i) => [tm, pipelines[i]]));
+  return { shape, columnsPerWorkgroup, layout, tiled, byRowBlock: byBlock(blocked), ...(normedLayout && normed ? { normed: { layout: normedLayout, byRowBlock: byBlock(normed) } } : {}) };
 }
 
 export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv: KvLayout, chunks: readonly Omit<TokenTableChunk, 'table'>[], variants: KernelVariants): Promise<Pipelines> {
@@ -165,9 +174,9 @@ export async function buildPipelines(device: GPUDevice, config: ModelConfig, kv:
     Promise.all(chunks.map((chunk, i) => kernel(device, `embed ${i}`, embedWgsl({ c, chunkStart: chunk.start, chunkSize: chunk.size, chunkStride: chunk.stride }, variants.weights), ['uniform', 'read', 'read', variants.weights === 'texture' ? 'texture' : 'read', 'read', 'write']))),
     kernel(device, 'layernorm', layerNormWgsl({ c, eps, rows: 'tokens', variant: variants.reductions }), ['uniform', 'read', 'read', 'read', 'write']),
     kernel(device, 'final layernorm', layerNormWgsl({ c, eps, rows: 'sampled', variant: variants.reductions }), ['uniform', 'read', 'read', 'read', 'write', 'read', 'read']),
-    matmulKernels(device, 'qkv', linear(c, 3 * c, 'bias-kv'), variants),
+    matmulKernels(device, 'qkv', linear(c, 3 * c, 'bias-kv'), variants, { eps }),
     matmulKernels(device, 'attn proj', linear(c, c, 'bias-residual'), variants),
-    matmulKernels(device, 'fc', linear(c, 4 * c, 'bias-gelu'), variants),
+    matmulKernels(device, 'fc', linear(c, 4 * c, 'bias-gelu'), variants, { eps }),
     matmulKernels(device, 'fc proj', linear(4 * c, c, 'bias-residual'), variants),
     Promise.all(chunks.map((chunk, i) => matmulKernels(device, `lm head ${i}`, { k: c, n: chunk.stride, ldy: ld, yOffset: chunk.start, rows: 'sampled', epilogue: 'none' }, variants))),
     kernel(device, 'attention', attentionWgsl({ c, nHead: config.nHead, blockSize: kv.blockSize }, variants.reductions), ['uniform', 'read', 'read', 'read', 'read', 'read', 'read', 'write']),

@@ -31,6 +31,9 @@ export async function warmUp(device: GPUDevice, p: Pipelines, g: BindGroups, ste
     for (const pipeline of k.byRowBlock.values()) run(pipeline, group);
     if (k.tiled) run(k.tiled, group);
   }
+  for (const [k, group] of [[p.qkv, layer.qkvNormed], [p.fc, layer.fcNormed]] as const) {
+    if (k.normed && group) for (const pipeline of k.normed.byRowBlock.values()) run(pipeline, group);
+  }
   pass.end();
   device.queue.submit([encoder.finish()]);
   await device.queue.onSubmittedWorkDone();

@@ -21,9 +21,13 @@ export interface StepSizes {
   rows: number;
 }
 
-/** Dispatches a step makes: per layer, two LayerNorms, four matmuls (the first also storing K and V) and attention; then per token-table chunk an embed and an LM head matmul, and the final LayerNorm, argmax and sample. */
-export function dispatchesPerStep(nLayer: number, tableChunks: number): number {
-  return 7 * nLayer + 2 * tableChunks + 3;
+/**
+ * Dispatches a step makes: per layer, two LayerNorms (none where the matmuls after them fuse
+ * them), four matmuls (the first also storing K and V) and attention; then per token-table chunk
+ * an embed and an LM head matmul, and the final LayerNorm, argmax and sample.
+ */
+export function dispatchesPerStep(nLayer: number, tableChunks: number, layerNormsFused: boolean): number {
+  return (layerNormsFused ? 5 : 7) * nLayer + 2 * tableChunks + 3;
 }
 
 export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pipelines, g: BindGroups, sizes: StepSizes): void {
@@ -34,13 +38,21 @@ export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pip
     const grid = p.variants.reductions === 'thread' ? flatGrid(n, LAYERNORM_THREAD_WORKGROUP) : flatGrid(n, 1);
     rec.dispatch(name, kernel.pipeline, group, ...grid);
   };
+  // A LayerNorm and the matmul it feeds: one kernel where the matmul fuses it (split-K, few rows).
+  const normThenMatmul = (ln: GPUBindGroup, name: string, k: MatmulKernels, group: GPUBindGroup, normedGroup: GPUBindGroup | undefined): void => {
+    const fused = normedGroup === undefined ? null : normedMatmulDispatch(k, tokens, p.variants);
+    if (fused) {
+      rec.dispatch(`layernorm + ${name}`, fused.pipeline, normedGroup!, ...fused.grid);
+      return;
+    }
+    norm('layernorm', p.layerNorm, ln, tokens);
+    matmul(rec, name, k, group, tokens, p.variants);
+  };
   for (const lg of g.layers) {
-    norm('layernorm', p.layerNorm, lg.ln1, tokens);
-    matmul(rec, 'matmul qkv + kv write', p.qkv, lg.qkv, tokens, p.variants);
+    normThenMatmul(lg.ln1, 'matmul qkv + kv write', p.qkv, lg.qkv, lg.qkvNormed);
     rec.dispatch('attention', p.attention.pipeline, lg.attention, ...attentionGrid(p.variants.reductions, tokens, config.nHead));
     matmul(rec, 'matmul attn proj + residual', p.proj, lg.proj, tokens, p.variants);
-    norm('layernorm', p.layerNorm, lg.ln2, tokens);
-    matmul(rec, 'matmul fc + gelu', p.fc, lg.fc, tokens, p.variants);
+    normThenMatmul(lg.ln2, 'matmul fc + gelu', p.fc, lg.fc, lg.fcNormed);
     matmul(rec, 'matmul fc proj + residual', p.fcProj, lg.fcProj, tokens, p.variants);
   }
   if (rows === 0) return;
@@ -53,6 +65,14 @@ export function encodeForward(rec: DispatchRecorder, config: ModelConfig, p: Pip
 function matmul(rec: DispatchRecorder, name: string, k: MatmulKernels, group: GPUBindGroup, rows: number, variants: KernelVariants): void {
   const { pipeline, grid } = matmulDispatch(k, rows, variants);
   rec.dispatch(name, pipeline, group, ...grid);
+}
+
+/** The fused LayerNorm + matmul for `rows` rows and its grid, where the matmul has one and these rows take a row-block kernel (the tiled one reads X as it is); else null. */
+export function normedMatmulDispatch(k: MatmulKernels, rows: number, variants: Pick<KernelVariants, 'tiledFromRows' | 'tiledFromTiles'>): { pipeline: GPUComputePipeline; grid: [number, number] } | null {
+  if (!k.normed) return null;
+  const plain = matmulDispatch(k, rows, variants);
+  const block = [...k.byRowBlock].find(([, pipeline]) => pipeline === plain.pipeline);
+  return block === undefined ? null : { pipeline: k.normed.byRowBlock.get(block[0])!, grid: plain.grid };
 }
 
 /** The kernel for `rows` rows and its grid: on a GPU tiles from enough rows and tiles, else the smallest row block that covers the rows (the largest beyond). */

@@ -16,11 +16,12 @@
 // W's texture is its [K, N] row-major data as K rows of N/4 texels: no reordering at upload.
 
 import { epilogueStore } from './epilogue.wgsl.ts';
-import { matmulPrelude, type MatmulShape } from './matmul.wgsl.ts';
+import { matmulPrelude, refuseNorm, type MatmulShape } from './matmul.wgsl.ts';
 
 export const SUBGROUP_MATMUL_WORKGROUP = 64;
 
 export function matmulSubgroupWgsl(s: MatmulShape, tm: number, sg: number): string {
+  refuseNorm(s, 'subgroup');
   const rows = Array.from({ length: tm }, (_, i) => i);
   const setup = rows.map((i) => `  let xr${i} = min(m0 + ${i}u, rows - 1u) * K4;\n  var acc${i} = vec4f(0.0);`).join('\n');
   const loads = rows.map((i) => `    let xs${i} = select(vec4f(0.0), x[xr${i} + ki], inK);`).join('\n');

@@ -5,13 +5,14 @@
 // Same bindings and epilogues as the register-blocked kernel, so the two are interchangeable.
 
 import { epilogueStore } from './epilogue.wgsl.ts';
-import { matmulPrelude, type MatmulShape } from './matmul.wgsl.ts';
+import { matmulPrelude, refuseNorm, type MatmulShape } from './matmul.wgsl.ts';
 
 /** Output rows and columns per workgroup. */
 export const TILED_ROWS = 64;
 export const TILED_COLS = 64;
 
 export function matmulTiledWgsl(s: MatmulShape): string {
+  refuseNorm(s, 'tiled');
   return /* wgsl */ `${matmulPrelude(s)}
 var<workgroup> xs: array<vec4f, 256>; // [64 rows][4 vec4 of k]
 var<workgroup> ws: array<vec4f, 256>; // [16 k][16 vec4 of columns]
