@@ -113,6 +113,7 @@ export function cardQueries(db: KbDatabase) {
     'SELECT id, path, line FROM cards WHERE orphan = 0 AND id_in_file = 0 ORDER BY path, line',
   );
   const liveCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 0');
+  const anyCard = db.prepare<[], { one: number }>('SELECT 1 AS one FROM cards LIMIT 1');
   const orphanCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 1');
   const livePaths = db.prepare<[], { path: string }>('SELECT DISTINCT path FROM cards WHERE orphan = 0');
 
@@ -125,6 +126,10 @@ export function cardQueries(db: KbDatabase) {
   });
 
   return {
+    /** No card at all, orphans included (a first scan). */
+    isEmpty(): boolean {
+      return anyCard.get() === undefined;
+    },
     find(id: string): CardRow | null {
       const row = byId.get(id);
       return row ? cardFromRow(row) : null;

@@ -5,6 +5,7 @@
 import { cardQueries, type CardContent } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
 import { fsrsQueries } from '../../store/fsrs-rows.ts';
+import { withIndexesRebuilt } from '../../store/rebuilt-indexes.ts';
 import { sameFsrsState } from '../../model/fsrs-state.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
 import type { SettledCard } from '../../kb/scan-file.ts';
@@ -80,40 +81,44 @@ export function applyChanges(
   }
 
   const seen = new Set(places.keys());
-  for (const source of parsedSources) {
-    for (const card of source.cards) {
-      if (duplicates.has(card.id)) continue;
-      const content = cardContent(card, source);
-      const existing = cards.find(card.id);
-      if (!existing) {
-        cards.insert(content, now);
-        fsrs.write(card.id, card.kind === 'note' ? seedFsrsState(card.seed, now, config.dayStartsAt) : newCardState(now));
-        report.cards.added++;
-        continue;
-      }
-      const contentChanged = existing.contentHash !== content.contentHash || existing.deck !== content.deck || existing.kind !== content.kind;
-      if (existing.orphan) report.cards.restored++;
-      else if (contentChanged) report.cards.changed++;
-      else if (existing.path !== content.path) report.cards.moved++;
-      const same =
-        !existing.orphan &&
-        !contentChanged &&
-        existing.path === content.path &&
-        existing.line === content.line &&
-        existing.fileSize === content.fileSize &&
-        existing.fileMtimeMs === content.fileMtimeMs &&
-        existing.idInFile === content.idInFile;
-      if (!same) cards.update(content, now);
-      // Until its first review in kb, a note's schedule follows its frontmatter.
-      if (card.kind === 'note' && !fsrs.hasReviews(card.id)) {
-        const current = fsrs.get(card.id);
-        const seeded = seedFsrsState(card.seed, now, config.dayStartsAt, current?.due);
-        if (!current || !sameFsrsState(current, seeded)) fsrs.write(card.id, seeded);
-      } else if (!fsrs.get(card.id)) {
-        fsrs.write(card.id, newCardState(now));
+  // A first scan stores every card: into empty tables, their indexes are built once after.
+  const fresh = cards.isEmpty() ? seen.size : 0;
+  withIndexesRebuilt(db, ['cards', 'fsrs'], fresh, () => {
+    for (const source of parsedSources) {
+      for (const card of source.cards) {
+        if (duplicates.has(card.id)) continue;
+        const content = cardContent(card, source);
+        const existing = cards.find(card.id);
+        if (!existing) {
+          cards.insert(content, now);
+          fsrs.write(card.id, card.kind === 'note' ? seedFsrsState(card.seed, now, config.dayStartsAt) : newCardState(now));
+          report.cards.added++;
+          continue;
+        }
+        const contentChanged = existing.contentHash !== content.contentHash || existing.deck !== content.deck || existing.kind !== content.kind;
+        if (existing.orphan) report.cards.restored++;
+        else if (contentChanged) report.cards.changed++;
+        else if (existing.path !== content.path) report.cards.moved++;
+        const same =
+          !existing.orphan &&
+          !contentChanged &&
+          existing.path === content.path &&
+          existing.line === content.line &&
+          existing.fileSize === content.fileSize &&
+          existing.fileMtimeMs === content.fileMtimeMs &&
+          existing.idInFile === content.idInFile;
+        if (!same) cards.update(content, now);
+        // Until its first review in kb, a note's schedule follows its frontmatter.
+        if (card.kind === 'note' && !fsrs.hasReviews(card.id)) {
+          const current = fsrs.get(card.id);
+          const seeded = seedFsrsState(card.seed, now, config.dayStartsAt, current?.due);
+          if (!current || !sameFsrsState(current, seeded)) fsrs.write(card.id, seeded);
+        } else if (!fsrs.get(card.id)) {
+          fsrs.write(card.id, newCardState(now));
+        }
       }
     }
-  }
+  });
 
   const orphanAll = (path: string) => {
     for (const id of cards.liveIdsIn(path)) {
