@@ -62,7 +62,7 @@ describe('kb init on a folder of notes', () => {
     const config = readFileSync(join(root, 'kb.json'), 'utf8');
     const again = runKb(['init', root]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/already a knowledge base.*nothing changed/);
+    expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/already a knowledge base.*nothing changed/);
     expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(config);
   });
 

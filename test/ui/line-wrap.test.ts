@@ -30,6 +30,13 @@ describe('wrapText', () => {
     expect(wrapText('a well-known trick', 8)).toEqual(['a well-', 'known', 'trick']);
   });
 
+  it('keeps a path or a URL whole where it fits a line, and breaks one that cannot after a hyphen', () => {
+    expect(wrapText('it has /tmp/kb-test-PusHrU/vault/kb.json; nothing changed', 40)).toEqual(['it has', '/tmp/kb-test-PusHrU/vault/kb.json;', 'nothing changed']);
+    expect(wrapText('see notes/kv-cache/paged-attention.md:12 now', 38)).toEqual(['see', 'notes/kv-cache/paged-attention.md:12', 'now']);
+    expect(wrapText('serving on http://127.0.0.1:8000/v1 now', 30)).toEqual(['serving on', 'http://127.0.0.1:8000/v1 now']);
+    expect(wrapText('an input/output-heavy load', 16)).toEqual(['an input/output-', 'heavy load']);
+  });
+
   it('starts no line with the space it broke at, when the line above fills the width exactly', () => {
     expect(wrapText('aaaa bbbb cccc', 4)).toEqual(['aaaa', 'bbbb', 'cccc']);
     expect(wrapText('abc 2 TB/s', 3)).toEqual(['abc', '2 T', 'B/s']);

@@ -3,6 +3,7 @@
 // hyphens; plus kb's own rule that a number and its unit stay together (`2 TB/s`, `20 ms`,
 // `20 毫秒`), as a reader of figures expects.
 import { createRequire } from 'node:module';
+import stringWidth from 'string-width';
 
 export interface BreakOpportunity {
   /** A line may end just before this offset (UTF-16 units); a line's trailing spaces are dropped. */
@@ -53,12 +54,19 @@ const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${AS
 // A command-line option (`--name`, `--max-new-tokens`, `-h`): UAX #14 breaks after a hyphen,
 // which would leave `--` at a line's end and the name on the next.
 const OPTION = /(?<![\w-])--?[A-Za-z][\w-]*/g;
+// A file path or URL (`/tmp/kb-test-x/vault/kb.json`, `notes/a.md:3`, `http://127.0.0.1:8000/v1`):
+// UAX #14 breaks after its hyphens, and a path cut in two cannot be copied from the terminal.
+const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/?[\w.-]+(?:\/[\w.-]*)+(?::\d+)?)/g;
 
-/** Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's name. */
-export function unbreakableRanges(text: string): Array<[number, number]> {
-  const ranges = [...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION)]
-    .map((match): [number, number] => [match.index, match.index + match[0].length])
-    .sort((a, b) => a[0] - b[0]);
+/**
+ * Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's
+ * name, a path or URL where it fits `width` cells (a longer one breaks as UAX #14 says, after a
+ * hyphen or a slash, rather than anywhere).
+ */
+export function unbreakableRanges(text: string, width = Infinity): Array<[number, number]> {
+  const span = (match: RegExpExecArray): [number, number] => [match.index, match.index + match[0].length];
+  const paths = [...text.matchAll(PATH_OR_URL)].map(span).filter(([start, end]) => width === Infinity || stringWidth(text.slice(start, end)) <= width);
+  const ranges = [...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION)].map(span), ...paths].sort((a, b) => a[0] - b[0]);
   // In order and apart, as breakOpportunities walks them.
   const merged: Array<[number, number]> = [];
   for (const range of ranges) {
@@ -69,16 +77,28 @@ export function unbreakableRanges(text: string): Array<[number, number]> {
   return merged;
 }
 
-/** Every place a line of `text` may end, in order; the last is the end of the text. */
-export function breakOpportunities(text: string): BreakOpportunity[] {
-  const kept = unbreakableRanges(text);
+/** Every place a line of `text` (`width` cells wide) may end, in order; the last is the end of the text. */
+export function breakOpportunities(text: string, width = Infinity): BreakOpportunity[] {
+  const kept = unbreakableRanges(text, width);
+  // UAX #14 never breaks before a slash, so `has /tmp/x` would take its word along: a path
+  // after a space may start a line (not one inside a number and its unit: `2 TB/s`).
+  const pathStarts = [...text.matchAll(PATH_OR_URL)]
+    .map((match) => match.index)
+    .filter((at) => at > 0 && /\s/.test(text[at - 1]) && !kept.some(([start, end]) => start < at && at < end));
   const breaker = new (lineBreaker())(text);
   const out: BreakOpportunity[] = [];
   let inside = 0;
+  const push = (opportunity: BreakOpportunity) => {
+    while (pathStarts.length > 0 && pathStarts[0] <= opportunity.position) {
+      const at = pathStarts.shift()!;
+      if (at < opportunity.position) out.push({ position: at, required: false });
+    }
+    out.push(opportunity);
+  };
   for (let next = breaker.nextBreak(); next; next = breaker.nextBreak()) {
     while (inside < kept.length && kept[inside][1] <= next.position) inside++;
     const glued = !next.required && inside < kept.length && kept[inside][0] < next.position && next.position < kept[inside][1];
-    if (!glued) out.push({ position: next.position, required: next.required });
+    if (!glued) push({ position: next.position, required: next.required });
   }
   return out;
 }

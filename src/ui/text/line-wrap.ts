@@ -30,7 +30,7 @@ export function wrapRanges(text: string, width: number): LineRange[] {
     start = -1;
     used = 0;
   };
-  for (const { position, required } of breakOpportunities(text)) {
+  for (const { position, required } of breakOpportunities(text, width)) {
     // A chunk: text up to the next opportunity; a required break's newline is not text.
     let chunk = text.slice(from, position);
     if (required) chunk = chunk.replace(HARD_BREAK, '');
