@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import { close, fsync, open } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { discardStaged, syncFolder, type StagedWrite } from './atomic-write.ts';
-import { workerExecArgv } from './scan-guarded.ts';
+import { workerScript } from './worker-script.ts';
 import { idWriteFailed, type PendingIdWrite, type ScanFileOutcome } from './scan-file.ts';
 import { removeOwnTempFiles } from './stale-temp-files.ts';
 import { DONE, fromSwapFailure, NEXT, swapClaimed, type SwapFailure } from './swap-share.ts';
@@ -176,7 +176,8 @@ export class IdWrites {
 }
 
 function startHelper(): Helper {
-  const worker = new Worker(new URL('./swap-worker.ts', import.meta.url), { execArgv: workerExecArgv() });
+  const { script, execArgv } = workerScript('swap-worker', new URL('./swap-worker.ts', import.meta.url));
+  const worker = new Worker(script, { execArgv });
   // A helper that fails to load takes nothing from the batch; the main thread swaps it all.
   worker.on('error', () => {});
   worker.unref();

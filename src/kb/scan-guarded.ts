@@ -8,6 +8,7 @@
 // makes a small file slow. The budget is the worker's CPU time where Linux tells it (so a
 // loaded machine does not skip good files), with a wall-time cap of ten budgets; elsewhere wall time.
 import { Worker } from 'node:worker_threads';
+import { workerScript } from './worker-script.ts';
 import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
 
 /** A file's outcome, or its ids staged in a temp file for the scan to swap in (see id-writes.ts). */
@@ -27,15 +28,6 @@ export interface GuardOptions {
   budgetMs?: number;
 }
 
-/** Node's flags for a scan worker: run from source (tsx, vitest), it needs tsx's loader to read TypeScript. */
-export function workerExecArgv(): string[] {
-  try {
-    return ['--import', import.meta.resolve('tsx/esm')];
-  } catch {
-    return [];
-  }
-}
-
 type WorkerEvent = { kind: 'ready' } | { kind: 'result'; outcomes: Staged[] } | { kind: 'died'; error: unknown };
 
 /** One worker, and the next thing it says (a message, an error, or its exit). */
@@ -47,8 +39,9 @@ class GuardWorker {
   private readonly threadIdSlot = new Int32Array(new SharedArrayBuffer(4));
 
   constructor() {
-    this.worker = new Worker(new URL('./scan-worker.ts', import.meta.url), {
-      execArgv: workerExecArgv(),
+    const { script, execArgv } = workerScript('scan-worker', new URL('./scan-worker.ts', import.meta.url));
+    this.worker = new Worker(script, {
+      execArgv,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
       workerData: { threadIdSlot: this.threadIdSlot },
     });

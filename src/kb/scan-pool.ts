@@ -8,7 +8,8 @@ import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { IdWrites } from './id-writes.ts';
-import { GUARDED_FROM_BYTES, scanGuarded, workerExecArgv } from './scan-guarded.ts';
+import { GUARDED_FROM_BYTES, scanGuarded } from './scan-guarded.ts';
+import { workerScript } from './worker-script.ts';
 import { scanFileStaged, type PendingIdWrite, type ScanFileContext, type ScanFileInput, type ScanFileOutcome } from './scan-file.ts';
 
 type Staged = ScanFileOutcome | PendingIdWrite;
@@ -122,7 +123,8 @@ function startWorker(
   deliver: (batch: number[], results: Staged[]) => void,
   runInline: (batch: number[]) => void,
 ): PoolWorker {
-  const worker = new Worker(new URL('./scan-worker.ts', import.meta.url), { execArgv: workerExecArgv() });
+  const { script, execArgv } = workerScript('scan-worker', new URL('./scan-worker.ts', import.meta.url));
+  const worker = new Worker(script, { execArgv });
   let ready = false;
   let stopped = false;
   let finished = false;

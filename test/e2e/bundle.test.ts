@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeF
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import stringWidth from 'string-width';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: bin/ is plain JavaScript without declarations
 import { applyPatch, cacheDir, fingerprint, packagePatches } from '../../bin/bundle.js';
@@ -134,4 +135,45 @@ describe("the bundle's package patches", () => {
       rmSync(copy, { force: true });
     }
   });
+
+  it('builds the scan\'s worker threads beside it, which start from there and scan as from source', async () => {
+    expect(runKb(['--version']).code).toBe(0);
+    const dir = join(cacheDir as string, (fingerprint as () => string)());
+    // A parse worker says when its modules are loaded.
+    const parser = new Worker(join(dir, 'scan-worker.cjs'));
+    await expect(new Promise((resolve, reject) => parser.once('message', resolve).once('error', reject))).resolves.toBe('ready');
+    await parser.terminate();
+    // A swap helper, handed a write whose temp file is not there, reports it failed.
+    const swapper = new Worker(join(dir, 'swap-worker.cjs'));
+    const { port1, port2 } = new MessageChannel();
+    const missing = join(tempDir(), 'missing.md');
+    swapper.postMessage({ staged: [{ abs: missing, target: missing, folder: dirname(missing), temp: `${missing}.tmp`, fd: null, size: 0, sha256: '', mtimeMs: 0 }], counters: new SharedArrayBuffer(8), port: port2 }, [port2]);
+    const failure = await new Promise<{ index: number; code?: string }>((resolve, reject) => {
+      port1.once('message', resolve);
+      swapper.once('error', reject);
+    });
+    expect(failure).toMatchObject({ index: 0, code: 'ENOENT' });
+    port1.close();
+    await swapper.terminate();
+
+    // A scan big enough for both (a parse worker from 1,000 files, swap helpers from 2,000 ids to
+    // write) writes every id, and reads the notes as a scan from source does.
+    const notes = 2_100;
+    const vault = (name: string) => {
+      const root = join(tempDir(), name);
+      for (let i = 0; i < notes; i++) {
+        const folder = join(root, 'notes', `topic-${i % 7}`);
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, `note-${i}.md`), `---\ndifficulty: medium\n---\n# Question ${i}?\n\n## Answer\n\nAnswer ${i}.\n`);
+      }
+      return root;
+    };
+    const scans = [runKb(['--kb', vault('bundled'), 'scan', '--json']), runKb(['--kb', vault('source'), 'scan', '--json'], { env: { KB_FROM_SOURCE: '1' } })].map((run) => {
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { errors: unknown[]; warnings: unknown[]; idsWritten: unknown[]; cards: { added: number } };
+    });
+    for (const scan of scans) expect(scan).toMatchObject({ errors: [], warnings: [], cards: { added: notes } });
+    expect(scans[0].idsWritten).toHaveLength(notes);
+    expect(scans[1].idsWritten).toHaveLength(notes);
+  }, 120_000);
 });
