@@ -173,12 +173,15 @@ const patchPackages = {
 };
 
 /**
- * Worker threads the scan starts, bundled beside main.cjs (src/kb/worker-script.ts picks them):
- * from source each one would load tsx and its modules again, ~0.35 CPU-seconds a thread.
+ * Worker threads, bundled beside main.cjs: the scan's (src/kb/worker-script.ts picks them) and
+ * the engine's (src/engine/thread-entry.ts). From source each one would load tsx and its
+ * modules again, ~0.3 CPU-seconds a thread.
  */
 const workerEntries = {
   'scan-worker': join(root, 'src/kb/scan-worker.ts'),
   'swap-worker': join(root, 'src/kb/swap-worker.ts'),
+  'engine-worker': join(root, 'src/engine/host/engine-worker.ts'),
+  'cpu-worker': join(root, 'src/engine/backend/cpu/worker.ts'),
 };
 
 async function build(outdir) {

@@ -176,4 +176,16 @@ describe("the bundle's package patches", () => {
     expect(scans[0].idsWritten).toHaveLength(notes);
     expect(scans[1].idsWritten).toHaveLength(notes);
   }, 120_000);
+
+  it('builds the engine\'s worker threads beside it: the engine and its cpu helpers generate as from source', () => {
+    const args = ['generate', '--prompt-ids', '464,509,2068', '--max-new-tokens', '6', '--threads', '2', '--json'];
+    const [bundled, fromSource] = [runKb(args), runKb(args, { env: { KB_FROM_SOURCE: '1' } })].map((run) => {
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { outputIds: number[]; text: string };
+    });
+    expect(bundled.outputIds).toHaveLength(6);
+    expect(bundled.outputIds).toEqual(fromSource.outputIds);
+    const dir = join(cacheDir as string, (fingerprint as () => string)());
+    for (const name of ['engine-worker.cjs', 'cpu-worker.cjs']) expect(existsSync(join(dir, name)), name).toBe(true);
+  }, 60_000);
 });

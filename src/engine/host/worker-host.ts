@@ -8,6 +8,7 @@ import type { EngineHost, EngineInfo } from './engine-host.ts';
 import type { ResolvedEngineOptions } from '../engine-options.ts';
 import type { ModelConfig } from '../model/model-config.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
+import { threadEntry } from '../thread-entry.ts';
 
 /** What a reply carries: stats or a profile, depending on the question. */
 interface ReplyPayload {
@@ -22,7 +23,7 @@ interface PendingReply {
 
 export async function createWorkerHost(options: ResolvedEngineOptions, config: ModelConfig): Promise<EngineHost> {
   const data: WorkerData = { options, config };
-  const worker = new Worker(new URL('./engine-worker.js', import.meta.url), { workerData: data });
+  const worker = new Worker(threadEntry('engine-worker', new URL('./engine-worker.js', import.meta.url)), { workerData: data });
   const replies = new Map<number, PendingReply>();
   let nextReply = 0;
   let host: EngineHost | null = null;

@@ -23,6 +23,7 @@ import { validateBatch } from './validate-batch.ts';
 import { wasmKernelsSupported } from './wasm/load-kernels.ts';
 import { wasm } from './wasm/webassembly.ts';
 import type { WorkerInit } from './worker.ts';
+import { threadEntry } from '../../thread-entry.ts';
 
 export interface CpuBackendOptions {
   config: ModelConfig;
@@ -168,7 +169,7 @@ function loadBatch(state: ThreadState, batch: ForwardBatch): void {
 
 function startWorker(init: WorkerInit): Promise<Worker> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./worker-entry.js', import.meta.url), { workerData: init });
+    const worker = new Worker(threadEntry('cpu-worker', new URL('./worker-entry.js', import.meta.url)), { workerData: init });
     const onExit = (code: number): void => reject(new Error(`cpu backend: helper thread ${init.tid} exited (code ${code}) before it was ready`));
     worker.once('error', reject);
     worker.once('exit', onExit);
