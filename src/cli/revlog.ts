@@ -52,7 +52,7 @@ export function register(program: Command): void {
           outcome = importRevlog(kb, log, options.revlog, options.map);
         } catch (error) {
           if (error instanceof RevlogFormatError) throw new UserError(`${options.revlog}: ${error.message}`);
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`import: ${(error as Error).message}`);
+          // A file that cannot be read (missing, a folder, not readable) is said as kb says any file fault.
           throw error;
         }
         if (options.json) {

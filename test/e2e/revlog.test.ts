@@ -84,6 +84,8 @@ describe('revlog CSV', () => {
     writeFileSync(notCsv, 'when,what\n1,2\n');
     expect(runKb(['--kb', fresh, 'import', '--revlog', notCsv])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}: no card_id column in the header (card_id,review_time,review_rating,review_state,review_duration)\n` });
     rmSync(notCsv);
+    expect(runKb(['--kb', fresh, 'import', '--revlog', notCsv])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}: no such file or folder (ENOENT on open)\n` });
+    expect(runKb(['--kb', fresh, 'import', '--revlog', out, '--map', `${notCsv}.ids`])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}.ids: no such file or folder (ENOENT on open)\n` });
     expect(runKb(['--kb', fresh, 'export'])).toMatchObject({ code: 1, stderr: 'kb: export: say what to export: --revlog FILE.csv\n' });
   });
 });
