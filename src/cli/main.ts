@@ -34,13 +34,29 @@ const program = new Command('kb')
   // Before the commands are registered: each one copies its parent's help settings when made.
   .configureHelp(helpLayout)
   // Help's option and command lists take the same width as the rest of kb's output ($COLUMNS when piped).
-  .configureOutput({ getOutHelpWidth: () => terminalColumns(process.stdout) ?? 80, getErrHelpWidth: () => terminalColumns(process.stderr) ?? 80 })
-  .showHelpAfterError()
+  // A usage error is one line as kb's own are ("kb: unknown option '--jsno'", commander's
+  // "Did you mean ...?" after it), then where the help is: the whole help after it pushed the
+  // error off an 80x24 screen.
+  .configureOutput({
+    getOutHelpWidth: () => terminalColumns(process.stdout) ?? 80,
+    getErrHelpWidth: () => terminalColumns(process.stderr) ?? 80,
+    outputError: (text, write) => write(text.replace(/^error: /, 'kb: ')),
+  })
+  .showHelpAfterError('(kb --help lists the commands)')
   .exitOverride();
 
 // Commands, in the order `kb --help` lists them.
 const commands: Array<{ register(program: Command): void }> = [initCommand, addCommand, scanCommand, reviewCommand, quizCommand, dueCommand, rateCommand, undoCommand, cardsCommand, cardActionCommands, statsCommand, syncCommand, optimizeCommand, revlogCommands, doctorCommand, labCommand, generateCommand, serveCommand];
 for (const command of commands) command.register(program);
+/** Each command's usage errors point at its own help. */
+function pointAtOwnHelp(command: Command, path: string): void {
+  for (const sub of command.commands) {
+    const name = `${path} ${sub.name()}`;
+    sub.showHelpAfterError(`(${name} --help for its options)`);
+    pointAtOwnHelp(sub, name);
+  }
+}
+pointAtOwnHelp(program, 'kb');
 
 // A reader that stops early (`kb lab list | head -1`, a pager quit) closes the pipe: kb stops
 // quietly, as cat and git do, instead of reporting the failed write as a bug.

@@ -165,3 +165,12 @@ describe('a lab report and the lab history', () => {
     expect(json).toMatchObject({ lab: null, runs: [{ id: 2, lab: 'paged-kv' }] });
   }, 90_000);
 });
+
+describe('usage errors', () => {
+  it('are one line as kb\'s own errors are, then where the help is, not the whole help', () => {
+    expect(runKb(['due', '--nosuchflag'])).toMatchObject({ code: 1, stdout: '', stderr: "kb: unknown option '--nosuchflag'\n(kb due --help for its options)\n" });
+    expect(runKb(['lab', 'calibrate', '--nosuch'])).toMatchObject({ code: 1, stderr: "kb: unknown option '--nosuch'\n(kb lab calibrate --help for its options)\n" });
+    expect(runKb(['revew'])).toMatchObject({ code: 1, stderr: "kb: unknown command 'revew'\n(Did you mean review?)\n(kb --help lists the commands)\n" });
+    expect(runKb(['rate'])).toMatchObject({ code: 1, stderr: "kb: missing required argument 'card-id'\n(kb rate --help for its options)\n" });
+  });
+});
