@@ -6,6 +6,7 @@
 // ones the server's `usage` reports.
 import { generateWorkload, type WorkloadRequest } from '../../engine/index.ts';
 import { headers, type EndpointTarget } from './target.ts';
+import { httpCall } from './http-call.ts';
 
 export type PromptSource = 'gpt2-bpe' | 'server-tokenize' | 'usage';
 
@@ -39,14 +40,14 @@ export function wordsText(count: number, offset: number): string {
 /** Token ids for `text` from the server's /tokenize, or null when it has none. */
 export async function serverTokenize(target: EndpointTarget, model: string, text: string): Promise<number[] | null> {
   try {
-    const response = await fetch(`${target.root}/tokenize`, {
+    const response = await httpCall(`${target.root}/tokenize`, {
       method: 'POST',
       headers: headers(target, true),
       body: JSON.stringify({ model, prompt: text, add_special_tokens: false }),
-      signal: AbortSignal.timeout(30_000),
+      timeoutMs: 30_000,
     });
     if (!response.ok) return null;
-    const body = (await response.json()) as { tokens?: unknown };
+    const body = JSON.parse(response.text) as { tokens?: unknown };
     return Array.isArray(body.tokens) && body.tokens.every((t) => Number.isInteger(t)) ? (body.tokens as number[]) : null;
   } catch {
     return null;

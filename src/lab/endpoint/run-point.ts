@@ -125,7 +125,7 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
   const { signal } = hooks;
   const plan = await planPrompts(session.target, session.server.model, endpointWorkload(settings));
   const total = plan.requests.length;
-  const scrapeInit = { headers: headers(session.target) };
+  const scrapeHeaders = headers(session.target);
   for (let run = 1; run <= settings.warmup && !signal?.aborted; run++) {
     let done = 0;
     hooks.onProgress?.({ phase: 'warmup', run, runs: settings.warmup, requestsDone: 0, requestsTotal: total });
@@ -133,7 +133,7 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
   }
   if (signal?.aborted) return { completed: false, metrics: {}, report: null, table: '', device: null, backend: null };
 
-  const before = await scrapeHistograms(session.target.root, scrapeInit, session.server.model);
+  const before = await scrapeHistograms(session.target.root, scrapeHeaders, session.server.model);
   const runs: Array<{ timelines: RequestTimeline[] }> = [];
   const measured: MeasuredRequest[] = [];
   for (let run = 1; run <= settings.repeats && !signal?.aborted; run++) {
@@ -144,7 +144,7 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
     runs.push({ timelines: sent.map((s) => timeline(s, origin)) });
     measured.push(...sent.map((s) => s.measured));
   }
-  const after = await scrapeHistograms(session.target.root, scrapeInit, session.server.model);
+  const after = await scrapeHistograms(session.target.root, scrapeHeaders, session.server.model);
   const completed = !signal?.aborted && measured.length === total * settings.repeats;
   if (measured.length === 0) return { completed: false, metrics: {}, report: null, table: '', device: null, backend: null };
 

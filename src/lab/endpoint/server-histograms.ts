@@ -3,6 +3,7 @@
 // then come from bucket counts, interpolated linearly inside the bucket that holds the rank
 // (as Prometheus's histogram_quantile does): a value is only known to lie between two edges.
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { httpCall } from './http-call.ts';
 
 /** vLLM's names (docs/design/metrics.md); kb serve uses the same. */
 export const serverHistograms = {
@@ -94,11 +95,11 @@ export function bucketQuantile(h: Histogram, q: number): BucketQuantile | null {
 }
 
 /** GET /metrics; null when the server has none (404, not Prometheus text, unreachable). */
-export async function scrapeHistograms(root: string, init: RequestInit, model?: string): Promise<Scrape | null> {
+export async function scrapeHistograms(root: string, headers: Record<string, string>, model?: string): Promise<Scrape | null> {
   try {
-    const response = await fetch(`${root}/metrics`, { ...init, signal: AbortSignal.timeout(10_000) });
+    const response = await httpCall(`${root}/metrics`, { headers, timeoutMs: 10_000 });
     if (!response.ok) return null;
-    const scrape = parseHistograms(await response.text(), model);
+    const scrape = parseHistograms(response.text, model);
     return scrape.size > 0 ? scrape : null;
   } catch {
     return null;

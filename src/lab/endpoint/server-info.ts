@@ -3,6 +3,7 @@
 // (/version, as vLLM has it), and whether it accepts `ignore_eos` (needed for exact output
 // lengths; OpenAI's own API refuses unknown fields).
 import { EndpointError, errorBodyMessage, failureReason, HttpStatusError } from './endpoint-errors.ts';
+import { httpCall } from './http-call.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export interface ServerInfo {
@@ -13,9 +14,9 @@ export interface ServerInfo {
 }
 
 async function getJson(target: EndpointTarget, url: string): Promise<unknown> {
-  const response = await fetch(url, { headers: headers(target), signal: AbortSignal.timeout(Math.min(target.timeoutMs, 30_000)) });
-  if (!response.ok) throw new HttpStatusError(response.status, errorBodyMessage(await response.text()));
-  return response.json();
+  const response = await httpCall(url, { headers: headers(target), timeoutMs: Math.min(target.timeoutMs, 30_000) });
+  if (!response.ok) throw new HttpStatusError(response.status, errorBodyMessage(response.text));
+  return JSON.parse(response.text);
 }
 
 export async function probeServer(target: EndpointTarget, wanted: string | undefined): Promise<ServerInfo> {
@@ -46,17 +47,16 @@ async function serverVersion(target: EndpointTarget): Promise<string | null> {
 
 /** One token with `ignore_eos`: a 400 that names the field means the server does not take it. */
 async function acceptsIgnoreEos(target: EndpointTarget, model: string): Promise<boolean> {
-  const response = await fetch(`${target.base}/completions`, {
+  const response = await httpCall(`${target.base}/completions`, {
     method: 'POST',
     headers: headers(target, true),
     body: JSON.stringify({ model, prompt: 'Hello', max_tokens: 1, ignore_eos: true }),
-    signal: AbortSignal.timeout(Math.min(target.timeoutMs, 60_000)),
+    timeoutMs: Math.min(target.timeoutMs, 60_000),
   }).catch((error: unknown) => {
     throw new EndpointError(`${target.shown}: ${failureReason(error)}`);
   });
-  const text = await response.text();
   if (response.ok) return true;
-  const message = errorBodyMessage(text);
+  const message = errorBodyMessage(response.text);
   if (response.status === 400 && /ignore_eos/.test(message)) return false;
   throw new EndpointError(`${target.shown}: a one-token completion failed: HTTP ${response.status}: ${message}`);
 }
