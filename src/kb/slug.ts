@@ -19,7 +19,7 @@ export function slugify(text: string, maxWidth = SLUG_MAX_WIDTH): string {
     .replace(/[\u0300-\u036f]/g, '')
     .normalize('NFC')
     .toLowerCase()
-    // A mark whose letter is not a letter (a combining accent on punctuation) goes with it.
+    // A combining mark with no letter or digit before it (an accent on punctuation) goes too.
     .replace(/(^|[^\p{L}\p{M}\p{N}])\p{M}+/gu, '$1')
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '');

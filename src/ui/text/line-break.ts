@@ -1,7 +1,7 @@
 // Where a line of text may break: the Unicode line breaking algorithm (UAX #14, through the
 // `linebreak` package), so Chinese breaks between characters and English at spaces and after
-// hyphens; plus kb's own rule that a number and its unit stay together (`2 TB/s`, `20 ms`,
-// `20 毫秒`), as a reader of figures expects.
+// hyphens; plus kb's own rules that a number and its unit stay together (`2 TB/s`, `20 ms`,
+// `20 毫秒`), as a reader of figures expects, and a path or URL too, so it can be copied.
 import { createRequire } from 'node:module';
 import stringWidth from 'string-width';
 

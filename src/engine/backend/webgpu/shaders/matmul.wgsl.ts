@@ -31,7 +31,7 @@ export interface MatmulShape {
 }
 
 /** Where a fused LayerNorm's gamma is bound (beta at the next binding). */
-export function normBinding(s: Pick<MatmulShape, 'epilogue'>): number {
+function normBinding(s: Pick<MatmulShape, 'epilogue'>): number {
   return 4 + epilogueBindingKinds(s.epilogue).length;
 }
 
