@@ -1,4 +1,6 @@
-// The top line: what is done, what is left of each kind, and the time spent.
+// The top line: what is done, what is left of each kind, and the time spent. One line at any
+// width: on a narrow terminal (a phone's, 40-50 columns) the title goes first, then the labels
+// shorten; at 50 columns the full line had wrapped into the card and pushed the screen's top off.
 import { Box, Text } from 'ink';
 import type { ScreenCounts } from '../../app/review/screen-contract.ts';
 
@@ -9,21 +11,51 @@ function clock(ms: number): string {
   return seconds >= 3600 ? `${Math.floor(seconds / 3600)}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
+interface Layout {
+  title: boolean;
+  labels: { done: string; new: string; learning: string; review: string };
+}
+
+const FULL = { done: 'done', new: 'new', learning: 'learning', review: 'review' };
+const SHORT = { done: 'done', new: 'new', learning: 'lrn', review: 'rev' };
+const LAYOUTS: Layout[] = [
+  { title: true, labels: FULL },
+  { title: false, labels: FULL },
+  { title: false, labels: SHORT },
+];
+const TITLE = 'kb review';
+
+/** The widest layout whose line fits `width` with the clock and two spaces before it (the last, cut, where none does). */
+function headerLayout(counts: ScreenCounts, clockText: string, width: number): Layout {
+  const length = ({ title, labels }: Layout) =>
+    (title ? TITLE.length + 2 : 0) +
+    [`${labels.done} ${counts.done}`, `${labels.new} ${counts.new}`, `${labels.learning} ${counts.learning}`, `${labels.review} ${counts.review}`].join('  ').length +
+    2 +
+    clockText.length;
+  return LAYOUTS.find((layout) => length(layout) <= width) ?? LAYOUTS[LAYOUTS.length - 1];
+}
+
 export function Header({ counts, elapsedMs, width }: { counts: ScreenCounts; elapsedMs: number; width: number }) {
+  const time = clock(elapsedMs);
+  const { title, labels } = headerLayout(counts, time, width);
   return (
     <Box width={width} justifyContent="space-between">
-      <Text>
-        <Text bold>kb review</Text>
-        <Text dimColor>{'  done '}</Text>
-        <Text>{counts.done}</Text>
-        <Text dimColor>{'  new '}</Text>
-        <Text color="blue">{counts.new}</Text>
-        <Text dimColor>{'  learning '}</Text>
-        <Text color="red">{counts.learning}</Text>
-        <Text dimColor>{'  review '}</Text>
-        <Text color="green">{counts.review}</Text>
-      </Text>
-      <Text dimColor>{clock(elapsedMs)}</Text>
+      <Box flexShrink={1}>
+        <Text wrap="truncate-end">
+          {title ? <Text bold>{TITLE}  </Text> : null}
+          <Text dimColor>{`${labels.done} `}</Text>
+          <Text>{counts.done}</Text>
+          <Text dimColor>{`  ${labels.new} `}</Text>
+          <Text color="blue">{counts.new}</Text>
+          <Text dimColor>{`  ${labels.learning} `}</Text>
+          <Text color="red">{counts.learning}</Text>
+          <Text dimColor>{`  ${labels.review} `}</Text>
+          <Text color="green">{counts.review}</Text>
+        </Text>
+      </Box>
+      <Box flexShrink={0} marginLeft={2}>
+        <Text dimColor>{time}</Text>
+      </Box>
     </Box>
   );
 }
