@@ -111,3 +111,17 @@ describe('QuizScreen', () => {
     await shows(lastFrame, 'Score: 1/1');
   });
 });
+
+describe('QuizScreen on a narrow terminal', () => {
+  it('keeps its top line one line (a phone\'s 40 columns): the title goes, the countdown stays', async () => {
+    const driver = new SessionDriver([quizCard('a')], 60_000);
+    const app = render(<QuizScreen driver={driver} now={() => 0} />);
+    Object.defineProperty(app.stdout, 'columns', { value: 40 });
+    app.stdout.emit('resize');
+    await tick();
+    await shows(app.lastFrame, 'Question a?');
+    const top = app.lastFrame()!.split('\n')[0];
+    expect(top).toMatch(/^question 1\/1 {2}right 0\/0 +60s left$/);
+    expect(top.length).toBeLessThanOrEqual(39);
+  });
+});

@@ -218,17 +218,25 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   const labLine = question.card.lab && driver.labs && phase !== 'ask' && !lab.state ? driver.labs.latest(question.card.lab, now()) : null;
   // The clock may still hold the previous question's last tick.
   const left = limit === null ? null : secondsLeft(limit - Math.max(0, clock - shownAt));
+  const countdown = left !== null && phase === 'ask' ? `${left}s left` : '';
+  const progress = `question ${question.index + 1}/${total}  right ${right}/${answered}`;
+  // One line at any width (a phone's 40 columns wrapped it and pushed it off the screen): the title goes first, then the counts are cut.
+  const titled = 'kb quiz  '.length + progress.length + 2 + countdown.length <= width;
   return (
     <Box flexDirection="column" width={width}>
       <Box width={width} justifyContent="space-between">
-        <Text>
-          <Text bold>kb quiz</Text>
-          <Text dimColor>{'  question '}</Text>
-          <Text>{`${question.index + 1}/${total}`}</Text>
-          <Text dimColor>{'  right '}</Text>
-          <Text color="green">{`${right}/${answered}`}</Text>
-        </Text>
-        {left !== null && phase === 'ask' ? <Text color={left <= 10 ? 'red' : undefined}>{`${left}s left`}</Text> : <Text> </Text>}
+        <Box flexShrink={1}>
+          <Text wrap="truncate-end">
+            {titled ? <Text bold>{'kb quiz  '}</Text> : null}
+            <Text dimColor>{'question '}</Text>
+            <Text>{`${question.index + 1}/${total}`}</Text>
+            <Text dimColor>{'  right '}</Text>
+            <Text color="green">{`${right}/${answered}`}</Text>
+          </Text>
+        </Box>
+        <Box flexShrink={0} marginLeft={2}>
+          <Text color={left !== null && left <= 10 ? 'red' : undefined}>{countdown || ' '}</Text>
+        </Box>
       </Box>
       <Text dimColor wrap="truncate-end">{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
       {lab.state ? (
