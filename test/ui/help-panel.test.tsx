@@ -7,12 +7,20 @@ import { HelpPanel } from '../../src/ui/review/HelpPanel.tsx';
 describe('HelpPanel', () => {
   it('draws one row per key at 80 columns, with and without e', () => {
     for (const editable of [true, false]) {
-      const lines = renderToString(<HelpPanel editable={editable} />, { columns: 80 }).split('\n');
+      // 79: the review screen leaves a terminal's last column free.
+      const lines = renderToString(<HelpPanel editable={editable} width={79} />, { columns: 80 }).split('\n');
       // Border above, "Keys", one row per key, border below.
       const keyRows = lines.slice(2, -1);
       expect(keyRows.every((row) => /^│ \S/.test(row))).toBe(true);
       expect(keyRows).toHaveLength(editable ? 13 : 12);
       expect(lines.some((line) => line.includes('e  ') && line.includes('$EDITOR'))).toBe(editable);
     }
+  });
+
+  it('puts each description under its key on a narrow terminal, every line within the width', () => {
+    const lines = renderToString(<HelpPanel width={40} />, { columns: 40 }).split('\n');
+    expect(lines.every((line) => line.length <= 40)).toBe(true);
+    const at = lines.findIndex((line) => line.startsWith('│ u '));
+    expect(lines[at + 1]).toMatch(/^│ {3}undo the last answer, bury or/);
   });
 });

@@ -19,7 +19,7 @@ describe('review screen wording', () => {
     await tick();
     expect(personal.lastFrame()).toContain('e edit');
     await press(personal.stdin, '?');
-    expect(personal.lastFrame()).toContain('edit the card in $EDITOR');
+    expect(personal.lastFrame()).toContain('edit in $EDITOR at the card');
     cleanup();
 
     const bundled = render(<ReviewScreen controller={new ReadOnlyController([screenCard('a')])} startedAt={0} now={() => 0} />);
@@ -28,7 +28,7 @@ describe('review screen wording', () => {
     expect(bundled.lastFrame()).not.toContain('e edit');
     await press(bundled.stdin, '?');
     expect(bundled.lastFrame()).toContain('bury: hide the card');
-    expect(bundled.lastFrame()).not.toContain('edit the card in $EDITOR');
+    expect(bundled.lastFrame()).not.toContain('edit in $EDITOR at the card');
   });
 
   it('says "Tomorrow: 1 card due" on the Done screen', async () => {

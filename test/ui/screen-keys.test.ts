@@ -28,6 +28,10 @@ describe('kb review keys', () => {
     expect(reviewKey({ ...review, busy: true }, '3', noKey)).toEqual({ command: null, hideHelp: false });
     expect(reviewKey({ ...review, labOpen: true }, 'q', noKey).command).toEqual({ kind: 'lab-key' });
     expect(reviewKey(review, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
+    // Esc closes the key list when it is shown, and the session otherwise; q always quits.
+    expect(reviewKey({ ...review, helpOpen: true }, '', { ...noKey, escape: true })).toEqual({ command: null, hideHelp: true });
+    expect(reviewKey(review, '', { ...noKey, escape: true }).command).toEqual({ kind: 'quit', interrupted: false });
+    expect(reviewKey({ ...review, helpOpen: true }, 'q', noKey).command).toEqual({ kind: 'quit', interrupted: false });
     // Ctrl-Z goes back to the shell from any screen, a calc answer being typed and the lab panel included.
     for (const view of [review, { ...review, calc: true, typed: '0.5' }, { ...review, labOpen: true }, { ...review, hasCard: false }]) {
       expect(reviewKey(view, 'z', { ...noKey, ctrl: true }).command).toEqual({ kind: 'to-shell' });

@@ -1,7 +1,7 @@
 // The key list `?` shows.
 import { Box, Text } from 'ink';
 
-// Each description fits one row of an 80-column terminal beside the widest key (52 columns).
+// Each description fits one row of an 80-column terminal beside the widest key (50 columns).
 const KEYS: Array<[string, string]> = [
   ['Space, Enter', 'show the answer; once shown, answer Good'],
   ['1 2 3 4', 'Again, Hard, Good, Easy (each with its interval)'],
@@ -11,26 +11,30 @@ const KEYS: Array<[string, string]> = [
   ['u', 'undo the last answer, bury or suspend'],
   ['b', 'bury: hide the card until tomorrow'],
   ['s', 'suspend: leave it out until kb unsuspend ID'],
-  ['e', 'edit the card in $EDITOR at its line, then reload it'],
+  ['e', "edit in $EDITOR at the card's line, then reload it"],
   ['l', "run the card's lab here (Esc stops it)"],
-  ['?', 'show or hide this help'],
+  ['?, Esc', 'hide this help'],
   ['q, Esc, Ctrl-C', 'quit (every answer is already saved)'],
   ['Ctrl-Z', 'back to the shell; fg returns here'],
 ];
 
 /** `editable` false (the read-only bundled knowledge base): e is left out. */
-export function HelpPanel({ editable = true }: { editable?: boolean }) {
+export function HelpPanel({ editable = true, width = 80 }: { editable?: boolean; width?: number }) {
   const keys = editable ? KEYS : KEYS.filter(([key]) => key !== 'e');
-  const width = Math.max(...keys.map(([key]) => key.length)) + 2;
+  const keyWidth = Math.max(...keys.map(([key]) => key.length)) + 2;
+  // Where a description beside its key would wrap into a narrow column (a phone's terminal), it goes under the key.
+  const stacked = keyWidth + Math.max(...keys.map(([, what]) => what.length)) + 4 > width;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
       <Text bold>Keys</Text>
       {keys.map(([keys, what]) => (
-        <Box key={keys}>
-          <Box width={width} flexShrink={0}>
+        <Box key={keys} flexDirection={stacked ? 'column' : 'row'}>
+          <Box width={stacked ? undefined : keyWidth} flexShrink={0}>
             <Text color="cyan">{keys}</Text>
           </Box>
-          <Text>{what}</Text>
+          <Box marginLeft={stacked ? 2 : 0}>
+            <Text>{what}</Text>
+          </Box>
         </Box>
       ))}
     </Box>

@@ -144,7 +144,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   };
 
   useInput(exitOnError(exit, (input, key) => {
-    const view = { busy, labOpen: lab.state !== null, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
+    const view = { busy, labOpen: lab.state !== null, helpOpen: help, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
     if (command === null) return;
@@ -199,7 +199,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
       <Text color="yellow">{message ?? ' '}</Text>
       {help ? (
-        <HelpPanel editable={controller.editable !== false} />
+        <HelpPanel editable={controller.editable !== false} width={width} />
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
         <CardLabPanel control={lab} height={bodyHeight + 1} />

@@ -9,6 +9,8 @@ export interface ReviewKeyView {
   busy: boolean;
   /** The card lab panel is open: it takes the keys. */
   labOpen: boolean;
+  /** The key list (`?`) is shown: Esc closes it rather than the session. */
+  helpOpen?: boolean;
   /** A card is on screen (not the summary or a wait). */
   hasCard: boolean;
   /** The card asks for a typed number (a calc card). */
@@ -66,6 +68,7 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
     if (step.kind === 'type') return only({ kind: 'type', typed: step.typed });
     if (step.kind === 'submit') return only({ kind: 'check', typed: step.typed });
   }
+  if (view.helpOpen && key.escape) return closing(null);
   if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return only({ kind: 'quit', interrupted: key.ctrl });
   if (input === '?') return only({ kind: 'toggle-help' });
   if (input === 'u') return closing({ kind: 'undo' });
