@@ -6,6 +6,7 @@ import { ExitCode, UserError } from './errors.ts';
 import { checkFilter } from './filter-check.ts';
 import { numberOption } from './number-option.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 interface QuizFlags {
   tag?: string;
@@ -81,7 +82,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
         const summary = await renderQuiz(run, screenNotice(kb));
-        process.stdout.write(`${summary.line}\n`);
+        process.stdout.write(`${await fittedToTerminal(summary.line)}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {
         kb.db.close();

@@ -5,6 +5,7 @@ import { ExitCode, UserError } from './errors.ts';
 import { checkFilter, unknownFilterProblem } from './filter-check.ts';
 import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
 From a script or a pipe, use:
@@ -84,7 +85,7 @@ Without a terminal, use kb due, kb rate and kb undo.`),
             : undefined,
         });
         const summary = await renderReview(run, startedAt, screenNotice(kb));
-        process.stdout.write(`${summary.line}\n`);
+        process.stdout.write(`${await fittedToTerminal(summary.line)}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {
         kb.db.close();

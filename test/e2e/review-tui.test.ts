@@ -156,4 +156,22 @@ describe('kb review in a terminal', () => {
     const due = JSON.parse(runKb(['--kb', kb.root, 'due', '--json']).stdout) as { cards: Array<{ id: string; queue: string }> };
     expect(due.cards.find((card) => card.id === cardIdOf(kb.tpotPath))?.queue).toBe('new');
   }, TMUX_TEST_TIMEOUT_MS);
+
+  it('fits a phone\'s 40 columns: the top line stays on top, ? lists the keys, Esc hides them, the summary wraps between words', async () => {
+    const kb = reviewKb();
+    tmux = new TmuxKb();
+    tmux.startWithStatus(kb.root, ['review'], { columns: 40, rows: 24 });
+    let screen = await tmux.waitFor('What is TTFT and why does it matter');
+    expect(screen.split('\n')[0]).toMatch(/^done 0 {2}new 2 {2}lrn 0 {2}rev 0 +\d\d:\d\d$/);
+    tmux.send('?');
+    screen = await tmux.waitFor('hide this help');
+    expect(screen.split('\n').every((line) => line.length <= 40)).toBe(true);
+    tmux.send('Escape');
+    screen = await tmux.waitFor((shown) => shown.includes('What is TTFT') && !shown.includes('hide this help'));
+    tmux.send('q');
+    screen = await tmux.waitFor('exit=0');
+    const summary = screen.slice(screen.indexOf('Reviewed'), screen.indexOf('exit=0'));
+    expect(summary.replace(/\s+/g, ' ').trim()).toMatch(/^Reviewed 0 cards in \d+s; again 0%; tomorrow \d+ due\.$/);
+    expect(summary.split('\n').every((line) => line.length <= 40)).toBe(true);
+  }, 30_000);
 });
