@@ -1,6 +1,6 @@
 // kb stats: the due forecast, review history, true retention, and the state of the cards.
 import type { Command } from 'commander';
-import { terminalColumns } from './terminal-output.ts';
+import { fittedToTerminal, terminalColumns } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -20,7 +20,7 @@ export function register(program: Command): void {
           return;
         }
         const { statsText } = await import('../ui/charts/StatsView.tsx');
-        process.stdout.write(`${statsText(report, Math.min(100, terminalColumns() ?? 80))}\n${parametersLine(parameters)}\n`);
+        process.stdout.write(`${statsText(report, Math.min(100, terminalColumns() ?? 80))}\n${await fittedToTerminal(parametersLine(parameters))}\n`);
       } finally {
         kb.db.close();
       }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
 import stringWidth from 'string-width';
+import { cardIdOf, reviewKb } from './review-fixture.ts';
 
 describe('kb generate wording', () => {
   it('says the weights are synthetic and the text therefore gibberish, in one phrase', () => {
@@ -172,5 +173,20 @@ describe('usage errors', () => {
     expect(runKb(['lab', 'calibrate', '--nosuch'])).toMatchObject({ code: 1, stderr: "kb: unknown option '--nosuch'\n(kb lab calibrate --help for its options)\n" });
     expect(runKb(['revew'])).toMatchObject({ code: 1, stderr: "kb: unknown command 'revew'\n(Did you mean review?)\n(kb --help lists the commands)\n" });
     expect(runKb(['rate'])).toMatchObject({ code: 1, stderr: "kb: missing required argument 'card-id'\n(kb rate --help for its options)\n" });
+  });
+});
+
+describe('kb stats on a narrow terminal', () => {
+  it('draws the forecast\'s bars with one cell a day, and no line wider than the terminal', () => {
+    const kb = reviewKb();
+    expect(runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'good']).code).toBe(0);
+    for (const columns of ['40', '60', '80']) {
+      const stats = runKb(['--kb', kb.root, 'stats'], { env: { COLUMNS: columns } });
+      expect(stats.code, stats.stderr).toBe(0);
+      const lines = stats.stdout.split('\n');
+      expect(lines.filter((line) => stringWidth(line) > Number(columns)), `${columns} columns`).toEqual([]);
+      // The card rated Good is due again today: the forecast's first column has a bar.
+      expect(lines.slice(1, 8).join('\n'), `${columns} columns`).toMatch(/│█/);
+    }
   });
 });

@@ -15,6 +15,8 @@ describe('charts', () => {
   it('draws columns from the bottom up, the tallest at full height', () => {
     const lines = columnLines([0, 4, 8], 2, 2);
     expect(lines).toEqual(['    █ ', '  █ █ ']);
+    // One cell a column (the 30-day forecast under 68 columns): the bars fill their cells.
+    expect(columnLines([0, 4, 8], 2, 1)).toEqual(['  █', ' ██']);
   });
 
   it('shades the heatmap from none to most', () => {

@@ -12,7 +12,7 @@ export function horizontalBar(value: number, max: number, width: number): string
   return '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
 }
 
-/** Columns of `height` rows, one per value, `columnWidth` cells wide; the top row first. */
+/** Columns of `height` rows, one per value, `columnWidth` cells wide (a gap of one after each, but for a single cell); the top row first. */
 export function columnLines(values: readonly number[], height: number, columnWidth: number): string[] {
   const max = Math.max(0, ...values);
   const lines: string[] = [];
@@ -21,7 +21,8 @@ export function columnLines(values: readonly number[], height: number, columnWid
     for (const value of values) {
       const eighths = max === 0 ? 0 : Math.round((value / max) * height * 8);
       const filled = Math.min(8, Math.max(0, eighths - row * 8));
-      line += RISING[filled].repeat(columnWidth - 1) + ' ';
+      // One cell a column (a narrow terminal) leaves no room for a gap: the bar fills it.
+      line += columnWidth === 1 ? RISING[filled] : RISING[filled].repeat(columnWidth - 1) + ' ';
     }
     lines.push(line);
   }
