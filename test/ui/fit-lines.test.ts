@@ -19,6 +19,18 @@ describe('fitLines', () => {
     ]);
   });
 
+  it('puts the figures under a long label on a narrow terminal, rather than cut a figure in two', () => {
+    const report = ['Queue wait p50/p95/p99: 7.61/15.25/15.25 ms', 'Throughput (completion,total): 129859.69, 194789.53 tokens/s  8116.23 requests/s', 'TTFT p50/p95/p99: 8.63/16.27/16.27 ms'].join('\n');
+    expect(fitLines(report, 39).split('\n')).toEqual([
+      'Queue wait p50/p95/p99:',
+      '  7.61/15.25/15.25 ms',
+      'Throughput (completion,total):',
+      '  129859.69, 194789.53 tokens/s',
+      '  8116.23 requests/s',
+      'TTFT p50/p95/p99: 8.63/16.27/16.27 ms',
+    ]);
+  });
+
   it('wraps an indented line without fields under its indent, Chinese text by its cells', () => {
     const line = '  continuous, prefillMaxBatch 16, maxNumSeqs 256, maxBatchedTokens 4096, chunk off, block 16, 连续批处理与分页 KV 缓存';
     const lines = fitLines(line, 50).split('\n');

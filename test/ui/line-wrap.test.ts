@@ -35,6 +35,8 @@ describe('wrapText', () => {
     expect(wrapText('see notes/kv-cache/paged-attention.md:12 now', 38)).toEqual(['see', 'notes/kv-cache/paged-attention.md:12', 'now']);
     expect(wrapText('serving on http://127.0.0.1:8000/v1 now', 30)).toEqual(['serving on', 'http://127.0.0.1:8000/v1 now']);
     expect(wrapText('an input/output-heavy load', 16)).toEqual(['an input/output-', 'heavy load']);
+    // Figures and units with slashes are not paths: they break as UAX #14 says (a number kept with its unit).
+    expect(wrapText('TPOT 1.02/1.02/1.02 ms/token', 22)).toEqual(['TPOT', '1.02/1.02/1.02 ms/', 'token']);
   });
 
   it('starts no line with the space it broke at, when the line above fills the width exactly', () => {

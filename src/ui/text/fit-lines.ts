@@ -3,7 +3,7 @@
 // or indent, between its fields where it has them (two or more spaces apart), so no line runs
 // past the edge and a figure stays beside its name. A line with colour codes is left whole.
 import stringWidth from 'string-width';
-import { wrapHanging } from './line-wrap.ts';
+import { underLabel, wrapHanging } from './line-wrap.ts';
 import { packParts } from './pack-parts.ts';
 
 /** A short label that starts a line: "Backend: ", "  Queue wait p50/p95/p99: ". */
@@ -19,8 +19,13 @@ export function fitLines(text: string, width: number): string {
       const lead = LABEL.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
       const rest = line.slice(lead.length);
       if (!FIELD_GAP.test(rest)) return wrapHanging(lead, rest, width);
+      const fields = rest.split(FIELD_GAP);
       const hang = ' '.repeat(stringWidth(lead));
-      return packParts(rest.split(FIELD_GAP), '  ', width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
+      // As wrapHanging does: where a field is wider than the column beside its label, the fields start on the next line.
+      if (lead.trim() !== '' && Math.max(...fields.map((field) => stringWidth(field))) > width - hang.length) {
+        return underLabel(lead, packParts(fields, '  ', width - 2 - /^\s*/.exec(lead)![0].length));
+      }
+      return packParts(fields, '  ', width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
     })
     .join('\n');
 }

@@ -56,7 +56,9 @@ const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${AS
 const OPTION = /(?<![\w-])--?[A-Za-z][\w-]*/g;
 // A file path or URL (`/tmp/kb-test-x/vault/kb.json`, `notes/a.md:3`, `http://127.0.0.1:8000/v1`):
 // UAX #14 breaks after its hyphens, and a path cut in two cannot be copied from the terminal.
-const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/?[\w.-]+(?:\/[\w.-]*)+(?::\d+)?)/g;
+// A path starts at /, ~/ or ./, or ends in a file's extension: figures (`7.61/15.25`) and
+// units (`ms/token`, `TB/s`) are not paths.
+const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*(?::\d+)?|[\w.-]+(?:\/[\w.-]+)*\/[\w-]+\.[A-Za-z]\w*(?::\d+)?)/g;
 
 /**
  * Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's

@@ -93,10 +93,37 @@ export function wrapText(text: string, width: number): string[] {
 /**
  * `text` wrapped to `width` cells after a `lead` (a name in its column, an indent): the first
  * line starts with the lead, the others with as many spaces, so the text reads as one column.
+ * Where a piece of the text that may not be broken (a figure with its unit) is wider than the
+ * column beside a long label (a narrow terminal), the text starts on the next line, two
+ * spaces in, rather than have the figure cut in two.
  */
 export function wrapHanging(lead: string, text: string, width: number): string[] {
-  const indent = ' '.repeat(stringWidth(lead));
+  const leadWidth = stringWidth(lead);
+  if (lead.trim() !== '' && widestPiece(text) > width - leadWidth) return underLabel(lead, wrapText(text, Math.max(10, width - 2 - leadIndent(lead).length)));
+  const indent = ' '.repeat(leadWidth);
   return wrapText(text, Math.max(10, width - indent.length)).map((line, i) => (i === 0 ? lead : indent) + line);
+}
+
+/** The leading spaces of a label. */
+function leadIndent(lead: string): string {
+  return /^\s*/.exec(lead)![0];
+}
+
+/** `lines` under their label `lead` (on a line of its own), two spaces further in. */
+export function underLabel(lead: string, lines: readonly string[]): string[] {
+  const indent = `${leadIndent(lead)}  `;
+  return [lead.trimEnd(), ...lines.map((line) => indent + line)];
+}
+
+/** The widest run of `text` between two places a line may break, in cells. */
+function widestPiece(text: string): number {
+  let widest = 0;
+  let from = 0;
+  for (const { position } of breakOpportunities(text)) {
+    widest = Math.max(widest, stringWidth(text.slice(from, position).trimEnd()));
+    from = position;
+  }
+  return widest;
 }
 
 /** The width kb's printed listings wrap to: the terminal's (100 at most; 80 when piped), less its last column. */
