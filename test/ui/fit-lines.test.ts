@@ -42,6 +42,11 @@ describe('fitLines', () => {
     expect(lines.map((l) => l.trim()).join(' ').replace(/ (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) /g, '')).toBe(line.trim().replace(/ (?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) /g, ''));
   });
 
+  it('wraps a lab expectation under its first word, not under its mark', () => {
+    const line = '  ✓ paged blocks keep at least 4x as many sequences running, on average, in the same memory';
+    expect(fitLines(line, 79).split('\n')).toEqual(['  ✓ paged blocks keep at least 4x as many sequences running, on average, in the', '    same memory']);
+  });
+
   it('leaves a line with colour codes whole', () => {
     const coloured = `\u001b[32m✓\u001b[39m ${'a very long check name '.repeat(5)}`;
     expect(fitLines(coloured, 40)).toBe(coloured);

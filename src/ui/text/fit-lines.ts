@@ -8,6 +8,8 @@ import { packParts } from './pack-parts.ts';
 
 /** A short label that starts a line: "Backend: ", "  Queue wait p50/p95/p99: ". */
 const LABEL = /^\s*[A-Za-z][\w ()/>,-]{0,40}: /;
+/** A lab expectation's mark ("  ✓ ", "  ✗ ", "  ? "): its sentence wraps under its first word, not under the mark. (Escapes: the bundle stays ASCII.) */
+const MARK = /^\s*[\u2713\u2717?] /;
 const FIELD_GAP = / {2,}/;
 
 /** `text` with every line wider than `width` cells wrapped under its label or indent. */
@@ -16,7 +18,7 @@ export function fitLines(text: string, width: number): string {
     .split('\n')
     .flatMap((line) => {
       if (stringWidth(line) <= width || line.includes('\u001b')) return [line];
-      const lead = LABEL.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
+      const lead = LABEL.exec(line)?.[0] ?? MARK.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
       const rest = line.slice(lead.length);
       if (!FIELD_GAP.test(rest)) return wrapHanging(lead, rest, width);
       const fields = rest.split(FIELD_GAP);
