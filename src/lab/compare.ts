@@ -1,7 +1,7 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { percentChange, ranOn, settingsChanges, shownMetrics, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
+import { percentChange, ranOn, startedAtText, settingsChanges, shownMetrics, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMetric } from './metrics.ts';
 
 function cell(name: string, value: number | undefined): string {
@@ -22,7 +22,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
   const head: string[][] = [
     ['', `#${a.id}`, `#${b.id}`],
     ['lab', a.lab, b.lab],
-    ['started', new Date(a.startedAt).toISOString().slice(0, 16).replace('T', ' '), new Date(b.startedAt).toISOString().slice(0, 16).replace('T', ' ')],
+    ['started', startedAtText(a.startedAt), startedAtText(b.startedAt)],
     ['status', a.status, b.status],
     ['verdict', ra.verdict ?? '-', rb.verdict ?? '-'],
   ];

@@ -37,8 +37,16 @@ function singleMetrics(result: StoredResult): Record<string, number> | null {
   return points.length === 1 && points[0].label === null ? points[0].metrics : null;
 }
 
-function when(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+/**
+ * A run's start to the minute in the learner's own time zone (it was UTC: a learner in Beijing
+ * saw 10:45 for a run at 18:45); without the year where `withYear` is false, as ls does for
+ * this year's files.
+ */
+export function startedAtText(ms: number, withYear = true): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return withYear ? `${d.getFullYear()}-${day}` : day;
 }
 
 function changedText(settings: StoredSettings): string {
@@ -104,21 +112,44 @@ export function ranOn(run: LabRunRow): string {
   return run.backend === 'endpoint' && run.device ? `endpoint ${run.device}` : run.backend;
 }
 
-/** One run's first line: id, start, status, verdict, backend, what was changed (and the lab, in a list of every lab). */
-function runLine(run: LabRunRow, labWidth: number | null): string {
-  const result = (run.result ?? {}) as StoredResult;
-  const status = run.finishedAt === null ? 'running or killed' : run.status;
-  const lab = labWidth === null ? '' : `${run.lab.padEnd(labWidth)}  `;
-  return `  #${run.id}  ${when(run.startedAt)}  ${lab}${status.padEnd(7)}  ${(result.verdict ?? '-').padEnd(14)}  ${ranOn(run)}  ${changedText(run.settings as StoredSettings)}`;
+function statusOf(run: LabRunRow): string {
+  // Still running, or its kb was killed (a closed terminal): nothing was stored after its start.
+  return run.finishedAt === null ? 'unfinished' : run.status;
+}
+
+function verdictOf(run: LabRunRow): string {
+  return ((run.result ?? {}) as StoredResult).verdict ?? '-';
+}
+
+/** Column widths for runLine: each as wide as its widest value among `runs` (fixed widths pushed every line past 80 columns, where the list lost its columns). */
+function runColumns(runs: readonly LabRunRow[], withLab: boolean): { id: number; year: boolean; lab: number | null; status: number; verdict: number } {
+  const widest = (values: string[]) => Math.max(0, ...values.map((value) => value.length));
+  const thisYear = new Date().getFullYear();
+  return {
+    // The list of every lab has a column more: it leaves out the year when every run is from this one.
+    year: !withLab || runs.some((run) => new Date(run.startedAt).getFullYear() !== thisYear),
+    id: widest(runs.map((run) => `#${run.id}`)),
+    lab: withLab ? widest(runs.map((run) => run.lab)) : null,
+    status: widest(runs.map(statusOf)),
+    verdict: widest(runs.map(verdictOf)),
+  };
+}
+
+/** One run's first line: id, start, status, verdict, backend, what was changed (and the lab, in a list of every lab), in columns. */
+function runLine(run: LabRunRow, columns: ReturnType<typeof runColumns>): string {
+  const lab = columns.lab === null ? '' : `${run.lab.padEnd(columns.lab)}  `;
+  const changed = changedText(run.settings as StoredSettings);
+  const line = `  ${`#${run.id}`.padEnd(columns.id)}  ${startedAtText(run.startedAt, columns.year)}  ${lab}${statusOf(run).padEnd(columns.status)}  ${verdictOf(run).padEnd(columns.verdict)}  ${ranOn(run)}  ${changed}`;
+  return line.trimEnd();
 }
 
 /** `kb lab history` without a name: the latest runs of every lab, one line each. */
 export function allHistoryText(runs: readonly LabRunRow[]): string {
   if (runs.length === 0) return 'No lab runs yet. Labs: kb lab list   Run one: kb lab <name>\n';
-  const width = Math.max(...runs.map((run) => run.lab.length));
+  const columns = runColumns(runs, true);
   return [
     'Runs of every lab, newest first:',
-    ...runs.map((run) => runLine(run, width)),
+    ...runs.map((run) => runLine(run, columns)),
     '',
     "One lab's runs, their metrics and what changed between the last two: kb lab history <name>",
     '',
@@ -128,10 +159,11 @@ export function allHistoryText(runs: readonly LabRunRow[]): string {
 export function historyText(name: string, title: string | null, runs: readonly LabRunRow[]): string {
   const out: string[] = [`Runs of lab ${name}${title ? ` (${title})` : ''}, newest first:`];
   if (runs.length === 0) out.push('  none yet; run it: kb lab ' + name);
+  const columns = runColumns(runs, false);
   for (const run of runs) {
     const result = (run.result ?? {}) as StoredResult;
     const settings = run.settings as StoredSettings;
-    out.push(runLine(run, null));
+    out.push(runLine(run, columns));
     const metrics = singleMetrics(result);
     if (metrics) {
       const shown = shownMetrics(result).filter((m) => metrics[m] !== undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { historyText, settingsChanges } from '../../src/lab/history.ts';
+import { allHistoryText, historyText, settingsChanges, startedAtText } from '../../src/lab/history.ts';
 import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/lab-settings.ts';
 import type { LabRunRow } from '../../src/store/lab-runs.ts';
 
@@ -35,7 +35,10 @@ describe('lab history', () => {
     ];
     const text = historyText('demo', 'Demo lab', runs);
     expect(text).toMatch(/^Runs of lab demo \(Demo lab\), newest first:/);
-    expect(text).toMatch(/#3 .* running or killed/);
+    expect(text).toMatch(/#3 .* unfinished/);
+    // In columns: each as wide as its widest value.
+    expect(text).toMatch(/ {2}#3 {2}\S+ \S+ {2}unfinished {2}- {15}cpu/);
+    expect(text).toMatch(/ {2}#2 {2}\S+ \S+ {2}ok {10}not reproduced {2}cpu/);
     expect(text).toMatch(/#2 .* ok\s+not reproduced\s+cpu\s+engine\.prefillMaxBatch=256\n\s+queue_wait\.p99 20\.00 ms · ttft\.p99 600\.0 ms · throughput\.output_tps 370\.0 tokens\/s/);
     expect(text).toMatch(/#1 .* lab settings/);
     expect(text).toContain('Last two runs compared (#1 -> #2):');
@@ -50,5 +53,28 @@ describe('lab history', () => {
     expect(settingsChanges(settings(['device=H100']), settings(['device=A100-40GB']))).toEqual([]);
     expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['backend=sim', 'device=A100-40GB']))).toEqual(['device: H100 -> A100-40GB']);
     expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['device=H100']))).toEqual(['backend: sim -> cpu']);
+  });
+
+  it('lists every lab\'s runs in columns, the year left out when all are from this one', () => {
+    const thisYear = new Date().getFullYear();
+    const runs = [
+      { ...row(12, ['engine.prefillMaxBatch=256'], null), lab: 'ttft-breakdown', startedAt: new Date(thisYear, 0, 2, 9, 5).getTime() },
+      { ...row(3, [], null, 'partial', false), lab: 'batching', startedAt: new Date(thisYear, 0, 1, 18, 45).getTime() },
+    ];
+    const lines = allHistoryText(runs).split('\n');
+    expect(lines[1]).toBe('  #12  01-02 09:05  ttft-breakdown  ok          -  cpu  engine.prefillMaxBatch=256');
+    expect(lines[2]).toBe('  #3   01-01 18:45  batching        unfinished  -  cpu  lab settings');
+  });
+
+  it('gives a run\'s start in the learner\'s time zone', () => {
+    const zone = process.env.TZ;
+    try {
+      process.env.TZ = 'Asia/Shanghai';
+      expect(startedAtText(Date.UTC(2026, 10, 26, 10, 45))).toBe('2026-11-26 18:45');
+      expect(startedAtText(Date.UTC(2026, 10, 26, 10, 45), false)).toBe('11-26 18:45');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
