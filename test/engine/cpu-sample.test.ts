@@ -11,12 +11,16 @@ function draw(logits: Float32Array, temperature: number, topK: number, topP: num
   return sampleToken(logits, 0, vocab, temperature, topK, topP, uniform, scratch);
 }
 
-/** The nucleus by brute force: ids sorted by probability, the shortest prefix reaching p. */
+/**
+ * The nucleus by brute force: ids in the sampler's order (logit descending, id ascending: the
+ * probability's order, which rounding can tie where the logits differ, as 0 and 1e-45 do), the
+ * shortest prefix reaching p.
+ */
 function nucleus(logits: Float32Array, temperature: number, topP: number): Set<number> {
   const max = Math.max(...logits);
   const probs = Array.from(logits, (l) => Math.exp((l - max) / temperature));
   const total = probs.reduce((a, b) => a + b, 0);
-  const ids = probs.map((_, i) => i).sort((a, b) => probs[b] - probs[a] || a - b);
+  const ids = probs.map((_, i) => i).sort((a, b) => logits[b] - logits[a] || a - b);
   const kept = new Set<number>();
   let mass = 0;
   for (const id of ids) {
@@ -65,6 +69,10 @@ describe('sampling', () => {
   });
 
   it('top-p keeps to the nucleus', () => {
+    // Found by fast-check: logits of 0 and the smallest subnormal, equal in probability.
+    const tied = new Float32Array(vocab);
+    for (let i = 40; i < vocab; i += 3) tied[i] = 1.401298464324817e-45;
+    for (const u of [0, 0.3, 0.99]) expect(nucleus(tied, 1, 0.2).has(draw(tied, 1, 0, 0.2, u))).toBe(true);
     fc.assert(
       fc.property(logitsArb, uniformArb, fc.double({ min: 0.05, max: 0.99, noNaN: true }), (logits, u, p) => {
         expect(nucleus(logits, 1, p).has(draw(logits, 1, 0, p, u))).toBe(true);
