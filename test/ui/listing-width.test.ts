@@ -41,4 +41,14 @@ describe('listing widths', () => {
       expect(stringWidth(line.slice(line.indexOf('在高并发')))).toBeGreaterThanOrEqual(20);
     }
   });
+
+  it('kb due on a phone\'s 40 columns: the deck gives way so the question keeps room, every line within 39 cells', () => {
+    const text = formatDue({ learning: 0, review: 0, new: dueEntries.length, later: 0 }, dueEntries, NOW, 40);
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines.slice(1)) {
+      expect(stringWidth(line), line).toBeLessThan(40);
+      expect(line).not.toContain('推理优化');
+    }
+    expect(lines[1]).toMatch(/^c00abcdefghij {2}new {4}now {2}在高并发/);
+  });
 });

@@ -32,10 +32,18 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
   ];
   const idWidth = entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.id)), 2);
   const deckWidth = Math.min(16, entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.deck)), 4));
-  for (const entry of entries) {
+  const whenOf = (entry: DueEntry) => {
     const due = Date.parse(entry.due);
-    const when = due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
-    const head = `${padToWidth(entry.id, idWidth)}  ${padToWidth(entry.queue, 8)}  ${padToWidth(when, 8)}  ${padToWidth(truncateToWidth(entry.deck, deckWidth), deckWidth)}  `;
+    return due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
+  };
+  // Columns as wide as their widest value; a narrow terminal (a phone's) drops the deck before
+  // the question gets less than its room.
+  const queueWidth = entries.reduce((widest, entry) => Math.max(widest, entry.queue.length), 5);
+  const whenWidth = entries.reduce((widest, entry) => Math.max(widest, whenOf(entry).length), 3);
+  const withDeck = columns - (idWidth + 2 + queueWidth + 2 + whenWidth + 2 + deckWidth + 2) - 1 >= QUESTION_ROOM;
+  for (const entry of entries) {
+    const deck = withDeck ? `${padToWidth(truncateToWidth(entry.deck, deckWidth), deckWidth)}  ` : '';
+    const head = `${padToWidth(entry.id, idWidth)}  ${padToWidth(entry.queue, queueWidth)}  ${padToWidth(whenOf(entry), whenWidth)}  ${deck}`;
     // Widths in terminal cells: a Chinese deck name takes two per character. The question keeps
     // QUESTION_ROOM cells (or all it needs) where it can: a long lab name is said shorter first.
     const room = columns - stringWidth(head) - 1;
