@@ -25,7 +25,7 @@ export function fitLines(text: string, width: number): string {
       const hang = ' '.repeat(stringWidth(lead));
       // As wrapHanging does: where a field is wider than the column beside its label, the fields start on the next line.
       if (lead.trim() !== '' && Math.max(...fields.map((field) => stringWidth(field))) > width - hang.length) {
-        return underLabel(lead, packParts(fields, '  ', width - 2 - /^\s*/.exec(lead)![0].length));
+        return underLabel(lead, width, (room) => packParts(fields, '  ', room));
       }
       return packParts(fields, '  ', width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
     })

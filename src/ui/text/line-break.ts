@@ -65,10 +65,10 @@ const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/[
  * name, a path or URL where it fits `width` cells (a longer one breaks as UAX #14 says, after a
  * hyphen or a slash, rather than anywhere).
  */
-export function unbreakableRanges(text: string, width = Infinity): Array<[number, number]> {
+export function unbreakableRanges(text: string, width = Infinity, paths: readonly RegExpExecArray[] = [...text.matchAll(PATH_OR_URL)]): Array<[number, number]> {
   const span = (match: RegExpExecArray): [number, number] => [match.index, match.index + match[0].length];
-  const paths = [...text.matchAll(PATH_OR_URL)].map(span).filter(([start, end]) => width === Infinity || stringWidth(text.slice(start, end)) <= width);
-  const ranges = [...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION)].map(span), ...paths].sort((a, b) => a[0] - b[0]);
+  const fitting = paths.map(span).filter(([start, end]) => width === Infinity || stringWidth(text.slice(start, end)) <= width);
+  const ranges = [...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION)].map(span), ...fitting].sort((a, b) => a[0] - b[0]);
   // In order and apart, as breakOpportunities walks them.
   const merged: Array<[number, number]> = [];
   for (const range of ranges) {
@@ -81,10 +81,11 @@ export function unbreakableRanges(text: string, width = Infinity): Array<[number
 
 /** Every place a line of `text` (`width` cells wide) may end, in order; the last is the end of the text. */
 export function breakOpportunities(text: string, width = Infinity): BreakOpportunity[] {
-  const kept = unbreakableRanges(text, width);
+  const paths = [...text.matchAll(PATH_OR_URL)];
+  const kept = unbreakableRanges(text, width, paths);
   // UAX #14 never breaks before a slash, so `has /tmp/x` would take its word along: a path
   // after a space may start a line (not one inside a number and its unit: `2 TB/s`).
-  const pathStarts = [...text.matchAll(PATH_OR_URL)]
+  const pathStarts = paths
     .map((match) => match.index)
     .filter((at) => at > 0 && /\s/.test(text[at - 1]) && !kept.some(([start, end]) => start < at && at < end));
   const breaker = new (lineBreaker())(text);

@@ -99,20 +99,15 @@ export function wrapText(text: string, width: number): string[] {
  */
 export function wrapHanging(lead: string, text: string, width: number): string[] {
   const leadWidth = stringWidth(lead);
-  if (lead.trim() !== '' && widestPiece(text) > width - leadWidth) return underLabel(lead, wrapText(text, Math.max(10, width - 2 - leadIndent(lead).length)));
+  if (lead.trim() !== '' && widestPiece(text) > width - leadWidth) return underLabel(lead, width, (room) => wrapText(text, Math.max(10, room)));
   const indent = ' '.repeat(leadWidth);
   return wrapText(text, Math.max(10, width - indent.length)).map((line, i) => (i === 0 ? lead : indent) + line);
 }
 
-/** The leading spaces of a label. */
-function leadIndent(lead: string): string {
-  return /^\s*/.exec(lead)![0];
-}
-
-/** `lines` under their label `lead` (on a line of its own), two spaces further in. */
-export function underLabel(lead: string, lines: readonly string[]): string[] {
-  const indent = `${leadIndent(lead)}  `;
-  return [lead.trimEnd(), ...lines.map((line) => indent + line)];
+/** A label `lead` on a line of its own, then the lines `layout` makes for the `width` left two spaces further in. */
+export function underLabel(lead: string, width: number, layout: (room: number) => readonly string[]): string[] {
+  const indent = `${/^\s*/.exec(lead)![0]}  `;
+  return [lead.trimEnd(), ...layout(width - indent.length).map((line) => indent + line)];
 }
 
 /** The widest run of `text` between two places a line may break, in cells. */
