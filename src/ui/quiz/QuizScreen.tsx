@@ -22,6 +22,7 @@ import { secondsLeft } from './quiz-text.ts';
 import { readableWidth } from '../review/card-layout.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
 import { Viewport } from '../review/Viewport.tsx';
+import { TopLine } from '../top-line.tsx';
 
 /** What the screen drives: QuizRun (src/app/quiz/quiz-run.ts) in kb, a fake in tests. */
 export interface QuizDriver {
@@ -224,20 +225,19 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   const titled = 'kb quiz  '.length + progress.length + 2 + countdown.length <= width;
   return (
     <Box flexDirection="column" width={width}>
-      <Box width={width} justifyContent="space-between">
-        <Box flexShrink={1}>
-          <Text wrap="truncate-end">
+      <TopLine
+        width={width}
+        left={
+          <>
             {titled ? <Text bold>{'kb quiz  '}</Text> : null}
             <Text dimColor>{'question '}</Text>
             <Text>{`${question.index + 1}/${total}`}</Text>
             <Text dimColor>{'  right '}</Text>
             <Text color="green">{`${right}/${answered}`}</Text>
-          </Text>
-        </Box>
-        <Box flexShrink={0} marginLeft={2}>
-          <Text color={left !== null && left <= 10 ? 'red' : undefined}>{countdown || ' '}</Text>
-        </Box>
-      </Box>
+          </>
+        }
+        right={<Text color={left !== null && left <= 10 ? 'red' : undefined}>{countdown || ' '}</Text>}
+      />
       <Text dimColor wrap="truncate-end">{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.

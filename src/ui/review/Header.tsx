@@ -1,7 +1,8 @@
 // The top line: what is done, what is left of each kind, and the time spent. One line at any
 // width: on a narrow terminal (a phone's, 40-50 columns) the title goes first, then the labels
 // shorten; at 50 columns the full line had wrapped into the card and pushed the screen's top off.
-import { Box, Text } from 'ink';
+import { Text } from 'ink';
+import { TopLine } from '../top-line.tsx';
 import type { ScreenCounts } from '../../app/review/screen-contract.ts';
 
 function clock(ms: number): string {
@@ -39,9 +40,10 @@ export function Header({ counts, elapsedMs, width }: { counts: ScreenCounts; ela
   const time = clock(elapsedMs);
   const { title, labels } = headerLayout(counts, time, width);
   return (
-    <Box width={width} justifyContent="space-between">
-      <Box flexShrink={1}>
-        <Text wrap="truncate-end">
+    <TopLine
+      width={width}
+      left={
+        <>
           {title ? <Text bold>{TITLE}  </Text> : null}
           <Text dimColor>{`${labels.done} `}</Text>
           <Text>{counts.done}</Text>
@@ -51,11 +53,9 @@ export function Header({ counts, elapsedMs, width }: { counts: ScreenCounts; ela
           <Text color="red">{counts.learning}</Text>
           <Text dimColor>{`  ${labels.review} `}</Text>
           <Text color="green">{counts.review}</Text>
-        </Text>
-      </Box>
-      <Box flexShrink={0} marginLeft={2}>
-        <Text dimColor>{time}</Text>
-      </Box>
-    </Box>
+        </>
+      }
+      right={<Text dimColor>{time}</Text>}
+    />
   );
 }
