@@ -73,8 +73,8 @@ describe('QuizScreen', () => {
     const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
     await tick();
     await press(stdin, '25ms\r');
-    expect(driver.calls).toEqual(['calc 25ms answered']);
     await shows(lastFrame, '✗ Wrong: you typed 25ms = 25 ms; the answer is 20 ms');
+    expect(driver.calls).toEqual(['calc 25ms answered']);
   });
 
   it('keeps every key when several arrive before the screen renders again', async () => {

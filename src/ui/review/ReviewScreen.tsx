@@ -2,7 +2,7 @@
 // below only draw. Keys follow Anki: Space/Enter shows the answer (and then means Good),
 // 1-4 answer, u undo, b bury, s suspend, e edit, f the whole note, l the card's lab, ? help,
 // q quit. A calc card also takes a typed number (calc-keys.ts), checked on Enter.
-import { Box, Text, useApp, useInput, useWindowSize } from 'ink';
+import { Box, Text, useApp, useWindowSize } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
@@ -17,6 +17,7 @@ import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
 import { exitOnError, exitOnRejection, INTERRUPTED } from '../screen-exit.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
+import { useKeys } from '../use-keys.ts';
 
 export interface ReviewScreenProps {
   controller: ReviewController;
@@ -143,7 +144,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     setMessage(null);
   };
 
-  useInput(exitOnError(exit, (input, key) => {
+  useKeys(exitOnError(exit, (input, key) => {
     const view = { busy, labOpen: lab.state !== null, helpOpen: help, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
