@@ -216,6 +216,14 @@ export class ReviewSession {
     this.undone.push(card.id);
   }
 
+  /**
+   * A session built afresh for a new study day within the same kb review run: this run's
+   * answers so far carry over (its done count and summary cover the whole run).
+   */
+  continues(earlier: ReviewSession): void {
+    this.answers.unshift(...earlier.answers);
+  }
+
   /** Grades given so far, in order (for the end-of-session summary). */
   get grades(): readonly Grade[] {
     return this.answers;

@@ -90,7 +90,7 @@ describe('the rating path', () => {
       'store/review-events.ts',
       'store/review-queries.ts',
       'ui/review/ReviewScreen.tsx',
-      'ui/screen-exit.ts',
+      'ui/screen-input.ts',
     ]);
   });
 });

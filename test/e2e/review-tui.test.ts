@@ -174,4 +174,20 @@ describe('kb review in a terminal', () => {
     expect(summary.replace(/\s+/g, ' ').trim()).toMatch(/^Reviewed 0 cards in \d+s; again 0%; tomorrow \d+ due\.$/);
     expect(summary.split('\n').every((line) => line.length <= 40)).toBe(true);
   }, 30_000);
+
+  it('gives the card the rows a long status line wraps into, so nothing leaves the terminal', async () => {
+    const kb = reviewKb();
+    tmux = new TmuxKb();
+    tmux.startWithStatus(kb.root, ['review'], { columns: 24, rows: 12 });
+    await tmux.waitFor('What is TTFT');
+    tmux.send('s');
+    // Three rows of status at 24 columns: the top line stays on top, the key bar at the bottom.
+    const screen = await tmux.waitFor('unsuspend)');
+    const rows = screen.split('\n');
+    expect(rows[0]).toMatch(/^done 0/);
+    expect(rows.slice(1, 4).join(' ').replace(/\s+/g, ' ').trim()).toBe('suspended (kb review skips it until kb unsuspend)');
+    expect(rows.slice(0, 12).some((row) => row.includes('q quit'))).toBe(true);
+    tmux.send('q');
+    await tmux.waitFor('exit=0');
+  }, 30_000);
 });

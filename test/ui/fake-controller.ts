@@ -28,8 +28,18 @@ export class FakeController implements ReviewController {
     this.queue = [...cards];
   }
 
+  private notice: string | undefined;
+
   next(): ScreenNext {
-    return this.queue[0] ? { kind: 'card', card: this.queue[0] } : { kind: 'done' };
+    const next: ScreenNext = this.queue[0] ? { kind: 'card', card: this.queue[0] } : { kind: 'done' };
+    const notice = this.notice;
+    this.notice = undefined;
+    return notice ? { ...next, notice } : next;
+  }
+  /** A new study day: its cards join the queue, and the next card comes with `notice`. */
+  newDay(cards: ScreenCard[], notice: string): void {
+    this.queue.push(...cards);
+    this.notice = notice;
   }
   counts() {
     return { new: this.queue.length, learning: 0, review: 0, done: this.done.length };

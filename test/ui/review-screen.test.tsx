@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { FakeController, screenCard } from './fake-controller.ts';
-import { press, tick } from './ink-input.ts';
+import { press, shows, tick } from './ink-input.ts';
 
 afterEach(() => cleanup());
 
@@ -110,5 +110,19 @@ describe('ReviewScreen', () => {
     expect(lastFrame()).toContain('line 40');
     expect(lastFrame()).not.toContain('• line 1\n');
     expect(lastFrame()).toContain('1 Again');
+  });
+});
+
+describe('ReviewScreen across a new study day', () => {
+  it('leaves "Done for today" for the new day\'s cards on its own, and says why', async () => {
+    const controller = new FakeController([screenCard('a')]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, ' ', '3');
+    await shows(lastFrame, 'Done for today.');
+    controller.newDay([screenCard('b')], 'new study day: today\'s queue loaded');
+    // The screen's clock tick (each second) finds the new day's cards.
+    const frame = await shows(lastFrame, 'Question b?');
+    expect(frame).toContain('new study day: today\'s queue loaded');
   });
 });

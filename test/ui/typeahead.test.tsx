@@ -6,7 +6,7 @@ import type { Key } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { QuizScreen } from '../../src/ui/quiz/QuizScreen.tsx';
-import { splitKeys } from '../../src/ui/use-keys.ts';
+import { splitKeys } from '../../src/ui/screen-input.ts';
 import { FakeController, screenCard } from './fake-controller.ts';
 import { quizCard, SessionDriver, tpotCard } from './quiz-fixture.ts';
 import { press, shows, tick, until } from './ink-input.ts';

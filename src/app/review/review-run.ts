@@ -39,6 +39,9 @@ export interface ReviewRunOptions {
   labs: CardLabs;
 }
 
+/** The status line when a run crosses into a new study day. */
+export const NEW_STUDY_DAY = "new study day: today's queue loaded";
+
 function fileMessage(result: WritebackResult | null): string | null {
   if (result?.status === 'refused') return `note not updated: ${result.reason}`;
   return null;
@@ -82,18 +85,39 @@ export class ReviewRun implements ReviewController {
   }
 
   next(now: number): ScreenNext {
+    const notice = this.followStudyDay(now);
+    const next = this.nextOfSession(now);
+    return notice === null ? next : { ...next, notice };
+  }
+
+  /**
+   * A run left open past the study day's end (reviewing after midnight until dayStartsAt, or
+   * a screen left open overnight) takes the new day's queue, as Anki does when its day rolls
+   * over: the reviews that came due, a fresh new-card limit, yesterday's buried cards back.
+   * The run's answers and its undo stack carry over. Returns the line that says so, or null.
+   */
+  private followStudyDay(now: number): string | null {
+    if (now < this.session.dayEnd) return null;
+    const today = this.service.session(this.request, now);
+    today.continues(this.session);
+    this.session = today;
+    this.cache.clear();
+    return NEW_STUDY_DAY;
+  }
+
+  private nextOfSession(now: number): ScreenNext {
     const next = this.session.next(now);
     if (next.kind !== 'card') return next;
     const card = this.card(next.card.id);
     if (!card) {
       // Gone from the database (a scan in another process removed it): skip it.
       this.session.removed(next.card.id);
-      return this.next(now);
+      return this.nextOfSession(now);
     }
     if (!sameAsQueued(card, next.card)) {
       // Rated or changed by another kb since this session queued it: taken as it is now.
       this.changedElsewhere(card.id, card, now);
-      return this.next(now);
+      return this.nextOfSession(now);
     }
     const day = this.day(now);
     this.shownDays.set(card.id, day);

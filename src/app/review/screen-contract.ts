@@ -20,7 +20,10 @@ export interface ScreenCard {
   calc?: { unit: string | null } | null;
 }
 
-export type ScreenNext = { kind: 'card'; card: ScreenCard } | { kind: 'wait'; until: number } | { kind: 'done' };
+export type ScreenNext = ({ kind: 'card'; card: ScreenCard } | { kind: 'wait'; until: number } | { kind: 'done' }) & {
+  /** A line for the status bar that came with it (a new study day's queue was taken). */
+  notice?: string;
+};
 
 export interface ScreenCounts {
   new: number;

@@ -6,9 +6,8 @@
 // answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useWindowSize } from 'ink';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { exitOnError, exitOnRejection, INTERRUPTED } from '../screen-exit.ts';
+import { exitOnError, exitOnRejection, INTERRUPTED, useKeys } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
-import { useKeys } from '../use-keys.ts';
 import type { CardLabs } from '../../app/card-labs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../../app/quiz/quiz-session.ts';
 import { calcVerdict, expectedLabel, solutionText } from '../../app/quiz/quiz-session.ts';
@@ -157,7 +156,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   }, [counting, limit, tickMs, driver, now]);
 
   // An answer is stored as it is given: a fault of the machine closes the screen with its one line.
-  useKeys(exitOnError(exit, (input, key) => {
+  useKeys(exit, (input, key) => {
     const { phase, question, shownAt, revealedAt } = view.current;
     const command = quizKey(
       { phase, labOpen: lab.state !== null, hasQuestion: question !== null, calc: Boolean(question?.card.calc), typed: view.current.typed, pageRows: bodyHeight - 1 },
@@ -202,7 +201,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         else settle(attempt);
       }
     }
-  }));
+  });
 
   const { phase, question, shownAt, typed, message, outcome, endedAt, scroll } = view.current;
   if (phase === 'end') {

@@ -3,7 +3,7 @@
 import { render } from 'ink';
 import { QuizScreen, type QuizDriver } from './QuizScreen.tsx';
 import { quizSummaryLine } from './quiz-text.ts';
-import { wasInterrupted } from '../screen-exit.ts';
+import { wasInterrupted } from '../screen-input.ts';
 
 /** The summary line to print, and whether the quiz ended by Ctrl-C (kb exits 130). */
 export async function renderQuiz(driver: QuizDriver, notice?: string): Promise<{ line: string; interrupted: boolean }> {

@@ -15,9 +15,9 @@ import { Header } from './Header.tsx';
 import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
-import { exitOnError, exitOnRejection, INTERRUPTED } from '../screen-exit.ts';
+import { exitOnRejection, INTERRUPTED, useKeys } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
-import { useKeys } from '../use-keys.ts';
+import { wrapText } from '../text/line-wrap.ts';
 
 export interface ReviewScreenProps {
   controller: ReviewController;
@@ -74,14 +74,22 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     setVerdict(null);
   }, []);
 
+  /** What the run shows next, afresh, with the action's line and any the run adds (a new study day). */
+  const show = useCallback(
+    (next: ScreenNext, message: string | null, at: number) => {
+      setCurrent(next);
+      showFresh(at);
+      setMessage(statusLine(message, next.notice));
+    },
+    [showFresh],
+  );
+
   const advance = useCallback(
     (result: ActionResult | null) => {
       const at = now();
-      setCurrent(controller.next(at));
-      showFresh(at);
-      setMessage(result?.message ?? null);
+      show(controller.next(at), result?.message ?? null, at);
     },
-    [controller, now, showFresh],
+    [controller, now, show],
   );
 
   // The scan kb review leaves until its first card is drawn: when it changed cards, take the
@@ -110,9 +118,14 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       const at = now();
       setClock(at);
       if (current.kind === 'wait' && at >= current.until) advance(null);
+      else if (current.kind === 'done') {
+        // A finished run left open into the next study day goes on with that day's cards.
+        const next = controller.next(at);
+        if (next.kind !== 'done') show(next, null, at);
+      }
     }, TICK_MS);
     return () => clearInterval(timer);
-  }, [current, advance, now]);
+  }, [current, advance, show, controller, now]);
 
   // Time in the editor or stopped by Ctrl-Z is not time spent recalling the card either.
   const notAnswering = (awayMs: number) => setShownAt((at) => at + awayMs);
@@ -128,8 +141,9 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       else await suspendTerminal(() => void spawnSync(command, args, { stdio: 'inherit' }));
       notAnswering(now() - left);
       const result = await controller.reload(cardId);
-      setCurrent(controller.next(now()));
-      setMessage(result.message);
+      const next = controller.next(now());
+      setCurrent(next);
+      setMessage(statusLine(result.message, next.notice));
     } finally {
       setBusy(false);
     }
@@ -144,7 +158,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     setMessage(null);
   };
 
-  useKeys(exitOnError(exit, (input, key) => {
+  useKeys(exit, (input, key) => {
     const view = { busy, labOpen: lab.state !== null, helpOpen: help, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
@@ -187,18 +201,21 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       case 'rate':
         return advance(controller.rate(card.id, command.grade, at, at - shownAt));
     }
-  }));
+  });
 
   const answerLine = useMemo(
     () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} /> : null),
     [card, typed, verdict, revealed],
   );
   const counts = controller.counts();
-  const bodyHeight = height - CHROME_ROWS;
+  // On a narrow terminal the status line wraps: the card gives up the rows it takes, so the
+  // screen stays within the terminal's height.
+  const statusLines = message ? wrapText(message, width) : [' '];
+  const bodyHeight = Math.max(2, height - CHROME_ROWS - (statusLines.length - 1));
   return (
     <Box flexDirection="column" width={width}>
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
-      <Text color="yellow">{message ?? ' '}</Text>
+      <Text color="yellow">{statusLines.join('\n')}</Text>
       {help ? (
         <HelpPanel editable={controller.editable !== false} width={width} />
       ) : lab.state ? (
@@ -214,4 +231,10 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} suggested={verdict?.suggested} /> : null}
     </Box>
   );
+}
+
+/** The status bar's line: an action's own message and a line the run adds, both when both came. */
+function statusLine(message: string | null, notice: string | undefined): string | null {
+  if (!notice) return message;
+  return message ? `${message}; ${notice}` : notice;
 }

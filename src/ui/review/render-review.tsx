@@ -4,7 +4,7 @@ import { render } from 'ink';
 import { durationLabel } from '../../srs/interval-label.ts';
 import type { ReviewController } from '../../app/review/screen-contract.ts';
 import { ReviewScreen } from './ReviewScreen.tsx';
-import { wasInterrupted } from '../screen-exit.ts';
+import { wasInterrupted } from '../screen-input.ts';
 
 /** How the review screen is mounted (bench/review.ts mounts it the same way). */
 export const reviewRenderOptions = {

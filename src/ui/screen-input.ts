@@ -1,0 +1,78 @@
+// How a full-screen kb screen (kb review, kb quiz) takes its keys and how it ends.
+//
+// Keys typed ahead of the screen: Ink hands an input handler everything one read of the
+// terminal returned as a single input, "uq" when u and q came faster than kb read them (a
+// loaded machine, tmux send-keys, a paste). kb's screens bind single keys, so such a chunk
+// matched none and every key in it was lost. useKeys splits a chunk into its keys and handles
+// each after the screen has rendered the one before, as if they had been typed slowly.
+//
+// Ending: Ctrl-C hands Ink's exit() INTERRUPTED, so the command exits 130 (interrupted)
+// instead of 0, after printing its summary as usual. A key handler or timer that throws (a
+// database locked past its wait, a full disk) must not leave a raw stack trace over a
+// half-drawn screen, nor print its reason on the alternate screen that closes with it: the
+// screen closes with the error instead, Ink gives the terminal back, and kb's top-level
+// handler prints the one-line reason.
+import { useInput, type Key } from 'ink';
+import { useEffect, useEffectEvent, useRef, useState } from 'react';
+
+export const INTERRUPTED = 'interrupted';
+
+export function wasInterrupted(exitResult: unknown): boolean {
+  return exitResult === INTERRUPTED;
+}
+
+type Exit = (error?: Error) => void;
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Wraps a synchronous handler: what it throws closes the screen with that error. */
+export function exitOnError<Args extends unknown[]>(exit: Exit, handler: (...args: Args) => void): (...args: Args) => void {
+  return (...args) => {
+    try {
+      handler(...args);
+    } catch (error) {
+      exit(asError(error));
+    }
+  };
+}
+
+/** For promises started from the screen: a rejection closes it with that error. */
+export function exitOnRejection(exit: Exit): (error: unknown) => void {
+  return (error) => exit(asError(error));
+}
+
+type KeyHandler = (input: string, key: Key) => void;
+
+/** The keys in one input: a run of plain characters is one key each; anything else is one key. */
+export function splitKeys(input: string, key: Key): Array<[string, Key]> {
+  const characters = Array.from(input);
+  if (characters.length <= 1 || key.ctrl || key.meta || key.escape) return [[input, key]];
+  return characters.map((character) => [
+    character,
+    { ...key, return: character === '\r', tab: character === '\t', shift: /^[A-Z]$/.test(character) },
+  ]);
+}
+
+/** The screen's key handler, one key at a time (none lost to a chunk); what it throws closes the screen. */
+export function useKeys(exit: Exit, handler: KeyHandler): void {
+  const handle = exitOnError(exit, handler);
+  const waiting = useRef<Array<[string, Key]>>([]);
+  const [, nextTurn] = useState(0);
+  const handleLater = useEffectEvent(handle);
+  useInput((input, key) => {
+    const keys = splitKeys(input, key);
+    // The common case, one key and none waiting, is handled at once as Ink would.
+    if (keys.length === 1 && waiting.current.length === 0) return handle(input, key);
+    waiting.current.push(...keys);
+    nextTurn((turn) => turn + 1);
+  });
+  // After each render: the next waiting key, then another render for the one after it.
+  useEffect(() => {
+    const next = waiting.current.shift();
+    if (!next) return;
+    handleLater(...next);
+    if (waiting.current.length > 0) nextTurn((turn) => turn + 1);
+  });
+}
