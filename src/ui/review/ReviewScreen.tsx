@@ -226,7 +226,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
           <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} answerLine={answerLine} />
         </Viewport>
       ) : (
-        <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} />
+        <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} width={width} />
       )}
       {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} suggested={verdict?.suggested} /> : null}
     </Box>

@@ -1,0 +1,23 @@
+// The end-of-session box (found as a user at 40 and 200 columns): at 40 its tally wrapped with
+// a space at the start of a row (" Time: 5s", issue #13 item 7a); at 200 it was drawn 200
+// columns wide around lines of 40.
+import { renderToString } from 'ink';
+import { describe, expect, it } from 'vitest';
+import { SummaryView } from '../../src/ui/review/SummaryView.tsx';
+
+const summary = { cards: 12, again: 3, elapsedMs: 65_000, tomorrow: 7 };
+const rows = (columns: number) => renderToString(<SummaryView summary={summary} waitingUntil={null} width={columns - 1} />, { columns }).split('\n');
+
+describe('the session summary box', () => {
+  it('breaks its tally between figures on a phone\'s 40 columns, each row starting at the text', () => {
+    const lines = rows(40);
+    expect(lines.every((line) => line.length <= 39)).toBe(true);
+    const inside = lines.slice(1, -1).map((line) => line.slice(2, -1).trimEnd());
+    expect(inside).toEqual(['Done for today.', 'Cards reviewed: 12   Again: 25% (3)', 'Time: 1m 05s', 'Tomorrow: 7 cards due', 'u undo · q quit']);
+  });
+
+  it('is as wide as its lines on a wide terminal', () => {
+    const lines = rows(200);
+    expect(lines[0]!.length).toBe('Cards reviewed: 12   Again: 25% (3)   Time: 1m 05s'.length + 4);
+  });
+});
