@@ -4,6 +4,7 @@
 import { renderToString } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { SummaryView } from '../../src/ui/review/SummaryView.tsx';
+import { QuizEnd } from '../../src/ui/quiz/QuizEnd.tsx';
 
 const summary = { cards: 12, again: 3, elapsedMs: 65_000, tomorrow: 7 };
 const rows = (columns: number) => renderToString(<SummaryView summary={summary} waitingUntil={null} width={columns - 1} />, { columns }).split('\n');
@@ -19,5 +20,15 @@ describe('the session summary box', () => {
   it('is as wide as its lines on a wide terminal', () => {
     const lines = rows(200);
     expect(lines[0]!.length).toBe('Cards reviewed: 12   Again: 25% (3)   Time: 1m 05s'.length + 4);
+  });
+});
+
+describe('the quiz end box', () => {
+  it('is as wide as its lines, and breaks score and time apart at 30 columns', () => {
+    const quiz = { asked: 10, correct: 7, elapsedMs: 125_000, weakestTags: [{ tag: 'metrics', correct: 1, asked: 3 }] };
+    const wide = renderToString(<QuizEnd summary={quiz} total={10} width={199} />, { columns: 200 }).split('\n');
+    expect(wide[0]!.length).toBe('Score: 7/10 (70%)   Time: 2m 05s'.length + 4);
+    const narrow = renderToString(<QuizEnd summary={quiz} total={10} width={29} />, { columns: 30 }).split('\n');
+    expect(narrow.slice(1, -1).map((line) => line.slice(2, -1).trimEnd())).toEqual(['Quiz done.', 'Score: 7/10 (70%)', 'Time: 2m 05s', 'Weakest tags: metrics 1/3', 'Enter or q to leave']);
   });
 });

@@ -207,7 +207,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   if (phase === 'end') {
     return (
       <Box flexDirection="column" width={width}>
-        <QuizEnd summary={driver.summary(endedAt ?? now())} total={total} />
+        <QuizEnd summary={driver.summary(endedAt ?? now())} total={total} width={width} />
       </Box>
     );
   }
