@@ -1,6 +1,7 @@
 // kb cards: list cards with their schedule (Anki's browser), filtered by text, state, deck
 // and tag; the ids it prints are what kb suspend | unsuspend | unbury | forget take.
 import { Option, type Command } from 'commander';
+import { checkFilter } from './filter-check.ts';
 import { helpText } from './help-layout.ts';
 import { terminalColumns } from './terminal-output.ts';
 
@@ -27,6 +28,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
       const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
+        checkFilter(flags, kb.db);
         const now = Date.now();
         const filter = { query: query.join(' '), state: flags.state as never, deck: flags.deck, tag: flags.tag };
         const entries = listCards(kb.db, filter, now).map((row) => ({

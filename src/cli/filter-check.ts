@@ -1,4 +1,4 @@
-// One rule for --tag and --deck in kb review, kb due and kb quiz: a name no card of the
+// One rule for --tag and --deck in kb review, kb due, kb quiz and kb cards: a name no card of the
 // knowledge base has is a user error naming it (most likely a typo), with the closest
 // names that exist. A known name with nothing due is not an error: "Nothing due", exit 0.
 import { distance } from 'fastest-levenshtein';

@@ -1,4 +1,4 @@
-// One rule for --tag and --deck in kb review, kb due and kb quiz (a name no card has is an
+// One rule for --tag and --deck in kb review, kb due, kb quiz and kb cards (a name no card has is an
 // error naming it, exit 1; a known one with nothing due is "Nothing due", exit 0), the
 // exit-code table in kb --help, and Ctrl-C = 130 in the terminal UI.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,9 +31,10 @@ function filterKb(): string {
 }
 
 describe('unknown --tag and --deck', () => {
-  it('are an error naming the name and the closest known ones, in due, quiz and review alike', () => {
+  it('are an error naming the name and the closest known ones, in due, quiz, review and cards alike', () => {
     const root = filterKb();
-    for (const command of [['due'], ['quiz', '--json'], ['review']]) {
+    // kb cards once listed "No cards match." with exit 0 for a misspelt deck (found as a user).
+    for (const command of [['due'], ['quiz', '--json'], ['review'], ['cards']]) {
       const tag = runKb(['--kb', root, ...command, '--tag', 'metric']);
       expect({ command, code: tag.code, stderr: tag.stderr }).toEqual({
         command,

@@ -25,7 +25,7 @@ describe('the session summary box', () => {
 
 describe('the quiz end box', () => {
   it('is as wide as its lines, and breaks score and time apart at 30 columns', () => {
-    const quiz = { asked: 10, correct: 7, elapsedMs: 125_000, weakestTags: [{ tag: 'metrics', correct: 1, asked: 3 }] };
+    const quiz = { asked: 10, correct: 7, score: 0.7, elapsedMs: 125_000, weakestTags: [{ tag: 'metrics', correct: 1, asked: 3 }] };
     const wide = renderToString(<QuizEnd summary={quiz} total={10} width={199} />, { columns: 200 }).split('\n');
     expect(wide[0]!.length).toBe('Score: 7/10 (70%)   Time: 2m 05s'.length + 4);
     const narrow = renderToString(<QuizEnd summary={quiz} total={10} width={29} />, { columns: 30 }).split('\n');
