@@ -35,31 +35,38 @@ export function register(program: Command): void {
     .command('import')
     .description('import review history: --revlog FILE.csv adds its reviews to this device\'s review log (once: importing again adds nothing) and replays the cards')
     .option('--revlog <file>', 'the revlog CSV to read')
-    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (kb export writes FILE.ids.csv); without it a card_id must be a kb id, as a number or as it is')
+    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (default: FILE.ids.csv beside the CSV, as kb export writes it, when there is one); without one a card_id must be a kb id, as a number or as it is')
     .option('--json', 'print the outcome as JSON')
     .addHelpText('after', helpText(`${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason.`))
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { importRevlog, RevlogFormatError } = await import('../app/revlog/import-revlog.ts');
+      const { mapFileFor } = await import('../app/revlog/export-revlog.ts');
+      const { existsSync } = await import('node:fs');
       const { openReviewLog } = await import('../app/review-log/open-review-log.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const log = openReviewLog(kb);
         if (log === null) throw new UserError('import: this knowledge base keeps no review log');
+        // The mapping kb export wrote beside the file is used without being named: a round trip
+        // through kb's own export needs no --map (ids a user wrote in a note have no number form).
+        const besideIt = mapFileFor(options.revlog);
+        const mapFile = options.map ?? (existsSync(besideIt) ? besideIt : undefined);
         let outcome;
         try {
-          outcome = importRevlog(kb, log, options.revlog, options.map);
+          outcome = importRevlog(kb, log, options.revlog, mapFile);
         } catch (error) {
           if (error instanceof RevlogFormatError) throw new UserError(`${options.revlog}: ${error.message}`);
           // A file that cannot be read (missing, a folder, not readable) is said as kb says any file fault.
           throw error;
         }
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ ...outcome, map: mapFile ?? null }, null, 2)}\n`);
           return;
         }
         const lines = [`imported ${outcome.added} event(s) from ${outcome.rows} row(s); ${outcome.duplicates} already in the log`];
+        if (mapFile !== undefined && options.map === undefined) lines.push(`card ids read through ${mapFile} (kb export's mapping beside it)`);
         for (const refusal of outcome.refused) lines.push(`refused ${refusal.count} row(s): ${refusal.reason} (line ${refusal.lines.join(', ')}${refusal.count > refusal.lines.length ? ', ...' : ''})`);
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {

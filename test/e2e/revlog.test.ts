@@ -21,7 +21,8 @@ function reviewedCards(root: string): ListedCard[] {
 
 /** A deck of cards with a history: another device's log, with a forget in it. */
 function reviewedKb(): { root: string; ids: string[] } {
-  const deck = Array.from({ length: 12 }, (_, index) => `## Question ${index}?\n\nAnswer ${index}.\n`).join('\n');
+  // The first card carries an id written by hand (as the bundled cards/your-machine.md does): it has no number form.
+  const deck = Array.from({ length: 12 }, (_, index) => `## Question ${index}?\n${index === 0 ? '<!-- kb:id=my-own-id-0 -->\n' : ''}\nAnswer ${index}.\n`).join('\n');
   const root = writeKb({ 'kb.json': '{}\n', 'cards/deck.md': `---\ntags: [revlog]\n---\n${deck}` });
   expect(runKb(['--kb', root, 'scan']).code).toBe(0);
   const ids = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[]).map((card) => card.id);
@@ -50,15 +51,17 @@ describe('revlog CSV', () => {
     const fresh = tempDir('kb-fresh-');
     cpSync(join(root, 'cards'), join(fresh, 'cards'), { recursive: true });
     writeFileSync(join(fresh, 'kb.json'), '{}\n');
-    const imported = runKb(['--kb', fresh, 'import', '--revlog', out]);
+    // No --map: the mapping kb export wrote beside the file is read (found as a user: without
+    // it the rows of a hand-written id were refused).
+    const imported = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toBe('imported 62 event(s) from 61 row(s); 0 already in the log\n');
+    expect(imported.stdout).toBe(`imported 62 event(s) from 61 row(s); 0 already in the log\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
 
     const again = runKb(['--kb', fresh, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]);
     expect(again.stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
     // Into the knowledge base it came from: every rating is already there under its own id.
-    expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
+    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
   });
 
@@ -67,15 +70,18 @@ describe('revlog CSV', () => {
     const out = join(tempDir('kb-revlog-'), 'history.csv');
     runKb(['--kb', root, 'export', '--revlog', out]);
     appendFileSync(out, '1152921504606846977,1767600000000,3,2,0\n17,1767600000000,3,2,0\n12345,1767600000000,0,2,0\nabc,1,3,2,0\n');
+    // Without the mapping file (from elsewhere, say): the hand-written id's rows cannot be placed.
+    rmSync(out.replace(/\.csv$/, '.ids.csv'));
     const fresh = tempDir('kb-fresh-');
     cpSync(join(root, 'cards'), join(fresh, 'cards'), { recursive: true });
     const run = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
-      'imported 62 event(s) from 65 row(s); 0 already in the log',
+      'imported 54 event(s) from 65 row(s); 0 already in the log',
       'refused 1 row(s): review_rating 0 is not 1-4 (line 65)',
       'refused 1 row(s): card_id is neither a whole number nor a kb id (line 66)',
-      'refused 1 row(s): card_id is not a kb card id (give the mapping file with --map) (line 63)',
+      // Line 63 (appended) is the earliest review, but the lines are listed in file order.
+      'refused 8 row(s): card_id is not a kb card id (give the mapping file with --map) (line 2, 12, 13, 15, 19, ...)',
       'refused 1 row(s): no card with that id in this knowledge base (run kb scan?) (line 64)',
       '',
     ]);

@@ -67,6 +67,7 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
         ? queries.hasRating(event.card, event.at, event.rating as number)
         : queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, event.at + 1),
   });
-  const refused = [...refusals].map(([reason, lines]) => ({ reason, count: lines.length, lines: lines.slice(0, 5) }));
+  // Rows are placed in time order: their lines are said in file order, the first ones.
+  const refused = [...refusals].map(([reason, lines]) => ({ reason, count: lines.length, lines: [...lines].sort((a, b) => a - b).slice(0, 5) }));
   return { rows: read.rows.length + read.refused.length, added: outcome.added, duplicates: outcome.duplicates, refused, rewritten: outcome.rewritten };
 }
