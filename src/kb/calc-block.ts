@@ -7,6 +7,12 @@ import type { CalcSpec, Diagnostic, KbPath } from '../model/knowledge-base.ts';
 export interface CalcBlocks {
   spec: CalcSpec | null;
   diagnostics: Diagnostic[];
+  /**
+   * The card's kb-calc block does not parse: the file is skipped (its cards stay as last
+   * scanned), as with any error that leaves a card unusable. Kept, the card would ask its
+   * question with raw {placeholders} and no answer.
+   */
+  broken: boolean;
   /** Source ranges of the blocks, to keep them out of the answer shown on reveal. */
   ranges: Array<[number, number]>;
 }
@@ -22,15 +28,17 @@ export function parseCalcBlocks(file: KbPath, nodes: RootContent[], bodyLine: nu
   const blocks = nodes.filter(isCalcBlock);
   const diagnostics: Diagnostic[] = [];
   let spec: CalcSpec | null = null;
+  let broken = false;
   blocks.forEach((block, index) => {
     const fenceLine = startLine(block) + bodyLine - 1;
     if (index === 0) {
       const parsed = parseCalc(block.value, fenceLine, file);
       spec = parsed.spec;
-      diagnostics.push(...parsed.diagnostics);
+      broken = spec === null;
+      diagnostics.push(...parsed.diagnostics.map((d) => (broken && d.severity === 'error' ? { ...d, message: `${d.message}; file skipped` } : d)));
     } else {
       diagnostics.push({ severity: 'error', file, line: fenceLine, message: `kb-calc: a card takes one kb-calc block; this one is ignored (the first is on line ${startLine(blocks[0]) + bodyLine - 1})` });
     }
   });
-  return { spec, diagnostics, ranges: blocks.map((block) => [startOffset(block), endOffset(block)]) };
+  return { spec, diagnostics, broken, ranges: blocks.map((block) => [startOffset(block), endOffset(block)]) };
 }

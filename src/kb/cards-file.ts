@@ -104,6 +104,7 @@ export function parseCardsFile(file: KbPath, text: string, fm: ParsedFrontmatter
 
     const calcs = parseCalcBlocks(file, nodes, fm.bodyLine);
     diagnostics.push(...calcs.diagnostics);
+    if (calcs.broken) failed = true;
     if (calcs.spec) {
       const known = new Set(calcs.spec.vars.map((v) => v.name));
       for (const name of placeholders(front)) {

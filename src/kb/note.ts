@@ -53,6 +53,7 @@ export function parseNote(file: KbPath, text: string, fm: ParsedFrontmatter & { 
   const title = typeof fm.data.title === 'string' && fm.data.title.trim() !== '' ? fm.data.title.trim() : null;
   const front = blocks.front ?? title ?? fileTitle(file);
   diagnostics.push(...blocks.calcs.diagnostics);
+  if (blocks.calcs.broken) return { card: null, diagnostics };
 
   const full = cleanSlice(body);
   const tags = readTags(reader);

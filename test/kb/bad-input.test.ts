@@ -112,11 +112,13 @@ describe('bad input', () => {
   });
 
   it('CRLF line endings: exact lines, LF in the card text', () => {
-    const text = '---\r\ntags: [a]\r\n---\r\n## Q1\r\n\r\nline one\r\nline two\r\n\r\n## Q2\r\n```kb-calc\r\nvars:\r\n  x: { choose: [1, 2] }\r\nanswer: 1 / (x - 1)\r\n```\r\n';
-    const parsed = parseKnowledgeFile('cards/crlf.md', text);
+    const text = (answer: string) => `---\r\ntags: [a]\r\n---\r\n## Q1\r\n\r\nline one\r\nline two\r\n\r\n## Q2 {y}\r\n\`\`\`kb-calc\r\nvars:\r\n  x: { choose: [1, 2] }\r\nanswer: ${answer}\r\n\`\`\`\r\n`;
+    const parsed = parseKnowledgeFile('cards/crlf.md', text('1 / x'));
     expect(parsed.cards.map((c) => c.line)).toEqual([4, 9]);
     expect(parsed.cards[0].back).toBe('line one\nline two');
-    expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', line: 10 })]);
+    expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', line: 9 })]);
+    // A block that does not parse: the error is on the fence's line (and the file is skipped).
+    expect(parseKnowledgeFile('cards/crlf.md', text('1 / (x - 1)')).diagnostics).toEqual([expect.objectContaining({ severity: 'error', line: 10 })]);
   });
 
   it('empty files do not crash: an empty file is a warning and no card; a note with only frontmatter is named after its file', () => {

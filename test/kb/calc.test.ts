@@ -222,12 +222,11 @@ describe('kb-calc: validation over drawable values', () => {
 });
 
 describe('kb-calc inside cards files', () => {
-  it('keeps a card with a broken block as a text card and reports file and line', () => {
+  it('skips the file of a card with a broken block (its question would show raw {x}) and reports file and line', () => {
     const text = '## Q {x}?\n\nSee below.\n\n```kb-calc\nvars:\n  x: { choose: [1] }\nanswer: x.constructor\n```\n';
     const parsed = parseKnowledgeFile('cards/d.md', text);
-    expect(parsed.cards).toHaveLength(1);
-    expect(parsed.cards[0].calc).toBeNull();
-    expect(parsed.cards[0].back).toBe('See below.');
+    expect(parsed.skipped).toBe(true);
+    expect(parsed.cards).toHaveLength(0);
     expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: 'cards/d.md', line: 8 })]);
   });
 
