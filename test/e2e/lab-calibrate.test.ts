@@ -93,6 +93,12 @@ describe('--set device=<profile>', () => {
     const unknown = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=nope'], { env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/^kb: device "nope": no such device or profile; known: A100-40GB, .*seed-003-gpu.*\(see kb lab devices/);
+    // The engine's this-cpu (bench/ hands it measured figures) is not offered to a lab, where it
+    // could only fail once the run had started (found as a user).
+    expect(unknown.stderr).not.toContain('this-cpu');
+    const engineOnly = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=this-cpu'], { env });
+    expect(engineOnly).toMatchObject({ code: 1, stderr: expect.stringMatching(/^kb: device "this-cpu": no such device or profile;/) });
+    expect(runKb(['lab', 'history', 'ttft-breakdown'], { env }).stdout).not.toContain('failed');
     const otherModel = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=seed-003-gpu'], { env });
     expect(otherModel.code).toBe(1);
     expect(otherModel.stderr).toBe(

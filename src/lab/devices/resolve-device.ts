@@ -3,7 +3,7 @@
 // unknown name or a profile measured on another model is refused before anything runs.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { deviceNames, type DeviceSpec } from '../../engine/index.ts';
+import { namedDevices, type DeviceSpec } from '../../engine/index.ts';
 import { SettingError } from '../lab-settings.ts';
 import { type DeviceProfile, profileDevice } from './device-profile.ts';
 import { listStoredProfiles, profilesDir, readProfile } from './profile-store.ts';
@@ -23,11 +23,14 @@ export function findProfile(name: string): DeviceProfile | null {
   return existsSync(path) ? readProfile(path) : null;
 }
 
+/** The GPUs the engine knows by name (its this-cpu takes figures a lab cannot give: bench/ only). */
+const builtInDevices = (): string[] => Object.keys(namedDevices);
+
 export function resolveSimDevice(name: string, model: string): ResolvedDevice {
-  if (deviceNames().includes(name)) return { spec: undefined, profile: null };
+  if (builtInDevices().includes(name)) return { spec: undefined, profile: null };
   const profile = findProfile(name);
   if (!profile) {
-    const known = [...deviceNames(), ...publishedProfiles().map((p) => p.name), ...listStoredProfiles().flatMap((p) => (p.profile ? [p.name] : []))];
+    const known = [...builtInDevices(), ...publishedProfiles().map((p) => p.name), ...listStoredProfiles().flatMap((p) => (p.profile ? [p.name] : []))];
     throw new SettingError(`device "${name}": no such device or profile; known: ${known.join(', ')} (see kb lab devices, or make one with kb lab calibrate)`);
   }
   if (profile.model !== model) {
