@@ -68,8 +68,12 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
   }
   for (const file of report.staleTempFiles) lines.push(staleTempLine(file));
   if (report.orphans.length > 0) lines.push(`orphans: ${report.orphans.length} cards whose source is gone (their history is kept)`);
-  if (report.frontmatter.some((entry) => !entry.fixed) && !bundled) lines.push('run kb doctor --fix to rewrite the frontmatter from the database');
-  lines.push(`${report.errors} errors, ${report.warnings} warnings`);
+  if (!bundled) {
+    // Before --fix, the way to fix; after it, what --fix could not do waits on the file itself.
+    if (report.frontmatter.some((entry) => !entry.fixed && !entry.fixError)) lines.push('run kb doctor --fix to rewrite the frontmatter from the database');
+    if (report.frontmatter.some((entry) => entry.fixError)) lines.push('fix the files named "not fixed" above, then run kb doctor --fix again');
+  }
+  lines.push(`${count(report.errors, 'error')}, ${count(report.warnings, 'warning')}`);
   return lines.join('\n');
 }
 
@@ -80,3 +84,5 @@ function staleTempLine(file: StaleTempFile): string {
   const why = file.removeError ? ` (not removed: ${file.removeError})` : '; kb doctor --fix removes it';
   return `warning: ${file.path}: a temp file left by kb process ${file.pid}, which is gone${why}`;
 }
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -16,7 +16,7 @@ export function register(program: Command): void {
       helpText("\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
         'When the write-back is refused (the file changed, a YAML anchor on a review field, a full or\n' +
         'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
-        'writes the fields later.'),
+        'writes the fields later (once the file is fixed, where the file itself was the reason).'),
     )
     .action(async (cardId: string, rating: string, options: { json?: boolean }, command: Command) => {
       const { parseGrade } = await import('../model/fsrs-state.ts');
@@ -40,7 +40,8 @@ export function register(program: Command): void {
         // The rating is stored even when its write-back was refused: exit 0 with a warning, so a
         // script that retries on failure does not rate the card twice.
         if (outcome.writeback?.status === 'refused') {
-          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored (kb doctor --fix writes the fields later)\n`);
+          const later = outcome.writeback.untilEdited ? 'once the file is fixed, kb doctor --fix writes the fields' : 'kb doctor --fix writes the fields later';
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored (${later})\n`);
         }
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(grade) }, null, 2)}\n`);

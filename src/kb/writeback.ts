@@ -44,7 +44,12 @@ export type WritebackResult =
   | { status: 'written'; restore: FileRestore; rewrite: Rewrite }
   | { status: 'restored'; rewrite: Rewrite }
   | { status: 'unchanged' }
-  | { status: 'refused'; reason: string };
+  | {
+      status: 'refused';
+      reason: string;
+      /** The file itself stands in the way (a YAML anchor on a field, frontmatter kb cannot read): kb doctor --fix cannot write it until it is edited. */
+      untilEdited?: true;
+    };
 
 function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -71,7 +76,7 @@ export interface ReadNote {
   expect: FileStamp;
 }
 
-function readNote(root: string, path: KbPath): ReadNote | { refused: string } {
+function readNote(root: string, path: KbPath): ReadNote | { refused: string; untilEdited?: true } {
   const abs = join(root, path);
   let mtimeMs: number;
   try {
@@ -81,7 +86,7 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string } {
     return { refused: `${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})` };
   }
   const file = readKnowledgeFile(abs, path);
-  if ('diagnostic' in file) return { refused: `${path}: ${file.diagnostic.message}` };
+  if ('diagnostic' in file) return { refused: `${path}: ${file.diagnostic.message}`, untilEdited: true };
   return { path, abs, raw: file.raw, expect: { size: file.bytes.length, mtimeMs, sha256: sha256(file.bytes) } };
 }
 
@@ -112,7 +117,7 @@ export function prepareWriteback(
   fields: ReviewFields,
 ): PreparedWriteback | Exclude<WritebackResult, { status: 'written' }> {
   const note = readNote(root, path);
-  if ('refused' in note) return { status: 'refused', reason: note.refused };
+  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}) };
   const frontmatter = parseFrontmatter(path, note.raw);
   if (frontmatter.data?.id !== cardId) {
     return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)` };
@@ -121,7 +126,7 @@ export function prepareWriteback(
   try {
     text = updateFrontmatterFields(note.raw, { ...fields });
   } catch (error) {
-    if ((error as Error).name === 'FrontmatterEditError') return { status: 'refused', reason: `${path}: ${(error as Error).message}` };
+    if ((error as Error).name === 'FrontmatterEditError') return { status: 'refused', reason: `${path}: ${(error as Error).message}`, untilEdited: true };
     throw error;
   }
   if (text === note.raw) return { status: 'unchanged' };
