@@ -35,11 +35,11 @@ Exit code 1 when any file has an error; the other files are scanned all the same
           for (const line of diagnosticLines([...report.errors, ...report.warnings])) process.stderr.write(`${line}\n`);
           const { cards, files } = report;
           const out = [
-            `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${files.total} files, ${files.parsed} parsed`,
+            `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${plural(files.total, 'file')}, ${files.parsed} parsed`,
             `cards: ${cards.added} added, ${cards.changed} changed, ${cards.moved} moved, ${cards.restored} restored, ${cards.removed} removed, ${cards.unchanged} unchanged; ${cards.total} in total, ${cards.orphans} orphaned`,
           ];
           const written = report.idsWritten.reduce((sum, entry) => sum + entry.count, 0);
-          if (written > 0) out.push(`ids written: ${written} in ${report.idsWritten.length} files`);
+          if (written > 0) out.push(`ids written: ${written} in ${plural(report.idsWritten.length, 'file')}`);
           if (files.total === 0) out.push(noSourcesMessage(report.lookedIn));
           out.push(`${plural(report.errors.length, 'error')}, ${plural(report.warnings.length, 'warning')}`);
           process.stdout.write(`${await fittedToTerminal(out.join('\n'))}\n`);

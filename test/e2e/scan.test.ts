@@ -137,3 +137,11 @@ describe('kb scan', () => {
     expect(existsSync(join(root, '.kb'))).toBe(false);
   });
 });
+
+describe('kb scan\'s report', () => {
+  it('counts in words that agree with their numbers (found as a user: "1 files", "in 1 files")', () => {
+    const root = writeKb({ 'notes/metrics/ttft.md': note('What is TTFT?') });
+    const first = runKb(['--kb', root, 'scan'], { env: { COLUMNS: '200' } });
+    expect(first.stdout.split('\n')).toEqual([`${root}: 1 file, 1 parsed`, expect.stringMatching(/^cards: 1 added, /), 'ids written: 1 in 1 file', '0 errors, 0 warnings', '']);
+  });
+});
