@@ -19,9 +19,11 @@ interface QuizFlags {
   json?: boolean;
 }
 
+// Within 80 columns with kb's "kb: " before it, as kb review's.
 const NOT_A_TERMINAL = `kb quiz is interactive and needs a terminal (stdin or stdout is not a TTY).
-From a script, use kb quiz --json: it writes each question as a JSON line and reads one
-answer per line from stdin (a number, a unit optional, for calc cards; y or n for text cards).`;
+From a script or a pipe, use kb quiz --json: it writes each question as a JSON
+line and reads one answer a line from stdin (a number, with its unit or not,
+for calc cards; y or n for text cards).`;
 
 export function register(program: Command): void {
   program

@@ -79,5 +79,9 @@ describe('kb due / rate / undo', () => {
     expect(review.code).toBe(2);
     expect(review.stderr).toContain('needs a terminal');
     for (const command of ['kb due', 'kb rate <card-id> again|hard|good|easy', 'kb undo']) expect(review.stderr).toContain(command);
+    // kb quiz says the same of itself; both within 80 columns (quiz's ran to 94, found as a user).
+    const quiz = runKb(['--kb', kb.root, 'quiz']);
+    expect(quiz).toMatchObject({ code: 2, stderr: expect.stringContaining('use kb quiz --json') });
+    for (const stderr of [review.stderr, quiz.stderr]) expect(stderr.split('\n').filter((line) => line.length > 80)).toEqual([]);
   });
 });
