@@ -20,7 +20,7 @@ interface QuizFlags {
 }
 
 // Within 80 columns with kb's "kb: " before it, as kb review's.
-const NOT_A_TERMINAL = `kb quiz is interactive and needs a terminal (stdin or stdout is not a TTY).
+const NOT_A_TERMINAL = `kb quiz needs a terminal: it is interactive (stdin or stdout is no TTY).
 From a script or a pipe, use kb quiz --json: it writes each question as a JSON
 line and reads one answer a line from stdin (a number, with its unit or not,
 for calc cards; y or n for text cards).`;

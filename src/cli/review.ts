@@ -7,7 +7,7 @@ import { addQueueOptions, queueRequest, type QueueFlags } from './queue-options.
 import { helpText } from './help-layout.ts';
 import { fittedToTerminal } from './terminal-output.ts';
 
-const NOT_A_TERMINAL = `kb review is interactive and needs a terminal (stdin or stdout is not a TTY).
+const NOT_A_TERMINAL = `kb review needs a terminal: it is interactive (stdin or stdout is no TTY).
 From a script or a pipe, use:
   kb due [--json]                              today's queue, with card ids
   kb rate <card-id> again|hard|good|easy       answer one card
