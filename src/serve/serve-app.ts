@@ -71,7 +71,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
       // fastify's own refusals: malformed JSON, a body over the limit, a bad content type.
-      return reply.code(status).send(errorBody(status === 415 ? 400 : status, (error as Error).message));
+      return reply.code(status).send(errorBody(status === 415 ? 400 : status, bodyProblem(error)));
     }
     return reply.code(500).send(errorBody(500, (error as Error).message));
   });
@@ -104,4 +104,15 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       await closing.finally(() => clearTimeout(timer));
     },
   };
+}
+
+/**
+ * fastify's words for a body it could not read, said for any content type: kb serve reads every
+ * body as JSON, and fastify's own message blamed a content-type header that curl -d never sent.
+ */
+function bodyProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message: string };
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY') return 'the request body is not valid JSON';
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the request body is empty: send a JSON object';
+  return message;
 }

@@ -32,6 +32,10 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
   it('malformed JSON', async () => {
     expectError(await postJson(completions(), '{"prompt": "x",'), 400, null, /JSON/);
     expectError(await postJson(completions(), '[1, 2]'), 400, null, /must be a JSON object/);
+    // As curl -d sends it (form-encoded): the message blamed a JSON content type it did not have.
+    const form = { headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    expectError(await postJson(completions(), '{bad', form), 400, null, /^the request body is not valid JSON$/);
+    expectError(await postJson(completions(), '', form), 400, null, /^the request body is empty: send a JSON object$/);
   });
 
   it('an unknown model (404, as vLLM answers)', async () => {
