@@ -31,9 +31,19 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
         checkFilter(flags, kb.db);
         const now = Date.now();
         const filter = { query: query.join(' '), state: flags.state as never, deck: flags.deck, tag: flags.tag };
+        // A calc card asks with the values kb review and kb due show today, not its {placeholders}.
+        const { ReviewService } = await import('../app/review/review-service.ts');
+        const { dailyFront } = await import('../app/review/review-calc.ts');
+        const { reviewDayLabel } = await import('../srs/study-day.ts');
+        const service = new ReviewService(kb);
+        const day = reviewDayLabel(now, service.settings.dayStartsAt);
+        const question = (row: { id: string; front: string; calc: 0 | 1 }) => {
+          const card = row.calc === 1 ? service.card(row.id) : null;
+          return card ? dailyFront(card, day) : row.front;
+        };
         const entries = listCards(kb.db, filter, now).map((row) => ({
           id: row.id,
-          question: row.front,
+          question: question(row),
           deck: row.deck,
           tags: JSON.parse(row.tags) as string[],
           path: row.path,

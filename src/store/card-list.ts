@@ -30,6 +30,8 @@ export interface CardListRow {
   suspended: 0 | 1;
   buried_until: number | null;
   leech: 0 | 1;
+  /** A kb-calc card: its question holds {placeholders} until the day's values are drawn. */
+  calc: 0 | 1;
 }
 
 const STATE_SQL: Record<CardStateFilter, string> = {
@@ -61,7 +63,7 @@ export function listCards(db: KbDatabase, filter: CardListFilter, now: number): 
   });
   // better-sqlite3 binds named and positional parameters together: the scope's ? come first.
   const sql = `SELECT c.id, c.front, c.deck, c.tags, c.path, c.line, f.state, f.due, f.stability, f.difficulty, f.reps, f.lapses,
-      f.last_review, f.suspended, f.buried_until, f.leech
+      f.last_review, f.suspended, f.buried_until, f.leech, c.calc IS NOT NULL AS calc
     FROM cards c JOIN fsrs f ON f.card_id = c.id
     WHERE ${clauses.join(' AND ')}${scope.sql}
     ORDER BY c.path, c.line, c.id`;

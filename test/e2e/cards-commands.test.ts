@@ -175,3 +175,15 @@ describe('kb cards and the card commands', () => {
     expect(JSON.parse(kb('doctor', '--json').stdout).replay).toHaveLength(1);
   });
 });
+
+describe('kb cards and a calc card', () => {
+  it('shows the question with the values kb due and kb review ask today, not its {placeholders} (found as a user)', () => {
+    const calc = '## A request waits {wait} ms and prefills in {prefill} ms. TTFT?\n\n```kb-calc\nvars:\n  wait: { min: 100, max: 200, step: 10 }\n  prefill: { min: 10, max: 50, step: 5 }\nanswer: wait + prefill\nunit: ms\n```\n';
+    const root = writeKb({ 'kb.json': '{}\n', 'cards/calc.md': calc });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const [listed] = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as CardJson[];
+    const [due] = (JSON.parse(runKb(['--kb', root, 'due', '--json']).stdout) as { cards: Array<{ front: string }> }).cards;
+    expect(listed!.question).toMatch(/^A request waits \d+ ms and prefills in \d+ ms\. TTFT\?$/);
+    expect(listed!.question).toBe(due!.front);
+  });
+});
