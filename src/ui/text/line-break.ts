@@ -54,6 +54,9 @@ const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${AS
 // A command-line option (`--name`, `--max-new-tokens`, `-h`): UAX #14 breaks after a hyphen,
 // which would leave `--` at a line's end and the name on the next.
 const OPTION = /(?<![\w-])--?[A-Za-z][\w-]*/g;
+// A date with its time (`2026-11-26 12:26`, kb rate's due time; `11-26 12:26` in kb lab
+// history): one moment, not two words.
+const DATE_TIME = /\b(?:\d{4}-)?\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?\b/g;
 // A file path or URL (`/tmp/kb-test-x/vault/kb.json`, `notes/a.md:3`, `http://127.0.0.1:8000/v1`):
 // UAX #14 breaks after its hyphens, and a path cut in two cannot be copied from the terminal.
 // A path starts at /, ~/ or ./, or ends in a file's extension: figures (`7.61/15.25`) and
@@ -62,13 +65,13 @@ const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/[
 
 /**
  * Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's
- * name, a path or URL where it fits `width` cells (a longer one breaks as UAX #14 says, after a
- * hyphen or a slash, rather than anywhere).
+ * name, a date with its time, a path or URL where it fits `width` cells (a longer one breaks
+ * as UAX #14 says, after a hyphen or a slash, rather than anywhere).
  */
 export function unbreakableRanges(text: string, width = Infinity, paths: readonly RegExpExecArray[] = [...text.matchAll(PATH_OR_URL)]): Array<[number, number]> {
   const span = (match: RegExpExecArray): [number, number] => [match.index, match.index + match[0].length];
   const fitting = paths.map(span).filter(([start, end]) => width === Infinity || stringWidth(text.slice(start, end)) <= width);
-  const ranges = [...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION)].map(span), ...fitting].sort((a, b) => a[0] - b[0]);
+  const ranges = [...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span), ...fitting].sort((a, b) => a[0] - b[0]);
   // In order and apart, as breakOpportunities walks them.
   const merged: Array<[number, number]> = [];
   for (const range of ranges) {
