@@ -1,5 +1,6 @@
 // `kb lab history <name>`: a lab's stored runs, newest first, with the metrics its checks
 // use, and what changed between the last two finished runs (settings and those metrics).
+import stringWidth from 'string-width';
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
@@ -135,45 +136,56 @@ function runColumns(runs: readonly LabRunRow[], withLab: boolean): { id: number;
   };
 }
 
-/** One run's first line: id, start, status, verdict, backend, what was changed (and the lab, in a list of every lab), in columns. */
-function runLine(run: LabRunRow, columns: ReturnType<typeof runColumns>): string {
+/** Where a run's lines below its first start: the metrics, and settings that did not fit beside it. */
+const DETAIL_INDENT = '        ';
+
+/**
+ * One run's first line: id, start, status, verdict, backend (and the lab, in a list of every
+ * lab), in columns; then what was changed, on that line where it fits `width`, else on the
+ * next. (Wrapped with the rest, a line a little too long lost its columns.)
+ */
+function runLines(run: LabRunRow, columns: ReturnType<typeof runColumns>, width: number): string[] {
   const lab = columns.lab === null ? '' : `${run.lab.padEnd(columns.lab)}  `;
   const changed = changedText(run.settings as StoredSettings);
-  const line = `  ${`#${run.id}`.padEnd(columns.id)}  ${startedAtText(run.startedAt, columns.year)}  ${lab}${statusOf(run).padEnd(columns.status)}  ${verdictOf(run).padEnd(columns.verdict)}  ${ranOn(run)}  ${changed}`;
-  return line.trimEnd();
+  const head = `  ${`#${run.id}`.padEnd(columns.id)}  ${startedAtText(run.startedAt, columns.year)}  ${lab}${statusOf(run).padEnd(columns.status)}  ${verdictOf(run).padEnd(columns.verdict)}  `;
+  const line = `${head}${ranOn(run)}  ${changed}`;
+  if (stringWidth(line) <= width) return [line];
+  // A server's URL, model and version go below with the settings.
+  const endpoint = run.backend === 'endpoint' && run.device;
+  return endpoint ? [`${head}endpoint`, `${DETAIL_INDENT}${run.device}  ${changed}`] : [`${head}${ranOn(run)}`, `${DETAIL_INDENT}${changed}`];
 }
 
-/** `kb lab history` without a name: the latest runs of every lab, one line each. */
-export function allHistoryText(runs: readonly LabRunRow[]): string {
+/** `kb lab history` without a name: the latest runs of every lab, one line each (two where `width` is short). */
+export function allHistoryText(runs: readonly LabRunRow[], width = Infinity): string {
   if (runs.length === 0) return 'No lab runs yet. Labs: kb lab list   Run one: kb lab <name>\n';
   const columns = runColumns(runs, true);
   return [
     'Runs of every lab, newest first:',
-    ...runs.map((run) => runLine(run, columns)),
+    ...runs.flatMap((run) => runLines(run, columns, width)),
     '',
-    "One lab's runs, their metrics and what changed between the last two: kb lab history <name>",
+    "One lab's runs, their metrics and what changed: kb lab history <name>",
     '',
   ].join('\n');
 }
 
-export function historyText(name: string, title: string | null, runs: readonly LabRunRow[]): string {
+export function historyText(name: string, title: string | null, runs: readonly LabRunRow[], width = Infinity): string {
   const out: string[] = [`Runs of lab ${name}${title ? ` (${title})` : ''}, newest first:`];
   if (runs.length === 0) out.push('  none yet; run it: kb lab ' + name);
   const columns = runColumns(runs, false);
   for (const run of runs) {
     const result = (run.result ?? {}) as StoredResult;
     const settings = run.settings as StoredSettings;
-    out.push(runLine(run, columns));
+    out.push(...runLines(run, columns, width));
     const metrics = singleMetrics(result);
     if (metrics) {
       const shown = shownMetrics(result).filter((m) => metrics[m] !== undefined);
-      out.push(`        ${shown.map((m) => `${m} ${formatMetric(m, metrics[m])}`).join(' · ')}`);
+      out.push(`${DETAIL_INDENT}${shown.map((m) => `${m} ${formatMetric(m, metrics[m])}`).join(' · ')}`);
     } else if ((result.points ?? []).length > 1) {
-      out.push(`        ${settings.sweep?.key ?? 'sweep'}: ${(result.points ?? []).map((p) => p.label).join(', ')}`);
+      out.push(`${DETAIL_INDENT}${settings.sweep?.key ?? 'sweep'}: ${(result.points ?? []).map((p) => p.label).join(', ')}`);
       const sweepShown = shownSweepMetrics(result);
-      if (sweepShown.length > 0) out.push(`        ${sweepShown.map((m) => `${m} ${formatMetric(m, result.sweepMetrics![m])}`).join(' · ')}`);
+      if (sweepShown.length > 0) out.push(`${DETAIL_INDENT}${sweepShown.map((m) => `${m} ${formatMetric(m, result.sweepMetrics![m])}`).join(' · ')}`);
     }
-    if (result.note) out.push(`        ${result.note}`);
+    if (result.note) out.push(`${DETAIL_INDENT}${result.note}`);
   }
   const finished = runs.filter((run) => run.finishedAt !== null && run.status !== 'failed');
   if (finished.length >= 2) {

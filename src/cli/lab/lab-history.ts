@@ -5,7 +5,10 @@ import { numberOption } from '../number-option.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { asUserError, userErrorNames } from './lab-errors.ts';
 import { labRoots } from '../../kb/location.ts';
-import { fittedToTerminal } from '../terminal-output.ts';
+import { fittedToTerminal, terminalColumns } from '../terminal-output.ts';
+
+/** The width fittedToTerminal fits to: a run's settings go on a line of their own rather than be wrapped out of their columns. */
+const listingWidth = () => (terminalColumns() ?? 80) - 1;
 
 export function registerHistory(lab: Command): void {
   lab
@@ -39,7 +42,7 @@ export function registerHistory(lab: Command): void {
         const runs = labRunsOf(kb.db, name, limit);
         if (runs.length === 0 && title === null) throw new UserError(`no lab "${name}" and no stored runs of it; see kb lab list`);
         if (options.json) process.stdout.write(`${JSON.stringify(historyJson(name, runs), null, 2)}\n`);
-        else process.stdout.write(await fittedToTerminal(historyText(name, title, runs)));
+        else process.stdout.write(await fittedToTerminal(historyText(name, title, runs, listingWidth())));
       } finally {
         kb.db.close();
       }
@@ -52,7 +55,7 @@ async function printAllHistory(kbDir: string | undefined, limit: number, json: b
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
     const runs = recentLabRuns(kb.db, limit);
-    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : await fittedToTerminal(allHistoryText(runs)));
+    process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : await fittedToTerminal(allHistoryText(runs, listingWidth())));
   } finally {
     kb.db.close();
   }
