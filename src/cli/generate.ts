@@ -49,7 +49,7 @@ export function register(program: Command): void {
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', helpText('\nExample: kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95'))
+    .addHelpText('after', helpText('\nExample:\n  kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95'))
     .action(async (words: string[], flags: GenerateFlags) => {
       const { parseBackendKind } = await import('../engine/index.ts');
       if (words.length > 0 && flags.prompt !== undefined) throw new UserError('give the prompt once: as words or as --prompt TEXT');
