@@ -67,7 +67,7 @@ export function register(program: Command): void {
     .argument('<ours>', "git's %A: our version, where the result is written")
     .argument('<theirs>', "git's %B: their version")
     .argument('[path]', "git's %P: the note's path")
-    .addHelpText('after', helpText(`\nInstalled as: git config merge.kb-review.driver "kb merge-driver %O %A %B %P" and "*.md merge=kb-review" in .gitattributes.`))
+    .addHelpText('after', helpText(`\nInstalled as: git config merge.kb-review.driver "<node> <kb>/bin/kb merge-driver %O %A %B %P" (the absolute paths of the Node and kb that ran kb sync, written again by each kb sync) and "*.md merge=kb-review" in .gitattributes.`))
     .action(async (base: string, ours: string, theirs: string, path: string | undefined) => {
       const { mergeNoteVersions } = await import('../app/sync/merge-driver.ts');
       process.exitCode = mergeNoteVersions(base, ours, theirs, path ?? ours);
