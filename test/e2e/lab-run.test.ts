@@ -47,7 +47,7 @@ describe('kb lab ttft-breakdown', () => {
       [1, 'reproduced'],
     ]);
     const list = runKb(['lab', 'list'], { env });
-    expect(list.stdout.replace(/\n {2,}/g, ' ')).toMatch(/ttft-breakdown .*\[last run #2: not reproduced\]/);
+    expect(list.stdout.replace(/\n {2,}/g, ' ')).toMatch(/ttft-breakdown .*\[last run #2 on sim: not reproduced\]/);
   }, 90_000);
 
   it('runs on the cpu backend with a small burst', () => {

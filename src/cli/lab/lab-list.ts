@@ -49,7 +49,8 @@ async function printListFrom(root: string, db: KbDatabase, json: boolean): Promi
   const { nameListing } = await import('../../ui/text/name-listing.ts');
   const entries = labs.map((entry) => {
     const last = latest.get(entry.name);
-    const lastText = last ? `  [last run #${last.id}: ${verdictOfStored(last.result) ?? last.status}]` : '';
+    // Where it ran: a sim run's verdict is a prediction's, an endpoint's a server's.
+    const lastText = last ? `  [last run #${last.id} on ${last.backend}: ${verdictOfStored(last.result) ?? last.status}]` : '';
     return { name: entry.name, lines: entry.lab ? [`${entry.lab.title}${lastText}`, entry.lab.summary] : [`(broken) ${entry.error.split('\n')[0]}`] };
   });
   const hints = ['Read one: kb lab show <name>', 'Run it: kb lab <name> [--set key=value ...]', 'Past runs: kb lab history <name>'];
