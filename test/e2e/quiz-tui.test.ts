@@ -112,6 +112,25 @@ describe('kb quiz in a terminal', () => {
     await tmux.waitForExit();
   }, TMUX_TEST_TIMEOUT_MS);
 
+  it('wraps a message wider than a narrow terminal and keeps the key hints on screen', async () => {
+    const root = quizKb();
+    tmux = new TmuxKb();
+    tmux.startWithStatus(root, ['quiz', '-n', '1', '--calc', '--seed', '1'], { columns: 30, rows: 14 });
+    await tmux.waitFor('Answer (');
+    tmux.type('20 GB');
+    tmux.send('Enter');
+    // Cut at the edge, the message lost what to do ("answer in ..."); found as a user.
+    const screen = await tmux.waitFor('does not convert');
+    const rows = screen.split('\n');
+    expect(rows[0]).toMatch(/^question 1\/1/);
+    expect(rows.join(' ').replace(/\s+/g, ' ')).toMatch(/"GB" does not convert to \w+: answer in \w+/);
+    expect(rows.slice(0, 14).some((row) => row.startsWith('type a number'))).toBe(true);
+    tmux.send('Escape');
+    await tmux.waitFor('Quiz stopped');
+    tmux.send('q');
+    await tmux.waitFor('exit=');
+  }, TMUX_TEST_TIMEOUT_MS);
+
   it('a database locked past the busy timeout while answering: the screen closes and one line is left', async () => {
     const root = quizKb();
     tmux = new TmuxKb();

@@ -23,6 +23,7 @@ import { readableWidth } from '../review/card-layout.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
 import { Viewport } from '../review/Viewport.tsx';
 import { TopLine } from '../top-line.tsx';
+import { wrapText } from '../text/line-wrap.ts';
 
 /** What the screen drives: QuizRun (src/app/quiz/quiz-run.ts) in kb, a fake in tests. */
 export interface QuizDriver {
@@ -223,6 +224,9 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   const progress = `question ${question.index + 1}/${total}  right ${right}/${answered}`;
   // One line at any width (a phone's 40 columns wrapped it and pushed it off the screen): the title goes first, then the counts are cut.
   const titled = 'kb quiz  '.length + progress.length + 2 + countdown.length <= width;
+  // A message wider than the terminal wraps (cut at its edge, '"GB" does not convert to ms: answer
+  // in ms (a time)' lost what to do): the question gives up the rows it takes, the key hints stay.
+  const messageLines = message ? wrapText(message, width) : [' '];
   return (
     <Box flexDirection="column" width={width}>
       <TopLine
@@ -244,7 +248,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         <CardLabPanel control={lab} height={bodyHeight + 2} />
       ) : (
         <>
-          <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
+          <Viewport height={Math.max(2, bodyHeight - (messageLines.length - 1))} scroll={scroll} onMaxScroll={setMaxScroll}>
             <Box marginTop={1}>
               <Markdown source={questionSource(question.prompt)} width={measure} />
             </Box>
@@ -254,7 +258,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
               {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} labLine={labLine} /> : null}
             </Box>
           </Viewport>
-          <Text color="yellow" wrap="truncate-end">{message ?? ' '}</Text>
+          <Text color="yellow">{messageLines.join('\n')}</Text>
           <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} />
         </>
       )}
