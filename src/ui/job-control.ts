@@ -37,11 +37,33 @@ export async function stopUntilResumed(suspendTerminal: SuspendTerminal, now: ()
   await suspendTerminal(
     () =>
       new Promise<void>((resolve) => {
-        process.once('SIGCONT', () => resolve());
+        // With the terminal handed back, nothing else may keep Node's event loop alive (an
+        // untimed quiz has no timer): a signal listener does not, and kb would end instead of
+        // waiting for fg. A timer does, until SIGCONT.
+        const alive = setInterval(() => {}, 60_000);
+        process.once('SIGCONT', () => {
+          clearInterval(alive);
+          // The size first, and React's render of it (scheduled with setImmediate), so that the
+          // screen is drawn once, at the new size, when Ink takes the terminal back.
+          followTerminalSize();
+          setImmediate(() => setImmediate(resolve));
+        });
         process.kill(0, 'SIGTSTP');
       }),
   );
   return { stopped: true, awayMs: now() - left };
+}
+
+/**
+ * A terminal resized while kb was stopped told only its foreground job (SIGWINCH), not kb:
+ * back in front, kb reads its size again, and a change redraws the screen to it (Ink and its
+ * useWindowSize listen for 'resize'). Without this the old width was drawn into the new one.
+ */
+function followTerminalSize(stream: NodeJS.WriteStream = process.stdout): void {
+  // Node's own SIGWINCH handler: it asks the terminal (getWindowSize only returns what it last
+  // asked) and emits 'resize' when the size changed.
+  const refresh = (stream as NodeJS.WriteStream & { _refreshSize?: () => void })._refreshSize;
+  if (stream.isTTY && typeof refresh === 'function') refresh.call(stream);
 }
 
 export const NO_JOB_CONTROL = 'Ctrl-Z: kb was not started from a shell with job control, so it keeps running';

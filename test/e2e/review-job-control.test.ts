@@ -43,6 +43,22 @@ describe('Ctrl-Z in kb review', () => {
     await tmux.waitFor((screen) => screen.includes('Reviewed 0 cards') && PROMPT.test(screen));
   });
 
+  it('redraws at the terminal\'s new size when it was resized while kb was stopped', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    tmux = await kbFromShell('review');
+    await tmux.waitFor(QUESTION);
+    tmux.send('C-z');
+    await tmux.waitFor(/Stopped.*review/);
+    tmux.tmux(['resize-window', '-t', tmux.session, '-x', '40', '-y', '20']);
+    tmux.type('fg');
+    tmux.send('Enter');
+    // Drawn for 40 columns: the short top line, the question wrapped (found as a user: the
+    // 80-column screen was drawn into 40, its top line scrolled away).
+    const screen = await tmux.waitFor((shown) => /^done 0 {2}new \d+ {2}lrn/m.test(shown) && shown.includes('What is TTFT'));
+    expect(screen.split('\n').every((line) => line.length <= 40)).toBe(true);
+    tmux.send('q');
+    await tmux.waitFor((shown) => shown.includes('Reviewed 0 cards') && PROMPT.test(shown));
+  });
+
   it('leaves the time kb was stopped out of the answer time it records', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
     const root = reviewKb().root;
     tmux = await kbFromShell('review', root);
@@ -78,6 +94,21 @@ describe('Ctrl-Z in kb review', () => {
 });
 
 describe('Ctrl-Z in kb quiz', () => {
+  it('untimed, fg brings it back too (it ended on fg: nothing kept kb\'s event loop alive while stopped)', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    tmux = await kbFromShell('quiz -n 2 --seed 3');
+    await tmux.waitFor('question 1/2');
+    tmux.send('C-z');
+    await tmux.waitFor(/Stopped.*quiz/);
+    tmux.type('fg');
+    tmux.send('Enter');
+    const back = await tmux.waitFor((screen) => screen.includes('question 1/2') && !/Stopped/.test(screen.split('\n')[0] ?? ''));
+    expect(back).not.toMatch(/^Quiz: /m);
+    tmux.send('Escape');
+    await tmux.waitFor('Quiz stopped');
+    tmux.send('q');
+    await tmux.waitFor((screen) => /^Quiz: /m.test(screen) && PROMPT.test(screen));
+  });
+
   it('stops the countdown of a timed question while kb is stopped', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
     tmux = await kbFromShell('quiz -n 1 --time 3s');
     await tmux.waitFor(/\d+s left/);
