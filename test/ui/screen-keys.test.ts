@@ -24,14 +24,19 @@ describe('kb review keys', () => {
 
   it('help closes on any later key but not on ? itself; a busy screen and the lab panel keep their keys', () => {
     expect(reviewKey(review, '?', noKey)).toEqual({ command: { kind: 'toggle-help' }, hideHelp: false });
-    expect(reviewKey(review, 'x', noKey)).toEqual({ command: null, hideHelp: true });
+    expect(reviewKey(review, 'x', noKey)).toEqual({ command: null, hideHelp: false });
     expect(reviewKey({ ...review, busy: true }, '3', noKey)).toEqual({ command: null, hideHelp: false });
     expect(reviewKey({ ...review, labOpen: true }, 'q', noKey).command).toEqual({ kind: 'lab-key' });
     expect(reviewKey(review, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
-    // Esc closes the key list when it is shown, and the session otherwise; q always quits.
+    // Esc closes the key list when it is shown, and the session otherwise.
     expect(reviewKey({ ...review, helpOpen: true }, '', { ...noKey, escape: true })).toEqual({ command: null, hideHelp: true });
     expect(reviewKey(review, '', { ...noKey, escape: true }).command).toEqual({ kind: 'quit', interrupted: false });
-    expect(reviewKey({ ...review, helpOpen: true }, 'q', noKey).command).toEqual({ kind: 'quit', interrupted: false });
+    // Over the key list, any key only hides it: it rated or suspended the card behind it (found
+    // as a user), and typed into a calc answer no one could see. Ctrl-C still quits.
+    for (const [input, view] of [['3', { ...review, revealed: true }], ['s', review], ['q', review], ['?', review], ['4', { ...review, calc: true }]] as const) {
+      expect(reviewKey({ ...view, helpOpen: true }, input, noKey)).toEqual({ command: null, hideHelp: true });
+    }
+    expect(reviewKey({ ...review, helpOpen: true }, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
     // Ctrl-Z goes back to the shell from any screen, a calc answer being typed and the lab panel included.
     for (const view of [review, { ...review, calc: true, typed: '0.5' }, { ...review, labOpen: true }, { ...review, hasCard: false }]) {
       expect(reviewKey(view, 'z', { ...noKey, ctrl: true }).command).toEqual({ kind: 'to-shell' });

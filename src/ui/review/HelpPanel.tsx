@@ -13,7 +13,7 @@ const KEYS: Array<[string, string]> = [
   ['s', 'suspend: leave it out until kb unsuspend ID'],
   ['e', "edit in $EDITOR at the card's line, then reload it"],
   ['l', "run the card's lab here (Esc stops it)"],
-  ['?, Esc', 'hide this help'],
+  ['any key', 'hide this help'],
   ['q, Esc, Ctrl-C', 'quit (every answer is already saved)'],
   ['Ctrl-Z', 'back to the shell; fg returns here'],
 ];

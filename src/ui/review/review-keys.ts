@@ -44,7 +44,7 @@ export type ReviewCommand =
 
 export interface ReviewKeyResult {
   command: ReviewCommand | null;
-  /** The help panel closes on any key past `?` (one that does nothing included). */
+  /** A key pressed while the key list is shown hides it, and does nothing else (Ctrl-C aside). */
   hideHelp: boolean;
 }
 
@@ -58,34 +58,35 @@ const LETTER_COMMANDS: Record<string, ReviewCommand> = {
 
 export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { return: boolean }): ReviewKeyResult {
   const only = (command: ReviewCommand | null): ReviewKeyResult => ({ command, hideHelp: false });
-  const closing = (command: ReviewCommand | null): ReviewKeyResult => ({ command, hideHelp: true });
   if (view.busy) return only(null);
   // Ctrl-Z: back to the shell, whatever the screen shows (fg returns to it).
   if (key.ctrl && input === 'z') return only({ kind: 'to-shell' });
   if (view.labOpen) return only({ kind: 'lab-key' });
+  // The key list covers the card: a key pressed over it only hides it (it rated or suspended the
+  // card behind it, found as a user). Ctrl-C still quits.
+  if (view.helpOpen) return { command: key.ctrl && input === 'c' ? { kind: 'quit', interrupted: true } : null, hideHelp: true };
   if (view.hasCard && view.calc && !view.revealed) {
     const step = calcKey(view.typed, input, key);
     if (step.kind === 'type') return only({ kind: 'type', typed: step.typed });
     if (step.kind === 'submit') return only({ kind: 'check', typed: step.typed });
   }
-  if (view.helpOpen && key.escape) return closing(null);
   if (input === 'q' || key.escape || (key.ctrl && input === 'c')) return only({ kind: 'quit', interrupted: key.ctrl });
   if (input === '?') return only({ kind: 'toggle-help' });
-  if (input === 'u') return closing({ kind: 'undo' });
-  if (!view.hasCard) return closing(null);
-  if (input === 'j' || key.downArrow) return closing({ kind: 'scroll', by: 1 });
-  if (input === 'k' || key.upArrow) return closing({ kind: 'scroll', by: -1 });
-  if (key.pageDown) return closing({ kind: 'scroll', by: view.pageRows });
-  if (key.pageUp) return closing({ kind: 'scroll', by: -view.pageRows });
+  if (input === 'u') return only({ kind: 'undo' });
+  if (!view.hasCard) return only(null);
+  if (input === 'j' || key.downArrow) return only({ kind: 'scroll', by: 1 });
+  if (input === 'k' || key.upArrow) return only({ kind: 'scroll', by: -1 });
+  if (key.pageDown) return only({ kind: 'scroll', by: view.pageRows });
+  if (key.pageUp) return only({ kind: 'scroll', by: -view.pageRows });
   const letter = LETTER_COMMANDS[input];
-  if (letter) return closing(letter);
+  if (letter) return only(letter);
   if (!view.revealed) {
-    if (input === ' ' || key.return) return closing({ kind: 'reveal' });
-    if (/^[1-4]$/.test(input)) return closing({ kind: 'hint', message: 'Space shows the answer first' });
-    return closing(null);
+    if (input === ' ' || key.return) return only({ kind: 'reveal' });
+    if (/^[1-4]$/.test(input)) return only({ kind: 'hint', message: 'Space shows the answer first' });
+    return only(null);
   }
   // Space and Enter: Good, or what a checked calc answer suggests (Again when wrong).
-  if (input === ' ' || key.return) return closing({ kind: 'rate', grade: view.suggested ?? 3 });
-  if (/^[1-4]$/.test(input)) return closing({ kind: 'rate', grade: Number(input) as Grade });
-  return closing(null);
+  if (input === ' ' || key.return) return only({ kind: 'rate', grade: view.suggested ?? 3 });
+  if (/^[1-4]$/.test(input)) return only({ kind: 'rate', grade: Number(input) as Grade });
+  return only(null);
 }
