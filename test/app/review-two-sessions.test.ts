@@ -19,7 +19,7 @@ import { FakeLabs } from '../ui/fake-labs.ts';
 
 // Local 06:00: far from the 04:00 day start, so a test stays in one review day.
 const START = new Date(2026, 2, 10, 6).getTime();
-const CHANGED = /^changed in another kb session since shown \(rated there\?\): not rated again$/;
+const CHANGED = /^rated or changed in another kb session since shown: not rated here$/;
 
 /** Six new cards; two connections to one database file, as two kb processes have. */
 async function twoSessions(): Promise<{ dbs: [KbDatabase, KbDatabase]; services: [ReviewService, ReviewService] }> {
@@ -52,6 +52,19 @@ function queueOf(run: ReviewRun) {
 const ratings = (db: KbDatabase) => (db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n;
 
 describe('two kb review sessions at once', () => {
+  it('says what the other session did when it can tell: a card suspended there is not "rated there?" (found as a user)', async () => {
+    const { services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const card = shown(a, START)!;
+    expect(shown(b, START)).toBe(card);
+    a.suspend(card, START + 1_000);
+    expect(b.rate(card, 3, START + 2_000, 1_000).message).toBe('suspended in another kb session since shown: not rated here');
+    const other = shown(a, START + 3_000)!;
+    expect(shown(b, START + 3_000)).toBe(other);
+    a.bury(other, START + 4_000);
+    expect(b.rate(other, 3, START + 5_000, 1_000).message).toBe('buried in another kb session since shown: not rated here');
+  });
+
   it('refuses to rate a card the other session rated since it was shown, and moves on', async () => {
     const { dbs, services } = await twoSessions();
     const [a, b] = services.map((service) => reviewRun(service, START));

@@ -6,7 +6,7 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { CardChangedError, CHANGED_SINCE_SHOWN, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
+import { CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
 import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
@@ -162,7 +162,7 @@ export class ReviewRun implements ReviewController {
     } catch (error) {
       if (!(error instanceof CardChangedError)) throw error;
       this.changedElsewhere(cardId, shownScheduleOf(error.row), now);
-      return { message: CHANGED_SINCE_SHOWN };
+      return { message: changedSinceShown(error.row, now) };
     }
     const before = queueCardOf(cardId, outcome.beforeRow);
     this.cache.delete(cardId);

@@ -94,8 +94,14 @@ type StateBefore = FsrsColumns & { file?: FileRestore };
 /** The schedule a screen showed a card with: a rating refuses a card that no longer has it. */
 export type ShownSchedule = Pick<ReviewCard, 'schedule' | 'suspended' | 'buriedUntil'>;
 
-/** What a refused stale rating says (the review screen shows it as it is). */
-export const CHANGED_SINCE_SHOWN = 'changed in another kb session since shown (rated there?): not rated again';
+/**
+ * What a refused stale rating says (the review screen shows it as it is), naming what the other
+ * session did where the card's row tells: it said "rated there?" of a card suspended there.
+ */
+export function changedSinceShown(row: Pick<FsrsColumns, 'suspended' | 'buried_until'>, now: number): string {
+  const what = row.suspended === 1 ? 'suspended' : row.buried_until !== null && row.buried_until > now ? 'buried' : 'rated or changed';
+  return `${what} in another kb session since shown: not rated here`;
+}
 
 /**
  * The card's row changed since the screen showed it: another kb (a second terminal's kb
@@ -105,8 +111,8 @@ export const CHANGED_SINCE_SHOWN = 'changed in another kb session since shown (r
  */
 export class CardChangedError extends Error {
   readonly row: FsrsColumns;
-  constructor(cardId: string, row: FsrsColumns) {
-    super(`card ${cardId}: ${CHANGED_SINCE_SHOWN}`);
+  constructor(cardId: string, row: FsrsColumns, now: number) {
+    super(`card ${cardId}: ${changedSinceShown(row, now)}`);
     this.name = 'CardChangedError';
     this.row = row;
   }
@@ -237,7 +243,7 @@ export class ReviewService {
       .transaction(() => {
         this.log?.catchUp();
         const beforeRow = this.requireRow(cardId);
-        if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow);
+        if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow, now);
         const { at, before, after, afterRow, leech } = rateRow(this.scheduler, cardId, beforeRow, grade, now);
         const prepared = this.writesBack(card)
           ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
