@@ -9,7 +9,7 @@ describe('quiz text', () => {
     expect(quizSummaryLine({ asked: 3, correct: 2, score: 2 / 3, elapsedMs: 65_000, weakestTags: [{ tag: 'metrics', asked: 3, correct: 2 }] })).toBe(
       'Quiz: 2/3 right (67%) in 1m 05s; weakest: metrics 2/3',
     );
-    expect(quizSummaryLine({ asked: 0, correct: 0, score: 0, elapsedMs: 0, weakestTags: [] })).toBe('Quiz: 0/0 right (0%) in 0s');
+    expect(quizSummaryLine({ asked: 0, correct: 0, score: 0, elapsedMs: 0, weakestTags: [] })).toBe('Quiz: nothing answered in 0s');
   });
 
   it('rounds the countdown up', () => {

@@ -7,8 +7,9 @@ export function percent(correct: number, asked: number): string {
   return asked === 0 ? '0%' : `${Math.round((correct / asked) * 100)}%`;
 }
 
-/** "2/3 right (67%) in 1m 05s; weakest: metrics 0/1" */
+/** "2/3 right (67%) in 1m 05s; weakest: metrics 0/1" ("0/0 right (0%)" said nothing: "nothing answered"). */
 export function quizSummaryLine(summary: QuizSummary): string {
+  if (summary.asked === 0) return `Quiz: nothing answered in ${durationLabel(summary.elapsedMs)}`;
   const weakest = summary.weakestTags.map((tag) => `${tag.tag} ${tag.correct}/${tag.asked}`).join(', ');
   return `Quiz: ${summary.correct}/${summary.asked} right (${percent(summary.correct, summary.asked)}) in ${durationLabel(summary.elapsedMs)}${weakest ? `; weakest: ${weakest}` : ''}`;
 }

@@ -30,6 +30,7 @@ export async function renderReview(controller: ReviewController, startedAt: numb
 
 function summaryLine(controller: ReviewController): string {
   const summary = controller.summary(Date.now());
-  const again = summary.cards === 0 ? 0 : Math.round((summary.again / summary.cards) * 100);
-  return `Reviewed ${summary.cards} card${summary.cards === 1 ? '' : 's'} in ${durationLabel(summary.elapsedMs)}; again ${again}%; tomorrow ${summary.tomorrow} due.`;
+  // An again rate of no cards says nothing: left out.
+  const again = summary.cards === 0 ? '' : `; again ${Math.round((summary.again / summary.cards) * 100)}%`;
+  return `Reviewed ${summary.cards} card${summary.cards === 1 ? '' : 's'} in ${durationLabel(summary.elapsedMs)}${again}; tomorrow ${summary.tomorrow} due.`;
 }
