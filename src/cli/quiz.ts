@@ -51,8 +51,8 @@ key (j/k scroll) returns to the question as it was, and the lab's time counts ne
 toward the answer time nor the --time countdown. A card's answer shows its lab's latest
 stored result.
 Results are stored (kb stats shows quiz accuracy by tag); the review schedule moves only
-with --schedule. Esc or q ends the quiz with its score; Ctrl-Z goes back to the shell
-(fg returns).
+with --schedule. Esc or q ends the quiz with its score (on a calc question with a number
+typed, q is typed and Esc clears it first); Ctrl-Z goes back to the shell (fg returns).
 
 --json protocol, one JSON object per line on stdout:
   session, then for each question: question (waits for one line on stdin),

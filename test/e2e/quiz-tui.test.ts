@@ -125,6 +125,9 @@ describe('kb quiz in a terminal', () => {
     expect(rows[0]).toMatch(/^question 1\/1/);
     expect(rows.join(' ').replace(/\s+/g, ' ')).toMatch(/"GB" does not convert to \w+: answer in \w+/);
     expect(rows.slice(0, 14).some((row) => row.startsWith('type a number'))).toBe(true);
+    // Esc clears the typed answer, then ends the quiz (as a calc card in kb review).
+    tmux.send('Escape');
+    await tmux.waitFor((now) => /Answer \(\w+\): *$/m.test(now));
     tmux.send('Escape');
     await tmux.waitFor('Quiz stopped');
     tmux.send('q');

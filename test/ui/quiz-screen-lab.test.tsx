@@ -48,15 +48,16 @@ describe('QuizScreen: a card\'s lab', () => {
     expect(driver.session.answers[0].durationMs).toBe(7_000);
   });
 
-  it('runs it from the result of a calc card, but l is typed into a calc answer', async () => {
+  it('runs it from the result of a calc card, but l is typed into a calc answer once a number is started', async () => {
     const driver = new SessionDriver([{ ...tpotCard(), lab: 'ttft-breakdown' }]);
     const labs = new FakeLabs();
     driver.labs = labs;
     const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
     await shows(lastFrame, 'Answer (ms):');
-    await press(stdin, 'l');
+    await press(stdin, '2', 'l');
     expect(labs.calls).toEqual([]);
-    await press(stdin, '\x7f', '2', '0', '\r');
+    await shows(lastFrame, 'Answer (ms): 2l');
+    await press(stdin, '\x7f', '\x7f', '2', '0', '\r');
     await shows(lastFrame, '✓ Right: 20 = 20 ms');
     await press(stdin, 'l');
     expect(labs.calls).toEqual(['run ttft-breakdown']);

@@ -58,12 +58,18 @@ describe('kb quiz keys', () => {
     expect(quizKey({ ...quiz, phase: 'result' }, '', { ...noKey, return: true })).toEqual({ kind: 'next' });
   });
 
-  it('a calc question takes q, j, k and l as typed text; Esc still ends the quiz', () => {
+  it('a calc question, as kb review: q, j, k and l are keys until a number is typed, then text; Esc clears it, then ends the quiz', () => {
     const calc = { ...quiz, calc: true, typed: '0.' };
     expect(quizKey(calc, 'q', noKey)).toEqual({ kind: 'type', typed: '0.q', submit: false });
     expect(quizKey(calc, 'l', noKey)).toEqual({ kind: 'type', typed: '0.l', submit: false });
     expect(quizKey({ ...calc, typed: '0.5' }, '', { ...noKey, return: true })).toEqual({ kind: 'type', typed: '0.5', submit: true });
-    expect(quizKey(calc, '', { ...noKey, escape: true })).toEqual({ kind: 'finish' });
+    expect(quizKey(calc, '', { ...noKey, escape: true })).toEqual({ kind: 'type', typed: '', submit: false });
+    const empty = { ...calc, typed: '' };
+    expect(quizKey(empty, '', { ...noKey, escape: true })).toEqual({ kind: 'finish' });
+    expect(quizKey(empty, 'q', noKey)).toEqual({ kind: 'finish' });
+    expect(quizKey(empty, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
+    expect(quizKey(empty, 'x', noKey)).toBeNull();
+    expect(quizKey(empty, '2', noKey)).toEqual({ kind: 'type', typed: '2', submit: false });
     expect(quizKey(quiz, 'q', noKey)).toEqual({ kind: 'finish' });
     expect(quizKey(quiz, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
   });

@@ -1,6 +1,7 @@
 // The keys of kb quiz as a pure function: the phase of the question on screen and the key
 // pressed in, the command to carry out. QuizScreen.tsx only executes commands.
 import { editLine, type LineKey } from './AnswerInput.tsx';
+import { NUMBER_START } from '../review/calc-keys.ts';
 
 export type QuizPhase = 'ask' | 'reveal' | 'result' | 'end';
 
@@ -44,8 +45,11 @@ export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCom
   if (phase === 'end') return input === 'q' || key.return || key.escape ? { kind: 'close' } : null;
   if (view.labOpen) return { kind: 'lab-key' };
   if (key.ctrl && input === 'c') return { kind: 'interrupt' }; // kb exits 130
-  // A calc answer being asked takes every letter, q included ("0.5 s" has an s).
-  const typing = phase === 'ask' && view.calc;
+  // As in kb review: until a number is being typed, q, l, j and k act as keys; once it is,
+  // every printable key belongs to it ("0.5 s" has an s) and Esc clears it. (q was typed into
+  // an empty answer, and Esc on a half-typed one ended the quiz: found as a user.)
+  const typing = phase === 'ask' && view.calc && view.typed !== '';
+  if (typing && key.escape) return { kind: 'type', typed: '', submit: false };
   if (key.escape || (input === 'q' && !typing)) return { kind: 'finish' };
   if (!view.hasQuestion) return null;
   if (!typing && input === 'l') return { kind: 'open-lab' };
@@ -59,6 +63,8 @@ export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCom
     return null;
   }
   if (!view.calc) return key.return || input === ' ' ? { kind: 'reveal' } : null;
+  // Before a number starts, another letter is no key here.
+  if (!typing && !key.return && !NUMBER_START.test(input)) return null;
   const edited = editLine(view.typed, input, key);
   return { kind: 'type', typed: edited.line, submit: edited.submit };
 }

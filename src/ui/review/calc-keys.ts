@@ -20,7 +20,7 @@ export type CalcStep =
   | { kind: 'submit'; typed: string };
 
 /** What can start a number: a digit, a sign or a decimal point. */
-const NUMBER_START = /^[0-9.+\-]/;
+export const NUMBER_START = /^[0-9.+\-]/;
 
 export function calcKey(typed: string, input: string, key: CalcKey): CalcStep {
   if (key.ctrl && input === 'c') return { kind: 'pass' };
