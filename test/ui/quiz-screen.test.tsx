@@ -18,7 +18,10 @@ describe('QuizScreen', () => {
     await press(stdin, '\r');
     await shows(lastFrame, '"GB" does not convert to ms');
     expect(driver.session.answers).toEqual([]);
-    await press(stdin, '\x7f', '\x7f', 'm', 's', '\r');
+    // Editing the answer takes the message away (it stayed above an answer Esc had cleared).
+    await press(stdin, '\x7f', '\x7f');
+    expect(lastFrame()).not.toContain('does not convert');
+    await press(stdin, 'm', 's', '\r');
     expect(driver.calls).toEqual(['calc 20 GB retry', 'calc 20 ms answered']);
     await shows(lastFrame, '✓ Right: 20 ms = 20 ms');
     await shows(lastFrame, 'TPOT = (2.5 - 0.5) / 100 s = 20 ms');

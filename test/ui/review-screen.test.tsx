@@ -126,3 +126,19 @@ describe('ReviewScreen across a new study day', () => {
     expect(frame).toContain('new study day: today\'s queue loaded');
   });
 });
+
+describe('ReviewScreen status line', () => {
+  it('speaks of the last key: a message goes with the next key that does something (found as a user: "unsuspended" stayed through f and ?)', async () => {
+    const controller = new FakeController([screenCard('a'), screenCard('b')]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, '3');
+    expect(lastFrame()).toContain('Space shows the answer first');
+    await press(stdin, 'f');
+    expect(lastFrame()).not.toContain('Space shows the answer first');
+    await press(stdin, 'b');
+    expect(lastFrame()).toContain('buried until tomorrow');
+    await press(stdin, '?', 'x');
+    expect(lastFrame()).not.toContain('buried until tomorrow');
+  });
+});

@@ -165,6 +165,9 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
       key,
     );
     if (command === null) return;
+    // The message speaks of the last key: editing the answer or scrolling takes it away
+    // ('"GB" does not convert to ms' stayed above an answer Esc had cleared).
+    if (command.kind === 'type' || command.kind === 'scroll') update({ message: null });
     if (command.kind === 'close') return exit();
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'interrupt') return exit(INTERRUPTED);

@@ -162,6 +162,10 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     const view = { busy, labOpen: lab.state !== null, helpOpen: help, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
+    if (command === null && !hideHelp) return;
+    // The status line speaks of the last key: a key that does something takes it (its own
+    // message, or none), so "unsuspended" does not stay through f, ? and the next card.
+    if (command?.kind !== 'lab-key') setMessage(null);
     if (command === null) return;
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
