@@ -164,15 +164,37 @@ describe('kb review in a terminal', () => {
     let screen = await tmux.waitFor('What is TTFT and why does it matter');
     expect(screen.split('\n')[0]).toMatch(/^done 0 {2}new 2 {2}lrn 0 {2}rev 0 +\d\d:\d\d$/);
     tmux.send('?');
-    screen = await tmux.waitFor('hide this help');
+    screen = await tmux.waitFor('Space, Enter');
     expect(screen.split('\n').every((line) => line.length <= 40)).toBe(true);
     tmux.send('Escape');
-    screen = await tmux.waitFor((shown) => shown.includes('What is TTFT') && !shown.includes('hide this help'));
+    screen = await tmux.waitFor((shown) => shown.includes('What is TTFT') && !shown.includes('Space, Enter'));
     tmux.send('q');
     screen = await tmux.waitFor('exit=0');
     const summary = screen.slice(screen.indexOf('Reviewed'), screen.indexOf('exit=0'));
     expect(summary.replace(/\s+/g, ' ').trim()).toMatch(/^Reviewed 0 cards in \d+s; tomorrow \d+ due\.$/);
     expect(summary.split('\n').every((line) => line.length <= 40)).toBe(true);
+  }, 30_000);
+
+  it('scrolls a key list taller than the screen, the top line staying on top', async () => {
+    const kb = reviewKb();
+    tmux = new TmuxKb();
+    tmux.startWithStatus(kb.root, ['review'], { columns: 40, rows: 20 });
+    await tmux.waitFor('What is TTFT');
+    tmux.send('?');
+    // It ran off the top at 40x20 (found as a user): now the list's start shows, and what is below is said.
+    let screen = await tmux.waitFor(/↓ \d+ more lines/);
+    const rows = screen.split('\n');
+    expect(rows[0]).toMatch(/^done 0/);
+    expect(screen).toContain('Keys');
+    expect(screen).toContain('Space, Enter');
+    tmux.send('PageDown');
+    tmux.send('PageDown');
+    screen = await tmux.waitFor('Ctrl-Z');
+    expect(screen.split('\n')[0]).toMatch(/^done 0/);
+    tmux.send('x');
+    await tmux.waitFor((now) => now.includes('What is TTFT') && !now.includes('Ctrl-Z'));
+    tmux.send('q');
+    await tmux.waitFor('exit=0');
   }, 30_000);
 
   it('gives the card the rows a long status line wraps into, so nothing leaves the terminal', async () => {

@@ -45,6 +45,9 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   const [revealed, setRevealed] = useState(false);
   const [full, setFull] = useState(false);
   const [help, setHelp] = useState(false);
+  // The key list scrolls on its own where it is taller than the screen (a phone's terminal).
+  const [helpScroll, setHelpScroll] = useState(0);
+  const [helpMaxScroll, setHelpMaxScroll] = useState(0);
   const [scroll, setScroll] = useState(0);
   const [maxScroll, setMaxScroll] = useState(0);
   const [message, setMessage] = useState<string | null>(notice ?? null);
@@ -169,7 +172,11 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     if (command === null) return;
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
-    if (command.kind === 'toggle-help') return setHelp((shown) => !shown);
+    if (command.kind === 'toggle-help') {
+      setHelpScroll(0);
+      return setHelp((shown) => !shown);
+    }
+    if (command.kind === 'scroll-help') return setHelpScroll((s) => Math.max(0, Math.min(helpMaxScroll, s + command.by)));
     if (command.kind === 'to-shell') {
       return void stopUntilResumed(suspendTerminal, now).then(({ stopped, awayMs }) => {
         notAnswering(awayMs);
@@ -221,7 +228,10 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
       <Text color="yellow">{statusLines.join('\n')}</Text>
       {help ? (
-        <HelpPanel editable={controller.editable !== false} width={width} />
+        // The answer bar's row too: it is hidden under the key list.
+        <Viewport height={bodyHeight + 1} scroll={helpScroll} onMaxScroll={setHelpMaxScroll}>
+          <HelpPanel editable={controller.editable !== false} width={width} />
+        </Viewport>
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
         <CardLabPanel control={lab} height={bodyHeight + 1} />

@@ -40,7 +40,8 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
           {children}
         </Box>
       </Box>
-      <Text dimColor>{hint}</Text>
+      {/* One row, whatever the width: wrapped at 40 columns, it pushed the screen past the terminal's height. */}
+      <Text dimColor wrap="truncate-end">{hint}</Text>
     </Box>
   );
 }

@@ -33,6 +33,7 @@ export type ReviewCommand =
   | { kind: 'toggle-help' }
   | { kind: 'undo' }
   | { kind: 'scroll'; by: number }
+  | { kind: 'scroll-help'; by: number }
   | { kind: 'toggle-full' }
   | { kind: 'bury' }
   | { kind: 'suspend' }
@@ -63,8 +64,13 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (key.ctrl && input === 'z') return only({ kind: 'to-shell' });
   if (view.labOpen) return only({ kind: 'lab-key' });
   // The key list covers the card: a key pressed over it only hides it (it rated or suspended the
-  // card behind it, found as a user). Ctrl-C still quits.
-  if (view.helpOpen) return { command: key.ctrl && input === 'c' ? { kind: 'quit', interrupted: true } : null, hideHelp: true };
+  // card behind it, found as a user), but the scroll keys scroll a list taller than the screen.
+  // Ctrl-C still quits.
+  if (view.helpOpen) {
+    const by = scrollKey(input, key, view.pageRows);
+    if (by !== 0) return only({ kind: 'scroll-help', by });
+    return { command: key.ctrl && input === 'c' ? { kind: 'quit', interrupted: true } : null, hideHelp: true };
+  }
   if (view.hasCard && view.calc && !view.revealed) {
     const step = calcKey(view.typed, input, key);
     if (step.kind === 'type') return only({ kind: 'type', typed: step.typed });
@@ -74,10 +80,8 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (input === '?') return only({ kind: 'toggle-help' });
   if (input === 'u') return only({ kind: 'undo' });
   if (!view.hasCard) return only(null);
-  if (input === 'j' || key.downArrow) return only({ kind: 'scroll', by: 1 });
-  if (input === 'k' || key.upArrow) return only({ kind: 'scroll', by: -1 });
-  if (key.pageDown) return only({ kind: 'scroll', by: view.pageRows });
-  if (key.pageUp) return only({ kind: 'scroll', by: -view.pageRows });
+  const by = scrollKey(input, key, view.pageRows);
+  if (by !== 0) return only({ kind: 'scroll', by });
   const letter = LETTER_COMMANDS[input];
   if (letter) return only(letter);
   if (!view.revealed) {
@@ -89,4 +93,13 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (input === ' ' || key.return) return only({ kind: 'rate', grade: view.suggested ?? 3 });
   if (/^[1-4]$/.test(input)) return only({ kind: 'rate', grade: Number(input) as Grade });
   return only(null);
+}
+
+/** Rows a scroll key moves (j k, arrows, PgUp PgDn), 0 for any other key. */
+function scrollKey(input: string, key: CalcKey, pageRows: number): number {
+  if (input === 'j' || key.downArrow) return 1;
+  if (input === 'k' || key.upArrow) return -1;
+  if (key.pageDown) return pageRows;
+  if (key.pageUp) return -pageRows;
+  return 0;
 }
