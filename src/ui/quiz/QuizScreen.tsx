@@ -5,6 +5,7 @@
 // l runs the card's lab in place (not while a number is being typed); the countdown and the
 // answer time stand still while the lab panel is open.
 import { Box, Text, useApp, useWindowSize } from 'ink';
+import stringWidth from 'string-width';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { exitOnError, exitOnRejection, INTERRUPTED, useKeys } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
@@ -245,7 +246,8 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         }
         right={<Text color={left !== null && left <= 10 ? 'red' : undefined}>{countdown || ' '}</Text>}
       />
-      <Text dimColor wrap="truncate-end">{`${question.card.deck} · ${question.card.path}:${question.card.line}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''}`}</Text>
+      {/* Cut in the middle where it does not fit, as kb review's: the path's line number stays (cut at the end, "metrics.md:4…" read as line 4). */}
+      <Text dimColor wrap="truncate-middle">{`${question.card.deck}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''} · ${question.card.path}:${question.card.line}`}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.
         <CardLabPanel control={lab} height={bodyHeight + 2} />
@@ -262,7 +264,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
             </Box>
           </Viewport>
           <Text color="yellow">{messageLines.join('\n')}</Text>
-          <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} />
+          <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} width={width} />
         </>
       )}
     </Box>
@@ -301,12 +303,15 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
   );
 }
 
-function KeyHints({ phase, calc, lab }: { phase: QuizPhase; calc: boolean; lab: boolean }) {
+function KeyHints({ phase, calc, lab, width }: { phase: QuizPhase; calc: boolean; lab: boolean; width: number }) {
   const l = lab ? ' · l run lab' : '';
   const hints: Record<Exclude<QuizPhase, 'end'>, string> = {
     ask: calc ? 'type a number (a unit is optional: 20ms, 2.4 GB) · Enter check · Esc quit' : `Space show the answer${l} · q quit`,
     reveal: `y I knew it · n I did not${l} · q quit`,
     result: `Enter next${l} · q quit`,
   };
-  return <Text dimColor wrap="truncate-end">{hints[phase as Exclude<QuizPhase, 'end'>]}</Text>;
+  const hint = hints[phase as Exclude<QuizPhase, 'end'>];
+  // A calc question's hint without its examples where it does not fit: cut at the end, it lost its keys.
+  const shown = phase === 'ask' && calc && stringWidth(hint) > width ? 'type a number · Enter check · Esc quit' : hint;
+  return <Text dimColor wrap="truncate-end">{shown}</Text>;
 }
