@@ -142,3 +142,20 @@ describe('ReviewScreen status line', () => {
     expect(lastFrame()).not.toContain('buried until tomorrow');
   });
 });
+
+describe('AnswerBar', () => {
+  it('keeps f, b, s and u for a lab card at 80 columns, and says u, ? and q beside the answers where they fit (found as a user)', async () => {
+    const { AnswerBar } = await import('../../src/ui/review/AnswerBar.tsx');
+    const { renderToString } = await import('ink');
+    const before = renderToString(<AnswerBar revealed={false} options={[]} width={79} lab editable />, { columns: 80 });
+    expect(before).toBe('Space answer · f note · l lab · b bury · s suspend · u undo · ? keys · q quit');
+    const options = [
+      { grade: 1 as const, name: 'again', label: '1m' },
+      { grade: 2 as const, name: 'hard', label: '6m' },
+      { grade: 3 as const, name: 'good', label: '10m' },
+      { grade: 4 as const, name: 'easy', label: '2d' },
+    ];
+    expect(renderToString(<AnswerBar revealed options={options} width={79} />, { columns: 80 })).toBe('1 Again 1m   2 Hard 6m   3 Good 10m   4 Easy 2d   u undo · ? keys · q quit');
+    expect(renderToString(<AnswerBar revealed options={options} width={39} />, { columns: 40 })).not.toContain('u undo');
+  });
+});

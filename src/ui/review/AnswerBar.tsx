@@ -16,12 +16,19 @@ function hints(lab: boolean, calc: boolean, editable: boolean): string[] {
   }
   // The bundled knowledge base is read-only: e is not offered there.
   const e = editable ? ' · e edit' : '';
+  const shortLab = lab ? ' · l lab' : '';
+  // A lab card's hint lost f, b, s and u at 80 columns where a shorter wording kept them.
   return [
     ` show answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
-    ` answer${lab ? ' · l lab' : ''} · ? keys · q quit`,
+    ` answer · f note${shortLab}${e} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer · f note${shortLab} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer${shortLab} · ? keys · q quit`,
   ];
 }
+
+/** After the reveal, beside the answers where they leave room. */
+const AFTER_REVEAL_HINT = 'u undo · ? keys · q quit';
 
 interface AnswerBarProps {
   revealed: boolean;
@@ -47,8 +54,11 @@ export function AnswerBar({ revealed, options, width, lab = false, calc = false,
       </Text>
     );
   }
+  const GAP = 3;
+  const answersWidth = options.reduce((sum, option) => sum + `${option.grade} ${option.name} ${option.label}`.length + (option.grade === suggested ? ' ← Space'.length : 0) + GAP, 0);
+  const withHint = answersWidth + AFTER_REVEAL_HINT.length <= width;
   return (
-    <Box flexWrap="wrap" columnGap={3}>
+    <Box flexWrap="wrap" columnGap={GAP}>
       {options.map((option) => (
         <Text key={option.grade}>
           <Text bold color={COLORS[option.grade]}>{`${option.grade} ${option.name[0].toUpperCase()}${option.name.slice(1)}`}</Text>
@@ -56,6 +66,7 @@ export function AnswerBar({ revealed, options, width, lab = false, calc = false,
           {option.grade === suggested ? <Text dimColor>{' ← Space'}</Text> : null}
         </Text>
       ))}
+      {withHint ? <Text dimColor>{AFTER_REVEAL_HINT}</Text> : null}
     </Box>
   );
 }
