@@ -77,6 +77,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
     }
   }
   if (result.note) out.push(`Note: ${result.note}`);
-  out.push(`Run #${result.runId} stored (${result.status}). Past runs: kb lab history ${result.lab}   The exercise: kb lab show ${result.lab}`);
+  // Each command on a line that holds it whole: run together, a narrow panel broke one across two.
+  out.push(`Run #${result.runId} stored (${result.status}). Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
   return `${out.join('\n')}\n`;
 }
