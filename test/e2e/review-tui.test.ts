@@ -11,9 +11,17 @@ import { defaultConfig } from '../../src/kb/config.ts';
 import type { ReviewLogRow } from '../../src/store/review-queries.ts';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { TTFT_NOTE, cardIdOf, openDb, reviewKb } from './review-fixture.ts';
-import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb, type TerminalSize } from '../helpers/tmux.ts';
 
 const REVIEW_FIELDS = ['last_reviewed', 'next_review', 'review_count', 'mastery_level'];
+
+/** kb review on a fresh review knowledge base in a terminal of `size`, its first card on screen. */
+async function reviewAt(size: TerminalSize): Promise<TmuxKb> {
+  const terminal = new TmuxKb();
+  terminal.startWithStatus(reviewKb().root, ['review'], size);
+  await terminal.waitFor('What is TTFT');
+  return terminal;
+}
 
 /** The file differs from `before` only in the four review fields, which say what the database says. */
 function expectWrittenBack(before: string, after: string, state: { due: number; last_review: number; reps: number; state: number; stability: number }) {
@@ -176,10 +184,7 @@ describe('kb review in a terminal', () => {
   }, 30_000);
 
   it('scrolls a key list taller than the screen, the top line staying on top', async () => {
-    const kb = reviewKb();
-    tmux = new TmuxKb();
-    tmux.startWithStatus(kb.root, ['review'], { columns: 40, rows: 20 });
-    await tmux.waitFor('What is TTFT');
+    tmux = await reviewAt({ columns: 40, rows: 20 });
     tmux.send('?');
     // It ran off the top at 40x20 (found as a user): now the list's start shows, and what is below is said.
     let screen = await tmux.waitFor(/↓ \d+ more lines/);
@@ -198,10 +203,7 @@ describe('kb review in a terminal', () => {
   }, 30_000);
 
   it('gives the card the rows a long status line wraps into, so nothing leaves the terminal', async () => {
-    const kb = reviewKb();
-    tmux = new TmuxKb();
-    tmux.startWithStatus(kb.root, ['review'], { columns: 24, rows: 12 });
-    await tmux.waitFor('What is TTFT');
+    tmux = await reviewAt({ columns: 24, rows: 12 });
     tmux.send('s');
     // Three rows of status at 24 columns: the top line stays on top, the key bar at the bottom.
     const screen = await tmux.waitFor('unsuspend)');
