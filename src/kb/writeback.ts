@@ -49,6 +49,8 @@ export type WritebackResult =
       reason: string;
       /** The file itself stands in the way (a YAML anchor on a field, frontmatter kb cannot read): kb doctor --fix cannot write it until it is edited. */
       untilEdited?: true;
+      /** An undo's restore found the note edited since the rating: its old bytes cannot go back over the edit. */
+      editedSince?: true;
     };
 
 function sha256(data: string | Buffer): string {
@@ -145,7 +147,7 @@ export function restoreNote(root: string, restore: FileRestore): WritebackResult
   const note = readNote(root, restore.path);
   if ('refused' in note) return { status: 'refused', reason: note.refused };
   if (note.expect.sha256 !== restore.sha256) {
-    return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)` };
+    return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)`, editedSince: true };
   }
   const written = write(root, note, applyRestore(note.raw, restore));
   if ('refused' in written) return { status: 'refused', reason: written.refused };

@@ -117,7 +117,7 @@ describe('ReviewService', () => {
     );
   });
 
-  it('refuses to undo a rating of a card that changed since, and leaves the file alone if it was edited', async () => {
+  it('refuses to undo a rating of a card that changed since; a note edited since keeps its edit, its review fields written from the card again', async () => {
     const f = await fixture();
     const now = Date.UTC(2026, 0, 2, 12);
     f.service.rate(f.ids[2], 3, now);
@@ -129,8 +129,12 @@ describe('ReviewService', () => {
     writeFileSync(path, `${readFileSync(path, 'utf8')}\nAn edit made after the rating.\n`);
     const edited = readFileSync(path, 'utf8');
     const outcome = f.service.undo();
-    expect(outcome?.file?.status).toBe('refused');
-    expect(readFileSync(path, 'utf8')).toBe(edited);
+    // The old bytes cannot go back over the edit; the fields said the rating stood until kb doctor --fix.
+    expect(outcome?.file?.status).toBe('written');
+    const after = readFileSync(path, 'utf8');
+    expect(after).toContain('An edit made after the rating.');
+    expect(after).toMatch(/^review_count: 0$/m);
+    expect(after.replace(/^(last_reviewed|next_review|review_count|mastery_level):.*\n/gm, '')).toBe(edited.replace(/^(last_reviewed|next_review|review_count|mastery_level):.*\n/gm, ''));
     expect(f.db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });
   });
 

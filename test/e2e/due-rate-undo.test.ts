@@ -42,6 +42,20 @@ describe('kb due / rate / undo', () => {
     expect(nothing.stderr).toContain('nothing to undo');
   });
 
+  it('an undo of a rating after the note was edited keeps the edit and writes the review fields back (found as a user: they kept saying the rating stood)', () => {
+    const kb = reviewKb();
+    const id = cardIdOf(kb.ttftPath);
+    expect(runKb(['--kb', kb.root, 'rate', id, 'good']).code).toBe(0);
+    expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/^review_count: 1$/m);
+    appendFileSync(kb.ttftPath, '\nA line added in the editor.\n');
+    const undo = runKb(['--kb', kb.root, 'undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    const after = readFileSync(kb.ttftPath, 'utf8');
+    expect(after).toContain('A line added in the editor.');
+    expect(after).toMatch(/^review_count: 0$/m);
+    expect(runKb(['--kb', kb.root, 'doctor']).stdout).toMatch(/0 errors, 0 warnings/);
+  });
+
   it('a note kb wrote back is not parsed again by the next scan, but a note the user edited is', () => {
     const kb = reviewKb();
     const scanLine = () => runKb(['--kb', kb.root, 'scan']).stdout.split('\n')[0];

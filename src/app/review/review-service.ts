@@ -307,7 +307,15 @@ export class ReviewService {
     const { entry, file, beforeRow } = taken;
     const card = this.cards.find(entry.card_id);
     let fileResult: WritebackResult | null = null;
-    if (file && card && this.writesBack(card)) fileResult = restoreNote(this.target.root, file);
+    if (file && card && this.writesBack(card)) {
+      fileResult = restoreNote(this.target.root, file);
+      // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
+      // are written from the card as it is again, rather than left saying the rating stood.
+      if (fileResult.status === 'refused' && fileResult.editedSince) {
+        const prepared = prepareWriteback(this.target.root, card.path, card.id, reviewFields(stateFromColumns(beforeRow), this.scheduler.weights, this.settings.dayStartsAt));
+        fileResult = 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
+      }
+    }
     this.followRewrite(fileResult);
     const what = 'action' in entry ? { action: entry.action, grade: null } : { action: 'rate' as const, grade: entry.rating as Grade };
     return { uuid: entry.uuid, cardId: entry.card_id, ...what, restored: stateFromColumns(beforeRow), file: fileResult };
