@@ -55,24 +55,24 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   ]);
 }
 
-/** The screen's key handler, one key at a time (none lost to a chunk); what it throws closes the screen. */
+/**
+ * The screen's key handler, one key at a time (none lost to a chunk); what it throws closes the
+ * screen. Every key waits for a render: handled at once, a key that came before the screen had
+ * drawn the last one's change saw the screen as it was ("5 GB" then Enter checked "5 G").
+ */
 export function useKeys(exit: Exit, handler: KeyHandler): void {
-  const handle = exitOnError(exit, handler);
+  const handle = useEffectEvent(exitOnError(exit, handler));
   const waiting = useRef<Array<[string, Key]>>([]);
   const [, nextTurn] = useState(0);
-  const handleLater = useEffectEvent(handle);
   useInput((input, key) => {
-    const keys = splitKeys(input, key);
-    // The common case, one key and none waiting, is handled at once as Ink would.
-    if (keys.length === 1 && waiting.current.length === 0) return handle(input, key);
-    waiting.current.push(...keys);
+    waiting.current.push(...splitKeys(input, key));
     nextTurn((turn) => turn + 1);
   });
   // After each render: the next waiting key, then another render for the one after it.
   useEffect(() => {
     const next = waiting.current.shift();
     if (!next) return;
-    handleLater(...next);
+    handle(...next);
     if (waiting.current.length > 0) nextTurn((turn) => turn + 1);
   });
 }
