@@ -9,6 +9,8 @@ import type { LabProgress } from '../lab/progress.ts';
 import { checksTally, type CardLabOutcome, type CardLabs } from '../app/card-labs/card-labs.ts';
 import { LabProgressBar } from './lab-progress.tsx';
 import { Viewport } from './review/Viewport.tsx';
+import { wrapText } from './text/line-wrap.ts';
+import { packParts } from './text/pack-parts.ts';
 
 export type LabPanelState =
   | { phase: 'running'; lab: string; progress: LabProgress | null; stopping: boolean }
@@ -126,7 +128,10 @@ function verdictLine(outcome: CardLabOutcome): string {
   return `Verdict: ${outcome.verdict} (${checksTally(outcome.checks)} expectations hold)`;
 }
 
-function Report({ outcome }: { outcome: CardLabOutcome }) {
+/** Where a check's measured line starts, under its sentence. */
+const MEASURED_INDENT = 4;
+
+function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) {
   return (
     <Box flexDirection="column">
       <Text bold>{`lab ${outcome.lab}: ${outcome.title}`}</Text>
@@ -143,9 +148,9 @@ function Report({ outcome }: { outcome: CardLabOutcome }) {
           return (
             <Box key={i} flexDirection="column">
               <Text color={color}>{`${mark} ${check.say}`}</Text>
-              {/* Indented as a box, so that a line the width wraps keeps its indent. */}
-              <Box paddingLeft={4}>
-                <Text dimColor>{check.measured}</Text>
+              {/* Wrapped by kb (Ink's wrap started each row after the first with the space it broke at). */}
+              <Box paddingLeft={MEASURED_INDENT}>
+                <Text dimColor>{wrapText(check.measured, Math.max(10, width - MEASURED_INDENT)).join('\n')}</Text>
               </Box>
             </Box>
           );
@@ -157,13 +162,14 @@ function Report({ outcome }: { outcome: CardLabOutcome }) {
         </Text>
       </Box>
       {outcome.note ? <Text color="yellow">{`Note: ${outcome.note}`}</Text> : null}
-      <Text dimColor>{`Run #${outcome.runId} stored (${outcome.status}). More: kb lab show ${outcome.lab} · kb lab history ${outcome.lab}`}</Text>
+      {/* Each command whole on a row: run together, a narrow panel broke one across two. */}
+      <Text dimColor>{packParts([`Run #${outcome.runId} stored (${outcome.status}).`, `More: kb lab show ${outcome.lab}`, `kb lab history ${outcome.lab}`], ' · ', width).join('\n')}</Text>
     </Box>
   );
 }
 
 /** The panel in place of the card, `height` rows including its key hint line. */
-export function CardLabPanel({ control, height }: { control: CardLabControl; height: number }) {
+export function CardLabPanel({ control, height, width }: { control: CardLabControl; height: number; width: number }) {
   const { state } = control;
   if (!state) return null;
   if (state.phase === 'running') {
@@ -183,7 +189,7 @@ export function CardLabPanel({ control, height }: { control: CardLabControl; hei
     <Box flexDirection="column" height={height}>
       <Viewport height={height - 1} scroll={control.scroll} onMaxScroll={control.setMaxScroll}>
         {state.phase === 'done' ? (
-          <Report outcome={state.outcome} />
+          <Report outcome={state.outcome} width={width} />
         ) : (
           <Text color="red">{`lab ${state.lab} could not run: ${state.message}`}</Text>
         )}

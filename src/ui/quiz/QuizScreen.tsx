@@ -250,7 +250,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
       <Text dimColor wrap="truncate-middle">{`${question.card.deck}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''} · ${question.card.path}:${question.card.line}`}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.
-        <CardLabPanel control={lab} height={bodyHeight + 2} />
+        <CardLabPanel control={lab} height={bodyHeight + 2} width={width} />
       ) : (
         <>
           <Viewport height={Math.max(2, bodyHeight - (messageLines.length - 1))} scroll={scroll} onMaxScroll={setMaxScroll}>

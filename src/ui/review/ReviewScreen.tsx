@@ -234,7 +234,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
         </Viewport>
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
-        <CardLabPanel control={lab} height={bodyHeight + 1} />
+        <CardLabPanel control={lab} height={bodyHeight + 1} width={width} />
       ) : card ? (
         <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
           <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} answerLine={answerLine} />

@@ -1,0 +1,34 @@
+// The lab report in kb review's and kb quiz's panel at a narrow width (found as a user at 40
+// columns: a check's measured line wrapped one column deeper, Ink's wrap keeping the space it
+// broke at; and the footer broke "kb lab history" from its lab's name).
+import { renderToString } from 'ink';
+import { describe, expect, it } from 'vitest';
+import { CardLabPanel, type CardLabControl } from '../../src/ui/card-lab-panel.tsx';
+
+const outcome = {
+  lab: 'ttft-breakdown',
+  title: 'TTFT breakdown',
+  status: 'partial' as const,
+  verdict: 'incomplete' as const,
+  checks: [{ say: 'queue wait is at least 80% of TTFT p99', measured: 'queue_wait.p99 / ttft.p99 = ? (the run was interrupted before every request finished); expected >= 0.8', pass: null }],
+  chart: [],
+  note: null,
+  runId: 7,
+};
+
+function panel(width: number): string[] {
+  const control: CardLabControl = { state: { phase: 'done', lab: 'ttft-breakdown', outcome }, scroll: 0, setMaxScroll: () => {}, open: () => null, key: () => {}, runs: 1 };
+  return renderToString(<CardLabPanel control={control} height={30} width={width} />, { columns: width + 1 }).split('\n');
+}
+
+describe('the lab panel at 40 columns', () => {
+  it('wraps a check\'s measured line under its start, and keeps each command whole', () => {
+    const lines = panel(39);
+    const measured = lines.filter((line) => line.startsWith('    ') && line.trim() !== '');
+    expect(measured.length).toBeGreaterThan(1);
+    for (const line of measured) expect(line).toMatch(/^ {4}\S/);
+    const footer = lines.join('\n');
+    expect(footer).toMatch(/^kb lab history ttft-breakdown$/m);
+    expect(footer).toMatch(/^More: kb lab show ttft-breakdown · ?$|More: kb lab show ttft-breakdown$/m);
+  });
+});
