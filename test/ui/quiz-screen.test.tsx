@@ -35,6 +35,8 @@ describe('QuizScreen', () => {
     const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
     await tick();
     await shows(lastFrame, 'Question a?');
+    await press(stdin, '?');
+    await shows(lastFrame, 'keys: Space shows a text answer');
     expect(lastFrame()).not.toContain('Answer a.');
     await press(stdin, 'y');
     expect(driver.calls).toEqual([]);

@@ -72,6 +72,10 @@ describe('kb quiz keys', () => {
     expect(quizKey(empty, '2', noKey)).toEqual({ kind: 'type', typed: '2', submit: false });
     expect(quizKey(quiz, 'q', noKey)).toEqual({ kind: 'finish' });
     expect(quizKey(quiz, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
+    // ? lists the keys, as in kb review (it did nothing); in a number being typed it is text.
+    expect(quizKey(quiz, '?', noKey)).toEqual({ kind: 'keys' });
+    expect(quizKey(empty, '?', noKey)).toEqual({ kind: 'keys' });
+    expect(quizKey(calc, '?', noKey)).toEqual({ kind: 'type', typed: '0.?', submit: false });
   });
 
   it('the end screen closes on q, Enter or Esc; Ctrl-C interrupts; the lab panel keeps its keys', () => {

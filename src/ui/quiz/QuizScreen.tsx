@@ -53,6 +53,9 @@ interface View {
   scroll: number;
 }
 
+/** Every key of the quiz, for ? (the bottom row shows those of the moment). */
+const QUIZ_KEYS = 'keys: Space shows a text answer, then y/n · a number, Enter checks it · Enter next · j k PgUp PgDn scroll · l lab · q, Esc end the quiz · Ctrl-Z shell';
+
 /** Rows taken by the header, the card line, the message and the key hints. */
 const CHROME_ROWS = 4;
 
@@ -184,6 +187,8 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     if (!question) return;
     const at = now();
     switch (command.kind) {
+      case 'keys':
+        return update({ message: QUIZ_KEYS });
       case 'open-lab':
         return update({ message: lab.open(question.card.lab) });
       case 'scroll':

@@ -28,6 +28,7 @@ export type QuizCommand =
   | { kind: 'next' }
   | { kind: 'grade'; correct: boolean }
   | { kind: 'reveal' }
+  | { kind: 'keys' }
   | { kind: 'type'; typed: string; submit: boolean };
 
 export interface QuizKey extends LineKey {
@@ -52,6 +53,8 @@ export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCom
   if (typing && key.escape) return { kind: 'type', typed: '', submit: false };
   if (key.escape || (input === 'q' && !typing)) return { kind: 'finish' };
   if (!view.hasQuestion) return null;
+  // As in kb review, ? lists the keys (it did nothing, with no word why: found as a user).
+  if (!typing && input === '?') return { kind: 'keys' };
   if (!typing && input === 'l') return { kind: 'open-lab' };
   const scrollBy = key.downArrow || (!typing && input === 'j') ? 1 : key.upArrow || (!typing && input === 'k') ? -1
     : key.pageDown ? view.pageRows : key.pageUp ? -view.pageRows : 0;
