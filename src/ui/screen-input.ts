@@ -60,7 +60,7 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
  * screen. Every key waits for a render: handled at once, a key that came before the screen had
  * drawn the last one's change saw the screen as it was ("5 GB" then Enter checked "5 G").
  */
-export function useKeys(exit: Exit, handler: KeyHandler): void {
+export function useKeys(exit: Exit, handler: KeyHandler, options: { paused?: boolean } = {}): void {
   const handle = useEffectEvent(exitOnError(exit, handler));
   const waiting = useRef<Array<[string, Key]>>([]);
   const [, nextTurn] = useState(0);
@@ -68,8 +68,11 @@ export function useKeys(exit: Exit, handler: KeyHandler): void {
     waiting.current.push(...splitKeys(input, key));
     nextTurn((turn) => turn + 1);
   });
-  // After each render: the next waiting key, then another render for the one after it.
+  // After each render: the next waiting key, then another render for the one after it. While
+  // paused (the screen reloads a card after the editor), keys wait, and the render that ends
+  // the pause takes them up.
   useEffect(() => {
+    if (options.paused) return;
     const next = waiting.current.shift();
     if (!next) return;
     handle(...next);

@@ -159,3 +159,18 @@ describe('AnswerBar', () => {
     expect(renderToString(<AnswerBar revealed options={options} width={39} />, { columns: 40 })).not.toContain('u undo');
   });
 });
+
+describe('ReviewScreen while the editor runs', () => {
+  it('keeps the keys typed before the card is reloaded and acts on them after (they were dropped)', async () => {
+    const controller = new FakeController([screenCard('a')]);
+    let closeEditor = () => {};
+    const runEditor = () => new Promise<void>((resolve) => (closeEditor = resolve));
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} runEditor={runEditor} />);
+    await tick();
+    await press(stdin, 'e', ' ');
+    expect(lastFrame()).not.toContain('Answer a.');
+    closeEditor();
+    await shows(lastFrame, 'Answer a.');
+    expect(controller.calls).toEqual(['reload a']);
+  });
+});

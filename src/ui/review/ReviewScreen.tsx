@@ -212,7 +212,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       case 'rate':
         return advance(controller.rate(card.id, command.grade, at, at - shownAt));
     }
-  });
+  }, { paused: busy });
 
   const answerLine = useMemo(
     () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} /> : null),
