@@ -246,7 +246,7 @@ export class ReviewService {
         if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow, now);
         const { at, before, after, afterRow, leech } = rateRow(this.scheduler, cardId, beforeRow, grade, now);
         const prepared = this.writesBack(card)
-          ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(after, this.scheduler.weights, this.settings.dayStartsAt))
+          ? this.prepareFields(card, after)
           : null;
         const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
         const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
@@ -312,7 +312,7 @@ export class ReviewService {
       // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
       // are written from the card as it is again, rather than left saying the rating stood.
       if (fileResult.status === 'refused' && fileResult.editedSince) {
-        const prepared = prepareWriteback(this.target.root, card.path, card.id, reviewFields(stateFromColumns(beforeRow), this.scheduler.weights, this.settings.dayStartsAt));
+        const prepared = this.prepareFields(card, stateFromColumns(beforeRow));
         fileResult = 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
       }
     }
@@ -337,7 +337,7 @@ export class ReviewService {
         // Forget changes what a note's review fields say: written back as a rating is, and undone with it.
         const prepared =
           action === 'forget' && this.writesBack(card)
-            ? prepareWriteback(this.target.root, card.path, cardId, reviewFields(stateFromColumns(after), this.scheduler.weights, this.settings.dayStartsAt))
+            ? this.prepareFields(card, stateFromColumns(after))
             : null;
         const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
         const stateBefore: StateBefore = restore ? { ...before, file: restore } : before;
@@ -377,6 +377,11 @@ export class ReviewService {
     } catch (error) {
       if (!isBusy(error)) throw error;
     }
+  }
+
+  /** The note's four review fields as `state` says them, read and computed, not yet written. */
+  private prepareFields(card: CardRow, state: FsrsState): ReturnType<typeof prepareWriteback> {
+    return prepareWriteback(this.target.root, card.path, card.id, reviewFields(state, this.scheduler.weights, this.settings.dayStartsAt));
   }
 
   private writesBack(card: CardRow): boolean {
