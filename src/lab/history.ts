@@ -5,6 +5,7 @@ import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 import type { StoredCheck } from './run.ts';
+import { localMinuteLabel } from '../srs/study-day.ts';
 
 export interface StoredSettings {
   settings?: unknown;
@@ -40,14 +41,10 @@ function singleMetrics(result: StoredResult): Record<string, number> | null {
 
 /**
  * A run's start to the minute in the learner's own time zone (it was UTC: a learner in Beijing
- * saw 10:45 for a run at 18:45); without the year where `withYear` is false, as ls does for
- * this year's files.
+ * saw 10:45 for a run at 18:45).
  */
 export function startedAtText(ms: number, withYear = true): string {
-  const d = new Date(ms);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const day = `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-  return withYear ? `${d.getFullYear()}-${day}` : day;
+  return localMinuteLabel(ms, withYear);
 }
 
 function changedText(settings: StoredSettings): string {

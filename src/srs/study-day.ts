@@ -50,6 +50,17 @@ export function reviewDayLabel(at: Date | number, dayStartsAt: string): string {
   return `${start.getFullYear()}-${month}-${day}`;
 }
 
+/**
+ * A moment in the learner's own time zone to the minute, 'YYYY-MM-DD HH:MM' (without the year
+ * where `withYear` is false, as ls does for this year's files): the same in every locale.
+ */
+export function localMinuteLabel(at: Date | number, withYear = true): string {
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return withYear ? `${d.getFullYear()}-${day}` : day;
+}
+
 /** How far the scheduling clock is ahead of real time at `at`. */
 function shiftMs(at: Date | number, dayStartsAt: string): number {
   return -new Date(at).getTimezoneOffset() * MINUTE - parseDayStart(dayStartsAt) * MINUTE;
