@@ -35,11 +35,13 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
         const { ReviewService } = await import('../app/review/review-service.ts');
         const { dailyFront } = await import('../app/review/review-calc.ts');
         const { reviewDayLabel } = await import('../srs/study-day.ts');
-        const service = new ReviewService(kb);
-        const day = reviewDayLabel(now, service.settings.dayStartsAt);
+        let service: InstanceType<typeof ReviewService> | null = null;
         const question = (row: { id: string; front: string; calc: 0 | 1 }) => {
-          const card = row.calc === 1 ? service.card(row.id) : null;
-          return card ? dailyFront(card, day) : row.front;
+          if (row.calc === 0) return row.front;
+          // Only a calc card needs the service (and its FSRS scheduler): made on the first one.
+          service ??= new ReviewService(kb);
+          const card = service.card(row.id);
+          return card ? dailyFront(card, reviewDayLabel(now, service.settings.dayStartsAt)) : row.front;
         };
         const entries = listCards(kb.db, filter, now).map((row) => ({
           id: row.id,
