@@ -119,11 +119,19 @@ export interface RequestSide {
   goodputRequestsPerS: number | null;
 }
 
+/**
+ * Where a metric is only known to lie in a range: a server's percentile read from its /metrics
+ * histogram lies somewhere in one bucket. A check is judged only when every value in the
+ * ranges gives the same verdict.
+ */
+export type MetricBounds = Record<string, { lower: number; upper: number }>;
+
 export interface CheckInput {
   /** A single run's metrics; for a sweep, null. */
   single: MeasuredMetrics | null;
+  singleBounds?: MetricBounds;
   /** A sweep's points in order: label and metrics. */
-  points: Array<{ label: string; metrics: MeasuredMetrics }>;
+  points: Array<{ label: string; metrics: MeasuredMetrics; bounds?: MetricBounds }>;
   /** A sweep's own metrics (fit, knee, SLO limit, probe), computed across its points. */
   sweep?: MeasuredMetrics;
 }
@@ -152,25 +160,42 @@ export function compare(measured: number, op: CheckOp, value: number): boolean {
   }
 }
 
-function lookup(input: CheckInput, term: MetricTerm, point: string | null): number | null {
-  if (isSweepMetric(term.metric)) {
-    const value = input.sweep?.[term.metric];
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
-  }
-  const label = term.at ?? point;
-  const metrics = label === null ? input.single : input.points.find((p) => p.label === label)?.metrics;
-  const value = metrics?.[term.metric];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+interface Known {
+  value: number;
+  lower: number;
+  upper: number;
+  /** The metric whose range this is, when it is one (for the words of an unjudged check). */
+  ranged: string | null;
 }
 
-function measureAt(input: CheckInput, check: CheckSpec, point: string | null): { value: number } | { problem: string } {
+function lookup(input: CheckInput, term: MetricTerm, point: string | null): Known | null {
+  if (isSweepMetric(term.metric)) {
+    const value = input.sweep?.[term.metric];
+    return typeof value === 'number' && Number.isFinite(value) ? { value, lower: value, upper: value, ranged: null } : null;
+  }
+  const label = term.at ?? point;
+  const found = label === null ? { metrics: input.single, bounds: input.singleBounds } : input.points.find((p) => p.label === label);
+  const value = found?.metrics?.[term.metric];
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const range = found?.bounds?.[term.metric];
+  return range ? { value, lower: range.lower, upper: range.upper, ranged: term.metric } : { value, lower: value, upper: value, ranged: null };
+}
+
+function measureAt(input: CheckInput, check: CheckSpec, point: string | null): Known | { problem: string } {
   const top = lookup(input, check.numerator, point);
   if (top === null) return { problem: `${check.numerator.metric} was not measured` };
-  if (!check.denominator) return { value: top };
+  if (!check.denominator) return top;
   const bottom = lookup(input, check.denominator, point);
   if (bottom === null) return { problem: `${check.denominator.metric} was not measured` };
-  if (bottom === 0) return { problem: `${check.denominator.metric} is 0, the ratio is undefined` };
-  return { value: top / bottom };
+  if (bottom.value === 0) return { problem: `${check.denominator.metric} is 0, the ratio is undefined` };
+  // Metrics are times, rates and counts (never negative): the ratio's range comes from the ends.
+  const ratios = [top.lower / bottom.upper, top.upper / bottom.lower].filter((r) => !Number.isNaN(r));
+  return {
+    value: top.value / bottom.value,
+    lower: Math.min(top.value / bottom.value, ...ratios),
+    upper: Math.max(top.value / bottom.value, ...ratios),
+    ranged: top.ranged ?? bottom.ranged,
+  };
 }
 
 /** How far a measured value is on the passing side (negative: failing). */
@@ -184,12 +209,23 @@ export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome
   const points: Array<string | null> = input.single !== null || pinned ? [null] : input.points.map((p) => p.label);
   if (points.length === 0) return { check, measured: null, at: null, pass: null, problem: 'no points were measured' };
   let worst: { measured: number; at: string | null } | null = null;
+  let failedOutright = false;
+  let undecided: { known: Known; at: string | null } | null = null;
   for (const point of points) {
     const result = measureAt(input, check, point);
     if ('problem' in result) return { check, measured: null, at: point, pass: null, problem: point === null ? result.problem : `at ${point}: ${result.problem}` };
+    const [low, high] = [compare(result.lower, check.op, check.value), compare(result.upper, check.op, check.value)];
+    // A range that straddles the expected value cannot say which side the truth is on.
+    if (low !== high) undecided ??= { known: result, at: point };
+    else if (!low) failedOutright = true;
     if (worst === null || margin(result.value, check.op, check.value) < margin(worst.measured, check.op, check.value)) worst = { measured: result.value, at: point };
   }
   const { measured, at } = worst!;
+  if (undecided !== null && !failedOutright) {
+    const { known } = undecided;
+    const span = check.denominator ? ` (the ratio lies in ${known.lower.toFixed(3)}-${known.upper.toFixed(3)})` : '';
+    return { check, measured: null, at: undecided.at, pass: null, problem: `${known.ranged} is only known to lie in a /metrics bucket${span}, either side of ${check.value}` };
+  }
   return { check, measured, at, pass: compare(measured, check.op, check.value), problem: null };
 }
 

@@ -3,7 +3,7 @@
 // starts and completed at the end, so an interrupted run (Ctrl-C) is kept, marked partial.
 import type { KbDatabase } from '../store/db.ts';
 import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.ts';
-import { evaluateChecks, type CheckOutcome, type MeasuredMetrics } from './checks.ts';
+import { evaluateChecks, type CheckOutcome, type MeasuredMetrics, type MetricBounds } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
@@ -43,6 +43,8 @@ export interface LabPointResult {
   label: string | null;
   settings: LabSettings;
   metrics: MeasuredMetrics;
+  /** Metrics only known to lie in a range (an endpoint's /metrics buckets). */
+  bounds?: MetricBounds;
   /** The engine's full benchmark report (JSON-safe). */
   report: unknown;
   /** The report as the seed-003 text table. */
@@ -186,7 +188,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     backend = run.backend ?? backend;
     if (lab.chart?.roofline && probe === null && run.backend === 'cpu' && !signal?.aborted) probe = probeMachine(await engineProbeKernel());
     if (run.report !== null) {
-      points.push({ label: point.label, settings: point.settings, metrics: run.metrics, report: run.report, table: run.table, partial: !run.completed });
+      points.push({ label: point.label, settings: point.settings, metrics: run.metrics, ...(run.bounds ? { bounds: run.bounds } : {}), report: run.report, table: run.table, partial: !run.completed });
     }
     if (!run.completed) break;
   }
@@ -223,8 +225,8 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const evaluated = evaluateChecks(
     lab.expect,
     lab.sweep
-      ? { single: null, points: complete.map((p) => ({ label: p.label!, metrics: p.metrics })), sweep: sweepMetrics }
-      : { single: points[0] && !points[0].partial ? points[0].metrics : null, points: [] },
+      ? { single: null, points: complete.map((p) => ({ label: p.label!, metrics: p.metrics, bounds: p.bounds })), sweep: sweepMetrics }
+      : { single: points[0] && !points[0].partial ? points[0].metrics : null, singleBounds: points[0]?.bounds, points: [] },
   );
   // Checks are judged on complete measurements only; say why one was not judged.
   const checks = evaluated.map((outcome) =>

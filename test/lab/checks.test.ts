@@ -29,6 +29,23 @@ describe('checks', () => {
     expect(evaluateCheck(every, { single: null, points })).toMatchObject({ measured: 0.1, at: '256', pass: false });
   });
 
+  it('judges a metric known only to a /metrics bucket when the whole bucket gives one verdict', () => {
+    // The probe that found it: queue wait p99 in (1000, 1500] ms against a client TTFT p99 of
+    // 1358 ms was judged on the bucket's interpolated 1480 ms: a ratio of 1.09, "reproduced".
+    const single = { 'queue_wait.p99': 1480, 'ttft.p99': 1358 };
+    const straddles = evaluateCheck(ratio, { single, singleBounds: { 'queue_wait.p99': { lower: 1000, upper: 1500 } }, points: [] });
+    expect(straddles).toMatchObject({ pass: null, measured: null, problem: expect.stringMatching(/queue_wait\.p99 is only known to lie in a \/metrics bucket \(the ratio lies in 0\.736-1\.105\), either side of 0\.8/) });
+    // A bucket wholly on one side decides it.
+    expect(evaluateCheck(ratio, { single, singleBounds: { 'queue_wait.p99': { lower: 1100, upper: 1500 } }, points: [] })).toMatchObject({ pass: true, measured: single['queue_wait.p99'] / single['ttft.p99'] });
+    expect(evaluateCheck(ratio, { single: { 'queue_wait.p99': 400, 'ttft.p99': 1358 }, singleBounds: { 'queue_wait.p99': { lower: 300, upper: 500 } }, points: [] })).toMatchObject({ pass: false });
+    // In a sweep, a point that fails whatever its bucket holds fails the check; an undecided one alone leaves it unjudged.
+    const every = parseCheck({ metric: 'queue_wait.p99 / ttft.p99', op: '>=', value: 0.8, say: 'x' }, ['16', '256']);
+    const bucket = { 'queue_wait.p99': { lower: 1000, upper: 1500 } };
+    const undecided = { label: '16', metrics: single, bounds: bucket };
+    expect(evaluateCheck(every, { single: null, points: [undecided, { label: '256', metrics: { 'ttft.p99': 200, 'queue_wait.p99': 20 } }] })).toMatchObject({ pass: false, at: '256' });
+    expect(evaluateCheck(every, { single: null, points: [undecided, { label: '256', metrics: { 'ttft.p99': 200, 'queue_wait.p99': 190 } }] })).toMatchObject({ pass: null, at: '16' });
+  });
+
   it('refuses malformed expressions with a reason', () => {
     expect(() => parseCheck({ metric: 'a / b / c', op: '>', value: 1, say: 'x' }, null)).toThrow(CheckSyntaxError);
     expect(() => parseCheck({ metric: 'ttft.p99 * 2', op: '>', value: 1, say: 'x' }, null)).toThrow(/not a metric name/);

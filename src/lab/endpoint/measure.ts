@@ -4,7 +4,7 @@
 // ITL = the gaps between chunks, every request pooled; percentiles interpolated linearly.
 // The server-side split of TTFT comes from /metrics histogram deltas (server-histograms.ts).
 import { percentiles, type Percentiles } from '../../engine/index.ts';
-import { metricCollector, type MeasuredMetrics } from '../checks.ts';
+import { metricCollector, type MeasuredMetrics, type MetricBounds } from '../checks.ts';
 import { bucketQuantile, histogramDelta, serverHistograms, type BucketQuantile, type Histogram, type Scrape, type ServerHistogramKey } from './server-histograms.ts';
 import type { RequestOutcome } from './stream-client.ts';
 
@@ -152,4 +152,19 @@ export function endpointMetrics(client: ClientSummary, server: ServerSide): Meas
   const step = client.itlMs.p50;
   if (step > 0) put('itl.spike', client.itlMs.p99 / step);
   return out;
+}
+
+/** The bucket each server-side percentile of endpointMetrics lies in: a check is judged on all of it. */
+export function endpointBounds(server: ServerSide): MetricBounds {
+  const bounds: MetricBounds = {};
+  if (!server.available) return bounds;
+  for (const [metric, key] of [
+    ['queue_wait', 'queue'],
+    ['prefill_first', 'prefill'],
+  ] as const) {
+    const s = server.series[key];
+    if (!s) continue;
+    for (const p of ['p50', 'p95', 'p99'] as const) if (resolved(s[p])) bounds[`${metric}.${p}`] = { lower: s[p].lower, upper: s[p].upper };
+  }
+  return bounds;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointMetrics, serverSide, summarizeRequests, type MeasuredRequest } from '../../../src/lab/endpoint/measure.ts';
+import { endpointBounds, endpointMetrics, serverSide, summarizeRequests, type MeasuredRequest } from '../../../src/lab/endpoint/measure.ts';
 import type { Histogram, Scrape } from '../../../src/lab/endpoint/server-histograms.ts';
 
 const ok = (sentAt: number, chunks: number[], outputTokens: number, promptTokens: number | null = 8): MeasuredRequest => ({
@@ -68,6 +68,9 @@ describe("endpoint metrics, vllm bench serve's definitions", () => {
     expect(metrics['prefill_first.p99']).toBeUndefined(); // only "under 300 ms"
     expect(metrics['ttft.mean']).toBeCloseTo(summary.ttftMs.mean);
     expect(metrics.requests_failed).toBe(3);
+    // Each percentile comes with its bucket, so a check is judged on all of it.
+    expect(endpointBounds(server)['queue_wait.p50']).toEqual({ lower: 300, upper: 500 });
+    expect(endpointBounds(server)['prefill_first.p99']).toBeUndefined();
   });
 
   it('says why there is no server side', () => {
