@@ -111,11 +111,30 @@ describe('kb lab --endpoint', () => {
     const backend = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--backend', 'cpu'], { env });
     expect(backend.stderr).toBe('kb: --backend: set by the server when --endpoint is given\n');
     const stray = await runKbAsync(['lab', 'ttft-breakdown', '--max-concurrency', '4'], { env });
-    expect(stray.stderr).toMatch(/^kb: --max-concurrency needs --endpoint URL/);
+    expect(stray.stderr).toBe('kb: --max-concurrency needs --endpoint URL (it is about a server)\n');
+    const timeout = await runKbAsync(['lab', 'ttft-breakdown', '--request-timeout', '5'], { env });
+    expect(timeout.stderr).toBe('kb: --request-timeout needs --endpoint URL (it is about a server)\n');
+    const model = await runKbAsync(['lab', 'ttft-breakdown', '--model', 'gpt2'], { env });
+    expect(model.stderr).toMatch(/^kb: --model needs --endpoint URL \(it is about a server; the bundled engine's model is --set model=\.\.\.\)/);
+    // The device is the sim's: on a real backend it would be stored as a change that changed nothing.
+    const device = await runKbAsync(['lab', 'ttft-breakdown', '--set', 'device=H200'], { env });
+    expect(device.code).toBe(1);
+    expect(device.stderr).toBe('kb: --set device=H200: the device is what the sim backend models; it does nothing on cpu (add --backend sim)\n');
     const sweep = await runKbAsync(['lab', 'batching', '--endpoint', 'http://127.0.0.1:9/v1'], { env });
     expect(sweep.stderr).toMatch(/^kb: lab batching sweeps engine\.policy, which the server sets: it cannot run with --endpoint/);
     const zero = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', 'http://127.0.0.1:9/v1', '--max-concurrency', '0'], { env });
     expect(zero.stderr).toBe('kb: --max-concurrency 0: expected a whole number > 0\n');
+  }, 60_000);
+
+  it("--preset under --endpoint: the preset's workload, the server's engine", async () => {
+    const server = await serve({ slots: 8, prefillMs: 1, decodeMs: 0 });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, '--preset', 'seed-003', '--set', 'workload.requests=8', '--set', 'workload.outputTokens=4', '--json'], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('kb: --preset seed-003: only its workload applies with --endpoint (model, backend, device, engine.maxNumSeqs, engine.prefillMaxBatch, engine.prefixCaching: the server\'s)\n');
+    const result = JSON.parse(run.stdout) as RunJson & { changed: Record<string, unknown> };
+    expect(Object.keys(result.changed).sort()).toEqual(['workload.outputTokens', 'workload.promptTokens', 'workload.requests']);
+    expect(result.points[0].metrics).toMatchObject({ requests: 8, prompt_tokens: 8 * 4 });
   }, 60_000);
 
   it('a refused connection is one line and stores nothing', async () => {

@@ -21,10 +21,14 @@ export function serverOwnedKey(key: string): boolean {
   return key.startsWith('engine.') || key === 'backend' || key === 'device' || key === 'profile' || key === 'model';
 }
 
-export function checkEndpointFlags(flags: EndpointFlags, overrides: readonly SettingOverride[]): void {
+/** `typed(key)`: the flag was given on the command line (--request-timeout has a default). */
+export function checkEndpointFlags(flags: EndpointFlags, overrides: readonly SettingOverride[], typed: (key: keyof EndpointFlags) => boolean): void {
   if (flags.endpoint === undefined) {
-    const stray = (['model', 'apiKeyEnv', 'maxConcurrency'] as const).find((key) => flags[key] !== undefined);
-    if (stray) throw new UserError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --endpoint URL (it is about a server; the bundled engine's model is --set model=...)`);
+    const stray = (['model', 'apiKeyEnv', 'maxConcurrency', 'requestTimeout'] as const).find(typed);
+    if (stray) {
+      const hint = stray === 'model' ? "; the bundled engine's model is --set model=..." : '';
+      throw new UserError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --endpoint URL (it is about a server${hint})`);
+    }
     return;
   }
   if (flags.backend !== undefined || flags.profile) throw new UserError(`--${flags.backend !== undefined ? 'backend' : 'profile'}: set by the server when --endpoint is given`);
@@ -34,6 +38,14 @@ export function checkEndpointFlags(flags: EndpointFlags, overrides: readonly Set
   }
   positive(flags.maxConcurrency, '--max-concurrency', true);
   positive(flags.requestTimeout, '--request-timeout', false);
+}
+
+/**
+ * A preset's settings under --endpoint: its workload applies, what the server owns is left to
+ * the server (seed-003's preset names the sim, a device and gpt2 beside its workload).
+ */
+export function presetForEndpoint(overrides: readonly SettingOverride[]): { kept: SettingOverride[]; dropped: string[] } {
+  return { kept: overrides.filter((o) => !serverOwnedKey(o.key)), dropped: overrides.filter((o) => serverOwnedKey(o.key)).map((o) => o.key) };
 }
 
 /** A lab that sweeps a setting the server owns compares server configurations: one server cannot. */

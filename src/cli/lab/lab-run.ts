@@ -15,7 +15,7 @@ import type { LabRunResult } from '../../lab/run.ts';
 import { labBackends, parseOverrides, settingRows, type SettingOverride } from '../../lab/lab-settings.ts';
 import { ExitCode, UserError } from '../errors.ts';
 import { openKnowledgeBase } from '../context.ts';
-import { checkEndpointFlags, checkEndpointLab, connectEndpoint, type EndpointFlags } from './endpoint-flags.ts';
+import { checkEndpointFlags, checkEndpointLab, connectEndpoint, presetForEndpoint, type EndpointFlags } from './endpoint-flags.ts';
 import { registerCalibrate } from './lab-calibrate.ts';
 import { registerDevices } from './lab-devices.ts';
 import { asUserError, kbOption, loadLabOrExplain, userErrorNames } from './lab-errors.ts';
@@ -67,7 +67,7 @@ export function register(program: Command): void {
         await printList(kbOption(command), Boolean(options.json));
         return;
       }
-      await runCommand(name, options, kbOption(command));
+      await runCommand(name, options, kbOption(command), (key) => command.getOptionValueSource(key) === 'cli');
     });
 
   registerCalibrate(lab);
@@ -88,7 +88,7 @@ interface RunOptions extends EndpointFlags {
   json?: boolean;
 }
 
-async function runCommand(name: string, options: RunOptions, kbDir: string | undefined): Promise<void> {
+async function runCommand(name: string, options: RunOptions, kbDir: string | undefined, typedFlag: (key: keyof EndpointFlags) => boolean): Promise<void> {
   // Everything the user typed is checked before the knowledge base or the engine is touched.
   if (options.backend !== undefined && !labBackends.includes(options.backend as never)) {
     throw new UserError(`--backend: unknown backend "${options.backend}"; choose one of ${labBackends.join(', ')}`);
@@ -104,7 +104,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       return asUserError(error);
     }
   })();
-  checkEndpointFlags(options, typed);
+  checkEndpointFlags(options, typed, typedFlag);
   const compareWith = options.compare ?? null;
   if (compareWith !== null && compareWith !== 'cpu' && compareWith !== 'webgpu') throw new UserError(`--compare: a real backend to measure on, cpu or webgpu (got "${compareWith}")`);
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
@@ -117,11 +117,21 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     if (preset === undefined) {
       throw new UserError(`--preset ${options.preset}: ${lab.name} has ${lab.presets.length === 0 ? 'no presets' : `the presets ${lab.presets.map((p) => p.name).join(', ')}`}`);
     }
-    const overrides = [...(preset?.overrides ?? []), ...typed];
+    let presetOverrides = preset?.overrides ?? [];
+    if (preset && options.endpoint !== undefined) {
+      const { kept, dropped } = presetForEndpoint(presetOverrides);
+      if (dropped.length > 0) process.stderr.write(`kb: --preset ${preset.name}: only its workload applies with --endpoint (${dropped.join(', ')}: the server's)\n`);
+      presetOverrides = kept;
+    }
+    const overrides = [...presetOverrides, ...typed];
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
       const settings = labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined });
       if (compareWith !== null && settings.backend !== 'sim') throw new UserError(`--compare ${compareWith} checks the sim against a measurement: add --backend sim`);
+      const device = typed.find((o) => o.key === 'device');
+      if (device && settings.backend !== 'sim') {
+        throw new UserError(`--set device=${String(device.value)}: the device is what the sim backend models; it does nothing on ${settings.backend} (add --backend sim)`);
+      }
       selectPoints(lab, settings, points);
     } catch (error) {
       asUserError(error);
