@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
+import { spawnKb } from '../helpers/kb-cli-async.ts';
 
 const SLOW = 300_000;
 
@@ -22,7 +23,8 @@ describe('kb lab calibrate', () => {
   it('calibrates gpt2-tiny on the cpu, saves a profile, lists it, and predicts a held-out workload', { timeout: SLOW, retry: 1 }, () => {
     const data = tempDir();
     const env = { XDG_DATA_HOME: data, KB_DB: join(tempDir(), 'kb.db') };
-    const calibrated = runKb(['lab', 'calibrate', '--quick', '--name', 'ci-tiny'], { env, timeoutMs: SLOW });
+    // COLUMNS: the report's lines unwrapped (a pipe takes $COLUMNS), so its sentences are matched whole.
+    const calibrated = runKb(['lab', 'calibrate', '--quick', '--name', 'ci-tiny'], { env: { ...env, COLUMNS: '400' }, timeoutMs: SLOW });
     expect(calibrated.code, calibrated.stderr).toBe(0);
     expect(calibrated.stdout).toMatch(/Device profile "ci-tiny" for gpt2-tiny: calibrated here on \d{4}-\d\d-\d\d from cpu/);
     for (const term of ['stepMs', 'tokenMs', 'attendedMs', 'sampledMs', 'prefillPassMs']) expect(calibrated.stdout).toContain(term);
@@ -84,6 +86,20 @@ describe('kb lab calibrate', () => {
     expect(runKb(['lab', 'calibrate', '--name', 'H100'], { env }).stderr).toBe('kb: --name "H100" is a device kb ships; choose another name\n');
     expect(existsSync(join(data, 'kb', 'devices'))).toBe(false);
   });
+
+  it('Ctrl-C or SIGTERM stops the sweep: nothing saved, exit 130 as for every interrupted command', async () => {
+    const data = tempDir();
+    const { child, done } = spawnKb(['lab', 'calibrate', '--quick', '--name', 'stopped'], { env: { XDG_DATA_HOME: data } });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const started = Date.now();
+    while (!/requests/.test(stderr) && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    const run = await done;
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('kb: calibration interrupted: nothing saved\n');
+    expect(existsSync(join(data, 'kb', 'devices', 'stopped.json'))).toBe(false);
+  }, 90_000);
 });
 
 describe('--set device=<profile>', () => {

@@ -150,14 +150,14 @@ describe('kb lab --endpoint', () => {
     expect(history.stdout).toMatch(/none yet/);
   }, 60_000);
 
-  it('Ctrl-C stops the requests in flight and stores the partial run', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s (Ctrl-C, or timeout and CI) stops the requests in flight and stores the partial run', async (signal) => {
     // 2 slots, 16 tokens at 40 ms: 24 requests take ~8 s; interrupt once some have finished.
     const server = await serve({ slots: 2, decodeMs: 40 });
     const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
     const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
     const started = Date.now();
     while (server.finished < 5 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 50));
-    child.kill('SIGINT');
+    child.kill(signal);
     const run = await done;
     expect(run.code).toBe(130);
     expect(run.stderr).toMatch(/stopping the lab; the partial run is being stored/);

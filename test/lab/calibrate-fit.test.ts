@@ -5,7 +5,7 @@ import { predictStepMs } from '../../src/engine/backend/sim/cost-terms.ts';
 import type { StepShape } from '../../src/engine/backend/sim/step-shape.ts';
 import { fitCostTerms, type StepSample } from '../../src/lab/calibrate/fit.ts';
 import { nnls } from '../../src/lab/calibrate/nnls.ts';
-import { spreadLines } from '../../src/lab/calibrate/calibrate-report.ts';
+import { poorFitWarning, spreadLines } from '../../src/lab/calibrate/calibrate-report.ts';
 
 /** A deterministic generator, so a failure reproduces. */
 function rng(seed: number) {
@@ -133,5 +133,18 @@ describe('nnls', () => {
     ]);
     for (const line of lines.slice(1)) expect(line.length).toBeLessThanOrEqual(80);
     expect(spreadLines(table(2), [{ fromMs: 0, quantiles: table(2) }])).toEqual([`${lines[0]}; the sim draws each step's time from it`]);
+  });
+});
+
+describe('a poor fit is said, not saved silently', () => {
+  const fit = (r2: number, decodePct: number) =>
+    ({ r2, byKind: [{ kind: 'decode', steps: 400, medianPct: decodePct, worstPct: 90 }, { kind: 'prefill', steps: 100, medianPct: 3, worstPct: 9 }] }) as unknown as Parameters<typeof poorFitWarning>[0];
+  it('warns on a low R² or a kind of step far off at the median (a busy machine during the sweep)', () => {
+    expect(poorFitWarning(fit(0.988, 4))).toBeNull();
+    // The probe that found it: R² 0.599, decode 38.8% off at the median, saved without a word.
+    expect(poorFitWarning(fit(0.599, 38.8))).toBe(
+      'Warning: a poor fit (R² 0.599; decode steps off by 38.8% at the median). Something else was probably using the machine during the sweep; the sim will be off on this profile. Calibrate again when the machine is quiet.',
+    );
+    expect(poorFitWarning(fit(0.9, 5))).toMatch(/^Warning: a poor fit \(R² 0\.900\)\./);
   });
 });

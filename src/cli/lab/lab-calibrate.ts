@@ -1,6 +1,7 @@
 // `kb lab calibrate`: fit the sim's cost model to this machine and save it as a device profile.
 import type { Command } from 'commander';
-import { UserError } from '../errors.ts';
+import { ExitCode, UserError } from '../errors.ts';
+import { fittedToTerminal } from '../terminal-output.ts';
 
 interface CalibrateFlags {
   backend: string;
@@ -42,13 +43,15 @@ async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   if (deviceNames().includes(name) || publishedProfiles().some((p) => p.name === name)) throw new UserError(`--name "${name}" is a device kb ships; choose another name`);
 
   const { calibrate } = await import('../../lab/calibrate/calibrate.ts');
-  const { saveProfile } = await import('../../lab/devices/profile-store.ts');
+  const { listStoredProfiles, saveProfile } = await import('../../lab/devices/profile-store.ts');
   const { calibrationText } = await import('../../lab/calibrate/calibrate-report.ts');
   const { textProgress } = await import('../../ui/lab-progress-text.ts');
   const progress = textProgress(process.stderr);
   const controller = new AbortController();
+  // Ctrl-C, or a SIGTERM from `timeout` or a service manager: stop the sweep, save nothing.
   const onSigint = () => controller.abort();
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   const started = performance.now();
   let result;
   try {
@@ -78,9 +81,11 @@ async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   } finally {
     progress.done();
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
   }
-  if (controller.signal.aborted) throw new UserError('calibration interrupted: nothing saved');
+  if (controller.signal.aborted) throw new UserError('calibration interrupted: nothing saved', ExitCode.interrupted);
+  const replaced = listStoredProfiles().find((stored) => stored.name === name);
   const path = saveProfile(result.profile);
-  if (flags.json) process.stdout.write(`${JSON.stringify({ path, profile: result.profile, residuals: result.fit.residuals }, null, 2)}\n`);
-  else process.stdout.write(calibrationText(result, path));
+  if (flags.json) process.stdout.write(`${JSON.stringify({ path, replaced: replaced?.path ?? null, profile: result.profile, residuals: result.fit.residuals }, null, 2)}\n`);
+  else process.stdout.write(await fittedToTerminal(calibrationText(result, path, replaced?.profile ?? null)));
 }

@@ -152,7 +152,9 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         controller.abort();
       } else process.exit(ExitCode.interrupted);
     };
+    // SIGTERM (from `timeout`, CI or a service manager) stops a run as Ctrl-C does: it left an empty 'unfinished' run.
     process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigint);
     const progress = textProgress(process.stderr);
     const execute = async (runOverrides: SettingOverride[]): Promise<LabRunResult> => {
       try {
@@ -174,6 +176,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }]);
     } finally {
       process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigint);
     }
     progress.done();
     if (measured !== null) {

@@ -84,8 +84,21 @@ export function spreadLines(spread: readonly number[], bySize: readonly SizedSpr
   return lines;
 }
 
-export function calibrationText(result: Calibration, savedTo: string): string {
+/** Below this R², or above this median error for a kind of step, the fit is called poor. */
+const POOR_R2 = 0.95;
+const POOR_MEDIAN_PCT = 15;
+
+/** A sentence when the fit is too loose to trust (a busy machine makes step times scatter), else null. */
+export function poorFitWarning(fit: Calibration['fit']): string | null {
+  const worst = fit.byKind.reduce<Calibration['fit']['byKind'][number] | null>((a, b) => (a === null || b.medianPct > a.medianPct ? b : a), null);
+  if (fit.r2 >= POOR_R2 && (worst === null || worst.medianPct <= POOR_MEDIAN_PCT)) return null;
+  const kind = worst !== null && worst.medianPct > POOR_MEDIAN_PCT ? `; ${worst.kind} steps off by ${worst.medianPct.toFixed(1)}% at the median` : '';
+  return `Warning: a poor fit (R² ${fit.r2.toFixed(3)}${kind}). Something else was probably using the machine during the sweep; the sim will be off on this profile. Calibrate again when the machine is quiet.`;
+}
+
+export function calibrationText(result: Calibration, savedTo: string, replaced: DeviceProfile | null = null): string {
   const { profile, fit, sweep } = result;
+  const warning = poorFitWarning(fit);
   const lines = [
     `Device profile "${profile.name}" for ${profile.model}: ${describeSource(profile)}`,
     `Sweep: ${sweep.steps} steps in ${(sweep.wallMs / 1000).toFixed(1)} s; ${fit.kept} step times fitted, ${fit.outliers} set aside as disturbed (another process on the machine)`,
@@ -104,7 +117,8 @@ export function calibrationText(result: Calibration, savedTo: string): string {
     'KV capacity the profile carries:',
     ...kvLines(profile),
     '',
-    `Saved to ${savedTo}`,
+    ...(warning !== null ? [warning, ''] : []),
+    `Saved to ${savedTo}${replaced !== null ? ` (replacing the profile ${describeSource(replaced)})` : ''}`,
     `Use it: kb lab <name> --backend sim --set device=${profile.name} --set model=${profile.model}   Check it: add --compare ${profile.source.kind === 'calibrated' ? profile.source.backend : 'cpu'}`,
   ];
   return `${lines.join('\n')}\n`;
