@@ -36,7 +36,13 @@ export function shownSweepMetrics(result: StoredResult): string[] {
 /** The metrics of a single-run lab's run, or null for a sweep or a run that measured nothing. */
 function singleMetrics(result: StoredResult): Record<string, number> | null {
   const points = result.points ?? [];
-  return points.length === 1 && points[0].label === null ? points[0].metrics : null;
+  // An interrupted single run's figures cover only the requests that finished before the stop.
+  return points.length === 1 && points[0].label === null && !points[0].partial ? points[0].metrics : null;
+}
+
+/** A run with at least one point measured to its end: one that can be compared with another. */
+function measuredToTheEnd(run: LabRunRow): boolean {
+  return run.finishedAt !== null && run.status !== 'failed' && ((run.result as StoredResult | null)?.points ?? []).some((p) => !p.partial);
 }
 
 /**
@@ -184,7 +190,7 @@ export function historyText(name: string, title: string | null, runs: readonly L
     }
     if (result.note) out.push(`${DETAIL_INDENT}${result.note}`);
   }
-  const finished = runs.filter((run) => run.finishedAt !== null && run.status !== 'failed');
+  const finished = runs.filter(measuredToTheEnd);
   if (finished.length >= 2) {
     const [newer, older] = finished;
     const lines = compareRuns(older, newer);

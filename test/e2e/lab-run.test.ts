@@ -85,6 +85,8 @@ describe('kb lab ttft-breakdown', () => {
     expect(code).toBe(130);
     expect(stderr).toMatch(/stopping the lab; the partial run is being stored/);
     expect(stdout).toMatch(/Run #1 stored \(partial\)/);
+    // Requests the interrupt stopped are not failures of the engine.
+    expect(stdout).not.toMatch(/\d+ failed/);
     const history = runKb(['lab', 'history', 'ttft-breakdown', '--json'], { env: { KB_DB: env.KB_DB } });
     const runs = (JSON.parse(history.stdout) as { runs: Array<{ status: string; finishedAt: number | null; verdict: string }> }).runs;
     expect(runs).toHaveLength(1);

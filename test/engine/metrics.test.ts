@@ -98,6 +98,11 @@ describe('summarize', () => {
     expect(s.goodputRequestsPerS).toBeNull();
   });
 
+  it('counts requests stopped by an interrupt apart from failed ones', () => {
+    const stopped = timeline({ submitStart: 3, submitEnd: 4, admit: 5, tokenTimes: [], finish: null, error: 'aborted' });
+    expect(summarize([...timelines, stopped])).toMatchObject({ requests: 4, completed: 2, failed: 1, aborted: 1 });
+  });
+
   it('counts goodput as the requests meeting every SLO per second', () => {
     const s = summarize(timelines, { ttftMs: 15, tpotMs: 10 });
     expect(s.goodputRequestsPerS).toBeCloseTo(1000 / 32, 9);

@@ -48,6 +48,15 @@ describe('lab history', () => {
     expect(text).toMatch(/verdict: reproduced -> not reproduced/);
   });
 
+  it('an interrupted single run shows no figures and is not compared (its throughput covers what finished before the stop)', () => {
+    const interrupted = row(3, [], { 'queue_wait.p99': 900, 'ttft.p99': 1000, 'throughput.output_tps': 0 }, 'partial');
+    (interrupted.result as { points: Array<{ partial: boolean }> }).points[0].partial = true;
+    const runs = [interrupted, row(2, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 }), row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400 })];
+    const text = historyText('demo', 'Demo lab', runs);
+    expect(text).not.toContain('0.000 tokens/s');
+    expect(text).toContain('Last two runs compared (#1 -> #2):');
+  });
+
   it('names a device change only where a run simulated (the device is the sim\'s)', () => {
     const settings = (overrides: string[]) => ({ settings: applyOverrides(defaultSettings, parseOverrides(overrides)), changed: [], sweep: null });
     expect(settingsChanges(settings(['device=H100']), settings(['device=A100-40GB']))).toEqual([]);

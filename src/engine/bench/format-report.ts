@@ -13,6 +13,13 @@ export interface ReportTextOptions {
   omitModelAndBackend?: boolean;
 }
 
+/** "  (1679 stopped by the interrupt, 2 failed)": what did not complete, and why. */
+function requestOutcomes(m: BenchmarkReport['metrics']): string {
+  const aborted = m.aborted ?? 0;
+  const parts = [...(aborted > 0 ? [`${aborted} stopped by the interrupt`] : []), ...(m.failed > 0 ? [`${m.failed} failed`] : [])];
+  return parts.length > 0 ? `  (${parts.join(', ')})` : '';
+}
+
 export function formatReport(report: BenchmarkReport, options: ReportTextOptions = {}): string {
   const { engine: e, metrics: m, kv, scheduler: s } = report;
   const sched = e.scheduler;
@@ -24,7 +31,7 @@ export function formatReport(report: BenchmarkReport, options: ReportTextOptions
     `Scheduler: ${sched.policy}  max batched tokens ${sched.maxBatchedTokens}  max seqs ${sched.maxNumSeqs}  ` +
       `prefill admission ${sched.prefillMaxBatch}/step  chunk ${sched.chunkSize === 0 ? 'off' : sched.chunkSize}  KV ${sched.kvReservation}`,
     `Runs: ${report.warmupRuns} warm-up, ${report.repeatRuns} measured`,
-    `Requests: ${m.requests}${m.failed > 0 ? `  (${m.failed} failed)` : ''}`,
+    `Requests: ${m.requests}${requestOutcomes(m)}`,
     `Prompt tokens (total): ${m.promptTokens}`,
     `Completion tokens (total): ${m.completionTokens}`,
     `Submit wall: ${fixed(m.submitWallMs / 1000, 6)} s`,

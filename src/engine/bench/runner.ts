@@ -192,7 +192,8 @@ async function runOnce(
       running.add(handle);
       void handle.done.then(() => {
         running.delete(handle);
-        progress(++finished);
+        // A request stopped by an interrupt did not finish: the bar stays where the run stopped.
+        if (handle.timeline.error !== 'aborted') progress(++finished);
         if (running.size === 0) lastFinished?.();
       });
     }

@@ -12,7 +12,10 @@ export interface Slo {
 export interface MetricsSummary {
   requests: number;
   completed: number;
+  /** Ended by an error, not by the run being stopped. */
   failed: number;
+  /** Stopped when the run was (Ctrl-C): neither completed nor failed. Absent in reports stored before it was counted. */
+  aborted?: number;
   promptTokens: number;
   completionTokens: number;
   /** First submit_start to last submit_end. */
@@ -48,7 +51,9 @@ export function summarize(timelines: readonly RequestTimeline[], slo: Slo | null
   let lastSubmitEnd = -Infinity;
   let lastFinish = -Infinity;
   let gaps = 0;
+  let aborted = 0;
   for (const t of timelines) {
+    if (t.error === 'aborted') aborted++;
     firstSubmit = Math.min(firstSubmit, t.submitStart);
     lastSubmitEnd = Math.max(lastSubmitEnd, t.submitEnd);
     const m = requestMetrics(t);
@@ -71,7 +76,8 @@ export function summarize(timelines: readonly RequestTimeline[], slo: Slo | null
   return {
     requests: timelines.length,
     completed: done.length,
-    failed: timelines.length - done.length,
+    failed: timelines.length - done.length - aborted,
+    aborted,
     promptTokens,
     completionTokens,
     submitWallMs: timelines.length > 0 ? lastSubmitEnd - firstSubmit : 0,
