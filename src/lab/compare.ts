@@ -1,7 +1,7 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { percentChange, ranOn, startedAtText, settingsChanges, shownMetrics, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
+import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMetric } from './metrics.ts';
 
 function cell(name: string, value: number | undefined): string {
@@ -31,7 +31,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
   const changes = settingsChanges(a.settings as StoredSettings, b.settings as StoredSettings);
   out.push('', 'Settings that differ:', ...(changes.length > 0 ? changes.map((line) => `  ${line}`) : ['  none']));
 
-  const names = [...new Set([...shownMetrics(ra), ...shownMetrics(rb)])];
+  const names = [...new Set([...comparedMetrics(ra), ...comparedMetrics(rb)])];
   const pointsA = new Map((ra.points ?? []).map((p) => [p.label, p]));
   const pointsB = new Map((rb.points ?? []).map((p) => [p.label, p]));
   const labels = [...new Set([...pointsA.keys(), ...pointsB.keys()])];

@@ -27,6 +27,14 @@ export function shownMetrics(result: StoredResult): string[] {
   return [...new Set([...named, ...(result.chart?.series ?? []), 'ttft.p99', 'throughput.output_tps'])].filter((name) => isLabMetric(name) && !isSweepMetric(name));
 }
 
+/** What every comparison of two runs shows beside its checks' metrics: the request-side headline figures. */
+const HEADLINE_METRICS = ['ttft.p50', 'ttft.p99', 'tpot.p50', 'itl.p99', 'latency.p99', 'throughput.output_tps'];
+
+/** The metrics two runs are compared on: the checks' and chart's, then the headline figures (an exercise asks about TPOT and latency too). */
+export function comparedMetrics(result: StoredResult): string[] {
+  return [...new Set([...shownMetrics(result), ...HEADLINE_METRICS])];
+}
+
 /** The sweep-wide metrics a run's checks name (fit, knee, SLO, probe). */
 export function shownSweepMetrics(result: StoredResult): string[] {
   const named = (result.checks ?? []).flatMap((check) => check.metric.split('/').map((term) => term.trim().split('@')[0]));
@@ -95,7 +103,7 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
     if (before !== undefined && after !== undefined) lines.push(`${indent}${name.padEnd(24)} ${formatMetric(name, before)} -> ${formatMetric(name, after)} (${percentChange(before, after)})`);
   };
   if (ma && mb) {
-    for (const name of shownMetrics(b)) change(name, ma[name], mb[name]);
+    for (const name of comparedMetrics(b)) change(name, ma[name], mb[name]);
   } else {
     // Sweeps: the points both runs measured, then the sweep-wide metrics.
     const pointsA = new Map((a.points ?? []).filter((p) => !p.partial).map((p) => [p.label, p.metrics]));
@@ -103,7 +111,7 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
       const before = pointsA.get(point.label);
       if (!before) continue;
       lines.push(`  at ${point.label}:`);
-      for (const name of shownMetrics(b)) change(name, before[name], point.metrics[name], '    ');
+      for (const name of comparedMetrics(b)) change(name, before[name], point.metrics[name], '    ');
     }
     for (const name of shownSweepMetrics(b)) change(name, a.sweepMetrics?.[name], b.sweepMetrics?.[name]);
   }

@@ -51,10 +51,12 @@ describe('lab history', () => {
   it('an interrupted single run shows no figures and is not compared (its throughput covers what finished before the stop)', () => {
     const interrupted = row(3, [], { 'queue_wait.p99': 900, 'ttft.p99': 1000, 'throughput.output_tps': 0 }, 'partial');
     (interrupted.result as { points: Array<{ partial: boolean }> }).points[0].partial = true;
-    const runs = [interrupted, row(2, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 }), row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400 })];
+    const runs = [interrupted, row(2, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370, 'tpot.p50': 30 }), row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400, 'tpot.p50': 25 })];
     const text = historyText('demo', 'Demo lab', runs);
     expect(text).not.toContain('0.000 tokens/s');
     expect(text).toContain('Last two runs compared (#1 -> #2):');
+    // The headline figures are compared too, not only the checks' (the exercise asks about TPOT).
+    expect(text).toMatch(/tpot\.p50\s+25\.00 ms\/token -> 30\.00 ms\/token \(\+20%\)/);
   });
 
   it('names a device change only where a run simulated (the device is the sim\'s)', () => {
