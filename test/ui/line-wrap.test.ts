@@ -23,6 +23,19 @@ describe('wrapText', () => {
     expect(wrapText('每步需要20毫秒左右', 10)).toEqual(['每步需要', '20毫秒左右']);
   });
 
+  it('keeps words joined by a slash and a degree sign with their neighbours, at every width', () => {
+    // Seen at 34-67 columns: `295 FLOP/` | `B`, `-5` | `°C`, `10 GiB/` | `序列`.
+    const texts = ['低，远低于 H100 的屋脊点（约 295 FLOP/B）。以 70B 参数为例', '测测测测测测测测 -5 °C，测测测测测测 1,024 MiB，', '每个请求约 10 GiB/序列，再乘以并发数', 'TTFT p50/p99 and TPOT p50/p99 both rise'];
+    for (const text of texts) {
+      for (let width = 16; width <= 70; width++) {
+        const lines = wrapText(text, width);
+        for (let i = 0; i + 1 < lines.length; i++) {
+          expect(`${lines[i]}|${lines[i + 1]}`, `${width} columns`).not.toMatch(/\/\|[A-Za-z\u4e00-\u9fff]|-5\|°C|p50\/\|p99/);
+        }
+      }
+    }
+  });
+
   it('keeps an option name whole, and still breaks a hyphenated word after its hyphen', () => {
     expect(wrapText('kb lab calibrate --name NAME', 19)).toEqual(['kb lab calibrate', '--name NAME']);
     expect(wrapText('x --name NAME', 6)).toEqual(['x', '--name', 'NAME']);

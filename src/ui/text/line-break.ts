@@ -1,7 +1,8 @@
 // Where a line of text may break: the Unicode line breaking algorithm (UAX #14, through the
 // `linebreak` package), so Chinese breaks between characters and English at spaces and after
-// hyphens; plus kb's own rules that a number and its unit stay together (`2 TB/s`, `20 ms`,
-// `20 毫秒`), as a reader of figures expects, and a path or URL too, so it can be copied.
+// hyphens; plus kb's own rules that a number and its unit stay together (`2 TB/s`, `-5 °C`,
+// `20 毫秒`), as a reader of figures expects, words joined by a slash (`FLOP/B`), and a path
+// or URL too, so it can be copied.
 import { createRequire } from 'node:module';
 import stringWidth from 'string-width';
 
@@ -47,7 +48,7 @@ export function preloadLineBreaker(delayMs = 150): void {
 // 个 次 字节 条 块 步 ％ ×). Letters right after an ASCII unit make it another word ("20 msgs");
 // a Chinese unit needs no such edge. Non-ASCII characters are written as escapes: kb's bundle
 // stays ASCII (see bin/bundle.js), and esbuild cannot escape them inside String.raw.
-const ASCII_UNIT = String.raw`(?:[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?|[m\u00b5\u03bcun]?s|min|h|[kMG]?Hz|[GTP]?FLOPS?(?:\/s)?|tok(?:en)?s?\/s|tokens?|req(?:uest)?s?\/s|requests?|steps?|blocks?|[kKM]|W|x|%)(?![A-Za-z0-9])`;
+const ASCII_UNIT = String.raw`(?:\u00b0[CF]|[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?|[m\u00b5\u03bcun]?s|min|h|[kMG]?Hz|[GTP]?FLOPS?(?:\/s)?|tok(?:en)?s?\/s|tokens?|req(?:uest)?s?\/s|requests?|steps?|blocks?|[kKM]|W|x|%)(?![A-Za-z0-9])`;
 const CJK_UNIT = String.raw`(?:\u6beb\u79d2|\u5fae\u79d2|\u7eb3\u79d2|\u79d2|\u5206\u949f|\u5c0f\u65f6|\u500d|\u4e2a|\u6b21|\u5b57\u8282|\u6761|\u5757|\u6b65|\uff05|\u00d7)`;
 const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${ASCII_UNIT}|${CJK_UNIT})`, 'gu');
 
@@ -63,21 +64,46 @@ const DATE_TIME = /\b(?:\d{4}-)?\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?\b/g;
 // units (`ms/token`, `TB/s`) are not paths.
 const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*(?::\d+)?|[\w.-]+(?:\/[\w.-]+)*\/[\w-]+\.[A-Za-z]\w*(?::\d+)?)/g;
 
+// Words joined by a slash (`FLOP/B`, `p50/p99`, `GiB/序列`): UAX #14 breaks after a slash
+// before a letter, which leaves `FLOP/` at a line's end and its `B` on the next. A Chinese word
+// after the slash keeps its first character (Chinese breaks between any two).
+const SLASHED_WORDS = /[A-Za-z0-9]+(?:\/(?:[A-Za-z0-9]+|\p{Script=Han}))+/gu;
+
 /**
  * Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's
- * name, a date with its time, a path or URL where it fits `width` cells (a longer one breaks
- * as UAX #14 says, after a hyphen or a slash, rather than anywhere).
+ * name, a date with its time, words joined by a slash, a path or URL where it fits `width`
+ * cells (a longer one breaks as UAX #14 says, after a hyphen or a slash, rather than anywhere).
  */
 export function unbreakableRanges(text: string, width = Infinity, paths: readonly RegExpExecArray[] = [...text.matchAll(PATH_OR_URL)]): Array<[number, number]> {
   const span = (match: RegExpExecArray): [number, number] => [match.index, match.index + match[0].length];
-  const fitting = paths.map(span).filter(([start, end]) => width === Infinity || stringWidth(text.slice(start, end)) <= width);
-  const ranges = [...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span), ...fitting].sort((a, b) => a[0] - b[0]);
-  // In order and apart, as breakOpportunities walks them.
+  const fits = ([start, end]: [number, number]) => width === Infinity || stringWidth(text.slice(start, end)) <= width;
+  let merged = mergeRanges([...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span), ...paths.map(span).filter(fits)]);
+  // Slashed words join only where the run of text they stand in (up to a space or a Chinese
+  // character, where a line may break anyway) still fits a line: `1.02/1.02/1.02 ms/token`
+  // wider than the line breaks after its last slash rather than inside a word.
+  for (const slashed of [...text.matchAll(SLASHED_WORDS)].map(span)) {
+    const joined = mergeRanges([...merged, slashed]);
+    const [start, end] = joined.find(([from, to]) => from <= slashed[0] && slashed[1] <= to)!;
+    if (fits(unbrokenRun(text, start, end))) merged = joined;
+  }
+  return merged;
+}
+
+/** [start, end) widened to the run of text around it that UAX #14 keeps whole: no space, no Chinese character. */
+function unbrokenRun(text: string, start: number, end: number): [number, number] {
+  const joins = (char: string | undefined) => char !== undefined && /[^\s\p{Script=Han}]/u.test(char);
+  while (joins(text[start - 1])) start--;
+  while (joins(text[end])) end++;
+  return [start, end];
+}
+
+/** Ranges sorted, overlapping ones merged: in order and apart, as breakOpportunities walks them. */
+function mergeRanges(ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
   const merged: Array<[number, number]> = [];
-  for (const range of ranges) {
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
     const last = merged.at(-1);
-    if (last && range[0] < last[1]) last[1] = Math.max(last[1], range[1]);
-    else merged.push(range);
+    if (last && start < last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
   }
   return merged;
 }
