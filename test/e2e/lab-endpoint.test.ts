@@ -160,7 +160,7 @@ describe('kb lab --endpoint', () => {
     child.kill(signal);
     const run = await done;
     expect(run.code).toBe(130);
-    expect(run.stderr).toMatch(/stopping the lab; the partial run is being stored/);
+    expect(run.stderr).toMatch(/stopping the lab, storing the partial run \(Ctrl-C again: quit at once\)$/m);
     expect(run.stdout).toMatch(/--- interrupted: requests finished so far ---/);
     expect(run.stdout).toMatch(/Run #1 stored \(partial\)/);
     const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });

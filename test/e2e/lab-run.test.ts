@@ -83,7 +83,7 @@ describe('kb lab ttft-breakdown', () => {
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     expect(code).toBe(130);
-    expect(stderr).toMatch(/stopping the lab; the partial run is being stored/);
+    expect(stderr).toMatch(/stopping the lab, storing the partial run \(Ctrl-C again: quit at once\)$/m);
     expect(stdout).toMatch(/Run #1 stored \(partial\)/);
     // Requests the interrupt stopped are not failures of the engine.
     expect(stdout).not.toMatch(/\d+ failed/);

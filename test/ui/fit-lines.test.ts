@@ -47,6 +47,13 @@ describe('fitLines', () => {
     expect(fitLines(line, 79).split('\n')).toEqual(['  ✓ paged blocks keep at least 4x as many sequences running, on average, in the', '    same memory']);
   });
 
+  it('takes no sentence with an open bracket for a label (it hung the wrap 36 columns in)', () => {
+    const line = 'Runs of lab load-sweep (Load sweep: TTFT p95 and goodput vs offered load), newest first:';
+    expect(fitLines(line, 79).split('\n')).toEqual(['Runs of lab load-sweep (Load sweep: TTFT p95 and goodput vs offered load),', 'newest first:']);
+    // A label with its unit in brackets still is one.
+    expect(fitLines('TTFT (ms): 12.5  13.1  14.2  15.9  17.0  18.3  19.9  21.4  22.8  24.0  25.5  27.1', 40).split('\n')[1]).toMatch(/^ {11}\S/);
+  });
+
   it('leaves a line with colour codes whole', () => {
     const coloured = `\u001b[32m✓\u001b[39m ${'a very long check name '.repeat(5)}`;
     expect(fitLines(coloured, 40)).toBe(coloured);

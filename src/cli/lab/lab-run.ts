@@ -148,7 +148,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const onSigint = () => {
       interrupts += 1;
       if (interrupts === 1) {
-        process.stderr.write('\nkb: stopping the lab; the partial run is being stored (Ctrl-C again to quit at once)\n');
+        process.stderr.write('\nkb: stopping the lab, storing the partial run (Ctrl-C again: quit at once)\n');
         controller.abort();
       } else process.exit(ExitCode.interrupted);
     };

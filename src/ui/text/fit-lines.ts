@@ -6,8 +6,11 @@ import stringWidth from 'string-width';
 import { underLabel, wrapHanging } from './line-wrap.ts';
 import { packParts } from './pack-parts.ts';
 
-/** A short label that starts a line: "Backend: ", "  Queue wait p50/p95/p99: ". */
-const LABEL = /^\s*[A-Za-z][\w ()/>,-]{0,40}: /;
+/**
+ * A short label that starts a line: "Backend: ", "  Queue wait p50/p95/p99: ", "TTFT (ms): ".
+ * A bracket it opens it closes: "Runs of lab x (Load sweep: TTFT p95 ..." is a sentence, not a label.
+ */
+const LABEL = /^\s*[A-Za-z](?:[\w />,-]|\([\w /,-]*\)){0,40}: /;
 /** A lab expectation's mark ("  ✓ ", "  ✗ ", "  ? "): its sentence wraps under its first word, not under the mark. (Escapes: the bundle stays ASCII.) */
 const MARK = /^\s*[\u2713\u2717?] /;
 const FIELD_GAP = / {2,}/;
