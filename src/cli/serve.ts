@@ -78,6 +78,11 @@ async function serve(flags: ServeFlags): Promise<void> {
     // Bad settings, models and weights files surface here with messages naming the flag or file.
     throw new UserError((error as Error).message);
   }
+  const cores = availableParallelism();
+  if (threads !== undefined && threads > cores && engine.info.backend === 'cpu') {
+    // The engine's threads meet at a barrier after every op: one waiting for a core stalls the step.
+    process.stderr.write(`kb: warning: --threads ${threads} on ${cores} cores: each step waits for threads that have no core (the default is ${defaultServeThreads(cores)})\n`);
+  }
   const modelName = flags.servedModelName ?? flags.weights ?? flags.model ?? engine.info.model.name;
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const server = createServeApp({ engine, modelName, version: packageJson.version, maxWaiting, ...(flags.quiet ? {} : { accessLog: out }) });

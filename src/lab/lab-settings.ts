@@ -181,13 +181,14 @@ export function settingRows(): Array<{ key: string; description: string }> {
 }
 
 /** The valid keys with their ranges, one per line, that every "unknown key" error ends with (kb lab --help says what each does). */
-export function validKeysTable(): string {
-  const width = Math.max(...settingSpecs.map((spec) => spec.key.length));
-  return settingSpecs.map((spec) => `  ${spec.key.padEnd(width)}  ${describeRange(spec)}`).join('\n');
+export function validKeysTable(accepts: (key: string) => boolean = () => true): string {
+  const specs = settingSpecs.filter((spec) => accepts(spec.key));
+  const width = Math.max(...specs.map((spec) => spec.key.length));
+  return specs.map((spec) => `  ${spec.key.padEnd(width)}  ${describeRange(spec)}`).join('\n');
 }
 
-function unknownKey(key: string, where: string): SettingError {
-  return new SettingError(`${where}: unknown setting "${key}". Valid keys:\n${validKeysTable()}`);
+function unknownKey(key: string, where: string, accepts?: (key: string) => boolean): SettingError {
+  return new SettingError(`${where}: unknown setting "${key}". Valid keys:\n${validKeysTable(accepts)}`);
 }
 
 /**
@@ -261,13 +262,13 @@ export interface SettingOverride {
  * Parses the `--set key=value` arguments. Throws a SettingError naming the argument, with
  * the valid keys and ranges, on the first one that is wrong.
  */
-export function parseOverrides(args: readonly string[]): SettingOverride[] {
+export function parseOverrides(args: readonly string[], accepts?: (key: string) => boolean): SettingOverride[] {
   return args.map((arg) => {
     const eq = arg.indexOf('=');
-    if (eq <= 0) throw new SettingError(`--set ${arg}: expected key=value, e.g. --set engine.prefillMaxBatch=256. Valid keys:\n${validKeysTable()}`);
+    if (eq <= 0) throw new SettingError(`--set ${arg}: expected key=value, e.g. --set engine.prefillMaxBatch=256. Valid keys:\n${validKeysTable(accepts)}`);
     const key = arg.slice(0, eq).trim();
     const spec = settingSpec(key);
-    if (!spec) throw unknownKey(key, `--set ${arg}`);
+    if (!spec) throw unknownKey(key, `--set ${arg}`, accepts);
     const parsed = parseSettingText(spec, arg.slice(eq + 1));
     if (!parsed.ok) throw new SettingError(`--set ${arg}: ${key} ${parsed.problem}`);
     return { key, value: parsed.value };

@@ -9,6 +9,7 @@ export interface ErrorBody {
 const typeByStatus: Record<number, string> = {
   400: 'BadRequestError',
   404: 'NotFoundError',
+  405: 'MethodNotAllowedError',
   413: 'BadRequestError',
   429: 'TooManyRequestsError',
   500: 'InternalServerError',

@@ -75,7 +75,13 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     }
     return reply.code(500).send(errorBody(500, (error as Error).message));
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url}`)));
+  app.setNotFoundHandler((request, reply) => {
+    // A path that exists under another method (GET /v1/completions) is a 405 with Allow, as HTTP has it.
+    const path = request.url.split('?')[0];
+    const allowed = (['GET', 'POST'] as const).filter((method) => method !== request.method && app.hasRoute({ method, url: path }));
+    if (allowed.length > 0) return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(405, `${request.method} ${path}: this path takes ${allowed.join(' or ')}`));
+    return reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url}`));
+  });
 
   registerCompletionRoutes(app, ctx, active);
   registerInfoRoutes(app, ctx, options.version);

@@ -13,17 +13,34 @@ export interface ServeEngineFlags {
 
 export function serveEngineOptions(flags: ServeEngineFlags): EngineOptions {
   if (flags.model !== undefined && flags.weightsDir !== undefined) throw new SettingError('give --model or --weights, not both');
-  const overrides = parseOverrides(flags.set);
-  const notEngine = overrides.find((o) => !o.key.startsWith('engine.'));
-  if (notEngine) throw new SettingError(`--set ${notEngine.key}: kb serve takes engine.* keys only (the clients choose the workload)`);
-  const base = applyOverrides(defaultSettings, [
-    ...(flags.model !== undefined ? parseOverrides([`model=${flags.model}`]) : []),
-    ...parseOverrides([`backend=${flags.backend}`]),
-  ]);
+  const isEngineKey = (key: string) => key.startsWith('engine.');
+  for (const arg of flags.set) {
+    const key = arg.split('=')[0].trim();
+    if (arg.includes('=') && !isEngineKey(key)) throw new SettingError(`--set ${key}: kb serve takes engine.* keys only (${notAnEngineKey(key)})`);
+  }
+  const overrides = parseOverrides(flags.set, isEngineKey);
+  const base = applyOverrides(defaultSettings, [...flagOverride('model', flags.model, '--model'), ...flagOverride('backend', flags.backend, '--backend')]);
   if (base.backend === 'sim') throw new SettingError('--backend sim runs on a virtual clock and cannot serve real time; use cpu, webgpu or auto');
   const settings: LabSettings = applyOverrides(base, overrides);
   const { engine } = benchmarkOptions(settings);
   return { ...engine, ...(flags.weightsDir !== undefined ? { weightsDir: flags.weightsDir } : {}) };
+}
+
+/** What to use instead of --set KEY for a key that is not the engine's. */
+function notAnEngineKey(key: string): string {
+  if (key === 'model' || key === 'backend') return `use --${key}`;
+  if (key === 'profile' || key === 'device') return `${key} is a lab's setting`;
+  return 'the clients choose the workload';
+}
+
+/** A flag's value as the setting it stands for, refused in the flag's own name ("--model gpt3: ..."). */
+function flagOverride(key: string, value: string | undefined, flag: string) {
+  if (value === undefined) return [];
+  try {
+    return parseOverrides([`${key}=${value}`]);
+  } catch (error) {
+    throw new SettingError(`${flag} ${value}: ${(error as Error).message.replace(`--set ${key}=${value}: ${key} `, '')}`);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { startKbServe, stopKbServes } from '../helpers/kb-serve.ts';
+import { availableParallelism } from 'node:os';
 
 afterEach(stopKbServes);
 
@@ -80,6 +81,18 @@ describe('kb serve (the real CLI)', () => {
     expect(port.stderr).toBe('kb: --port must be an integer in [0, 65535] (got 99999)\n');
     const sim = runKb(['serve', '--backend', 'sim']);
     expect(sim.stderr).toMatch(/^kb: --backend sim runs on a virtual clock/);
+    // Each refusal names the flag typed and what to use instead.
+    expect(runKb(['serve', '--set', 'backend=sim']).stderr).toBe('kb: --set backend: kb serve takes engine.* keys only (use --backend)\n');
+    expect(runKb(['serve', '--model', 'gpt3']).stderr).toBe('kb: --model gpt3: must be gpt2-tiny | gpt2 | gpt2-medium, got "gpt3"\n');
+    const unknown = runKb(['serve', '--set', 'engine.foo=1']).stderr;
+    expect(unknown).toMatch(/^kb: --set engine\.foo=1: unknown setting "engine\.foo"\. Valid keys:\n {2}engine\./);
+    expect(unknown).not.toMatch(/^ {2}(model|workload\.)/m);
+  });
+
+  it('warns when --threads asks for more threads than the machine has cores', async () => {
+    const cores = availableParallelism();
+    const serve = await startKbServe(['--quiet', '--threads', String(cores + 1)]);
+    expect(serve.stderr()).toContain(`kb: warning: --threads ${cores + 1} on ${cores} cores: each step waits for threads that have no core`);
   });
 
   it('says so in one line when the port is taken', async () => {

@@ -78,8 +78,12 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(streamed, 400, 'max_tokens', /KV pool holds 4/);
   });
 
-  it('an unknown path', async () => {
+  it('an unknown path, and a known one under the wrong method', async () => {
     expectError(await postJson(`${serve.url}/v1/embeddings`, { input: 'x' }), 404, null, /no route POST \/v1\/embeddings/);
+    const get = await fetch(`${serve.url}/v1/completions?x=1`);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expectError({ status: get.status, json: await get.json() }, 405, null, /^GET \/v1\/completions: this path takes POST$/);
   });
 
   it('a full waiting queue answers 429, and the requests it took still complete', async () => {
