@@ -7,6 +7,7 @@ import type { Weights } from '../model/weights.ts';
 import { createCpuBackend } from './cpu/cpu-backend.ts';
 import type { Backend, KvLayout } from './backend.ts';
 import type { BackendKind } from './backend-kind.ts';
+import { vulkanLoaderPresent } from './webgpu/vulkan-loader.ts';
 import type { VariantChoice } from './webgpu/pipelines.ts';
 import type { KernelProfile } from './webgpu/profile.ts';
 
@@ -32,6 +33,7 @@ export interface CreatedBackend {
 
 export async function createBackend(kind: BackendKind, options: CreateBackendOptions): Promise<CreatedBackend> {
   if (kind === 'cpu') return cpu(options, '');
+  if (kind === 'auto' && !vulkanLoaderPresent()) return cpu(options, ' (auto: no Vulkan loader, libvulkan.so.1, so no WebGPU adapter)');
   // Loaded only when asked for: the cpu path never touches Dawn.
   const webgpu = await import('./webgpu/webgpu-backend.ts');
   const { findAdapter, describeAdapter } = await import('./webgpu/device.ts');
