@@ -65,6 +65,22 @@ describe('revlog CSV', () => {
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
   });
 
+  it("into a copy of the notes, whose frontmatter already counts the reviews: the same schedule, not twice the reps", () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n', 'notes/b.md': '---\nid: bbbbbbbbbbbb\n---\n# What is TPOT?\n\n## Answer\n\nTime per output token.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    for (const [id, rating] of [['aaaaaaaaaaaa', 'good'], ['aaaaaaaaaaaa', 'good'], ['bbbbbbbbbbbb', 'easy'], ['aaaaaaaaaaaa', 'again']]) expect(runKb(['--kb', root, 'rate', id, rating]).code).toBe(0);
+    expect(readFileSync(join(root, 'notes/a.md'), 'utf8')).toMatch(/review_count: 3/);
+    const out = join(tempDir('kb-revlog-'), 'history.csv');
+    expect(runKb(['--kb', root, 'export', '--revlog', out]).code).toBe(0);
+    const fresh = tempDir('kb-fresh-');
+    cpSync(join(root, 'notes'), join(fresh, 'notes'), { recursive: true });
+    writeFileSync(join(fresh, 'kb.json'), '{}\n');
+    expect(runKb(['--kb', fresh, 'import', '--revlog', out]).code).toBe(0);
+    const cards = (kb: string) => (JSON.parse(runKb(['--kb', kb, 'cards', '--json']).stdout) as Array<Record<string, unknown>>).map(({ id, reps, lapses, state, due }) => ({ id, reps, lapses, state, due }));
+    expect(cards(fresh)).toEqual(cards(root));
+    expect(cards(fresh).find((card) => card.id === 'aaaaaaaaaaaa')).toMatchObject({ reps: 3 });
+  });
+
   it('refuses rows it cannot place, counted by reason, and imports the rest', () => {
     const { root, ids } = reviewedKb();
     const out = join(tempDir('kb-revlog-'), 'history.csv');

@@ -8,7 +8,8 @@ import type { KbDatabase } from '../../store/db.ts';
 import { deviceId } from '../../store/db.ts';
 import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries } from '../../store/file-stamps.ts';
-import { stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
+import { columnsFromState, stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
+import { newCardState } from '../../kb/seed-fsrs.ts';
 import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
@@ -38,6 +39,12 @@ export interface NewEvent {
   duration?: number;
   target?: string;
   reset?: boolean;
+  /**
+   * An imported history that begins when the card was new (a revlog row in state New): its
+   * replay starts from a new card, not from the row the note's frontmatter seeded, which already
+   * counts those reviews (an export imported into a copy of its notes doubled every card's reps).
+   */
+  startsNew?: boolean;
 }
 
 export interface IngestReport {
@@ -213,7 +220,8 @@ export class ReviewLog {
             duplicates++;
             continue;
           }
-          const before = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+          const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+          const before = current && event.startsNew ? asNewCard(current, event.at) : current;
           seeded.add(event.card);
           const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
           this.events.insert(eventRow(line));
@@ -451,4 +459,9 @@ function resetCounts(stateBefore: string, uuid: string, db: KbDatabase): boolean
   if (!after) return false;
   const row = JSON.parse(after.state_after) as FsrsColumns;
   return row.reps === 0 && row.lapses === 0 && (before.reps !== 0 || before.lapses !== 0);
+}
+
+/** `row` as the new card it was before its first review at `at`: its flags kept, its history none. */
+function asNewCard(row: FsrsColumns, at: number): FsrsColumns {
+  return { ...columnsFromState(newCardState(at), { suspended: row.suspended === 1, buriedUntil: row.buried_until }), leech: 0 };
 }

@@ -57,7 +57,9 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
       events.push({ id, card, at: row.at - 1, kind: 'forget' });
     }
     previous.set(card, row.at);
-    events.push({ id: eventId('rate', card, row.at, row.rating), card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs });
+    // The card's first review here, made when it was new: its replay starts from a new card.
+    const startsNew = before === undefined && row.state === 0;
+    events.push({ id: eventId('rate', card, row.at, row.rating), card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
   }
   const outcome = log.importEvents(events, {
     root: target.root,
