@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
 export type KbDatabase = Database.Database;
@@ -34,6 +35,7 @@ export function openDatabase(path: string): KbDatabase {
     if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
+    if (path !== ':memory:') keepDeviceOnItsMachine(db, machineFingerprint());
     return db;
   } catch (error) {
     db.close();
@@ -70,4 +72,39 @@ export function deviceId(db: KbDatabase): string {
   const row = db.prepare("SELECT value FROM meta WHERE key = 'device_id'").get() as { value: string } | undefined;
   if (!row) throw new Error('database has no device_id in meta');
   return row.value;
+}
+
+/** This machine: its systemd machine id where there is one (it survives a rename), else its host name. */
+export function machineFingerprint(): string {
+  try {
+    const id = readFileSync('/etc/machine-id', 'utf8').trim();
+    if (id !== '') return `machine-id:${id}`;
+  } catch {
+    // No machine id (macOS, some containers): the host name stands in.
+  }
+  return `host:${hostname()}`;
+}
+
+/**
+ * A knowledge base folder copied with its database to another machine (cp -a, a backup
+ * restored on a new laptop) would carry the same device id to both: each would append its
+ * reviews to one reviews/<device>.jsonl, git would conflict on it, and the two would disagree
+ * for good about which lines they had read. The database remembers the machine its device id
+ * was made on; opened on another, it takes a new id (a log file of its own). A database from
+ * before this was recorded is taken to belong where it is first opened.
+ */
+export function keepDeviceOnItsMachine(db: KbDatabase, here: string): void {
+  const stored = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'device_machine'");
+  if (stored.get()?.value === here) return;
+  try {
+    db.transaction(() => {
+      const was = stored.get()?.value;
+      if (was === here) return;
+      if (was !== undefined) db.prepare("UPDATE meta SET value = ? WHERE key = 'device_id'").run(randomUUID());
+      db.prepare("INSERT INTO meta (key, value) VALUES ('device_machine', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(here);
+    }).immediate();
+  } catch (error) {
+    // A database that cannot be written (a read-only file) keeps its id; its commands write nothing anyway.
+    if (!(error instanceof Error && /SQLITE_READONLY|SQLITE_CANTOPEN/.test((error as { code?: string }).code ?? ''))) throw error;
+  }
 }

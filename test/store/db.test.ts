@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deviceId, NewerDatabaseError, openDatabase, schemaVersion } from '../../src/store/db.ts';
+import { deviceId, keepDeviceOnItsMachine, machineFingerprint, NewerDatabaseError, openDatabase, schemaVersion } from '../../src/store/db.ts';
 
 const tempDb = () => join(mkdtempSync(join(tmpdir(), 'kb-db-')), 'sub', 'kb.db');
 
@@ -22,6 +22,40 @@ function insertRating(db: Database.Database, uuid: string, cardId: string, ratin
      VALUES (?, ?, ?, 1, ?, '{}', '{}', 'd')`,
   ).run(uuid, cardId, rating, durationMs);
 }
+
+describe('a device id stays on its machine', () => {
+  it('is kept where it was made, and replaced when the database is opened on another machine (a copied folder)', () => {
+    const path = tempDb();
+    const first = openDatabase(path);
+    const id = deviceId(first);
+    first.close();
+    const again = openDatabase(path);
+    expect(deviceId(again)).toBe(id);
+    // The same file, as if copied to another machine.
+    keepDeviceOnItsMachine(again, 'machine-id:another');
+    const moved = deviceId(again);
+    expect(moved).not.toBe(id);
+    keepDeviceOnItsMachine(again, 'machine-id:another');
+    expect(deviceId(again)).toBe(moved);
+    again.close();
+    // Back on this machine it is another copy again: a new id, never the old one reused.
+    const back = openDatabase(path);
+    expect([id, moved]).not.toContain(deviceId(back));
+    expect(machineFingerprint()).toMatch(/^(machine-id|host):./);
+    back.close();
+  });
+
+  it('a database from before machines were recorded keeps its id where it is first opened', () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    const id = deviceId(db);
+    db.prepare("DELETE FROM meta WHERE key = 'device_machine'").run();
+    db.close();
+    const reopened = openDatabase(path);
+    expect(deviceId(reopened)).toBe(id);
+    reopened.close();
+  });
+});
 
 describe('openDatabase', () => {
   it('creates the schema, WAL, foreign keys and a device id', () => {
@@ -106,7 +140,8 @@ describe('openDatabase', () => {
     const path = tempDb();
     const a = openDatabase(path);
     const b = openDatabase(path);
-    expect(b.prepare('SELECT count(*) FROM meta').pluck().get()).toBe(2);
+    // device_id, created_at and the machine the device id belongs to, once each.
+    expect(b.prepare('SELECT key FROM meta ORDER BY key').pluck().all()).toEqual(['created_at', 'device_id', 'device_machine']);
     a.close();
     b.close();
   });
