@@ -14,6 +14,7 @@ import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
+import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { replayCard, replaySettingsKey } from '../../srs/replay.ts';
@@ -138,7 +139,8 @@ export class ReviewLog {
   ingest(options: { root: string; writable: boolean }): IngestReport {
     // The usual open: nothing appended, nothing waiting, same settings. Checked without the
     // write lock, so commands that only read never queue behind one another.
-    if (this.upToDate()) return { read: 0, changed: [], problems: [], rewritten: 0 };
+    const writes = noteWrites(options);
+    if (this.upToDate()) return { read: 0, changed: [], problems: [], rewritten: this.finishFields(options.root, writes, []) };
     const problems: string[] = [];
     // A clone's first open replays the whole history into review_log: with SQLite's default
     // 2 MB page cache, its random-keyed inserts spill to disk (~3x slower at 100,000 events).
@@ -159,6 +161,7 @@ export class ReviewLog {
           if (this.events.isEmpty()) read = this.loadFiles(names, problems, fresh);
           else for (const name of names) read += this.readFile(name, problems, fresh);
           const changed = this.replayPending(fresh);
+          if (writes.mode === 'deferred') deferFields(this.events, changed);
           return { read, changed };
         })
         .immediate();
@@ -166,8 +169,7 @@ export class ReviewLog {
       this.db.pragma(`synchronous = ${synchronous}`);
     }
     const { read, changed } = outcome;
-    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
-    return { read, changed, problems, rewritten };
+    return { read, changed, problems, rewritten: this.finishFields(options.root, writes, changed) };
   }
 
   private upToDate(): boolean {
@@ -201,6 +203,7 @@ export class ReviewLog {
    * rewritten. `isDuplicate` may refuse others (the same rating under another id).
    */
   importEvents(events: readonly NewEvent[], options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean }): { added: number; duplicates: number; rewritten: number } {
+    const writes = noteWrites(options);
     const { added, duplicates, changed } = this.db
       .transaction(() => {
         this.catchUp();
@@ -221,11 +224,12 @@ export class ReviewLog {
           lines.push(line);
         }
         if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
-        return { added: lines.length, duplicates, changed: this.replayPending() };
+        const changed = this.replayPending();
+        if (writes.mode === 'deferred') deferFields(this.events, changed);
+        return { added: lines.length, duplicates, changed };
       })
       .immediate();
-    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
-    return { added, duplicates, rewritten };
+    return { added, duplicates, rewritten: this.finishFields(options.root, writes, changed) };
   }
 
   /**
@@ -386,6 +390,25 @@ export class ReviewLog {
     const { row, entries } = replayCard(this.scheduler, cardId, events, start === null ? current : seedOf(start));
     this.events.rewriteHistory(cardId, entries, { first: firstHistory });
     return sameColumns(current, row) ? null : row;
+  }
+
+  /** Cards whose notes a write-back left alone while git's operation held them: written at the first open after it. */
+  deferFields(cardIds: readonly string[]): void {
+    deferFields(this.events, cardIds);
+  }
+
+  /**
+   * Writes the fields of the `changed` cards, and of those that waited for a git operation to
+   * end, when notes may be written now; those written no longer wait.
+   */
+  private finishFields(root: string, writes: NoteWrites, changed: readonly string[]): number {
+    if (writes.mode !== 'now') return 0;
+    const waiting = deferredFields(this.events);
+    if (waiting.length === 0) return changed.length === 0 ? 0 : this.writeFields(root, changed);
+    const rewritten = this.writeFields(root, [...new Set([...waiting, ...changed])]);
+    // Only those read here: another kb may have added some meanwhile.
+    this.db.transaction(() => settleDeferred(this.events, waiting)).immediate();
+    return rewritten;
   }
 
   /** After a merge the log is the truth: a replayed note's four review fields are rewritten from its state. */

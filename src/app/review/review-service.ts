@@ -20,6 +20,7 @@ import { reviewFields } from '../../srs/review-fields.ts';
 import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
+import { deferredReason, noteWrites } from '../review-log/deferred-fields.ts';
 import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
 import type { LeechAction } from '../../srs/leech.ts';
 import { newCardReader, type NewCardReader } from '../../srs/new-card-order.ts';
@@ -308,7 +309,7 @@ export class ReviewService {
     const card = this.cards.find(entry.card_id);
     let fileResult: WritebackResult | null = null;
     if (file && card && this.writesBack(card)) {
-      fileResult = restoreNote(this.target.root, file);
+      fileResult = this.heldByGit(card) ?? restoreNote(this.target.root, file);
       // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
       // are written from the card as it is again, rather than left saying the rating stood.
       if (fileResult.status === 'refused' && fileResult.editedSince) {
@@ -381,7 +382,20 @@ export class ReviewService {
 
   /** The note's four review fields as `state` says them, read and computed, not yet written. */
   private prepareFields(card: CardRow, state: FsrsState): ReturnType<typeof prepareWriteback> {
+    const held = this.heldByGit(card);
+    if (held) return held;
     return prepareWriteback(this.target.root, card.path, card.id, reviewFields(state, this.scheduler.weights, this.settings.dayStartsAt));
+  }
+
+  /**
+   * While git merges or rebases the knowledge base, the note is left alone (deferred-fields.ts):
+   * a refused write-back saying why, and the card's fields written at the first open after it.
+   */
+  private heldByGit(card: CardRow): (WritebackResult & { status: 'refused' }) | null {
+    const writes = noteWrites(this.target);
+    if (writes.mode !== 'deferred') return null;
+    this.log?.deferFields([card.id]);
+    return { status: 'refused', reason: deferredReason(writes.operation) };
   }
 
   private writesBack(card: CardRow): boolean {
