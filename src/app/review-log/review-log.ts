@@ -12,7 +12,7 @@ import { stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
+import { appendEvents, deviceLogPath, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
 import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
@@ -62,6 +62,8 @@ export class ReviewLog {
   private readonly scheduler: FsrsScheduler;
   private readonly events: ReviewEventQueries;
   private readonly reviews: ReturnType<typeof reviewQueries>;
+  /** This device's file's size before each append of the running transaction() (null: no file yet). */
+  private appendedFrom: Array<number | null> | null = null;
 
   constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler) {
     this.db = db;
@@ -109,13 +111,45 @@ export class ReviewLog {
     const last = this.events.lastOf(event.card);
     const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
     this.events.insert(eventRow(line));
-    const size = appendEvents(this.path, this.folder, [line]);
-    this.events.setOffset(this.fileName, size);
+    this.events.setOffset(this.fileName, this.append([line]));
     // An event timed before one already merged from another device (clocks disagree) does not
     // replay last, and an undo may take back a rating that another device's action followed:
     // then the card's row becomes what the replay gives, as on every other device.
     const outOfOrder = last !== null && compareEventKeys(last, { at: line.at, device: line.device, n: line.n, id: line.id }) > 0;
     if (outOfOrder || event.kind === 'undo') this.replay(event.card);
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction; if it fails (a throw after the append, SQLITE_FULL
+   * at the commit), the lines it appended to this device's file are cut off again, so the next
+   * start does not apply events the database rolled back. Events are logged inside it.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.appendedFrom !== null) return fn(); // already inside one: its outer call takes the lines back
+    const appendedFrom: Array<number | null> = [];
+    this.appendedFrom = appendedFrom;
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (error) {
+      if (appendedFrom.length > 0) truncateLog(this.path, this.folder, appendedFrom[0]);
+      throw error;
+    } finally {
+      this.appendedFrom = null;
+    }
+  }
+
+  /** Appends lines to this device's file (fsynced); its size after. */
+  private append(lines: readonly ReviewEvent[]): number {
+    if (this.appendedFrom !== null) {
+      let size: number | null;
+      try {
+        size = statSync(this.path).size;
+      } catch {
+        size = null;
+      }
+      this.appendedFrom.push(size);
+    }
+    return appendEvents(this.path, this.folder, lines);
   }
 
   /**
@@ -204,31 +238,29 @@ export class ReviewLog {
    */
   importEvents(events: readonly NewEvent[], options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean }): { added: number; duplicates: number; rewritten: number } {
     const writes = noteWrites(options);
-    const { added, duplicates, changed } = this.db
-      .transaction(() => {
-        this.catchUp();
-        const lines: ReviewEvent[] = [];
-        let duplicates = 0;
-        let n = this.events.nextN(this.device);
-        const seeded = new Set<string>();
-        for (const event of events) {
-          if (this.events.hasEvent(event.id) || options.isDuplicate?.(event)) {
-            duplicates++;
-            continue;
-          }
-          const before = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
-          seeded.add(event.card);
-          const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
-          this.events.insert(eventRow(line));
-          this.events.markPending(event.card);
-          lines.push(line);
+    const { added, duplicates, changed } = this.transaction(() => {
+      this.catchUp();
+      const lines: ReviewEvent[] = [];
+      let duplicates = 0;
+      let n = this.events.nextN(this.device);
+      const seeded = new Set<string>();
+      for (const event of events) {
+        if (this.events.hasEvent(event.id) || options.isDuplicate?.(event)) {
+          duplicates++;
+          continue;
         }
-        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
-        const changed = this.replayPending();
-        if (writes.mode === 'deferred') deferFields(this.events, changed);
-        return { added: lines.length, duplicates, changed };
-      })
-      .immediate();
+        const before = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+        seeded.add(event.card);
+        const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
+        this.events.insert(eventRow(line));
+        this.events.markPending(event.card);
+        lines.push(line);
+      }
+      if (lines.length > 0) this.events.setOffset(this.fileName, this.append(lines));
+      const changed = this.replayPending();
+      if (writes.mode === 'deferred') deferFields(this.events, changed);
+      return { added: lines.length, duplicates, changed };
+    });
     return { added, duplicates, rewritten: this.finishFields(options.root, writes, changed) };
   }
 
@@ -267,37 +299,35 @@ export class ReviewLog {
    * started from. Nothing else changes: the rows already are what the log replays to.
    */
   exportLegacy(): number {
-    return this.db
-      .transaction(() => {
-        if (this.db.prepare(`SELECT 1 FROM meta WHERE key = ?`).get(LOG_EXPORTED_KEY) !== undefined) return 0;
-        this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(LOG_EXPORTED_KEY, String(Date.now()));
-        const history = this.events.legacyHistory();
-        if (history.length === 0) return 0;
-        const seen = new Set<string>();
-        let n = this.events.nextN(this.device);
-        const lines: ReviewEvent[] = [];
-        for (const row of history) {
-          const first = !seen.has(row.card_id) && !this.events.hasEvents(row.card_id);
-          seen.add(row.card_id);
-          const line: ReviewEvent = {
-            id: row.uuid,
-            device: this.device,
-            n: n++,
-            card: row.card_id,
-            at: row.reviewed_at,
-            kind: row.source === 0 ? 'rate' : (row.action as ReviewEvent['kind']),
-            day: reviewDayLabel(row.reviewed_at, this.scheduler.settings.dayStartsAt),
-            ...(row.source === 0 ? { rating: row.rating, duration: row.duration_ms } : {}),
-            // A legacy forget that reset the counts left reps 0 from a card that had some.
-            ...(row.action === 'forget' && resetCounts(row.state_before, row.uuid, this.db) ? { reset: true } : {}),
-            ...(first ? { from: seedOf(JSON.parse(row.state_before) as FsrsColumns) } : {}),
-          };
-          if (this.events.insert(eventRow(line))) lines.push(line);
-        }
-        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
-        return lines.length;
-      })
-      .immediate();
+    return this.transaction(() => {
+      if (this.db.prepare(`SELECT 1 FROM meta WHERE key = ?`).get(LOG_EXPORTED_KEY) !== undefined) return 0;
+      this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(LOG_EXPORTED_KEY, String(Date.now()));
+      const history = this.events.legacyHistory();
+      if (history.length === 0) return 0;
+      const seen = new Set<string>();
+      let n = this.events.nextN(this.device);
+      const lines: ReviewEvent[] = [];
+      for (const row of history) {
+        const first = !seen.has(row.card_id) && !this.events.hasEvents(row.card_id);
+        seen.add(row.card_id);
+        const line: ReviewEvent = {
+          id: row.uuid,
+          device: this.device,
+          n: n++,
+          card: row.card_id,
+          at: row.reviewed_at,
+          kind: row.source === 0 ? 'rate' : (row.action as ReviewEvent['kind']),
+          day: reviewDayLabel(row.reviewed_at, this.scheduler.settings.dayStartsAt),
+          ...(row.source === 0 ? { rating: row.rating, duration: row.duration_ms } : {}),
+          // A legacy forget that reset the counts left reps 0 from a card that had some.
+          ...(row.action === 'forget' && resetCounts(row.state_before, row.uuid, this.db) ? { reset: true } : {}),
+          ...(first ? { from: seedOf(JSON.parse(row.state_before) as FsrsColumns) } : {}),
+        };
+        if (this.events.insert(eventRow(line))) lines.push(line);
+      }
+      if (lines.length > 0) this.events.setOffset(this.fileName, this.append(lines));
+      return lines.length;
+    });
   }
 
   /**
