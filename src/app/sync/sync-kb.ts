@@ -78,6 +78,13 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
             'resolve it with git (git status, then git rebase --continue), then run kb sync again',
         );
       }
+      const overwritten = overwrittenUntracked(pull.stderr);
+      if (overwritten.length > 0) {
+        throw new SyncRefused(
+          `the remote adds ${overwritten[0]}${overwritten.length > 1 ? ` (and ${overwritten.length - 1} more)` : ''}, untracked here: ` +
+            'commit it (git add, git commit) or move it away, then run kb sync again',
+        );
+      }
       throw new GitError(`git pull --rebase ${remote} ${branch}: ${(pull.stderr || pull.stdout).trim().split('\n')[0]}`);
     }
     pulled = `${remote}/${branch}`;
@@ -87,6 +94,19 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const committedAfter = commitReviewChanges(top, inKb, kbChanged, 'kb sync: review fields from the merged review logs');
   git(top, ['push', remote, `HEAD:refs/heads/${branch}`]);
   return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: `${remote}/${branch}` };
+}
+
+/** The files git named when it refused to overwrite untracked files (its list is indented by a tab). */
+function overwrittenUntracked(stderr: string): string[] {
+  const lines = stderr.split('\n');
+  const start = lines.findIndex((line) => line.includes('untracked working tree files would be overwritten'));
+  if (start === -1) return [];
+  const files: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('\t')) break;
+    files.push(line.trim());
+  }
+  return files;
 }
 
 function repositoryTop(root: string): string {
@@ -138,6 +158,9 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
     const path = entry.slice(3);
     if (code[0] === 'R' || code[0] === 'C') at++; // the entry after a rename is its old path
     if (path.startsWith(`${inKb('reviews')}/`) || path === inKb('.gitattributes')) ours.push(path);
+    // Untracked (a note kb add just made): pull --rebase leaves it alone unless the remote adds
+    // the same path, and then git refuses before changing anything (overwrittenUntracked).
+    else if (code === '??') continue;
     else if (code.trim() === 'M' && path.endsWith('.md') && kbChanged(path)) ours.push(path);
     else others.push(path);
   }
