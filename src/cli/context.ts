@@ -125,6 +125,16 @@ export async function scanOpened(kb: KnowledgeBase): Promise<void> {
   }
 }
 
+/**
+ * Commands that take card ids open without a scan (a rating should not wait for one), but an id
+ * the database lacks may be in a note it has not read yet (a fresh clone, a pull that brought
+ * notes): then kb scans, as other commands do first, before anyone says there is no such card.
+ */
+export async function scanForUnknownIds(kb: KnowledgeBase, ids: readonly string[], known: (id: string) => boolean): Promise<void> {
+  if (ids.every(known)) return;
+  await scanOpened(kb);
+}
+
 /** One line on the errors of a scan (`kb scan` lists them), or null when there were none. */
 export function scanProblems(report: { errors: Array<{ file: string }> }): string | null {
   if (report.errors.length === 0) return null;

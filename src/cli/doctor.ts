@@ -8,6 +8,7 @@ export function register(program: Command): void {
     .command('doctor')
     .description('check the database and the knowledge base: integrity, duplicate ids, orphans, lab links, frontmatter vs database')
     .option('--json', 'print the findings as JSON')
+    .option('--verbose', 'list every warning (without it, a kind of warning met many times shows its first three and a count)')
     .option('--fix', "rewrite notes' review fields (last_reviewed, next_review, review_count, mastery_level) from the database and remove kb's stale temp files; personal knowledge bases only")
     .addHelpText(
       'after',
@@ -15,7 +16,7 @@ export function register(program: Command): void {
         'mid-write, whose process is gone; --fix removes them (never a file of a kb still running).\n' +
         "\nExit code 1 when the database is damaged, two cards share an id, or a card's schedule does not replay from its log of ratings and actions."),
     )
-    .action(async (options: { json?: boolean; fix?: boolean }, command: Command) => {
+    .action(async (options: { json?: boolean; fix?: boolean; verbose?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { diagnoseKnowledgeBase } = await import('../app/doctor/doctor-checks.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
@@ -31,7 +32,7 @@ export function register(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
         } else {
           const { unknownLabWarnings } = await import('../kb/lab-links.ts');
-          process.stdout.write(`${formatDoctorReport(report, kb.bundled, unknownLabWarnings)}\n`);
+          process.stdout.write(`${formatDoctorReport(report, kb.bundled, unknownLabWarnings, options.verbose === true)}\n`);
         }
         if (report.errors > 0) process.exitCode = 1;
       } finally {
@@ -43,8 +44,11 @@ export function register(program: Command): void {
 type Report = Awaited<ReturnType<typeof import('../app/doctor/doctor-checks.ts').diagnoseKnowledgeBase>>;
 type UnknownLabWarnings = typeof import('../kb/lab-links.ts').unknownLabWarnings;
 
-function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings: UnknownLabWarnings): string {
+function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings: UnknownLabWarnings, verbose: boolean): string {
   const lines: string[] = [`${report.root}${bundled ? ' (bundled, read-only)' : ''}`];
+  // A kill -9 in a big scan can leave a thousand temp files: each kind of warning shows its
+  // first three and a count, as kb scan does (--verbose, or --json, lists them all).
+  const some = (kind: string, each: string[]) => lines.push(...(verbose ? each : firstThree(kind, each)));
   lines.push(report.integrity.ok ? 'database: ok' : `database: DAMAGED: ${report.integrity.messages.join('; ')}; ${report.integrity.foreignKeyViolations} foreign key violations`);
   for (const duplicate of report.duplicates) {
     lines.push(`error: duplicate card id ${duplicate.id}: ${duplicate.places.map((p) => `${p.file}:${p.line}`).join(', ')}`);
@@ -58,15 +62,13 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
     );
   }
   for (const entry of report.replay) lines.push(`error: card ${entry.id}: ${entry.problem}`);
-  for (const warning of unknownLabWarnings(report.unknownLabs, new Set())) lines.push(`warning: ${warning.file}:${warning.line}: ${warning.message}`);
-  for (const entry of report.frontmatter) {
+  some('unknown lab links', unknownLabWarnings(report.unknownLabs, new Set()).map((warning) => `warning: ${warning.file}:${warning.line}: ${warning.message}`));
+  some('notes whose frontmatter differs', report.frontmatter.map((entry) => {
     const fields = entry.mismatches.map((m) => `${m.field} file ${JSON.stringify(m.file)} vs database ${JSON.stringify(m.database)}`).join(', ');
-    lines.push(`${entry.fixed ? 'fixed' : 'warning'}: ${entry.file}: ${fields}${entry.fixError ? ` (not fixed: ${entry.fixError})` : ''}`);
-  }
-  for (const diagnostic of report.unreadable) {
-    lines.push(`warning: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`);
-  }
-  for (const file of report.staleTempFiles) lines.push(staleTempLine(file));
+    return `${entry.fixed ? 'fixed' : 'warning'}: ${entry.file}: ${fields}${entry.fixError ? ` (not fixed: ${entry.fixError})` : ''}`;
+  }));
+  some('unreadable files', report.unreadable.map((diagnostic) => `warning: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`));
+  some('stale temp files', report.staleTempFiles.map(staleTempLine));
   if (report.orphans.length > 0) lines.push(`orphans: ${report.orphans.length} cards whose source is gone (their history is kept)`);
   if (!bundled) {
     // Before --fix, the way to fix; after it, what --fix could not do waits on the file itself.
@@ -75,6 +77,12 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
   }
   lines.push(`${count(report.errors, 'error')}, ${count(report.warnings, 'warning')}`);
   return lines.join('\n');
+}
+
+/** The first three lines of one kind, then one line counting the rest. */
+function firstThree(kind: string, each: string[]): string[] {
+  if (each.length <= 4) return each;
+  return [...each.slice(0, 3), `  and ${each.length - 3} more ${kind} (kb doctor --verbose lists them all)`];
 }
 
 type StaleTempFile = Report['staleTempFiles'][number];

@@ -1,6 +1,5 @@
 // kb optimize: fit FSRS's weights to this knowledge base's review history.
 import type { Command } from 'commander';
-import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
@@ -15,13 +14,14 @@ export function register(program: Command): void {
         'RMSE(bins) (predicted vs actual recall, binned; lower is better), on a time-series split: weights\n' +
         'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
         "have the lower log loss; kb then replays every card's history under them (as Anki does after\n" +
-        `Optimize). Needs reviews on a later day than the card's previous one (see the message).`),
+        "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
+        'many more (exit 0; with --json, {"enoughHistory": false, ...}).'),
     )
     .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { reviewHistory } = await import('../store/fit-history.ts');
       const { trainingItems } = await import('../srs/fit/training-items.ts');
-      const { fitFsrs, NotEnoughHistoryError } = await import('../srs/fit/fit-weights.ts');
+      const { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } = await import('../srs/fit/fit-weights.ts');
       const { fsrsParameters } = await import('../srs/review-settings.ts');
       const { writeConfigKey } = await import('../kb/config-write.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
@@ -41,8 +41,14 @@ export function register(program: Command): void {
       try {
         outcome = await fitFsrs(items, inUse, bar.update);
       } catch (error) {
-        if (error instanceof NotEnoughHistoryError) throw new UserError(error.message);
-        throw error;
+        // Too little history yet is no mistake of the user's (as "nothing due" is not): exit 0,
+        // and with --json an answer a script can read.
+        if (!(error instanceof NotEnoughHistoryError)) throw error;
+        const answer = options.json
+          ? JSON.stringify({ enoughHistory: false, reviews, items: error.have, needed: MIN_TRAINING_ITEMS, written: false }, null, 2)
+          : error.message;
+        process.stdout.write(`${answer}\n`);
+        return;
       } finally {
         bar.clear();
       }
@@ -61,7 +67,7 @@ export function register(program: Command): void {
         });
       }
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ reviews, ...outcome, written: write, seconds }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, seconds }, null, 2)}\n`);
         return;
       }
       const row = (name: string, scores: { logLoss: number; rmseBins: number }) => `  ${name.padEnd(28)} ${scores.logLoss.toFixed(4).padStart(8)} ${scores.rmseBins.toFixed(4).padStart(10)}`;

@@ -22,13 +22,14 @@ export function register(program: Command): void {
       const { parseGrade } = await import('../model/fsrs-state.ts');
       const grade = parseGrade(rating);
       if (grade === null) throw new UserError(`rating: "${rating}" is not one of again, hard, good, easy (or 1-4)`);
-      const { openKnowledgeBase } = await import('./context.ts');
+      const { openKnowledgeBase, scanForUnknownIds } = await import('./context.ts');
       const { ReviewService, UnknownCardError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
       const { leechMessage } = await import('../srs/leech.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const service = new ReviewService(kb);
+        await scanForUnknownIds(kb, [cardId], (id) => service.card(id) !== null);
         const now = Date.now();
         let outcome;
         try {

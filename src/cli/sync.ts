@@ -16,7 +16,8 @@ export function register(program: Command): void {
         "git never conflicts on them); the database is a cache replayed from all devices' logs. kb sync\n" +
         "installs kb's merge driver (git config + .gitattributes) so a note whose four review fields\n" +
         'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log,\n' +
-        "review fields and the card ids kb scan wrote, and stops on a conflict outside those fields,\n" +
+        'review fields and the card ids kb scan wrote (untracked files are left alone), while a rebase\n' +
+        "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
         "leaving git's conflict for you."),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {

@@ -40,4 +40,20 @@ describe('kb doctor: stale temp files', () => {
     expect(JSON.parse(runKb(['--kb', root, 'doctor', '--json']).stdout).staleTempFiles).toEqual([]);
     expect(readdirSync(join(root, 'notes')).sort()).toEqual(['.a.md.swp', `.a.md.${dead}.xyz.kb-tmp`, `.a.md.${process.pid}.deadbeef.kb-tmp`, 'a.md', `a.md.${dead}.0badf00d.kb-tmp`, 'deep'].sort());
   });
+
+  it('shows the first three of many, then a count; --verbose lists them all', () => {
+    const root = writeKb({ 'notes/a.md': note('A') });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const dead = deadPid();
+    const stale = Array.from({ length: 40 }, (_, n) => `notes/.a.md.${dead}.${n.toString(16).padStart(8, '0')}.kb-tmp`);
+    for (const path of stale) writeFileSync(join(root, path), 'half a note');
+
+    const text = runKb(['--kb', root, 'doctor']);
+    expect(text.stdout.split('\n').filter((line) => line.includes('.kb-tmp'))).toHaveLength(3);
+    expect(text.stdout).toContain('  and 37 more stale temp files (kb doctor --verbose lists them all)\n');
+    expect(text.stdout).toMatch(/40 warnings\n$/);
+    const verbose = runKb(['--kb', root, 'doctor', '--verbose']);
+    expect(verbose.stdout.split('\n').filter((line) => line.includes('.kb-tmp'))).toHaveLength(40);
+    expect(verbose.stdout).not.toContain('more stale temp files');
+  });
 });

@@ -60,9 +60,13 @@ describe('kb optimize', () => {
   it('too little history: the number of reviews still needed, and nothing written', () => {
     const { root, ids } = deckKb(4);
     writeLog(root, syntheticReviews(ids, 3, Date.UTC(2026, 0, 5, 9)));
+    // Not a user error (as "nothing due" is not): exit 0, the message on stdout.
     const run = runKb(['--kb', root, 'optimize']);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^kb: not enough review history to fit FSRS: 8 review\(s\) on a later day than the card's previous one, 64 needed \(56 more\)\n$/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^not enough review history to fit FSRS: 8 review\(s\) on a later day than the card's previous one, 64 needed \(56 more\)\n$/);
+    const json = runKb(['--kb', root, 'optimize', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ enoughHistory: false, reviews: 12, items: 8, needed: 64, written: false });
     expect(runKb(['--kb', root, 'stats']).stdout).toContain('FSRS parameters: defaults (FSRS-6)');
   });
 });

@@ -13,8 +13,9 @@ import { newCardState } from '../../kb/seed-fsrs.ts';
 import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
+import { appendEvents, deviceLogPath, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
+import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { replayCard, replaySettingsKey } from '../../srs/replay.ts';
@@ -68,6 +69,8 @@ export class ReviewLog {
   private readonly scheduler: FsrsScheduler;
   private readonly events: ReviewEventQueries;
   private readonly reviews: ReturnType<typeof reviewQueries>;
+  /** This device's file's size before each append of the running transaction() (null: no file yet). */
+  private appendedFrom: Array<number | null> | null = null;
 
   constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler) {
     this.db = db;
@@ -115,13 +118,45 @@ export class ReviewLog {
     const last = this.events.lastOf(event.card);
     const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
     this.events.insert(eventRow(line));
-    const size = appendEvents(this.path, this.folder, [line]);
-    this.events.setOffset(this.fileName, size);
+    this.events.setOffset(this.fileName, this.append([line]));
     // An event timed before one already merged from another device (clocks disagree) does not
     // replay last, and an undo may take back a rating that another device's action followed:
     // then the card's row becomes what the replay gives, as on every other device.
     const outOfOrder = last !== null && compareEventKeys(last, { at: line.at, device: line.device, n: line.n, id: line.id }) > 0;
     if (outOfOrder || event.kind === 'undo') this.replay(event.card);
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction; if it fails (a throw after the append, SQLITE_FULL
+   * at the commit), the lines it appended to this device's file are cut off again, so the next
+   * start does not apply events the database rolled back. Events are logged inside it.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.appendedFrom !== null) return fn(); // already inside one: its outer call takes the lines back
+    const appendedFrom: Array<number | null> = [];
+    this.appendedFrom = appendedFrom;
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (error) {
+      if (appendedFrom.length > 0) truncateLog(this.path, this.folder, appendedFrom[0]);
+      throw error;
+    } finally {
+      this.appendedFrom = null;
+    }
+  }
+
+  /** Appends lines to this device's file (fsynced); its size after. */
+  private append(lines: readonly ReviewEvent[]): number {
+    if (this.appendedFrom !== null) {
+      let size: number | null;
+      try {
+        size = statSync(this.path).size;
+      } catch {
+        size = null;
+      }
+      this.appendedFrom.push(size);
+    }
+    return appendEvents(this.path, this.folder, lines);
   }
 
   /**
@@ -145,7 +180,8 @@ export class ReviewLog {
   ingest(options: { root: string; writable: boolean }): IngestReport {
     // The usual open: nothing appended, nothing waiting, same settings. Checked without the
     // write lock, so commands that only read never queue behind one another.
-    if (this.upToDate()) return { read: 0, changed: [], problems: [], rewritten: 0 };
+    const writes = noteWrites(options);
+    if (this.upToDate()) return { read: 0, changed: [], problems: [], rewritten: this.finishFields(options.root, writes, []) };
     const problems: string[] = [];
     // A clone's first open replays the whole history into review_log: with SQLite's default
     // 2 MB page cache, its random-keyed inserts spill to disk (~3x slower at 100,000 events).
@@ -166,6 +202,7 @@ export class ReviewLog {
           if (this.events.isEmpty()) read = this.loadFiles(names, problems, fresh);
           else for (const name of names) read += this.readFile(name, problems, fresh);
           const changed = this.replayPending(fresh);
+          if (writes.mode === 'deferred') deferFields(this.events, changed);
           return { read, changed };
         })
         .immediate();
@@ -173,8 +210,7 @@ export class ReviewLog {
       this.db.pragma(`synchronous = ${synchronous}`);
     }
     const { read, changed } = outcome;
-    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
-    return { read, changed, problems, rewritten };
+    return { read, changed, problems, rewritten: this.finishFields(options.root, writes, changed) };
   }
 
   private upToDate(): boolean {
@@ -208,32 +244,32 @@ export class ReviewLog {
    * rewritten. `isDuplicate` may refuse others (the same rating under another id).
    */
   importEvents(events: readonly NewEvent[], options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean }): { added: number; duplicates: number; rewritten: number } {
-    const { added, duplicates, changed } = this.db
-      .transaction(() => {
-        this.catchUp();
-        const lines: ReviewEvent[] = [];
-        let duplicates = 0;
-        let n = this.events.nextN(this.device);
-        const seeded = new Set<string>();
-        for (const event of events) {
-          if (this.events.hasEvent(event.id) || options.isDuplicate?.(event)) {
-            duplicates++;
-            continue;
-          }
-          const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
-          const before = current && event.startsNew ? asNewCard(current, event.at) : current;
-          seeded.add(event.card);
-          const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
-          this.events.insert(eventRow(line));
-          this.events.markPending(event.card);
-          lines.push(line);
+    const writes = noteWrites(options);
+    const { added, duplicates, changed } = this.transaction(() => {
+      this.catchUp();
+      const lines: ReviewEvent[] = [];
+      let duplicates = 0;
+      let n = this.events.nextN(this.device);
+      const seeded = new Set<string>();
+      for (const event of events) {
+        if (this.events.hasEvent(event.id) || options.isDuplicate?.(event)) {
+          duplicates++;
+          continue;
         }
-        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
-        return { added: lines.length, duplicates, changed: this.replayPending() };
-      })
-      .immediate();
-    const rewritten = options.writable ? this.writeFields(options.root, changed) : 0;
-    return { added, duplicates, rewritten };
+        const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+        const before = current && event.startsNew ? asNewCard(current, event.at) : current;
+        seeded.add(event.card);
+        const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
+        this.events.insert(eventRow(line));
+        this.events.markPending(event.card);
+        lines.push(line);
+      }
+      if (lines.length > 0) this.events.setOffset(this.fileName, this.append(lines));
+      const changed = this.replayPending();
+      if (writes.mode === 'deferred') deferFields(this.events, changed);
+      return { added: lines.length, duplicates, changed };
+    });
+    return { added, duplicates, rewritten: this.finishFields(options.root, writes, changed) };
   }
 
   /**
@@ -271,37 +307,35 @@ export class ReviewLog {
    * started from. Nothing else changes: the rows already are what the log replays to.
    */
   exportLegacy(): number {
-    return this.db
-      .transaction(() => {
-        if (this.db.prepare(`SELECT 1 FROM meta WHERE key = ?`).get(LOG_EXPORTED_KEY) !== undefined) return 0;
-        this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(LOG_EXPORTED_KEY, String(Date.now()));
-        const history = this.events.legacyHistory();
-        if (history.length === 0) return 0;
-        const seen = new Set<string>();
-        let n = this.events.nextN(this.device);
-        const lines: ReviewEvent[] = [];
-        for (const row of history) {
-          const first = !seen.has(row.card_id) && !this.events.hasEvents(row.card_id);
-          seen.add(row.card_id);
-          const line: ReviewEvent = {
-            id: row.uuid,
-            device: this.device,
-            n: n++,
-            card: row.card_id,
-            at: row.reviewed_at,
-            kind: row.source === 0 ? 'rate' : (row.action as ReviewEvent['kind']),
-            day: reviewDayLabel(row.reviewed_at, this.scheduler.settings.dayStartsAt),
-            ...(row.source === 0 ? { rating: row.rating, duration: row.duration_ms } : {}),
-            // A legacy forget that reset the counts left reps 0 from a card that had some.
-            ...(row.action === 'forget' && resetCounts(row.state_before, row.uuid, this.db) ? { reset: true } : {}),
-            ...(first ? { from: seedOf(JSON.parse(row.state_before) as FsrsColumns) } : {}),
-          };
-          if (this.events.insert(eventRow(line))) lines.push(line);
-        }
-        if (lines.length > 0) this.events.setOffset(this.fileName, appendEvents(this.path, this.folder, lines));
-        return lines.length;
-      })
-      .immediate();
+    return this.transaction(() => {
+      if (this.db.prepare(`SELECT 1 FROM meta WHERE key = ?`).get(LOG_EXPORTED_KEY) !== undefined) return 0;
+      this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(LOG_EXPORTED_KEY, String(Date.now()));
+      const history = this.events.legacyHistory();
+      if (history.length === 0) return 0;
+      const seen = new Set<string>();
+      let n = this.events.nextN(this.device);
+      const lines: ReviewEvent[] = [];
+      for (const row of history) {
+        const first = !seen.has(row.card_id) && !this.events.hasEvents(row.card_id);
+        seen.add(row.card_id);
+        const line: ReviewEvent = {
+          id: row.uuid,
+          device: this.device,
+          n: n++,
+          card: row.card_id,
+          at: row.reviewed_at,
+          kind: row.source === 0 ? 'rate' : (row.action as ReviewEvent['kind']),
+          day: reviewDayLabel(row.reviewed_at, this.scheduler.settings.dayStartsAt),
+          ...(row.source === 0 ? { rating: row.rating, duration: row.duration_ms } : {}),
+          // A legacy forget that reset the counts left reps 0 from a card that had some.
+          ...(row.action === 'forget' && resetCounts(row.state_before, row.uuid, this.db) ? { reset: true } : {}),
+          ...(first ? { from: seedOf(JSON.parse(row.state_before) as FsrsColumns) } : {}),
+        };
+        if (this.events.insert(eventRow(line))) lines.push(line);
+      }
+      if (lines.length > 0) this.events.setOffset(this.fileName, this.append(lines));
+      return lines.length;
+    });
   }
 
   /**
@@ -394,6 +428,25 @@ export class ReviewLog {
     const { row, entries } = replayCard(this.scheduler, cardId, events, start === null ? current : seedOf(start));
     this.events.rewriteHistory(cardId, entries, { first: firstHistory });
     return sameColumns(current, row) ? null : row;
+  }
+
+  /** Cards whose notes a write-back left alone while git's operation held them: written at the first open after it. */
+  deferFields(cardIds: readonly string[]): void {
+    deferFields(this.events, cardIds);
+  }
+
+  /**
+   * Writes the fields of the `changed` cards, and of those that waited for a git operation to
+   * end, when notes may be written now; those written no longer wait.
+   */
+  private finishFields(root: string, writes: NoteWrites, changed: readonly string[]): number {
+    if (writes.mode !== 'now') return 0;
+    const waiting = deferredFields(this.events);
+    if (waiting.length === 0) return changed.length === 0 ? 0 : this.writeFields(root, changed);
+    const rewritten = this.writeFields(root, [...new Set([...waiting, ...changed])]);
+    // Only those read here: another kb may have added some meanwhile.
+    this.db.transaction(() => settleDeferred(this.events, waiting)).immediate();
+    return rewritten;
   }
 
   /** After a merge the log is the truth: a replayed note's four review fields are rewritten from its state. */

@@ -20,6 +20,7 @@ import { reviewFields } from '../../srs/review-fields.ts';
 import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
+import { deferredReason, noteWrites } from '../review-log/deferred-fields.ts';
 import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
 import type { LeechAction } from '../../srs/leech.ts';
 import { newCardReader, type NewCardReader } from '../../srs/new-card-order.ts';
@@ -239,26 +240,24 @@ export class ReviewService {
   rate(cardId: string, grade: Grade, now: number, durationMs = 0, shown?: ShownSchedule): RatingOutcome {
     const card = this.requireCard(cardId);
     const uuid = randomUUID();
-    const { beforeRow, before, after, prepared, leech } = this.target.db
-      .transaction(() => {
-        this.log?.catchUp();
-        const beforeRow = this.requireRow(cardId);
-        if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow, now);
-        const { at, before, after, afterRow, leech } = rateRow(this.scheduler, cardId, beforeRow, grade, now);
-        const prepared = this.writesBack(card)
-          ? this.prepareFields(card, after)
-          : null;
-        const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
-        const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
-        this.reviews.recordRating(
-          { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: recordedAnswerMs(durationMs), device_id: this.deviceId() },
-          stateBefore,
-          afterRow,
-        );
-        this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
-        return { beforeRow, before, after, prepared, leech };
-      })
-      .immediate();
+    const { beforeRow, before, after, prepared, leech } = this.transaction(() => {
+      this.log?.catchUp();
+      const beforeRow = this.requireRow(cardId);
+      if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow, now);
+      const { at, before, after, afterRow, leech } = rateRow(this.scheduler, cardId, beforeRow, grade, now);
+      const prepared = this.writesBack(card)
+        ? this.prepareFields(card, after)
+        : null;
+      const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+      const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
+      this.reviews.recordRating(
+        { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: recordedAnswerMs(durationMs), device_id: this.deviceId() },
+        stateBefore,
+        afterRow,
+      );
+      this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
+      return { beforeRow, before, after, prepared, leech };
+    });
     const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
     this.followRewrite(writeback);
     return { uuid, cardId, grade, beforeRow, before, after, writeback, leech };
@@ -274,41 +273,39 @@ export class ReviewService {
    * one IMMEDIATE transaction, so two kb undo at once take back two.
    */
   undo(expectedUuid?: string): UndoOutcome | null {
-    const taken = this.target.db
-      .transaction(() => {
-        this.log?.catchUp();
-        const rating = this.reviews.latestLog(this.deviceId());
-        const action = this.actions.latest(this.deviceId());
-        // An action logged while `rating` was already the latest rating came after it.
-        const entry = action !== null && (rating === null || action.after_rating === rating.uuid) ? action : rating;
-        if (entry === null) return null;
-        if (expectedUuid !== undefined && entry.uuid !== expectedUuid) {
-          throw new UndoError('a later rating or action (from another kb) stands in the log; undo that one first with kb undo');
-        }
-        const { file, ...beforeRow } = JSON.parse(entry.state_before) as StateBefore;
-        const afterRow = JSON.parse(entry.state_after) as FsrsColumns;
-        const current = this.reviews.fsrs(entry.card_id);
-        const what = 'action' in entry ? `its ${entry.action}` : 'its last rating';
-        if (current && !sameRow(current, afterRow, 'action' in entry)) {
-          throw new UndoError(`card ${entry.card_id} changed after ${what}; nothing was undone`);
-        }
-        if ('action' in entry) {
-          this.reviews.writeRow(entry.card_id, beforeRow);
-          this.actions.remove(entry.uuid);
-        } else {
-          this.reviews.revertRating(entry.uuid, entry.card_id, beforeRow);
-        }
-        // Undo is an event too, so it merges: every device's replay skips the event taken back.
-        this.log?.record({ id: randomUUID(), card: entry.card_id, at: Date.now(), kind: 'undo', target: entry.uuid }, beforeRow);
-        return { entry, file, beforeRow };
-      })
-      .immediate();
+    const taken = this.transaction(() => {
+      this.log?.catchUp();
+      const rating = this.reviews.latestLog(this.deviceId());
+      const action = this.actions.latest(this.deviceId());
+      // An action logged while `rating` was already the latest rating came after it.
+      const entry = action !== null && (rating === null || action.after_rating === rating.uuid) ? action : rating;
+      if (entry === null) return null;
+      if (expectedUuid !== undefined && entry.uuid !== expectedUuid) {
+        throw new UndoError('a later rating or action (from another kb) stands in the log; undo that one first with kb undo');
+      }
+      const { file, ...beforeRow } = JSON.parse(entry.state_before) as StateBefore;
+      const afterRow = JSON.parse(entry.state_after) as FsrsColumns;
+      const current = this.reviews.fsrs(entry.card_id);
+      const what = 'action' in entry ? `its ${entry.action}` : 'its last rating';
+      if (current && !sameRow(current, afterRow, 'action' in entry)) {
+        throw new UndoError(`card ${entry.card_id} changed after ${what}; nothing was undone`);
+      }
+      if ('action' in entry) {
+        this.reviews.writeRow(entry.card_id, beforeRow);
+        this.actions.remove(entry.uuid);
+      } else {
+        this.reviews.revertRating(entry.uuid, entry.card_id, beforeRow);
+      }
+      // Undo is an event too, so it merges: every device's replay skips the event taken back.
+      this.log?.record({ id: randomUUID(), card: entry.card_id, at: Date.now(), kind: 'undo', target: entry.uuid }, beforeRow);
+      return { entry, file, beforeRow };
+    });
     if (taken === null) return null;
     const { entry, file, beforeRow } = taken;
     const card = this.cards.find(entry.card_id);
     let fileResult: WritebackResult | null = null;
     if (file && card && this.writesBack(card)) {
-      fileResult = restoreNote(this.target.root, file);
+      fileResult = this.heldByGit(card) ?? restoreNote(this.target.root, file);
       // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
       // are written from the card as it is again, rather than left saying the rating stood.
       if (fileResult.status === 'refused' && fileResult.editedSince) {
@@ -328,26 +325,24 @@ export class ReviewService {
    */
   act(cardId: string, action: CardAction, now: number, options: { resetCounts?: boolean } = {}): ActionOutcome {
     const card = this.requireCard(cardId);
-    const { outcome, prepared } = this.target.db
-      .transaction(() => {
-        this.log?.catchUp();
-        const before = this.requireRow(cardId);
-        const after = applyAction(action, before, { now, dayEnd: this.dayEnd(now), resetCounts: options.resetCounts });
-        if (after === null) return { outcome: { uuid: null, cardId, action, before, after: before, writeback: null }, prepared: null };
-        // Forget changes what a note's review fields say: written back as a rating is, and undone with it.
-        const prepared =
-          action === 'forget' && this.writesBack(card)
-            ? this.prepareFields(card, stateFromColumns(after))
-            : null;
-        const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
-        const stateBefore: StateBefore = restore ? { ...before, file: restore } : before;
-        const uuid = randomUUID();
-        this.reviews.writeRow(cardId, after);
-        this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
-        this.log?.record({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
-        return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
-      })
-      .immediate();
+    const { outcome, prepared } = this.transaction(() => {
+      this.log?.catchUp();
+      const before = this.requireRow(cardId);
+      const after = applyAction(action, before, { now, dayEnd: this.dayEnd(now), resetCounts: options.resetCounts });
+      if (after === null) return { outcome: { uuid: null, cardId, action, before, after: before, writeback: null }, prepared: null };
+      // Forget changes what a note's review fields say: written back as a rating is, and undone with it.
+      const prepared =
+        action === 'forget' && this.writesBack(card)
+          ? this.prepareFields(card, stateFromColumns(after))
+          : null;
+      const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
+      const stateBefore: StateBefore = restore ? { ...before, file: restore } : before;
+      const uuid = randomUUID();
+      this.reviews.writeRow(cardId, after);
+      this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
+      this.log?.record({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
+      return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
+    });
     const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
     this.followRewrite(writeback);
     return { ...outcome, writeback };
@@ -381,7 +376,25 @@ export class ReviewService {
 
   /** The note's four review fields as `state` says them, read and computed, not yet written. */
   private prepareFields(card: CardRow, state: FsrsState): ReturnType<typeof prepareWriteback> {
+    const held = this.heldByGit(card);
+    if (held) return held;
     return prepareWriteback(this.target.root, card.path, card.id, reviewFields(state, this.scheduler.weights, this.settings.dayStartsAt));
+  }
+
+  /**
+   * While git merges or rebases the knowledge base, the note is left alone (deferred-fields.ts):
+   * a refused write-back saying why, and the card's fields written at the first open after it.
+   */
+  private heldByGit(card: CardRow): (WritebackResult & { status: 'refused' }) | null {
+    const writes = noteWrites(this.target);
+    if (writes.mode !== 'deferred') return null;
+    this.log?.deferFields([card.id]);
+    return { status: 'refused', reason: deferredReason(writes.operation) };
+  }
+
+  /** One IMMEDIATE transaction; through the log, so that a failure also takes back the lines it appended. */
+  private transaction<T>(fn: () => T): T {
+    return this.log ? this.log.transaction(fn) : this.target.db.transaction(fn).immediate();
   }
 
   private writesBack(card: CardRow): boolean {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { differOnlyInKbFields } from '../../kb/review-fields-merge.ts';
+import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
 import { git, GitError } from './git.ts';
 import { installMergeDriver } from './merge-driver.ts';
 
@@ -45,14 +46,18 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const prefix = relative(top, options.root).split('\\').join('/');
   const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
   const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
+  // A paused rebase is a detached HEAD: committing there and pushing `HEAD` would create a
+  // remote branch named HEAD while the rebase still waits to be finished.
+  const operation = gitOperationInProgress(top);
+  if (operation !== null) throw new SyncRefused(gitOperationMessage(operation));
+  const branch = currentBranch(top);
   if (git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim() !== '') {
     throw new SyncRefused('the repository has unresolved merge conflicts: resolve them with git (git status), then run kb sync again');
   }
   // Refuse before writing anything (the driver's .gitattributes included): other changes, no
   // remote, no identity for git to commit under.
   kbChanges(top, inKb, kbChanged);
-  const branch = git(top, ['rev-parse', '--abbrev-ref', 'HEAD']).stdout.trim();
-  const remote = options.remote ?? upstreamRemote(top) ?? (hasRemote(top, 'origin') ? 'origin' : null);
+  const remote = options.remote ?? upstreamRemote(top, branch) ?? (hasRemote(top, 'origin') ? 'origin' : null);
   if (remote === null) throw new SyncRefused('no git remote to sync with: add one (git remote add origin URL) or name one with --remote');
   if (!hasRemote(top, remote)) throw new SyncRefused(`--remote: no git remote named "${remote}" (git remote -v lists them)`);
   if (git(top, ['var', 'GIT_AUTHOR_IDENT'], { allowFail: true }).code !== 0) {
@@ -73,6 +78,13 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
             'resolve it with git (git status, then git rebase --continue), then run kb sync again',
         );
       }
+      const overwritten = overwrittenUntracked(pull.stderr);
+      if (overwritten.length > 0) {
+        throw new SyncRefused(
+          `the remote adds ${overwritten[0]}${overwritten.length > 1 ? ` (and ${overwritten.length - 1} more)` : ''}, untracked here: ` +
+            'commit it (git add, git commit) or move it away, then run kb sync again',
+        );
+      }
       throw new GitError(`git pull --rebase ${remote} ${branch}: ${(pull.stderr || pull.stdout).trim().split('\n')[0]}`);
     }
     pulled = `${remote}/${branch}`;
@@ -84,14 +96,33 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: `${remote}/${branch}` };
 }
 
+/** The files git named when it refused to overwrite untracked files (its list is indented by a tab). */
+function overwrittenUntracked(stderr: string): string[] {
+  const lines = stderr.split('\n');
+  const start = lines.findIndex((line) => line.includes('untracked working tree files would be overwritten'));
+  if (start === -1) return [];
+  const files: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('\t')) break;
+    files.push(line.trim());
+  }
+  return files;
+}
+
 function repositoryTop(root: string): string {
   const found = git(root, ['rev-parse', '--show-toplevel'], { allowFail: true });
   if (found.code !== 0) throw new SyncRefused(`${root} is not in a git repository: git init it and add a remote first (README: Review on several machines)`);
   return found.stdout.trim();
 }
 
-function upstreamRemote(top: string): string | null {
-  const branch = git(top, ['rev-parse', '--abbrev-ref', 'HEAD']).stdout.trim();
+/** The branch HEAD is on; refused when HEAD is detached (rev-parse would answer "HEAD"). */
+function currentBranch(top: string): string {
+  const ref = git(top, ['symbolic-ref', '--quiet', '--short', 'HEAD'], { allowFail: true });
+  if (ref.code !== 0) throw new SyncRefused('HEAD is detached (on no branch): switch to a branch first (git switch BRANCH)');
+  return ref.stdout.trim();
+}
+
+function upstreamRemote(top: string, branch: string): string | null {
   const remote = git(top, ['config', `branch.${branch}.remote`], { allowFail: true });
   return remote.code === 0 ? remote.stdout.trim() || null : null;
 }
@@ -127,6 +158,9 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
     const path = entry.slice(3);
     if (code[0] === 'R' || code[0] === 'C') at++; // the entry after a rename is its old path
     if (path.startsWith(`${inKb('reviews')}/`) || path === inKb('.gitattributes')) ours.push(path);
+    // Untracked (a note kb add just made): pull --rebase leaves it alone unless the remote adds
+    // the same path, and then git refuses before changing anything (overwrittenUntracked).
+    else if (code === '??') continue;
     else if (code.trim() === 'M' && path.endsWith('.md') && kbChanged(path)) ours.push(path);
     else others.push(path);
   }

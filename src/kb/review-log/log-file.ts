@@ -3,7 +3,7 @@
 // a line whose transaction never committed (kill -9 between the two) is read back and
 // applied on the next start. Reads are incremental: from the byte offset the database
 // remembers, complete lines only (a half-written last line waits for its newline).
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncFolder } from '../atomic-write.ts';
 import { formatEvent, parseEvent, type ReviewEvent } from './event.ts';
@@ -40,6 +40,25 @@ export function appendEvents(path: string, folder: string, events: readonly Revi
     fsyncSync(fd);
     if (created) syncFolder(folder);
     return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Takes back an append whose database transaction failed: the file cut back to `size` (fsynced),
+ * or removed when the append created it, so the next start does not apply a rolled-back event.
+ */
+export function truncateLog(path: string, folder: string, size: number | null): void {
+  if (size === null) {
+    rmSync(path, { force: true });
+    syncFolder(folder);
+    return;
+  }
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, size);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

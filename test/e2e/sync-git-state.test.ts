@@ -1,0 +1,51 @@
+// kb sync only runs on a branch with no git operation half done: it must never commit into a
+// paused rebase, nor push a detached HEAD (git would create a remote branch named HEAD).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, sync, twoClones } from '../helpers/git-clones.ts';
+
+/** Both clones edit notes/one.md's text; A pushes, so B's kb sync stops in a rebase on the conflict. */
+function conflictOnB(): { a: string; b: string } {
+  const { a, b } = twoClones();
+  expect(sync(a).code).toBe(0);
+  expect(sync(b).code).toBe(0);
+  for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
+    writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
+    git(root, 'commit', '--quiet', '-am', `edit ${words}`);
+  }
+  expect(sync(a).code).toBe(0);
+  expect(sync(b).code).toBe(1);
+  return { a, b };
+}
+
+function remoteBranches(clone: string): string[] {
+  return git(clone, 'ls-remote', '--heads', 'origin').trim().split('\n').map((line) => line.split('\t')[1]);
+}
+
+describe('kb sync and the state of git', () => {
+  it('refuses while a rebase is paused, even after the conflict was resolved and committed', () => {
+    const { b } = conflictOnB();
+    // The user resolves the conflict and commits instead of git rebase --continue.
+    writeFileSync(join(b, 'notes/one.md'), readFileSync(join(b, 'notes/one.md'), 'utf8').replace(/<<<<<<< .*\n|=======\n|>>>>>>> .*\n/g, ''));
+    git(b, 'commit', '--quiet', '-am', 'resolved');
+    const refused = sync(b);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe('kb: sync: a rebase is in progress: finish it with git rebase --continue (or --abort)\n');
+    expect(remoteBranches(b)).toEqual(['refs/heads/main']);
+    // Finished, kb sync goes on as usual.
+    git(b, '-c', 'core.editor=true', 'rebase', '--continue');
+    const synced = sync(b);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(remoteBranches(b)).toEqual(['refs/heads/main']);
+  });
+
+  it('refuses on a detached HEAD, pushing nothing', () => {
+    const { a } = twoClones();
+    git(a, 'checkout', '--quiet', '--detach');
+    const refused = sync(a);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^kb: sync: HEAD is detached \(on no branch\): .*git switch/);
+    expect(remoteBranches(a)).toEqual(['refs/heads/main']);
+  });
+});

@@ -1,0 +1,69 @@
+// While git is mid-way through a rebase in the knowledge base, kb writes no note: the review
+// fields a replay of the merged logs changes (and a kb rate's write-back) wait until the
+// rebase is finished, so `git rebase --continue` never finds notes changed under it.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runKb } from '../helpers/kb-cli.ts';
+import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
+
+/** Both clones rate card two and edit notes/one.md's text; A syncs first, so B's next pull conflicts on one. */
+function conflictingClones(): { a: string; b: string; ids: string[] } {
+  const clones = twoClones();
+  const { a, b, ids } = clones;
+  expect(sync(a).code).toBe(0);
+  expect(sync(b).code).toBe(0);
+  rate(a, ids[1], 'good');
+  rate(b, ids[1], 'hard');
+  for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
+    writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
+    git(root, 'add', '-A');
+    git(root, 'commit', '--quiet', '-m', `edit ${words}`);
+  }
+  expect(sync(a).code).toBe(0);
+  return clones;
+}
+
+function resolveOne(root: string): void {
+  writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace(/<<<<<<< .*\n|=======\n|>>>>>>> .*\n/g, ''));
+  git(root, 'add', 'notes/one.md');
+}
+
+describe('notes while git is mid-way', () => {
+  it('a replay during a paused rebase leaves notes alone; the first command after it writes their fields', () => {
+    const { b } = conflictingClones();
+    expect(sync(b).code).toBe(1);
+    const paused = git(b, 'status', '--porcelain');
+    expect(paused).toMatch(/^UU notes\/one\.md$/m);
+    // A read command replays A's rating of card two, which B also rated: two ratings now.
+    expect(runKb(['--kb', b, 'due']).code).toBe(0);
+    expect(git(b, 'status', '--porcelain')).toBe(paused);
+
+    resolveOne(b);
+    git(b, '-c', 'core.editor=true', 'rebase', '--continue');
+    expect(runKb(['--kb', b, 'due']).code).toBe(0);
+    expect(readFileSync(join(b, 'notes/two.md'), 'utf8')).toMatch(/review_count: 2\n/);
+    const synced = sync(b);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(git(b, 'status', '--porcelain')).toBe('');
+  });
+
+  it('kb rate during a merge stores the rating and writes the note once the merge is committed', () => {
+    const { b, ids } = conflictingClones();
+    const three = ids[2];
+    expect(spawnSync('git', ['pull', '--quiet', '--no-rebase', '--no-edit', 'origin', 'main'], { cwd: b }).status).not.toBe(0);
+    const paused = git(b, 'status', '--porcelain');
+    const rated = runKb(['--kb', b, 'rate', three, 'good']);
+    expect(rated.code, rated.stderr).toBe(0);
+    expect(rated.stderr).toMatch(/frontmatter not written: a git merge is in progress/);
+    expect(git(b, 'status', '--porcelain').replace(/^ M reviews\/.*\n/m, '')).toBe(paused.replace(/^ M reviews\/.*\n/m, ''));
+    expect(readFileSync(join(b, 'notes/three.md'), 'utf8')).toMatch(/review_count: 0\n/);
+
+    resolveOne(b);
+    git(b, 'commit', '--quiet', '--no-edit');
+    expect(runKb(['--kb', b, 'due']).code).toBe(0);
+    expect(readFileSync(join(b, 'notes/three.md'), 'utf8')).toMatch(/review_count: 1\n/);
+    expect(readFileSync(join(b, 'notes/two.md'), 'utf8')).toMatch(/review_count: 2\n/);
+  });
+});
