@@ -2,8 +2,9 @@
 // it on screen; when the other session rates that card first, rating it again from the stale
 // screen used to apply a second answer a second later (a new card graduated with no spacing).
 // Now the rating is refused with a message, and the session takes that card as it now is.
-// (A session does not follow the other's ratings of cards it has not shown: its counts catch
-// up when it meets them, or at the next launch.)
+// A session reads each card afresh when it shows it, and today's queue afresh when it runs
+// out of cards due now, so what the other session brought back (an undo) or answered is met
+// before it says done.
 import fc from 'fast-check';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,6 +100,45 @@ describe('two kb review sessions at once', () => {
     expect(third).not.toBe(first);
     expect(queueOf(b)).toEqual(queueOf(reviewRun(services[1], START + 3_000)));
     expect(ratings(dbs[0])).toBe(2);
+  });
+
+  it('meets a card the other session brought back by an undo, before saying done (found as a user)', async () => {
+    const { services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const card = shown(a, START)!;
+    expect(shown(b, START)).toBe(card);
+    expect(b.rate(card, 3, START + 1_000, 1_000).message).toBeNull();
+    expect(a.rate(card, 4, START + 2_000, 1_000).message).toMatch(CHANGED);
+    expect(b.undo(START + 3_000).message).toMatch(/^undid [gG]ood$/);
+    // A answers every other card: the one B took back is new and due again, so A shows it.
+    let now = START + 4_000;
+    const seen: string[] = [];
+    for (let id = shown(a, now); id !== null && seen.length < 10; id = shown(a, now)) {
+      seen.push(id);
+      expect(a.rate(id, 4, (now += 1_000), 1_000).message).toBeNull();
+    }
+    expect(seen).toContain(card);
+    expect(a.next(now).kind).toBe('done');
+    expect(queueOf(a)).toEqual(queueOf(reviewRun(services[0], now)));
+  });
+
+  it('does not show a card it had on screen before as it was then, once the other session answered it', async () => {
+    const { services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    // B rates its first card, shows the second (X), then undoes: the first is back on its
+    // screen while X waits, read once already. A answers X meanwhile.
+    const first = shown(b, START)!;
+    b.rate(first, 3, START + 500, 500);
+    const x = shown(b, START + 600)!;
+    expect(b.undo(START + 700).message).toMatch(/^undid [gG]ood$/);
+    expect(shown(b, START + 800)).toBe(first);
+    expect(shown(a, START + 900)).toBe(first);
+    a.bury(first, START + 950);
+    expect(shown(a, START + 1_000)).toBe(x);
+    a.rate(x, 3, START + 1_100, 1_000);
+    // B, done with the first card, must not show X as the new card it was.
+    b.rate(first, 3, START + 1_200, 1_000);
+    expect(shown(b, START + 1_300)).not.toBe(x);
   });
 
   it('in any interleaving of two sessions, a rating is stored only when the card is as its screen showed it', async () => {

@@ -105,23 +105,40 @@ export class ReviewRun implements ReviewController {
     return NEW_STUDY_DAY;
   }
 
-  private nextOfSession(now: number): ScreenNext {
+  private nextOfSession(now: number, refreshed = false): ScreenNext {
     const next = this.session.next(now);
-    if (next.kind !== 'card') return next;
+    if (next.kind !== 'card') return refreshed ? next : this.refreshed(now);
+    // Read as it is now, not as cached when it was last on screen: another kb review may have
+    // rated it since (a stale copy showed a card rated twice elsewhere as new).
+    this.cache.delete(next.card.id);
     const card = this.card(next.card.id);
     if (!card) {
       // Gone from the database (a scan in another process removed it): skip it.
       this.session.removed(next.card.id);
-      return this.nextOfSession(now);
+      return this.nextOfSession(now, refreshed);
     }
     if (!sameAsQueued(card, next.card)) {
       // Rated or changed by another kb since this session queued it: taken as it is now.
       this.changedElsewhere(card.id, card, now);
-      return this.nextOfSession(now);
+      return this.nextOfSession(now, refreshed);
     }
     const day = this.day(now);
     this.shownDays.set(card.id, day);
     return { kind: 'card', card: toScreen(card, day) };
+  }
+
+  /**
+   * This session ran out of cards due now: today's queue is read again from the database, as
+   * a fresh launch would read it, before saying done or wait. Another kb review on the same
+   * knowledge base may have brought cards back meanwhile (an undo there, an unsuspend) or
+   * answered ones this session still counts. This run's answers carry over.
+   */
+  private refreshed(now: number): ScreenNext {
+    const fresh = this.service.session(this.request, now);
+    fresh.continues(this.session);
+    this.session = fresh;
+    this.cache.clear();
+    return this.nextOfSession(now, true);
   }
 
   checkCalc(cardId: string, typed: string, now: number): CalcCheck {
