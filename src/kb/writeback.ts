@@ -83,7 +83,11 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
   let mtimeMs: number;
   try {
     // Stat before reading: a change in between then shows as a mismatch, never goes unseen.
-    mtimeMs = statSync(abs).mtimeMs;
+    const stat = statSync(abs);
+    mtimeMs = stat.mtimeMs;
+    // A note made read-only (chmod a-w) is one its owner protects: the atomic rename would
+    // replace it all the same (and root may write anything), so kb leaves it alone.
+    if ((stat.mode & 0o222) === 0) return { refused: `${path}: the file is read-only (no write permission)`, untilEdited: true };
   } catch (error) {
     return { refused: `${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})` };
   }
@@ -121,6 +125,9 @@ export function prepareWriteback(
   const note = readNote(root, path);
   if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}) };
   const frontmatter = parseFrontmatter(path, note.raw);
+  const broken = frontmatter.data === null ? frontmatter.diagnostics.find((d) => d.severity === 'error') : undefined;
+  // A frontmatter that does not parse still holds the card: say what is wrong with it, not that the card moved.
+  if (broken) return { status: 'refused', reason: `${path}:${broken.line}: ${broken.message}`, untilEdited: true };
   if (frontmatter.data?.id !== cardId) {
     return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)` };
   }

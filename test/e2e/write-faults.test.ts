@@ -5,7 +5,7 @@
 // read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -57,6 +57,30 @@ function kbUnderMount(root: string, dbPath: string, args: string[], setup: strin
 }
 
 describe('write-back that cannot happen: the rating is stored, exit 0, one warning', () => {
+  it('a frontmatter broken after the scan says what is wrong with it, not that the card moved (found as a user)', () => {
+    const root = writeKb({ 'notes/a.md': '---\nid: aaaaaaaaaaaa\ntags: [t]\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const abs = join(root, 'notes/a.md');
+    writeFileSync(abs, readFileSync(abs, 'utf8').replace('tags: [t]', 'tags: [t, unclosed'));
+    const rated = runKb(['--kb', root, 'rate', 'aaaaaaaaaaaa', 'good']);
+    expect(rated.code).toBe(0);
+    expect(rated.stderr).toMatch(/^kb: warning: frontmatter not written: notes\/a\.md:3: frontmatter: .*; the rating is stored \(once the file is fixed, kb doctor --fix writes the fields\)\n$/);
+    expect(rated.stderr).not.toContain('no longer holds');
+  });
+
+  it('a note made read-only is left as it is (the rename would have replaced it, as root too)', () => {
+    const root = writeKb({ 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const abs = join(root, 'notes/a.md');
+    const before = readFileSync(abs, 'utf8');
+    chmodSync(abs, 0o444);
+    const rated = runKb(['--kb', root, 'rate', 'aaaaaaaaaaaa', 'good']);
+    expect(rated.code).toBe(0);
+    expect(rated.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the rating is stored (once the file is fixed, kb doctor --fix writes the fields)\n');
+    expect(readFileSync(abs, 'utf8')).toBe(before);
+    expect(statSync(abs).mode & 0o777).toBe(0o444);
+  });
+
   it('a YAML anchor on a review field (item 14)', () => {
     const root = writeKb({ 'notes/anchored.md': ANCHORED });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);
