@@ -22,7 +22,7 @@ import { quizKey, type QuizPhase } from './quiz-keys.ts';
 import { secondsLeft } from './quiz-text.ts';
 import { readableWidth } from '../review/card-layout.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
-import { Viewport } from '../review/Viewport.tsx';
+import { clampScroll, Viewport } from '../review/Viewport.tsx';
 import { TopLine } from '../top-line.tsx';
 import { wrapText } from '../text/line-wrap.ts';
 
@@ -106,6 +106,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     scroll: 0,
   });
   const [maxScroll, setMaxScroll] = useState(0);
+  // A larger terminal (or a shorter view) lowers the limit: the offset comes down with it, or
+  // the screen showed the last few lines over blank rows.
+  const onMaxScroll = (max: number) => {
+    setMaxScroll(max);
+    if (view.current.scroll > max) update({ scroll: max });
+  };
   useEffect(() => preloadLineBreaker(), []);
   const [, redraw] = useReducer((count: number) => count + 1, 0);
   const [clock, setClock] = useState(now);
@@ -192,7 +198,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
       case 'open-lab':
         return update({ message: lab.open(question.card.lab) });
       case 'scroll':
-        return update({ scroll: Math.max(0, Math.min(maxScroll, view.current.scroll + command.by)) });
+        return update({ scroll: clampScroll(view.current.scroll + command.by, maxScroll) });
       case 'next':
         return next();
       case 'grade':
@@ -258,7 +264,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         <CardLabPanel control={lab} height={bodyHeight + 2} width={width} />
       ) : (
         <>
-          <Viewport height={Math.max(2, bodyHeight - (messageLines.length - 1))} scroll={scroll} onMaxScroll={setMaxScroll}>
+          <Viewport height={Math.max(2, bodyHeight - (messageLines.length - 1))} scroll={scroll} onMaxScroll={onMaxScroll}>
             <Box marginTop={1}>
               <Markdown source={questionSource(question.prompt)} width={measure} />
             </Box>
