@@ -37,6 +37,14 @@ describe('kb review keys', () => {
       expect(reviewKey({ ...view, helpOpen: true }, input, noKey)).toEqual({ command: null, hideHelp: true });
     }
     expect(reviewKey({ ...review, helpOpen: true }, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
+    // The scroll keys scroll a key list taller than the screen, and hide one that fits like any
+    // other key (it says "any key hides this help", and j did nothing).
+    for (const [input, key] of [['j', noKey], ['k', noKey], ['', { ...noKey, downArrow: true }], ['', { ...noKey, upArrow: true }], ['', { ...noKey, pageDown: true }]] as const) {
+      expect(reviewKey({ ...review, helpOpen: true }, input, key)).toEqual({ command: null, hideHelp: true });
+    }
+    expect(reviewKey({ ...review, helpOpen: true, helpScrolls: true }, 'j', noKey)).toEqual({ command: { kind: 'scroll-help', by: 1 }, hideHelp: false });
+    expect(reviewKey({ ...review, helpOpen: true, helpScrolls: true }, '', { ...noKey, upArrow: true })).toEqual({ command: { kind: 'scroll-help', by: -1 }, hideHelp: false });
+    expect(reviewKey({ ...review, helpOpen: true, helpScrolls: true }, 'x', noKey)).toEqual({ command: null, hideHelp: true });
     // Ctrl-Z goes back to the shell from any screen, a calc answer being typed and the lab panel included.
     for (const view of [review, { ...review, calc: true, typed: '0.5' }, { ...review, labOpen: true }, { ...review, hasCard: false }]) {
       expect(reviewKey(view, 'z', { ...noKey, ctrl: true }).command).toEqual({ kind: 'to-shell' });

@@ -162,7 +162,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   };
 
   useKeys(exit, (input, key) => {
-    const view = { busy, labOpen: lab.state !== null, helpOpen: help, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
+    const view = { busy, labOpen: lab.state !== null, helpOpen: help, helpScrolls: helpScroll.max > 0, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
     if (command === null && !hideHelp) return;
@@ -228,15 +228,16 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
       <Text color="yellow">{statusLines.join('\n')}</Text>
       {help ? (
-        // The answer bar's row too: it is hidden under the key list.
-        <Viewport height={bodyHeight + 1} scroll={helpScroll.offset} onMaxScroll={helpScroll.onMaxScroll}>
-          <HelpPanel editable={controller.editable !== false} width={width} />
+        // The answer bar's row too: it is hidden under the key list. Keyed, as the card's: one
+        // Viewport reused for both told the help's limit only where it differed from the card's.
+        <Viewport key="help" height={bodyHeight + 1} scroll={helpScroll.offset} onMaxScroll={helpScroll.onMaxScroll}>
+          <HelpPanel editable={controller.editable !== false} width={width} scrolls={helpScroll.max > 0} />
         </Viewport>
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
         <CardLabPanel control={lab} height={bodyHeight + 1} width={width} />
       ) : card ? (
-        <Viewport height={bodyHeight} scroll={scroll.offset} onMaxScroll={scroll.onMaxScroll}>
+        <Viewport key="card" height={bodyHeight} scroll={scroll.offset} onMaxScroll={scroll.onMaxScroll}>
           <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} answerLine={answerLine} />
         </Viewport>
       ) : (

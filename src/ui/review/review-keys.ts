@@ -11,6 +11,8 @@ export interface ReviewKeyView {
   labOpen: boolean;
   /** The key list (`?`) is shown: Esc closes it rather than the session. */
   helpOpen?: boolean;
+  /** The key list is taller than the screen: the scroll keys scroll it instead of hiding it. */
+  helpScrolls?: boolean;
   /** A card is on screen (not the summary or a wait). */
   hasCard: boolean;
   /** The card asks for a typed number (a calc card). */
@@ -64,10 +66,10 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (key.ctrl && input === 'z') return only({ kind: 'to-shell' });
   if (view.labOpen) return only({ kind: 'lab-key' });
   // The key list covers the card: a key pressed over it only hides it (it rated or suspended the
-  // card behind it, found as a user), but the scroll keys scroll a list taller than the screen.
-  // Ctrl-C still quits.
+  // card behind it, found as a user), but the scroll keys scroll a list taller than the screen
+  // (where it fits, they hide it too: it says "any key", and j did nothing). Ctrl-C still quits.
   if (view.helpOpen) {
-    const by = scrollKey(input, key, view.pageRows);
+    const by = view.helpScrolls ? scrollKey(input, key, view.pageRows) : 0;
     if (by !== 0) return only({ kind: 'scroll-help', by });
     return { command: key.ctrl && input === 'c' ? { kind: 'quit', interrupted: true } : null, hideHelp: true };
   }

@@ -7,6 +7,8 @@ import { clampScroll } from './Viewport.tsx';
 
 export interface Scroll {
   offset: number;
+  /** The largest useful offset: 0 when the content fits. */
+  max: number;
   /** Moves the offset by `rows`, within 0 and the limit. */
   by(rows: number): void;
   /** Back to the top (a card shown afresh). */
@@ -24,5 +26,5 @@ export function useScroll(): Scroll {
     setMax(limit);
     setOffset((at) => clampScroll(at, limit));
   }, []);
-  return { offset, by, reset, onMaxScroll };
+  return { offset, max, by, reset, onMaxScroll };
 }
