@@ -1,6 +1,7 @@
 // The bottom line: before reveal, how to reveal; after, the four answers with their intervals.
 import { Box, Text } from 'ink';
 import type { AnswerOption } from '../../app/review/screen-contract.ts';
+import { GRADE_LABELS } from '../../model/fsrs-state.ts';
 
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
@@ -61,7 +62,7 @@ export function AnswerBar({ revealed, options, width, lab = false, calc = false,
     <Box flexWrap="wrap" columnGap={GAP}>
       {options.map((option) => (
         <Text key={option.grade}>
-          <Text bold color={COLORS[option.grade]}>{`${option.grade} ${option.name[0].toUpperCase()}${option.name.slice(1)}`}</Text>
+          <Text bold color={COLORS[option.grade]}>{`${option.grade} ${GRADE_LABELS[option.grade]}`}</Text>
           <Text>{` ${option.label}`}</Text>
           {option.grade === suggested ? <Text dimColor>{' ← Space'}</Text> : null}
         </Text>
