@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reviewKey, type ReviewKeyView } from '../../src/ui/review/review-keys.ts';
+import { NO_NOTE, reviewKey, type ReviewKeyView } from '../../src/ui/review/review-keys.ts';
 import { quizKey, type QuizKeyView } from '../../src/ui/quiz/quiz-keys.ts';
 
 const noKey = { return: false, escape: false, ctrl: false, meta: false, tab: false, backspace: false, delete: false, upArrow: false, downArrow: false, pageUp: false, pageDown: false };
@@ -20,6 +20,11 @@ describe('kb review keys', () => {
     expect(reviewKey({ ...calc, typed: '0.5 ' }, 's', noKey).command).toEqual({ kind: 'type', typed: '0.5 s' });
     expect(reviewKey({ ...calc, typed: '20' }, '', { ...noKey, return: true }).command).toEqual({ kind: 'check', typed: '20' });
     expect(reviewKey(calc, 's', noKey).command).toEqual({ kind: 'suspend' });
+  });
+
+  it('f shows the whole note of a note\'s card; on a deck card it says there is none', () => {
+    expect(reviewKey({ ...review, note: true }, 'f', noKey).command).toEqual({ kind: 'toggle-full' });
+    expect(reviewKey({ ...review, note: false, revealed: true }, 'f', noKey).command).toEqual({ kind: 'hint', message: NO_NOTE });
   });
 
   it('help closes on any later key but not on ? itself; a busy screen and the lab panel keep their keys', () => {

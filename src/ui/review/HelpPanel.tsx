@@ -10,7 +10,7 @@ const KEYS: Array<[string, string]> = [
   ['Space, Enter', 'show the answer; once shown, answer Good'],
   ['1 2 3 4', 'Again, Hard, Good, Easy (each with its interval)'],
   ['0-9 . then Enter', 'calc card: type a number (unit optional), Enter'],
-  ['f', 'show or hide the whole note'],
+  ['f', 'show or hide the whole note (not on deck cards)'],
   ['j k, arrows, PgUp PgDn', 'scroll a long card'],
   ['u', 'undo the last answer, bury or suspend'],
   ['b', 'bury: hide the card until tomorrow'],

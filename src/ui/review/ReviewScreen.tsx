@@ -162,7 +162,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   };
 
   useKeys(exit, (input, key) => {
-    const view = { busy, labOpen: lab.state !== null, helpOpen: help, helpScrolls: helpScroll.max > 0, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
+    const view = { busy, labOpen: lab.state !== null, helpOpen: help, helpScrolls: helpScroll.max > 0, hasCard: card !== null, calc: Boolean(card?.calc), note: card?.kind === 'note', revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
     if (command === null && !hideHelp) return;
@@ -243,7 +243,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} width={width} />
       )}
-      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} suggested={verdict?.suggested} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} note={card.kind === 'note'} suggested={verdict?.suggested} /> : null}
     </Box>
   );
 }

@@ -17,6 +17,8 @@ export interface ReviewKeyView {
   hasCard: boolean;
   /** The card asks for a typed number (a calc card). */
   calc: boolean;
+  /** The card is a note's, so f has a whole note to show (a deck card's has none). */
+  note?: boolean;
   revealed: boolean;
   /** What has been typed into a calc card's answer line. */
   typed: string;
@@ -51,6 +53,8 @@ export interface ReviewKeyResult {
   hideHelp: boolean;
 }
 
+export const NO_NOTE = 'f: a deck card has no note behind it; this is all of it';
+
 const LETTER_COMMANDS: Record<string, ReviewCommand> = {
   f: { kind: 'toggle-full' },
   b: { kind: 'bury' },
@@ -84,6 +88,8 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (!view.hasCard) return only(null);
   const by = scrollKey(input, key, view.pageRows);
   if (by !== 0) return only({ kind: 'scroll', by });
+  // Said, not silent: f did nothing on a deck card (found as a user).
+  if (input === 'f' && view.note === false) return only({ kind: 'hint', message: NO_NOTE });
   const letter = LETTER_COMMANDS[input];
   if (letter) return only(letter);
   if (!view.revealed) {
