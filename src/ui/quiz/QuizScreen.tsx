@@ -20,6 +20,7 @@ import { QuizEnd } from './QuizEnd.tsx';
 import { QuizInput } from './AnswerInput.tsx';
 import { quizKey, type QuizPhase } from './quiz-keys.ts';
 import { secondsLeft } from './quiz-text.ts';
+import { quizSourceLine } from './source-line.ts';
 import { readableWidth } from '../review/card-layout.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
 import { clampScroll, Viewport } from '../review/Viewport.tsx';
@@ -257,8 +258,8 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         }
         right={<Text color={left !== null && left <= 10 ? 'red' : undefined}>{countdown || ' '}</Text>}
       />
-      {/* Cut in the middle where it does not fit, as kb review's: the path's line number stays (cut at the end, "metrics.md:4…" read as line 4). */}
-      <Text dimColor wrap="truncate-middle">{`${question.card.deck}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''} · ${question.card.path}:${question.card.line}`}</Text>
+      {/* Fitted by kb: the tags give way before the path, whose line number stays (cut at the end, "metrics.md:4…" read as line 4). */}
+      <Text dimColor wrap="truncate-end">{quizSourceLine(question.card.deck, question.card.tags, `${question.card.path}:${question.card.line}`, width)}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.
         <CardLabPanel control={lab} height={bodyHeight + 2} width={width} />
