@@ -9,7 +9,7 @@ import type { LabProgress } from '../lab/progress.ts';
 import { checksTally, type CardLabOutcome, type CardLabs } from '../app/card-labs/card-labs.ts';
 import { LabProgressBar } from './lab-progress.tsx';
 import { clampScroll, Viewport } from './review/Viewport.tsx';
-import { wrapText } from './text/line-wrap.ts';
+import { wrapHanging, wrapText } from './text/line-wrap.ts';
 import { packParts } from './text/pack-parts.ts';
 
 export type LabPanelState =
@@ -149,7 +149,8 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
           const [mark, color] = MARKS[String(check.pass) as 'true' | 'false' | 'null'];
           return (
             <Box key={i} flexDirection="column">
-              <Text color={color}>{`${mark} ${check.say}`}</Text>
+              {/* Wrapped by kb under its text, not its mark (Ink's wrap began the next row at column 0). */}
+              <Text color={color}>{wrapHanging(`${mark} `, check.say, width).join('\n')}</Text>
               {/* Wrapped by kb (Ink's wrap started each row after the first with the space it broke at). */}
               <Box paddingLeft={MEASURED_INDENT}>
                 <Text dimColor>{wrapText(check.measured, Math.max(10, width - MEASURED_INDENT)).join('\n')}</Text>
