@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { ReviewService, UndoError } = await import('../app/review/review-service.ts');
-      const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
+      const { describeState, describeWriteback, gradeLabel, gradeName } = await import('../ui/text/rating-report.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         let outcome;
@@ -28,7 +28,8 @@ export function register(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...outcome, rating: outcome.grade === null ? null : gradeName(outcome.grade) }, null, 2)}\n`);
           return;
         }
-        const what = outcome.grade === null ? outcome.action : gradeName(outcome.grade);
+        // "undid Again on ID", as kb review's u says it ("undid again" read as "undid once more").
+        const what = outcome.grade === null ? outcome.action : gradeLabel(outcome.grade);
         const lines = [`undid ${what} on ${outcome.cardId}: back to ${describeState(outcome.restored, Date.now())}`];
         const file = describeWriteback(outcome.file);
         if (file) lines.push(file);

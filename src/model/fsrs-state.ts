@@ -101,6 +101,11 @@ export type Grade = 1 | 2 | 3 | 4;
 export const GRADES: readonly Grade[] = [1, 2, 3, 4];
 export const GRADE_NAMES = { 1: 'again', 2: 'hard', 3: 'good', 4: 'easy' } as const;
 export type GradeName = (typeof GRADE_NAMES)[Grade];
+/**
+ * An answer named in a sentence, as kb review's answer bar names it: "undid Again" (the name
+ * in lower case, "undid again", read as "undid once more").
+ */
+export const GRADE_LABELS = { 1: 'Again', 2: 'Hard', 3: 'Good', 4: 'Easy' } as const;
 
 export function parseGrade(name: string): Grade | null {
   const lower = name.toLowerCase();

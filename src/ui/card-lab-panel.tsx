@@ -8,8 +8,8 @@ import { useEffect, useReducer, useRef } from 'react';
 import type { LabProgress } from '../lab/progress.ts';
 import { checksTally, type CardLabOutcome, type CardLabs } from '../app/card-labs/card-labs.ts';
 import { LabProgressBar } from './lab-progress.tsx';
-import { Viewport } from './review/Viewport.tsx';
-import { wrapText } from './text/line-wrap.ts';
+import { clampScroll, Viewport } from './review/Viewport.tsx';
+import { wrapHanging, wrapText } from './text/line-wrap.ts';
 import { packParts } from './text/pack-parts.ts';
 
 export type LabPanelState =
@@ -100,7 +100,7 @@ export function useCardLab(labs: CardLabs | undefined, now: () => number, onClos
       return;
     }
     const by = key.downArrow || input === 'j' ? 1 : key.upArrow || input === 'k' ? -1 : key.pageDown ? pageRows : key.pageUp ? -pageRows : 0;
-    if (by !== 0) return set({ scroll: Math.max(0, Math.min(maxScroll, scroll + by)) });
+    if (by !== 0) return set({ scroll: clampScroll(scroll + by, maxScroll) });
     set({ state: null, scroll: 0 });
     onClose(Math.max(0, now() - openedAt));
   };
@@ -110,6 +110,8 @@ export function useCardLab(labs: CardLabs | undefined, now: () => number, onClos
     scroll: held.current.scroll,
     setMaxScroll: (max) => {
       held.current.maxScroll = max;
+      // A larger terminal lowers the limit: the offset comes down with it (kept, it left rows blank).
+      if (held.current.scroll > max) set({ scroll: max });
     },
     open,
     key,
@@ -147,7 +149,8 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
           const [mark, color] = MARKS[String(check.pass) as 'true' | 'false' | 'null'];
           return (
             <Box key={i} flexDirection="column">
-              <Text color={color}>{`${mark} ${check.say}`}</Text>
+              {/* Wrapped by kb under its text, not its mark (Ink's wrap began the next row at column 0). */}
+              <Text color={color}>{wrapHanging(`${mark} `, check.say, width).join('\n')}</Text>
               {/* Wrapped by kb (Ink's wrap started each row after the first with the space it broke at). */}
               <Box paddingLeft={MEASURED_INDENT}>
                 <Text dimColor>{wrapText(check.measured, Math.max(10, width - MEASURED_INDENT)).join('\n')}</Text>

@@ -62,20 +62,26 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
  */
 export function useKeys(exit: Exit, handler: KeyHandler, options: { paused?: boolean } = {}): void {
   const handle = useEffectEvent(exitOnError(exit, handler));
-  const waiting = useRef<Array<[string, Key]>>([]);
+  // Each key with the number of the last render before it came.
+  const waiting = useRef<Array<{ keys: [string, Key]; after: number }>>([]);
+  const renders = useRef(0);
+  const thisRender = ++renders.current;
   const [, nextTurn] = useState(0);
   useInput((input, key) => {
-    waiting.current.push(...splitKeys(input, key));
+    waiting.current.push(...splitKeys(input, key).map((keys) => ({ keys, after: renders.current })));
     nextTurn((turn) => turn + 1);
   });
-  // After each render: the next waiting key, then another render for the one after it. While
-  // paused (the screen reloads a card after the editor), keys wait, and the render that ends
-  // the pause takes them up.
+  // After each render: the next waiting key, then another render for the one after it. A key
+  // waits for a render begun after it came: the effects of the render before it may still be
+  // pending when it comes, and what they measure (the key list's height, so whether j scrolls
+  // it) reaches the screen's state only in the next render. While paused (the screen reloads a
+  // card after the editor), keys wait, and the render that ends the pause takes them up.
   useEffect(() => {
     if (options.paused) return;
-    const next = waiting.current.shift();
-    if (!next) return;
-    handle(...next);
+    const next = waiting.current[0];
+    if (!next || next.after >= thisRender) return;
+    waiting.current.shift();
+    handle(...next.keys);
     if (waiting.current.length > 0) nextTurn((turn) => turn + 1);
   });
 }

@@ -181,6 +181,18 @@ describe('the shipped decks', () => {
     expect(calcCards.length).toBeGreaterThanOrEqual(50);
   });
 
+  it('a card whose worked answer writes a ratio as "{answer}x" accepts the answer typed that way', () => {
+    const ratios = calcCards.filter((parsed) => !parsed.calc?.unit && /\{answer\}\s?[x×]/.test(parsed.calc?.explain ?? ''));
+    expect(ratios.length).toBeGreaterThan(0);
+    for (const parsed of ratios) {
+      const s = session([{ ...parsed, path: parsed.file, id: parsed.id ?? parsed.front }], 3);
+      for (const typed of [`${formatNumber(s.questions[0].expected as number)}x`, `${formatNumber(s.questions[0].expected as number)} ×`]) {
+        const result = answerCalc(s, typed, { askedAt: 0, answeredAt: 1 });
+        expect(result.kind === 'answered' && result.answer.correct, `${parsed.file}:${parsed.line} typed "${typed}"`).toBe(true);
+      }
+    }
+  });
+
   it('every calc card draws finite answers, fills its question, and accepts its answer typed with its unit', () => {
     for (const parsed of calcCards) {
       const quizCard: QuizCard = { ...parsed, path: parsed.file, id: parsed.id ?? parsed.front };

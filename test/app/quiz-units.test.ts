@@ -85,6 +85,12 @@ describe('typed answers: units', () => {
     expect(refusal('20 kb', 'KiB')).toMatch(/not a unit kb knows/);
   });
 
+  it('a ratio without a unit takes a trailing x or ×, as its worked answer writes it ("11.67x")', () => {
+    for (const typed of ['11.7x', '11.7 x', '11.7×', '11.7 ×', '11.7X']) expect(value(typed, null)).toBe(11.7);
+    expect(refusal('11.7 xs', null)).toMatch(/has no unit/);
+    expect(refusal('11.7x', 'ms')).toMatch(/"x" does not convert to ms/);
+  });
+
   it('a bare prefix is read only where it cannot be mistaken', () => {
     expect(refusal('2.4G', 'GB')).toMatch(/ambiguous.*2\.4 GB/);
     expect(refusal('1.5k', 'ms')).toMatch(/ambiguous/);

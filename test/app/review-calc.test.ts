@@ -63,6 +63,13 @@ describe('a calc card in kb review', () => {
     expect(checkTyped(question, '20 GB')).toMatchObject({ kind: 'retry' });
     expect(checkTyped(question, 'twenty')).toMatchObject({ kind: 'retry' });
   });
+
+  it('takes a ratio typed with x or × on a card without a unit, as its worked answer writes it', () => {
+    const ratio = parseCalc('vars:\n  off: { choose: [700] }\n  on: { choose: [60] }\nanswer: off / on\ntolerance: 2%\nexplain: "{off} / {on} = {answer}x"\n', 3, 'cards/x.md').spec as CalcSpec;
+    const question = dailyCalc({ ...card('abc'), calc: ratio }, '2026-03-10')!;
+    expect(checkTyped(question, '11.7x')).toMatchObject({ kind: 'checked', correct: true });
+    expect(checkTyped(question, '11.7 ×')).toMatchObject({ kind: 'checked', correct: true });
+  });
 });
 
 describe('the answer line keys', () => {

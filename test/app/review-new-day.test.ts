@@ -67,8 +67,8 @@ describe('a kb review run that crosses into a new study day', () => {
     run.rate(morning.card.id, 3, MORNING + 2_000, 1_000);
     expect(run.summary(MORNING + 3_000).cards).toBe(4);
     // Undo still reaches back past the turn of the day: this morning's rating, then last night's.
-    expect(run.undo(MORNING + 4_000).message).toBe('undid good');
-    expect(run.undo(MORNING + 5_000).message).toBe('undid easy');
+    expect(run.undo(MORNING + 4_000).message).toBe('undid Good');
+    expect(run.undo(MORNING + 5_000).message).toBe('undid Easy');
     expect(run.counts().done).toBe(2);
   });
 

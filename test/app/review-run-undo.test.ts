@@ -81,6 +81,9 @@ describe('kb review undo', () => {
     run.undo(START + 3_000);
     run.undo(START + 4_000);
     expect(run.counts()).toEqual(opened);
+    // The rating named as the answer bar names it: "undid again" read as "undid once more".
+    run.rate(a, 1, START + 4_500, 1_000);
+    expect(run.undo(START + 4_600).message).toBe('undid Again');
     expect(shownId(run, START + 4_000)).toBe(a);
     run.rate(a, 4, START + 5_000, 1_000);
     expect(shownId(run, START + 5_000)).toBe(b);

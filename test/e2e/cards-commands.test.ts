@@ -118,7 +118,7 @@ describe('kb cards and the card commands', () => {
     expect(kb('undo').stdout).toContain(`undid forget on ${ttft.id}`);
     expect(kb('undo').stdout).toContain(`undid forget on ${ttft.id}`);
     expect(cards(ttft.id)[0]).toMatchObject({ state: 'review', reps: 1 });
-    expect(kb('undo').stdout).toContain(`undid easy on ${ttft.id}`);
+    expect(kb('undo').stdout).toContain(`undid Easy on ${ttft.id}`);
     expect(kb('undo').stdout).toContain(`undid unbury on ${tpot.id}`);
     expect(cards('--state', 'buried').map((card) => card.id)).toEqual([tpot.id]);
   });

@@ -31,7 +31,7 @@ describe('kb due / rate / undo', () => {
 
     const undone = runKb(['--kb', kb.root, 'undo']);
     expect(undone.code).toBe(0);
-    expect(undone.stdout).toContain(`undid good on ${ttft}`);
+    expect(undone.stdout).toContain(`undid Good on ${ttft}`);
     expect(readFileSync(kb.ttftPath, 'utf8')).toBe(original);
     const db = openDb(kb.root);
     expect(db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });

@@ -123,8 +123,8 @@ describe('kb quiz in a terminal', () => {
     const screen = await tmux.waitFor('does not convert');
     const rows = screen.split('\n');
     expect(rows[0]).toMatch(/^question 1\/1/);
-    // The source line is cut in the middle: its line number stays ("metrics.md:4…" read as line 4).
-    expect(rows[1]!.trimEnd()).toMatch(/….*metrics\.md:18$/);
+    // The source line gives up its tags before its path, whose line number stays ("metrics.md:4…" read as line 4).
+    expect(rows[1]!.trimEnd()).toBe('metrics · cards/metrics.md:18');
     expect(rows.join(' ').replace(/\s+/g, ' ')).toMatch(/"GB" does not convert to \w+: answer in \w+/);
     expect(rows.slice(0, 14).some((row) => row.startsWith('type a number'))).toBe(true);
     // Esc clears the typed answer, then ends the quiz (as a calc card in kb review).

@@ -80,7 +80,7 @@ describe('kb review in a terminal', () => {
 
     tmux.send('u');
     await tmux.waitFor('What is TTFT and why does it matter for chat?');
-    await tmux.waitFor('undid good');
+    await tmux.waitFor('undid Good');
     expect(readFileSync(kb.ttftPath, 'utf8')).toBe(original);
 
     tmux.send('Enter');

@@ -34,7 +34,7 @@ describe('kb review undo in a terminal', () => {
     await tmux.revealAndRate('3');
     await tmux.waitFor('Question Charlie?');
     tmux.send('u');
-    await tmux.waitFor((shown) => shown.includes('Question Bravo?') && shown.includes('undid good'));
+    await tmux.waitFor((shown) => shown.includes('Question Bravo?') && shown.includes('undid Good'));
     tmux.send('u');
     screen = await tmux.waitFor((shown) => shown.includes('Question Alpha?') && counts.exec(shown)?.[1] === '3');
     expect(screen).toMatch(/new 3\s+learning 0\s+review 0/);

@@ -50,7 +50,7 @@ describe('CardView', () => {
     expect(roomy).toContain(`Lab: ${labLine}  (l runs it)`);
     const narrow = frame({ card: card({ lab: 'ttft-breakdown' }), width: 80, labLine });
     const at = narrow.findIndex((line) => line.startsWith('Lab: '));
-    expect(narrow.slice(at, at + 2)).toEqual(['Lab: ttft-breakdown · not reproduced 1/2 (interrupted) · 3d ago ·', 'queue_wait.p99 / ttft.p99 = 0.937  (l runs it)']);
+    expect(narrow.slice(at, at + 2)).toEqual(['Lab: ttft-breakdown · not reproduced 1/2 (interrupted) · 3d ago', 'queue_wait.p99 / ttft.p99 = 0.937  (l runs it)']);
     for (const line of narrow) expect(stringWidth(line)).toBeLessThanOrEqual(80);
   });
 });

@@ -17,6 +17,14 @@ describe('HelpPanel', () => {
     }
   });
 
+  it('says "any key" hides it where it fits, and that the scroll keys scroll it where it does not', () => {
+    const fits = renderToString(<HelpPanel width={79} />, { columns: 80 });
+    expect(fits).toMatch(/│ any key +hide this help +│/);
+    const scrolls = renderToString(<HelpPanel width={79} scrolls />, { columns: 80 }).split('\n');
+    expect(scrolls.find((line) => line.includes('any other key'))).toMatch(/│ any other key +hide this help \(j k, arrows, PgUp PgDn scroll it\) +│/);
+    expect(scrolls).toHaveLength(fits.split('\n').length);
+  });
+
   it('puts each description under its key on a narrow terminal, every line within the width', () => {
     const lines = renderToString(<HelpPanel width={40} />, { columns: 40 }).split('\n');
     expect(lines.every((line) => line.length <= 40)).toBe(true);

@@ -3,6 +3,7 @@
 // broke at; and the footer broke "kb lab history" from its lab's name).
 import { renderToString } from 'ink';
 import { describe, expect, it } from 'vitest';
+import type { CardLabOutcome } from '../../src/app/card-labs/card-labs.ts';
 import { CardLabPanel, type CardLabControl } from '../../src/ui/card-lab-panel.tsx';
 
 const outcome = {
@@ -16,8 +17,8 @@ const outcome = {
   runId: 7,
 };
 
-function panel(width: number): string[] {
-  const control: CardLabControl = { state: { phase: 'done', lab: 'ttft-breakdown', outcome }, scroll: 0, setMaxScroll: () => {}, open: () => null, key: () => {}, runs: 1 };
+function panel(width: number, shown: CardLabOutcome = outcome): string[] {
+  const control: CardLabControl = { state: { phase: 'done', lab: 'ttft-breakdown', outcome: shown }, scroll: 0, setMaxScroll: () => {}, open: () => null, key: () => {}, runs: 1 };
   return renderToString(<CardLabPanel control={control} height={30} width={width} />, { columns: width + 1 }).split('\n');
 }
 
@@ -29,6 +30,33 @@ describe('the lab panel at 40 columns', () => {
     for (const line of measured) expect(line).toMatch(/^ {4}\S/);
     const footer = lines.join('\n');
     expect(footer).toMatch(/^kb lab history ttft-breakdown$/m);
-    expect(footer).toMatch(/^More: kb lab show ttft-breakdown · ?$|More: kb lab show ttft-breakdown$/m);
+    expect(footer).toMatch(/^More: kb lab show ttft-breakdown$/m);
+  });
+});
+
+describe('the lab panel at 80 columns (the prefix-cache lab, found as a user)', () => {
+  const prefixCache = {
+    ...outcome,
+    lab: 'prefix-cache',
+    status: 'ok' as const,
+    verdict: 'reproduced' as const,
+    checks: [{ say: 'with the cache on, at least 80% of prompt tokens are served from cached blocks', measured: 'kv.prefix_hit_rate@true = 0.930; expected >= 0.8', pass: true }],
+    runId: 1,
+  };
+
+  it('wraps an expectation under its text, not under its mark', () => {
+    const lines = panel(79, prefixCache);
+    const at = lines.findIndex((line) => line.startsWith('✓ with the cache on'));
+    expect(lines.slice(at, at + 3)).toEqual([
+      '✓ with the cache on, at least 80% of prompt tokens are served from cached',
+      '  blocks',
+      '    kv.prefix_hit_rate@true = 0.930; expected >= 0.8',
+    ]);
+  });
+
+  it('ends no footer row with its separator', () => {
+    const lines = panel(79, prefixCache);
+    expect(lines.join('\n')).toContain('Run #1 stored (ok). · More: kb lab show prefix-cache\nkb lab history prefix-cache');
+    for (const line of lines) expect(line.trimEnd()).not.toMatch(/ ·$/);
   });
 });

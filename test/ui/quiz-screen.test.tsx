@@ -92,6 +92,31 @@ describe('QuizScreen', () => {
     await shows(lastFrame, '✓ Right: 0.02s = 20 ms');
   });
 
+  it('says why a typed answer was not taken directly under the answer line (it was at the bottom, far from it)', async () => {
+    const driver = new SessionDriver([tpotCard()]);
+    const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);
+    await shows(lastFrame, 'Answer (ms):');
+    await press(stdin, '2', '0', ' ', 'G', 'B', '\r');
+    const rows = (await shows(lastFrame, '"GB" does not convert to ms')).split('\n');
+    const answerRow = rows.findIndex((row) => row.startsWith('Answer (ms): 20 GB'));
+    expect(rows[answerRow + 1]).toMatch(/^"GB" does not convert to ms/);
+    await press(stdin, '\x7f');
+    expect(lastFrame()).not.toContain('does not convert');
+  });
+
+  it('on a short screen goes down to the answer line and the reason under it', async () => {
+    const driver = new SessionDriver([tpotCard()]);
+    const app = render(<QuizScreen driver={driver} now={() => 0} />);
+    Object.defineProperty(app.stdout, 'columns', { value: 30, configurable: true });
+    Object.defineProperty(app.stdout, 'rows', { value: 10, configurable: true });
+    app.stdout.emit('resize');
+    await shows(app.lastFrame, 'Answer (ms):');
+    await press(app.stdin, '2', '0', ' ', 'G', 'B', '\r');
+    const frame = await until(app.lastFrame, (text) => text.includes('a time)'));
+    expect(frame).toContain('Answer (ms): 20 GB');
+    expect(frame.replace(/\s+/g, ' ')).toContain('"GB" does not convert to ms: answer in ms (a time)');
+  });
+
   it('ends early with Esc and shows what was answered', async () => {
     const driver = new SessionDriver([quizCard('a'), quizCard('b'), quizCard('c')]);
     const { lastFrame, stdin } = render(<QuizScreen driver={driver} now={() => 0} />);

@@ -4,6 +4,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { indicator } from '../../src/ui/review/Viewport.tsx';
+import { NO_NOTE } from '../../src/ui/review/review-keys.ts';
 import { FakeController, screenCard } from './fake-controller.ts';
 import { press, tick } from './ink-input.ts';
 
@@ -29,6 +30,26 @@ describe('review screen wording', () => {
     await press(bundled.stdin, '?');
     expect(bundled.lastFrame()).toContain('bury: hide the card');
     expect(bundled.lastFrame()).not.toContain('edit in $EDITOR at the card');
+  });
+
+  it('offers f only on a note\'s card; on a deck card f says there is no note, and does nothing else (it was offered and silent)', async () => {
+    const deck = render(<ReviewScreen controller={new FakeController([screenCard('a', { kind: 'card', path: 'cards/metrics.md' })])} startedAt={0} now={() => 0} />);
+    await tick();
+    expect(deck.lastFrame()).toContain('Space show answer · e edit · b bury');
+    expect(deck.lastFrame()).not.toContain('f note');
+    await press(deck.stdin, 'f');
+    expect(deck.lastFrame()).toContain(NO_NOTE);
+    expect(deck.lastFrame()).not.toContain('Answer a');
+    await press(deck.stdin, ' ', 'f');
+    expect(deck.lastFrame()).toContain('Answer a');
+    expect(deck.lastFrame()).toContain(NO_NOTE);
+    cleanup();
+
+    const note = render(<ReviewScreen controller={new FakeController([screenCard('a')])} startedAt={0} now={() => 0} />);
+    await tick();
+    expect(note.lastFrame()).toContain('Space show answer · f note · e edit');
+    await press(note.stdin, 'f');
+    expect(note.lastFrame()).toContain('The whole note of a.');
   });
 
   it('says "Tomorrow: 1 card due" on the Done screen', async () => {

@@ -67,6 +67,30 @@ describe('ReviewScreen', () => {
     expect(lastFrame()).toContain('Question a?');
   });
 
+  it('hides a key list that fits with j and the arrows too; scrolls one taller than the screen', async () => {
+    const app = render(<ReviewScreen controller={new FakeController([screenCard('a')])} startedAt={0} now={() => 0} />);
+    await shows(app.lastFrame, 'Question a?');
+    for (const key of ['j', 'k', '\x1b[B', '\x1b[A']) {
+      await press(app.stdin, '?');
+      await shows(app.lastFrame, 'hide this help');
+      expect(app.lastFrame()).toMatch(/any key +hide this help/);
+      await press(app.stdin, key);
+      await shows(app.lastFrame, 'Question a?');
+      expect(app.lastFrame()).not.toContain('hide this help');
+    }
+    // A phone's short terminal: the list scrolls, and its own line says so.
+    Object.defineProperty(app.stdout, 'rows', { value: 12, configurable: true });
+    app.stdout.emit('resize');
+    await press(app.stdin, '?');
+    await shows(app.lastFrame, 'Keys');
+    for (let i = 0; i < 8; i++) await press(app.stdin, 'j');
+    const scrolled = await shows(app.lastFrame, 'any other key');
+    expect(scrolled).toContain('hide this help (j k, arrows, PgUp PgDn scroll it)');
+    expect(scrolled).not.toContain('Keys');
+    await press(app.stdin, 'x');
+    await shows(app.lastFrame, 'Question a?');
+  });
+
   it('opens the editor at the card and reloads it', async () => {
     const controller = new FakeController([screenCard('a')]);
     const ran: string[] = [];

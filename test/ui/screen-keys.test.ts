@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reviewKey, type ReviewKeyView } from '../../src/ui/review/review-keys.ts';
+import { NO_NOTE, reviewKey, type ReviewKeyView } from '../../src/ui/review/review-keys.ts';
 import { quizKey, type QuizKeyView } from '../../src/ui/quiz/quiz-keys.ts';
 
 const noKey = { return: false, escape: false, ctrl: false, meta: false, tab: false, backspace: false, delete: false, upArrow: false, downArrow: false, pageUp: false, pageDown: false };
@@ -22,6 +22,11 @@ describe('kb review keys', () => {
     expect(reviewKey(calc, 's', noKey).command).toEqual({ kind: 'suspend' });
   });
 
+  it('f shows the whole note of a note\'s card; on a deck card it says there is none', () => {
+    expect(reviewKey({ ...review, note: true }, 'f', noKey).command).toEqual({ kind: 'toggle-full' });
+    expect(reviewKey({ ...review, note: false, revealed: true }, 'f', noKey).command).toEqual({ kind: 'hint', message: NO_NOTE });
+  });
+
   it('help closes on any later key but not on ? itself; a busy screen and the lab panel keep their keys', () => {
     expect(reviewKey(review, '?', noKey)).toEqual({ command: { kind: 'toggle-help' }, hideHelp: false });
     expect(reviewKey(review, 'x', noKey)).toEqual({ command: null, hideHelp: false });
@@ -37,6 +42,14 @@ describe('kb review keys', () => {
       expect(reviewKey({ ...view, helpOpen: true }, input, noKey)).toEqual({ command: null, hideHelp: true });
     }
     expect(reviewKey({ ...review, helpOpen: true }, 'c', { ...noKey, ctrl: true }).command).toEqual({ kind: 'quit', interrupted: true });
+    // The scroll keys scroll a key list taller than the screen, and hide one that fits like any
+    // other key (it says "any key hides this help", and j did nothing).
+    for (const [input, key] of [['j', noKey], ['k', noKey], ['', { ...noKey, downArrow: true }], ['', { ...noKey, upArrow: true }], ['', { ...noKey, pageDown: true }]] as const) {
+      expect(reviewKey({ ...review, helpOpen: true }, input, key)).toEqual({ command: null, hideHelp: true });
+    }
+    expect(reviewKey({ ...review, helpOpen: true, helpScrolls: true }, 'j', noKey)).toEqual({ command: { kind: 'scroll-help', by: 1 }, hideHelp: false });
+    expect(reviewKey({ ...review, helpOpen: true, helpScrolls: true }, '', { ...noKey, upArrow: true })).toEqual({ command: { kind: 'scroll-help', by: -1 }, hideHelp: false });
+    expect(reviewKey({ ...review, helpOpen: true, helpScrolls: true }, 'x', noKey)).toEqual({ command: null, hideHelp: true });
     // Ctrl-Z goes back to the shell from any screen, a calc answer being typed and the lab panel included.
     for (const view of [review, { ...review, calc: true, typed: '0.5' }, { ...review, labOpen: true }, { ...review, hasCard: false }]) {
       expect(reviewKey(view, 'z', { ...noKey, ctrl: true }).command).toEqual({ kind: 'to-shell' });

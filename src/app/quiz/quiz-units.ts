@@ -1,6 +1,7 @@
 // What a learner types for a calc card: a number, optionally with a unit (`20ms`, `0.5 s`,
-// `2.4 GB`, `1,024`, `1.5e3`, `50%`). The number is converted into the card's unit. A unit
-// that cannot be converted is a message to the learner (type it again), never a wrong answer.
+// `2.4 GB`, `1,024`, `1.5e3`, `50%`, `11.7x` for a ratio). The number is converted into the
+// card's unit. A unit that cannot be converted is a message to the learner (type it again),
+// never a wrong answer.
 
 export type TypedAnswer =
   | { ok: true; value: number }
@@ -151,7 +152,12 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     if (card?.prefixed) return { ok: false, message: `"${rest}" alone is ambiguous here: write the unit, e.g. ${match[0]} ${cardUnit}` };
     return { ok: true, value: number * multiplier };
   }
-  if (card === null) return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
+  if (card === null) {
+    // A card without a unit is often a ratio whose worked answer writes "11.67x": x or × after
+    // it marks that ratio, not a unit (it was refused as one).
+    if (unitMeaning(unit)?.dimension === 'times') return { ok: true, value: number };
+    return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
+  }
   const typed = unitMeaning(unit) ?? literalMeaning(unit);
   if (typed.dimension !== card.dimension) {
     const known = unitMeaning(unit) !== null;

@@ -9,7 +9,7 @@ import type { QueueCard } from '../../srs/queue.ts';
 import { CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
-import { GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
+import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 import { editorInvocation } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
@@ -212,7 +212,7 @@ export class ReviewRun implements ReviewController {
     }
     if (step.kind === 'rate') {
       this.session.restored(this.service.queueCard(step.card.id), true);
-      return { message: fileMessage(outcome?.file ?? null) ?? `undid ${GRADE_NAMES[outcome?.grade ?? 3]}` };
+      return { message: fileMessage(outcome?.file ?? null) ?? `undid ${GRADE_LABELS[outcome?.grade ?? 3]}` };
     }
     this.session.restored(step.card, false);
     return { message: step.kind === 'bury' ? 'unburied' : 'unsuspended' };

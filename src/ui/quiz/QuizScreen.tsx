@@ -20,9 +20,10 @@ import { QuizEnd } from './QuizEnd.tsx';
 import { QuizInput } from './AnswerInput.tsx';
 import { quizKey, type QuizPhase } from './quiz-keys.ts';
 import { secondsLeft } from './quiz-text.ts';
+import { quizSourceLine } from './source-line.ts';
 import { readableWidth } from '../review/card-layout.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
-import { Viewport } from '../review/Viewport.tsx';
+import { clampScroll, Viewport } from '../review/Viewport.tsx';
 import { TopLine } from '../top-line.tsx';
 import { wrapText } from '../text/line-wrap.ts';
 
@@ -47,6 +48,11 @@ interface View {
   revealedAt: number | null;
   typed: string;
   message: string | null;
+  /**
+   * Why a typed answer was not taken ('"TB/s" does not convert to tokens'), shown under the
+   * answer line: in the message row at the bottom it was far from where the learner types.
+   */
+  retry: string | null;
   outcome: Outcome | null;
   endedAt: number | null;
   /** Lines scrolled down in a question or solution taller than the screen. */
@@ -101,11 +107,24 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     revealedAt: null,
     typed: '',
     message: notice ?? null,
+    retry: null,
     outcome: null,
     endedAt: null,
     scroll: 0,
   });
   const [maxScroll, setMaxScroll] = useState(0);
+  // A larger terminal (or a shorter view) lowers the limit: the offset comes down with it, or
+  // the screen showed the last few lines over blank rows.
+  // Set when a typed answer was refused: the answer line and the reason under it are the
+  // question's last rows, so on a short screen the view goes down to them (the reason was
+  // drawn below the visible rows). The reason's rows change the limit, which brings us here.
+  const showEnd = useRef(false);
+  const onMaxScroll = (max: number) => {
+    setMaxScroll(max);
+    if (showEnd.current) update({ scroll: max });
+    else if (view.current.scroll > max) update({ scroll: max });
+    showEnd.current = false;
+  };
   useEffect(() => preloadLineBreaker(), []);
   const [, redraw] = useReducer((count: number) => count + 1, 0);
   const [clock, setClock] = useState(now);
@@ -133,12 +152,12 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   const settle = (answered: { answer: QuizAnswer; scheduled?: string | null }) => {
     const { question } = view.current;
     if (!question) return;
-    update({ phase: 'result', message: null, scroll: 0, outcome: { question, answer: answered.answer, scheduled: answered.scheduled ?? null } });
+    update({ phase: 'result', message: null, retry: null, scroll: 0, outcome: { question, answer: answered.answer, scheduled: answered.scheduled ?? null } });
   };
 
   const next = () => {
     const upcoming = driver.current();
-    update({ outcome: null, typed: '', message: null, revealedAt: null, scroll: 0 });
+    update({ outcome: null, typed: '', message: null, retry: null, revealedAt: null, scroll: 0 });
     if (!upcoming) return finish();
     update({ question: upcoming, shownAt: now(), phase: 'ask' });
   };
@@ -171,7 +190,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     if (command === null) return;
     // The message speaks of the last key: editing the answer or scrolling takes it away
     // ('"GB" does not convert to ms' stayed above an answer Esc had cleared).
-    if (command.kind === 'type' || command.kind === 'scroll') update({ message: null });
+    if (command.kind === 'type' || command.kind === 'scroll') update({ message: null, retry: null });
     if (command.kind === 'close') return exit();
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'interrupt') return exit(INTERRUPTED);
@@ -192,7 +211,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
       case 'open-lab':
         return update({ message: lab.open(question.card.lab) });
       case 'scroll':
-        return update({ scroll: Math.max(0, Math.min(maxScroll, view.current.scroll + command.by)) });
+        return update({ scroll: clampScroll(view.current.scroll + command.by, maxScroll) });
       case 'next':
         return next();
       case 'grade':
@@ -207,13 +226,16 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         update({ typed: command.typed });
         if (!command.submit) return;
         const attempt = driver.answerCalc(command.typed, { askedAt: shownAt, answeredAt: at });
-        if (attempt.kind === 'retry') update({ message: attempt.message });
+        if (attempt.kind === 'retry') {
+          showEnd.current = true;
+          update({ retry: attempt.message });
+        }
         else settle(attempt);
       }
     }
   });
 
-  const { phase, question, shownAt, typed, message, outcome, endedAt, scroll } = view.current;
+  const { phase, question, shownAt, typed, message, retry, outcome, endedAt, scroll } = view.current;
   if (phase === 'end') {
     return (
       <Box flexDirection="column" width={width}>
@@ -251,19 +273,20 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         }
         right={<Text color={left !== null && left <= 10 ? 'red' : undefined}>{countdown || ' '}</Text>}
       />
-      {/* Cut in the middle where it does not fit, as kb review's: the path's line number stays (cut at the end, "metrics.md:4…" read as line 4). */}
-      <Text dimColor wrap="truncate-middle">{`${question.card.deck}${question.card.tags.length ? ` · ${question.card.tags.join(', ')}` : ''} · ${question.card.path}:${question.card.line}`}</Text>
+      {/* Fitted by kb: the tags give way before the path, whose line number stays (cut at the end, "metrics.md:4…" read as line 4). */}
+      <Text dimColor wrap="truncate-end">{quizSourceLine(question.card.deck, question.card.tags, `${question.card.path}:${question.card.line}`, width)}</Text>
       {lab.state ? (
         // The message and key hint rows too: the panel has its own hint.
         <CardLabPanel control={lab} height={bodyHeight + 2} width={width} />
       ) : (
         <>
-          <Viewport height={Math.max(2, bodyHeight - (messageLines.length - 1))} scroll={scroll} onMaxScroll={setMaxScroll}>
+          <Viewport height={Math.max(2, bodyHeight - (messageLines.length - 1))} scroll={scroll} onMaxScroll={onMaxScroll}>
             <Box marginTop={1}>
               <Markdown source={questionSource(question.prompt)} width={measure} />
             </Box>
             <Box marginTop={1} flexDirection="column">
               {phase === 'ask' && calc ? <QuizInput value={typed} unit={calc.unit} /> : null}
+              {phase === 'ask' && retry ? <Text color="yellow">{wrapText(retry, width).join('\n')}</Text> : null}
               {phase === 'reveal' ? <Solution question={question} width={width} labLine={labLine} /> : null}
               {phase === 'result' && outcome ? <Verdict outcome={outcome} width={width} labLine={labLine} /> : null}
             </Box>

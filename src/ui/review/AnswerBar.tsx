@@ -1,11 +1,12 @@
 // The bottom line: before reveal, how to reveal; after, the four answers with their intervals.
 import { Box, Text } from 'ink';
 import type { AnswerOption } from '../../app/review/screen-contract.ts';
+import { GRADE_LABELS } from '../../model/fsrs-state.ts';
 
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
 /** Key hints before the reveal, longest first: the first that fits one line is shown. */
-function hints(lab: boolean, calc: boolean, editable: boolean): string[] {
+function hints(lab: boolean, calc: boolean, editable: boolean, note: boolean): string[] {
   const l = lab ? ' · l run lab' : '';
   if (calc) {
     return [
@@ -17,12 +18,14 @@ function hints(lab: boolean, calc: boolean, editable: boolean): string[] {
   // The bundled knowledge base is read-only: e is not offered there.
   const e = editable ? ' · e edit' : '';
   const shortLab = lab ? ' · l lab' : '';
+  // A deck card (cards/*.md) has no note behind it: f is not offered there.
+  const f = note ? ' · f note' : '';
   // A lab card's hint lost f, b, s and u at 80 columns where a shorter wording kept them.
   return [
-    ` show answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
-    ` answer · f note${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
-    ` answer · f note${shortLab}${e} · b bury · s suspend · u undo · ? keys · q quit`,
-    ` answer · f note${shortLab} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` show answer${f}${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer${f}${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer${f}${shortLab}${e} · b bury · s suspend · u undo · ? keys · q quit`,
+    ` answer${f}${shortLab} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer${shortLab} · ? keys · q quit`,
   ];
 }
@@ -39,13 +42,15 @@ interface AnswerBarProps {
   calc?: boolean;
   /** Offer e (edit): false on the read-only bundled knowledge base. */
   editable?: boolean;
+  /** Offer f (the whole note): false on a deck card, which has none. */
+  note?: boolean;
   /** The grade a checked answer suggests (Space and Enter give it); by default Space means Good. */
   suggested?: AnswerOption['grade'] | null;
 }
 
-export function AnswerBar({ revealed, options, width, lab = false, calc = false, editable = true, suggested = null }: AnswerBarProps) {
+export function AnswerBar({ revealed, options, width, lab = false, calc = false, editable = true, note = true, suggested = null }: AnswerBarProps) {
   if (!revealed) {
-    const all = hints(lab, calc, editable);
+    const all = hints(lab, calc, editable, note);
     const hint = all.find((text) => 'Space'.length + text.length <= width) ?? all[all.length - 1];
     return (
       <Text>
@@ -61,7 +66,7 @@ export function AnswerBar({ revealed, options, width, lab = false, calc = false,
     <Box flexWrap="wrap" columnGap={GAP}>
       {options.map((option) => (
         <Text key={option.grade}>
-          <Text bold color={COLORS[option.grade]}>{`${option.grade} ${option.name[0].toUpperCase()}${option.name.slice(1)}`}</Text>
+          <Text bold color={COLORS[option.grade]}>{`${option.grade} ${GRADE_LABELS[option.grade]}`}</Text>
           <Text>{` ${option.label}`}</Text>
           {option.grade === suggested ? <Text dimColor>{' ← Space'}</Text> : null}
         </Text>

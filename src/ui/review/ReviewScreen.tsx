@@ -15,6 +15,7 @@ import { Header } from './Header.tsx';
 import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
+import { useScroll } from './use-scroll.ts';
 import { exitOnRejection, INTERRUPTED, useKeys } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
 import { wrapText } from '../text/line-wrap.ts';
@@ -46,10 +47,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   const [full, setFull] = useState(false);
   const [help, setHelp] = useState(false);
   // The key list scrolls on its own where it is taller than the screen (a phone's terminal).
-  const [helpScroll, setHelpScroll] = useState(0);
-  const [helpMaxScroll, setHelpMaxScroll] = useState(0);
-  const [scroll, setScroll] = useState(0);
-  const [maxScroll, setMaxScroll] = useState(0);
+  const helpScroll = useScroll();
+  const scroll = useScroll();
   const [message, setMessage] = useState<string | null>(notice ?? null);
   const [clock, setClock] = useState(now);
   const [busy, setBusy] = useState(false);
@@ -67,15 +66,16 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   );
   const options = useMemo(() => (card && revealed ? controller.options(card.id, now()) : []), [card, revealed, controller, now]);
 
+  const resetScroll = scroll.reset;
   /** A card shown afresh: question side, its own text only, top of the card, nothing typed. */
   const showFresh = useCallback((at: number) => {
     setShownAt(at);
     setRevealed(false);
     setFull(false);
-    setScroll(0);
+    resetScroll();
     setTyped('');
     setVerdict(null);
-  }, []);
+  }, [resetScroll]);
 
   /** What the run shows next, afresh, with the action's line and any the run adds (a new study day). */
   const show = useCallback(
@@ -162,7 +162,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   };
 
   useKeys(exit, (input, key) => {
-    const view = { busy, labOpen: lab.state !== null, helpOpen: help, hasCard: card !== null, calc: Boolean(card?.calc), revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
+    const view = { busy, labOpen: lab.state !== null, helpOpen: help, helpScrolls: helpScroll.max > 0, hasCard: card !== null, calc: Boolean(card?.calc), note: card?.kind === 'note', revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
     if (command === null && !hideHelp) return;
@@ -173,10 +173,10 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     if (command.kind === 'lab-key') return lab.key(input, key);
     if (command.kind === 'quit') return exit(command.interrupted ? INTERRUPTED : undefined); // Ctrl-C: kb exits 130 (render-review.tsx)
     if (command.kind === 'toggle-help') {
-      setHelpScroll(0);
+      helpScroll.reset();
       return setHelp((shown) => !shown);
     }
-    if (command.kind === 'scroll-help') return setHelpScroll((s) => Math.max(0, Math.min(helpMaxScroll, s + command.by)));
+    if (command.kind === 'scroll-help') return helpScroll.by(command.by);
     if (command.kind === 'to-shell') {
       return void stopUntilResumed(suspendTerminal, now).then(({ stopped, awayMs }) => {
         notAnswering(awayMs);
@@ -192,11 +192,11 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       case 'check':
         return checkCalc(card.id, command.typed);
       case 'scroll':
-        return setScroll((s) => Math.max(0, Math.min(maxScroll, s + command.by)));
+        return scroll.by(command.by);
       case 'toggle-full':
         setRevealed(true);
         setFull((shown) => !shown);
-        return setScroll(0);
+        return scroll.reset();
       case 'bury':
         return advance(controller.bury(card.id, at));
       case 'suspend':
@@ -228,21 +228,22 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       <Header counts={counts} elapsedMs={clock - startedAt} width={width} />
       <Text color="yellow">{statusLines.join('\n')}</Text>
       {help ? (
-        // The answer bar's row too: it is hidden under the key list.
-        <Viewport height={bodyHeight + 1} scroll={helpScroll} onMaxScroll={setHelpMaxScroll}>
-          <HelpPanel editable={controller.editable !== false} width={width} />
+        // The answer bar's row too: it is hidden under the key list. Keyed, as the card's: one
+        // Viewport reused for both told the help's limit only where it differed from the card's.
+        <Viewport key="help" height={bodyHeight + 1} scroll={helpScroll.offset} onMaxScroll={helpScroll.onMaxScroll}>
+          <HelpPanel editable={controller.editable !== false} width={width} scrolls={helpScroll.max > 0} />
         </Viewport>
       ) : lab.state ? (
         // The answer bar's row too: the panel has its own key hint.
         <CardLabPanel control={lab} height={bodyHeight + 1} width={width} />
       ) : card ? (
-        <Viewport height={bodyHeight} scroll={scroll} onMaxScroll={setMaxScroll}>
+        <Viewport key="card" height={bodyHeight} scroll={scroll.offset} onMaxScroll={scroll.onMaxScroll}>
           <CardView card={card} revealed={revealed} full={full} width={width} labLine={labLine} answerLine={answerLine} />
         </Viewport>
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} width={width} />
       )}
-      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} suggested={verdict?.suggested} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} note={card.kind === 'note'} suggested={verdict?.suggested} /> : null}
     </Box>
   );
 }

@@ -7,9 +7,14 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 interface ViewportProps {
   height: number;
   scroll: number;
-  /** Told the largest useful scroll offset whenever the content's height changes. */
+  /** Told the largest useful scroll offset whenever it changes (the content's or the terminal's height); the owner clamps its offset to it. */
   onMaxScroll: (max: number) => void;
   children: ReactNode;
+}
+
+/** An offset within 0 and `max`: a screen clamps its own offset when the Viewport reports a new `max`. */
+export function clampScroll(offset: number, max: number): number {
+  return Math.max(0, Math.min(max, offset));
 }
 
 export function indicator(below: number, scroll: number): string {

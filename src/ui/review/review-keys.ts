@@ -11,10 +11,14 @@ export interface ReviewKeyView {
   labOpen: boolean;
   /** The key list (`?`) is shown: Esc closes it rather than the session. */
   helpOpen?: boolean;
+  /** The key list is taller than the screen: the scroll keys scroll it instead of hiding it. */
+  helpScrolls?: boolean;
   /** A card is on screen (not the summary or a wait). */
   hasCard: boolean;
   /** The card asks for a typed number (a calc card). */
   calc: boolean;
+  /** The card is a note's, so f has a whole note to show (a deck card's has none). */
+  note?: boolean;
   revealed: boolean;
   /** What has been typed into a calc card's answer line. */
   typed: string;
@@ -49,6 +53,8 @@ export interface ReviewKeyResult {
   hideHelp: boolean;
 }
 
+export const NO_NOTE = 'f: a deck card has no note behind it; this is all of it';
+
 const LETTER_COMMANDS: Record<string, ReviewCommand> = {
   f: { kind: 'toggle-full' },
   b: { kind: 'bury' },
@@ -64,10 +70,10 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (key.ctrl && input === 'z') return only({ kind: 'to-shell' });
   if (view.labOpen) return only({ kind: 'lab-key' });
   // The key list covers the card: a key pressed over it only hides it (it rated or suspended the
-  // card behind it, found as a user), but the scroll keys scroll a list taller than the screen.
-  // Ctrl-C still quits.
+  // card behind it, found as a user), but the scroll keys scroll a list taller than the screen
+  // (where it fits, they hide it too: it says "any key", and j did nothing). Ctrl-C still quits.
   if (view.helpOpen) {
-    const by = scrollKey(input, key, view.pageRows);
+    const by = view.helpScrolls ? scrollKey(input, key, view.pageRows) : 0;
     if (by !== 0) return only({ kind: 'scroll-help', by });
     return { command: key.ctrl && input === 'c' ? { kind: 'quit', interrupted: true } : null, hideHelp: true };
   }
@@ -82,6 +88,8 @@ export function reviewKey(view: ReviewKeyView, input: string, key: CalcKey & { r
   if (!view.hasCard) return only(null);
   const by = scrollKey(input, key, view.pageRows);
   if (by !== 0) return only({ kind: 'scroll', by });
+  // Said, not silent: f did nothing on a deck card (found as a user).
+  if (input === 'f' && view.note === false) return only({ kind: 'hint', message: NO_NOTE });
   const letter = LETTER_COMMANDS[input];
   if (letter) return only(letter);
   if (!view.revealed) {

@@ -4,7 +4,10 @@
 import stringWidth from 'string-width';
 import { wrapText } from './line-wrap.ts';
 
-/** Rows of `parts` joined by `separator` within `width` cells; the separator ends a row, trimmed. */
+/**
+ * Rows of `parts` joined by `separator` within `width` cells. At a break the separator is
+ * dropped: a row ending in " ·" read as a part gone missing.
+ */
 export function packParts(parts: readonly string[], separator: string, width: number): string[] {
   const rows: string[] = [];
   let row = '';
@@ -14,7 +17,7 @@ export function packParts(parts: readonly string[], separator: string, width: nu
       row = joined;
       continue;
     }
-    if (row !== '') rows.push((row + separator).trimEnd());
+    if (row !== '') rows.push(row);
     const pieces = wrapText(part, width);
     rows.push(...pieces.slice(0, -1));
     row = pieces.at(-1) ?? '';

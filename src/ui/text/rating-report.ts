@@ -1,7 +1,7 @@
 // One-line reports of kb rate and kb undo.
 import { intervalLabel } from '../../srs/interval-label.ts';
 import { localMinuteLabel } from '../../srs/study-day.ts';
-import { GRADE_NAMES, STATE_NAMES, type FsrsState, type Grade } from '../../model/fsrs-state.ts';
+import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type FsrsState, type Grade } from '../../model/fsrs-state.ts';
 import type { WritebackResult } from '../../kb/writeback.ts';
 
 export function describeState(state: FsrsState, now: number): string {
@@ -19,6 +19,12 @@ export function describeWriteback(result: WritebackResult | null): string | null
   return `frontmatter not written: ${result.reason}`;
 }
 
+/** The answer's name in JSON and as kb rate takes it: good. */
 export function gradeName(grade: Grade): string {
   return GRADE_NAMES[grade];
+}
+
+/** The answer in a sentence, as the review screen's answer bar names it: undid Good. */
+export function gradeLabel(grade: Grade): string {
+  return GRADE_LABELS[grade];
 }
