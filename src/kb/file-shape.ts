@@ -16,6 +16,17 @@ export function fileShapeProblem(file: KbPath, text: string): Diagnostic | null 
       message: 'line endings are lone CR (classic Mac OS): kb reads LF or CRLF files; convert it (e.g. mac2unix); skipped, nothing written',
     };
   }
+  const conflict = mergeConflictLines(text);
+  if (conflict) {
+    // Left by a git merge or rebase (kb sync stops on one): the YAML and Markdown errors it would
+    // otherwise raise, one per marker, would not say what happened.
+    return {
+      severity: 'error',
+      file,
+      line: conflict.start,
+      message: `unresolved git merge conflict (lines ${conflict.start}-${conflict.end}): keep one side, delete the <<<<<<< ======= >>>>>>> lines, then git add it; skipped, nothing written`,
+    };
+  }
   if (opensFrontmatter(text) && locateFrontmatter(text) === null) {
     return {
       severity: 'error',
@@ -31,4 +42,15 @@ export function fileShapeProblem(file: KbPath, text: string): Diagnostic | null 
 function opensFrontmatter(text: string): boolean {
   const open = text.startsWith('\uFEFF') ? 1 : 0;
   return text.startsWith('---', open) && text.charAt(open + 3) !== '-';
+}
+
+/** The first block of git conflict markers (<<<<<<< ... ======= ... >>>>>>>), as 1-based lines; null without one. */
+function mergeConflictLines(text: string): { start: number; end: number } | null {
+  if (!text.includes('<<<<<<<')) return null;
+  const lines = text.split(/\r?\n/);
+  const start = lines.findIndex((line) => /^<{7}(?: |$)/.test(line));
+  if (start === -1) return null;
+  const middle = lines.findIndex((line, i) => i > start && /^={7}$/.test(line));
+  const end = lines.findIndex((line, i) => i > middle && /^>{7}(?: |$)/.test(line));
+  return middle === -1 || end === -1 ? null : { start: start + 1, end: end + 1 };
 }

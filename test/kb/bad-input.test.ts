@@ -147,6 +147,15 @@ describe('bad input', () => {
     expect(parseKnowledgeFile('notes/later.md', '# Q\n\n---\n\nA\n').cards[0].back).toBe('A');
   });
 
+  it('git conflict markers left by a merge: one error naming the lines, not a YAML error per marker (found as a user)', () => {
+    const text = '---\nid: abcdefgh2345\n<<<<<<< HEAD\nreview_count: 2\n=======\nreview_count: 3\n>>>>>>> theirs\n---\n# Q\n\n## Answer\n\nA\n';
+    const parsed = parseKnowledgeFile('notes/merged.md', text);
+    expect(parsed.cards).toEqual([]);
+    expect(parsed.diagnostics).toEqual([{ severity: 'error', file: 'notes/merged.md', line: 3, message: expect.stringMatching(/^unresolved git merge conflict \(lines 3-7\): keep one side/) }]);
+    // A lone row of < or = in a note (a code sample, a table) is no conflict.
+    expect(parseKnowledgeFile('notes/arrows.md', '# Q\n\n## Answer\n\n<<<<<<< not a conflict\n').cards).toHaveLength(1);
+  });
+
   it('a symbolic link loop does not hang the walk', () => {
     const root = tempKb();
     put(root, 'notes/a/note.md', '# A\n');
