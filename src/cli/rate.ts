@@ -30,6 +30,9 @@ export function register(program: Command): void {
       try {
         const service = new ReviewService(kb);
         await scanForUnknownIds(kb, [cardId], (id) => service.card(id) !== null);
+        // An orphan's file is gone (kb review no longer shows it): a rating would schedule a card no one can see.
+        const card = service.card(cardId);
+        if (card?.orphan) throw new UserError(`card ${cardId}: its file ${card.path} is gone (kb scan keeps its history in case it comes back); not rated`);
         const now = Date.now();
         let outcome;
         try {

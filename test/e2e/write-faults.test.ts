@@ -5,7 +5,7 @@
 // read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -66,6 +66,17 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(rated.code).toBe(0);
     expect(rated.stderr).toMatch(/^kb: warning: frontmatter not written: notes\/a\.md:3: frontmatter: .*; the rating is stored \(once the file is fixed, kb doctor --fix writes the fields\)\n$/);
     expect(rated.stderr).not.toContain('no longer holds');
+  });
+
+  it('a card whose note was deleted is not rated (found as a user: it was, silently)', () => {
+    const root = writeKb({ 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n', 'notes/b.md': '# Other?\n\n## Answer\n\nB.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    rmSync(join(root, 'notes/a.md'));
+    expect(runKb(['--kb', root, 'scan']).stdout).toMatch(/1 orphan/);
+    const rated = runKb(['--kb', root, 'rate', 'aaaaaaaaaaaa', 'good']);
+    expect(rated.code).toBe(1);
+    expect(rated.stderr).toBe('kb: card aaaaaaaaaaaa: its file notes/a.md is gone (kb scan keeps its history in case it comes back); not rated\n');
+    expect(ratings(root)).toBe(0);
   });
 
   it('a note made read-only is left as it is (the rename would have replaced it, as root too)', () => {
