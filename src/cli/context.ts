@@ -1,5 +1,6 @@
 // The knowledge base a command works on, opened once: its folder, settings and database.
 // Every command that touches a knowledge base starts with openKnowledgeBase.
+import { counted } from './plural.ts';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
@@ -139,7 +140,7 @@ export async function scanForUnknownIds(kb: KnowledgeBase, ids: readonly string[
 export function scanProblems(report: { errors: Array<{ file: string }> }): string | null {
   if (report.errors.length === 0) return null;
   const files = new Set(report.errors.map((error) => error.file)).size;
-  return `${report.errors.length} error(s) in ${files} file(s) were skipped; run kb scan for details`;
+  return `${counted(report.errors.length, 'error')} in ${counted(files, 'file')}, which ${files === 1 ? 'was' : 'were'} skipped; run kb scan for details`;
 }
 
 /** Whether a scan changed any card (kb review rebuilds its queue after a late scan if so). */

@@ -1,4 +1,5 @@
 // kb doctor: is the database sound, and do the files and the database agree?
+import { counted } from './plural.ts';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
@@ -69,7 +70,7 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
   }));
   some('unreadable files', report.unreadable.map((diagnostic) => `warning: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`));
   some('stale temp files', report.staleTempFiles.map(staleTempLine));
-  if (report.orphans.length > 0) lines.push(`orphans: ${report.orphans.length} cards whose source is gone (their history is kept)`);
+  if (report.orphans.length > 0) lines.push(`orphans: ${counted(report.orphans.length, 'card')} whose source is gone (their history is kept)`);
   if (!bundled) {
     // Before --fix, the way to fix; after it, what --fix could not do waits on the file itself.
     if (report.frontmatter.some((entry) => !entry.fixed && !entry.fixError)) lines.push('run kb doctor --fix to rewrite the frontmatter from the database');

@@ -1,5 +1,6 @@
 // kb export --revlog FILE.csv and kb import --revlog FILE.csv [--map FILE.ids.csv]: review
 // history in the revlog CSV of the FSRS tools (fsrs4anki, FSRS-Optimizer, the binding).
+import { counted } from './plural.ts';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
@@ -25,7 +26,7 @@ export function register(program: Command): void {
       try {
         const written = exportRevlog(kb.db, options.revlog);
         if (options.json) process.stdout.write(`${JSON.stringify(written, null, 2)}\n`);
-        else process.stdout.write(await fittedToTerminal(`wrote ${written.reviews} review(s) of ${written.cards} card(s) to ${written.file}; card numbers to kb ids in ${written.mapFile}\n`));
+        else process.stdout.write(await fittedToTerminal(`wrote ${counted(written.reviews, 'review')} of ${counted(written.cards, 'card')} to ${written.file}; card numbers to kb ids in ${written.mapFile}\n`));
       } finally {
         kb.db.close();
       }
@@ -65,9 +66,9 @@ export function register(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...outcome, map: mapFile ?? null }, null, 2)}\n`);
           return;
         }
-        const lines = [`imported ${outcome.added} event(s) from ${outcome.rows} row(s); ${outcome.duplicates} already in the log`];
+        const lines = [`imported ${counted(outcome.added, 'event')} from ${counted(outcome.rows, 'row')}; ${outcome.duplicates} already in the log`];
         if (mapFile !== undefined && options.map === undefined) lines.push(`card ids read through ${mapFile} (kb export's mapping beside it)`);
-        for (const refusal of outcome.refused) lines.push(`refused ${refusal.count} row(s): ${refusal.reason} (line ${refusal.lines.join(', ')}${refusal.count > refusal.lines.length ? ', ...' : ''})`);
+        for (const refusal of outcome.refused) lines.push(`refused ${counted(refusal.count, 'row')}: ${refusal.reason} (line ${refusal.lines.join(', ')}${refusal.count > refusal.lines.length ? ', ...' : ''})`);
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
         kb.db.close();

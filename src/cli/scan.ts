@@ -1,4 +1,5 @@
 // kb scan: read the knowledge base's notes and cards into the database.
+import { counted } from './plural.ts';
 import type { Command } from 'commander';
 import { noSourcesMessage } from '../kb/note-folders.ts';
 import type { Diagnostic } from '../model/knowledge-base.ts';
@@ -35,13 +36,13 @@ Exit code 1 when any file has an error; the other files are scanned all the same
           for (const line of diagnosticLines([...report.errors, ...report.warnings])) process.stderr.write(`${line}\n`);
           const { cards, files } = report;
           const out = [
-            `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${plural(files.total, 'file')}, ${files.parsed} parsed`,
+            `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${counted(files.total, 'file')}, ${files.parsed} parsed`,
             `cards: ${cards.added} added, ${cards.changed} changed, ${cards.moved} moved, ${cards.restored} restored, ${cards.removed} removed, ${cards.unchanged} unchanged; ${cards.total} in total, ${cards.orphans} orphaned`,
           ];
           const written = report.idsWritten.reduce((sum, entry) => sum + entry.count, 0);
-          if (written > 0) out.push(`ids written: ${written} in ${plural(report.idsWritten.length, 'file')}`);
+          if (written > 0) out.push(`ids written: ${written} in ${counted(report.idsWritten.length, 'file')}`);
           if (files.total === 0) out.push(noSourcesMessage(report.lookedIn));
-          out.push(`${plural(report.errors.length, 'error')}, ${plural(report.warnings.length, 'warning')}`);
+          out.push(`${counted(report.errors.length, 'error')}, ${counted(report.warnings.length, 'warning')}`);
           process.stdout.write(`${await fittedToTerminal(out.join('\n'))}\n`);
         }
         if (report.errors.length > 0) process.exitCode = 1;
@@ -77,13 +78,9 @@ export function diagnosticLines(diagnostics: readonly Diagnostic[], shown = 3): 
     }
   }
   for (const { severity, message, more } of groups.values()) {
-    if (more.size > 0) lines.push(`${severity}: ${plural(more.size, 'more file')}: ${message} (kb scan --json lists every file)`);
+    if (more.size > 0) lines.push(`${severity}: ${counted(more.size, 'more file')}: ${message} (kb scan --json lists every file)`);
   }
   return lines;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** "scanning 1200/10000" on one rewritten line, only on a terminal and only for scans long enough to notice. */

@@ -1,6 +1,7 @@
 // kb serve: the bundled engine behind an OpenAI-compatible HTTP API (SSE streaming) with
 // vLLM's Prometheus metric names, so the industry's clients, benchmarks and dashboards run
 // against kb. Runs until SIGINT/SIGTERM, then ends open streams and exits 0.
+import { counted } from './plural.ts';
 import { availableParallelism } from 'node:os';
 import { Option, type Command } from 'commander';
 import { UserError } from './errors.ts';
@@ -108,7 +109,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      process.stderr.write(`kb serve: ${signal}, ending ${server.active.size} open request(s) and stopping\n`);
+      process.stderr.write(`kb serve: ${signal}, ending ${counted(server.active.size, 'open request')} and stopping\n`);
       const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS);
       deadline.unref();
       void server

@@ -1,5 +1,6 @@
 // kb sync (review on several machines through git) and kb merge-driver (what git runs for
 // notes both sides reviewed; kb sync installs it).
+import { counted } from './plural.ts';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
@@ -54,7 +55,7 @@ export function register(program: Command): void {
       }
       const lines = [
         report.committedBefore ? 'committed this device\'s reviews' : 'nothing of this device to commit',
-        report.pulled ? `pulled ${report.pulled}: ${report.eventsAfter - report.eventsBefore} new review event(s) replayed` : 'nothing to pull yet (the remote has no such branch)',
+        report.pulled ? `pulled ${report.pulled}: ${counted(report.eventsAfter - report.eventsBefore, 'new review event')} replayed` : 'nothing to pull yet (the remote has no such branch)',
         report.committedAfter ? 'committed the review fields rewritten from the merged logs' : 'review fields already up to date',
         `pushed to ${report.pushed}`,
       ];

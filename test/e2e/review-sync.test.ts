@@ -23,7 +23,7 @@ describe('reviewing on two clones through git', () => {
     expect(first.code, first.stderr).toBe(0);
     const second = sync(b);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toContain('2 new review event(s) replayed');
+    expect(second.stdout).toContain('2 new review events replayed');
     const third = sync(a);
     expect(third.code, third.stderr).toBe(0);
 

@@ -118,7 +118,7 @@ describe('kb review in a terminal', () => {
     tmux.start(kb.root, 'review');
     const screen = await tmux.waitFor((shown) => shown.includes('What does TTFT measure, edited?') && /new 3\s+learning 0\s+review 0/.test(shown));
     expect(screen).not.toContain('why does it matter for chat');
-    await tmux.waitFor('1 error(s) in 1 file(s) were skipped; run kb scan for details');
+    await tmux.waitFor('1 error in 1 file, which was skipped; run kb scan for details');
     tmux.send('q');
     await tmux.waitForExit();
   }, TMUX_TEST_TIMEOUT_MS);

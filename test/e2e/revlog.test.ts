@@ -42,7 +42,7 @@ describe('revlog CSV', () => {
     const out = join(tempDir('kb-revlog-'), 'history.csv');
     const exported = runKb(['--kb', root, 'export', '--revlog', out], WIDE);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stdout).toBe(`wrote 61 review(s) of 10 card(s) to ${out}; card numbers to kb ids in ${out.replace(/\.csv$/, '.ids.csv')}\n`);
+    expect(exported.stdout).toBe(`wrote 61 reviews of 10 cards to ${out}; card numbers to kb ids in ${out.replace(/\.csv$/, '.ids.csv')}\n`);
     const csv = readFileSync(out, 'utf8').trim().split('\n');
     expect(csv[0]).toBe('card_id,review_time,review_rating,review_state,review_duration');
     expect(csv[1]).toMatch(/^\d+,\d{13},[1-4],0,\d+$/);
@@ -55,13 +55,13 @@ describe('revlog CSV', () => {
     // it the rows of a hand-written id were refused).
     const imported = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toBe(`imported 62 event(s) from 61 row(s); 0 already in the log\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
+    expect(imported.stdout).toBe(`imported 62 events from 61 rows; 0 already in the log\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
 
     const again = runKb(['--kb', fresh, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]);
-    expect(again.stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
+    expect(again.stdout).toBe('imported 0 events from 61 rows; 62 already in the log\n');
     // Into the knowledge base it came from: every rating is already there under its own id.
-    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 event(s) from 61 row(s); 62 already in the log\n');
+    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 events from 61 rows; 62 already in the log\n');
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
   });
 
@@ -93,12 +93,12 @@ describe('revlog CSV', () => {
     const run = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
-      'imported 54 event(s) from 65 row(s); 0 already in the log',
-      'refused 1 row(s): review_rating 0 is not 1-4 (line 65)',
-      'refused 1 row(s): card_id is neither a whole number nor a kb id (line 66)',
+      'imported 54 events from 65 rows; 0 already in the log',
+      'refused 1 row: review_rating 0 is not 1-4 (line 65)',
+      'refused 1 row: card_id is neither a whole number nor a kb id (line 66)',
       // Line 63 (appended) is the earliest review, but the lines are listed in file order.
-      'refused 8 row(s): card_id is not a kb card id (give the mapping file with --map) (line 2, 12, 13, 15, 19, ...)',
-      'refused 1 row(s): no card with that id in this knowledge base (run kb scan?) (line 64)',
+      'refused 8 rows: card_id is not a kb card id (give the mapping file with --map) (line 2, 12, 13, 15, 19, ...)',
+      'refused 1 row: no card with that id in this knowledge base (run kb scan?) (line 64)',
       '',
     ]);
     expect(ids.length).toBe(12);

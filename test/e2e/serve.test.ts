@@ -67,7 +67,7 @@ describe('kb serve (the real CLI)', () => {
       const events = text.split('\n\n').filter((e) => e.startsWith('data: {'));
       expect(JSON.parse(events.at(-1)!.slice(6)).choices[0].finish_reason).toBe('abort');
     }
-    expect(serve.stderr()).toMatch(/SIGTERM, ending 3 open request\(s\) and stopping/);
+    expect(serve.stderr()).toMatch(/SIGTERM, ending 3 open requests and stopping/);
   });
 
   it('refuses bad flags in one line before starting', () => {

@@ -17,7 +17,7 @@ describe('kb sync and untracked notes', () => {
     expect(untracked).toMatch(/^\?\? notes\/.*\.md$/m);
     const synced = sync(a);
     expect(synced.code, synced.stderr).toBe(0);
-    expect(synced.stdout).toContain('1 new review event(s) replayed');
+    expect(synced.stdout).toContain('1 new review event replayed');
     expect(git(a, 'status', '--porcelain', '--untracked-files=all')).toBe(untracked);
   });
 
