@@ -21,6 +21,12 @@ describe('reviewing on two clones through git', () => {
 
     const first = sync(a);
     expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^pushed to origin\/\S+$/m);
+    // The commit's title says what it holds.
+    expect(git(a, 'log', '--format=%s')).toMatch(/^kb sync: reviews from device \w{8}/m);
+    // Again at once: nothing new to send, and it says so.
+    const idle = sync(a);
+    expect(idle.stdout).toMatch(/^nothing to push \(origin\/\S+ has it all\)$/m);
     const second = sync(b);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain('2 new review events replayed');

@@ -38,7 +38,10 @@ export interface SyncReport {
   eventsBefore: number;
   eventsAfter: number;
   committedAfter: boolean;
+  /** Where the push went; null when the remote already had every commit. */
   pushed: string | null;
+  /** The remote branch synced with. */
+  remote: string;
 }
 
 export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps): Promise<SyncReport> {
@@ -65,7 +68,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, `kb sync: reviews from device ${options.device.slice(0, 8)}`);
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => `kb sync: ${whatChanged(paths, inKb, options.device)}`);
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
@@ -91,9 +94,11 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
 
   const eventsAfter = await steps.replay();
-  const committedAfter = commitReviewChanges(top, inKb, kbChanged, 'kb sync: review fields from the merged review logs');
-  git(top, ['push', remote, `HEAD:refs/heads/${branch}`]);
-  return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: `${remote}/${branch}` };
+  const committedAfter = commitReviewChanges(top, inKb, kbChanged, () => 'kb sync: review fields from the merged review logs');
+  // --porcelain marks a ref the remote already had with '=': then nothing was sent.
+  const push = git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
+  const sent = !/^=\t/m.test(push.stdout);
+  return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: sent ? `${remote}/${branch}` : null, remote: `${remote}/${branch}` };
 }
 
 /** The files git named when it refused to overwrite untracked files (its list is indented by a tab). */
@@ -138,13 +143,25 @@ type KbChanged = (path: string) => boolean;
  * against HEAD is only their review fields and new card ids. Anything else uncommitted is the
  * user's: refused.
  */
-function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, message: string): boolean {
+function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, message: (paths: string[]) => string): boolean {
   const ours = kbChanges(top, inKb, kbChanged);
   if (ours.length === 0) return false;
   git(top, ['add', '--', ...ours]);
   if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return false;
-  git(top, ['commit', '--quiet', '--no-verify', '-m', message, '--', ...ours]);
+  git(top, ['commit', '--quiet', '--no-verify', '-m', message(ours), '--', ...ours]);
   return true;
+}
+
+/** A commit title for what kb changed: "reviews from device 3fe44c1a, review fields of 2 notes, the merge driver". */
+function whatChanged(paths: readonly string[], inKb: (path: string) => string, device: string): string {
+  const logs = paths.filter((path) => path.startsWith(`${inKb('reviews')}/`)).length;
+  const notes = paths.filter((path) => path.endsWith('.md')).length;
+  const parts = [
+    ...(logs > 0 ? [`reviews from device ${device.slice(0, 8)}`] : []),
+    ...(notes > 0 ? [`ids and review fields of ${notes === 1 ? '1 note' : `${notes} notes`}`] : []),
+    ...(paths.includes(inKb('.gitattributes')) ? ['the merge driver (.gitattributes)'] : []),
+  ];
+  return parts.join(', ');
 }
 
 /** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
