@@ -6,6 +6,7 @@ import { Markdown } from '../markdown/Markdown.tsx';
 import type { ScreenCard } from '../../app/review/screen-contract.ts';
 import { preloadLineBreaker } from '../text/line-break.ts';
 import { hasOwnTitle, readableWidth } from './card-layout.ts';
+import { cardSourceLine, type SourceLine } from './card-source-line.ts';
 
 interface CardViewProps {
   card: ScreenCard;
@@ -16,6 +17,15 @@ interface CardViewProps {
   labLine?: string | null;
   /** A calc card's typed answer or its verdict, under the question. */
   answerLine?: ReactNode;
+}
+
+function SourceLineText({ line }: { line: SourceLine }) {
+  return (
+    <Text dimColor wrap="truncate-end">
+      {line.text}
+      {line.lab ? <Text color="magenta">{line.lab}</Text> : null}
+    </Text>
+  );
 }
 
 /** A question line as a heading, unless it is already a block of its own. */
@@ -31,10 +41,7 @@ export const CardView = memo(function CardView({ card, revealed, full, width, la
   useEffect(() => preloadLineBreaker(), []);
   return (
     <Box flexDirection="column" width={width}>
-      <Text dimColor wrap="truncate-middle">
-        {`${card.deck} · ${card.stateName} · ${card.path}:${card.line}`}
-        {card.lab ? <Text color="magenta">{`  lab: ${card.lab}`}</Text> : null}
-      </Text>
+      <SourceLineText line={cardSourceLine(card.deck, card.stateName, `${card.path}:${card.line}`, card.lab, width)} />
       {/* A note's full text starts with its own title; a card's body does not. */}
       {fullNote ? null : (
         <Box marginTop={1}>
