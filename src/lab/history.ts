@@ -130,6 +130,8 @@ function statusOf(run: LabRunRow): string {
 }
 
 function verdictOf(run: LabRunRow): string {
+  // A run that failed measured nothing: there is no verdict to give, "incomplete" would suggest a partial one.
+  if (run.status === 'failed') return '-';
   return ((run.result ?? {}) as StoredResult).verdict ?? '-';
 }
 

@@ -59,6 +59,14 @@ describe('lab history', () => {
     expect(text).toMatch(/tpot\.p50\s+25\.00 ms\/token -> 30\.00 ms\/token \(\+20%\)/);
   });
 
+  it('gives a failed run no verdict (it measured nothing)', () => {
+    const failed = row(2, [], null, 'failed');
+    failed.result = { verdict: 'incomplete', note: 'WebGPU found no adapter.', points: [], checks: [] } as never;
+    const text = historyText('demo', 'Demo lab', [failed, row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400 })]);
+    expect(text).toMatch(/#2 +\S+ \S+ +failed +- +cpu/);
+    expect(text).not.toMatch(/failed +incomplete/);
+  });
+
   it('names a device change only where a run simulated (the device is the sim\'s)', () => {
     const settings = (overrides: string[]) => ({ settings: applyOverrides(defaultSettings, parseOverrides(overrides)), changed: [], sweep: null });
     expect(settingsChanges(settings(['device=H100']), settings(['device=A100-40GB']))).toEqual([]);
