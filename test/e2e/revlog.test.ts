@@ -26,11 +26,12 @@ function reviewedKb(): { root: string; ids: string[] } {
   const root = writeKb({ 'kb.json': '{}\n', 'cards/deck.md': `---\ntags: [revlog]\n---\n${deck}` });
   expect(runKb(['--kb', root, 'scan']).code).toBe(0);
   const ids = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[]).map((card) => card.id);
-  const reviews = syntheticReviews(ids.slice(0, 10), 6, Date.UTC(2026, 0, 5, 9));
-  const lines = reviews.map((review, n) => ({ id: `d-${n}`, device: 'laptop', n, card: review.card, at: review.at, kind: 'rate', day: '2026-01-05', rating: review.rating, duration: 4000 + n }));
+  // Four reviews a card from 2020: the history ends in 2024, in the past (a review after now is refused).
+  const reviews = syntheticReviews(ids.slice(0, 10), 4, Date.UTC(2020, 0, 5, 9));
+  const lines = reviews.map((review, n) => ({ id: `d-${n}`, device: 'laptop', n, card: review.card, at: review.at, kind: 'rate', day: '2020-01-05', rating: review.rating, duration: 4000 + n }));
   const last = reviews.filter((review) => review.card === ids[0]).at(-1)!.at;
-  lines.push({ id: 'd-forget', device: 'laptop', n: lines.length, card: ids[0], at: last + 1000, kind: 'forget', day: '2026-01-05' } as never);
-  lines.push({ id: 'd-after', device: 'laptop', n: lines.length, card: ids[0], at: last + 86_400_000, kind: 'rate', day: '2026-01-06', rating: 3, duration: 0 });
+  lines.push({ id: 'd-forget', device: 'laptop', n: lines.length, card: ids[0], at: last + 1000, kind: 'forget', day: '2020-01-05' } as never);
+  lines.push({ id: 'd-after', device: 'laptop', n: lines.length, card: ids[0], at: last + 86_400_000, kind: 'rate', day: '2020-01-06', rating: 3, duration: 0 });
   mkdirSync(join(root, 'reviews'));
   writeFileSync(join(root, 'reviews/laptop.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   return { root, ids };
@@ -42,7 +43,7 @@ describe('revlog CSV', () => {
     const out = join(tempDir('kb-revlog-'), 'history.csv');
     const exported = runKb(['--kb', root, 'export', '--revlog', out], WIDE);
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stdout).toBe(`wrote 61 reviews of 10 cards to ${out}; card numbers to kb ids in ${out.replace(/\.csv$/, '.ids.csv')}\n`);
+    expect(exported.stdout).toBe(`wrote 41 reviews of 10 cards to ${out}; card numbers to kb ids in ${out.replace(/\.csv$/, '.ids.csv')}\n`);
     const csv = readFileSync(out, 'utf8').trim().split('\n');
     expect(csv[0]).toBe('card_id,review_time,review_rating,review_state,review_duration');
     expect(csv[1]).toMatch(/^\d+,\d{13},[1-4],0,\d+$/);
@@ -55,13 +56,13 @@ describe('revlog CSV', () => {
     // it the rows of a hand-written id were refused).
     const imported = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toBe(`imported 62 events from 61 rows; 0 already in the log\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
+    expect(imported.stdout).toBe(`imported 42 events from 41 rows; 0 already in the log\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
 
     const again = runKb(['--kb', fresh, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]);
-    expect(again.stdout).toBe('imported 0 events from 61 rows; 62 already in the log\n');
+    expect(again.stdout).toBe('imported 0 events from 41 rows; 42 already in the log\n');
     // Into the knowledge base it came from: every rating is already there under its own id.
-    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 events from 61 rows; 62 already in the log\n');
+    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 events from 41 rows; 42 already in the log\n');
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
   });
 
@@ -85,7 +86,7 @@ describe('revlog CSV', () => {
     const { root, ids } = reviewedKb();
     const out = join(tempDir('kb-revlog-'), 'history.csv');
     runKb(['--kb', root, 'export', '--revlog', out]);
-    appendFileSync(out, '1152921504606846977,1767600000000,3,2,0\n17,1767600000000,3,2,0\n12345,1767600000000,0,2,0\nabc,1,3,2,0\n');
+    appendFileSync(out, `1152921504606846977,1767600000000,3,2,0\n17,1767600000000,3,2,0\n12345,1767600000000,0,2,0\nabc,1,3,2,0\n17,${Date.now() + 10 * 86_400_000},3,2,0\n`);
     // Without the mapping file (from elsewhere, say): the hand-written id's rows cannot be placed.
     rmSync(out.replace(/\.csv$/, '.ids.csv'));
     const fresh = tempDir('kb-fresh-');
@@ -93,12 +94,14 @@ describe('revlog CSV', () => {
     const run = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
-      'imported 54 events from 65 rows; 0 already in the log',
-      'refused 1 row: review_rating 0 is not 1-4 (line 65)',
-      'refused 1 row: card_id is neither a whole number nor a kb id (line 66)',
-      // Line 63 (appended) is the earliest review, but the lines are listed in file order.
-      'refused 8 rows: card_id is not a kb card id (give the mapping file with --map) (line 2, 12, 13, 15, 19, ...)',
-      'refused 1 row: no card with that id in this knowledge base (run kb scan?) (line 64)',
+      'imported 36 events from 46 rows; 0 already in the log',
+      'refused 1 row: review_rating 0 is not 1-4 (line 45)',
+      'refused 1 row: card_id is neither a whole number nor a kb id (line 46)',
+      // Rows are placed in time order, but their lines are listed in file order.
+      'refused 6 rows: card_id is not a kb card id (give the mapping file with --map) (line 2, 12, 15, 17, 19, ...)',
+      'refused 1 row: no card with that id in this knowledge base (run kb scan?) (line 44)',
+      // A review dated after now cannot have happened.
+      'refused 1 row: review_time is in the future (line 47)',
       '',
     ]);
     expect(ids.length).toBe(12);

@@ -27,7 +27,7 @@ function eventId(kind: string, card: string, at: number, rating: number): string
   return `revlog-${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
 }
 
-export function importRevlog(target: { db: KbDatabase; root: string; writable: boolean }, log: ReviewLog, file: string, mapFile?: string): RevlogImport {
+export function importRevlog(target: { db: KbDatabase; root: string; writable: boolean }, log: ReviewLog, file: string, mapFile?: string, options: { now?: number } = {}): RevlogImport {
   const read = parseRevlog(readFileSync(file, 'utf8'));
   const map = mapFile === undefined ? null : parseCardMap(readFileSync(mapFile, 'utf8'));
   const queries = revlogQueries(target.db);
@@ -39,7 +39,14 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
   // Each card's previous imported review: a reset before a review lies between the two.
   const previous = new Map<string, number>();
   const forgetWindow = new Map<string, number>();
+  // A review after now cannot have happened (an hour of slack for a clock a little ahead):
+  // replayed, it would set the card's next review from a date still to come.
+  const latest = (options.now ?? Date.now()) + 3_600_000;
   for (const row of [...read.rows].sort((a, b) => a.at - b.at || a.line - b.line)) {
+    if (row.at > latest) {
+      refuse('review_time is in the future', row.line);
+      continue;
+    }
     const card = map ? (map.get(row.cardNumber) ?? null) : kbIdOfNumber(row.cardNumber);
     if (card === null) {
       refuse(map ? 'card_id not in the mapping file' : 'card_id is not a kb card id (give the mapping file with --map)', row.line);
