@@ -68,7 +68,8 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
     const fields = entry.mismatches.map((m) => `${m.field} file ${JSON.stringify(m.file)} vs database ${JSON.stringify(m.database)}`).join(', ');
     return `${entry.fixed ? 'fixed' : 'warning'}: ${entry.file}: ${fields}${entry.fixError ? ` (not fixed: ${entry.fixError})` : ''}`;
   }));
-  some('unreadable files', report.unreadable.map((diagnostic) => `warning: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`));
+  // As kb scan says them: a file skipped for an error is an error here too.
+  some('unreadable files', report.unreadable.map((diagnostic) => `${diagnostic.severity}: ${diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file}: ${diagnostic.message}`));
   some('stale temp files', report.staleTempFiles.map(staleTempLine));
   if (report.orphans.length > 0) lines.push(`orphans: ${counted(report.orphans.length, 'card')} whose source is gone (their history is kept)`);
   if (!bundled) {

@@ -82,6 +82,17 @@ describe('kb doctor', () => {
     expect(JSON.parse(doctor(root).stdout).frontmatter).toEqual([]);
   });
 
+  it('a file kb scan skips for an error is an error for kb doctor too (it was a warning, exit 0)', () => {
+    const root = writeKb({ 'notes/good.md': '# Fine?\n\n## Answer\n\nYes.\n', 'notes/bad.md': '---\nid: 12345\n---\n# Bad id?\n\n## Answer\n\nNo.\n' });
+    const scan = runKb(['--kb', root, 'scan']);
+    expect(scan.code).toBe(1);
+    expect(scan.stdout + scan.stderr).toMatch(/error: notes\/bad\.md:2: id:/);
+    const doctor = runKb(['--kb', root, 'doctor']);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/^error: notes\/bad\.md:2: id:/m);
+    expect(doctor.stdout).toMatch(/^1 error, \d+ warnings?$/m);
+  });
+
   it('names a database file that is not a database', () => {
     const root = writeKb({ 'notes/a.md': note('A') });
     mkdirSync(join(root, '.kb'));

@@ -165,12 +165,14 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   for (const [id, list] of places) if (list.length > 1) report.duplicates.push({ id, places: list });
   for (const link of cards.labLinks()) if (!labs.has(link.lab)) report.unknownLabs.push(link);
 
-  report.errors = (report.integrity.ok ? 0 : 1) + report.duplicates.length + report.replay.length;
+  // A file kb scan skips for an error (its cards are not reviewed) is an error here too, as scan counts it.
+  const unreadableErrors = report.unreadable.filter((diagnostic) => diagnostic.severity === 'error').length;
+  report.errors = (report.integrity.ok ? 0 : 1) + report.duplicates.length + report.replay.length + unreadableErrors;
   report.warnings =
     report.missingIds.length +
     unknownLabWarnings(report.unknownLabs, new Set()).length +
     report.frontmatter.filter((entry) => !entry.fixed).length +
-    report.unreadable.length +
+    report.unreadable.length - unreadableErrors +
     report.staleTempFiles.filter((file) => !file.removed).length;
   return report;
 }
