@@ -19,6 +19,9 @@ describe('typed answers: numbers', () => {
     ['20', 20],
     ['  20  ', 20],
     ['-3.5', -3.5],
+    ['\u22123.5', -3.5],
+    // Found as a user: a plus sign read as a minus, so "+20" was graded as -20.
+    ['+20', 20],
     ['.5', 0.5],
     ['1.5e3', 1500],
     ['2E-3', 0.002],

@@ -141,7 +141,8 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   if (/^,\d/.test(rest) || /^\d/.test(rest)) {
     return { ok: false, message: 'write decimals with a dot (0.5) and commas only between groups of three digits (1,024)' };
   }
-  const number = Number(`${match[1] === '' ? '' : '-'}${match[2].replace(/[,_]/g, '')}${match[3] === undefined ? '' : `e${match[3]}`}`);
+  // A minus sign (ASCII or Unicode) makes it negative; a plus sign is only a sign ("+20" is 20).
+  const number = Number(`${match[1] === '-' || match[1] === '\u2212' ? '-' : ''}${match[2].replace(/[,_]/g, '')}${match[3] === undefined ? '' : `e${match[3]}`}`);
   if (!Number.isFinite(number)) return { ok: false, message: 'that number is too large' };
   if (rest === '') return { ok: true, value: number };
 
