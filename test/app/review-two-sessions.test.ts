@@ -141,6 +141,14 @@ describe('two kb review sessions at once', () => {
     expect(shown(b, START + 1_300)).not.toBe(x);
   });
 
+  it('--limit N still ends the run after N cards: the queue is not read again (found as a user: --limit 1 never stopped)', async () => {
+    const { services } = await twoSessions();
+    const run = new ReviewRun(services[0], '/nowhere', { limit: 1 }, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const card = shown(run, START)!;
+    expect(run.rate(card, 4, START + 1_000, 1_000).message).toBeNull();
+    expect(run.next(START + 2_000).kind).toBe('done');
+  });
+
   it('in any interleaving of two sessions, a rating is stored only when the card is as its screen showed it', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ who: fc.nat(1), grade: fc.constantFrom<Grade>(1, 2, 3, 4), gap: fc.integer({ min: 1_000, max: 600_000 }) }), { minLength: 1, maxLength: 16 }), async (steps) => {

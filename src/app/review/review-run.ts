@@ -107,7 +107,8 @@ export class ReviewRun implements ReviewController {
 
   private nextOfSession(now: number, refreshed = false): ScreenNext {
     const next = this.session.next(now);
-    if (next.kind !== 'card') return refreshed ? next : this.refreshed(now);
+    // --limit caps this run's cards: a queue read again would offer its own N afresh (found as a user: it never stopped).
+    if (next.kind !== 'card') return refreshed || this.request.limit != null ? next : this.refreshed(now);
     // Read as it is now, not as cached when it was last on screen: another kb review may have
     // rated it since (a stale copy showed a card rated twice elsewhere as new).
     this.cache.delete(next.card.id);
