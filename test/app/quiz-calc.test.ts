@@ -94,6 +94,13 @@ describe('calc cards in a quiz', () => {
     for (const typed of ['21', '0.2 s', '2']) expect(answer(s, typed)).toMatchObject({ correct: false });
   });
 
+  it('a card without an explain line, or with one that does not give the answer, shows the answer first (found as a user: Space showed nothing)', () => {
+    const bare = spec('vars:\n  a: { min: 3, max: 3, step: 1 }\nanswer: a * 3\nunit: s\n');
+    expect(solutionText(currentQuestion(session([card('bare', 'Three times {a}?', bare)], 1))!)).toBe('Answer: 9 s');
+    const partial = spec('vars:\n  a: { min: 2, max: 2, step: 1 }\nanswer: 10 / a\nunit: ms\nexplain: "10 / {a}"\n');
+    expect(solutionText(currentQuestion(session([card('partial', 'Ten over {a}?', partial)], 1))!)).toBe('Answer: 5 ms\n\n10 / 2');
+  });
+
   it('seed-004 TPOT with drawn values matches (total - ttft) / n', () => {
     checkDraws(card('tpot', 'q', TPOT), (v) => ((v.total - v.ttft) / v.n) * 1000);
   });

@@ -171,20 +171,23 @@ export function calcVerdict(question: QuizQuestion, typed: string, value: number
   return correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expectedLabel(question)}`;
 }
 
-/**
- * The worked solution (Markdown): the explain template with the values substituted, then the
- * card's own answer text if it has any. For a text card: its answer.
- */
 /** The question, then where its lab figures came from (the learner's run, or how to get one). */
 function withSources(prompt: string, spec: CalcSpec): string {
   const { sources } = figureNotes(spec);
   return sources.length === 0 ? prompt : `${prompt}\n(${sources.join('; ')})`;
 }
 
+/**
+ * The worked solution (Markdown): the explain template with the values substituted, then the
+ * card's own answer text if it has any. For a text card: its answer. An explain line that does
+ * not give the answer (or none at all) is preceded by it: the back never leaves it out.
+ */
 export function solutionText(question: QuizQuestion): string {
   const spec = question.card.calc;
   if (spec === null || question.values === null) return question.card.back;
   const parts: string[] = [];
+  const answer = expectedLabel(question);
+  if (answer !== null && !spec.explain?.includes('{answer}')) parts.push(`Answer: ${answer}`);
   if (spec.explain) parts.push(renderTemplate(spec.explain, question.values, spec));
   const back = question.card.back.trim();
   if (back) parts.push(renderTemplate(back, question.values, spec));
