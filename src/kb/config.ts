@@ -94,7 +94,8 @@ export function loadConfig(file: string | null): KbConfig {
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message}`);
+    // JSON.parse quotes the text it stopped in, newlines and all: one line, as every kb error is.
+    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`);
   }
   return parseConfig(value, file);
 }

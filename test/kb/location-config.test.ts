@@ -52,5 +52,7 @@ describe('kb.json', () => {
   it('names an unknown key (a typo) and broken JSON', () => {
     expect(() => loadConfig(configFile('{ "newPerDya": 5 }'))).toThrow(/newPerDya: unknown key/);
     expect(() => loadConfig(configFile('{ "newPerDay": '))).toThrow(/kb\.json: not valid JSON/);
+    // One line, though JSON.parse quotes the text with its newline (found as a user).
+    expect(() => loadConfig(configFile('not json\n'))).toThrow(/^[^\n]*kb\.json: not valid JSON: [^\n]*$/);
   });
 });
