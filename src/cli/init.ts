@@ -63,7 +63,7 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
       }
       const what = options.empty ? 'an empty knowledge base' : `a knowledge base with ${result.copied} files copied from the bundled one`;
       // kb review scans on its way in; an empty one has nothing to review until a question is added.
-      const next = options.empty ? `kb add "Your first question?"` : 'kb review';
+      const next = options.empty ? `kb add "Your first question?" --answer "Its answer."` : 'kb review';
       process.stdout.write(await fittedToTerminal(`created ${what} in ${result.root}\n${nextStep(dir, next)}\n`));
     });
 }

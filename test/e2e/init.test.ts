@@ -6,9 +6,10 @@ import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
 describe('kb init', () => {
   it('creates an empty knowledge base with settings and a .gitignore, found from inside it', () => {
     const dir = join(tempDir(), 'my-kb');
-    const result = runKb(['init', dir, '--empty']);
+    // COLUMNS: the line unwrapped (a pipe takes $COLUMNS), as the temp path makes it long.
+    const result = runKb(['init', dir, '--empty'], { env: { COLUMNS: '400' } });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`next: cd ${dir} && kb add "Your first question?"`);
+    expect(result.stdout).toContain(`next: cd ${dir} && kb add "Your first question?" --answer "Its answer."`);
     for (const folder of ['notes', 'cards', 'lab']) expect(readdirSync(join(dir, folder))).toEqual([]);
     expect(JSON.parse(readFileSync(join(dir, 'kb.json'), 'utf8'))).toMatchObject({ desiredRetention: 0.9, newPerDay: 20 });
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('.kb/');
@@ -21,6 +22,9 @@ describe('kb init', () => {
     expect(report).toMatchObject({ root: dir, bundled: false, dbPath: join(dir, '.kb/kb.db') });
     expect(report.cards.added).toBe(1);
     expect(readFileSync(join(dir, '.kb/.gitignore'), 'utf8')).toContain('*');
+    // The suggestion works as printed (found as a user: without an answer it was refused).
+    const added = runKb(['--kb', dir, 'add', 'Your first question?', '--answer', 'Its answer.']);
+    expect(added.code, added.stderr).toBe(0);
   });
 
   it('copies the bundled notes, cards and labs, and says to review next as the README does', () => {
