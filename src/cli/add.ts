@@ -8,6 +8,7 @@ import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 interface AddFlags {
   topic?: string;
@@ -58,7 +59,8 @@ would end it) is refused with the reason, before anything is written.
 With --deck the card goes at the end of cards/<name>.md (a heading, kb's id comment, the
 answer); nothing already in the deck changes, byte for byte. Deck cards take their tags
 from the deck's frontmatter, so --topic, --tags and --difficulty are for notes only.
-The new card is scanned at once: it is due today (kb review, kb due). The bundled
+The new card is scanned at once: due today, unless today's new-card allowance
+(newPerDay) is already taken, and then it says so. The bundled
 knowledge base is read-only: make your own with kb init DIR.`),
     )
     .action(async (words: string[], flags: AddFlags, command: Command) => {
@@ -129,8 +131,16 @@ knowledge base is read-only: make your own with kb init DIR.`),
         }
         const shown = added.kind === 'note' ? shownPath(added.abs) : `${shownPath(added.abs)}:${added.line}`;
         const lines = [`added ${added.kind === 'note' ? 'note' : 'card to'} ${shown}`, `card id ${added.id}`];
-        lines.push(inQueue ? 'due today: kb review (or kb due to see the queue)' : 'not in the queue yet: kb scan shows why');
-        process.stdout.write(`${lines.join('\n')}\n`);
+        if (!inQueue) lines.push('not in the queue yet: kb scan shows why');
+        else {
+          // In today's queue only within the day's new-card allowance: behind it, it waits its turn (as in Anki).
+          const { ReviewService } = await import('../app/review/review-service.ts');
+          const queue = new ReviewService(kb).queue({}, Date.now());
+          const today = [...queue.learning, ...queue.review, ...queue.new].some((card) => card.id === added.id);
+          if (today) lines.push('due today: kb review (or kb due to see the queue)');
+          else lines.push(`new: it waits behind today's ${kb.config.newPerDay} new cards (newPerDay in kb.json)`, 'for a later session; kb quiz asks it any time');
+        }
+        process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
         kb.db.close();
       }

@@ -71,6 +71,18 @@ describe('kb add', () => {
     expect(listed).toMatchObject({ queue: 'new', kind: 'note', path, front: 'What does TTFT measure?', lab: 'paged-kv' });
   });
 
+  it("says when a new note waits behind today's new-card limit instead of claiming it is due (found as a user)", () => {
+    // Three new cards and a limit of two: the note added fourth is not in today's queue.
+    const root = personalKb({ 'kb.json': '{ "newPerDay": 2 }\n', 'notes/metrics/b.md': '# B?\n\nB.\n', 'notes/metrics/c.md': '# C?\n\nC.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const result = runKb(['--kb', root, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("new: it waits behind today's 2 new cards (newPerDay in kb.json)\nfor a later session; kb quiz asks it any time\n");
+    expect(result.stdout).not.toContain('due today');
+    const fresh = personalKb();
+    expect(runKb(['--kb', fresh, 'add', 'What is TPOT?', '--answer', 'Time per output token.']).stdout).toContain('due today: kb review');
+  });
+
   it('puts a note in notes/inbox by default, a Chinese question under its own words, and prints JSON with the scan', () => {
     const root = personalKb();
     const result = runKb(['--kb', root, 'add', '什么是首字延迟？', '--answer', '从提交请求到第一个输出 token 的时间。', '--json']);
