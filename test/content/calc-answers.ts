@@ -24,7 +24,7 @@ const specTokensPerStep = (alpha: number, k: number) => {
 
 export const independentAnswers: Array<[phrase: string, answer: (v: Values) => number]> = [
   // your machine (lab-sourced figures; the fallbacks stand in for them here)
-  ['what share of {bw} GB/s of memory bandwidth does batch-1 decode use', (v) => (100 * ((v.tps * v.w * 1e6) / GB)) / v.bw],
+  ['What share of {bw} GB/s of memory bandwidth does that use', (v) => (100 * ((v.tps * v.w * 1e6) / GB)) / v.bw],
   ['How many times the single-sequence rate is that', (v) => v.t32 / v.t1],
   ['What is the TPOT each of those sequences sees', (v) => (1000 * 32) / v.t32],
   ['About how long did each admission wave take', (v) => v.qw / (256 / 16 - 1)],
