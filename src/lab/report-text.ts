@@ -29,6 +29,13 @@ export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullabl
   ].join('\n  ');
 }
 
+/** Why a verdict is incomplete: expectations left unjudged, or a run stopped before its end (its judged ones cover what finished). */
+function incompleteBecause(result: LabRunResult): string {
+  const unjudged = result.checks.filter((c) => c.pass === null).length;
+  if (unjudged > 0) return `${unjudged} of ${result.checks.length} expectations could not be judged`;
+  return `${result.status === 'partial' ? 'the run was interrupted' : `the run ${result.status}`}: the expectations are judged on what finished`;
+}
+
 function checkLine(outcome: CheckOutcome, color: boolean): string {
   const { check } = outcome;
   const mark = outcome.pass === null ? '?' : outcome.pass ? '✓' : '✗';
@@ -69,7 +76,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
     out.push('');
     out.push(
       result.verdict === 'incomplete'
-        ? `Verdict: incomplete (${result.checks.filter((c) => c.pass === null).length} of ${result.checks.length} expectations could not be judged)`
+        ? `Verdict: incomplete (${incompleteBecause(result)})`
         : `Verdict: ${result.verdict} (${passed}/${result.checks.length} expectations hold)`,
     );
     if (result.changed.length > 0 && result.verdict === 'not reproduced') {

@@ -3,6 +3,7 @@
 // starts and completed at the end, so an interrupted run (Ctrl-C) is kept, marked partial.
 import type { KbDatabase } from '../store/db.ts';
 import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.ts';
+import { isSweepMetric } from './metrics.ts';
 import { evaluateChecks, type CheckOutcome, type MeasuredMetrics, type MetricBounds } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
@@ -228,10 +229,16 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       ? { single: null, points: complete.map((p) => ({ label: p.label!, metrics: p.metrics, bounds: p.bounds })), sweep: sweepMetrics }
       : { single: points[0] && !points[0].partial ? points[0].metrics : null, singleBounds: points[0]?.bounds, points: [] },
   );
-  // Checks are judged on complete measurements only; say why one was not judged.
-  const checks = evaluated.map((outcome) =>
-    outcome.pass === null && status === 'partial' ? { ...outcome, problem: 'the run was interrupted before every request finished' } : outcome,
-  );
+  // Checks are judged on complete measurements only; say why one was not judged. A sweep cut
+  // short has fewer points than its fit, knee and limits were made for (a two-point fit gave an
+  // exponent ratio of -46): its sweep-wide figures are not judged.
+  const sweepCut = status === 'partial' && lab.sweep !== null && lab.sweep !== undefined;
+  const checks = evaluated.map((outcome) => {
+    if (sweepCut && [outcome.check.numerator, outcome.check.denominator].some((term) => term !== null && isSweepMetric(term.metric))) {
+      return { ...outcome, measured: null, pass: null, problem: 'the sweep was interrupted: its sweep-wide figures need every point' };
+    }
+    return outcome.pass === null && status === 'partial' ? { ...outcome, problem: 'the run was interrupted before every request finished' } : outcome;
+  });
   const result: LabRunResult = {
     runId,
     lab: lab.name,

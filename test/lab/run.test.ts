@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLab } from '../../src/lab/lab-file.ts';
 import { runLab } from '../../src/lab/run.ts';
+import { labRunText } from '../../src/lab/report-text.ts';
 import { parseOverrides } from '../../src/lab/lab-settings.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { labRun } from '../../src/store/lab-runs.ts';
@@ -77,6 +78,30 @@ describe('ttft-breakdown on the cpu backend', () => {
     expect(result.status).toBe('partial');
     expect(result.verdict).toBe('incomplete');
     expect(labRun(db, result.runId)?.status).toBe('partial');
+    db.close();
+  }, 60_000);
+});
+
+describe('a sweep interrupted part way', () => {
+  it("judges its points that finished, not its sweep-wide fit (a fit of two points gave an exponent ratio of -46), and its verdict says why it is incomplete", async () => {
+    const sweep = parseLab(readFileSync(join(repoRoot, 'lab/ttft-vs-length.md'), 'utf8'), 'ttft-vs-length');
+    const db = openDatabase(':memory:');
+    const controller = new AbortController();
+    const result = await runLab({
+      db,
+      lab: sweep,
+      overrides: parseOverrides(['backend=sim']),
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.pointIndex >= 2) controller.abort();
+      },
+    });
+    expect(result.status).toBe('partial');
+    const fitChecks = result.checks.filter((c) => c.check.numerator.metric.startsWith('fit.'));
+    expect(fitChecks.length).toBeGreaterThan(0);
+    for (const check of fitChecks) expect(check).toMatchObject({ pass: null, problem: 'the sweep was interrupted: its sweep-wide figures need every point' });
+    expect(labRunText(result)).toMatch(/Verdict: incomplete \((\d+) of \d+ expectations could not be judged\)/);
+    expect(labRunText(result)).not.toMatch(/Verdict: incomplete \(0 of/);
     db.close();
   }, 60_000);
 });
