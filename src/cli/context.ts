@@ -49,7 +49,7 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
   try {
     const location = locateKnowledgeBase(options);
     const hint = unadoptedFolderHint(location, options.cwd ?? process.cwd());
-    if (hint) process.stderr.write(`kb: ${hint}\n`);
+    if (hint) process.stderr.write(hint.split('\n').map((line) => `kb: ${line}\n`).join(''));
     const config = loadConfig(location.configPath);
     noteDatabasePath(location.dbPath);
     ignoreStateFolder(location.root, location.dbPath);

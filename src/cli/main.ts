@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT_CODES_HELP, UserError } from './errors.ts';
 import { exitOnFault } from './fault.ts';
 import { helpLayout, helpText } from './help-layout.ts';
-import { terminalColumns } from './terminal-output.ts';
+import { fittedToStderr, terminalColumns } from './terminal-output.ts';
 import * as initCommand from './init.ts';
 import * as addCommand from './add.ts';
 import * as scanCommand from './scan.ts';
@@ -70,8 +70,12 @@ process.on('unhandledRejection', exitOnFault);
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode);
   if (error instanceof UserError) {
-    process.stderr.write(`kb: ${error.message}\n`);
-    process.exit(error.exitCode);
+    const exitCode = error.exitCode;
+    void fittedToStderr(`kb: ${error.message}\n`).then((text) => {
+      process.stderr.write(text);
+      process.exit(exitCode);
+    });
+    return;
   }
   exitOnFault(error);
 });

@@ -9,3 +9,13 @@ export async function fittedToTerminal(text: string): Promise<string> {
   const { fitLines } = await import('../ui/text/fit-lines.ts');
   return fitLines(text, (terminalColumns() ?? 80) - 1);
 }
+
+/**
+ * A message for stderr: on a terminal, wrapped short of its last column under its "kb: " (a
+ * terminal would break a long line mid-word); piped, as it is, one line a script can match.
+ */
+export async function fittedToStderr(text: string): Promise<string> {
+  if (!process.stderr.isTTY || !process.stderr.columns) return text;
+  const { fitLines } = await import('../ui/text/fit-lines.ts');
+  return fitLines(text, process.stderr.columns - 1);
+}

@@ -147,5 +147,6 @@ export function unadoptedFolderHint(location: KbLocation, cwd: string): string |
   const dir = resolve(cwd);
   if (canonical(dir) === canonical(bundledRoot())) return null;
   if (!looksLikeKnowledgeBase(dir) && !isObsidianVault(dir)) return null;
-  return `this folder holds notes but no ${configFileName}, so kb is using its bundled knowledge base; make this folder yours with: kb init .`;
+  // Two lines of under 80 columns once each has its "kb: ".
+  return `this folder has notes but no ${configFileName}: using the bundled knowledge base\nmake this folder yours with: kb init .`;
 }

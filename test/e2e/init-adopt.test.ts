@@ -77,10 +77,11 @@ describe('kb init on a folder of notes', () => {
 
   it('says so when it takes the bundled knowledge base from inside a folder of notes, and init . adopts that folder', () => {
     const root = folder({ 'notes/a.md': '# A question?\n\nYes.\n' });
-    const hint = 'this folder holds notes but no kb.json, so kb is using its bundled knowledge base; make this folder yours with: kb init .';
+    const hint = 'kb: this folder has notes but no kb.json: using the bundled knowledge base\nkb: make this folder yours with: kb init .\n';
     const bundled = runKb(['due', '--json'], { cwd: root });
     expect(bundled.code, bundled.stderr).toBe(0);
     expect(bundled.stderr).toContain(hint);
+    for (const line of bundled.stderr.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
     expect(JSON.parse(bundled.stdout).cards.length).toBeGreaterThan(1);
     // A project with a README is no folder of notes: nothing said.
     const project = folder({ 'README.md': '# A project\n' });
