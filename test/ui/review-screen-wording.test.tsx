@@ -52,15 +52,24 @@ describe('review screen wording', () => {
     expect(note.lastFrame()).toContain('The whole note of a.');
   });
 
-  it('says "Tomorrow: 1 card due" on the Done screen', async () => {
+  it('says "Tomorrow: 1 card due" on the Done screen, and learning steps still to come today apart', async () => {
     class OneTomorrow extends FakeController {
       override summary() {
-        return { cards: 0, again: 0, elapsedMs: 0, tomorrow: 1 };
+        return { cards: 0, again: 0, elapsedMs: 0, laterToday: 0, tomorrow: 1 };
       }
     }
     const { lastFrame } = render(<ReviewScreen controller={new OneTomorrow([])} startedAt={0} now={() => 0} />);
     await tick();
     expect(lastFrame()).toContain('Tomorrow: 1 card due');
+    expect(lastFrame()).not.toContain('Later today');
+    class TwoLater extends FakeController {
+      override summary() {
+        return { cards: 2, again: 0, elapsedMs: 0, laterToday: 2, tomorrow: 0 };
+      }
+    }
+    const later = render(<ReviewScreen controller={new TwoLater([])} startedAt={0} now={() => 0} />);
+    await tick();
+    expect(later.lastFrame()).toContain('Later today: 2 learning cards');
   });
 
   it('says "1 more line", "2 more lines"', () => {

@@ -264,6 +264,7 @@ export class ReviewRun implements ReviewController {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
       elapsedMs: now - this.run.startedAt,
+      laterToday: this.service.laterTodayLoad(now, this.request),
       tomorrow: this.service.tomorrowLoad(now, this.request),
     };
   }

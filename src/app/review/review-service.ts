@@ -349,8 +349,14 @@ export class ReviewService {
   }
 
   /** Cards (not new) that will be due by the end of the next review day, of those `filter` picks. */
+  /** Cards due by the end of tomorrow that are not learning steps still to come today (laterTodayLoad). */
   tomorrowLoad(now: number, filter: CardFilter = {}): number {
-    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime(), filter);
+    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime(), filter) - this.laterTodayLoad(now, filter);
+  }
+
+  /** Learning and relearning cards whose next step comes later today (a Good on a new card: in ten minutes). */
+  laterTodayLoad(now: number, filter: CardFilter = {}): number {
+    return this.reviews.learningCandidates(filter, now, this.dayEnd(now)).filter((row) => row.due > now).length;
   }
 
   /** The queue entry for a card in its current state (for putting it back after undo). */
@@ -358,7 +364,6 @@ export class ReviewService {
     return queueCardOf(cardId, this.requireRow(cardId));
   }
 
-  /** A note kb just rewrote stays known to the scan, so the next start does not parse it again. */
   /**
    * Records the rewritten file's new stamp so the next scan need not parse it again. It runs
    * after the rating's transaction: when another process holds the database past the busy

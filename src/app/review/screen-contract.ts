@@ -48,7 +48,9 @@ export interface SessionSummary {
   cards: number;
   again: number;
   elapsedMs: number;
-  /** Cards due by the end of tomorrow. */
+  /** Learning cards whose next step comes later today. */
+  laterToday: number;
+  /** Cards due by the end of tomorrow, those later today left out. */
   tomorrow: number;
 }
 

@@ -13,6 +13,7 @@ export function SummaryView({ summary, waitingUntil, width }: { summary: Session
       tally={[`Cards reviewed: ${summary.cards}`, `Again: ${againRate}% (${summary.again})`, `Time: ${durationLabel(summary.elapsedMs)}`]}
       width={width}
     >
+      {summary.laterToday > 0 ? <Text>{`Later today: ${summary.laterToday} learning card${summary.laterToday === 1 ? '' : 's'}`}</Text> : null}
       <Text>{`Tomorrow: ${summary.tomorrow} card${summary.tomorrow === 1 ? '' : 's'} due`}</Text>
       {waitingUntil !== null ? (
         <Text color="yellow">{`A learning card comes back at ${new Date(waitingUntil).toLocaleTimeString()}: wait here, or quit and review it later.`}</Text>

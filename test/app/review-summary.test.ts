@@ -1,0 +1,33 @@
+// The end of a kb review run counts a card rated Good a minute ago (its next learning step in
+// ten minutes) as later today, not as tomorrow's load (found as a user: "tomorrow 1 due").
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/kb/config.ts';
+import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { ReviewRun } from '../../src/app/review/review-run.ts';
+import { ReviewService } from '../../src/app/review/review-service.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { FakeLabs } from '../ui/fake-labs.ts';
+
+// Local 06:00: far from the 04:00 day start.
+const START = new Date(2026, 2, 10, 6).getTime();
+
+describe('a review run summary', () => {
+  it('puts a learning step still to come today under later today, and leaves it out of tomorrow', async () => {
+    const root = tempDir('kb-summary-');
+    mkdirSync(join(root, 'cards'), { recursive: true });
+    writeFileSync(join(root, 'cards/deck.md'), '## One?\n\nA.\n\n## Two?\n\nB.\n');
+    const db = openDatabase(join(root, 'kb.db'));
+    await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
+    const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
+    const run = new ReviewRun(service, root, {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const next = run.next(START);
+    if (next.kind !== 'card') throw new Error('expected a card');
+    run.rate(next.card.id, 3, START + 1_000, 1_000);
+    // The rated card comes back in minutes: later today, not tomorrow (new cards are no one's load).
+    expect(run.summary(START + 2_000)).toMatchObject({ cards: 1, laterToday: 1, tomorrow: 0 });
+    db.close();
+  });
+});
