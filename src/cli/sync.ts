@@ -54,7 +54,7 @@ export function register(program: Command): void {
         return;
       }
       const lines = [
-        report.committedBefore ? 'committed this device\'s reviews' : 'nothing of this device to commit',
+        report.committedBefore !== null ? `committed ${report.committedBefore}` : 'nothing of this device to commit',
         report.pulled ? `pulled ${report.pulled}: ${counted(report.eventsAfter - report.eventsBefore, 'new review event')} replayed` : 'nothing to pull yet (the remote has no such branch)',
         report.committedAfter ? 'committed the review fields rewritten from the merged logs' : 'review fields already up to date',
         report.pushed !== null ? `pushed to ${report.pushed}` : `nothing to push (${report.remote} has it all)`,

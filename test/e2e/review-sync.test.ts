@@ -22,6 +22,7 @@ describe('reviewing on two clones through git', () => {
     const first = sync(a);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^pushed to origin\/\S+$/m);
+    expect(first.stdout).toMatch(/^committed reviews from device \w{8}/m);
     // The commit's title says what it holds.
     expect(git(a, 'log', '--format=%s')).toMatch(/^kb sync: reviews from device \w{8}/m);
     // Again at once: nothing new to send, and it says so.

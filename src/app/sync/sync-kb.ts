@@ -33,7 +33,8 @@ export interface SyncOptions {
 }
 
 export interface SyncReport {
-  committedBefore: boolean;
+  /** What this device's commit held ("reviews from device 3fe44c1a, ..."), or null when there was nothing to commit. */
+  committedBefore: string | null;
   pulled: string | null;
   eventsBefore: number;
   eventsAfter: number;
@@ -68,7 +69,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => `kb sync: ${whatChanged(paths, inKb, options.device)}`);
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => whatChanged(paths, inKb, options.device));
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
@@ -94,7 +95,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
 
   const eventsAfter = await steps.replay();
-  const committedAfter = commitReviewChanges(top, inKb, kbChanged, () => 'kb sync: review fields from the merged review logs');
+  const committedAfter = commitReviewChanges(top, inKb, kbChanged, () => 'review fields from the merged review logs') !== null;
   // --porcelain marks a ref the remote already had with '=': then nothing was sent.
   const push = git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
   const sent = !/^=\t/m.test(push.stdout);
@@ -143,13 +144,15 @@ type KbChanged = (path: string) => boolean;
  * against HEAD is only their review fields and new card ids. Anything else uncommitted is the
  * user's: refused.
  */
-function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, message: (paths: string[]) => string): boolean {
+/** Commits what kb changed under "kb sync: <what>"; returns the what, or null when there was nothing. */
+function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, what: (paths: string[]) => string): string | null {
   const ours = kbChanges(top, inKb, kbChanged);
-  if (ours.length === 0) return false;
+  if (ours.length === 0) return null;
   git(top, ['add', '--', ...ours]);
-  if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return false;
-  git(top, ['commit', '--quiet', '--no-verify', '-m', message(ours), '--', ...ours]);
-  return true;
+  if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return null;
+  const title = what(ours);
+  git(top, ['commit', '--quiet', '--no-verify', '-m', `kb sync: ${title}`, '--', ...ours]);
+  return title;
 }
 
 /** A commit title for what kb changed: "reviews from device 3fe44c1a, review fields of 2 notes, the merge driver". */
