@@ -13,6 +13,8 @@ describe('QuizScreen', () => {
     await tick();
     await shows(lastFrame, 'TTFT 0.5 s, 100 tokens, 2.5 s in all. TPOT?');
     await shows(lastFrame, 'Answer (ms):');
+    // The hint names the card's own unit (its examples in ms and GB read as an invitation on a card in tokens).
+    await shows(lastFrame, 'type a number (ms if no unit is given) · Enter check · Esc quit');
     await press(stdin, '2', '0', ' ', 'G', 'B');
     await shows(lastFrame, 'Answer (ms): 20 GB');
     await press(stdin, '\r');

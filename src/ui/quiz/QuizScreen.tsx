@@ -292,7 +292,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
             </Box>
           </Viewport>
           <Text color="yellow">{messageLines.join('\n')}</Text>
-          <KeyHints phase={phase} calc={calc !== null} lab={question.card.lab !== null} width={width} />
+          <KeyHints phase={phase} calc={calc !== null} unit={calc?.unit ?? null} lab={question.card.lab !== null} width={width} />
         </>
       )}
     </Box>
@@ -331,10 +331,12 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
   );
 }
 
-function KeyHints({ phase, calc, lab, width }: { phase: QuizPhase; calc: boolean; lab: boolean; width: number }) {
+function KeyHints({ phase, calc, unit, lab, width }: { phase: QuizPhase; calc: boolean; unit: string | null; lab: boolean; width: number }) {
   const l = lab ? ' · l run lab' : '';
+  // The card's own unit: examples in ms and GB read as a suggestion to type them on a card in tokens.
+  const typing = unit ? `type a number (${unit} if no unit is given)` : 'type a number';
   const hints: Record<Exclude<QuizPhase, 'end'>, string> = {
-    ask: calc ? 'type a number (a unit is optional: 20ms, 2.4 GB) · Enter check · Esc quit' : `Space show the answer${l} · q quit`,
+    ask: calc ? `${typing} · Enter check · Esc quit` : `Space show the answer${l} · q quit`,
     reveal: `y I knew it · n I did not${l} · q quit`,
     result: `Enter next${l} · q quit`,
   };
