@@ -20,8 +20,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   1    user error: a bad flag or value, an unknown tag, deck, card or lab,
        files with errors, a machine fault (full or read-only disk, locked db)
   2    kb review or kb quiz without a terminal (kb due, kb rate, kb quiz --json)
-  130  interrupted by Ctrl-C (a lab run also by SIGTERM); ratings and lab
-       runs already made are kept`;
+  130  interrupted by Ctrl-C (a lab run or calibration also by SIGTERM);
+       ratings and lab runs already made are kept`;
 
 /** An error caused by the user's input or environment: printed as one line, no stack trace. */
 export class UserError extends Error {
