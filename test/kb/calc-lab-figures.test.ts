@@ -66,7 +66,7 @@ describe('lab-sourced kb-calc variables', () => {
     expect(notes.sources).toEqual([`tps: your last batch-size-sweep, 2 days ago (run #${latest})`]);
     expect(notes.notReproduced).toEqual([`Your last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`]);
     const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: '{tps}?', back: 'Because.', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
-    expect(solutionText(question)).toBe(`Because.\n\nYour last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`);
+    expect(solutionText(question)).toBe(`Answer: 2.5 s\n\nBecause.\n\nYour last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`);
   });
 
   it('a run without the metric falls back and says so', () => {
