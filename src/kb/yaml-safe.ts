@@ -17,6 +17,10 @@ export function parseYaml(source: string): Document.Parsed {
     uniqueKeys: false,
     prettyErrors: false,
     strict: true,
+    // Problems come back in doc.errors and doc.warnings, which kb reports with file and line;
+    // at yaml's default level they also went to process.emitWarning ("(node:13149) Warning: Keys
+    // with collection values will be stringified", for an Obsidian template's `{{date}}`).
+    logLevel: 'error',
   });
   doc.errors.push(...duplicateKeyErrors(doc));
   return doc;

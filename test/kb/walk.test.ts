@@ -22,6 +22,17 @@ describe('walkKnowledgeBase', () => {
     expect(z?.mtimeMs).toBeGreaterThan(0);
   });
 
+  it("leaves out an Obsidian vault's templates folders (core Templates and Templater), found as a user: kb wrote an id into a template", () => {
+    const root = tempKb();
+    put(root, '.obsidian/templates.json', '{"folder": "Templates/"}');
+    put(root, '.obsidian/plugins/templater-obsidian/data.json', '{"templates_folder": "meta/tpl"}');
+    put(root, 'Templates/Daily.md', '---\ncreated: {{date}}\n---\n# {{title}}\n');
+    put(root, 'meta/tpl/Weekly.md', '# {{title}}\n');
+    put(root, 'meta/notes.md', '# Kept?\n');
+    put(root, 'Inference/KV.md', '# What is the KV cache?\n');
+    expect(walkKnowledgeBase(root, ['.']).files.map((f) => f.path)).toEqual(['Inference/KV.md', 'meta/notes.md']);
+  });
+
   it('accepts a folder with only notes/ (an existing vault)', () => {
     const root = tempKb();
     put(root, 'notes/a.md', '# A');
