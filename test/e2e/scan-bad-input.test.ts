@@ -53,6 +53,13 @@ describe('kb scan on bad input', () => {
     expect(bomCrlf.toString('utf8')).toMatch(/\r\nid: [a-z2-7]{12}\r\n/);
   });
 
+  it("says a frontmatter problem once, as kb's own line: yaml's warning does not leak to stderr (found as a user)", () => {
+    const root = writeKb({ 'notes/daily.md': '---\ncreated: {{date}}\n---\n# A daily note?\n\nYes.\n' });
+    const scan = runKb(['--kb', root, 'scan']);
+    expect(scan.stderr).not.toMatch(/\(node:\d+\) Warning|mapAsMap/);
+    expect(scan.stdout + scan.stderr).toMatch(/notes\/daily\.md:2: created:/);
+  });
+
   it('never writes an id through a symbolic link leading outside the knowledge base', () => {
     const outside = tempDir('kb-outside-');
     writeFileSync(join(outside, 'shared.md'), note('Shared'));
