@@ -132,6 +132,10 @@ export function parseCardsFile(file: KbPath, text: string, fm: ParsedFrontmatter
     };
     cards.push({ card: { ...card, contentHash: contentHash(card) }, slot });
   }
+  // A deck's cards are its ## headings: a file of prose in cards/ (a note put there) gives none, said once.
+  if (cards.length === 0 && !failed && body.trim() !== '') {
+    diagnostics.push({ severity: 'warning', file, line: fm.bodyLine, message: "deck has no ## question, so no cards (each card is a ## heading; a note goes in a notes folder)" });
+  }
   return { cards, diagnostics, failed };
 }
 

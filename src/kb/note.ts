@@ -54,6 +54,8 @@ export function parseNote(file: KbPath, text: string, fm: ParsedFrontmatter & { 
   const front = blocks.front ?? title ?? fileTitle(file);
   diagnostics.push(...blocks.calcs.diagnostics);
   if (blocks.calcs.broken) return { card: null, diagnostics };
+  // As a deck card with nothing under its heading: reviewed, its back would be blank.
+  if (blocks.back === '' && blocks.calcs.spec === null) diagnostics.push({ severity: 'warning', file, line: fm.bodyLine, message: 'note has no answer: nothing under its question' });
 
   const full = cleanSlice(body);
   const tags = readTags(reader);

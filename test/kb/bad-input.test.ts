@@ -62,7 +62,7 @@ describe('bad input', () => {
   });
 
   it('wrong-typed fields give a warning with the line and fall back to a default', () => {
-    const text = '---\ncreated: 2025-10-19\ndifficulty: 7\nnext_review: tomorrow\nmastery_level: 3\nreview_count: -1\ntags: 5\nlab: ../etc\n---\n# A\n';
+    const text = '---\ncreated: 2025-10-19\ndifficulty: 7\nnext_review: tomorrow\nmastery_level: 3\nreview_count: -1\ntags: 5\nlab: ../etc\n---\n# A\n\nIts answer.\n';
     const parsed = parseKnowledgeFile('notes/typed.md', text);
     expect(parsed.cards).toHaveLength(1);
     const card = parsed.cards[0];
@@ -97,7 +97,7 @@ describe('bad input', () => {
 
   it('a BOM is stripped for parsing, kept in raw, and lines stay exact', () => {
     const root = tempKb();
-    const abs = put(root, 'notes/bom.md', '\uFEFF---\ndifficulty: 7\n---\n# Title\n');
+    const abs = put(root, 'notes/bom.md', '\uFEFF---\ndifficulty: 7\n---\n# Title\n\nIts answer.\n');
     const read = readKnowledgeFile(abs, 'notes/bom.md');
     if ('diagnostic' in read) throw new Error('unexpected');
     expect(read.bom).toBe(true);
@@ -154,6 +154,14 @@ describe('bad input', () => {
     expect(parsed.diagnostics).toEqual([{ severity: 'error', file: 'notes/merged.md', line: 3, message: expect.stringMatching(/^unresolved git merge conflict \(lines 3-7\): keep one side/) }]);
     // A lone row of < or = in a note (a code sample, a table) is no conflict.
     expect(parseKnowledgeFile('notes/arrows.md', '# Q\n\n## Answer\n\n<<<<<<< not a conflict\n').cards).toHaveLength(1);
+  });
+
+  it('a note with nothing under its question, and a deck with no ## question, are said (found as a user: silently a blank back, or no card)', () => {
+    expect(parseKnowledgeFile('notes/only-front.md', '---\ntags: [x]\n---\n').diagnostics).toEqual([{ severity: 'warning', file: 'notes/only-front.md', line: 4, message: 'note has no answer: nothing under its question' }]);
+    expect(parseKnowledgeFile('notes/title.md', '# Just a title\n').diagnostics.map((d) => d.message)).toEqual(['note has no answer: nothing under its question']);
+    const deck = parseKnowledgeFile('cards/Caching.md', '# My flashcard note\n\nSome text about caching.\n');
+    expect(deck.cards).toEqual([]);
+    expect(deck.diagnostics).toEqual([{ severity: 'warning', file: 'cards/Caching.md', line: 1, message: expect.stringMatching(/^deck has no ## question, so no cards/) }]);
   });
 
   it('a symbolic link loop does not hang the walk', () => {
