@@ -42,6 +42,15 @@ describe('listing widths', () => {
     }
   });
 
+  it('kb cards shows a long deck whole where the question keeps its room (found as a user: cut to 16 at 200 columns)', () => {
+    const deck = 'Inference/Deep Learning Systems';
+    const entries = cardEntries.map((entry) => ({ ...entry, deck }));
+    expect(formatCardTable(entries, NOW, 200)).toContain(deck);
+    const narrow = formatCardTable(entries, NOW, 80);
+    expect(narrow).not.toContain(deck);
+    for (const line of narrow.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThan(80);
+  });
+
   it('kb due on a phone\'s 40 columns: the deck gives way so the question keeps room, every line within 39 cells', () => {
     const text = formatDue({ learning: 0, review: 0, new: dueEntries.length, later: 0 }, dueEntries, NOW, 40);
     const lines = text.trimEnd().split('\n');

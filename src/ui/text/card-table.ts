@@ -52,9 +52,13 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
   const order: Column[] = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
   // Widths in terminal cells (a Chinese deck name takes two per character), measured once.
   // (A reduce, not Math.max(...rows): a spread of 150,000 cards overflows the stack.)
-  const natural = new Map(order.map((column) => [column, Math.min(column === 'deck' ? 16 : 40, all.reduce((widest, row) => Math.max(widest, stringWidth(row[column])), column.length))]));
+  const natural = new Map(order.map((column) => [column, Math.min(40, all.reduce((widest, row) => Math.max(widest, stringWidth(row[column])), column.length))]));
   let shown = order;
   const headWidth = () => shown.reduce((sum, column) => sum + natural.get(column)! + 2, 0);
+  // A long deck name (an Obsidian folder path) is shown whole where the question keeps 60 cells
+  // beside it, else cut to 16 as on a narrow terminal (it was cut to 16 at 200 columns too).
+  const deckRoom = columns - (headWidth() - natural.get('deck')! - 2) - 60 - 3;
+  natural.set('deck', Math.min(natural.get('deck')!, Math.max(16, deckRoom)));
   for (const column of DROPPED_FIRST) if (columns - headWidth() - 1 < QUESTION_CELLS) shown = shown.filter((other) => other !== column);
   // Then the deck column gives way (to its title's width at least).
   const widths = new Map(natural);
