@@ -1,5 +1,6 @@
 // The plain-text listing of kb cards: one line per card, the columns of Anki's browser.
 import stringWidth from 'string-width';
+import { plainQuestion } from '../markdown/plain-question.ts';
 import { padToWidth, truncateToWidth } from './truncate.ts';
 
 export interface CardEntry {
@@ -71,6 +72,6 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     return `${head}  ${truncateToWidth(question, questionCells)}`;
   };
   const header = Object.fromEntries(shown.map((column) => [column, column])) as Record<Column, string>;
-  const lines = [line(header, 'question'), ...all.map((row, i) => line(row, entries[i].question))];
+  const lines = [line(header, 'question'), ...all.map((row, i) => line(row, plainQuestion(entries[i].question)))];
   return `${lines.join('\n')}\n${entries.length} card${entries.length === 1 ? '' : 's'}\n`;
 }

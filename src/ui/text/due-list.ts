@@ -1,6 +1,7 @@
 // The plain-text listing of kb due: a summary line, then one line per card.
-import { intervalLabel } from '../../srs/interval-label.ts';
 import stringWidth from 'string-width';
+import { intervalLabel } from '../../srs/interval-label.ts';
+import { plainQuestion } from '../markdown/plain-question.ts';
 import { padToWidth, truncateToWidth } from './truncate.ts';
 
 export interface DueEntry {
@@ -47,9 +48,10 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
     // Widths in terminal cells: a Chinese deck name takes two per character. The question keeps
     // QUESTION_ROOM cells (or all it needs) where it can: a long lab name is said shorter first.
     const room = columns - stringWidth(head) - 1;
-    const question = Math.min(QUESTION_ROOM, stringWidth(entry.front));
+    const front = plainQuestion(entry.front);
+    const question = Math.min(QUESTION_ROOM, stringWidth(front));
     const lab = !entry.lab ? '' : [` [lab: ${entry.lab}]`, ' [lab]'].find((tag) => room - stringWidth(tag) >= question) ?? '';
-    lines.push(head + truncateToWidth(entry.front, Math.max(10, room - stringWidth(lab))) + lab);
+    lines.push(head + truncateToWidth(front, Math.max(10, room - stringWidth(lab))) + lab);
   }
   return `${lines.join('\n')}\n`;
 }
