@@ -88,7 +88,10 @@ describe('calc cards in kb review and kb due', () => {
     await tmux.waitFor(third.prompt.slice(0, 40));
     tmux.type('5 GB');
     tmux.send('Enter');
-    await tmux.waitFor('"GB" does not convert to tokens');
+    const refused = (await tmux.waitFor('"GB" does not convert to tokens')).split('\n');
+    // Under the answer line, as kb quiz shows it (it was on the status line, above the card).
+    const answerRow = refused.findIndex((row) => /Answer \(tokens\): 5 GB/.test(row));
+    expect(refused[answerRow + 1]).toMatch(/^\s*"GB" does not convert to tokens/);
     tmux.send('Escape');
     await tmux.waitFor((shown) => /Answer \(tokens\):\s*$/m.test(shown));
     tmux.send('Space');

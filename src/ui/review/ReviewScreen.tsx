@@ -54,6 +54,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   const [busy, setBusy] = useState(false);
   // A calc card: the number being typed, then the check's verdict.
   const [typed, setTyped] = useState('');
+  // Why a typed calc answer was not checked ("GB" does not convert to ms): under the answer line, as kb quiz has it.
+  const [calcRetry, setCalcRetry] = useState<string | null>(null);
   const [verdict, setVerdict] = useState<CalcVerdict | null>(null);
 
   const card = current.kind === 'card' ? current.card : null;
@@ -74,6 +76,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     setFull(false);
     resetScroll();
     setTyped('');
+    setCalcRetry(null);
     setVerdict(null);
   }, [resetScroll]);
 
@@ -155,7 +158,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   const checkCalc = (cardId: string, answer: string) => {
     const result = controller.checkCalc?.(cardId, answer, now());
     if (!result) return;
-    if (result.kind === 'retry') return setMessage(result.message);
+    if (result.kind === 'retry') return setCalcRetry(result.message);
+    setCalcRetry(null);
     setVerdict(result);
     setRevealed(true);
     setMessage(null);
@@ -188,6 +192,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     const at = now();
     switch (command.kind) {
       case 'type':
+        setCalcRetry(null);
         return setTyped(command.typed);
       case 'check':
         return checkCalc(card.id, command.typed);
@@ -215,8 +220,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   }, { paused: busy });
 
   const answerLine = useMemo(
-    () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} /> : null),
-    [card, typed, verdict, revealed],
+    () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} retry={calcRetry} width={width} /> : null),
+    [card, typed, verdict, revealed, calcRetry, width],
   );
   const counts = controller.counts();
   // On a narrow terminal the status line wraps: the card gives up the rows it takes, so the
