@@ -124,7 +124,8 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
       skipped: withIds.parsed.skipped === true,
       cards: settle(path, withIds.parsed),
       idsWritten: withIds.inserted.length,
-      diagnostics: [...parsed.diagnostics],
+      // Lines of the file as written: each id added a line above what comes after it.
+      diagnostics: [...withIds.parsed.diagnostics],
     };
     return { kind: 'pending', path, staged, written, held, derived };
   } catch (error) {

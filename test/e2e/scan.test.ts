@@ -139,6 +139,16 @@ describe('kb scan', () => {
 });
 
 describe('kb scan\'s report', () => {
+  it('gives a warning the line of the file as written, ids included (found as a user: the lines before the ids went in)', () => {
+    const root = writeKb({ 'cards/deck.md': '## First?\n\nOne.\n\n## Second?\n\nTwo.\n\n## Empty?\n' });
+    const scan = runKb(['--kb', root, 'scan'], { env: { COLUMNS: '200' } });
+    const warning = /warning: cards\/deck\.md:(\d+): card has no answer under its heading/.exec(scan.stdout + scan.stderr);
+    expect(warning).not.toBeNull();
+    const lines = readFileSync(join(root, 'cards/deck.md'), 'utf8').split('\n');
+    // Two id comments went in above it: the heading is now on line 11, not 9.
+    expect(lines[Number(warning![1]) - 1]).toBe('## Empty?');
+  });
+
   it('counts in words that agree with their numbers (found as a user: "1 files", "in 1 files")', () => {
     const root = writeKb({ 'notes/metrics/ttft.md': note('What is TTFT?') });
     const first = runKb(['--kb', root, 'scan'], { env: { COLUMNS: '200' } });
