@@ -123,13 +123,15 @@ knowledge base is read-only: make your own with kb init DIR.`),
         const problems = [...report.errors.filter(about), ...report.warnings.filter(about)];
         for (const diagnostic of problems) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
         if (report.errors.some(about)) process.exitCode = 1;
-        const inQueue = cards.find(added.id) !== null;
+        const stored = cards.find(added.id);
+        const inQueue = stored !== null;
 
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ path: added.path, file: added.abs, id: added.id, kind: added.kind, line: added.line, scan: report }, null, 2)}\n`);
           return;
         }
-        const shown = added.kind === 'note' ? shownPath(added.abs) : `${shownPath(added.abs)}:${added.line}`;
+        // The line as the scan left the deck: ids it wrote into older cards above moved the new one down.
+        const shown = added.kind === 'note' ? shownPath(added.abs) : `${shownPath(added.abs)}:${stored?.line ?? added.line}`;
         const lines = [`added ${added.kind === 'note' ? 'note' : 'card to'} ${shown}`, `card id ${added.id}`];
         if (!inQueue) lines.push('not in the queue yet: kb scan shows why');
         else {

@@ -126,6 +126,14 @@ describe('kb add', () => {
     expect(cards.find((card) => card.id === id)).toMatchObject({ kind: 'card', path: 'cards/serving.md', line: 9, lab: 'paged-kv' });
   });
 
+  it('says the line the new card has after the scan that follows (ids it wrote into older cards moved it down; found as a user)', () => {
+    const root = personalKb({ 'cards/nonl.md': '## No newline Q?\nA.' });
+    const added = runKb(['--kb', root, 'add', 'Appended?', '--deck', 'nonl', '--answer', 'B.']);
+    expect(added.code, added.stderr).toBe(0);
+    const line = Number(/added card to \S*cards\/nonl\.md:(\d+)/.exec(added.stdout)?.[1]);
+    expect(readFileSync(join(root, 'cards/nonl.md'), 'utf8').split('\n')[line - 1]).toBe('## Appended?');
+  });
+
   it('reads the answer from stdin with --answer -', () => {
     const root = personalKb();
     const result = runKb(['--kb', root, 'add', 'What is ITL?', '--answer', '-'], { input: 'The gaps between consecutive tokens,\r\nall requests pooled.\r\n' });
