@@ -8,6 +8,8 @@ export interface FileRow {
   mtimeMs: number;
   sha256: string;
   scannedAt: number;
+  /** The warnings of the file's last parse, as JSON (null: none); upsert leaves them as they are. */
+  warnings?: string | null;
 }
 
 interface RawFileRow {
@@ -20,7 +22,8 @@ interface RawFileRow {
 
 export function fileQueries(db: KbDatabase) {
   // Raw rows: a warm scan reads every row, and arrays are cheaper to make than objects.
-  const all = db.prepare<[], RawFileRow>('SELECT path, size, mtime_ms, sha256, scanned_at FROM files').raw(true);
+  const all = db.prepare<[], RawFileRow>('SELECT path, size, mtime_ms, sha256, scanned_at, warnings FROM files').raw(true);
+  const setWarnings = db.prepare<[string | null, string]>('UPDATE files SET warnings = ? WHERE path = ?');
   const upsert = db.prepare<[string, number, number, string, number]>(
     `INSERT INTO files (path, size, mtime_ms, sha256, scanned_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
@@ -38,14 +41,18 @@ export function fileQueries(db: KbDatabase) {
     /** Every file row, by path. */
     all(): Map<string, FileRow> {
       const rows = new Map<string, FileRow>();
-      for (const row of all.iterate() as unknown as Iterable<[string, number, number, string, number]>) {
-        const [path, size, mtimeMs, sha256, scannedAt] = row;
-        rows.set(path, { path, size, mtimeMs, sha256, scannedAt });
+      for (const row of all.iterate() as unknown as Iterable<[string, number, number, string, number, string | null]>) {
+        const [path, size, mtimeMs, sha256, scannedAt, warnings] = row;
+        rows.set(path, { path, size, mtimeMs, sha256, scannedAt, warnings });
       }
       return rows;
     },
     upsert(row: FileRow): void {
       upsert.run(row.path, row.size, row.mtimeMs, row.sha256, row.scannedAt);
+    },
+    /** The warnings the file's parse just gave (JSON, or null for none), said again while it stays unchanged. */
+    setWarnings(path: string, warnings: string | null): void {
+      setWarnings.run(warnings, path);
     },
     /** Whether any file was ever scanned into this database. */
     any(): boolean {

@@ -139,6 +139,22 @@ describe('kb scan', () => {
 });
 
 describe('kb scan\'s report', () => {
+  it('says an unchanged file\'s warnings again on every scan until it is fixed (found as a user: the second scan said 0 warnings)', () => {
+    const root = writeKb({ 'cards/deck.md': '## First?\n\nOne.\n\n## Empty?\n' });
+    const warning = /warning: cards\/deck\.md:\d+: card has no answer under its heading/;
+    const scan = () => {
+      const run = runKb(['--kb', root, 'scan']);
+      return run.stdout + run.stderr;
+    };
+    expect(scan()).toMatch(warning);
+    const again = scan();
+    expect(again).toMatch(warning);
+    expect(again).toMatch(/0 errors, 1 warning/);
+    writeFileSync(join(root, 'cards/deck.md'), readFileSync(join(root, 'cards/deck.md'), 'utf8') + '\nNow answered.\n');
+    expect(scan()).not.toMatch(warning);
+    expect(scan()).toMatch(/0 errors, 0 warnings/);
+  });
+
   it('gives a warning the line of the file as written, ids included (found as a user: the lines before the ids went in)', () => {
     const root = writeKb({ 'cards/deck.md': '## First?\n\nOne.\n\n## Second?\n\nTwo.\n\n## Empty?\n' });
     const scan = runKb(['--kb', root, 'scan'], { env: { COLUMNS: '200' } });

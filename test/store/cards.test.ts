@@ -75,7 +75,11 @@ describe('fsrs and file queries', () => {
     const files = fileQueries(db);
     files.upsert({ path: 'notes/a.md', size: 1, mtimeMs: 2, sha256: 'x', scannedAt: 3 });
     files.upsert({ path: 'notes/a.md', size: 4, mtimeMs: 5, sha256: 'y', scannedAt: 6 });
-    expect([...files.all().values()]).toEqual([{ path: 'notes/a.md', size: 4, mtimeMs: 5, sha256: 'y', scannedAt: 6 }]);
+    expect([...files.all().values()]).toEqual([{ path: 'notes/a.md', size: 4, mtimeMs: 5, sha256: 'y', scannedAt: 6, warnings: null }]);
+    // Warnings are kept apart from the stamp: an upsert leaves them as they are.
+    files.setWarnings('notes/a.md', '[{"severity":"warning"}]');
+    files.upsert({ path: 'notes/a.md', size: 7, mtimeMs: 8, sha256: 'z', scannedAt: 9 });
+    expect(files.all().get('notes/a.md')?.warnings).toBe('[{"severity":"warning"}]');
     files.remove('notes/a.md');
     expect(files.all().size).toBe(0);
   });

@@ -136,6 +136,9 @@ export function applyChanges(
     if (!row || row.size !== source.size || row.mtimeMs !== source.mtimeMs || row.sha256 !== source.sha) {
       files.upsert({ path, size: source.size, mtimeMs: source.mtimeMs, sha256: source.sha, scannedAt: now });
     }
+    const warnings = source.diagnostics.filter((d) => d.severity === 'warning');
+    const stored = warnings.length === 0 ? null : JSON.stringify(warnings);
+    if ((row?.warnings ?? null) !== stored) files.setWarnings(path, stored);
   }
   for (const path of removedPaths) {
     orphanAll(path);

@@ -147,6 +147,12 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     scanned?.idWrites.close();
   }
 
+  // A file this scan did not parse (unchanged) keeps its warnings: said again until it is fixed.
+  const parsedNow = new Set((scanned?.outcomes ?? []).filter((outcome) => outcome.kind !== 'same').map((outcome) => outcome.path));
+  for (const file of sources) {
+    const stored = parsedNow.has(file.path) ? null : known.get(file.path)?.warnings;
+    if (stored) for (const diagnostic of JSON.parse(stored) as Diagnostic[]) note(diagnostic);
+  }
   report.warnings.push(...unknownLabWarnings(cards.labLinks(), labs));
   report.cards.total = cards.liveCount();
   report.cards.orphans = cards.orphanCount();
