@@ -24,13 +24,20 @@ export function isCalcBlock(node: RootContent): node is Code {
 }
 
 /** `bodyLine` is the file line of the body's first line, so diagnostics carry file lines. */
-export function parseCalcBlocks(file: KbPath, nodes: RootContent[], bodyLine: number): CalcBlocks {
+export function parseCalcBlocks(file: KbPath, nodes: RootContent[], bodyLine: number, body?: string): CalcBlocks {
   const blocks = nodes.filter(isCalcBlock);
   const diagnostics: Diagnostic[] = [];
   let spec: CalcSpec | null = null;
   let broken = false;
   blocks.forEach((block, index) => {
     const fenceLine = startLine(block) + bodyLine - 1;
+    // Never closed: Markdown runs the block to the end of the file, and its YAML error would name
+    // a line of some later card instead.
+    if (index === 0 && body !== undefined && !/(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*$/.test(body.slice(startOffset(block), endOffset(block)).trimEnd().split('\n').slice(1).join('\n'))) {
+      diagnostics.push({ severity: 'error', file, line: fenceLine, message: 'kb-calc block opened here is never closed (no ``` line after it); file skipped' });
+      broken = true;
+      return;
+    }
     if (index === 0) {
       const parsed = parseCalc(block.value, fenceLine, file);
       spec = parsed.spec;

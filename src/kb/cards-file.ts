@@ -102,7 +102,7 @@ export function parseCardsFile(file: KbPath, text: string, fm: ParsedFrontmatter
       }
     }
 
-    const calcs = parseCalcBlocks(file, nodes, fm.bodyLine);
+    const calcs = parseCalcBlocks(file, nodes, fm.bodyLine, body);
     diagnostics.push(...calcs.diagnostics);
     if (calcs.broken) failed = true;
     if (calcs.spec) {

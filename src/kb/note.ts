@@ -94,7 +94,7 @@ function readBlocks(file: KbPath, body: string, bodyLine: number, prefixEnd: num
   if (h1Index === -1 && prefixEnd !== null) return null;
   const h1 = h1Index === -1 ? null : (children[h1Index] as Heading);
   const frontRange = h1 ? headingContentRange(h1) : null;
-  const calcs = parseCalcBlocks(file, children, bodyLine);
+  const calcs = parseCalcBlocks(file, children, bodyLine, source);
   const back = findAnswer(body, children, h1Index, calcs.ranges, prefixEnd === null);
   if (back === null) return null;
   return { front: frontRange ? cleanSlice(body, frontRange[0], frontRange[1]) : null, back, calcs };

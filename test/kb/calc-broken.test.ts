@@ -31,6 +31,15 @@ describe('a kb-calc block with an error', () => {
     expect(note.cards).toEqual([]);
   });
 
+  it('a kb-calc block never closed is said at its fence, not as a YAML error on a later card (found as a user)', () => {
+    const deck = '## Tokens {b}?\n\n```kb-calc\nvars:\n  b: { min: 1, max: 4, step: 1 }\nanswer: b * 2\nunit: tokens\n\n## Card after unclosed fence?\n\nAnswer A.\n';
+    const parsed = parseKnowledgeFile('cards/calc.md', deck);
+    expect(parsed.cards).toEqual([]);
+    expect(parsed.diagnostics).toEqual([{ severity: 'error', file: 'cards/calc.md', line: 3, message: 'kb-calc block opened here is never closed (no ``` line after it); file skipped' }]);
+    // Closed, the same block is a card.
+    expect(parseKnowledgeFile('cards/calc.md', deck.replace('unit: tokens\n', 'unit: tokens\n```\n')).cards).toHaveLength(2);
+  });
+
   it('leaves a known card as it was last scanned, with its values drawn, until the block is fixed', () => {
     const root = writeKb({ 'kb.json': '{}\n', 'cards/calc.md': `${calcCard('ttft * 1000')}\n${plainCard}` });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);
