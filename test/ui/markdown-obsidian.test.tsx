@@ -19,6 +19,16 @@ describe('Obsidian Markdown', () => {
     expect(out).not.toContain('[[');
   });
 
+  it('shows ==highlights==, footnotes and HTML as a reader would see them, not as source (found as a user)', () => {
+    const out = frame('A ==highlighted== word, a footnote[^1].<br>Next line.\n\n<details><summary>Click</summary>\n\nHidden text.\n\n</details>\n\n[^1]: The footnote itself.');
+    expect(out).toContain('A highlighted word, a footnote[1].');
+    expect(out).toMatch(/^Next line\.$/m);
+    expect(out).toContain('Click');
+    expect(out).toContain('Hidden text.');
+    expect(out).toContain('[1] The footnote itself.');
+    expect(out).not.toMatch(/==|\[\^1\]|<br>|<details>|<summary>|<\/details>/);
+  });
+
   it('draws a callout with its title (or its kind) instead of the [!kind] marker', () => {
     const out = frame('> [!tip] Remember this\n> TTFT includes the queue wait.\n\n> [!warning]\n> Not the same as TPOT.');
     expect(out).toMatch(/┃ Remember this\n┃ TTFT includes the queue wait\./);

@@ -4,11 +4,12 @@ import { Box, Text } from 'ink';
 import type { Blockquote, List as ListNode, RootContent } from 'mdast';
 import type {} from 'mdast-util-math';
 import { toString } from 'mdast-util-to-string';
+import stringWidth from 'string-width';
 import { WrappedSpans, WrappedText } from '../text/WrappedSpans.tsx';
 import { calloutColor, calloutOf, defaultCalloutTitle } from './callout.ts';
 import { CodeBlock } from './CodeBlock.tsx';
 import { Heading } from './Heading.tsx';
-import { inlineSpans } from './inline-spans.ts';
+import { htmlText, inlineSpans } from './inline-spans.ts';
 import { Table } from './Table.tsx';
 import { texToUnicode } from './tex-to-unicode.ts';
 
@@ -48,8 +49,22 @@ function Block({ node, width, listDepth }: { node: RootContent; width: number; l
       return <Table node={node} width={width} />;
     case 'thematicBreak':
       return <Text color="gray">{'─'.repeat(Math.max(1, width))}</Text>;
-    case 'html':
-      return <WrappedText text={node.value} width={width} dimColor />;
+    case 'html': {
+      const text = htmlText(node.value).replace(/\n{3,}/g, '\n\n').trim();
+      return text === '' ? null : <WrappedText text={text} width={width} />;
+    }
+    case 'footnoteDefinition':
+      // "[1] the note's text", as a footnote reads at the foot of a page.
+      return (
+        <Box>
+          <Text dimColor>{`[${node.label ?? node.identifier}] `}</Text>
+          <Box flexDirection="column" flexGrow={1}>
+            {node.children.map((child, index) => (
+              <Block key={index} node={child} width={Math.max(1, width - stringWidth(`[${node.label ?? node.identifier}] `))} listDepth={listDepth} />
+            ))}
+          </Box>
+        </Box>
+      );
     case 'math':
       // A display formula, set off by its indent as it would be by centring on a page.
       return (

@@ -18,7 +18,7 @@ export function inlineSpans(nodes: readonly PhrasingContent[], style: SpanStyle 
 function nodeSpans(node: PhrasingContent | WikiLink, style: SpanStyle): Span[] {
   switch (node.type) {
     case 'text':
-      return [{ text: node.value, style }];
+      return highlighted(node.value, style);
     case 'strong':
       return inlineSpans(node.children, { ...style, bold: true });
     case 'emphasis':
@@ -38,9 +38,9 @@ function nodeSpans(node: PhrasingContent | WikiLink, style: SpanStyle): Span[] {
     case 'image':
       return [{ text: `[image: ${node.alt || node.url}]`, style: { ...style, dimColor: true } }];
     case 'html':
-      return [{ text: node.value, style: { ...style, dimColor: true } }];
+      return [{ text: htmlText(node.value), style }];
     case 'footnoteReference':
-      return [{ text: `[^${node.label ?? node.identifier}]`, style: { ...style, dimColor: true } }];
+      return [{ text: `[${node.label ?? node.identifier}]`, style: { ...style, dimColor: true } }];
     case 'inlineMath':
       return [{ text: texToUnicode(node.value), style: { ...style, italic: true } }];
     case 'wikiLink':
@@ -50,4 +50,28 @@ function nodeSpans(node: PhrasingContent | WikiLink, style: SpanStyle): Span[] {
     default:
       return [{ text: toString(node), style }];
   }
+}
+
+/** Obsidian's ==highlight== within a run of text, drawn inverse; the rest as it is. */
+function highlighted(text: string, style: SpanStyle): Span[] {
+  if (!text.includes('==')) return [{ text, style }];
+  return text
+    .split(/==(?=\S)([^=\n]*?\S)==/)
+    .map((part, index) => ({ text: part, style: index % 2 === 1 ? { ...style, inverse: true } : style }))
+    .filter((span) => span.text !== '');
+}
+
+/**
+ * HTML as a terminal can show it: a line break for <br>, nothing for a comment or a tag (the
+ * text between tags stays). A note's <details><summary> or <sup> printed raw read as noise.
+ */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }

@@ -10,6 +10,8 @@ export interface SpanStyle {
   underline?: boolean;
   strikethrough?: boolean;
   dimColor?: boolean;
+  /** Obsidian's ==highlight==: the text on its colour swapped. */
+  inverse?: boolean;
 }
 
 export interface Span {
