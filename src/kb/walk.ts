@@ -24,7 +24,9 @@ function isSkippedFolder(name: string): boolean {
 }
 
 function isMarkdown(name: string): boolean {
-  return name.toLowerCase().endsWith('.md') && !name.startsWith('.');
+  const lower = name.toLowerCase();
+  // An Excalidraw drawing saved in an Obsidian vault is Markdown holding the drawing's data, not a note.
+  return lower.endsWith('.md') && !name.startsWith('.') && !lower.endsWith('.excalidraw.md');
 }
 
 /** A directory's identity on disk, so a link back to it (a loop) is seen whatever its path. */

@@ -30,6 +30,8 @@ describe('walkKnowledgeBase', () => {
     put(root, 'meta/tpl/Weekly.md', '# {{title}}\n');
     put(root, 'meta/notes.md', '# Kept?\n');
     put(root, 'Inference/KV.md', '# What is the KV cache?\n');
+    // An Excalidraw drawing is Markdown too, but its data, not a note (it became a card "Text Elements").
+    put(root, 'Inference/Attention.excalidraw.md', '---\nexcalidraw-plugin: parsed\n---\n# Text Elements\nQ K V\n');
     expect(walkKnowledgeBase(root, ['.']).files.map((f) => f.path)).toEqual(['Inference/KV.md', 'meta/notes.md']);
   });
 
