@@ -85,7 +85,17 @@ async function serve(flags: ServeFlags): Promise<void> {
     process.stderr.write(`kb: warning: --threads ${threads} on ${cores} cores: each step waits for threads that have no core (the default is ${defaultServeThreads(cores)})\n`);
   }
   const modelName = flags.servedModelName ?? flags.weights ?? flags.model ?? engine.info.model.name;
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  // A reader of the log that goes away (`kb serve | head`) ends the log, not the server: other
+  // commands stop quietly on a closed pipe (main.ts), a server keeps serving its clients.
+  let logging = true;
+  process.stdout.removeAllListeners('error');
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    logging = false;
+  });
+  const out = (line: string) => {
+    if (logging) process.stdout.write(`${line}\n`);
+  };
   const server = createServeApp({ engine, modelName, version: packageJson.version, maxWaiting, ...(flags.quiet ? {} : { accessLog: out }) });
   let address;
   try {

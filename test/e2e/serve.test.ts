@@ -89,6 +89,17 @@ describe('kb serve (the real CLI)', () => {
     expect(unknown).not.toMatch(/^ {2}(model|workload\.)/m);
   });
 
+  it('keeps serving when the reader of its log goes away (kb serve | head; found as a user: it exited 0)', async () => {
+    const serve = await startKbServe([]);
+    serve.child.stdout.destroy();
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${serve.url}/health`);
+      expect(res.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(serve.child.exitCode).toBeNull();
+  });
+
   it('warns when --threads asks for more threads than the machine has cores', async () => {
     const cores = availableParallelism();
     const serve = await startKbServe(['--quiet', '--threads', String(cores + 1)]);
