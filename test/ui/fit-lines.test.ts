@@ -54,6 +54,12 @@ describe('fitLines', () => {
     expect(fitLines('TTFT (ms): 12.5  13.1  14.2  15.9  17.0  18.3  19.9  21.4  22.8  24.0  25.5  27.1', 40).split('\n')[1]).toMatch(/^ {11}\S/);
   });
 
+  it('breaks parts joined by " · " between parts, the separator left out at the break (a history line started with "· throughput")', () => {
+    const line = '        queue_wait.p99 5200.0 ms · ttft.p99 5800.0 ms · prefill_first.p99 206.7 ms · throughput.output_tps 1266.0 tokens/s';
+    const lines = fitLines(line, 79).split('\n');
+    expect(lines).toEqual(['        queue_wait.p99 5200.0 ms · ttft.p99 5800.0 ms', '        prefill_first.p99 206.7 ms · throughput.output_tps 1266.0 tokens/s']);
+  });
+
   it('leaves a line with colour codes whole', () => {
     const coloured = `\u001b[32m✓\u001b[39m ${'a very long check name '.repeat(5)}`;
     expect(fitLines(coloured, 40)).toBe(coloured);

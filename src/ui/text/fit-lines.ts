@@ -14,6 +14,7 @@ const LABEL = /^\s*[A-Za-z](?:[\w />,-]|\([\w /,-]*\)){0,40}: /;
 /** A lab expectation's mark ("  ✓ ", "  ✗ ", "  ? "): its sentence wraps under its first word, not under the mark. (Escapes: the bundle stays ASCII.) */
 const MARK = /^\s*[\u2713\u2717?] /;
 const FIELD_GAP = / {2,}/;
+const SEPARATOR = ' \u00b7 ';
 
 /** `text` with every line wider than `width` cells wrapped under its label or indent. */
 export function fitLines(text: string, width: number): string {
@@ -23,6 +24,12 @@ export function fitLines(text: string, width: number): string {
       if (stringWidth(line) <= width || line.includes('\u001b')) return [line];
       const lead = LABEL.exec(line)?.[0] ?? MARK.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
       const rest = line.slice(lead.length);
+      // Parts joined by " · " (a history's figures, a report's commands) break between parts,
+      // the separator left out at the break: a line no longer starts or ends with a lone "·".
+      if (!FIELD_GAP.test(rest) && rest.includes(SEPARATOR)) {
+        const hang = ' '.repeat(stringWidth(lead));
+        return packParts(rest.split(SEPARATOR), SEPARATOR, width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
+      }
       if (!FIELD_GAP.test(rest)) return wrapHanging(lead, rest, width);
       const fields = rest.split(FIELD_GAP);
       const hang = ' '.repeat(stringWidth(lead));
