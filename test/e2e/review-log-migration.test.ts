@@ -7,11 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, reviewKb } from './review-fixture.ts';
 
-/** Turns the knowledge base's database back into a version-4 one (before migration 5) with no log files. */
+/** Turns the knowledge base's database back into a version-4 one (before migrations 5 and 6) with no log files. */
 function makeLegacy(root: string): void {
   rmSync(join(root, 'reviews'), { recursive: true, force: true });
   const db = new Database(join(root, '.kb/kb.db'));
   db.exec("DROP TABLE review_events; DROP TABLE review_log_files; DROP TABLE replay_pending; DELETE FROM meta WHERE key = 'review_log_exported';");
+  db.exec('ALTER TABLE files DROP COLUMN warnings');
   db.pragma('user_version = 4');
   db.close();
 }

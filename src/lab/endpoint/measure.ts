@@ -133,21 +133,26 @@ export function resolved(q: BucketQuantile): boolean {
   return q.lower > 0 && Number.isFinite(q.upper);
 }
 
+/** The server's queue and prefill series under the lab's metric names (none without its histograms). */
+function serverSeries(server: ServerSide): Array<[metric: string, series: ServerSeries]> {
+  if (!server.available) return [];
+  const named: Array<[string, ServerSeries | undefined]> = [
+    ['queue_wait', server.series.queue],
+    ['prefill_first', server.series.prefill],
+  ];
+  return named.filter((entry): entry is [string, ServerSeries] => entry[1] !== undefined);
+}
+
+const PERCENTILES = ['p50', 'p95', 'p99'] as const;
+
 /** Both sides under the lab's names: checks such as queue_wait.p99 / ttft.p99 read them. */
 export function endpointMetrics(client: ClientSummary, server: ServerSide): MeasuredMetrics {
   const { out, put, requestSide } = metricCollector();
   requestSide(client);
-  if (server.available) {
-    // Bucket estimates: the report says which bucket each lies in.
-    for (const [metric, key] of [
-      ['queue_wait', 'queue'],
-      ['prefill_first', 'prefill'],
-    ] as const) {
-      const s = server.series[key];
-      if (!s) continue;
-      for (const p of ['p50', 'p95', 'p99'] as const) if (resolved(s[p])) put(`${metric}.${p}`, s[p].value);
-      put(`${metric}.mean`, s.meanMs);
-    }
+  // Bucket estimates: the report says which bucket each lies in (endpointBounds).
+  for (const [metric, s] of serverSeries(server)) {
+    for (const p of PERCENTILES) if (resolved(s[p])) put(`${metric}.${p}`, s[p].value);
+    put(`${metric}.mean`, s.meanMs);
   }
   const step = client.itlMs.p50;
   if (step > 0) put('itl.spike', client.itlMs.p99 / step);
@@ -157,14 +162,8 @@ export function endpointMetrics(client: ClientSummary, server: ServerSide): Meas
 /** The bucket each server-side percentile of endpointMetrics lies in: a check is judged on all of it. */
 export function endpointBounds(server: ServerSide): MetricBounds {
   const bounds: MetricBounds = {};
-  if (!server.available) return bounds;
-  for (const [metric, key] of [
-    ['queue_wait', 'queue'],
-    ['prefill_first', 'prefill'],
-  ] as const) {
-    const s = server.series[key];
-    if (!s) continue;
-    for (const p of ['p50', 'p95', 'p99'] as const) if (resolved(s[p])) bounds[`${metric}.${p}`] = { lower: s[p].lower, upper: s[p].upper };
+  for (const [metric, s] of serverSeries(server)) {
+    for (const p of PERCENTILES) if (resolved(s[p])) bounds[`${metric}.${p}`] = { lower: s[p].lower, upper: s[p].upper };
   }
   return bounds;
 }
