@@ -75,7 +75,9 @@ export function applyChanges(
     duplicates.add(id);
     for (const here of list) {
       const others = all.filter((other) => other !== here).map(place).join(', ');
-      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}: also at ${others}; neither card was updated` });
+      // Most often a copied note (Obsidian's "Make a copy", cp): the copy needs an id of its own.
+      const fix = here.line === 1 ? 'if this file is a copy, delete its id: line and kb scan gives it a new one' : 'if this card is a copy, delete its kb:id comment and kb scan gives it a new one';
+      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}: also at ${others}; neither card was updated (${fix})` });
       heldPaths.add(here.file);
     }
   }
