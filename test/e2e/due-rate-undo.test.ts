@@ -1,5 +1,6 @@
 // The scriptable twins of kb review: kb due, kb rate, kb undo; and kb review without a terminal.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
@@ -73,6 +74,18 @@ describe('kb due / rate / undo', () => {
     const db = openDb(kb.root);
     expect((db.prepare("SELECT full FROM cards WHERE path = 'notes/metrics/a-ttft.md'").get() as { full: string }).full).toContain('Edited by hand.');
     db.close();
+  });
+
+  it("says why an undo is refused when another device's event replays after it (found as a user: its clock was ahead, nothing said so)", () => {
+    const kb = reviewKb();
+    const ttft = cardIdOf(kb.ttftPath);
+    expect(runKb(['--kb', kb.root, 'suspend', ttft]).code).toBe(0);
+    const ahead = Date.now() + 86_400_000;
+    mkdirSync(join(kb.root, 'reviews'), { recursive: true });
+    appendFileSync(join(kb.root, 'reviews/other-device.jsonl'), `${JSON.stringify({ id: 'other-1', device: 'other-device', n: 0, card: ttft, at: ahead, kind: 'rate', day: '2099-01-01', rating: 3 })}\n`);
+    const undo = runKb(['--kb', kb.root, 'undo']);
+    expect(undo.code).toBe(1);
+    expect(undo.stderr).toMatch(new RegExp(`^kb: card ${ttft} changed after its suspend \\(another device's event of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d replays after it, a time still to come: that device's clock is ahead\\); nothing was undone\\n$`));
   });
 
   it('refuses a bad rating, an unknown card and a bad --limit with one clear line', () => {

@@ -10,7 +10,7 @@ import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries } from '../../store/file-stamps.ts';
 import { columnsFromState, stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { newCardState } from '../../kb/seed-fsrs.ts';
-import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
+import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventKey, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
@@ -157,6 +157,11 @@ export class ReviewLog {
       this.appendedFrom.push(size);
     }
     return appendEvents(this.path, this.folder, lines);
+  }
+
+  /** The card's event that replays last (any device's), or null without one. */
+  latestEvent(cardId: string): EventKey | null {
+    return this.events.lastOf(cardId);
   }
 
   /**

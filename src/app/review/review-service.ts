@@ -21,7 +21,8 @@ import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
 import { deferredReason, noteWrites } from '../review-log/deferred-fields.ts';
-import { nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
+import { localMinuteLabel, nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
+import type { EventKey } from '../../store/review-events.ts';
 import type { LeechAction } from '../../srs/leech.ts';
 import { newCardReader, type NewCardReader } from '../../srs/new-card-order.ts';
 import { hashText } from '../../store/shuffle-key.ts';
@@ -288,7 +289,7 @@ export class ReviewService {
       const current = this.reviews.fsrs(entry.card_id);
       const what = 'action' in entry ? `its ${entry.action}` : 'its last rating';
       if (current && !sameRow(current, afterRow, 'action' in entry)) {
-        throw new UndoError(`card ${entry.card_id} changed after ${what}; nothing was undone`);
+        throw new UndoError(`card ${entry.card_id} changed after ${what}${changedBy(this.log?.latestEvent(entry.card_id) ?? null, entry.uuid, this.deviceId())}; nothing was undone`);
       }
       if ('action' in entry) {
         this.reviews.writeRow(entry.card_id, beforeRow);
@@ -478,4 +479,15 @@ function storeCursor<Row extends CandidateRow>(total: number, page: (after: Row 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/**
+ * Who changed a card after the event being undone, where the log can tell: another device's
+ * event that replays after it, and, when its time is still to come, that its clock is ahead
+ * (found as a user: a suspend could not be undone, and nothing said why).
+ */
+function changedBy(last: EventKey | null, undoing: string, device: string): string {
+  if (last === null || last.id === undoing || last.device === device) return '';
+  const ahead = last.at > Date.now() ? ", a time still to come: that device's clock is ahead" : '';
+  return ` (another device's event of ${localMinuteLabel(last.at)} replays after it${ahead})`;
 }
