@@ -17,6 +17,8 @@ describe('QuizScreen', () => {
     await shows(lastFrame, 'type a number (ms if no unit is given) · Enter check · Esc quit');
     await press(stdin, '2', '0', ' ', 'G', 'B');
     await shows(lastFrame, 'Answer (ms): 20 GB');
+    // While a number is typed, Esc clears it: the footer says so (it said "Esc quit").
+    await shows(lastFrame, 'Enter check · Esc clear');
     await press(stdin, '\r');
     await shows(lastFrame, '"GB" does not convert to ms');
     expect(driver.session.answers).toEqual([]);

@@ -94,6 +94,8 @@ describe('kb quiz keys', () => {
   it('the end screen closes on q, Enter or Esc; Ctrl-C interrupts; the lab panel keeps its keys', () => {
     expect(quizKey({ ...quiz, phase: 'end' }, 'q', noKey)).toEqual({ kind: 'close' });
     expect(quizKey({ ...quiz, phase: 'end' }, 'x', noKey)).toBeNull();
+    // Ctrl-C quits (130) from the end screen as from any other (it did nothing there).
+    expect(quizKey({ ...quiz, phase: 'end' }, 'c', { ...noKey, ctrl: true })).toEqual({ kind: 'interrupt' });
     expect(quizKey(quiz, 'c', { ...noKey, ctrl: true })).toEqual({ kind: 'interrupt' });
     expect(quizKey(quiz, 'z', { ...noKey, ctrl: true })).toEqual({ kind: 'to-shell' });
     expect(quizKey({ ...quiz, labOpen: true }, 'q', noKey)).toEqual({ kind: 'lab-key' });

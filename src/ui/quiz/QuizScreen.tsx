@@ -292,7 +292,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
             </Box>
           </Viewport>
           <Text color="yellow">{messageLines.join('\n')}</Text>
-          <KeyHints phase={phase} calc={calc !== null} unit={calc?.unit ?? null} lab={question.card.lab !== null} width={width} />
+          <KeyHints phase={phase} calc={calc !== null} unit={calc?.unit ?? null} typing={typed !== ''} lab={question.card.lab !== null} width={width} />
         </>
       )}
     </Box>
@@ -331,17 +331,19 @@ function Verdict({ outcome, width, labLine }: { outcome: Outcome; width: number;
   );
 }
 
-function KeyHints({ phase, calc, unit, lab, width }: { phase: QuizPhase; calc: boolean; unit: string | null; lab: boolean; width: number }) {
+function KeyHints({ phase, calc, unit, typing, lab, width }: { phase: QuizPhase; calc: boolean; unit: string | null; typing: boolean; lab: boolean; width: number }) {
   const l = lab ? ' · l run lab' : '';
   // The card's own unit: examples in ms and GB read as a suggestion to type them on a card in tokens.
-  const typing = unit ? `type a number (${unit} if no unit is given)` : 'type a number';
+  const prompt = unit ? `type a number (${unit} if no unit is given)` : 'type a number';
+  // Esc clears a half-typed answer; only an empty one quits.
+  const esc = typing ? 'Esc clear' : 'Esc quit';
   const hints: Record<Exclude<QuizPhase, 'end'>, string> = {
-    ask: calc ? `${typing} · Enter check · Esc quit` : `Space show the answer${l} · q quit`,
+    ask: calc ? `${prompt} · Enter check · ${esc}` : `Space show the answer${l} · q quit`,
     reveal: `y I knew it · n I did not${l} · q quit`,
     result: `Enter next${l} · q quit`,
   };
   const hint = hints[phase as Exclude<QuizPhase, 'end'>];
   // A calc question's hint without its examples where it does not fit: cut at the end, it lost its keys.
-  const shown = phase === 'ask' && calc && stringWidth(hint) > width ? 'type a number · Enter check · Esc quit' : hint;
+  const shown = phase === 'ask' && calc && stringWidth(hint) > width ? `type a number · Enter check · ${esc}` : hint;
   return <Text dimColor wrap="truncate-end">{shown}</Text>;
 }

@@ -43,7 +43,8 @@ export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCom
   const { phase } = view;
   // Ctrl-Z: back to the shell, whatever the screen shows (fg returns to it).
   if (key.ctrl && input === 'z') return { kind: 'to-shell' };
-  if (phase === 'end') return input === 'q' || key.return || key.escape ? { kind: 'close' } : null;
+  // Ctrl-C on the end screen too: it did nothing there (found as a user).
+  if (phase === 'end') return key.ctrl && input === 'c' ? { kind: 'interrupt' } : input === 'q' || key.return || key.escape ? { kind: 'close' } : null;
   if (view.labOpen) return { kind: 'lab-key' };
   if (key.ctrl && input === 'c') return { kind: 'interrupt' }; // kb exits 130
   // As in kb review: until a number is being typed, q, l, j and k act as keys; once it is,
