@@ -52,6 +52,10 @@ export function register(program: Command): void {
           return;
         }
         const lines = [`${cardId}: ${gradeName(grade)} -> ${describeState(outcome.after, now)}`];
+        // Rated while out of review, it stays out: its due time comes only once it is back.
+        const { suspended, buried_until: buriedUntil } = outcome.beforeRow;
+        if (suspended === 1) lines.push(`still suspended: kb review skips it until kb unsuspend ${cardId}`);
+        else if (buriedUntil !== null && buriedUntil > now) lines.push(`still buried until tomorrow (kb unbury ${cardId} brings it back today)`);
         const file = outcome.writeback?.status === 'refused' ? null : describeWriteback(outcome.writeback);
         if (file) lines.push(file);
         const leech = leechMessage(outcome.leech, outcome.after.lapses);

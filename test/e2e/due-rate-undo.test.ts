@@ -88,6 +88,15 @@ describe('kb due / rate / undo', () => {
     expect(undo.stderr).toMatch(new RegExp(`^kb: card ${ttft} changed after its suspend \\(another device's event of \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d replays after it, a time still to come: that device's clock is ahead\\); nothing was undone\\n$`));
   });
 
+  it('a suspended card rated from the shell says it stays suspended (its due time means nothing until then; found as a user)', () => {
+    const kb = reviewKb();
+    const ttft = cardIdOf(kb.ttftPath);
+    expect(runKb(['--kb', kb.root, 'suspend', ttft]).code).toBe(0);
+    const rated = runKb(['--kb', kb.root, 'rate', ttft, 'good']);
+    expect(rated.code).toBe(0);
+    expect(rated.stdout).toContain(`still suspended: kb review skips it until kb unsuspend ${ttft}`);
+  });
+
   it('refuses a bad rating, an unknown card and a bad --limit with one clear line', () => {
     const kb = reviewKb();
     const bad = runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'perfect']);
