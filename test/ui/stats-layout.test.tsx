@@ -26,6 +26,14 @@ function report(): StatsReport {
 }
 
 describe('kb stats layout', () => {
+  it('counts the quiz tags past the twelve it draws (one went unsaid; found as a user)', () => {
+    const many = { ...report(), quizAccuracy: Array.from({ length: 13 }, (_, i) => ({ tag: `tag-${i}`, asked: 2, correct: 1, accuracy: 0.5 })) };
+    const text = statsText(many as StatsReport, 100);
+    expect(text).toContain('tag-11');
+    expect(text).not.toContain('tag-12');
+    expect(text).toContain('and 1 more (kb stats --json lists every tag)');
+  });
+
   it('keeps a full bar and its "100.0% of N" on one line', () => {
     const items = [{ label: 'w1', value: 1, text: '100.0% of 3' }, { label: 'w2', value: 0.5, text: '50.0% of 1234' }];
     for (const width of [40, 80, 120]) {

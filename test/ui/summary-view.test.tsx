@@ -31,4 +31,11 @@ describe('the quiz end box', () => {
     const narrow = renderToString(<QuizEnd summary={quiz} total={10} width={29} />, { columns: 30 }).split('\n');
     expect(narrow.slice(1, -1).map((line) => line.slice(2, -1).trimEnd())).toEqual(['Quiz done.', 'Score: 7/10 (70%)', 'Time: 2m 05s', 'Weakest tags: metrics 1/3', 'Enter or q to leave']);
   });
+
+  it('gives no score when nothing was answered ("0/0 (0%)" read as a failed quiz)', () => {
+    const none = { asked: 0, correct: 0, score: 0, elapsedMs: 3_000, weakestTags: [] };
+    const text = renderToString(<QuizEnd summary={none} total={5} width={79} />, { columns: 80 });
+    expect(text).toContain('Score: -');
+    expect(text).not.toContain('0/0');
+  });
 });

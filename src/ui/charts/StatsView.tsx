@@ -19,6 +19,9 @@ function percent(value: number | null): string {
   return value === null ? '–' : `${(value * 100).toFixed(1)}%`;
 }
 
+/** The weakest tags shown; the rest are counted (a dropped tag went unsaid). */
+const QUIZ_TAGS_SHOWN = 12;
+
 export function StatsView({ report, width }: { report: StatsReport; width: number }) {
   const { counts } = report;
   const columnWidth = Math.max(1, Math.min(3, Math.floor((width - 8) / report.forecast.length)));
@@ -70,12 +73,13 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
           <BarList
             width={width}
             color="magenta"
-            items={report.quizAccuracy.slice(0, 12).map((tag) => ({
+            items={report.quizAccuracy.slice(0, QUIZ_TAGS_SHOWN).map((tag) => ({
               label: tag.tag,
               value: tag.accuracy,
               text: `${percent(tag.accuracy)} of ${tag.asked}`,
             }))}
           />
+          {report.quizAccuracy.length > QUIZ_TAGS_SHOWN ? <Text dimColor>{`and ${report.quizAccuracy.length - QUIZ_TAGS_SHOWN} more (kb stats --json lists every tag)`}</Text> : null}
         </Section>
       )}
     </Box>

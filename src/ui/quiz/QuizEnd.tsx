@@ -11,7 +11,8 @@ export function QuizEnd({ summary, total, width }: { summary: QuizSummary; total
     <SummaryBox
       title={summary.asked < total ? `Quiz stopped after ${summary.asked} of ${total} questions.` : 'Quiz done.'}
       color={color}
-      tally={[`Score: ${summary.correct}/${summary.asked} (${percent(summary.correct, summary.asked)})`, `Time: ${durationLabel(summary.elapsedMs)}`]}
+      // No question answered: no score to give ("0/0 (0%)" read as a failed quiz).
+      tally={[summary.asked === 0 ? 'Score: -' : `Score: ${summary.correct}/${summary.asked} (${percent(summary.correct, summary.asked)})`, `Time: ${durationLabel(summary.elapsedMs)}`]}
       width={width}
     >
       {summary.weakestTags.length > 0 ? (
