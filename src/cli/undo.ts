@@ -30,7 +30,10 @@ export function register(program: Command): void {
         }
         // "undid Again on ID", as kb review's u says it ("undid again" read as "undid once more").
         const what = outcome.grade === null ? outcome.action : gradeLabel(outcome.grade);
-        const lines = [`undid ${what} on ${outcome.cardId}: back to ${describeState(outcome.restored, Date.now())}`];
+        const state = describeState(outcome.restored, Date.now());
+        // Undoing an unbury buries the card again: "back to learning, due now" read as if it were due.
+        const flag = outcome.grade === null ? FLAG_AFTER_UNDO[outcome.action as keyof typeof FLAG_AFTER_UNDO] : undefined;
+        const lines = [flag ? `undid ${what} on ${outcome.cardId}: ${flag} (${state})` : `undid ${what} on ${outcome.cardId}: back to ${state}`];
         const file = describeWriteback(outcome.file);
         if (file) lines.push(file);
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
@@ -39,3 +42,11 @@ export function register(program: Command): void {
       }
     });
 }
+
+/** What an undone card action leaves the card as, where that is more than its schedule. */
+const FLAG_AFTER_UNDO = {
+  unbury: 'buried again until tomorrow',
+  unsuspend: 'suspended again',
+  bury: 'unburied, back in today\'s queue',
+  suspend: 'unsuspended',
+} as const;

@@ -57,7 +57,7 @@ describe('kb cards and the card commands', () => {
     // Status lines fit the terminal: undoing a learning card's suspend names its due date.
     expect(kb('suspend', all[0].id).code).toBe(0);
     const back = kbAt(60, 'undo');
-    expect(back.stdout.replace(/\n\s+/g, ' ')).toMatch(/^undid suspend on \w+: back to learning, due in .+\)\n$/);
+    expect(back.stdout.replace(/\n\s+/g, ' ')).toMatch(/^undid suspend on \w+: unsuspended \(learning, due in .+\)\)\n$/);
     for (const line of back.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(60);
     expect(cards('--state', 'learning').map((card) => [card.id, card.reps])).toEqual([[all[0].id, 1]]);
     expect(cards('--state', 'new')).toHaveLength(3);
@@ -119,7 +119,8 @@ describe('kb cards and the card commands', () => {
     expect(kb('undo').stdout).toContain(`undid forget on ${ttft.id}`);
     expect(cards(ttft.id)[0]).toMatchObject({ state: 'review', reps: 1 });
     expect(kb('undo').stdout).toContain(`undid Easy on ${ttft.id}`);
-    expect(kb('undo').stdout).toContain(`undid unbury on ${tpot.id}`);
+    // Buried again, said so (found as a user: "back to learning, due now" read as due).
+    expect(kb('undo').stdout).toContain(`undid unbury on ${tpot.id}: buried again until tomorrow (`);
     expect(cards('--state', 'buried').map((card) => card.id)).toEqual([tpot.id]);
   });
 
