@@ -52,8 +52,9 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           line: row.line,
           state: STATE_NAMES[row.state],
           due: new Date(row.due).toISOString(),
-          stability: row.stability,
-          difficulty: row.difficulty,
+          // A new card has no memory state yet: FSRS's 0 is no stability and no difficulty (its scale is 1-10).
+          stability: row.state === 0 ? null : row.stability,
+          difficulty: row.state === 0 ? null : row.difficulty,
           reps: row.reps,
           lapses: row.lapses,
           lastReview: row.last_review === null ? null : new Date(row.last_review).toISOString(),

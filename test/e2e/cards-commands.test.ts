@@ -112,7 +112,7 @@ describe('kb cards and the card commands', () => {
     kb('rate', ttft.id, 'easy');
     expect(cards(ttft.id)[0]).toMatchObject({ state: 'review', reps: 1 });
     expect(kb('forget', ttft.id).stdout).toBe(`${ttft.id}: forgotten (new again)\n`);
-    expect(cards(ttft.id)[0]).toMatchObject({ state: 'new', reps: 1, stability: 0 });
+    expect(cards(ttft.id)[0]).toMatchObject({ state: 'new', reps: 1, stability: null, difficulty: null });
     kb('forget', '--reset-counts', ttft.id);
     expect(cards(ttft.id)[0]).toMatchObject({ state: 'new', reps: 0, lapses: 0 });
     expect(kb('undo').stdout).toContain(`undid forget on ${ttft.id}`);

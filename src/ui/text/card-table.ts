@@ -10,8 +10,9 @@ export interface CardEntry {
   state: string;
   /** ISO time. */
   due: string;
-  stability: number;
-  difficulty: number;
+  /** null for a new card: no memory state yet. */
+  stability: number | null;
+  difficulty: number | null;
   reps: number;
   lapses: number;
   suspended: boolean;
@@ -43,8 +44,8 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     id: entry.id,
     state: stateLabel(entry),
     due: dueLabel(entry.due, now),
-    stab: entry.stability.toFixed(1),
-    diff: entry.difficulty.toFixed(1),
+    stab: entry.stability === null ? '-' : entry.stability.toFixed(1),
+    diff: entry.difficulty === null ? '-' : entry.difficulty.toFixed(1),
     reps: String(entry.reps),
     lapses: String(entry.lapses),
     deck: entry.deck,
