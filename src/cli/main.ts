@@ -66,8 +66,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EP
 process.on('uncaughtException', exitOnFault);
 process.on('unhandledRejection', exitOnFault);
 
+// `kb help reveiw`: commander printed the whole help, exit 1, without a word on the typo; read
+// as `kb reveiw`, it says the command is unknown and which one was meant.
+const argv = [...process.argv];
+if (argv[2] === 'help' && argv[3] !== undefined && !argv[3].startsWith('-') && !program.commands.some((c) => c.name() === argv[3] || c.aliases().includes(argv[3]))) argv.splice(2, 1);
+
 // No top-level await: the start-up bundle is a CommonJS file (bin/bundle.js).
-program.parseAsync(process.argv).catch((error: unknown) => {
+program.parseAsync(argv).catch((error: unknown) => {
   if (error instanceof CommanderError) process.exit(error.exitCode);
   if (error instanceof UserError) {
     const exitCode = error.exitCode;

@@ -172,6 +172,9 @@ describe('usage errors', () => {
     expect(runKb(['due', '--nosuchflag'])).toMatchObject({ code: 1, stdout: '', stderr: "kb: unknown option '--nosuchflag'\n(kb due --help for its options)\n" });
     expect(runKb(['lab', 'calibrate', '--nosuch'])).toMatchObject({ code: 1, stderr: "kb: unknown option '--nosuch'\n(kb lab calibrate --help for its options)\n" });
     expect(runKb(['revew'])).toMatchObject({ code: 1, stderr: "kb: unknown command 'revew'\n(Did you mean review?)\n(kb --help lists the commands)\n" });
+    // The same through kb help (it printed the whole help, no word on the typo; found as a user).
+    expect(runKb(['help', 'revew'])).toMatchObject({ code: 1, stderr: "kb: unknown command 'revew'\n(Did you mean review?)\n(kb --help lists the commands)\n" });
+    expect(runKb(['help', 'review']).stdout).toMatch(/^Usage: kb review/);
     expect(runKb(['rate'])).toMatchObject({ code: 1, stderr: "kb: missing required argument 'card-id'\n(kb rate --help for its options)\n" });
   });
 });
