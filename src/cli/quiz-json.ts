@@ -43,7 +43,8 @@ function questionEvent(question: QuizQuestion, total: number): Record<string, un
     deck: card.deck,
     tags: card.tags,
     question: question.prompt,
-    values: question.values,
+    // As the question prints them: a drawn 0.5 + 1.325 is 1.825, not 1.8250000000000002.
+    values: question.values === null ? null : Object.fromEntries(Object.entries(question.values).map(([name, value]) => [name, Number(value.toPrecision(12))])),
     unit: card.calc?.unit ?? null,
     tolerance: card.calc ? card.calc.tolerance : null,
   };
@@ -97,7 +98,8 @@ export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<void> {
         continue;
       }
       const graded = run.gradeText(verdict, timing);
-      io.write(answerEvent(question, graded.answer, graded.scheduled));
+      // What was typed, for a text card too (its y or n; it was null).
+      io.write(answerEvent(question, { ...graded.answer, typed: graded.answer.typed ?? text }, graded.scheduled));
       break;
     }
   }

@@ -58,6 +58,10 @@ describe('kb quiz --json', () => {
     expect(answers).toHaveLength(3);
     const tpotAnswer = answers.find((a) => a.cardId === tpot?.cardId);
     expect(tpotAnswer).toMatchObject({ answered: '0.02 s', value: 20, expectedLabel: '20 ms', correct: true, scheduled: 'good', solution: 'TPOT = (2.5 - 0.5) / 100 s = 20 ms' });
+    // A text card's answer is what was typed too (it was null).
+    const textCards = new Set(questions.filter((q) => q.kind === 'text').map((q) => q.cardId));
+    expect(textCards.size).toBeGreaterThan(0);
+    for (const answer of answers.filter((a) => textCards.has(a.cardId))) expect(answer.answered).toBe('n');
     const summary = events.at(-1);
     expect(summary).toMatchObject({ type: 'summary', asked: 3, correct: 2, weakestTags: [{ tag: 'metrics', asked: 3, correct: 2 }] });
 
