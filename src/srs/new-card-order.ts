@@ -1,6 +1,7 @@
 // The order new cards come in (kb.json newCardOrder), read a page at a time:
-//   interleave  one card of each deck or note folder in turn (decks by name), each deck in
-//               file order, so a first day is not twenty cards of one deck (the default);
+//   interleave  one card of each deck or note folder in turn (the decks with the fewest cards
+//               introduced so far first, then by name), each deck in file order, so a first
+//               day is not twenty cards of one deck and no deck waits for good (the default);
 //   file        knowledge-base order: by path, then line;
 //   random      a permutation of the new cards seeded by the study day: the same all day
 //               (kb due and kb review agree), another tomorrow.
@@ -15,7 +16,7 @@ export type NewCardOrder = (typeof NEW_CARD_ORDERS)[number];
 export interface NewCardSource {
   /** In file order; with `deck`, that deck's cards only. */
   filePage(after: NewCandidateRow | null, count: number, deck?: string): NewCandidateRow[];
-  /** The decks that may hold new cards, by name. */
+  /** The decks that may hold new cards, in the order their turns come (least served first). */
   decks(): string[];
   /** In the study day's random order. */
   shuffledPage(after: ShuffledCandidateRow | null, count: number): ShuffledCandidateRow[];
@@ -52,7 +53,7 @@ interface DeckLane {
 
 /**
  * Round-robin over the decks: round r gives the r-th new card of every deck that has one,
- * decks by name. Each deck is read lazily, a few cards at a time, so a day of twenty new
+ * decks in the source's order. Each deck is read lazily, a few cards at a time, so a day of twenty new
  * cards reads at most twenty decks however many there are.
  */
 function interleaved(source: NewCardSource): NewCardReader {

@@ -175,10 +175,19 @@ export function reviewQueries(db: KbDatabase) {
       return statement.all(now, ...args, ...(inDeck === undefined ? [] : [inDeck]), ...(after ? [after.path, after.line, after.id] : []), limit);
     },
 
-    /** The decks (note folders among them) that hold live cards matching the filter's deck, by name. */
+    /**
+     * The decks (note folders among them) that hold live cards matching the filter's deck, the
+     * least served first: fewest cards already introduced (no longer new), then by name. A round
+     * of new cards then starts where the last one stopped, today's as it was read before and
+     * tomorrow's (by name alone, every read began at the first deck: with fewer new cards a day
+     * than decks, the decks late in the alphabet never got one).
+     */
     decks(filter: CardFilter): string[] {
       const { sql, args } = filterSql({ deck: filter.deck });
-      return db.prepare<string[], string>(`SELECT DISTINCT c.deck FROM cards c WHERE c.orphan = 0${sql} ORDER BY c.deck`).pluck().all(...args);
+      return db
+        .prepare<string[], string>(`SELECT c.deck FROM cards c JOIN fsrs f ON f.card_id = c.id WHERE c.orphan = 0${sql} GROUP BY c.deck ORDER BY sum(f.state != 0), c.deck`)
+        .pluck()
+        .all(...args);
     },
 
     /**

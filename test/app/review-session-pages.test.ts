@@ -119,8 +119,11 @@ describe('a review session read a page at a time', () => {
 
         expect(newIds('file')).toEqual(fresh);
 
-        // Round r holds the r-th new card of each deck that has one, decks by name.
-        const byDeck = [...new Set(fresh.map((id) => deckOf.get(id)!))].sort().map((deck) => fresh.filter((id) => deckOf.get(id) === deck));
+        // Round r holds the r-th new card of each deck that has one, the decks least served
+        // (fewest cards no longer new) first, then by name.
+        const served = (deck: string) => ids.filter((id, i) => deckOf.get(id) === deck && states[i] !== 0).length;
+        const decks = [...new Set(fresh.map((id) => deckOf.get(id)!))].sort((a, b) => served(a) - served(b) || (a < b ? -1 : a > b ? 1 : 0));
+        const byDeck = decks.map((deck) => fresh.filter((id) => deckOf.get(id) === deck));
         const rounds = Array.from({ length: Math.max(0, ...byDeck.map((lane) => lane.length)) }, (_, r) => byDeck.flatMap((lane) => lane.slice(r, r + 1)));
         expect(newIds('interleave')).toEqual(rounds.flat());
 

@@ -43,6 +43,21 @@ describe('new card order', () => {
     ]);
   });
 
+  it('starts each round with the decks served least, so a read after some answers goes on where it stopped and no deck waits for good (found as a user)', () => {
+    // One new card a day, three decks: batching, kv-cache, metrics in turn, not batching every day.
+    const root = orderKb({ newPerDay: 1 });
+    const ids = (): string[] => (JSON.parse(runKb(['--kb', root, 'due', '--json']).stdout) as DueJson).cards.filter((c) => c.queue === 'new').map((c) => c.id);
+    const fronts: string[] = [];
+    for (let day = 0; day < 3; day++) {
+      const [id] = ids();
+      fronts.push(dueFronts(root)[0]!);
+      expect(runKb(['--kb', root, 'rate', id!, 'easy']).code).toBe(0);
+      // The next study day, as the queue would read it: the new card answered is no longer new, the allowance renewed.
+      writeFileSync(join(root, 'kb.json'), `${JSON.stringify({ newPerDay: 2 + day })}\n`);
+    }
+    expect(fronts).toEqual(['batching 0?', 'kv-cache 0?', 'metrics note 0?']);
+  });
+
   it('keeps file order with "file"', () => {
     expect(dueFronts(orderKb({ newCardOrder: 'file' }))).toEqual([
       'batching 0?', 'batching 1?', 'batching 2?', 'batching 3?', 'batching 4?', 'batching 5?', 'kv-cache 0?', 'kv-cache 1?',
