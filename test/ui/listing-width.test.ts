@@ -42,6 +42,14 @@ describe('listing widths', () => {
     }
   });
 
+  it('kb due says a review due later in the study day is due today, not "in 19.7h" under "Due now" (found as a user)', () => {
+    const review: DueEntry = { id: 'rrrrrrrrrrrr', queue: 'review', due: new Date(NOW + 5 * 3_600_000).toISOString(), deck: 'metrics', front: 'Q?', lab: null };
+    const learning: DueEntry = { ...review, id: 'llllllllllll', queue: 'later', due: new Date(NOW + 600_000).toISOString() };
+    const text = formatDue({ learning: 0, review: 1, new: 0, later: 1 }, [review, learning], NOW, 100);
+    expect(text).toMatch(/^rrrrrrrrrrrr {2}review {2}today /m);
+    expect(text).toMatch(/^llllllllllll {2}later {3}in 10m /m);
+  });
+
   it('kb cards shows a long deck whole where the question keeps its room (found as a user: cut to 16 at 200 columns)', () => {
     const deck = 'Inference/Deep Learning Systems';
     const entries = cardEntries.map((entry) => ({ ...entry, deck }));

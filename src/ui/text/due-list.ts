@@ -35,6 +35,8 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
   const deckWidth = Math.min(16, entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.deck)), 4));
   const whenOf = (entry: DueEntry) => {
     const due = Date.parse(entry.due);
+    // A review is due for its whole study day (as in Anki): "in 19.7h" under "Due now" read as not yet.
+    if (entry.queue === 'review' && due > now) return 'today';
     return due <= now ? 'now' : `in ${intervalLabel(due - now)}`;
   };
   // Columns as wide as their widest value; a narrow terminal (a phone's) drops the deck before
