@@ -238,6 +238,11 @@ export function reviewQueries(db: KbDatabase) {
       return latestLog.get(device) ?? null;
     },
 
+    /** Whether a rating or card action with this uuid still stands (an undo removes it). */
+    stands(uuid: string): boolean {
+      return db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM review_log WHERE uuid = ? UNION ALL SELECT 1 FROM card_actions WHERE uuid = ? LIMIT 1').get(uuid, uuid) !== undefined;
+    },
+
     /** Undo: the card's row as it was before the rating, and the rating gone from the log. */
     revertRating(uuid: string, cardId: string, before: FsrsColumns): void {
       db.transaction(() => {

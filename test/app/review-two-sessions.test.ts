@@ -141,6 +141,19 @@ describe('two kb review sessions at once', () => {
     expect(shown(b, START + 1_300)).not.toBe(x);
   });
 
+  it('an undo in this session of a rating already undone from the shell says so and takes the card back (found as a user: it sent the user to undo an older one)', async () => {
+    const { services } = await twoSessions();
+    const run = reviewRun(services[0], START);
+    const card = shown(run, START)!;
+    expect(run.rate(card, 3, START + 1_000, 1_000).message).toBeNull();
+    expect(run.counts().done).toBe(1);
+    // kb undo in another terminal takes it back.
+    expect(services[1].undo()).toMatchObject({ cardId: card });
+    expect(run.undo(START + 2_000).message).toBe('already undone in another kb (kb undo): the card is back as it was');
+    expect(run.counts().done).toBe(0);
+    expect(shown(run, START + 3_000)).toBe(card);
+  });
+
   it('--limit N still ends the run after N cards: the queue is not read again (found as a user: --limit 1 never stopped)', async () => {
     const { services } = await twoSessions();
     const run = new ReviewRun(services[0], '/nowhere', { limit: 1 }, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });

@@ -6,7 +6,7 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
+import { AlreadyUndoneError, CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
 import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
@@ -208,6 +208,11 @@ export class ReviewRun implements ReviewController {
     try {
       outcome = this.service.undo(step.uuid);
     } catch (error) {
+      if (error instanceof AlreadyUndoneError) {
+        // The card is back as it was before this session's action: the session takes it back too.
+        this.session.restored(step.kind === 'rate' ? this.service.queueCard(step.card.id) : step.card, step.kind === 'rate');
+        return { message: error.message };
+      }
       if (error instanceof UndoError) return { message: error.message };
       throw error;
     }

@@ -127,6 +127,14 @@ export class UndoError extends Error {
   }
 }
 
+/** The action a session would undo was already taken back by another kb (kb undo in a shell). */
+export class AlreadyUndoneError extends UndoError {
+  constructor() {
+    super('already undone in another kb (kb undo): the card is back as it was');
+    this.name = 'AlreadyUndoneError';
+  }
+}
+
 export class ReviewService {
   readonly scheduler: FsrsScheduler;
   private readonly target: ReviewTarget;
@@ -276,6 +284,8 @@ export class ReviewService {
   undo(expectedUuid?: string): UndoOutcome | null {
     const taken = this.transaction(() => {
       this.log?.catchUp();
+      // Taken back elsewhere (kb undo in a shell): "undo that one first" would send the user to an older one.
+      if (expectedUuid !== undefined && !this.reviews.stands(expectedUuid)) throw new AlreadyUndoneError();
       const rating = this.reviews.latestLog(this.deviceId());
       const action = this.actions.latest(this.deviceId());
       // An action logged while `rating` was already the latest rating came after it.
