@@ -28,6 +28,15 @@ describe('a review run summary', () => {
     run.rate(next.card.id, 3, START + 1_000, 1_000);
     // The rated card comes back in minutes: later today, not tomorrow (new cards are no one's load).
     expect(run.summary(START + 2_000)).toMatchObject({ cards: 1, laterToday: 1, tomorrow: 0 });
+    // Its time is the time spent answering (1 s), not since the screen opened: a screen left
+    // open overnight said "10 cards in 4h 20m" (found as a user).
+    expect(run.summary(START + 8 * 3_600_000).elapsedMs).toBe(1_000);
+    const second = run.next(START + 3_000);
+    if (second.kind !== 'card') throw new Error('expected a second card');
+    run.rate(second.card.id, 3, START + 10 * 60_000, 5 * 60_000);
+    expect(run.summary(START + 10 * 60_000).elapsedMs).toBe(1_000 + 60_000);
+    run.undo(START + 11 * 60_000);
+    expect(run.summary(START + 11 * 60_000).elapsedMs).toBe(1_000);
     db.close();
   });
 });

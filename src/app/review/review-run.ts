@@ -12,6 +12,7 @@ import { leechMessage } from '../../srs/leech.ts';
 import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 import { editorInvocation } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
+import { recordedAnswerMs } from '../../srs/review-settings.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
 
 /** What this run did, latest last: each is logged, and undo takes it back by its uuid. */
@@ -20,6 +21,8 @@ interface UndoStep {
   uuid: string;
   /** The card as the session had it before. */
   card: QueueCard;
+  /** A rating's answer time as recorded (capped): taken off the session's study time when undone. */
+  answerMs?: number;
 }
 
 export interface ReviewRunOptions {
@@ -57,6 +60,8 @@ export class ReviewRun implements ReviewController {
   private readonly cache = new Map<string, ReviewCard>();
   /** The study day each card was last shown for: its answer is checked against that day's values. */
   private readonly shownDays = new Map<string, string>();
+  /** The answer times of this run's standing ratings, each capped as the review log records it. */
+  private studiedMs = 0;
 
   constructor(service: ReviewService, root: string, request: QueueRequest, options: ReviewRunOptions) {
     this.service = service;
@@ -187,7 +192,9 @@ export class ReviewRun implements ReviewController {
     this.session.answered(before, grade, outcome.after);
     // A leech suspended by this rating leaves the session (it would come back as relearning).
     if (outcome.leech === 'suspend') this.session.removed(cardId);
-    this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before });
+    const answerMs = recordedAnswerMs(durationMs);
+    this.studiedMs += answerMs;
+    this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before, answerMs });
     return { message: fileMessage(outcome.writeback) ?? leechMessage(outcome.leech, outcome.after.lapses) };
   }
 
@@ -217,6 +224,7 @@ export class ReviewRun implements ReviewController {
       throw error;
     }
     if (step.kind === 'rate') {
+      this.studiedMs -= step.answerMs ?? 0;
       this.session.restored(this.service.queueCard(step.card.id), true);
       return { message: fileMessage(outcome?.file ?? null) ?? `undid ${GRADE_LABELS[outcome?.grade ?? 3]}` };
     }
@@ -268,7 +276,8 @@ export class ReviewRun implements ReviewController {
     return {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
-      elapsedMs: now - this.run.startedAt,
+      // Time spent answering, not since the screen opened: one left open overnight said "10 cards in 4h 20m".
+      elapsedMs: this.studiedMs,
       laterToday: this.service.laterTodayLoad(now, this.request),
       tomorrow: this.service.tomorrowLoad(now, this.request),
     };
