@@ -1,5 +1,6 @@
 // kb review: the daily session in the terminal (Ink). Scripts use kb due / rate / undo.
 import type { Command } from 'commander';
+import { loadConfig } from '../kb/config.ts';
 import { defaultEditor } from '../kb/editor.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { checkFilter, unknownFilterProblem } from './filter-check.ts';
@@ -73,6 +74,16 @@ Without a terminal, use kb due, kb rate and kb undo.`),
         ]);
         const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
           startedAt,
+          // kb.json as it is now, when the run reads today's queue again (a new study day, or
+          // before it says done): a limit changed mid-session had no effect until a relaunch.
+          // A kb.json broken meanwhile keeps the settings the run has.
+          reloadService: () => {
+            try {
+              return new ReviewService({ ...kb, config: loadConfig(kb.configPath) });
+            } catch {
+              return null;
+            }
+          },
           editor: defaultEditor(),
           writable: kb.writable,
           labs: cardLabRunner(kb.db, kb.root),

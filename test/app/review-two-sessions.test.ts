@@ -23,7 +23,7 @@ const START = new Date(2026, 2, 10, 6).getTime();
 const CHANGED = /^rated or changed in another kb session since shown: not rated here$/;
 
 /** Six new cards; two connections to one database file, as two kb processes have. */
-async function twoSessions(): Promise<{ dbs: [KbDatabase, KbDatabase]; services: [ReviewService, ReviewService] }> {
+async function twoSessions(): Promise<{ root: string; dbs: [KbDatabase, KbDatabase]; services: [ReviewService, ReviewService] }> {
   const root = tempDir('kb-two-');
   mkdirSync(join(root, 'cards'), { recursive: true });
   writeFileSync(join(root, 'cards/deck.md'), Array.from({ length: 6 }, (_, i) => `## Question ${i}?\n\nAnswer ${i}.\n`).join('\n'));
@@ -33,7 +33,7 @@ async function twoSessions(): Promise<{ dbs: [KbDatabase, KbDatabase]; services:
   await scanKnowledgeBase({ root, db: first, writable: true, config: defaultConfig }, { now: START - 60_000 });
   const second = openDatabase(path);
   const service = (db: KbDatabase) => new ReviewService({ root, db, writable: true, config: defaultConfig });
-  return { dbs: [first, second], services: [service(first), service(second)] };
+  return { root, dbs: [first, second], services: [service(first), service(second)] };
 }
 
 function reviewRun(service: ReviewService, startedAt: number): ReviewRun {
@@ -152,6 +152,20 @@ describe('two kb review sessions at once', () => {
     expect(run.undo(START + 2_000).message).toBe('already undone in another kb (kb undo): the card is back as it was');
     expect(run.counts().done).toBe(0);
     expect(shown(run, START + 3_000)).toBe(card);
+  });
+
+  it('reads kb.json again with today\'s queue: a new-card limit raised mid-session takes effect before it says done (found as a user)', async () => {
+    const { root, dbs } = await twoSessions();
+    let newPerDay = 1;
+    const service = () => new ReviewService({ root, db: dbs[0], writable: true, config: { ...defaultConfig, newPerDay } });
+    const run = new ReviewRun(service(), '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs(), reloadService: service });
+    const first = shown(run, START)!;
+    run.rate(first, 4, START + 1_000, 1_000);
+    expect(run.next(START + 2_000).kind).toBe('done');
+    newPerDay = 3;
+    const next = shown(run, START + 3_000);
+    expect(next).not.toBeNull();
+    expect(next).not.toBe(first);
   });
 
   it('--limit N still ends the run after N cards: the queue is not read again (found as a user: --limit 1 never stopped)', async () => {

@@ -40,6 +40,8 @@ export interface ReviewRunOptions {
   startedAt: number;
   /** Runs a card's lab in place and reads its latest stored result. */
   labs: CardLabs;
+  /** A service on kb.json as it is now (null: keep this one), taken when today's queue is read again. */
+  reloadService?: () => ReviewService | null;
 }
 
 /** The status line when a run crosses into a new study day. */
@@ -51,7 +53,7 @@ function fileMessage(result: WritebackResult | null): string | null {
 }
 
 export class ReviewRun implements ReviewController {
-  private readonly service: ReviewService;
+  private service: ReviewService;
   private session: ReviewSession;
   private readonly request: QueueRequest;
   private readonly root: string;
@@ -103,6 +105,7 @@ export class ReviewRun implements ReviewController {
    */
   private followStudyDay(now: number): string | null {
     if (now < this.session.dayEnd) return null;
+    this.service = this.run.reloadService?.() ?? this.service;
     const today = this.service.session(this.request, now);
     today.continues(this.session);
     this.session = today;
@@ -140,6 +143,7 @@ export class ReviewRun implements ReviewController {
    * answered ones this session still counts. This run's answers carry over.
    */
   private refreshed(now: number): ScreenNext {
+    this.service = this.run.reloadService?.() ?? this.service;
     const fresh = this.service.session(this.request, now);
     fresh.continues(this.session);
     this.session = fresh;
