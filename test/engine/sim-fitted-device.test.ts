@@ -36,6 +36,10 @@ describe('sim on a fitted device', () => {
     // gpt2-tiny: 2 x 4 layers x 128 x 4 bytes = 4 KiB per token, 64 KiB per 16-token block; 48 MiB left.
     expect(engine.info.numBlocks).toBe(Math.min(768, 64 * 64));
     expect(engine.info.description).toBe('sim, simulated fitted-test (fitted step costs); KV capacity: 64.0 MiB memory - 16.0 MiB weights - 0.0 MiB reserve = 48.0 MiB -> 768 blocks x 16 tokens');
+    // A pool the run sets is the run's own, said apart from what the device holds ("= 35.99 GiB -> 1 blocks" read as a wrong sum).
+    const { describeKvCapacity } = await import('../../src/engine/backend/sim/kv-capacity.ts');
+    const capacity = { memoryBytes: 40 * 2 ** 30, weightBytes: 14 * 2 ** 20, reserveBytes: 4 * 2 ** 30, budgetBytes: 36 * 2 ** 30 } as Parameters<typeof describeKvCapacity>[0];
+    expect(describeKvCapacity(capacity, 1, 16, true)).toMatch(/= 36\.00 GiB; the run's own pool: 1 block x 16 tokens$/);
   });
 
   it('delays a request by submitMs before the scheduler sees it, and an abort in between still finishes it', async () => {

@@ -40,7 +40,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     backend: 'sim',
     device: backend.device,
     // Every sim report says how much KV the modelled device holds and where that comes from.
-    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize)}${options.kvMemoryBytes !== undefined || options.numBlocks !== undefined ? ' (pool size set by the run)' : ''}`,
+    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize, options.kvMemoryBytes !== undefined || options.numBlocks !== undefined)}`,
     clock: 'virtual',
     numBlocks,
     blockSize: options.blockSize,

@@ -35,7 +35,14 @@ function size(bytes: number): string {
 }
 
 /** "KV: 40.00 GiB memory - 0.25 GiB weights - 4.00 GiB reserve = 35.75 GiB -> 72000 blocks x 16". */
-export function describeKvCapacity(capacity: KvCapacity, blocks: number, blockSize: number): string {
+/**
+ * The device's KV capacity and the pool the run has. A pool the run set (kb generate sizes one
+ * for its one request) is said as the run's, apart from what the device could hold: "= 35.99 GiB
+ * -> 1 blocks" read as a wrong sum.
+ */
+export function describeKvCapacity(capacity: KvCapacity, blocks: number, blockSize: number, setByRun = false): string {
   const { memoryBytes, weightBytes, reserveBytes, budgetBytes } = capacity;
-  return `KV capacity: ${size(memoryBytes)} memory - ${size(weightBytes)} weights - ${size(reserveBytes)} reserve = ${size(budgetBytes)} -> ${blocks} blocks x ${blockSize} tokens`;
+  const pool = `${blocks} block${blocks === 1 ? '' : 's'} x ${blockSize} tokens`;
+  const head = `KV capacity: ${size(memoryBytes)} memory - ${size(weightBytes)} weights - ${size(reserveBytes)} reserve = ${size(budgetBytes)}`;
+  return setByRun ? `${head}; the run's own pool: ${pool}` : `${head} -> ${pool}`;
 }
