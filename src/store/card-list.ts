@@ -56,10 +56,17 @@ export function listCards(db: KbDatabase, filter: CardListFilter, now: number): 
   const positional: string[] = [...scope.args];
   if (filter.state) clauses.push(STATE_SQL[filter.state]);
   const words = (filter.query ?? '').trim().split(/\s+/).filter(Boolean);
-  words.forEach((word, i) => {
+  // Words that are card ids name cards, any of them (kb cards ID1 ID2 lists both); the other
+  // words must all be in the question or the answer. ANDed with the rest, a list of ids matched nothing.
+  const isId = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM cards WHERE id = ?');
+  const ids = words.filter((word) => isId.get(word) !== undefined);
+  if (ids.length > 0) {
+    ids.forEach((id, i) => (named[`id${i}`] = id));
+    clauses.push(`c.id IN (${ids.map((_, i) => `@id${i}`).join(', ')})`);
+  }
+  words.filter((word) => !ids.includes(word)).forEach((word, i) => {
     named[`w${i}`] = containing(word);
-    named[`id${i}`] = word;
-    clauses.push(`(c.id = @id${i} OR lower(c.front) LIKE @w${i} ESCAPE '\\' OR lower(c.back) LIKE @w${i} ESCAPE '\\')`);
+    clauses.push(`(lower(c.front) LIKE @w${i} ESCAPE '\\' OR lower(c.back) LIKE @w${i} ESCAPE '\\')`);
   });
   // better-sqlite3 binds named and positional parameters together: the scope's ? come first.
   const sql = `SELECT c.id, c.front, c.deck, c.tags, c.path, c.line, f.state, f.due, f.stability, f.difficulty, f.reps, f.lapses,

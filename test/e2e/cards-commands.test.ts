@@ -51,6 +51,8 @@ describe('kb cards and the card commands', () => {
     expect(cards('tpot').map((card) => card.question)).toEqual(['What is TPOT?']);
     expect(cards('first', 'token').map((card) => card.question)).toEqual(['What is TTFT?']);
     expect(cards(all[2].id).map((card) => card.id)).toEqual([all[2].id]);
+    // Several ids list each of them (found as a user: the words were ANDed, "No cards match").
+    expect(cards(all[2].id, all[0].id).map((card) => card.id).sort()).toEqual([all[0].id, all[2].id].sort());
     expect(cards('--deck', 'other').map((card) => card.question)).toEqual(['Unrelated question?']);
     expect(cards('--tag', 'metrics')).toHaveLength(3);
     expect(kb('rate', all[0].id, 'good').code).toBe(0);
