@@ -33,7 +33,7 @@ export function register(program: Command): void {
     .addOption(new Option('--deck <deck>', 'only cards of this deck (a notes/ topic or a cards/ file name)'))
     .addOption(numberOption('-n, --count <n>', 'number of questions', 10))
     .addOption(new Option('--time <duration>', 'time per question, e.g. 45s, 2m or 90 (seconds); too late counts as wrong'))
-    .addOption(new Option('--seed <seed>', 'seed for the draw (cards and values), to repeat a session exactly'))
+    .addOption(new Option('--seed <seed>', 'seed for the draw (cards and values): the same session again while the cards are as they were (--schedule changes them, and so the next draw)'))
     .addOption(new Option('--calc', 'only calculation (kb-calc) cards'))
     .addOption(new Option('--schedule', 'let answers move the review schedule: wrong = Again, right = Good'))
     .addOption(new Option('--json', 'non-interactive: JSON lines out (questions, answers, summary), one answer per line in'))
