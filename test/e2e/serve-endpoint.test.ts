@@ -13,7 +13,7 @@ interface RunJson {
   status: string;
   backend: string;
   points: Array<{ metrics: Record<string, number>; report: { server?: { available: boolean } } }>;
-  checks: Array<{ metric: string; pass: boolean | null }>;
+  checks: Array<{ metric: string; pass: boolean | null; problem: string | null }>;
 }
 
 /** The share of the mean TTFT spent waiting in the queue (means: exact from a histogram's sum and count). */
@@ -37,7 +37,10 @@ describe('kb lab --endpoint against kb serve', () => {
     expect(overHttp.points[0].report.server?.available).toBe(true);
     for (const run of [overHttp, inProcess]) {
       expect(run.status).toBe('ok');
-      expect(run.checks.map((check) => [check.metric, check.pass])).toEqual([
+      // Over HTTP a server-side p99 is known only to its /metrics bucket: a check whose bucket
+      // straddles the expected value is left unjudged, and says so; none fails.
+      const judged = run.checks.map((check) => [check.metric, check.pass === null && run === overHttp && /only known to lie in a \/metrics bucket/.test(check.problem ?? '') ? true : check.pass]);
+      expect(judged).toEqual([
         ['queue_wait.p99 / ttft.p99', true],
         ['prefill_first.p99 / ttft.p99', true],
       ]);
