@@ -1,4 +1,5 @@
 // kb review: the daily session in the terminal (Ink). Scripts use kb due / rate / undo.
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig } from '../kb/config.ts';
 import { defaultEditor } from '../kb/editor.ts';
@@ -72,12 +73,17 @@ Without a terminal, use kb due, kb rate and kb undo.`),
           import('../ui/review/render-review.tsx'),
           import('../app/card-labs/card-lab-runner.ts'),
         ]);
+        let configSeen = configStamp(kb.configPath);
         const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
           startedAt,
           // kb.json as it is now, when the run reads today's queue again (a new study day, or
           // before it says done): a limit changed mid-session had no effect until a relaunch.
-          // A kb.json broken meanwhile keeps the settings the run has.
+          // Read only when the file changed (the Done screen asks every second); a kb.json
+          // broken meanwhile keeps the settings the run has.
           reloadService: () => {
+            const stamp = configStamp(kb.configPath);
+            if (stamp === configSeen) return null;
+            configSeen = stamp;
             try {
               return new ReviewService({ ...kb, config: loadConfig(kb.configPath) });
             } catch {
@@ -102,4 +108,14 @@ Without a terminal, use kb due, kb rate and kb undo.`),
         kb.db.close();
       }
     });
+}
+
+/** kb.json's size and modification time, to tell whether it changed; null when it cannot be read. */
+function configStamp(path: string): string | null {
+  try {
+    const { size, mtimeMs } = statSync(path);
+    return `${size}:${mtimeMs}`;
+  } catch {
+    return null;
+  }
 }

@@ -33,7 +33,7 @@ export function parseCalcBlocks(file: KbPath, nodes: RootContent[], bodyLine: nu
     const fenceLine = startLine(block) + bodyLine - 1;
     // Never closed: Markdown runs the block to the end of the file, and its YAML error would name
     // a line of some later card instead.
-    if (index === 0 && body !== undefined && !/(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*$/.test(body.slice(startOffset(block), endOffset(block)).trimEnd().split('\n').slice(1).join('\n'))) {
+    if (index === 0 && body !== undefined && !fenceClosed(body.slice(startOffset(block), endOffset(block)))) {
       diagnostics.push({ severity: 'error', file, line: fenceLine, message: 'kb-calc block opened here is never closed (no ``` line after it); file skipped' });
       broken = true;
       return;
@@ -48,4 +48,10 @@ export function parseCalcBlocks(file: KbPath, nodes: RootContent[], bodyLine: nu
     }
   });
   return { spec, diagnostics, broken, ranges: blocks.map((block) => [startOffset(block), endOffset(block)]) };
+}
+
+/** Whether a fenced block's source ends with a closing fence line (after its opening line). */
+function fenceClosed(source: string): boolean {
+  const afterOpening = source.trimEnd().split('\n').slice(1).join('\n');
+  return /(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*$/.test(afterOpening);
 }

@@ -85,6 +85,7 @@ export function reviewQueries(db: KbDatabase) {
   db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
   // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
   const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
+  const standing = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM review_log WHERE uuid = ? UNION ALL SELECT 1 FROM card_actions WHERE uuid = ? LIMIT 1');
   // The fsrs table has one writer, store/fsrs-rows.ts: a rating's row goes through it too.
   const fsrsTable = fsrsQueries(db);
   const writeRow = fsrsTable.writeRow;
@@ -240,7 +241,7 @@ export function reviewQueries(db: KbDatabase) {
 
     /** Whether a rating or card action with this uuid still stands (an undo removes it). */
     stands(uuid: string): boolean {
-      return db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM review_log WHERE uuid = ? UNION ALL SELECT 1 FROM card_actions WHERE uuid = ? LIMIT 1').get(uuid, uuid) !== undefined;
+      return standing.get(uuid, uuid) !== undefined;
     },
 
     /** Undo: the card's row as it was before the rating, and the rating gone from the log. */

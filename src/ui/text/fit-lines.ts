@@ -24,20 +24,17 @@ export function fitLines(text: string, width: number): string {
       if (stringWidth(line) <= width || line.includes('\u001b')) return [line];
       const lead = LABEL.exec(line)?.[0] ?? MARK.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
       const rest = line.slice(lead.length);
-      // Parts joined by " · " (a history's figures, a report's commands) break between parts,
-      // the separator left out at the break: a line no longer starts or ends with a lone "·".
-      if (!FIELD_GAP.test(rest) && rest.includes(SEPARATOR)) {
-        const hang = ' '.repeat(stringWidth(lead));
-        return packParts(rest.split(SEPARATOR), SEPARATOR, width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
-      }
-      if (!FIELD_GAP.test(rest)) return wrapHanging(lead, rest, width);
-      const fields = rest.split(FIELD_GAP);
+      const fielded = FIELD_GAP.test(rest);
+      if (!fielded && !rest.includes(SEPARATOR)) return wrapHanging(lead, rest, width);
+      // Fields two or more spaces apart, or parts joined by " · " (a history's figures, a
+      // report's commands): the line breaks between them, a separator left out at the break.
+      const [parts, separator] = fielded ? [rest.split(FIELD_GAP), '  '] : [rest.split(SEPARATOR), SEPARATOR];
       const hang = ' '.repeat(stringWidth(lead));
       // As wrapHanging does: where a field is wider than the column beside its label, the fields start on the next line.
-      if (lead.trim() !== '' && Math.max(...fields.map((field) => stringWidth(field))) > width - hang.length) {
-        return underLabel(lead, width, (room) => packParts(fields, '  ', room));
+      if (fielded && lead.trim() !== '' && Math.max(...parts.map((field) => stringWidth(field))) > width - hang.length) {
+        return underLabel(lead, width, (room) => packParts(parts, separator, room));
       }
-      return packParts(fields, '  ', width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
+      return packParts(parts, separator, width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
     })
     .join('\n');
 }
