@@ -116,7 +116,7 @@ export class ReviewRun implements ReviewController {
   private nextOfSession(now: number, refreshed = false): ScreenNext {
     const next = this.session.next(now);
     // --limit caps this run's cards: a queue read again would offer its own N afresh (found as a user: it never stopped).
-    if (next.kind !== 'card') return refreshed || this.request.limit != null ? next : this.refreshed(now);
+    if (next.kind !== 'card') return refreshed || this.request.limit != null ? next : this.refreshed(now, next);
     // Read as it is now, not as cached when it was last on screen: another kb review may have
     // rated it since (a stale copy showed a card rated twice elsewhere as new).
     this.cache.delete(next.card.id);
@@ -142,9 +142,12 @@ export class ReviewRun implements ReviewController {
    * knowledge base may have brought cards back meanwhile (an undo there, an unsuspend) or
    * answered ones this session still counts. This run's answers carry over.
    */
-  private refreshed(now: number): ScreenNext {
+  private refreshed(now: number, next: ScreenNext): ScreenNext {
     this.service = this.run.reloadService?.() ?? this.service;
     const fresh = this.service.session(this.request, now);
+    // Taken only when it has a card this session lacks: its counts then are a fresh launch's. A
+    // queue with nothing new leaves the session as it is (its undo puts cards back as it has them).
+    if (fresh.next(now).kind !== 'card') return next;
     fresh.continues(this.session);
     this.session = fresh;
     this.cache.clear();
