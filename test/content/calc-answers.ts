@@ -72,7 +72,7 @@ export const independentAnswers: Array<[phrase: string, answer: (v: Values) => n
   ['At most how many tokens/s', (v) => (v.bw * 1e12) / (v.p * 1e9 * v.bpp)],
   ['What is its arithmetic intensity', (v) => (2 * v.m * v.k * v.n) / (2 * v.m * v.k + 2 * v.k * v.n + 2 * v.m * v.n)],
   ['Where is its roofline ridge point', (v) => (v.peak * 1e12) / (v.bw * 1e12)],
-  ['do the weight matmuls become compute-bound', (v) => v.ridge / (2 / v.bpp)],
+  ['do the weight matmuls become compute-bound', (v) => Math.ceil(v.ridge / (2 / v.bpp))],
   ['What is the memory-bound step time', (v) => ((v.w * GB + v.b * v.ctx * 128 * KiB) / (v.bw * 1e12)) * 1000],
   // prefix-cache
   ['how many prefill tokens does prefix caching save', (v) => (v.r - 1) * v.b * Math.floor(v.s / v.b)],
