@@ -72,6 +72,8 @@ export class IdWrites {
   private helpers: Helper[] = [];
   private swapped = false;
   private readonly interrupted: ((signal: NodeJS.Signals) => void) | null = null;
+  /** Threads that write temp files for this batch (the scan's parsers), stopped before an interrupted scan cleans up. */
+  private readonly writers = new Set<Worker>();
 
   constructor(options: IdWritesOptions = {}) {
     this.syncFileSystemFrom = options.syncFileSystemFrom ?? 256;
@@ -79,16 +81,27 @@ export class IdWrites {
     if (options.cleanUpOnSignal) {
       // Ids wait in temp files beside the notes until swap(): Ctrl-C or SIGTERM meanwhile removes
       // them on the way out, then ends kb as the signal would.
+      // The threads that parse and stage are stopped first: one still writing would leave a
+      // temp file made after the clean-up (Ctrl-C a second into a big scan: dozens of them).
+      // A second signal meanwhile ends kb at once, as it would have.
       const folders = [...options.cleanUpOnSignal];
       const interrupted = (signal: NodeJS.Signals) => {
-        removeOwnTempFiles(folders);
         this.removeSignalHandlers();
-        process.kill(process.pid, signal);
+        void Promise.allSettled([...this.writers].map((worker) => worker.terminate())).then(() => {
+          removeOwnTempFiles(folders);
+          process.kill(process.pid, signal);
+        });
       };
       this.interrupted = interrupted;
       process.on('SIGINT', interrupted);
       process.on('SIGTERM', interrupted);
     }
+  }
+
+  /** A thread that stages temp files for this batch; an interrupt stops it before the clean-up. */
+  addWriter(worker: Worker): void {
+    this.writers.add(worker);
+    worker.once('exit', () => this.writers.delete(worker));
   }
 
   /** A write whose temp file is written and closed; its outcome sits at `index` in the scan's list. */

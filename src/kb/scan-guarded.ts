@@ -26,6 +26,8 @@ export const WORKER_HEAP_MB = 96;
 
 export interface GuardOptions {
   budgetMs?: number;
+  /** Told of each worker thread started (it stages id writes). */
+  onWorker?: (worker: Worker) => void;
 }
 
 type WorkerEvent = { kind: 'ready' } | { kind: 'result'; outcomes: Staged[] } | { kind: 'died'; error: unknown };
@@ -38,13 +40,14 @@ class GuardWorker {
   /** Where the worker writes its kernel thread id (0 until then, or where there is none). */
   private readonly threadIdSlot = new Int32Array(new SharedArrayBuffer(4));
 
-  constructor() {
+  constructor(onWorker?: (worker: Worker) => void) {
     const { script, execArgv } = workerScript('scan-worker', new URL('./scan-worker.ts', import.meta.url));
     this.worker = new Worker(script, {
       execArgv,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
       workerData: { threadIdSlot: this.threadIdSlot },
     });
+    onWorker?.(this.worker);
     this.worker.on('message', (message: 'ready' | Staged[]) => this.emit(message === 'ready' ? { kind: 'ready' } : { kind: 'result', outcomes: message }));
     this.worker.on('error', (error) => this.die(error));
     this.worker.on('exit', (code) => this.die(new Error(`worker exited with code ${code}`)));
@@ -103,7 +106,7 @@ export async function scanGuarded(
   for (let index = 0; index < inputs.length; index++) {
     const input = inputs[index];
     if (!worker) {
-      const fresh = startWorker();
+      const fresh = startWorker(options.onWorker);
       // Loading the parser is not the file's time: no budget until the worker says it is ready.
       const started = fresh ? await fresh.next() : null;
       if (!fresh || started?.kind !== 'ready') {
@@ -127,9 +130,9 @@ export async function scanGuarded(
   worker?.end();
 }
 
-function startWorker(): GuardWorker | null {
+function startWorker(onWorker?: (worker: Worker) => void): GuardWorker | null {
   try {
-    return new GuardWorker();
+    return new GuardWorker(onWorker);
   } catch {
     return null;
   }

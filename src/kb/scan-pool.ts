@@ -35,6 +35,11 @@ export interface PoolOptions {
   fileBudgetMs?: number;
 }
 
+interface ScanAllOptions extends PoolOptions {
+  /** Told of each worker thread started (they stage id writes). */
+  onWorker: (worker: Worker) => void;
+}
+
 interface PoolWorker {
   /** Settles when the worker has returned every batch it took. */
   done: Promise<void>;
@@ -56,7 +61,7 @@ export async function scanFiles(
 ): Promise<ScannedFiles> {
   const idWrites = new IdWrites({ cleanUpOnSignal: context.writeIds ? new Set(inputs.map((input) => dirname(input.abs))) : undefined });
   try {
-    const staged = inputs.length === 0 ? [] : await scanAll(inputs, context, onProgress, options);
+    const staged = inputs.length === 0 ? [] : await scanAll(inputs, context, onProgress, { ...options, onWorker: (worker) => idWrites.addWriter(worker) });
     const outcomes = staged.map((result, index) => {
       if (result.kind !== 'pending') return result;
       idWrites.add(index, result);
@@ -73,7 +78,7 @@ async function scanAll(
   inputs: ScanFileInput[],
   context: ScanFileContext,
   onProgress: ((done: number, total: number) => void) | undefined,
-  options: PoolOptions,
+  options: ScanAllOptions,
 ): Promise<Staged[]> {
   const outcomes: Staged[] = new Array(inputs.length);
   let done = 0;
@@ -83,7 +88,7 @@ async function scanAll(
   const guarded = scanGuarded(big.map((i) => inputs[i]), context, (k, outcome) => {
     outcomes[big[k]] = outcome;
     onProgress?.(++done, inputs.length);
-  }, { budgetMs: options.fileBudgetMs });
+  }, { budgetMs: options.fileBudgetMs, onWorker: options.onWorker });
   const small = big.length === 0 ? inputs.map((_, i) => i) : inputs.flatMap((input, i) => (input.size > guardedFrom ? [] : [i]));
   const batches: number[][] = [];
   for (let start = 0; start < small.length; start += batchSize) batches.push(small.slice(start, start + batchSize));
@@ -99,7 +104,7 @@ async function scanAll(
   const workerCount = batches.length === 0 ? 0 : options.workersOnly
     ? Math.max(1, availableParallelism() - 1)
     : small.length >= (options.workersFrom ?? minFilesForWorkers) ? Math.min(availableParallelism() - 1, batches.length - 1) : 0;
-  const workers = Array.from({ length: Math.max(0, workerCount) }, () => startWorker(inputs, context, take, deliver, runInline));
+  const workers = Array.from({ length: Math.max(0, workerCount) }, () => startWorker(inputs, context, take, deliver, runInline, options.onWorker));
   if (!options.workersOnly) {
     for (let batch = take(); batch; batch = take()) {
       runInline(batch);
@@ -122,9 +127,11 @@ function startWorker(
   take: () => number[] | null,
   deliver: (batch: number[], results: Staged[]) => void,
   runInline: (batch: number[]) => void,
+  onWorker: (worker: Worker) => void,
 ): PoolWorker {
   const { script, execArgv } = workerScript('scan-worker', new URL('./scan-worker.ts', import.meta.url));
   const worker = new Worker(script, { execArgv });
+  onWorker(worker);
   let ready = false;
   let stopped = false;
   let finished = false;

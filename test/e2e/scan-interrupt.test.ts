@@ -20,13 +20,14 @@ describe('kb scan interrupted', () => {
     const files = Object.fromEntries(Array.from({ length: NOTES }, (_, i) => [`${folders[i % folders.length]}/${i}.md`, note(`Note ${i}`)]));
     const root = writeKb(files);
     const { child, done } = spawnKb(['--kb', root, 'scan'], { timeoutMs: 120_000 });
-    // Interrupt once the scan has staged some ids.
+    // Interrupt once a third of the ids are staged: by then the worker threads parse and stage
+    // too, and one still writing after the clean-up left its temp files behind.
     let staged = 0;
-    while (staged === 0 && child.exitCode === null) {
+    while (staged < NOTES / 3 && child.exitCode === null) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       staged = tempFiles(root).length;
     }
-    expect(staged, 'the scan staged ids before it ended').toBeGreaterThan(0);
+    expect(staged, 'the scan staged ids before it ended').toBeGreaterThanOrEqual(NOTES / 3);
     child.kill('SIGINT');
     await done;
     expect(child.signalCode).toBe('SIGINT');
