@@ -171,13 +171,13 @@ describe('ReviewService', () => {
     set.run(2, tomorrowNoon, 0, f.ids[0]);
     set.run(1, tomorrowNoon, 0, f.ids[1]);
     set.run(2, later, 0, f.ids[2]);
-    expect(service.tomorrowLoad(evening)).toBe(2);
+    expect(service.dueByEndOfTomorrow(evening)).toBe(2);
     set.run(0, tomorrowNoon, 0, f.ids[1]);
-    expect(service.tomorrowLoad(evening)).toBe(1);
+    expect(service.dueByEndOfTomorrow(evening)).toBe(1);
     f.db.prepare('UPDATE cards SET orphan = 1 WHERE id = ?').run(f.ids[0]);
-    expect(service.tomorrowLoad(evening)).toBe(0);
+    expect(service.dueByEndOfTomorrow(evening)).toBe(0);
     f.db.prepare('UPDATE cards SET orphan = 0 WHERE id = ?').run(f.ids[0]);
     set.run(2, tomorrowNoon, 1, f.ids[0]);
-    expect(service.tomorrowLoad(evening)).toBe(0);
+    expect(service.dueByEndOfTomorrow(evening)).toBe(0);
   });
 });

@@ -39,4 +39,22 @@ describe('a review run summary', () => {
     expect(run.summary(START + 11 * 60_000).elapsedMs).toBe(1_000);
     db.close();
   });
+
+  it('says what a run quit early leaves due now, and does not count it again as tomorrow\'s', async () => {
+    const root = tempDir('kb-summary-');
+    mkdirSync(join(root, 'cards'), { recursive: true });
+    writeFileSync(join(root, 'cards/deck.md'), '## One?\n\nA.\n\n## Two?\n\nB.\n\n## Three?\n\nC.\n');
+    const db = openDatabase(join(root, 'kb.db'));
+    await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
+    const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
+    const run = new ReviewRun(service, root, {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const first = run.next(START);
+    if (first.kind !== 'card') throw new Error('expected a card');
+    // Again: its one-minute step is over five minutes later, so it is due now when the run ends.
+    run.rate(first.card.id, 1, START + 1_000, 1_000);
+    expect(run.summary(START + 5 * 60_000)).toMatchObject({ cards: 1, laterToday: 0, stillDue: { learning: 1, review: 0, new: 2 }, tomorrow: 0 });
+    // Seconds after the rating, the step is still to come: later today, not due now.
+    expect(run.summary(START + 2_000)).toMatchObject({ laterToday: 1, stillDue: { learning: 0, review: 0, new: 2 }, tomorrow: 0 });
+    db.close();
+  });
 });

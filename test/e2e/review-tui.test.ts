@@ -179,7 +179,7 @@ describe('kb review in a terminal', () => {
     tmux.send('q');
     screen = await tmux.waitFor('exit=0');
     const summary = screen.slice(screen.indexOf('Reviewed'), screen.indexOf('exit=0'));
-    expect(summary.replace(/\s+/g, ' ').trim()).toMatch(/^Reviewed 0 cards in \d+s; tomorrow \d+ due\.$/);
+    expect(summary.replace(/\s+/g, ' ').trim()).toMatch(/^Reviewed 0 cards in \d+s; still due: 2 new; tomorrow \d+ due\.$/);
     expect(summary.split('\n').every((line) => line.length <= 40)).toBe(true);
   }, 30_000);
 

@@ -81,6 +81,6 @@ export class FakeController implements ReviewController {
     return { message: 'reloaded' };
   }
   summary() {
-    return { cards: this.done.length, again: 0, elapsedMs: 65_000, laterToday: 0, tomorrow: 7 };
+    return { cards: this.done.length, again: 0, elapsedMs: 65_000, laterToday: 0, stillDue: { learning: 0, review: 0, new: 0 }, tomorrow: 7 };
   }
 }

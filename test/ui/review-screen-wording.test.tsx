@@ -55,7 +55,7 @@ describe('review screen wording', () => {
   it('says "Tomorrow: 1 card due" on the Done screen, and learning steps still to come today apart', async () => {
     class OneTomorrow extends FakeController {
       override summary() {
-        return { cards: 0, again: 0, elapsedMs: 0, laterToday: 0, tomorrow: 1 };
+        return { cards: 0, again: 0, elapsedMs: 0, laterToday: 0, stillDue: { learning: 0, review: 0, new: 0 }, tomorrow: 1 };
       }
     }
     const { lastFrame } = render(<ReviewScreen controller={new OneTomorrow([])} startedAt={0} now={() => 0} />);
@@ -64,7 +64,7 @@ describe('review screen wording', () => {
     expect(lastFrame()).not.toContain('Later today');
     class TwoLater extends FakeController {
       override summary() {
-        return { cards: 2, again: 0, elapsedMs: 0, laterToday: 2, tomorrow: 0 };
+        return { cards: 2, again: 0, elapsedMs: 0, laterToday: 2, stillDue: { learning: 0, review: 0, new: 0 }, tomorrow: 0 };
       }
     }
     const later = render(<ReviewScreen controller={new TwoLater([])} startedAt={0} now={() => 0} />);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SummaryView } from '../../src/ui/review/SummaryView.tsx';
 import { QuizEnd } from '../../src/ui/quiz/QuizEnd.tsx';
 
-const summary = { cards: 12, again: 3, elapsedMs: 65_000, laterToday: 0, tomorrow: 7 };
+const summary = { cards: 12, again: 3, elapsedMs: 65_000, laterToday: 0, stillDue: { learning: 0, review: 0, new: 0 }, tomorrow: 7 };
 const rows = (columns: number) => renderToString(<SummaryView summary={summary} waitingUntil={null} width={columns - 1} />, { columns }).split('\n');
 
 describe('the session summary box', () => {

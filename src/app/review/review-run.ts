@@ -280,13 +280,18 @@ export class ReviewRun implements ReviewController {
 
   summary(now: number): SessionSummary {
     const grades = this.session.grades;
+    const left = this.session.counts();
+    const laterToday = this.service.laterTodayLoad(now, this.request);
     return {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
       // Time spent answering, not since the screen opened: one left open overnight said "10 cards in 4h 20m".
       elapsedMs: this.studiedMs,
-      laterToday: this.service.laterTodayLoad(now, this.request),
-      tomorrow: this.service.tomorrowLoad(now, this.request),
+      laterToday,
+      // A run quit early leaves cards due now: said as such, and not counted again as
+      // tomorrow's (quitting with 32 cards due said only "2 more later today, tomorrow 12 due").
+      stillDue: { learning: Math.max(0, left.learning - laterToday), review: left.review, new: left.new },
+      tomorrow: Math.max(0, this.service.dueByEndOfTomorrow(now, this.request) - left.learning - left.review),
     };
   }
 

@@ -359,10 +359,9 @@ export class ReviewService {
     return { ...outcome, writeback };
   }
 
-  /** Cards (not new) that will be due by the end of the next review day, of those `filter` picks. */
-  /** Cards due by the end of tomorrow that are not learning steps still to come today (laterTodayLoad). */
-  tomorrowLoad(now: number, filter: CardFilter = {}): number {
-    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime(), filter) - this.laterTodayLoad(now, filter);
+  /** Cards (not new) due by the end of the next review day, today's included, of those `filter` picks. */
+  dueByEndOfTomorrow(now: number, filter: CardFilter = {}): number {
+    return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime(), filter);
   }
 
   /** Learning and relearning cards whose next step comes later today (a Good on a new card: in ten minutes). */

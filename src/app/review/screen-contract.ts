@@ -50,7 +50,9 @@ export interface SessionSummary {
   elapsedMs: number;
   /** Learning cards whose next step comes later today. */
   laterToday: number;
-  /** Cards due by the end of tomorrow, those later today left out. */
+  /** What the run leaves due now, when it ends before its queue does (quit early). */
+  stillDue: { learning: number; review: number; new: number };
+  /** Cards that fall due by the end of tomorrow, today's left out (those still due now, or later today). */
   tomorrow: number;
 }
 

@@ -32,7 +32,10 @@ function summaryLine(controller: ReviewController): string {
   const summary = controller.summary(Date.now());
   // An again rate of no cards says nothing: left out.
   const again = summary.cards === 0 ? '' : `; again ${Math.round((summary.again / summary.cards) * 100)}%`;
+  const { learning, review, new: fresh } = summary.stillDue;
+  const left = [[learning, 'learning'], [review, 'review'], [fresh, 'new']].filter(([count]) => count !== 0).map(([count, kind]) => `${count} ${kind}`);
+  const still = left.length > 0 ? `; still due: ${left.join(', ')}` : '';
   // A card rated Good a minute ago comes back in minutes: "later today", not "tomorrow".
   const later = summary.laterToday > 0 ? `${summary.laterToday} more later today, ` : '';
-  return `Reviewed ${summary.cards} card${summary.cards === 1 ? '' : 's'} in ${durationLabel(summary.elapsedMs)}${again}; ${later}tomorrow ${summary.tomorrow} due.`;
+  return `Reviewed ${summary.cards} card${summary.cards === 1 ? '' : 's'} in ${durationLabel(summary.elapsedMs)}${again}${still}; ${later}tomorrow ${summary.tomorrow} due.`;
 }
