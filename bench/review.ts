@@ -111,7 +111,7 @@ async function ratingToNextCard(root: string): Promise<{ data: number[]; drawn: 
   const kb = openKnowledgeBase({ kb: root });
   const service = new ReviewService(kb);
   const startedAt = Date.now();
-  const run = new ReviewRun(service, kb.root, { limit: null }, { startedAt, editor: 'true', writable: true, rescan: async () => {}, labs: cardLabRunner(kb.db, kb.root) });
+  const run = new ReviewRun(service, kb.root, { limit: null }, { startedAt, editor: 'true', writable: true, rescan: async () => [], labs: cardLabRunner(kb.db, kb.root) });
   // The data path alone: store the rating, pick the next card, preview its four intervals.
   const data: number[] = [];
   for (let i = 0; i < 200; i++) {

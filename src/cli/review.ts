@@ -93,7 +93,7 @@ Without a terminal, use kb due, kb rate and kb undo.`),
           editor: defaultEditor(),
           writable: kb.writable,
           labs: cardLabRunner(kb.db, kb.root),
-          rescan: async () => void (await scan()),
+          rescan: async () => (await scan()).errors,
           lateScan: scannedBefore
             ? async () => {
                 const report = await scan();

@@ -30,7 +30,7 @@ async function fixture() {
 }
 
 function reviewRun(service: ReviewService, startedAt: number): ReviewRun {
-  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
+  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
 }
 
 function queueOf(run: ReviewRun) {

@@ -39,7 +39,7 @@ async function fixture(limits: { newPerDay: number; reviewsPerDay: number }): Pr
 }
 
 function reviewRun(service: ReviewService, startedAt: number): ReviewRun {
-  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
+  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
 }
 
 /** The cards and counts a session would show, without the session's own tally of answers. */

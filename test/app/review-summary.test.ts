@@ -22,7 +22,7 @@ describe('a review run summary', () => {
     const db = openDatabase(join(root, 'kb.db'));
     await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
     const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
-    const run = new ReviewRun(service, root, {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const run = new ReviewRun(service, root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
     const next = run.next(START);
     if (next.kind !== 'card') throw new Error('expected a card');
     run.rate(next.card.id, 3, START + 1_000, 1_000);
@@ -47,7 +47,7 @@ describe('a review run summary', () => {
     const db = openDatabase(join(root, 'kb.db'));
     await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
     const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
-    const run = new ReviewRun(service, root, {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const run = new ReviewRun(service, root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
     const first = run.next(START);
     if (first.kind !== 'card') throw new Error('expected a card');
     // Again: its one-minute step is over five minutes later, so it is due now when the run ends.

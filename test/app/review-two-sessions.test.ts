@@ -37,7 +37,7 @@ async function twoSessions(): Promise<{ root: string; dbs: [KbDatabase, KbDataba
 }
 
 function reviewRun(service: ReviewService, startedAt: number): ReviewRun {
-  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
+  return new ReviewRun(service, '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
 }
 
 function shown(run: ReviewRun, now: number): string | null {
@@ -158,7 +158,7 @@ describe('two kb review sessions at once', () => {
     const { root, dbs } = await twoSessions();
     let newPerDay = 1;
     const service = () => new ReviewService({ root, db: dbs[0], writable: true, config: { ...defaultConfig, newPerDay } });
-    const run = new ReviewRun(service(), '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs(), reloadService: service });
+    const run = new ReviewRun(service(), '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs(), reloadService: service });
     const first = shown(run, START)!;
     run.rate(first, 4, START + 1_000, 1_000);
     expect(run.next(START + 2_000).kind).toBe('done');
@@ -170,7 +170,7 @@ describe('two kb review sessions at once', () => {
 
   it('--limit N still ends the run after N cards: the queue is not read again (found as a user: --limit 1 never stopped)', async () => {
     const { services } = await twoSessions();
-    const run = new ReviewRun(services[0], '/nowhere', { limit: 1 }, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const run = new ReviewRun(services[0], '/nowhere', { limit: 1 }, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
     const card = shown(run, START)!;
     expect(run.rate(card, 4, START + 1_000, 1_000).message).toBeNull();
     expect(run.next(START + 2_000).kind).toBe('done');

@@ -45,7 +45,7 @@ describe('the rating path', () => {
     const target = { root, db, writable: true, config: defaultConfig };
     const now = Date.now();
     await scanKnowledgeBase(target, { now });
-    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: now, labs: new FakeLabs() });
+    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: now, labs: new FakeLabs() });
     const { stdin, lastFrame } = render(<ReviewScreen controller={run} startedAt={now} now={() => now} />);
     stdin.write(' ');
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -144,7 +144,7 @@ describe('a leech in kb review', () => {
     const f = await fixture({ leechThreshold: 1, leechAction: 'suspend' });
     const [id] = f.ids;
     f.service.rate(id, 4, NOW - 30 * DAY);
-    const run = new ReviewRun(f.service, '/nowhere', {}, { rescan: async () => {}, editor: 'vi', writable: true, startedAt: NOW, labs: new FakeLabs() });
+    const run = new ReviewRun(f.service, '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: NOW, labs: new FakeLabs() });
     expect(run.next(NOW)).toMatchObject({ kind: 'card', card: { id } });
     expect(run.rate(id, 1, NOW, 1000).message).toBe('leech: 1 lapse; suspended (kb unsuspend brings it back, kb cards --state leech lists leeches)');
     expect(run.sessionLists().learning).not.toContain(id);

@@ -10,6 +10,7 @@ import { AlreadyUndoneError, CardChangedError, changedSinceShown, queueCardOf, s
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
 import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
+import type { Diagnostic } from '../../model/knowledge-base.ts';
 import { editorInvocation } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { recordedAnswerMs } from '../../srs/review-settings.ts';
@@ -27,7 +28,8 @@ interface UndoStep {
 
 export interface ReviewRunOptions {
   /** Re-reads the knowledge base after an edit (an incremental kb scan). */
-  rescan: () => Promise<void>;
+  /** Scans the knowledge base; its errors (a file with one is skipped, its cards kept as they were). */
+  rescan: () => Promise<readonly Diagnostic[]>;
   /**
    * The scan kb review runs after drawing its first card, when it started from the database
    * as it stood: whether cards changed, and a line on its errors.
@@ -269,8 +271,13 @@ export class ReviewRun implements ReviewController {
   }
 
   async reload(cardId: string): Promise<ActionResult> {
-    await this.run.rescan();
+    const path = this.card(cardId)?.path;
+    const errors = await this.run.rescan();
     this.cache.delete(cardId);
+    // An edit that broke the file leaves the card as it was: said, with the scan's reason
+    // (it said "reloaded" and went on checking answers with the formula from before the edit).
+    const error = errors.find((diagnostic) => diagnostic.file === path);
+    if (error) return { message: `not reloaded: ${error.file}${error.line ? `:${error.line}` : ''}: ${error.message}` };
     return { message: this.card(cardId) ? 'reloaded' : 'the card is gone from its file (kb scan)' };
   }
 

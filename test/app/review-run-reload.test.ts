@@ -1,0 +1,34 @@
+// `e` edits a card, then reloads it. An edit that breaks the file (the scan skips a file with
+// an error, keeping its cards as they were) said "reloaded", and the card went on with its
+// text from before the edit (found as a user: a kb-calc formula edited to an unknown name).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/kb/config.ts';
+import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { ReviewRun } from '../../src/app/review/review-run.ts';
+import { ReviewService } from '../../src/app/review/review-service.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { FakeLabs } from '../ui/fake-labs.ts';
+
+describe('reloading a card after an edit', () => {
+  it('says the edit was not taken, and why, when the file no longer scans', async () => {
+    const root = tempDir('kb-reload-');
+    mkdirSync(join(root, 'cards'), { recursive: true });
+    const deck = join(root, 'cards/deck.md');
+    writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n');
+    const db = openDatabase(join(root, 'kb.db'));
+    const target = { root, db, writable: true, config: defaultConfig };
+    await scanKnowledgeBase(target);
+    const rescan = async () => (await scanKnowledgeBase(target)).errors;
+    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan, editor: 'vi', writable: true, startedAt: Date.now(), labs: new FakeLabs() });
+
+    writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\n<<<<<<< HEAD\nA.\n=======\nB.\n>>>>>>> other\n');
+    expect((await run.reload('aaaaaaaaaaaa')).message).toMatch(/^not reloaded: cards\/deck\.md:4: .*conflict/);
+
+    writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nB.\n');
+    expect((await run.reload('aaaaaaaaaaaa')).message).toBe('reloaded');
+    db.close();
+  });
+});
