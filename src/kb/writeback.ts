@@ -78,6 +78,16 @@ export interface ReadNote {
   expect: FileStamp;
 }
 
+export const WRITE_PROTECTED = 'the file is read-only (no write permission)';
+
+/**
+ * A note made read-only (chmod a-w) is one its owner protects: the atomic rename would replace
+ * it all the same (and root may write anything), so kb's write-backs and kb doctor --fix leave it alone.
+ */
+export function isWriteProtected(stat: { mode: number }): boolean {
+  return (stat.mode & 0o222) === 0;
+}
+
 function readNote(root: string, path: KbPath): ReadNote | { refused: string; untilEdited?: true } {
   const abs = join(root, path);
   let mtimeMs: number;
@@ -85,9 +95,7 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
     // Stat before reading: a change in between then shows as a mismatch, never goes unseen.
     const stat = statSync(abs);
     mtimeMs = stat.mtimeMs;
-    // A note made read-only (chmod a-w) is one its owner protects: the atomic rename would
-    // replace it all the same (and root may write anything), so kb leaves it alone.
-    if ((stat.mode & 0o222) === 0) return { refused: `${path}: the file is read-only (no write permission)`, untilEdited: true };
+    if (isWriteProtected(stat)) return { refused: `${path}: ${WRITE_PROTECTED}`, untilEdited: true };
   } catch (error) {
     return { refused: `${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})` };
   }

@@ -90,6 +90,14 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(rated.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the rating is stored (once the file is fixed, kb doctor --fix writes the fields)\n');
     expect(readFileSync(abs, 'utf8')).toBe(before);
     expect(statSync(abs).mode & 0o777).toBe(0o444);
+    // kb doctor --fix leaves it alone too, and says why (it rewrote it, found as a user).
+    const doctor = runKb(['--kb', root, 'doctor', '--fix']);
+    expect(doctor.stdout).toContain('the file is read-only (no write permission)');
+    expect(readFileSync(abs, 'utf8')).toBe(before);
+    // Once its owner makes it writable again, --fix writes the fields.
+    chmodSync(abs, 0o644);
+    expect(runKb(['--kb', root, 'doctor', '--fix']).code).toBe(0);
+    expect(readFileSync(abs, 'utf8')).toContain('review_count: 1');
   });
 
   it('a YAML anchor on a review field (item 14)', () => {

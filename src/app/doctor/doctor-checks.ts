@@ -9,6 +9,8 @@
 //     (only for cards reviewed in kb: before that the frontmatter seeds the database)
 //   - kb's own temp files left by a killed process (--fix removes them)
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
+// A read-only note (no write bits) is left alone by --fix too, as write-back leaves it.
+import { statSync } from 'node:fs';
 import { cardQueries } from '../../store/card-rows.ts';
 import type { KbDatabase } from '../../store/db.ts';
 import { fsrsQueries } from '../../store/fsrs-rows.ts';
@@ -24,6 +26,7 @@ import { readKnowledgeFile } from '../../kb/read-file.ts';
 import { sha256 } from '../../kb/scan-file.ts';
 import { scanFiles } from '../../kb/scan-pool.ts';
 import { staleTempFiles, type StaleTempFile } from '../../kb/stale-temp-files.ts';
+import { isWriteProtected, WRITE_PROTECTED } from '../../kb/writeback.ts';
 import { parseFrontmatterDate, reviewDayLabel } from '../../srs/study-day.ts';
 import type { Diagnostic, KbPath, NoteSeed } from '../../model/knowledge-base.ts';
 import { sourceKind } from '../../kb/note-folders.ts';
@@ -179,6 +182,11 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
 
 /** Rewrites a note's review fields, only if it is still the file that was checked. Returns why not, or null. */
 function rewriteFields(root: string, abs: string, path: KbPath, checkedSha: string, fields: Partial<Record<ReviewField, string | number | null>>): string | null {
+  try {
+    if (isWriteProtected(statSync(abs))) return WRITE_PROTECTED;
+  } catch (error) {
+    return `cannot read it (${(error as NodeJS.ErrnoException).code ?? error})`;
+  }
   const read = readKnowledgeFile(abs, path);
   if ('diagnostic' in read) return read.diagnostic.message;
   if (sha256(read.bytes) !== checkedSha) return 'the file changed while kb doctor ran; run it again';
