@@ -6,6 +6,7 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
+import { fittedToStderr } from './terminal-output.ts';
 
 /** The database the command opened, so a SQLite fault can name it (SQLite's errors do not). */
 let databasePath: string | null = null;
@@ -61,9 +62,22 @@ function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split('\n')[0];
 }
 
-/** Prints the one line (and with KB_DEBUG=1 the stack trace) and ends kb with exit code 1. */
-export function exitOnFault(error: unknown): never {
-  process.stderr.write(`kb: ${describeFault(error)}\n`);
-  if (process.env.KB_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  process.exit(1);
+let exiting = false;
+
+/**
+ * Prints the one line (and with KB_DEBUG=1 the stack trace) and ends kb with exit code 1. On a
+ * terminal the line wraps under its "kb: " as a user error's does (the terminal broke it
+ * mid-word: "(ENOS" / "PC on write)"); a second fault on the way out is not printed again.
+ */
+export function exitOnFault(error: unknown): void {
+  if (exiting) return;
+  exiting = true;
+  const line = `kb: ${describeFault(error)}\n`;
+  void fittedToStderr(line)
+    .catch(() => line)
+    .then((text) => {
+      process.stderr.write(text);
+      if (process.env.KB_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+      process.exit(1);
+    });
 }

@@ -5,7 +5,7 @@
 // read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -182,6 +182,18 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(ratings(kb.root)).toBe(0);
   }, 60_000);
 
+  it('a full disk under the review log: the rating is not stored, and the line names the log file (found as a user)', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const reviews = join(kb.root, 'reviews');
+    mkdirSync(reviews, { recursive: true });
+    const rated = kbUnderMount(kb.root, dbPath, ['rate', cardIdOf(kb.ttftPath), 'good'], `mount -t tmpfs -o size=64k tmpfs ${reviews} && (dd if=/dev/zero of=${reviews}/.filler bs=1k 2>/dev/null; true)`);
+    expect(rated.code).toBe(1);
+    expectOneLine(rated.stderr);
+    expect(rated.stderr).toMatch(new RegExp(`^kb: ${reviews}/[\\w-]+\\.jsonl: no space left on the device; free some space and run the command again \\(ENOSPC on write\\)\\n$`));
+    expect(ratings(kb.root)).toBe(0);
+  });
+
   it('a file where kb keeps its state folder: kb says which and what to do', () => {
     const root = writeKb({ 'kb.json': '{}\n', '.kb': 'a file, not the state folder' });
     const due = runKb(['--kb', root, 'due']);
@@ -209,7 +221,11 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     try {
       tmux.send('3');
       const screen = await tmux.waitFor('exit code');
-      expect(screen).toContain(`kb: database ${dbPath}: another process kept it locked past the 5 s kb waits`);
+      // Wrapped under its "kb: " between words (the terminal had broken it mid-word, found as a user).
+      const lines = screen.slice(screen.indexOf('kb: database'), screen.indexOf('exit code')).trimEnd().split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.slice(1).every((line) => line.startsWith('    ') && line.length < 100)).toBe(true);
+      expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(`kb: database ${dbPath}: another process kept it locked past the 5 s kb waits`);
       expect(screen).toContain('exit code 1');
       expect(screen).not.toMatch(/^\s+at /m);
       expect(screen).not.toContain('What is TTFT');

@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { syncFolder } from '../atomic-write.ts';
+import { isFsFault } from '../fs-fault.ts';
 import { formatEvent, parseEvent, type ReviewEvent } from './event.ts';
 
 export const LOG_SUFFIX = '.jsonl';
@@ -40,6 +41,10 @@ export function appendEvents(path: string, folder: string, events: readonly Revi
     fsyncSync(fd);
     if (created) syncFolder(folder);
     return fstatSync(fd).size;
+  } catch (error) {
+    // A write or fsync by descriptor names no file: the line kb prints (a full disk) then does.
+    if (isFsFault(error)) error.path ??= path;
+    throw error;
   } finally {
     closeSync(fd);
   }
