@@ -40,7 +40,7 @@ describe('stats', () => {
 
   it('counts states and buckets values', () => {
     expect(stateCounts([{ state: 0, suspended: 0, buried: 0, n: 5 }, { state: 2, suspended: 1, buried: 0, n: 2 }, { state: 2, suspended: 0, buried: 1, n: 1 }])).toEqual({
-      new: 5, learning: 0, review: 3, relearning: 0, suspended: 2, buried: 1, total: 8,
+      new: 5, learning: 0, review: 0, relearning: 0, suspended: 2, buried: 1, total: 8,
     });
     const buckets = histogram([0.5, 2, 400, 30], STABILITY_EDGES, stabilityLabel);
     expect(buckets.find((b) => b.label === '0-1d')?.count).toBe(1);

@@ -138,7 +138,7 @@ describe('kb cards and the card commands', () => {
     expect(JSON.parse(rated.stdout)).toMatchObject({ leech: 'tag', after: { lapses: 8 } });
     expect(cards('--state', 'leech').map((card) => [card.id, card.lapses, card.suspended])).toEqual([[ttft.id, 8, false]]);
     expect(JSON.parse(kb('stats', '--json').stdout).leeches).toBe(1);
-    expect(kb('stats').stdout).toMatch(/leech\s+.*1/);
+    expect(kb('stats').stdout).toMatch(/Cards by state \(\d+ in all; 1 leech among them\)/);
     expect(kb('undo').code).toBe(0);
     expect(cards('--state', 'leech')).toEqual([]);
     void root;

@@ -81,12 +81,16 @@ export interface StateCounts {
   total: number;
 }
 
+/**
+ * Each card counted once, as Anki's card counts do: a suspended or buried card under that, not
+ * also under its FSRS state (the rows added up to more than their total, found as a user).
+ */
 export function stateCounts(rows: ReadonlyArray<{ state: number; suspended: number; buried: number; n: number }>): StateCounts {
   const counts: StateCounts = { new: 0, learning: 0, review: 0, relearning: 0, suspended: 0, buried: 0, total: 0 };
   for (const row of rows) {
-    counts[STATE_NAMES[row.state]] += row.n;
     if (row.suspended) counts.suspended += row.n;
     else if (row.buried) counts.buried += row.n;
+    else counts[STATE_NAMES[row.state]] += row.n;
     counts.total += row.n;
   }
   return counts;

@@ -48,7 +48,8 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
           }))}
         />
       </Section>
-      <Section title={`Cards by state (${counts.total} in all)`}>
+      {/* Leech is a flag on a card of any state: said beside the total, not as one more row to add up. */}
+      <Section title={`Cards by state (${counts.total} in all${report.leeches > 0 ? `; ${report.leeches} leech${report.leeches === 1 ? '' : 'es'} among them` : ''})`}>
         <BarList
           width={width}
           items={[
@@ -58,7 +59,6 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
             { label: 'relearning', value: counts.relearning },
             { label: 'suspended', value: counts.suspended },
             { label: 'buried', value: counts.buried },
-            { label: 'leech', value: report.leeches },
           ]}
         />
       </Section>
