@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allHistoryText, historyText, settingsChanges, startedAtText } from '../../src/lab/history.ts';
 import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/lab-settings.ts';
+import { compareText } from '../../src/lab/compare.ts';
 import type { LabRunRow } from '../../src/store/lab-runs.ts';
 
 function row(id: number, overrides: string[], metrics: Record<string, number> | null, status: LabRunRow['status'] = 'ok', finished = true): LabRunRow {
@@ -104,5 +105,22 @@ describe('lab history', () => {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
     }
+  });
+
+  it('tells two runs against a server apart by the client\'s concurrency cap, URL and model', () => {
+    const endpointRun = (id: number, endpoint: { url: string; model: string; maxConcurrency: number | null }): LabRunRow => {
+      const run = row(id, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 });
+      return { ...run, backend: 'endpoint', device: `${endpoint.url} · ${endpoint.model} · kb 0.1`, settings: { ...(run.settings as object), endpoint: { ...endpoint, serverVersion: 'kb 0.1' } } };
+    };
+    const capped = endpointRun(2, { url: 'http://127.0.0.1:8000/v1', model: 'gpt2-tiny', maxConcurrency: 16 });
+    const open = endpointRun(1, { url: 'http://127.0.0.1:8000/v1', model: 'gpt2-tiny', maxConcurrency: null });
+    const settingsOf = (run: LabRunRow) => run.settings as Parameters<typeof settingsChanges>[0];
+    expect(settingsChanges(settingsOf(open), settingsOf(capped))).toEqual(['--max-concurrency: none -> 16']);
+    expect(compareText(open, capped)).toContain('Settings that differ:\n  --max-concurrency: none -> 16\n');
+    const elsewhere = endpointRun(3, { url: 'http://gpu:8000/v1', model: 'llama', maxConcurrency: 16 });
+    expect(settingsChanges(settingsOf(capped), settingsOf(elsewhere))).toEqual(['--endpoint: http://127.0.0.1:8000/v1 -> http://gpu:8000/v1', '--model: gpt2-tiny -> llama']);
+    const lines = allHistoryText([capped, open]).split('\n');
+    expect(lines[1]).toMatch(/#2 .*endpoint http:\/\/127\.0\.0\.1:8000\/v1 · gpt2-tiny · kb 0\.1  --max-concurrency 16$/);
+    expect(lines[2]).toMatch(/#1 .*endpoint http:\/\/127\.0\.0\.1:8000\/v1 · gpt2-tiny · kb 0\.1  lab settings$/);
   });
 });
