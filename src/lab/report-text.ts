@@ -3,7 +3,8 @@
 import { chartLines } from './chart-view.ts';
 import type { CheckOutcome } from './checks.ts';
 import { formatMetric } from './metrics.ts';
-import { formatChanged, type LabRunResult } from './run.ts';
+import { formatChanged, type LabRunResult, type LabVerdict } from './run.ts';
+import type { LabRunStatus } from '../store/lab-runs.ts';
 import { formatSettingValue, type LabSettings } from './lab-settings.ts';
 
 export function settingsLine(settings: LabSettings): string {
@@ -29,11 +30,19 @@ export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullabl
   ].join('\n  ');
 }
 
-/** Why a verdict is incomplete: expectations left unjudged, or a run stopped before its end (its judged ones cover what finished). */
-function incompleteBecause(result: LabRunResult): string {
-  const unjudged = result.checks.filter((c) => c.pass === null).length;
-  if (unjudged > 0) return `${unjudged} of ${result.checks.length} expectations could not be judged`;
-  return `${result.status === 'partial' ? 'the run was interrupted' : `the run ${result.status}`}: the expectations are judged on what finished`;
+/**
+ * "Verdict: not reproduced (0/2 expectations hold; 1 could not be judged)": why an incomplete
+ * verdict is one (expectations left unjudged, or a run stopped before its end), and the
+ * unjudged ones beside a known failure.
+ */
+export function verdictText(verdict: LabVerdict, checks: readonly { pass: boolean | null }[], status: LabRunStatus): string {
+  const unjudged = checks.filter((c) => c.pass === null).length;
+  if (verdict === 'incomplete') {
+    if (unjudged > 0) return `Verdict: incomplete (${unjudged} of ${checks.length} expectations could not be judged)`;
+    return `Verdict: incomplete (${status === 'partial' ? 'the run was interrupted' : `the run ${status}`}: the expectations are judged on what finished)`;
+  }
+  const held = checks.filter((c) => c.pass === true).length;
+  return `Verdict: ${verdict} (${held}/${checks.length} expectations hold${unjudged > 0 ? `; ${unjudged} could not be judged` : ''})`;
 }
 
 function checkLine(outcome: CheckOutcome, color: boolean): string {
@@ -72,13 +81,8 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   if (result.checks.length > 0) {
     out.push('Expectations:');
     for (const outcome of result.checks) out.push(checkLine(outcome, color));
-    const passed = result.checks.filter((c) => c.pass).length;
     out.push('');
-    out.push(
-      result.verdict === 'incomplete'
-        ? `Verdict: incomplete (${incompleteBecause(result)})`
-        : `Verdict: ${result.verdict} (${passed}/${result.checks.length} expectations hold)`,
-    );
+    out.push(verdictText(result.verdict, result.checks, result.status));
     if (result.changed.length > 0 && result.verdict === 'not reproduced') {
       out.push('  The expectations describe the lab file\'s own settings; with yours, a different result is the point of the exercise.');
     }
