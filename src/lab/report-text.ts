@@ -3,8 +3,8 @@
 import { chartLines } from './chart-view.ts';
 import type { CheckOutcome } from './checks.ts';
 import { formatMetric } from './metrics.ts';
-import { formatChanged, type LabRunResult, type LabVerdict } from './run.ts';
-import type { LabRunStatus } from '../store/lab-runs.ts';
+import { formatChanged, type LabRunResult } from './run.ts';
+import { verdictText } from './verdict-text.ts';
 import { formatSettingValue, type LabSettings } from './lab-settings.ts';
 
 export function settingsLine(settings: LabSettings): string {
@@ -28,21 +28,6 @@ export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullabl
     'engine.*: set by the server',
     runs,
   ].join('\n  ');
-}
-
-/**
- * "Verdict: not reproduced (0/2 expectations hold; 1 could not be judged)": why an incomplete
- * verdict is one (expectations left unjudged, or a run stopped before its end), and the
- * unjudged ones beside a known failure.
- */
-export function verdictText(verdict: LabVerdict, checks: readonly { pass: boolean | null }[], status: LabRunStatus): string {
-  const unjudged = checks.filter((c) => c.pass === null).length;
-  if (verdict === 'incomplete') {
-    if (unjudged > 0) return `Verdict: incomplete (${unjudged} of ${checks.length} expectations could not be judged)`;
-    return `Verdict: incomplete (${status === 'partial' ? 'the run was interrupted' : `the run ${status}`}: the expectations are judged on what finished)`;
-  }
-  const held = checks.filter((c) => c.pass === true).length;
-  return `Verdict: ${verdict} (${held}/${checks.length} expectations hold${unjudged > 0 ? `; ${unjudged} could not be judged` : ''})`;
 }
 
 function checkLine(outcome: CheckOutcome, color: boolean): string {

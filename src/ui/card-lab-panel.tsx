@@ -6,7 +6,8 @@
 import { Box, Text, type Key } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
 import type { LabProgress } from '../lab/progress.ts';
-import { checksTally, type CardLabOutcome, type CardLabs } from '../app/card-labs/card-labs.ts';
+import type { CardLabOutcome, CardLabs } from '../app/card-labs/card-labs.ts';
+import { verdictText } from '../lab/verdict-text.ts';
 import { LabProgressBar } from './lab-progress.tsx';
 import { clampScroll, Viewport } from './review/Viewport.tsx';
 import { wrapHanging, wrapText } from './text/line-wrap.ts';
@@ -123,11 +124,7 @@ const MARKS = { true: ['✓', 'green'], false: ['✗', 'red'], null: ['?', 'yell
 
 function verdictLine(outcome: CardLabOutcome): string {
   if (outcome.checks.length === 0) return `Run ${outcome.status}: this lab states no expectations`;
-  if (outcome.verdict === 'incomplete') {
-    const judged = outcome.checks.filter((c) => c.pass !== null).length;
-    return `Verdict: incomplete (${judged} of ${outcome.checks.length} expectations could be judged)`;
-  }
-  return `Verdict: ${outcome.verdict} (${checksTally(outcome.checks)} expectations hold)`;
+  return verdictText(outcome.verdict, outcome.checks, outcome.status);
 }
 
 /** Where a check's measured line starts, under its sentence. */

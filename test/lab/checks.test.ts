@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compare, CheckSyntaxError, evaluateCheck, evaluateChecks, parseCheck, type CheckOp } from '../../src/lab/checks.ts';
 import { verdictOf } from '../../src/lab/run.ts';
-import { verdictText } from '../../src/lab/report-text.ts';
+import { verdictText } from '../../src/lab/verdict-text.ts';
 
 const ratio = parseCheck({ metric: 'queue_wait.p99 / ttft.p99', op: '>=', value: 0.8, say: 'mostly queue' }, null);
 

@@ -60,3 +60,10 @@ describe('the lab panel at 80 columns (the prefix-cache lab, found as a user)', 
     for (const line of lines) expect(line.trimEnd()).not.toMatch(/ ·$/);
   });
 });
+
+describe('the lab panel\'s verdict', () => {
+  it('is worded as kb lab words it', () => {
+    // The panel said "0 of 1 expectations could be judged" where the CLI said "1 of 1 ... could not be judged".
+    expect(panel(79).join('\n')).toContain('Verdict: incomplete (1 of 1 expectations could not be judged)');
+  });
+});
