@@ -2,7 +2,7 @@
 // layout of seed 003) for each point, then every expectation with its verdict.
 import { chartLines } from './chart-view.ts';
 import type { CheckOutcome } from './checks.ts';
-import { formatMetric } from './metrics.ts';
+import { formatMeasured } from './metrics.ts';
 import { formatChanged, type LabRunResult } from './run.ts';
 import { verdictText } from './verdict-text.ts';
 import { formatSettingValue, type LabSettings } from './lab-settings.ts';
@@ -34,8 +34,7 @@ function checkLine(outcome: CheckOutcome, color: boolean): string {
   const { check } = outcome;
   const mark = outcome.pass === null ? '?' : outcome.pass ? '✓' : '✗';
   const paint = (text: string) => (!color || outcome.pass === null ? text : `\x1b[${outcome.pass ? 32 : 31}m${text}\x1b[39m`);
-  const unitMetric = check.denominator ? '' : check.numerator.metric;
-  const measured = outcome.measured === null ? `? (${outcome.problem})` : unitMetric ? formatMetric(unitMetric, outcome.measured) : outcome.measured.toFixed(3);
+  const measured = outcome.measured === null ? `? (${outcome.problem})` : formatMeasured(check.text, outcome.measured);
   const where = outcome.at !== null && check.numerator.at === null ? ` (worst at ${outcome.at})` : '';
   const word = outcome.pass === null ? 'not evaluated' : outcome.pass ? 'reproduced' : 'not reproduced';
   return `  ${paint(`${mark} ${check.say}`)}\n      ${check.text} = ${measured}${where}; expected ${check.op} ${check.value} — ${word}`;

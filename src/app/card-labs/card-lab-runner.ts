@@ -6,13 +6,12 @@ import { checksTally } from './card-labs.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { KbDatabase } from '../../store/db.ts';
 import { latestCompleteLabRun } from '../../store/lab-runs.ts';
-import { formatMetric } from '../../lab/metrics.ts';
+import { formatMeasured } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
 import { labRoots } from '../../kb/location.ts';
 
 function measuredText(check: StoredCheck): string {
-  // "a / b" and "x@point" are not catalogue names: formatMetric then shows the bare number.
-  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMetric(check.metric, check.measured);
+  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMeasured(check.metric, check.measured);
   const where = check.at !== null && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
   return `${check.metric} = ${value}${where}; expected ${check.op} ${check.value}`;
 }
@@ -40,7 +39,7 @@ export function latestRunLine(db: KbDatabase, lab: string, now: number): string 
   const verdict = `${result.verdict ?? run.status}${checks.length > 0 ? ` ${checksTally(checks)}` : ''}${run.status === 'partial' ? ' (interrupted)' : ''}`;
   // The key figure: the first expectation's measured value, the number the lab is about.
   const first = checks.find((check) => check.measured !== null);
-  const figure = first ? ` · ${first.metric} = ${formatMetric(first.metric, first.measured as number)}` : '';
+  const figure = first ? ` · ${first.metric} = ${formatMeasured(first.metric, first.measured as number)}` : '';
   return `${lab} · ${verdict} · ${ago}${figure}${since}`;
 }
 
