@@ -12,6 +12,7 @@ import { LabProgressBar } from './lab-progress.tsx';
 import { clampScroll, Viewport } from './review/Viewport.tsx';
 import { wrapHanging, wrapText } from './text/line-wrap.ts';
 import { packParts } from './text/pack-parts.ts';
+import stringWidth from 'string-width';
 
 export type LabPanelState =
   | { phase: 'running'; lab: string; progress: LabProgress | null; stopping: boolean }
@@ -127,6 +128,23 @@ function verdictLine(outcome: CardLabOutcome): string {
   return verdictText(outcome.verdict, outcome.checks, outcome.status);
 }
 
+const MORE = 'More: ';
+
+/**
+ * "Run #18 stored (ok). More: kb lab show x · kb lab history x", on one row where it fits; else
+ * the commands on rows of their own, each whole (run together, a narrow panel broke one across
+ * two), those after the first under "More: " (a bare "kb lab history x" below read as
+ * something apart from the list).
+ */
+function footerRows(outcome: CardLabOutcome, width: number): string[] {
+  const stored = `Run #${outcome.runId} stored (${outcome.status}).`;
+  const commands = [`kb lab show ${outcome.lab}`, `kb lab history ${outcome.lab}`];
+  const one = `${stored} ${MORE}${commands.join(' · ')}`;
+  if (stringWidth(one) <= width) return [one];
+  const rows = packParts(commands, ' · ', Math.max(10, width - MORE.length));
+  return [stored, ...rows.map((row, i) => `${i === 0 ? MORE : ' '.repeat(MORE.length)}${row}`)];
+}
+
 /** Where a check's measured line starts, under its sentence. */
 const MEASURED_INDENT = 4;
 
@@ -162,8 +180,7 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
         </Text>
       </Box>
       {outcome.note ? <Text color="yellow">{`Note: ${outcome.note}`}</Text> : null}
-      {/* Each command whole on a row: run together, a narrow panel broke one across two. */}
-      <Text dimColor>{packParts([`Run #${outcome.runId} stored (${outcome.status}).`, `More: kb lab show ${outcome.lab}`, `kb lab history ${outcome.lab}`], ' · ', width).join('\n')}</Text>
+      <Text dimColor>{footerRows(outcome, width).join('\n')}</Text>
     </Box>
   );
 }
