@@ -140,25 +140,32 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
   };
 }
 
+/** The pool's size, and the ceiling that cut it, when one did: maxNumSeqs sequences of nCtx tokens each. */
+export interface PoolSize {
+  blocks: number;
+  capped: { sequences: number; tokens: number } | null;
+}
+
 /**
  * Blocks in the pool: numBlocks if given, else the budget over the bytes of one block, but
  * never more than every running sequence at full context needs (a larger pool only idles).
  */
-export function poolBlocks(
-  options: ResolvedEngineOptions,
-  nCtx: number,
-  kvBytesPerToken: number,
-  defaultBudget: number,
-): number {
-  if (options.numBlocks !== undefined) return options.numBlocks;
+export function poolSize(options: ResolvedEngineOptions, nCtx: number, kvBytesPerToken: number, defaultBudget: number): PoolSize {
+  if (options.numBlocks !== undefined) return { blocks: options.numBlocks, capped: null };
   const bytesPerBlock = kvBytesPerToken * options.blockSize;
   const fromBudget = Math.floor((options.kvMemoryBytes ?? defaultBudget) / bytesPerBlock);
-  const ceiling = options.scheduler.maxNumSeqs * Math.ceil(nCtx / options.blockSize);
-  const blocks = options.kvMemoryBytes !== undefined ? fromBudget : Math.min(fromBudget, ceiling);
+  const blocksPerSequence = Math.ceil(nCtx / options.blockSize);
+  const ceiling = options.scheduler.maxNumSeqs * blocksPerSequence;
+  const capped = options.kvMemoryBytes === undefined && ceiling < fromBudget;
+  const blocks = capped ? ceiling : fromBudget;
   if (blocks < 1) {
     throw new RangeError(
       `engine options: a KV budget of ${options.kvMemoryBytes ?? defaultBudget} bytes holds no block of ${bytesPerBlock} bytes`,
     );
   }
-  return blocks;
+  return { blocks, capped: capped ? { sequences: options.scheduler.maxNumSeqs, tokens: blocksPerSequence * options.blockSize } : null };
+}
+
+export function poolBlocks(options: ResolvedEngineOptions, nCtx: number, kvBytesPerToken: number, defaultBudget: number): number {
+  return poolSize(options, nCtx, kvBytesPerToken, defaultBudget).blocks;
 }

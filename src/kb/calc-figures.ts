@@ -1,7 +1,10 @@
 // Lab-sourced kb-calc variables: before a card is asked, each `{ lab, metric, fallback }`
 // variable gets the learner's own figure from their latest completed run of that lab on this
-// machine (sim runs are predictions, not this machine, so they are passed over), with a line
-// saying where it came from; with no such run, the fallback and how to get the real figure.
+// machine, with a line saying where it came from; with no such run, the fallback and how to
+// get the real figure. Only a run of the lab as written counts: the card's question states
+// the lab's workload and engine ("256 requests in one burst, 16 admitted per step"), so a run
+// with --set or a preset changing them answers another question; a sim run is a prediction
+// and an --endpoint run measured a server (maybe a remote GPU), neither is this machine.
 import type { KbDatabase } from '../store/db.ts';
 import { labRunsOf, type LabRunRow } from '../store/lab-runs.ts';
 import type { CalcSpec, LabFigure } from '../model/knowledge-base.ts';
@@ -38,11 +41,38 @@ export function storedMetric(result: unknown, metric: string): number | undefine
   return single ?? r.sweepMetrics?.[base];
 }
 
+interface StoredSettings {
+  changed?: Array<{ key: string }>;
+  endpoint?: unknown;
+}
+
+/** Settings that change what a run measures: the question's workload, engine and model. */
+function changesTheQuestion(key: string): boolean {
+  return key.startsWith('workload.') || key.startsWith('engine.') || key === 'model';
+}
+
+/** Why a complete run cannot give "your machine"'s figure, or null when it can. */
+function notOwnFigure(run: LabRunRow): string | null {
+  const settings = (run.settings ?? {}) as StoredSettings;
+  if (run.backend === 'endpoint' || settings.endpoint) return 'measured a server (--endpoint)';
+  if (run.backend === 'sim') return 'was a sim prediction';
+  const changed = (settings.changed ?? []).map((c) => c.key).filter(changesTheQuestion);
+  return changed.length > 0 ? `changed ${changed.join(', ')}` : null;
+}
+
 /** The learner's figure for one variable, from their runs of `lab` newest first. */
 export function labFigure(lab: string, metric: string, runs: readonly LabRunRow[], now: number): LabFigure {
-  const run = runs.find((r) => r.status === 'ok' && r.backend !== 'sim');
+  const complete = runs.filter((r) => r.status === 'ok');
+  const run = complete.find((r) => notOwnFigure(r) === null);
   const howTo = `run kb lab ${lab} for your own figure`;
-  if (!run) return { value: null, source: `a typical figure: you have no complete run of ${lab} on this machine yet; ${howTo}`, notReproduced: null };
+  if (!run) {
+    // Say why the newest complete run was passed over: the learner may think it counted.
+    const skipped = complete[0];
+    const why = skipped
+      ? `your last complete ${lab} (run #${skipped.id}) ${notOwnFigure(skipped)}`
+      : `you have no complete run of ${lab} on this machine yet`;
+    return { value: null, source: `a typical figure: ${why}; ${howTo}`, notReproduced: null };
+  }
   const value = storedMetric(run.result, metric);
   if (value === undefined || !Number.isFinite(value)) {
     return { value: null, source: `a typical figure: your last ${lab} (run #${run.id}) has no ${metric}; ${howTo}`, notReproduced: null };
@@ -61,7 +91,7 @@ export function withLabFigures(spec: CalcSpec | null, db: KbDatabase, now: numbe
   const runsOf = new Map<string, LabRunRow[]>();
   const vars = spec.vars.map((variable) => {
     if (variable.kind !== 'lab') return variable;
-    if (!runsOf.has(variable.lab)) runsOf.set(variable.lab, labRunsOf(db, variable.lab, 20));
+    if (!runsOf.has(variable.lab)) runsOf.set(variable.lab, labRunsOf(db, variable.lab));
     return { ...variable, figure: labFigure(variable.lab, variable.metric, runsOf.get(variable.lab)!, now) };
   });
   return { ...spec, vars };

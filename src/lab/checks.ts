@@ -203,6 +203,18 @@ function margin(measured: number, op: CheckOp, value: number): number {
   return op === '>=' || op === '>' ? measured - value : value - measured;
 }
 
+/**
+ * A bound of a range with enough digits to show which side of `value` it lies: 0.1995 or
+ * 0.2004 beside 0.2 (to three places both read 0.200, as if equal to the threshold).
+ */
+export function boundText(bound: number, value: number): string {
+  for (let digits = 3; digits <= 12; digits++) {
+    const text = bound.toFixed(digits);
+    if (Math.sign(Number(text) - value) === Math.sign(bound - value)) return text;
+  }
+  return String(bound);
+}
+
 export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome {
   const fixed = (term: MetricTerm) => term.at !== null || isSweepMetric(term.metric);
   const pinned = fixed(check.numerator) && (check.denominator === null || fixed(check.denominator));
@@ -223,7 +235,7 @@ export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome
   const { measured, at } = worst!;
   if (undecided !== null && !failedOutright) {
     const { known } = undecided;
-    const span = check.denominator ? ` (the ratio lies in ${known.lower.toFixed(3)}-${known.upper.toFixed(3)})` : '';
+    const span = check.denominator ? ` (the ratio lies in ${boundText(known.lower, check.value)}-${boundText(known.upper, check.value)})` : '';
     return { check, measured: null, at: undecided.at, pass: null, problem: `${known.ranged} is only known to lie in a /metrics bucket${span}, either side of ${check.value}` };
   }
   return { check, measured, at, pass: compare(measured, check.op, check.value), problem: null };

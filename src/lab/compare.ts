@@ -2,7 +2,7 @@
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
-import { formatMetric } from './metrics.ts';
+import { formatMeasured, formatMetric } from './metrics.ts';
 
 function cell(name: string, value: number | undefined): string {
   return value === undefined ? '-' : formatMetric(name, value);
@@ -70,7 +70,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
     const mark = (checks: StoredResult['checks'], say: string) => {
       const c = checks?.find((check) => check.say === say);
       if (!c) return '-';
-      return `${c.pass === null ? '?' : c.pass ? '✓' : '✗'} ${c.measured === null ? '?' : c.measured.toPrecision(3)}`;
+      return `${c.pass === null ? '?' : c.pass ? '✓' : '✗'} ${c.measured === null ? '?' : formatMeasured(c.metric, c.measured)}`;
     };
     for (const say of says) out.push(`  ${say}`, `    #${a.id} ${mark(ra.checks, say)}  #${b.id} ${mark(rb.checks, say)}`);
   }

@@ -11,6 +11,8 @@ export interface StoredSettings {
   settings?: unknown;
   changed?: Array<{ key: string; value: SettingValue }>;
   sweep?: { key: string; labels: string[] } | null;
+  /** A run against a server (--endpoint): where, which model, and the client's own cap. */
+  endpoint?: { url?: string; model?: string; maxConcurrency?: number | null } | null;
 }
 export interface StoredResult {
   verdict?: string;
@@ -62,8 +64,21 @@ export function startedAtText(ms: number, withYear = true): string {
 }
 
 function changedText(settings: StoredSettings): string {
-  const changed = settings.changed ?? [];
-  return changed.length === 0 ? 'lab settings' : changed.map(({ key, value }) => `${key}=${formatSettingValue(value)}`).join(' ');
+  const changed = (settings.changed ?? []).map(({ key, value }) => `${key}=${formatSettingValue(value)}`);
+  // The client's cap shapes the load a server sees as much as a --set does: two runs differing only by it looked alike.
+  const cap = settings.endpoint?.maxConcurrency;
+  const shown = [...changed, ...(typeof cap === 'number' ? [`--max-concurrency ${cap}`] : [])];
+  return shown.length === 0 ? 'lab settings' : shown.join(' ');
+}
+
+/** A run's options that are not lab settings, as flags: the server (--endpoint) it ran against. */
+function endpointOptions(settings: StoredSettings): Array<[string, string]> {
+  const endpoint = settings.endpoint;
+  return [
+    ['--endpoint', endpoint?.url ?? '-'],
+    ['--model', endpoint?.model ?? '-'],
+    ['--max-concurrency', typeof endpoint?.maxConcurrency === 'number' ? String(endpoint.maxConcurrency) : 'none'],
+  ];
 }
 
 export function percentChange(before: number, after: number): string {
@@ -86,10 +101,17 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
   };
   // The device is the sim's: two runs that neither simulated differ in nothing it decides.
   const simulated = before.backend === 'sim' || after.backend === 'sim';
-  return settingSpecs
+  const changes = settingSpecs
     .map((spec) => spec.key)
     .filter((key) => (key !== 'device' || simulated) && text(before, key) !== text(after, key))
     .map((key) => `${key}: ${text(before, key)} -> ${text(after, key)}`);
+  // Runs against a server (--endpoint) also differ by its URL, model and the client's cap.
+  if (!a.endpoint && !b.endpoint) return changes;
+  const optionsB = new Map(endpointOptions(b));
+  const options = endpointOptions(a)
+    .filter(([flag, value]) => optionsB.get(flag) !== value)
+    .map(([flag, value]) => `${flag}: ${value} -> ${optionsB.get(flag)}`);
+  return [...changes, ...options];
 }
 
 /** "queue_wait.p99 512.3 ms -> 3.1 ms (-99%)" for each shown metric of two single runs. */

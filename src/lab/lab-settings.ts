@@ -180,15 +180,44 @@ export function settingRows(): Array<{ key: string; description: string }> {
   return settingSpecs.map((spec) => ({ key: spec.key, description: `${describeRange(spec)}  (${spec.describe})` }));
 }
 
-/** The valid keys with their ranges, one per line, that every "unknown key" error ends with (kb lab --help says what each does). */
-export function validKeysTable(accepts: (key: string) => boolean = () => true): string {
-  const specs = settingSpecs.filter((spec) => accepts(spec.key));
-  const width = Math.max(...specs.map((spec) => spec.key.length));
-  return specs.map((spec) => `  ${spec.key.padEnd(width)}  ${describeRange(spec)}`).join('\n');
+/** Where the keys are listed, for an error that names a bad one (kb serve --help points there too). */
+const KEYS_LISTED = 'kb lab --help lists the keys';
+
+/** Levenshtein distance: how many letters to change, add or drop to turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
 }
 
+/**
+ * The valid key the learner probably meant: the same key in another case or without its group
+ * ("prefillMaxBatch", "engine.requests"), else one a typo away (at most a third of its name's letters).
+ */
+export function closestKey(key: string, accepts: (key: string) => boolean = () => true): string | null {
+  const keys = settingSpecs.map((spec) => spec.key).filter(accepts);
+  const lower = key.toLowerCase();
+  const last = (k: string) => k.toLowerCase().split('.').pop()!;
+  const same = keys.find((k) => k.toLowerCase() === lower) ?? keys.find((k) => last(k) === last(key));
+  if (same) return same;
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const k of keys) {
+    const distance = editDistance(lower, k.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [k, distance];
+  }
+  // Counted on the name after the group: "engine." shared made engine.nosuch look close to engine.policy.
+  return bestDistance <= Math.max(1, Math.floor(last(key).length / 3)) ? best : null;
+}
+
+/** One line, as every kb error is: the bad key, the closest valid one, where the list is (the whole table ran to 30 lines). */
 function unknownKey(key: string, where: string, accepts?: (key: string) => boolean): SettingError {
-  return new SettingError(`${where}: unknown setting "${key}". Valid keys:\n${validKeysTable(accepts)}`);
+  const closest = closestKey(key, accepts);
+  return new SettingError(`${where}: unknown setting "${key}"${closest ? `; did you mean ${closest}?` : ''} (${KEYS_LISTED})`);
 }
 
 /**
@@ -259,13 +288,13 @@ export interface SettingOverride {
 }
 
 /**
- * Parses the `--set key=value` arguments. Throws a SettingError naming the argument, with
- * the valid keys and ranges, on the first one that is wrong.
+ * Parses the `--set key=value` arguments. Throws a SettingError naming the argument (and for an
+ * unknown key the closest valid one) on the first one that is wrong.
  */
 export function parseOverrides(args: readonly string[], accepts?: (key: string) => boolean): SettingOverride[] {
   return args.map((arg) => {
     const eq = arg.indexOf('=');
-    if (eq <= 0) throw new SettingError(`--set ${arg}: expected key=value, e.g. --set engine.prefillMaxBatch=256. Valid keys:\n${validKeysTable(accepts)}`);
+    if (eq <= 0) throw new SettingError(`--set ${arg}: expected key=value, e.g. --set engine.prefillMaxBatch=256 (${KEYS_LISTED})`);
     const key = arg.slice(0, eq).trim();
     const spec = settingSpec(key);
     if (!spec) throw unknownKey(key, `--set ${arg}`, accepts);

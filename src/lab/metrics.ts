@@ -133,3 +133,11 @@ export function formatMetric(name: string, value: number): string {
   const digits = Math.abs(value) >= 100 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
   return unit ? `${value.toFixed(digits)} ${unit}` : value.toFixed(digits);
 }
+
+/**
+ * A check's measured value, as the report, `kb lab compare` and a card's lab panel all show it:
+ * a ratio to three places ("0.091"; compare said 0.0907), a metric (at a point) with its unit.
+ */
+export function formatMeasured(check: string, value: number): string {
+  return check.includes('/') ? value.toFixed(3) : formatMetric(check.split('@')[0].trim(), value);
+}

@@ -2,8 +2,9 @@
 // layout of seed 003) for each point, then every expectation with its verdict.
 import { chartLines } from './chart-view.ts';
 import type { CheckOutcome } from './checks.ts';
-import { formatMetric } from './metrics.ts';
+import { formatMeasured } from './metrics.ts';
 import { formatChanged, type LabRunResult } from './run.ts';
+import { verdictText } from './verdict-text.ts';
 import { formatSettingValue, type LabSettings } from './lab-settings.ts';
 
 export function settingsLine(settings: LabSettings): string {
@@ -29,19 +30,11 @@ export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullabl
   ].join('\n  ');
 }
 
-/** Why a verdict is incomplete: expectations left unjudged, or a run stopped before its end (its judged ones cover what finished). */
-function incompleteBecause(result: LabRunResult): string {
-  const unjudged = result.checks.filter((c) => c.pass === null).length;
-  if (unjudged > 0) return `${unjudged} of ${result.checks.length} expectations could not be judged`;
-  return `${result.status === 'partial' ? 'the run was interrupted' : `the run ${result.status}`}: the expectations are judged on what finished`;
-}
-
 function checkLine(outcome: CheckOutcome, color: boolean): string {
   const { check } = outcome;
   const mark = outcome.pass === null ? '?' : outcome.pass ? '✓' : '✗';
   const paint = (text: string) => (!color || outcome.pass === null ? text : `\x1b[${outcome.pass ? 32 : 31}m${text}\x1b[39m`);
-  const unitMetric = check.denominator ? '' : check.numerator.metric;
-  const measured = outcome.measured === null ? `? (${outcome.problem})` : unitMetric ? formatMetric(unitMetric, outcome.measured) : outcome.measured.toFixed(3);
+  const measured = outcome.measured === null ? `? (${outcome.problem})` : formatMeasured(check.text, outcome.measured);
   const where = outcome.at !== null && check.numerator.at === null ? ` (worst at ${outcome.at})` : '';
   const word = outcome.pass === null ? 'not evaluated' : outcome.pass ? 'reproduced' : 'not reproduced';
   return `  ${paint(`${mark} ${check.say}`)}\n      ${check.text} = ${measured}${where}; expected ${check.op} ${check.value} — ${word}`;
@@ -72,13 +65,8 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   if (result.checks.length > 0) {
     out.push('Expectations:');
     for (const outcome of result.checks) out.push(checkLine(outcome, color));
-    const passed = result.checks.filter((c) => c.pass).length;
     out.push('');
-    out.push(
-      result.verdict === 'incomplete'
-        ? `Verdict: incomplete (${incompleteBecause(result)})`
-        : `Verdict: ${result.verdict} (${passed}/${result.checks.length} expectations hold)`,
-    );
+    out.push(verdictText(result.verdict, result.checks, result.status));
     if (result.changed.length > 0 && result.verdict === 'not reproduced') {
       out.push('  The expectations describe the lab file\'s own settings; with yours, a different result is the point of the exercise.');
     }

@@ -83,9 +83,11 @@ export interface LabRunResult {
   endpoint: EndpointOfRun | null;
 }
 
-export function verdictOf(checks: readonly CheckOutcome[], status: LabRunStatus): LabVerdict {
-  if (status !== 'ok' || checks.some((c) => c.pass === null)) return 'incomplete';
-  return checks.every((c) => c.pass) ? 'reproduced' : 'not reproduced';
+export function verdictOf(checks: readonly { pass: boolean | null }[], status: LabRunStatus): LabVerdict {
+  if (status !== 'ok') return 'incomplete';
+  // A known failure decides it: whatever an unjudged expectation would show, not all of them hold.
+  if (checks.some((c) => c.pass === false)) return 'not reproduced';
+  return checks.some((c) => c.pass === null) ? 'incomplete' : 'reproduced';
 }
 
 /**

@@ -90,3 +90,15 @@ export function latestLabRuns(db: KbDatabase): Map<string, LabRunRow> {
     .all() as RawRow[];
   return new Map(rows.map((raw) => [raw.lab, fromRaw(raw)]));
 }
+
+/**
+ * A lab's newest complete ('ok') run, and its newest finished run when that is a newer one
+ * (interrupted or failed): a card's back shows the complete run and says a newer one stopped.
+ */
+export function latestCompleteLabRun(db: KbDatabase, lab: string): { complete: LabRunRow | null; newer: LabRunRow | null } {
+  const newest = (where: string) =>
+    db.prepare(`SELECT * FROM lab_runs WHERE lab = ? AND finished_at IS NOT NULL ${where} ORDER BY started_at DESC, id DESC LIMIT 1`).get(lab) as RawRow | undefined;
+  const complete = newest("AND status = 'ok'");
+  const finished = newest('');
+  return { complete: complete ? fromRaw(complete) : null, newer: finished && finished.id !== complete?.id ? fromRaw(finished) : null };
+}

@@ -6,11 +6,13 @@
 import { Box, Text, type Key } from 'ink';
 import { useEffect, useReducer, useRef } from 'react';
 import type { LabProgress } from '../lab/progress.ts';
-import { checksTally, type CardLabOutcome, type CardLabs } from '../app/card-labs/card-labs.ts';
+import type { CardLabOutcome, CardLabs } from '../app/card-labs/card-labs.ts';
+import { verdictText } from '../lab/verdict-text.ts';
 import { LabProgressBar } from './lab-progress.tsx';
 import { clampScroll, Viewport } from './review/Viewport.tsx';
 import { wrapHanging, wrapText } from './text/line-wrap.ts';
 import { packParts } from './text/pack-parts.ts';
+import stringWidth from 'string-width';
 
 export type LabPanelState =
   | { phase: 'running'; lab: string; progress: LabProgress | null; stopping: boolean }
@@ -123,11 +125,24 @@ const MARKS = { true: ['✓', 'green'], false: ['✗', 'red'], null: ['?', 'yell
 
 function verdictLine(outcome: CardLabOutcome): string {
   if (outcome.checks.length === 0) return `Run ${outcome.status}: this lab states no expectations`;
-  if (outcome.verdict === 'incomplete') {
-    const judged = outcome.checks.filter((c) => c.pass !== null).length;
-    return `Verdict: incomplete (${judged} of ${outcome.checks.length} expectations could be judged)`;
-  }
-  return `Verdict: ${outcome.verdict} (${checksTally(outcome.checks)} expectations hold)`;
+  return verdictText(outcome.verdict, outcome.checks, outcome.status);
+}
+
+const MORE = 'More: ';
+
+/**
+ * "Run #18 stored (ok). More: kb lab show x · kb lab history x", on one row where it fits; else
+ * the commands on rows of their own, each whole (run together, a narrow panel broke one across
+ * two), those after the first under "More: " (a bare "kb lab history x" below read as
+ * something apart from the list).
+ */
+function footerRows(outcome: CardLabOutcome, width: number): string[] {
+  const stored = `Run #${outcome.runId} stored (${outcome.status}).`;
+  const commands = [`kb lab show ${outcome.lab}`, `kb lab history ${outcome.lab}`];
+  const one = `${stored} ${MORE}${commands.join(' · ')}`;
+  if (stringWidth(one) <= width) return [one];
+  const rows = packParts(commands, ' · ', Math.max(10, width - MORE.length));
+  return [stored, ...rows.map((row, i) => `${i === 0 ? MORE : ' '.repeat(MORE.length)}${row}`)];
 }
 
 /** Where a check's measured line starts, under its sentence. */
@@ -165,8 +180,7 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
         </Text>
       </Box>
       {outcome.note ? <Text color="yellow">{`Note: ${outcome.note}`}</Text> : null}
-      {/* Each command whole on a row: run together, a narrow panel broke one across two. */}
-      <Text dimColor>{packParts([`Run #${outcome.runId} stored (${outcome.status}).`, `More: kb lab show ${outcome.lab}`, `kb lab history ${outcome.lab}`], ' · ', width).join('\n')}</Text>
+      <Text dimColor>{footerRows(outcome, width).join('\n')}</Text>
     </Box>
   );
 }

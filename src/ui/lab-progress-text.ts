@@ -21,8 +21,10 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
   let ticker: NodeJS.Timeout | null = null;
   // On a pipe: the run in progress, until its line is written.
   let unwritten: LabProgress | null = null;
-  // Short of the last column: the terminal's, else $COLUMNS when piped, else 80.
-  const width = () => (terminalColumns(stream) ?? 80) - 1;
+  // Short of the last column: the terminal's, else $COLUMNS when piped, else 80. On a terminal
+  // the cursor stays at the bar's end, where Ctrl-C echoes "^C": two columns more are left for
+  // it (a bar 79 wide on 80 columns wrapped the echo onto a line of its own).
+  const width = () => (terminalColumns(stream) ?? 80) - (interactive ? 3 : 1);
   const writeRun = () => {
     if (unwritten !== null) stream.write(`${progressLine(unwritten, width())}\n`);
     unwritten = null;

@@ -37,7 +37,7 @@ describe('kb lab --backend', () => {
     // COLUMNS: no report line wrapped (a pipe takes $COLUMNS), so each is matched whole.
     const r = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'workload.requests=32'], { env: { KB_DB: join(tempDir(), 'kb.db'), COLUMNS: '400' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Settings:\n(  .*\n){4}Backend: sim, simulated A100-40GB; KV capacity: 40\.00 GiB memory - \S+ [MG]iB weights - 4\.00 GiB reserve = \S+ GiB -> \d+ blocks x 16 tokens  \[virtual clock\]\n/m);
+    expect(r.stdout).toMatch(/^Settings:\n(  .*\n){4}Backend: sim, simulated A100-40GB; KV capacity: 40\.00 GiB memory - \S+ [MG]iB weights - 4\.00 GiB reserve = \S+ GiB -> 16384 blocks x 16 tokens \(capped: 256 sequences x 1024 tokens\)  \[virtual clock\]\n/m);
   });
 
   it('webgpu without an adapter ends with the engine\'s one line on how to get one', { timeout: SLOW }, () => {

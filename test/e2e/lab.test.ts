@@ -45,13 +45,11 @@ describe('kb lab list', () => {
 });
 
 describe('kb lab <name> refusals', () => {
-  it('refuses an unknown --set key, listing the valid keys and ranges', () => {
+  it('refuses an unknown --set key in one line, with the closest valid key and where the keys are listed', () => {
     const run = runKb(['lab', 'ttft-breakdown', '--set', 'engine.prefilMaxBatch=4']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^kb: --set engine\.prefilMaxBatch=4: unknown setting "engine\.prefilMaxBatch"\. Valid keys:/);
-    expect(run.stderr).toMatch(/engine\.prefillMaxBatch\s+integer 1\.\.4096/);
-    expect(run.stderr).toMatch(/workload\.requests\s+integer 1\.\.100000/);
+    expect(run.stderr).toBe('kb: --set engine.prefilMaxBatch=4: unknown setting "engine.prefilMaxBatch"; did you mean engine.prefillMaxBatch? (kb lab --help lists the keys)\n');
   });
 
   it('refuses an out-of-range or mistyped value, and an unknown backend', () => {

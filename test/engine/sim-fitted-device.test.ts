@@ -42,6 +42,18 @@ describe('sim on a fitted device', () => {
     expect(describeKvCapacity(capacity, 1, 16, true)).toMatch(/= 36\.00 GiB; the run's own pool: 1 block x 16 tokens$/);
   });
 
+  it('says when the pool is capped at what the running sequences can use, not all the budget holds', async () => {
+    // 48 MiB hold 768 blocks; 4 sequences of gpt2-tiny's 1024-token context use 4 x 64 = 256.
+    const engine = await createEngine({ backend: 'sim', deviceSpec: device(), scheduler: { maxNumSeqs: 4 } });
+    await engine.close();
+    expect(engine.info.numBlocks).toBe(256);
+    expect(engine.info.description).toMatch(/= 48\.0 MiB -> 256 blocks x 16 tokens \(capped: 4 sequences x 1024 tokens\)$/);
+    // Said as the run's own pool when the run sized it: no cap applies.
+    const sized = await createEngine({ backend: 'sim', deviceSpec: device(), scheduler: { maxNumSeqs: 4 }, kvMemoryBytes: 32 * 1024 ** 2 });
+    await sized.close();
+    expect(sized.info.description).toMatch(/; the run's own pool: 512 blocks x 16 tokens$/);
+  });
+
   it('delays a request by submitMs before the scheduler sees it, and an abort in between still finishes it', async () => {
     const engine = await createEngine({ backend: 'sim', deviceSpec: device({ submitMs: 1.5 }) });
     const first = engine.submit({ promptIds: [1, 2], maxNewTokens: 2 });

@@ -22,8 +22,8 @@ function spec(): CalcSpec {
 
 const DAY = 86_400_000;
 
-function store(db: ReturnType<typeof openDatabase>, result: unknown, startedAt: number, backend = 'cpu', status: 'ok' | 'partial' = 'ok') {
-  const id = startLabRun(db, { lab: 'batch-size-sweep', startedAt, settings: {}, backend });
+function store(db: ReturnType<typeof openDatabase>, result: unknown, startedAt: number, backend = 'cpu', status: 'ok' | 'partial' = 'ok', settings: unknown = {}) {
+  const id = startLabRun(db, { lab: 'batch-size-sweep', startedAt, settings, backend });
   finishLabRun(db, id, { status, finishedAt: startedAt + 1000, result });
   return id;
 }
@@ -75,5 +75,38 @@ describe('lab-sourced kb-calc variables', () => {
     const s = withLabFigures(spec(), db, Date.now())!;
     expect(figureNotes(s).sources).toEqual([`tps: a typical figure: your last batch-size-sweep (run #${id}) has no decode.tokens_per_s@1; run kb lab batch-size-sweep for your own figure`]);
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
+  });
+
+  it('passes over runs whose settings contradict the question, and runs against a server', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    const result = (tps: number) => ({ verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': tps } }] });
+    // The lab as written (another backend of this machine and more repeats do not change the question).
+    const own = store(db, result(50), now - 3 * DAY, 'webgpu', 'ok', { changed: [{ key: 'backend', value: 'webgpu' }, { key: 'repeats', value: 3 }] });
+    // Newer: a --set of the workload and engine, a preset's model, and a server (--endpoint).
+    store(db, result(111), now - 2 * DAY, 'cpu', 'ok', { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }, { key: 'workload.requests', value: 64 }] });
+    store(db, result(222), now - DAY, 'cpu', 'ok', { changed: [{ key: 'model', value: 'gpt2' }] });
+    store(db, result(333), now - DAY / 2, 'endpoint', 'ok', { changed: [], endpoint: { url: 'http://gpu:8000/v1', model: 'm', serverVersion: null, maxConcurrency: null } });
+    const s = withLabFigures(spec(), db, now)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 50, 10);
+    expect(figureNotes(s).sources).toEqual([`tps: your last batch-size-sweep, 3 days ago (run #${own})`]);
+  });
+
+  it('with only runs of other settings or a server: the fallback, saying why the latest was passed over', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    const result = { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 111 } }] };
+    const changed = store(db, result, now - DAY, 'cpu', 'ok', { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }, { key: 'workload.requests', value: 64 }] });
+    let s = withLabFigures(spec(), db, now)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
+    expect(figureNotes(s).sources).toEqual([
+      `tps: a typical figure: your last complete batch-size-sweep (run #${changed}) changed engine.prefillMaxBatch, workload.requests; run kb lab batch-size-sweep for your own figure`,
+    ]);
+    const server = store(db, result, now - 60_000, 'endpoint', 'ok', { changed: [], endpoint: { url: 'http://gpu:8000/v1' } });
+    s = withLabFigures(spec(), db, now)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
+    expect(figureNotes(s).sources).toEqual([
+      `tps: a typical figure: your last complete batch-size-sweep (run #${server}) measured a server (--endpoint); run kb lab batch-size-sweep for your own figure`,
+    ]);
   });
 });

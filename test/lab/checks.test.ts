@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compare, CheckSyntaxError, evaluateCheck, parseCheck, type CheckOp } from '../../src/lab/checks.ts';
+import { compare, CheckSyntaxError, evaluateCheck, evaluateChecks, parseCheck, type CheckOp } from '../../src/lab/checks.ts';
+import { verdictOf } from '../../src/lab/run.ts';
+import { verdictText } from '../../src/lab/verdict-text.ts';
 
 const ratio = parseCheck({ metric: 'queue_wait.p99 / ttft.p99', op: '>=', value: 0.8, say: 'mostly queue' }, null);
 
@@ -16,6 +18,27 @@ describe('checks', () => {
     expect(evaluateCheck(ratio, { single: { 'queue_wait.p99': 10 }, points: [] })).toMatchObject({ pass: null, problem: 'ttft.p99 was not measured' });
     expect(evaluateCheck(ratio, { single: { 'queue_wait.p99': 10, 'ttft.p99': 0 }, points: [] })).toMatchObject({ pass: null, problem: expect.stringMatching(/is 0/) });
     expect(evaluateCheck(ratio, { single: null, points: [] })).toMatchObject({ pass: null });
+  });
+
+  it('prints a range\'s bounds with the digits that show which side of the expected value each lies', () => {
+    const small = parseCheck({ metric: 'prefill_first.p99 / ttft.p99', op: '<=', value: 0.2, say: 'small' }, null);
+    const single = { 'prefill_first.p99': 190, 'ttft.p99': 1000 };
+    // 200.04 / 1000 read "0.200" to three places: as if on the threshold, not past it.
+    const outcome = evaluateCheck(small, { single, singleBounds: { 'prefill_first.p99': { lower: 178, upper: 200.04 } }, points: [] });
+    expect(outcome).toMatchObject({ pass: null, problem: expect.stringContaining('(the ratio lies in 0.178-0.20004), either side of 0.2') });
+  });
+
+  it('a known failure decides the verdict even when another expectation could not be judged', () => {
+    const small = parseCheck({ metric: 'prefill_first.p99 / ttft.p99', op: '<=', value: 0.2, say: 'small' }, null);
+    const single = { 'queue_wait.p99': 100, 'prefill_first.p99': 900, 'ttft.p99': 1000 };
+    // The queue wait's bucket straddles 0.8 (unjudged); the prefill share of 0.9 fails outright.
+    const checks = evaluateChecks([ratio, small], { single, singleBounds: { 'queue_wait.p99': { lower: 700, upper: 900 } }, points: [] });
+    expect(checks.map((c) => c.pass)).toEqual([null, false]);
+    expect(verdictOf(checks, 'ok')).toBe('not reproduced');
+    expect(verdictText('not reproduced', checks, 'ok')).toBe('Verdict: not reproduced (0/2 expectations hold; 1 could not be judged)');
+    // Unjudged with no failure, or an interrupted run, stays incomplete.
+    expect(verdictOf([{ pass: true }, { pass: null }], 'ok')).toBe('incomplete');
+    expect(verdictOf([{ pass: false }], 'partial')).toBe('incomplete');
   });
 
   it('in a sweep, picks points with @ and otherwise requires every point, reporting the worst', () => {

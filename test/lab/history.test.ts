@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { allHistoryText, historyText, settingsChanges, startedAtText } from '../../src/lab/history.ts';
 import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/lab-settings.ts';
+import { compareText } from '../../src/lab/compare.ts';
+import { cardLabCheck } from '../../src/app/card-labs/card-lab-runner.ts';
 import type { LabRunRow } from '../../src/store/lab-runs.ts';
 
 function row(id: number, overrides: string[], metrics: Record<string, number> | null, status: LabRunRow['status'] = 'ok', finished = true): LabRunRow {
@@ -104,5 +106,35 @@ describe('lab history', () => {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
     }
+  });
+
+  it('tells two runs against a server apart by the client\'s concurrency cap, URL and model', () => {
+    const endpointRun = (id: number, endpoint: { url: string; model: string; maxConcurrency: number | null }): LabRunRow => {
+      const run = row(id, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 });
+      return { ...run, backend: 'endpoint', device: `${endpoint.url} · ${endpoint.model} · kb 0.1`, settings: { ...(run.settings as object), endpoint: { ...endpoint, serverVersion: 'kb 0.1' } } };
+    };
+    const capped = endpointRun(2, { url: 'http://127.0.0.1:8000/v1', model: 'gpt2-tiny', maxConcurrency: 16 });
+    const open = endpointRun(1, { url: 'http://127.0.0.1:8000/v1', model: 'gpt2-tiny', maxConcurrency: null });
+    const settingsOf = (run: LabRunRow) => run.settings as Parameters<typeof settingsChanges>[0];
+    expect(settingsChanges(settingsOf(open), settingsOf(capped))).toEqual(['--max-concurrency: none -> 16']);
+    expect(compareText(open, capped)).toContain('Settings that differ:\n  --max-concurrency: none -> 16\n');
+    const elsewhere = endpointRun(3, { url: 'http://gpu:8000/v1', model: 'llama', maxConcurrency: 16 });
+    expect(settingsChanges(settingsOf(capped), settingsOf(elsewhere))).toEqual(['--endpoint: http://127.0.0.1:8000/v1 -> http://gpu:8000/v1', '--model: gpt2-tiny -> llama']);
+    const lines = allHistoryText([capped, open]).split('\n');
+    expect(lines[1]).toMatch(/#2 .*endpoint http:\/\/127\.0\.0\.1:8000\/v1 · gpt2-tiny · kb 0\.1  --max-concurrency 16$/);
+    expect(lines[2]).toMatch(/#1 .*endpoint http:\/\/127\.0\.0\.1:8000\/v1 · gpt2-tiny · kb 0\.1  lab settings$/);
+  });
+
+  it('rounds a check\'s measured value as the report and the lab panel do', () => {
+    const check = { metric: 'prefill_first.p99 / ttft.p99', op: '<=', value: 0.2, say: 'small prefill', measured: 0.09071, at: null, pass: true, problem: null };
+    const withCheck = (id: number) => {
+      const run = row(id, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 });
+      return { ...run, result: { ...(run.result as object), checks: [check] } };
+    };
+    // compare printed 0.0907 where the report printed 0.091.
+    expect(compareText(withCheck(1), withCheck(2))).toContain('#1 ✓ 0.091  #2 ✓ 0.091');
+    expect(cardLabCheck(check).measured).toBe('prefill_first.p99 / ttft.p99 = 0.091; expected <= 0.2');
+    // A metric at a point keeps its unit (the panel showed a bare number for "x@point").
+    expect(cardLabCheck({ ...check, metric: 'ttft.p99@16', op: '>=', measured: 512.34 }).measured).toBe('ttft.p99@16 = 512.3 ms; expected >= 0.2');
   });
 });

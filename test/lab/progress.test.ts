@@ -69,4 +69,18 @@ describe('lab progress', () => {
     expect(draws.map((d) => d.match(/(\d+)\/256/)?.[1])).toEqual(['1', '3', '256']);
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
   });
+
+  it('on a terminal of 80 columns, leaves the last column free and room for an echoed ^C', () => {
+    let text = '';
+    const stream = { isTTY: true, columns: 80, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+    const sink = textProgress(stream, () => 0);
+    // The longest lines: a full bar, a warm-up, a sweep point, minutes on the clock.
+    sink.update(at(256, { phase: 'warmup', elapsedMs: 75_000 }));
+    sink.update(at(256, { point: '256', sweepKey: 'engine.prefillMaxBatch', points: 3, pointIndex: 2, elapsedMs: 754_000 }));
+    sink.done();
+    const draws = text.split('\r\x1b[2K').filter(Boolean);
+    expect(draws).toHaveLength(2);
+    // The cursor ends at the bar's end: "^C" there must still fit the row (80 - 2 columns).
+    for (const draw of draws) expect(draw.length, draw).toBeLessThanOrEqual(77);
+  });
 });

@@ -1,4 +1,4 @@
-// The line on a card's back: the newest finished run of its lab, from the lab_runs table.
+// The line on a card's back: the newest complete run of its lab (else the newest finished), from the lab_runs table.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
@@ -23,7 +23,19 @@ describe('latestRunLine', () => {
     const ok = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 0, settings: {}, backend: 'cpu' });
     finishLabRun(db, ok, { status: 'ok', finishedAt: 1000, result: { verdict: 'reproduced', checks: checks([true, true]) } });
     expect(latestRunLine(db, 'ttft-breakdown', 1000 + 3 * HOUR)).toBe('ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937');
-    // A newer interrupted run replaces it; its figure is the first one it measured.
+    // A newer interrupted run measured part of the lab: the complete run stays, and the line says a newer one stopped.
+    const partial = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 2000, settings: {}, backend: 'cpu' });
+    finishLabRun(db, partial, { status: 'partial', finishedAt: 3000, result: { verdict: 'incomplete', checks: checks([null, true]) } });
+    expect(latestRunLine(db, 'ttft-breakdown', 1000 + 3 * HOUR)).toBe('ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937 · a newer run was interrupted');
+    const failed = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 4000, settings: {}, backend: 'cpu' });
+    finishLabRun(db, failed, { status: 'failed', finishedAt: 5000, result: { note: 'boom' } });
+    expect(latestRunLine(db, 'ttft-breakdown', 1000 + 3 * HOUR)).toBe('ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937 · a newer run failed');
+    db.close();
+  });
+
+  it('with no complete run, gives the newest finished one: interrupted, or failed', () => {
+    const db = openDatabase(':memory:');
+    // Its figure is the first one it measured.
     const partial = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 2000, settings: {}, backend: 'cpu' });
     finishLabRun(db, partial, { status: 'partial', finishedAt: 3000, result: { verdict: 'incomplete', checks: checks([null, true]) } });
     expect(latestRunLine(db, 'ttft-breakdown', 3000 + 30_000)).toBe('ttft-breakdown · incomplete 1/2 (interrupted) · <1m ago · ttft.p99 = 1.94 ms');

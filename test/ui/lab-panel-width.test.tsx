@@ -25,12 +25,12 @@ function panel(width: number, shown: CardLabOutcome = outcome): string[] {
 describe('the lab panel at 40 columns', () => {
   it('wraps a check\'s measured line under its start, and keeps each command whole', () => {
     const lines = panel(39);
-    const measured = lines.filter((line) => line.startsWith('    ') && line.trim() !== '');
+    const measured = lines.filter((line) => line.startsWith('    ') && line.trim() !== '' && !line.includes('kb lab'));
     expect(measured.length).toBeGreaterThan(1);
     for (const line of measured) expect(line).toMatch(/^ {4}\S/);
+    // One list of commands: the second under the first, not a bare line of its own.
     const footer = lines.join('\n');
-    expect(footer).toMatch(/^kb lab history ttft-breakdown$/m);
-    expect(footer).toMatch(/^More: kb lab show ttft-breakdown$/m);
+    expect(footer).toContain('Run #7 stored (partial).\nMore: kb lab show ttft-breakdown\n      kb lab history ttft-breakdown');
   });
 });
 
@@ -56,7 +56,16 @@ describe('the lab panel at 80 columns (the prefix-cache lab, found as a user)', 
 
   it('ends no footer row with its separator', () => {
     const lines = panel(79, prefixCache);
-    expect(lines.join('\n')).toContain('Run #1 stored (ok). · More: kb lab show prefix-cache\nkb lab history prefix-cache');
+    expect(lines.join('\n')).toContain('Run #1 stored (ok).\nMore: kb lab show prefix-cache · kb lab history prefix-cache\n');
+    // Wide enough, all on one row.
+    expect(panel(100, prefixCache).join('\n')).toContain('Run #1 stored (ok). More: kb lab show prefix-cache · kb lab history prefix-cache\n');
     for (const line of lines) expect(line.trimEnd()).not.toMatch(/ ·$/);
+  });
+});
+
+describe('the lab panel\'s verdict', () => {
+  it('is worded as kb lab words it', () => {
+    // The panel said "0 of 1 expectations could be judged" where the CLI said "1 of 1 ... could not be judged".
+    expect(panel(79).join('\n')).toContain('Verdict: incomplete (1 of 1 expectations could not be judged)');
   });
 });

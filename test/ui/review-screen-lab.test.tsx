@@ -86,7 +86,7 @@ describe('ReviewScreen: a card\'s lab', () => {
     controller.labs.report(progress(10));
     await shows(lastFrame, '10/256 requests');
     await press(stdin, '\x1b');
-    const report = await shows(lastFrame, 'Verdict: incomplete (0 of 2 expectations could be judged)');
+    const report = await shows(lastFrame, 'Verdict: incomplete (2 of 2 expectations could not be judged)');
     expect(controller.labs.calls).toEqual(['run ttft-breakdown', 'abort ttft-breakdown']);
     expect(report).toContain('Note: interrupted before every request finished');
     expect(report).toContain('Run #7 stored (partial)');

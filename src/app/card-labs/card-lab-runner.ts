@@ -5,14 +5,13 @@ import type { CardLabCheck, CardLabHooks, CardLabOutcome, CardLabs } from './car
 import { checksTally } from './card-labs.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { KbDatabase } from '../../store/db.ts';
-import { latestLabRuns } from '../../store/lab-runs.ts';
-import { formatMetric } from '../../lab/metrics.ts';
+import { latestCompleteLabRun } from '../../store/lab-runs.ts';
+import { formatMeasured } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
 import { labRoots } from '../../kb/location.ts';
 
 function measuredText(check: StoredCheck): string {
-  // "a / b" and "x@point" are not catalogue names: formatMetric then shows the bare number.
-  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMetric(check.metric, check.measured);
+  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMeasured(check.metric, check.measured);
   const where = check.at !== null && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
   return `${check.metric} = ${value}${where}; expected ${check.op} ${check.value}`;
 }
@@ -21,11 +20,18 @@ export function cardLabCheck(check: StoredCheck): CardLabCheck {
   return { pass: check.pass, say: check.say, measured: measuredText(check) };
 }
 
-/** "ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937": the newest finished run. */
+/**
+ * "ttft-breakdown · reproduced 2/2 · 3h ago · queue_wait.p99 / ttft.p99 = 0.937": the newest
+ * complete run (an interrupted one measured only part of the lab: "incomplete 0/2" hid the
+ * result of the run before it), saying when a newer run stopped; with no complete run, the
+ * newest finished one.
+ */
 export function latestRunLine(db: KbDatabase, lab: string, now: number): string {
   // Finished runs only: the newest may still be running elsewhere (or was killed) and has no result.
-  const run = latestLabRuns(db).get(lab);
+  const { complete, newer } = latestCompleteLabRun(db, lab);
+  const run = complete ?? newer;
   if (!run || run.finishedAt === null) return `${lab} · not run yet`;
+  const since = complete && newer ? ` · a newer run ${newer.status === 'failed' ? 'failed' : 'was interrupted'}` : '';
   const result = (run.result ?? {}) as { verdict?: string; checks?: StoredCheck[] };
   const checks = result.checks ?? [];
   const ago = `${intervalLabel(Math.max(0, now - run.finishedAt))} ago`;
@@ -33,8 +39,8 @@ export function latestRunLine(db: KbDatabase, lab: string, now: number): string 
   const verdict = `${result.verdict ?? run.status}${checks.length > 0 ? ` ${checksTally(checks)}` : ''}${run.status === 'partial' ? ' (interrupted)' : ''}`;
   // The key figure: the first expectation's measured value, the number the lab is about.
   const first = checks.find((check) => check.measured !== null);
-  const figure = first ? ` · ${first.metric} = ${formatMetric(first.metric, first.measured as number)}` : '';
-  return `${lab} · ${verdict} · ${ago}${figure}`;
+  const figure = first ? ` · ${first.metric} = ${formatMeasured(first.metric, first.measured as number)}` : '';
+  return `${lab} · ${verdict} · ${ago}${figure}${since}`;
 }
 
 export function cardLabRunner(db: KbDatabase, root: string): CardLabs {

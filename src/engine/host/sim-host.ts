@@ -12,7 +12,7 @@ import { runSteps, type StepHost } from '../core/step-loop.ts';
 import { clientTurns } from './client-turn.ts';
 import { StepStats } from '../metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './engine-host.ts';
-import { poolBlocks, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from '../engine-options.ts';
+import { poolSize, type ResolvedEngineOptions, SIM_MEMORY_UTILIZATION } from '../engine-options.ts';
 import type { ModelConfig } from '../model/model-config.ts';
 
 interface Sleeper {
@@ -24,7 +24,8 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
   const device = { ...(options.deviceSpec ?? resolveDevice(options.device, options.measuredCpu)), ...options.deviceOverrides };
   const capacity = kvCapacity(config, { reserveBytes: device.memoryBytes * (1 - SIM_MEMORY_UTILIZATION), ...device });
   const kvBytesPerToken = capacity.kvBytesPerToken;
-  const numBlocks = poolBlocks(options, config.nCtx, kvBytesPerToken, capacity.budgetBytes);
+  const pool = poolSize(options, config.nCtx, kvBytesPerToken, capacity.budgetBytes);
+  const numBlocks = pool.blocks;
   const kv = { numBlocks, blockSize: options.blockSize };
   const backend: SimBackend = createSimBackend({ config, kv, device, seed: options.weightsSeed });
   const clock = new VirtualClock();
@@ -40,7 +41,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     backend: 'sim',
     device: backend.device,
     // Every sim report says how much KV the modelled device holds and where that comes from.
-    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize, options.kvMemoryBytes !== undefined || options.numBlocks !== undefined)}`,
+    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize, options.kvMemoryBytes !== undefined || options.numBlocks !== undefined, pool.capped)}`,
     clock: 'virtual',
     numBlocks,
     blockSize: options.blockSize,
