@@ -19,6 +19,7 @@ export function register(program: Command): void {
     )
     .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
+      const { fittedToTerminal } = await import('./terminal-output.ts');
       const { reviewHistory } = await import('../store/fit-history.ts');
       const { trainingItems } = await import('../srs/fit/training-items.ts');
       const { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } = await import('../srs/fit/fit-weights.ts');
@@ -44,10 +45,12 @@ export function register(program: Command): void {
         // Too little history yet is no mistake of the user's (as "nothing due" is not): exit 0,
         // and with --json an answer a script can read.
         if (!(error instanceof NotEnoughHistoryError)) throw error;
-        const answer = options.json
-          ? JSON.stringify({ enoughHistory: false, reviews, items: error.have, needed: MIN_TRAINING_ITEMS, written: false }, null, 2)
-          : error.message;
-        process.stdout.write(`${answer}\n`);
+        if (options.json) {
+          const answer = { enoughHistory: false, reviews, items: error.have, needed: MIN_TRAINING_ITEMS, ...(error.noneScorable ? { scorable: 0 } : {}), written: false };
+          process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
+        } else {
+          process.stdout.write(`${await fittedToTerminal(`${error.message}; review more and run kb optimize again (${reviews} reviews in all so far)`)}\n`);
+        }
         return;
       } finally {
         bar.clear();

@@ -53,6 +53,15 @@ describe('fitting FSRS', () => {
   it('refuses too little history, saying how many reviews are needed', async () => {
     const items = trainingItems(history(5, 4), '04:00');
     await expect(fitFsrs(items, default_w)).rejects.toThrow(NotEnoughHistoryError);
-    await expect(fitFsrs(items, default_w)).rejects.toThrow(`${items.length} review(s) on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed`);
+    await expect(fitFsrs(items, default_w)).rejects.toThrow(`${items.length} reviews on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed`);
   });
+
+  it('refuses a history it cannot score, rather than failing inside fsrs-rs (found as a user: "internal error ... NotEnoughData")', async () => {
+    // Every card reviewed on two days only: fsrs-rs scores a review only after an earlier day's one.
+    const items = Array.from({ length: 100 }, (_, i) => ({ card: `c${i}`, at: i, reviews: [{ rating: 3, deltaT: 0 }, { rating: 1 + (i % 4), deltaT: 1 + (i % 5) }] }));
+    const refused = await fitFsrs(items, default_w).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(NotEnoughHistoryError);
+    expect((refused as NotEnoughHistoryError).noneScorable).toBe(true);
+    expect((refused as Error).message).toContain('none of your 100 reviews on a later day than the card\'s previous one can be scored');
+  }, 60_000);
 });

@@ -26,14 +26,34 @@ export interface FitOutcome {
 }
 
 export class NotEnoughHistoryError extends Error {
+  /** Training items (reviews on a later day than the card's previous one). */
   readonly have: number;
+  /** Enough items, but none fsrs-rs can score: their cards have no earlier day's review to predict from. */
+  readonly noneScorable: boolean;
 
-  constructor(have: number) {
+  constructor(have: number, noneScorable = false) {
     super(
-      `not enough review history to fit FSRS: ${have} review(s) on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed (${MIN_TRAINING_ITEMS - have} more)`,
+      noneScorable
+        ? `not enough review history to judge a fit yet: none of your ${have} reviews on a later day than the card's previous one can be scored (each needs its card reviewed on two earlier days)`
+        : `not enough review history to fit FSRS yet: ${have} reviews on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed (${MIN_TRAINING_ITEMS - have} more)`,
     );
     this.name = 'NotEnoughHistoryError';
     this.have = have;
+    this.noneScorable = noneScorable;
+  }
+}
+
+/**
+ * fsrs-rs refuses a part it keeps no item of (NotEnoughData): it scores a review only after
+ * one on an earlier day, so a part of second reviews has nothing to score. Such a part is left
+ * out, for both sets of weights alike; other errors are kb's to report.
+ */
+function unlessNotEnoughData<T>(run: () => T): T | null {
+  try {
+    return run();
+  } catch (error) {
+    if (String((error as Error)?.message ?? error).includes('NotEnoughData')) return null;
+    throw error;
   }
 }
 
@@ -62,9 +82,13 @@ export async function fitFsrs(items: readonly TrainingItem[], weightsInUse: read
     const weights = await fit(items.slice(0, bounds[k]));
     fitsDone++;
     if (test.length === 0) continue;
-    add(fitted, new binding.FSRSBinding(weights).evaluate(test), test.length);
-    add(previous, inUse.evaluate(test), test.length);
+    const scored = unlessNotEnoughData(() => [new binding.FSRSBinding(weights).evaluate(test), inUse.evaluate(test)] as const);
+    if (scored === null) continue;
+    add(fitted, scored[0], test.length);
+    add(previous, scored[1], test.length);
   }
+  // No part could be scored (found as a user: 100 cards reviewed twice each crashed kb optimize).
+  if (fitted.n === 0) throw new NotEnoughHistoryError(items.length, true);
   const weights = await fit(items);
   onProgress(fits, fits);
   const scores = (sum: typeof fitted): Scores => ({ logLoss: sum.logLoss / sum.n, rmseBins: sum.rmseBins / sum.n });
