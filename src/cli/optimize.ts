@@ -84,7 +84,7 @@ export function register(program: Command): void {
       if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
       else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');
       else if (kb.bundled) lines.push('better, but the bundled knowledge base is read-only: kb init DIR makes one of your own');
-      else lines.push(`better: written to ${kb.configPath} (fsrsParameters); every card's history is replayed under them on kb's next start`);
+      else lines.push(`better: written to ${kb.configPath} (fsrsParameters; kb sync commits it); every card's history is replayed under them on kb's next start`);
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

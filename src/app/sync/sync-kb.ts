@@ -4,6 +4,7 @@
 // where a person must decide: other uncommitted changes, or a conflict outside the fields.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
 import { git, GitError } from './git.ts';
@@ -140,11 +141,11 @@ function hasRemote(top: string, name: string): boolean {
 type KbChanged = (path: string) => boolean;
 
 /**
- * Commits what kb itself changed: the review logs, .gitattributes, and notes whose change
- * against HEAD is only their review fields and new card ids. Anything else uncommitted is the
- * user's: refused.
+ * Commits what kb itself changed under "kb sync: <what>": the review logs, .gitattributes, the
+ * weights kb optimize wrote into kb.json, and notes whose change against HEAD is only their
+ * review fields and new card ids. Anything else uncommitted is the user's: refused. Returns
+ * the what, or null when there was nothing.
  */
-/** Commits what kb changed under "kb sync: <what>"; returns the what, or null when there was nothing. */
 function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, what: (paths: string[]) => string): string | null {
   const ours = kbChanges(top, inKb, kbChanged);
   if (ours.length === 0) return null;
@@ -163,6 +164,7 @@ function whatChanged(paths: readonly string[], inKb: (path: string) => string, d
     ...(logs > 0 ? [`reviews from device ${device.slice(0, 8)}`] : []),
     ...(notes > 0 ? [`ids and review fields of ${notes === 1 ? '1 note' : `${notes} notes`}`] : []),
     ...(paths.includes(inKb('.gitattributes')) ? ['the merge driver (.gitattributes)'] : []),
+    ...(paths.includes(inKb('kb.json')) ? ['fitted FSRS weights (kb.json)'] : []),
   ];
   return parts.join(', ');
 }
@@ -182,14 +184,32 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
     // the same path, and then git refuses before changing anything (overwrittenUntracked).
     else if (code === '??') continue;
     else if (code.trim() === 'M' && path.endsWith('.md') && kbChanged(path)) ours.push(path);
+    // kb optimize's fitted weights are committed with the reviews they were fitted to, so every
+    // clone replays under the same ones (kb sync refused kb optimize's own write, found as a user).
+    else if (code.trim() === 'M' && path === inKb('kb.json') && onlyFittedWeightsChanged(top, path)) ours.push(path);
     else others.push(path);
   }
   if (others.length > 0) {
     throw new SyncRefused(
-      `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs, review fields and card ids)`,
+      `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs, review fields, card ids and kb optimize's weights)`,
     );
   }
   return ours;
+}
+
+/** kb.json differs from HEAD's only in the key kb optimize writes. */
+function onlyFittedWeightsChanged(top: string, path: string): boolean {
+  const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
+  if (head.code !== 0) return false;
+  const withoutWeights = (text: string): unknown => {
+    const { fsrsParameters: _weights, ...rest } = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    return rest;
+  };
+  try {
+    return isDeepStrictEqual(withoutWeights(head.stdout), withoutWeights(readFileSync(join(top, path), 'utf8')));
+  } catch {
+    return false; // not JSON: the user's edit, theirs to commit
+  }
 }
 
 /** `path` (from the repository's top; `kbPath` from the knowledge base's root) changed against HEAD only as kb changes a note. */
