@@ -24,6 +24,14 @@ function remoteBranches(clone: string): string[] {
 }
 
 describe('kb sync and the state of git', () => {
+  it('labels a conflict as git does: HEAD for the remote side, the commit being replayed for the user\'s own', () => {
+    const { b } = conflictOnB();
+    const text = readFileSync(join(b, 'notes/one.md'), 'utf8');
+    const replayed = git(b, 'log', '-1', '--format=%h', 'ORIG_HEAD').trim();
+    expect(text).toMatch(/^<<<<<<< HEAD\n.*from A.*\n=======\n.*from B.*\n>>>>>>> (\w+) \(edit from B\)$/m);
+    expect(/^>>>>>>> (\w+) /m.exec(text)![1]).toBe(replayed.slice(0, 7));
+  });
+
   it('refuses while a rebase is paused, even after the conflict was resolved and committed', () => {
     const { b } = conflictOnB();
     // The user resolves the conflict and commits instead of git rebase --continue.

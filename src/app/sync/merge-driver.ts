@@ -4,6 +4,7 @@
 // conflict stays, with git's ordinary markers.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gitDirOf } from '../../kb/git-operation.ts';
 import { reviewFieldValues, withReviewFields } from '../../kb/review-fields-merge.ts';
 import { git } from './git.ts';
 
@@ -24,8 +25,31 @@ export function mergeNoteVersions(basePath: string, oursPath: string, theirsPath
       if (agreed !== text) writeFileSync(path, agreed);
     }
   }
-  const merged = git(process.cwd(), ['merge-file', '-L', notePath, '-L', 'base', '-L', 'theirs', oursPath, basePath, theirsPath], { allowFail: true });
+  const { ours: oursLabel, theirs: theirsLabel } = conflictLabels(process.cwd());
+  const merged = git(process.cwd(), ['merge-file', '-L', oursLabel, '-L', 'base', '-L', theirsLabel, oursPath, basePath, theirsPath], { allowFail: true });
   return merged.code === 0 ? 0 : 1;
+}
+
+/**
+ * The conflict markers' labels, as git's own merge writes them: HEAD for the side checked out,
+ * the incoming commit for the other. In kb sync's pull --rebase, HEAD is the remote's side and
+ * the incoming commit is the user's own, being replayed (the markers said the note's path and
+ * "theirs", which read as the remote's). git 2.44's %X and %Y would give these; older gits do not.
+ */
+function conflictLabels(worktree: string): { ours: string; theirs: string } {
+  const gitDir = gitDirOf(worktree);
+  const read = (name: string) => {
+    try {
+      return gitDir === null ? '' : readFileSync(join(gitDir, name), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  // A rebase lists the commits it has picked, the one being replayed last: "pick <sha> <subject>".
+  const picked = /^\w+ ([0-9a-f]{7,}) (.*)$/.exec(read('rebase-merge/done').trimEnd().split('\n').at(-1) ?? '');
+  if (picked) return { ours: 'HEAD', theirs: `${picked[1].slice(0, 7)} (${picked[2]})` };
+  const merging = /^[0-9a-f]{7,}/.exec(read('MERGE_HEAD'));
+  return { ours: 'HEAD', theirs: merging ? merging[0].slice(0, 7) : 'theirs' };
 }
 
 /**
