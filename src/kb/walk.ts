@@ -3,7 +3,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join, sep } from 'node:path';
 import { DEFAULT_NOTES_FOLDERS, foldersToWalk } from './note-folders.ts';
-import { obsidianTemplateFolders } from './obsidian-templates.ts';
+import { obsidianSkippedFolders } from './obsidian-folders.ts';
 import type { Diagnostic, KbPath } from '../model/knowledge-base.ts';
 
 export interface KnowledgeFileEntry {
@@ -40,8 +40,8 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
   const visitedDirs = new Set<string>();
   /** Linked folders wait until every real folder is read, so files keep their real paths. */
   const deferredLinks: Array<{ abs: string; path: KbPath; ancestors: Set<string>; stats: Stats }> = [];
-  // An Obsidian vault's templates are skeletons, not notes.
-  const templateFolders = new Set(obsidianTemplateFolders(root));
+  // An Obsidian vault's templates are skeletons, and its daily notes a journal: not questions.
+  const skippedFolders = new Set(obsidianSkippedFolders(root));
   let rootKey: string | null = null;
   try {
     rootKey = dirKey(statSync(root));
@@ -89,7 +89,7 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
         continue;
       }
       if (stats.isDirectory()) {
-        if (templateFolders.has(childPath)) continue;
+        if (skippedFolders.has(childPath)) continue;
         if (entry.isSymbolicLink()) deferredLinks.push({ abs: childAbs, path: childPath, ancestors, stats });
         else enterDir(childAbs, childPath, stats, ancestors);
       } else if (stats.isFile() && isMarkdown(entry.name)) {

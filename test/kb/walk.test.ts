@@ -35,6 +35,18 @@ describe('walkKnowledgeBase', () => {
     expect(walkKnowledgeBase(root, ['.']).files.map((f) => f.path)).toEqual(['Inference/KV.md', 'meta/notes.md']);
   });
 
+  it("leaves out its daily and periodic notes' folders: a journal, not questions (each became a card named by its date, found as a user)", () => {
+    const root = tempKb();
+    put(root, '.obsidian/daily-notes.json', '{"folder": "Daily", "format": "YYYY-MM-DD"}');
+    put(root, '.obsidian/plugins/periodic-notes/data.json', '{"daily": {"enabled": true, "folder": "Journal/days"}, "weekly": {"enabled": true, "folder": "Journal/weeks"}}');
+    put(root, 'Daily/2026-11-20.md', '# 2026-11-20\n\n- [ ] review [[KV Cache]]\n');
+    put(root, 'Journal/days/2026-11-21.md', '# 2026-11-21\n');
+    put(root, 'Journal/weeks/2026-W47.md', '# 2026-W47\n');
+    put(root, 'Journal/ideas.md', '# Why page the KV cache?\n');
+    put(root, 'Inference/KV.md', '# What is the KV cache?\n');
+    expect(walkKnowledgeBase(root, ['.']).files.map((f) => f.path)).toEqual(['Inference/KV.md', 'Journal/ideas.md']);
+  });
+
   it('accepts a folder with only notes/ (an existing vault)', () => {
     const root = tempKb();
     put(root, 'notes/a.md', '# A');
