@@ -24,6 +24,11 @@ describe('Markdown', () => {
     expect(out).toContain('─'.repeat(60));
   });
 
+  it('draws a task item with its list\'s bullet, the box after it, and wraps its text under the text (found as a user: "[ ]" at column 0 pushed the siblings\' text three columns out)', () => {
+    const out = frame('- plain item\n- [ ] 复习 [[KV Cache]]\n- [x] a finished task whose words run past the width of the card\n', 30);
+    expect(out).toBe('• plain item\n• [ ] 复习 KV Cache\n• [x] a finished task whose\n      words run past the width\n      of the card');
+  });
+
   it('frames fenced code under its language label', () => {
     const out = frame('```python\ndef f(x):\n    return x\n```\n', 40);
     expect(out).toMatch(/python\n╭─+╮\n│ def f\(x\): +│\n│ {5}return x +│/);

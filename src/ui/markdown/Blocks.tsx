@@ -77,28 +77,35 @@ function Block({ node, width, listDepth }: { node: RootContent; width: number; l
   }
 }
 
-/** A bulleted, numbered or task list; items hold blocks, so lists nest. */
+/**
+ * A bulleted or numbered list; items hold blocks, so lists nest. A task item keeps its list's
+ * bullet and shows its box after it ("• [ ] task"), its text wrapping under the text: as the
+ * list's marker, the box pushed every sibling's text three columns right of its bullet.
+ */
 function List({ node, width, depth = 0 }: { node: ListNode; width: number; depth?: number }) {
   const start = node.start ?? 1;
-  const markers = node.children.map((item, index) => {
-    if (item.checked === true) return '[x]';
-    if (item.checked === false) return '[ ]';
-    if (node.ordered) return `${start + index}.`;
-    return depth % 2 === 0 ? '•' : '◦';
-  });
+  const markers = node.children.map((_, index) => (node.ordered ? `${start + index}.` : depth % 2 === 0 ? '•' : '◦'));
   const markerWidth = Math.max(...markers.map((marker) => marker.length)) + 1;
   return (
     <Box flexDirection="column">
-      {node.children.map((item, index) => (
-        <Box key={index} flexDirection="row">
-          <Box width={markerWidth} flexShrink={0}>
-            <Text color="gray">{markers[index]}</Text>
+      {node.children.map((item, index) => {
+        const box = item.checked === true ? '[x] ' : item.checked === false ? '[ ] ' : '';
+        return (
+          <Box key={index} flexDirection="row">
+            <Box width={markerWidth} flexShrink={0}>
+              <Text color="gray">{markers[index]}</Text>
+            </Box>
+            {box === '' ? null : (
+              <Box width={box.length} flexShrink={0}>
+                <Text color="gray">{box}</Text>
+              </Box>
+            )}
+            <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+              <Blocks nodes={item.children} width={width - markerWidth - box.length} tight={!node.spread} listDepth={depth + 1} />
+            </Box>
           </Box>
-          <Box flexDirection="column" flexGrow={1} flexShrink={1}>
-            <Blocks nodes={item.children} width={width - markerWidth} tight={!node.spread} listDepth={depth + 1} />
-          </Box>
-        </Box>
-      ))}
+        );
+      })}
     </Box>
   );
 }
