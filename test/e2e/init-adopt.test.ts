@@ -98,7 +98,7 @@ describe('kb init on a folder of notes', () => {
     expect(JSON.parse(own.stdout).cards.map((card: { front: string }) => card.front)).toEqual(['A question?']);
     // A folder named with a space is quoted in the next step.
     const spaced = join(tempDir(), 'my notes');
-    expect(runKb(['init', spaced, '--empty']).stdout).toContain(`next: cd '${spaced}' && kb add`);
+    expect(runKb(['init', spaced, '--empty'], { env: { COLUMNS: '400' } }).stdout).toContain(`next: cd '${spaced}' && kb add`);
   });
 
   it('reads the folders kb.json names, and says where it looked when it finds nothing', () => {

@@ -93,11 +93,15 @@ describe('a lab report, the lab history and kb scan', () => {
 });
 
 describe('kb init', () => {
-  it('fits 80 columns when piped, however long the folder\'s path', () => {
+  it('fits 80 columns when piped, however long the folder\'s path, but for the next command, which is never wrapped', () => {
     const dir = join(tempDir(), 'a-knowledge-base-folder-with-a-rather-long-name-for-notes');
     for (const run of [runKb(['init', '--empty', dir]), runKb(['init', dir])]) {
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout.split('\n').filter((line) => stringWidth(line) > 80)).toEqual([]);
+      const lines = run.stdout.split('\n');
+      // The command pastes whole, on a line of its own under "next:".
+      const command = lines.indexOf('next:') + 1;
+      expect(lines[command]).toMatch(new RegExp(`^  cd ${dir} && kb (add "Your first question\\?" --answer "Its answer\\."|review)$`));
+      expect(lines.filter((line, i) => i !== command && stringWidth(line) > 80)).toEqual([]);
     }
   });
 });
