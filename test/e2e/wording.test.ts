@@ -181,6 +181,12 @@ describe('usage errors', () => {
     expect(runKb(['help', 'review']).stdout).toMatch(/^Usage: kb review/);
     expect(runKb(['rate'])).toMatchObject({ code: 1, stderr: "kb: missing required argument 'card-id'\n(kb rate --help for its options)\n" });
   });
+
+  it('refuse a count below 1 in one wording for every flag (0 "is not a whole number of cards", it said)', () => {
+    expect(runKb(['due', '--limit', '0'])).toMatchObject({ code: 1, stderr: 'kb: --limit: "0": give a whole number of cards, 1 or more\n' });
+    expect(runKb(['quiz', '--json', '--count', '0'])).toMatchObject({ code: 1, stderr: 'kb: --count: "0": give a whole number of questions, 1 or more\n' });
+    expect(runKb(['lab', 'history', '--limit', '2.5'])).toMatchObject({ code: 1, stderr: 'kb: --limit: "2.5": give a whole number of runs, 1 or more\n' });
+  });
 });
 
 describe('kb stats on a narrow terminal', () => {
