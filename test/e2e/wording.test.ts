@@ -61,6 +61,21 @@ describe('--help', () => {
       expect(long, `kb ${command} --help`).toEqual([]);
     }
   });
+
+  it('flows its paragraphs: no line ends where the next one\'s first word (a number with its unit) still fits', () => {
+    // kb review's Keys line ended at 60 columns: "1-4 Again/Hard/Good/Easy" was kept whole as a number and its unit.
+    for (const command of everyCommand) {
+      const lines = helpOf(command).split('\n');
+      const ragged = lines.slice(0, -1).filter((line, i) => {
+        const next = lines[i + 1];
+        if (line === '' || /^\s/.test(line) || next === '' || /^\s/.test(next) || /[.!?:]\)?$/.test(line)) return false;
+        // A number goes with its unit, a word of 10 characters at most (2.4 GB), as help-layout.ts keeps them.
+        const first = /^\S*\d [A-Za-z%]\S{0,9}(?=\s|$)|^\S+/.exec(next)![0];
+        return stringWidth(`${line} ${first}`) <= 80;
+      });
+      expect(ragged, `kb ${command} --help`).toEqual([]);
+    }
+  });
 });
 
 describe('kb lab list, show and devices', () => {
