@@ -140,7 +140,8 @@ knowledge base is read-only: make your own with kb init DIR.`),
           const queue = new ReviewService(kb).queue({}, Date.now());
           const today = [...queue.learning, ...queue.review, ...queue.new].some((card) => card.id === added.id);
           if (today) lines.push('due today: kb review (or kb due to see the queue)');
-          else lines.push(`new: it waits behind today's ${kb.config.newPerDay} new cards (newPerDay in kb.json)`, 'for a later session; kb quiz asks it any time');
+          // One line, wrapped to the terminal by fittedToTerminal: two broke the sentence at 60 columns.
+          else lines.push(`new: it waits behind today's ${kb.config.newPerDay} new cards (newPerDay in kb.json) for a later session; kb quiz asks it any time`);
         }
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {

@@ -64,6 +64,12 @@ export function helpText(text: string): (context: HelpTextContext) => string {
 const ENDS_SENTENCE = /[.!?]\)?$/;
 /** Stands for the space between a number and its unit while a paragraph is wrapped: not whitespace to commander's wrap. */
 const GLUE = '\ue000';
+/**
+ * A number and the unit after it: a word (GB, s, %, days, columns) with its punctuation, 10
+ * characters at most. A longer one is no unit: "1-4 Again/Hard/Good/Easy" kept whole broke kb
+ * review's Keys line at 60 columns.
+ */
+const NUMBER_UNIT = /(\d) (?=[A-Za-z%\u00b5]\S{0,9}(?:\s|$))/g;
 
 /** `text` with each paragraph (see helpText) wrapped to `width` columns at spaces. */
 export function reflowHelp(text: string, width: number): string {
@@ -71,7 +77,7 @@ export function reflowHelp(text: string, width: number): string {
   const out: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
-    if (paragraph.length > 0) out.push(help.boxWrap(paragraph.join(' ').replace(/(\d) (?=[A-Za-z%\u00b5])/g, `$1${GLUE}`), width).replaceAll(GLUE, ' '));
+    if (paragraph.length > 0) out.push(help.boxWrap(paragraph.join(' ').replace(NUMBER_UNIT, `$1${GLUE}`), width).replaceAll(GLUE, ' '));
     paragraph = [];
   };
   for (const line of text.split('\n')) {

@@ -3,13 +3,25 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
-import { fittedToTerminal } from './terminal-output.ts';
+import { fittedToTerminal, terminalColumns } from './terminal-output.ts';
 
-/** "next:" as the user can paste it: no cd into the folder they are in, and a path with spaces quoted. */
-export function nextStep(dir: string, command: string, cwd = process.cwd()): string {
-  if (resolve(cwd, dir) === resolve(cwd)) return `next: ${command}`;
+/** The next command as the user can paste it: no cd into the folder they are in, and a path with spaces quoted. */
+export function nextCommand(dir: string, command: string, cwd = process.cwd()): string {
+  if (resolve(cwd, dir) === resolve(cwd)) return command;
   const quoted = /^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", "'\\''")}'`;
-  return `next: cd ${quoted} && ${command}`;
+  return `cd ${quoted} && ${command}`;
+}
+
+/**
+ * `text` fitted to the terminal, then "next: <command>", or "next:" and the command on a line
+ * of its own where they do not fit together. The command is never wrapped, so it pastes whole:
+ * at 80 columns it broke inside its quoted question.
+ */
+async function withNextStep(text: string, dir: string, command: string): Promise<string> {
+  const { default: stringWidth } = await import('string-width');
+  const next = nextCommand(dir, command);
+  const fits = stringWidth(`next: ${next}`) < (terminalColumns() ?? 80);
+  return `${await fittedToTerminal(text)}\n${fits ? 'next: ' : 'next:\n  '}${next}\n`;
 }
 
 export function register(program: Command): void {
@@ -47,7 +59,7 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
         return;
       }
       if (result.existing) {
-        process.stdout.write(await fittedToTerminal(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed\n${nextStep(dir, 'kb review')}\n`));
+        process.stdout.write(await withNextStep(`${result.root} is already a knowledge base (it has ${result.configPath}); nothing changed`, dir, 'kb review'));
         return;
       }
       if (result.adopted) {
@@ -56,14 +68,13 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
           `adopted ${result.root}: ${notes} note${notes === 1 ? '' : 's'} in ${lookedIn}`,
           `wrote ${result.configPath} and a .kb/ line in .gitignore; no note was changed`,
           ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),
-          nextStep(dir, 'kb review'),
         ];
-        process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
+        process.stdout.write(await withNextStep(lines.join('\n'), dir, 'kb review'));
         return;
       }
       const what = options.empty ? 'an empty knowledge base' : `a knowledge base with ${result.copied} files copied from the bundled one`;
       // kb review scans on its way in; an empty one has nothing to review until a question is added.
       const next = options.empty ? `kb add "Your first question?" --answer "Its answer."` : 'kb review';
-      process.stdout.write(await fittedToTerminal(`created ${what} in ${result.root}\n${nextStep(dir, next)}\n`));
+      process.stdout.write(await withNextStep(`created ${what} in ${result.root}`, dir, next));
     });
 }

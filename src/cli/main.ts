@@ -26,6 +26,9 @@ import * as optimizeCommand from './optimize.ts';
 import * as revlogCommands from './revlog.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
+/** A usage error commander reported, with what it wrote after it; printed when parsing ends. */
+let usageError: string | null = null;
+
 const program = new Command('kb')
   .description('Spaced-repetition knowledge base and quiz for LLM inference, with runnable labs')
   .version(packageJson.version, '-V, --version', 'print the version of kb')
@@ -36,11 +39,14 @@ const program = new Command('kb')
   // Help's option and command lists take the same width as the rest of kb's output ($COLUMNS when piped).
   // A usage error is one line as kb's own are ("kb: unknown option '--jsno'", commander's
   // "Did you mean ...?" after it), then where the help is: the whole help after it pushed the
-  // error off an 80x24 screen.
+  // error off an 80x24 screen. It is held, with the help's line after it, until the catch
+  // below prints it fitted under its "kb: " as kb's own errors are (fitting is loaded lazily,
+  // and commander writes synchronously): the terminal broke a list of choices at column 0.
   .configureOutput({
     getOutHelpWidth: () => terminalColumns(process.stdout) ?? 80,
     getErrHelpWidth: () => terminalColumns(process.stderr) ?? 80,
-    outputError: (text, write) => write(text.replace(/^error: /, 'kb: ')),
+    outputError: (text) => void (usageError = text.replace(/^error: /, 'kb: ')),
+    writeErr: (text) => (usageError === null ? process.stderr.write(text) : void (usageError += text)),
   })
   .showHelpAfterError('(kb --help lists the commands)')
   .exitOverride();
@@ -73,14 +79,11 @@ if (argv[2] === 'help' && argv[3] !== undefined && !argv[3].startsWith('-') && !
 
 // No top-level await: the start-up bundle is a CommonJS file (bin/bundle.js).
 program.parseAsync(argv).catch((error: unknown) => {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
-  if (error instanceof UserError) {
-    const exitCode = error.exitCode;
-    void fittedToStderr(`kb: ${error.message}\n`).then((text) => {
-      process.stderr.write(text);
-      process.exit(exitCode);
-    });
-    return;
-  }
-  exitOnFault(error);
+  if (error instanceof CommanderError && usageError === null) process.exit(error.exitCode); // --help, --version: printed already
+  if (!(error instanceof CommanderError || error instanceof UserError)) return exitOnFault(error);
+  const exitCode = error.exitCode;
+  void fittedToStderr(error instanceof UserError ? `kb: ${error.message}\n` : (usageError ?? '')).then((text) => {
+    process.stderr.write(text);
+    process.exit(exitCode);
+  });
 });

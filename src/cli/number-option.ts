@@ -1,7 +1,20 @@
 // An option whose default is a number, shown in --help as commander shows a number,
-// `(default: 32)`, not as the quoted string commander keeps it as (`(default: "32")`).
+// `(default: 32)`, not as the quoted string commander keeps it as (`(default: "32")`); and
+// the count such an option takes, read with one wording for every flag.
 import { Option } from 'commander';
+import { UserError } from './errors.ts';
 
 export function numberOption(flags: string, description: string, defaultValue: number): Option {
   return new Option(flags, description).default(String(defaultValue), String(defaultValue));
+}
+
+/**
+ * The count a flag was given (`--limit 20`): a whole number, 1 or more. Refused as
+ * `--limit: "0": give a whole number of cards, 1 or more`: "0 is not a whole number of
+ * cards" was untrue, and each such flag said it its own way.
+ */
+export function countOption(flag: string, text: string, unit: string): number {
+  const count = Number(text);
+  if (!Number.isInteger(count) || count < 1) throw new UserError(`${flag}: "${text}": give a whole number of ${unit}, 1 or more`);
+  return count;
 }

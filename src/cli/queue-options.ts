@@ -1,6 +1,6 @@
 // The queue filters shared by kb review and kb due: --tag, --deck, --limit.
 import { Option, type Command } from 'commander';
-import { UserError } from './errors.ts';
+import { countOption } from './number-option.ts';
 
 export interface QueueFlags {
   tag?: string;
@@ -18,8 +18,7 @@ export function addQueueOptions(command: Command): Command {
 export function queueRequest(flags: QueueFlags): { tag?: string; deck?: string; limit: number | null } {
   let limit: number | null = null;
   if (flags.limit !== undefined) {
-    limit = Number(flags.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit: "${flags.limit}" is not a whole number of cards (1 or more)`);
+    limit = countOption('--limit', flags.limit, 'cards');
   }
   return { tag: flags.tag, deck: flags.deck, limit };
 }

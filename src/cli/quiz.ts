@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander';
 import { ExitCode, UserError } from './errors.ts';
 import { checkFilter } from './filter-check.ts';
-import { numberOption } from './number-option.ts';
+import { countOption, numberOption } from './number-option.ts';
 import { helpText } from './help-layout.ts';
 import { fittedToTerminal } from './terminal-output.ts';
 
@@ -93,8 +93,7 @@ Example (bundled knowledge base: a TPOT of 25 ms):
 }
 
 async function quizRequest(flags: QuizFlags) {
-  const count = Number(flags.count);
-  if (!Number.isInteger(count) || count < 1) throw new UserError(`--count: "${flags.count}" is not a whole number of questions (1 or more)`);
+  const count = countOption('--count', flags.count, 'questions');
   let timeLimitMs: number | null = null;
   if (flags.time !== undefined) {
     const { parseDuration } = await import('../app/quiz/quiz-units.ts');

@@ -24,8 +24,8 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       helpText(`
-Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 Again/Hard/Good/Easy
-(each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
+Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 answer Again, Hard,
+Good or Easy (each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
 s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? help,
 q quit, Ctrl-Z back to the shell (fg returns).
 Two kb review at once: a card the other one rated since this screen showed it is not

@@ -12,7 +12,7 @@ export interface Adoption {
   /** Notes and card decks found with the chosen folders. */
   notes: number;
   notesFolders: string[];
-  /** How messages name the folders looked in. */
+  /** How messages name the folders read: those that are there. */
   lookedIn: string;
   /** kb folders (cards/, lab/) at the top of a vault read as a whole: they are read as decks and labs, not notes. */
   kbFolders: string[];
@@ -51,7 +51,9 @@ export function adoptFolder(root: string): Adoption {
   writeFileSync(join(root, configFileName), `${JSON.stringify({ ...defaultConfig, notesFolders }, null, 2)}\n`, { flag: 'wx' });
   ignoreStateFolder(root);
   const kbFolders = notesFolders.includes('.') ? ['cards', 'lab'].filter((folder) => isDirectory(join(root, folder))) : [];
-  return { notes: countSources(root, notesFolders), notesFolders, lookedIn: describeFolders(notesFolders), kbFolders };
+  // cards/ named only where there is one: a folder with notes/ alone was said to have its notes "in notes/, cards/".
+  const lookedIn = describeFolders(notesFolders, isDirectory(join(root, 'cards')));
+  return { notes: countSources(root, notesFolders), notesFolders, lookedIn, kbFolders };
 }
 
 function ignoreStateFolder(root: string): void {

@@ -43,9 +43,9 @@ export function noSourcesMessage(lookedIn: string): string {
   return `no notes or cards found: looked for .md files in ${lookedIn} (kb.json's notesFolders sets where notes are)`;
 }
 
-/** How a message names the folders looked in: `notes/, cards/`. */
-export function describeFolders(notesFolders: readonly string[]): string {
+/** How a message names the folders looked in: `notes/, cards/` (cards/ left out when `withCards` is false). */
+export function describeFolders(notesFolders: readonly string[], withCards = true): string {
   const folders = notesFolders.map(normalFolder);
   if (folders.includes('.')) return './ (the whole folder)';
-  return [...new Set([...folders, 'cards'])].map((folder) => `${folder}/`).join(', ');
+  return [...new Set([...folders, ...(withCards ? ['cards'] : [])])].map((folder) => `${folder}/`).join(', ');
 }

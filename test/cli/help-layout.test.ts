@@ -23,6 +23,12 @@ describe('reflowHelp', () => {
     expect(reflowHelp(text, 52).split('\n')).toEqual(['type the number as in kb quiz (20, 20ms, 0.02 s,', '2.4 GB) and Enter']);
   });
 
+  it('parts a number from a long word after it, which is no unit', () => {
+    // Kept whole, "1-4 Again/Hard/Good/Easy" ended kb review's Keys line at 60 columns.
+    const text = 'Keys: Space/Enter show the answer, 1-4 Again/Hard/Good/Easy (each with its interval)';
+    expect(reflowHelp(text, 40).split('\n')).toEqual(['Keys: Space/Enter show the answer, 1-4', 'Again/Hard/Good/Easy (each with its', 'interval)']);
+  });
+
   it('counts a Chinese character as two columns', () => {
     // Up to "or": 39 characters, 42 columns on a terminal.
     const words = 'abcdefghij abcdefghij abcdefghij';

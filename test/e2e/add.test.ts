@@ -75,9 +75,12 @@ describe('kb add', () => {
     // Three new cards and a limit of two: the note added fourth is not in today's queue.
     const root = personalKb({ 'kb.json': '{ "newPerDay": 2 }\n', 'notes/metrics/b.md': '# B?\n\nB.\n', 'notes/metrics/c.md': '# C?\n\nC.\n' });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);
-    const result = runKb(['--kb', root, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.']);
+    const result = runKb(['--kb', root, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.'], { env: { COLUMNS: '200' } });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("new: it waits behind today's 2 new cards (newPerDay in kb.json)\nfor a later session; kb quiz asks it any time\n");
+    // One line where it fits, wrapped under "new: " where not: two lines broke it at 60 columns.
+    expect(result.stdout).toContain("new: it waits behind today's 2 new cards (newPerDay in kb.json) for a later session; kb quiz asks it any time\n");
+    const at80 = runKb(['--kb', root, 'add', 'What is TPOT now?', '--topic', 'metrics', '--answer', 'Time per output token.']);
+    expect(at80.stdout).toContain("new: it waits behind today's 2 new cards (newPerDay in kb.json) for a later\n     session; kb quiz asks it any time\n");
     expect(result.stdout).not.toContain('due today');
     const fresh = personalKb();
     expect(runKb(['--kb', fresh, 'add', 'What is TPOT?', '--answer', 'Time per output token.']).stdout).toContain('due today: kb review');

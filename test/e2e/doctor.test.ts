@@ -52,6 +52,17 @@ describe('kb doctor', () => {
     expect(text.stdout).toMatch(/duplicate card id aaaaaaaaaaaa: notes\/a\.md:1, notes\/copy\.md:1/);
   });
 
+  it('counts the one line on cards without an id as one warning, however many cards it names', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }) });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    for (const n of [1, 2, 3, 4, 5]) writeFileSync(join(root, `notes/new-${n}.md`), note(`New ${n}`));
+    const text = runKb(['--kb', root, 'doctor']);
+    expect(text.stdout).toContain('warning: 5 cards in 5 files have no id yet; run kb scan\n');
+    // It said "0 errors, 5 warnings" under that one line.
+    expect(text.stdout).toMatch(/\n0 errors, 1 warning\n$/);
+    expect(JSON.parse(doctor(root).stdout)).toMatchObject({ warnings: 1 });
+  });
+
   it('finds a note whose frontmatter disagrees with the database and --fix rewrites only those fields', () => {
     const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }) });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);

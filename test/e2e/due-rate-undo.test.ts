@@ -106,7 +106,7 @@ describe('kb due / rate / undo', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no card with id no-such-card');
     const limit = runKb(['--kb', kb.root, 'due', '--limit', 'many']);
-    expect(limit.stderr).toContain('--limit: "many" is not a whole number');
+    expect(limit.stderr).toBe('kb: --limit: "many": give a whole number of cards, 1 or more\n');
   });
 
   it('kb review without a terminal points to the scriptable commands', () => {

@@ -73,6 +73,9 @@ describe('kb init on a folder of notes', () => {
     expect(JSON.parse(init.stdout).adopted).toMatchObject({ notes: 1, notesFolders: ['notes'] });
     expect(readFileSync(join(root, '.gitignore'), 'utf8')).toContain('.kb/');
     expect(dueCards(root).map((card) => card.path)).toEqual(['notes/a.md']);
+    // The message names the folders there are: without a cards/ it said "1 note in notes/, cards/".
+    expect(runKb(['init', folder({ 'notes/x/a.md': '# A\n\nYes.\n' })]).stdout).toMatch(/^adopted .*vault: 1 note in notes\/$/m);
+    expect(runKb(['init', folder({ 'notes/x/a.md': '# A\n\nYes.\n', 'cards/deck.md': '## Q?\n\nA.\n' })]).stdout).toMatch(/^adopted .*vault: 2 notes in notes\/, cards\/$/m);
   });
 
   it('says so when it takes the bundled knowledge base from inside a folder of notes, and init . adopts that folder', () => {
@@ -95,7 +98,7 @@ describe('kb init on a folder of notes', () => {
     expect(JSON.parse(own.stdout).cards.map((card: { front: string }) => card.front)).toEqual(['A question?']);
     // A folder named with a space is quoted in the next step.
     const spaced = join(tempDir(), 'my notes');
-    expect(runKb(['init', spaced, '--empty']).stdout).toContain(`next: cd '${spaced}' && kb add`);
+    expect(runKb(['init', spaced, '--empty'], { env: { COLUMNS: '400' } }).stdout).toContain(`next: cd '${spaced}' && kb add`);
   });
 
   it('reads the folders kb.json names, and says where it looked when it finds nothing', () => {

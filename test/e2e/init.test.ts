@@ -27,6 +27,17 @@ describe('kb init', () => {
     expect(added.code, added.stderr).toBe(0);
   });
 
+  it('prints the next command whole on a line of its own where "next:" and it are wider than the terminal', () => {
+    const dir = join(tempDir(), 'my-kb');
+    const command = `cd ${dir} && kb add "Your first question?" --answer "Its answer."`;
+    expect(command.length).toBeGreaterThan(80);
+    // At 80 columns it broke inside the quoted question: "... --answer "Its" / "answer."".
+    const result = runKb(['init', dir, '--empty'], { env: { COLUMNS: '80' } });
+    expect(result.stdout).toBe(`created an empty knowledge base in ${dir}\nnext:\n  ${command}\n`);
+    // kb init on it again: "next:" and its command fit together.
+    expect(runKb(['init', dir], { env: { COLUMNS: '80' } }).stdout).toMatch(/\nnext: cd \S+ && kb review\n$/);
+  });
+
   it('copies the bundled notes, cards and labs, and says to review next as the README does', () => {
     const dir = join(tempDir(), 'copy');
     const plain = runKb(['init', join(tempDir(), 'plain')]);

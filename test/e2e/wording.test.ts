@@ -61,6 +61,21 @@ describe('--help', () => {
       expect(long, `kb ${command} --help`).toEqual([]);
     }
   });
+
+  it('flows its paragraphs: no line ends where the next one\'s first word (a number with its unit) still fits', () => {
+    // kb review's Keys line ended at 60 columns: "1-4 Again/Hard/Good/Easy" was kept whole as a number and its unit.
+    for (const command of everyCommand) {
+      const lines = helpOf(command).split('\n');
+      const ragged = lines.slice(0, -1).filter((line, i) => {
+        const next = lines[i + 1];
+        if (line === '' || /^\s/.test(line) || next === '' || /^\s/.test(next) || /[.!?:]\)?$/.test(line)) return false;
+        // A number goes with its unit, a word of 10 characters at most (2.4 GB), as help-layout.ts keeps them.
+        const first = /^\S*\d [A-Za-z%]\S{0,9}(?=\s|$)|^\S+/.exec(next)![0];
+        return stringWidth(`${line} ${first}`) <= 80;
+      });
+      expect(ragged, `kb ${command} --help`).toEqual([]);
+    }
+  });
 });
 
 describe('kb lab list, show and devices', () => {
@@ -93,11 +108,15 @@ describe('a lab report, the lab history and kb scan', () => {
 });
 
 describe('kb init', () => {
-  it('fits 80 columns when piped, however long the folder\'s path', () => {
+  it('fits 80 columns when piped, however long the folder\'s path, but for the next command, which is never wrapped', () => {
     const dir = join(tempDir(), 'a-knowledge-base-folder-with-a-rather-long-name-for-notes');
     for (const run of [runKb(['init', '--empty', dir]), runKb(['init', dir])]) {
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout.split('\n').filter((line) => stringWidth(line) > 80)).toEqual([]);
+      const lines = run.stdout.split('\n');
+      // The command pastes whole, on a line of its own under "next:".
+      const command = lines.indexOf('next:') + 1;
+      expect(lines[command]).toMatch(new RegExp(`^  cd ${dir} && kb (add "Your first question\\?" --answer "Its answer\\."|review)$`));
+      expect(lines.filter((line, i) => i !== command && stringWidth(line) > 80)).toEqual([]);
     }
   });
 });
@@ -176,6 +195,12 @@ describe('usage errors', () => {
     expect(runKb(['help', 'revew'])).toMatchObject({ code: 1, stderr: "kb: unknown command 'revew'\n(Did you mean review?)\n(kb --help lists the commands)\n" });
     expect(runKb(['help', 'review']).stdout).toMatch(/^Usage: kb review/);
     expect(runKb(['rate'])).toMatchObject({ code: 1, stderr: "kb: missing required argument 'card-id'\n(kb rate --help for its options)\n" });
+  });
+
+  it('refuse a count below 1 in one wording for every flag (0 "is not a whole number of cards", it said)', () => {
+    expect(runKb(['due', '--limit', '0'])).toMatchObject({ code: 1, stderr: 'kb: --limit: "0": give a whole number of cards, 1 or more\n' });
+    expect(runKb(['quiz', '--json', '--count', '0'])).toMatchObject({ code: 1, stderr: 'kb: --count: "0": give a whole number of questions, 1 or more\n' });
+    expect(runKb(['lab', 'history', '--limit', '2.5'])).toMatchObject({ code: 1, stderr: 'kb: --limit: "2.5": give a whole number of runs, 1 or more\n' });
   });
 });
 

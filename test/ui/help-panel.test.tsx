@@ -14,6 +14,8 @@ describe('HelpPanel', () => {
       expect(keyRows.every((row) => /^│ \S/.test(row))).toBe(true);
       expect(keyRows).toHaveLength(editable ? 13 : 12);
       expect(lines.some((line) => line.includes('e  ') && line.includes('$EDITOR'))).toBe(editable);
+      // The calc row says what Enter does: cut to fit, it ended "(unit optional), Enter".
+      expect(lines.find((line) => line.includes('calc card'))).toMatch(/│ 0-9 \. then Enter +calc card: check a typed number \(unit optional\) +│/);
     }
   });
 

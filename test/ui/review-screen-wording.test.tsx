@@ -35,7 +35,7 @@ describe('review screen wording', () => {
   it('offers f only on a note\'s card; on a deck card f says there is no note, and does nothing else (it was offered and silent)', async () => {
     const deck = render(<ReviewScreen controller={new FakeController([screenCard('a', { kind: 'card', path: 'cards/metrics.md' })])} startedAt={0} now={() => 0} />);
     await tick();
-    expect(deck.lastFrame()).toContain('Space show answer · e edit · b bury');
+    expect(deck.lastFrame()).toContain('Space answer · e edit · b bury');
     expect(deck.lastFrame()).not.toContain('f note');
     await press(deck.stdin, 'f');
     expect(deck.lastFrame()).toContain(NO_NOTE);
@@ -47,7 +47,7 @@ describe('review screen wording', () => {
 
     const note = render(<ReviewScreen controller={new FakeController([screenCard('a')])} startedAt={0} now={() => 0} />);
     await tick();
-    expect(note.lastFrame()).toContain('Space show answer · f note · e edit');
+    expect(note.lastFrame()).toContain('Space answer · f note · e edit');
     await press(note.stdin, 'f');
     expect(note.lastFrame()).toContain('The whole note of a.');
   });

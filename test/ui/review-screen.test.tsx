@@ -182,6 +182,17 @@ describe('AnswerBar', () => {
     expect(renderToString(<AnswerBar revealed options={options} width={79} />, { columns: 80 })).toBe('1 Again 1m   2 Hard 6m   3 Good 10m   4 Easy 2d   u undo · ? keys · q quit');
     expect(renderToString(<AnswerBar revealed options={options} width={39} />, { columns: 40 })).not.toContain('u undo');
   });
+
+  it('calls Space "answer" on every card at every width (a deck card\'s said "show answer", a note card\'s "answer")', async () => {
+    const { AnswerBar } = await import('../../src/ui/review/AnswerBar.tsx');
+    const { renderToString } = await import('ink');
+    for (const columns of [40, 80, 200]) {
+      for (const props of [{ note: true }, { note: false }, { calc: true }, { lab: true, editable: false }]) {
+        const bar = renderToString(<AnswerBar revealed={false} options={[]} width={columns - 1} {...props} />, { columns });
+        expect(bar, `${columns} columns, ${JSON.stringify(props)}`).toMatch(/^Space answer · /);
+      }
+    }
+  });
 });
 
 describe('ReviewScreen while the editor runs', () => {

@@ -1,7 +1,7 @@
 // `kb lab history [name]`: a lab's stored runs, newest first; without a name, every lab's.
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
-import { numberOption } from '../number-option.ts';
+import { countOption, numberOption } from '../number-option.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { asUserError, userErrorNames } from './lab-errors.ts';
 import { labRoots } from '../../kb/location.ts';
@@ -19,8 +19,7 @@ export function registerHistory(lab: Command): void {
     .option('--json', 'print as JSON')
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
-      const limit = Number(options.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new UserError(`--limit ${options.limit}: expected a whole number >= 1`);
+      const limit = countOption('--limit', options.limit, 'runs');
       if (name === undefined) {
         await printAllHistory(options.kb, limit, Boolean(options.json));
         return;

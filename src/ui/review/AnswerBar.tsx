@@ -5,12 +5,16 @@ import { GRADE_LABELS } from '../../model/fsrs-state.ts';
 
 const COLORS = { 1: 'red', 2: 'yellow', 3: 'green', 4: 'blue' } as const;
 
-/** Key hints before the reveal, longest first: the first that fits one line is shown. */
+/**
+ * Key hints before the reveal, longest first: the first that fits one line is shown. Space is
+ * "answer" in each: "show answer" where it fitted made a deck card's bar (no f) say it one way
+ * and a note card's the other at 80 columns.
+ */
 function hints(lab: boolean, calc: boolean, editable: boolean, note: boolean): string[] {
   const l = lab ? ' · l run lab' : '';
   if (calc) {
     return [
-      ` show answer · type a number, Enter checks it (20ms, 2.4 GB)${l} · b bury · s suspend · u undo · ? keys · q quit`,
+      ` answer · type a number, Enter checks it (20ms, 2.4 GB)${l} · b bury · s suspend · u undo · ? keys · q quit`,
       ` answer · type a number, Enter checks it${l} · ? keys · q quit`,
       ` answer · type a number + Enter · q quit`,
     ];
@@ -22,7 +26,6 @@ function hints(lab: boolean, calc: boolean, editable: boolean, note: boolean): s
   const f = note ? ' · f note' : '';
   // A lab card's hint lost f, b, s and u at 80 columns where a shorter wording kept them.
   return [
-    ` show answer${f}${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer${f}${l}${e} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer${f}${shortLab}${e} · b bury · s suspend · u undo · ? keys · q quit`,
     ` answer${f}${shortLab} · b bury · s suspend · u undo · ? keys · q quit`,

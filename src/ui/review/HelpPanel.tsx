@@ -5,11 +5,12 @@ const ANY_KEY = 'any key';
 /** The hide row of a list taller than the screen, where the scroll keys scroll it instead. */
 const ANY_OTHER_KEY: [string, string] = ['any other key', 'hide this help (j k, arrows, PgUp PgDn scroll it)'];
 
-// Each description fits one row of an 80-column terminal beside the widest key (50 columns).
+// Each description fits one row of an 80-column terminal beside the widest key (51 columns),
+// each a whole sentence: the calc row, cut to fit, ended on a bare "Enter".
 const KEYS: Array<[string, string]> = [
   ['Space, Enter', 'show the answer; once shown, answer Good'],
   ['1 2 3 4', 'Again, Hard, Good, Easy (each with its interval)'],
-  ['0-9 . then Enter', 'calc card: type a number (unit optional), Enter'],
+  ['0-9 . then Enter', 'calc card: check a typed number (unit optional)'],
   ['f', 'show or hide the whole note (not on deck cards)'],
   ['j k, arrows, PgUp PgDn', 'scroll a long card'],
   ['u', 'undo the last answer, bury or suspend'],
