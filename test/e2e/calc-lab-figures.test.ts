@@ -31,7 +31,14 @@ describe('lab-sourced calc cards', () => {
     expect(before.question).toMatch(/\(qw: a typical figure: you have no complete run of ttft-breakdown on this machine yet; run kb lab ttft-breakdown for your own figure\)$/);
     expect(before.expected).toBeCloseTo(600 / 15, 6);
 
-    const lab = runKb(['lab', 'ttft-breakdown', '--set', 'workload.requests=32', '--json'], { env, timeoutMs: SLOW });
+    // A run with another workload answers another question than the card's "256 requests":
+    // passed over, and the card says why.
+    const smaller = runKb(['lab', 'ttft-breakdown', '--set', 'workload.requests=32', '--json'], { env, timeoutMs: SLOW });
+    expect(smaller.code, smaller.stderr).toBe(0);
+    const smallerId = (JSON.parse(smaller.stdout) as { id: number }).id;
+    expect(waveQuestion(env).question).toMatch(new RegExp(`\\(qw: a typical figure: your last complete ttft-breakdown \\(run #${smallerId}\\) changed workload\\.requests; run kb lab ttft-breakdown for your own figure\\)$`));
+
+    const lab = runKb(['lab', 'ttft-breakdown', '--json'], { env, timeoutMs: SLOW });
     expect(lab.code, lab.stderr).toBe(0);
     const run = JSON.parse(lab.stdout) as { id: number; points: Array<{ metrics: Record<string, number> }> };
     const measured = run.points[0].metrics['queue_wait.p99'];
