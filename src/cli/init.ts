@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
 import { fittedToTerminal, terminalColumns } from './terminal-output.ts';
+import { counted } from './plural.ts';
 
 /** The next command as the user can paste it: no cd into the folder they are in, and a path with spaces quoted. */
 export function nextCommand(dir: string, command: string, cwd = process.cwd()): string {
@@ -63,9 +64,11 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
         return;
       }
       if (result.adopted) {
-        const { notes, lookedIn, kbFolders } = result.adopted;
+        const { notes, decks, lookedIn, kbFolders } = result.adopted;
+        // Decks apart from notes: "3 notes" counted two deck files among them (found as a user).
+        const found = [counted(notes, 'note'), ...(decks > 0 ? [counted(decks, 'card deck')] : [])].join(' and ');
         const lines = [
-          `adopted ${result.root}: ${notes} note${notes === 1 ? '' : 's'} in ${lookedIn}`,
+          `adopted ${result.root}: ${found} in ${lookedIn}`,
           `wrote ${result.configPath} and a .kb/ line in .gitignore; no note was changed`,
           ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),
         ];

@@ -9,8 +9,10 @@ import { describeFolders, sourceKind } from './note-folders.ts';
 import { walkKnowledgeBase } from './walk.ts';
 
 export interface Adoption {
-  /** Notes and card decks found with the chosen folders. */
+  /** Notes found with the chosen folders. */
   notes: number;
+  /** Card decks (cards/) found beside them. */
+  decks: number;
   notesFolders: string[];
   /** How messages name the folders read: those that are there. */
   lookedIn: string;
@@ -37,12 +39,10 @@ export function chooseNotesFolders(root: string): string[] {
   return kbLayout ? ['notes'] : ['.'];
 }
 
-/** How many notes and decks a knowledge base at `root` would read with these folders. */
-export function countSources(root: string, notesFolders: readonly string[]): number {
-  return walkKnowledgeBase(root, notesFolders).files.filter((file) => {
-    const kind = sourceKind(file.path, notesFolders);
-    return kind === 'note' || kind === 'cards';
-  }).length;
+/** How many notes and card decks a knowledge base at `root` would read with these folders. */
+export function countSources(root: string, notesFolders: readonly string[]): { notes: number; decks: number } {
+  const kinds = walkKnowledgeBase(root, notesFolders).files.map((file) => sourceKind(file.path, notesFolders));
+  return { notes: kinds.filter((kind) => kind === 'note').length, decks: kinds.filter((kind) => kind === 'cards').length };
 }
 
 /** Writes kb.json (defaults, with the notes folders) and makes .gitignore ignore .kb/, keeping what it held. */
@@ -53,7 +53,7 @@ export function adoptFolder(root: string): Adoption {
   const kbFolders = notesFolders.includes('.') ? ['cards', 'lab'].filter((folder) => isDirectory(join(root, folder))) : [];
   // cards/ named only where there is one: a folder with notes/ alone was said to have its notes "in notes/, cards/".
   const lookedIn = describeFolders(notesFolders, isDirectory(join(root, 'cards')));
-  return { notes: countSources(root, notesFolders), notesFolders, lookedIn, kbFolders };
+  return { ...countSources(root, notesFolders), notesFolders, lookedIn, kbFolders };
 }
 
 function ignoreStateFolder(root: string): void {
@@ -70,5 +70,6 @@ function ignoreStateFolder(root: string): void {
 
 /** Whether a folder holds any Markdown file kb could read as a note (outside tool folders). */
 export function holdsMarkdown(root: string): boolean {
-  return countSources(root, ['.']) > 0;
+  const { notes, decks } = countSources(root, ['.']);
+  return notes + decks > 0;
 }
