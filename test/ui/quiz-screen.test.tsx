@@ -42,6 +42,11 @@ describe('QuizScreen', () => {
     await press(stdin, '?');
     await shows(lastFrame, 'keys: Space shows a text answer');
     expect(lastFrame()).not.toContain('Answer a.');
+    // As in kb review, the next key hides the list and does nothing else (Space showed the
+    // answer under a list that stayed: found as a user).
+    await press(stdin, ' ');
+    expect(lastFrame()).not.toContain('keys: Space shows a text answer');
+    expect(lastFrame()).not.toContain('Answer a.');
     await press(stdin, 'y');
     expect(driver.calls).toEqual([]);
     await press(stdin, ' ');

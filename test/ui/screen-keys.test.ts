@@ -89,6 +89,10 @@ describe('kb quiz keys', () => {
     expect(quizKey(quiz, '?', noKey)).toEqual({ kind: 'keys' });
     expect(quizKey(empty, '?', noKey)).toEqual({ kind: 'keys' });
     expect(quizKey(calc, '?', noKey)).toEqual({ kind: 'type', typed: '0.?', submit: false });
+    // Shown, the list goes with the next key, which does nothing else; Ctrl-C still quits.
+    expect(quizKey({ ...quiz, keysShown: true }, ' ', noKey)).toEqual({ kind: 'hide-keys' });
+    expect(quizKey({ ...calc, keysShown: true }, '5', noKey)).toEqual({ kind: 'hide-keys' });
+    expect(quizKey({ ...quiz, keysShown: true }, 'c', { ...noKey, ctrl: true })).toEqual({ kind: 'interrupt' });
   });
 
   it('the end screen closes on q, Enter or Esc; Ctrl-C interrupts; the lab panel keeps its keys', () => {

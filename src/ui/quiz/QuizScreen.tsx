@@ -183,7 +183,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   useKeys(exit, (input, key) => {
     const { phase, question, shownAt, revealedAt } = view.current;
     const command = quizKey(
-      { phase, labOpen: lab.state !== null, hasQuestion: question !== null, calc: Boolean(question?.card.calc), typed: view.current.typed, pageRows: bodyHeight - 1 },
+      { phase, labOpen: lab.state !== null, hasQuestion: question !== null, calc: Boolean(question?.card.calc), typed: view.current.typed, pageRows: bodyHeight - 1, keysShown: view.current.message === QUIZ_KEYS },
       input,
       key,
     );
@@ -208,6 +208,8 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     switch (command.kind) {
       case 'keys':
         return update({ message: QUIZ_KEYS });
+      case 'hide-keys':
+        return update({ message: null });
       case 'open-lab':
         return update({ message: lab.open(question.card.lab) });
       case 'scroll':

@@ -15,6 +15,8 @@ export interface QuizKeyView {
   typed: string;
   /** Rows a page key scrolls. */
   pageRows: number;
+  /** The key list (?) is on screen. */
+  keysShown?: boolean;
 }
 
 export type QuizCommand =
@@ -29,6 +31,7 @@ export type QuizCommand =
   | { kind: 'grade'; correct: boolean }
   | { kind: 'reveal' }
   | { kind: 'keys' }
+  | { kind: 'hide-keys' }
   | { kind: 'type'; typed: string; submit: boolean };
 
 export interface QuizKey extends LineKey {
@@ -47,6 +50,9 @@ export function quizKey(view: QuizKeyView, input: string, key: QuizKey): QuizCom
   if (phase === 'end') return key.ctrl && input === 'c' ? { kind: 'interrupt' } : input === 'q' || key.return || key.escape ? { kind: 'close' } : null;
   if (view.labOpen) return { kind: 'lab-key' };
   if (key.ctrl && input === 'c') return { kind: 'interrupt' }; // kb exits 130
+  // As in kb review, any key hides the key list and does nothing else (Space went on to show
+  // the answer under it, and the list stayed: found as a user).
+  if (view.keysShown) return { kind: 'hide-keys' };
   // As in kb review: until a number is being typed, q, l, j and k act as keys; once it is,
   // every printable key belongs to it ("0.5 s" has an s) and Esc clears it. (q was typed into
   // an empty answer, and Esc on a half-typed one ended the quiz: found as a user.)
