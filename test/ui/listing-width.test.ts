@@ -42,6 +42,16 @@ describe('listing widths', () => {
     }
   });
 
+  it('kb cards gives short questions\' unused room to the deck (found as a user: "metri…" beside "What is ITL?")', () => {
+    const short = (deck: string, question: string): CardEntry => ({ ...cardEntries[0], id: `${deck.length}`.padEnd(12, 'x'), deck, question, state: 'learning' });
+    // 78 columns: room for the whole deck beside these questions, not beside the 24 cells kept for any question.
+    const table = formatCardTable([short('metrics', 'What is ITL?'), short('调度/批处理', 'Why page the KV cache?')], NOW, 78);
+    expect(table).toContain('metrics');
+    expect(table).toContain('调度/批处理');
+    expect(table).toContain('Why page the KV cache?');
+    for (const line of table.trimEnd().split('\n')) expect(stringWidth(line)).toBeLessThan(78);
+  });
+
   it('kb due says a review due later in the study day is due today, not "in 19.7h" under "Due now" (found as a user)', () => {
     const review: DueEntry = { id: 'rrrrrrrrrrrr', queue: 'review', due: new Date(NOW + 5 * 3_600_000).toISOString(), deck: 'metrics', front: 'Q?', lab: null };
     const learning: DueEntry = { ...review, id: 'llllllllllll', queue: 'later', due: new Date(NOW + 600_000).toISOString() };

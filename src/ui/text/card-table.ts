@@ -50,6 +50,10 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     lapses: String(entry.lapses),
     deck: entry.deck,
   }));
+  const questions = entries.map((entry) => plainQuestion(entry.question));
+  // The question keeps QUESTION_CELLS, or less when every question is shorter: the deck then has
+  // the room ("metri…" beside "What is ITL?" with twelve cells unused, found as a user).
+  const questionNeed = Math.min(QUESTION_CELLS, questions.reduce((widest, question) => Math.max(widest, stringWidth(question)), 'question'.length));
   type Column = keyof (typeof all)[number];
   const order: Column[] = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
   // Widths in terminal cells (a Chinese deck name takes two per character), measured once.
@@ -61,10 +65,10 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
   // beside it, else cut to 16 as on a narrow terminal (it was cut to 16 at 200 columns too).
   const deckRoom = columns - (headWidth() - natural.get('deck')! - 2) - 60 - 3;
   natural.set('deck', Math.min(natural.get('deck')!, Math.max(16, deckRoom)));
-  for (const column of DROPPED_FIRST) if (columns - headWidth() - 1 < QUESTION_CELLS) shown = shown.filter((other) => other !== column);
+  for (const column of DROPPED_FIRST) if (columns - headWidth() - 1 < questionNeed) shown = shown.filter((other) => other !== column);
   // Then the deck column gives way (to its title's width at least).
   const widths = new Map(natural);
-  widths.set('deck', Math.max(4, natural.get('deck')! - Math.max(0, headWidth() + QUESTION_CELLS + 1 - columns)));
+  widths.set('deck', Math.max(4, natural.get('deck')! - Math.max(0, headWidth() + questionNeed + 1 - columns)));
   // Every cell is cut and padded to its column's width, so every line's head has the same width.
   const headCells = shown.reduce((sum, column) => sum + widths.get(column)! + 2, -2);
   const questionCells = Math.max(10, columns - headCells - 3);
@@ -73,6 +77,6 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     return `${head}  ${truncateToWidth(question, questionCells)}`;
   };
   const header = Object.fromEntries(shown.map((column) => [column, column])) as Record<Column, string>;
-  const lines = [line(header, 'question'), ...all.map((row, i) => line(row, plainQuestion(entries[i].question)))];
+  const lines = [line(header, 'question'), ...all.map((row, i) => line(row, questions[i]))];
   return `${lines.join('\n')}\n${entries.length} card${entries.length === 1 ? '' : 's'}\n`;
 }
