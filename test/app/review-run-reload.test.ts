@@ -1,6 +1,7 @@
 // `e` edits a card, then reloads it. An edit that breaks the file (the scan skips a file with
 // an error, keeping its cards as they were) said "reloaded", and the card went on with its
 // text from before the edit (found as a user: a kb-calc formula edited to an unknown name).
+// A note opens at its question, not at its frontmatter's first line (found as a user too).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,22 @@ import { ReviewRun } from '../../src/app/review/review-run.ts';
 import { ReviewService } from '../../src/app/review/review-service.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 import { FakeLabs } from '../ui/fake-labs.ts';
+
+describe('editing a card from kb review', () => {
+  it('opens a note at its question, after the frontmatter', async () => {
+    const root = tempDir('kb-edit-');
+    mkdirSync(join(root, 'notes'), { recursive: true });
+    writeFileSync(join(root, 'notes/a.md'), '---\nid: bbbbbbbbbbbb\ntags: [t]\n---\n\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n');
+    writeFileSync(join(root, 'notes/b.md'), '---\nid: cccccccccccc\n---\nNo heading: the file name is its question.\n');
+    const db = openDatabase(join(root, 'kb.db'));
+    const target = { root, db, writable: true, config: defaultConfig };
+    await scanKnowledgeBase(target);
+    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: Date.now(), labs: new FakeLabs() });
+    expect(run.editCommand('bbbbbbbbbbbb')).toEqual({ command: 'vi', args: ['+6', join(root, 'notes/a.md')] });
+    expect(run.editCommand('cccccccccccc')).toEqual({ command: 'vi', args: ['+4', join(root, 'notes/b.md')] });
+    db.close();
+  });
+});
 
 describe('reloading a card after an edit', () => {
   it('says the edit was not taken, and why, when the file no longer scans', async () => {

@@ -11,7 +11,7 @@ import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
 import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 import type { Diagnostic } from '../../model/knowledge-base.ts';
-import { editorInvocation } from '../../kb/editor.ts';
+import { editorInvocation, noteQuestionLine } from '../../kb/editor.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { recordedAnswerMs } from '../../srs/review-settings.ts';
 import { calcFaces, checkTyped, dailyCalc, type CalcCheck } from './review-calc.ts';
@@ -267,7 +267,8 @@ export class ReviewRun implements ReviewController {
     if (!this.run.writable) return { refused: 'the bundled knowledge base is read-only; kb init DIR makes a personal copy to edit' };
     const card = this.card(cardId);
     if (!card) return { refused: 'the card is gone from the database (kb scan)' };
-    return editorInvocation(this.run.editor, card.line, join(this.root, card.path));
+    const file = join(this.root, card.path);
+    return editorInvocation(this.run.editor, card.kind === 'note' ? noteQuestionLine(file) : card.line, file);
   }
 
   async reload(cardId: string): Promise<ActionResult> {
