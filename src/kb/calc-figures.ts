@@ -7,6 +7,8 @@
 // and an --endpoint run measured a server (maybe a remote GPU), neither is this machine.
 import type { KbDatabase } from '../store/db.ts';
 import { labRunsOf, type LabRunRow } from '../store/lab-runs.ts';
+import { labNames } from '../lab/lab-names.ts';
+import { labRoots } from './location.ts';
 import type { CalcSpec, LabFigure } from '../model/knowledge-base.ts';
 
 interface StoredPoint {
@@ -85,12 +87,20 @@ export function labFigure(lab: string, metric: string, runs: readonly LabRunRow[
   };
 }
 
-/** The spec with every lab variable's figure filled in from the database (other specs as they are). */
-export function withLabFigures(spec: CalcSpec | null, db: KbDatabase, now: number): CalcSpec | null {
+/**
+ * The spec with every lab variable's figure filled in from the database (other specs as they
+ * are). A lab the knowledge base at `root` does not have gets the fallback, saying so: it was
+ * told to run `kb lab <name>`, which then failed (kb scan warns about such a link too).
+ */
+export function withLabFigures(spec: CalcSpec | null, db: KbDatabase, now: number, root: string): CalcSpec | null {
   if (spec === null || !spec.vars.some((v) => v.kind === 'lab')) return spec;
+  const labs = new Set(labNames(labRoots(root)));
   const runsOf = new Map<string, LabRunRow[]>();
   const vars = spec.vars.map((variable) => {
     if (variable.kind !== 'lab') return variable;
+    if (!labs.has(variable.lab)) {
+      return { ...variable, figure: { value: null, source: `a typical figure: there is no lab named ${variable.lab} (kb lab lists them)`, notReproduced: null } };
+    }
     if (!runsOf.has(variable.lab)) runsOf.set(variable.lab, labRunsOf(db, variable.lab));
     return { ...variable, figure: labFigure(variable.lab, variable.metric, runsOf.get(variable.lab)!, now) };
   });

@@ -21,6 +21,8 @@ function spec(): CalcSpec {
 }
 
 const DAY = 86_400_000;
+// A knowledge base with no lab/ of its own: kb's bundled labs are its labs.
+const ROOT = '/nonexistent-kb';
 
 function store(db: ReturnType<typeof openDatabase>, result: unknown, startedAt: number, backend = 'cpu', status: 'ok' | 'partial' = 'ok', settings: unknown = {}) {
   const id = startLabRun(db, { lab: 'batch-size-sweep', startedAt, settings, backend });
@@ -46,7 +48,7 @@ describe('lab-sourced kb-calc variables', () => {
 
   it('with no stored run: the fallback, and the question says how to get the real figure', () => {
     const db = openDatabase(':memory:');
-    const s = withLabFigures(spec(), db, Date.now())!;
+    const s = withLabFigures(spec(), db, Date.now(), ROOT)!;
     const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: 'n={n} at {tps} tok/s?', back: '', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
     expect(question.expected).toBeCloseTo(100 / 35, 10);
     expect(question.prompt).toBe('n=100 at 35 tok/s?\n(tps: a typical figure: you have no complete run of batch-size-sweep on this machine yet; run kb lab batch-size-sweep for your own figure)');
@@ -60,7 +62,7 @@ describe('lab-sourced kb-calc variables', () => {
     store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 999 } }] }, now - DAY, 'sim');
     store(db, { verdict: 'incomplete', points: [] }, now - DAY / 2, 'cpu', 'partial');
     const latest = store(db, { verdict: 'not reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 40 } }] }, now - 2 * DAY);
-    const s = withLabFigures(spec(), db, now)!;
+    const s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 40, 10);
     const notes = figureNotes(s);
     expect(notes.sources).toEqual([`tps: your last batch-size-sweep, 2 days ago (run #${latest})`]);
@@ -72,7 +74,7 @@ describe('lab-sourced kb-calc variables', () => {
   it('a run without the metric falls back and says so', () => {
     const db = openDatabase(':memory:');
     const id = store(db, { verdict: 'reproduced', points: [{ label: '8', metrics: { 'decode.tokens_per_s': 50 } }] }, Date.now() - 60_000);
-    const s = withLabFigures(spec(), db, Date.now())!;
+    const s = withLabFigures(spec(), db, Date.now(), ROOT)!;
     expect(figureNotes(s).sources).toEqual([`tps: a typical figure: your last batch-size-sweep (run #${id}) has no decode.tokens_per_s@1; run kb lab batch-size-sweep for your own figure`]);
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
   });
@@ -87,7 +89,7 @@ describe('lab-sourced kb-calc variables', () => {
     store(db, result(111), now - 2 * DAY, 'cpu', 'ok', { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }, { key: 'workload.requests', value: 64 }] });
     store(db, result(222), now - DAY, 'cpu', 'ok', { changed: [{ key: 'model', value: 'gpt2' }] });
     store(db, result(333), now - DAY / 2, 'endpoint', 'ok', { changed: [], endpoint: { url: 'http://gpu:8000/v1', model: 'm', serverVersion: null, maxConcurrency: null } });
-    const s = withLabFigures(spec(), db, now)!;
+    const s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 50, 10);
     expect(figureNotes(s).sources).toEqual([`tps: your last batch-size-sweep, 3 days ago (run #${own})`]);
   });
@@ -97,16 +99,24 @@ describe('lab-sourced kb-calc variables', () => {
     const now = Date.now();
     const result = { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 111 } }] };
     const changed = store(db, result, now - DAY, 'cpu', 'ok', { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }, { key: 'workload.requests', value: 64 }] });
-    let s = withLabFigures(spec(), db, now)!;
+    let s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
     expect(figureNotes(s).sources).toEqual([
       `tps: a typical figure: your last complete batch-size-sweep (run #${changed}) changed engine.prefillMaxBatch, workload.requests; run kb lab batch-size-sweep for your own figure`,
     ]);
     const server = store(db, result, now - 60_000, 'endpoint', 'ok', { changed: [], endpoint: { url: 'http://gpu:8000/v1' } });
-    s = withLabFigures(spec(), db, now)!;
+    s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
     expect(figureNotes(s).sources).toEqual([
       `tps: a typical figure: your last complete batch-size-sweep (run #${server}) measured a server (--endpoint); run kb lab batch-size-sweep for your own figure`,
     ]);
+  });
+
+  it('a lab the knowledge base does not have: the fallback, without sending the learner to run it (found as a user)', () => {
+    const db = openDatabase(':memory:');
+    const missing = parseCalc(block.replace('batch-size-sweep', 'nolab'), 10, 'cards/x.md').spec!;
+    const s = withLabFigures(missing, db, Date.now(), ROOT)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
+    expect(figureNotes(s).sources).toEqual(['tps: a typical figure: there is no lab named nolab (kb lab lists them)']);
   });
 });

@@ -68,7 +68,7 @@ export class QuizRun {
     const picked = pickCards(eligible.map((row) => ({ ...row, id: row.card.id, tags: row.card.tags, deck: row.card.deck })), request.count, rng, now);
     this.state = createQuizSession(
       // A calc card asks with the learner's own lab figures where it takes any.
-      picked.map((row) => ({ ...row.card, calc: withLabFigures(row.card.calc, target.db, now) })),
+      picked.map((row) => ({ ...row.card, calc: withLabFigures(row.card.calc, target.db, now, target.root) })),
       { id: sessionId, seed: request.seed, startedAt: now, timeLimitMs: request.timeLimitMs },
       rng,
     );

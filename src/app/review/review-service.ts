@@ -231,7 +231,7 @@ export class ReviewService {
     const row = this.reviews.fsrs(cardId);
     if (!card || !row) return null;
     // A calc card asks with the learner's own lab figures where it takes any.
-    const calc = withLabFigures(card.calc, this.target.db, Date.now());
+    const calc = withLabFigures(card.calc, this.target.db, Date.now(), this.target.root);
     return { ...card, calc, schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
   }
 
