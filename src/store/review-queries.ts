@@ -94,8 +94,11 @@ export function reviewQueries(db: KbDatabase) {
      VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
   );
   // The rating this device stored last (rowid order is the order ratings were applied in this
-  // database; ratings merged in from other devices' logs are theirs to undo).
-  const latestLog = db.prepare<[string], ReviewLogRow>('SELECT * FROM review_log WHERE device_id = ? ORDER BY rowid DESC LIMIT 1');
+  // database; ratings merged in from other devices' logs are theirs to undo), leaving out those
+  // whose id starts with the given prefix (imported history).
+  const latestLog = db.prepare<[string, string, string], ReviewLogRow>(
+    'SELECT * FROM review_log WHERE device_id = ? AND substr(uuid, 1, length(?)) != ? ORDER BY rowid DESC LIMIT 1',
+  );
   const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
   const answeredSince = db.prepare<[number], { new_cards: number; reviews: number }>(
     `SELECT count(DISTINCT CASE WHEN json_extract(state_before, '$.state') = 0 THEN card_id END) AS new_cards,
@@ -235,8 +238,9 @@ export function reviewQueries(db: KbDatabase) {
       }).immediate();
     },
 
-    latestLog(device: string): ReviewLogRow | null {
-      return latestLog.get(device) ?? null;
+    /** This device's latest rating whose id does not start with `exceptPrefix` (not empty). */
+    latestLog(device: string, exceptPrefix: string): ReviewLogRow | null {
+      return latestLog.get(device, exceptPrefix, exceptPrefix) ?? null;
     },
 
     /** Whether a rating or card action with this uuid still stands (an undo removes it). */

@@ -113,4 +113,21 @@ describe('revlog CSV', () => {
     expect(runKb(['--kb', fresh, 'import', '--revlog', out, '--map', `${notCsv}.ids`])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}.ids: no such file or folder (ENOENT on open)\n` });
     expect(runKb(['--kb', fresh, 'export'])).toMatchObject({ code: 1, stderr: 'kb: export: say what to export: --revlog FILE.csv\n' });
   });
+
+  it('kb undo after an import takes back the latest rating made here, and its note says so (found as a user: refused, "changed after its last rating")', () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/itl.md': '# What is ITL?\n\n## Answer\n\nThe gap between two tokens.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const [card] = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[];
+    expect(runKb(['--kb', root, 'rate', card.id, 'good']).code).toBe(0);
+    // An older review of the card, imported after the rating: it replays before it.
+    const csv = join(tempDir(), 'old.csv');
+    writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\n${card.id},${Date.now() - 3_600_000},3,0,1000\n`);
+    expect(runKb(['--kb', root, 'import', '--revlog', csv]).code).toBe(0);
+    const undo = runKb(['--kb', root, 'undo']);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/^undid Good on /);
+    expect(reviewedCards(root).map((listed) => listed.reps)).toEqual([1]);
+    expect(readFileSync(join(root, 'notes/itl.md'), 'utf8')).toContain('review_count: 1');
+    expect(runKb(['--kb', root, 'doctor']).stdout).toContain('0 errors, 0 warnings');
+  });
 });

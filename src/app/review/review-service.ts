@@ -8,6 +8,7 @@
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
 import { withLabFigures } from '../../kb/calc-figures.ts';
+import { IMPORTED_EVENT_PREFIX } from '../revlog/import-revlog.ts';
 import { randomUUID } from 'node:crypto';
 import { cardActionQueries, type CardAction, type CardActionQueries } from '../../store/card-action-log.ts';
 import { cardQueries, type CardRow } from '../../store/card-rows.ts';
@@ -286,7 +287,9 @@ export class ReviewService {
       this.log?.catchUp();
       // Taken back elsewhere (kb undo in a shell): "undo that one first" would send the user to an older one.
       if (expectedUuid !== undefined && !this.reviews.stands(expectedUuid)) throw new AlreadyUndoneError();
-      const rating = this.reviews.latestLog(this.deviceId());
+      // Imported history (kb import --revlog) is not a rating made here: undo takes back the
+      // latest one that is (an import's row, last by rowid, blocked every undo: found as a user).
+      const rating = this.reviews.latestLog(this.deviceId(), IMPORTED_EVENT_PREFIX);
       const action = this.actions.latest(this.deviceId());
       // An action logged while `rating` was already the latest rating came after it.
       const entry = action !== null && (rating === null || action.after_rating === rating.uuid) ? action : rating;
@@ -315,11 +318,15 @@ export class ReviewService {
     const { entry, file, beforeRow } = taken;
     const card = this.cards.find(entry.card_id);
     let fileResult: WritebackResult | null = null;
-    if (file && card && this.writesBack(card)) {
-      fileResult = this.heldByGit(card) ?? restoreNote(this.target.root, file);
+    // A rating whose patch is gone (a replay of merged or imported history changed the state it
+    // started from) has its note's fields written from the card as it is again: the note said
+    // the rating stood (found as a user, undoing after kb import --revlog).
+    const rewriteWithoutPatch = !file && !('action' in entry);
+    if ((file || rewriteWithoutPatch) && card && this.writesBack(card)) {
+      fileResult = this.heldByGit(card) ?? (file ? restoreNote(this.target.root, file) : null);
       // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
       // are written from the card as it is again, rather than left saying the rating stood.
-      if (fileResult.status === 'refused' && fileResult.editedSince) {
+      if (fileResult === null || (fileResult.status === 'refused' && fileResult.editedSince)) {
         const prepared = this.prepareFields(card, stateFromColumns(beforeRow));
         fileResult = 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
       }
@@ -496,6 +503,7 @@ function isBusy(error: unknown): boolean {
  * (found as a user: a suspend could not be undone, and nothing said why).
  */
 function changedBy(last: EventKey | null, undoing: string, device: string): string {
+  if (last !== null && last.id.startsWith(IMPORTED_EVENT_PREFIX)) return ' (a review imported with kb import --revlog replays after it)';
   if (last === null || last.id === undoing || last.device === device) return '';
   const ahead = last.at > Date.now() ? ", a time still to come: that device's clock is ahead" : '';
   return ` (another device's event of ${localMinuteLabel(last.at)} replays after it${ahead})`;

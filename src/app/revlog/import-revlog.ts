@@ -23,8 +23,11 @@ export interface RevlogImport {
 
 export { RevlogFormatError };
 
+/** What an imported event's id starts with: kb undo leaves such history alone. */
+export const IMPORTED_EVENT_PREFIX = 'revlog-';
+
 function eventId(kind: string, card: string, at: number, rating: number): string {
-  return `revlog-${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
+  return `${IMPORTED_EVENT_PREFIX}${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
 }
 
 export function importRevlog(target: { db: KbDatabase; root: string; writable: boolean }, log: ReviewLog, file: string, mapFile?: string, options: { now?: number } = {}): RevlogImport {
