@@ -49,7 +49,8 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
               id: entry.id,
               queue: section,
               state: STATE_NAMES[entry.state],
-              due: new Date(entry.due).toISOString(),
+              // A new card has no due date (see kb cards): the same listing on every clone.
+              due: entry.state === 0 ? null : new Date(entry.due).toISOString(),
               kind: card?.kind ?? 'note',
               path: card?.path ?? '',
               line: card?.line ?? 1,

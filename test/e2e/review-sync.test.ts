@@ -106,6 +106,19 @@ describe('reviewing on two clones through git', () => {
     expect(git(b, 'status', '--porcelain')).toBe('');
   });
 
+  it('lists cards nobody has reviewed alike on both clones: a new card has no due date (found as a user: each clone gave its first scan\'s time)', () => {
+    const a = writeKb({ 'kb.json': '{}\n', 'cards/metrics.md': '## What is goodput?\n\nRequests per second that meet their SLOs.\n\n## What is ITL?\n\nThe gap between two tokens.\n' });
+    const first = runKb(['--kb', a, 'scan']);
+    expect(first.code, first.stderr).toBe(0);
+    const origin = commitWithOrigin(a);
+    git(a, 'push', '--quiet', '-u', 'origin', 'main');
+    const b = cloneOf(origin);
+    const scanned = runKb(['--kb', b, 'scan']);
+    expect(scanned.code, scanned.stderr).toBe(0);
+    expect(schedule(b)).toEqual(schedule(a));
+    expect((JSON.parse(runKb(['--kb', b, 'cards', '--json']).stdout) as Array<{ due: string | null }>).map((card) => card.due)).toEqual([null, null]);
+  });
+
   it('refuses a dirty tree other than the review log and review fields, losing nothing', () => {
     const { a, ids } = twoClones();
     rate(a, ids[0], 'good');

@@ -8,8 +8,8 @@ export interface CardEntry {
   question: string;
   deck: string;
   state: string;
-  /** ISO time. */
-  due: string;
+  /** ISO time; null for a new card, which has no due date. */
+  due: string | null;
   /** null for a new card: no memory state yet. */
   stability: number | null;
   difficulty: number | null;
@@ -25,8 +25,9 @@ export function stateLabel(entry: CardEntry): string {
   return [entry.state, entry.suspended ? 'suspended' : '', entry.buried ? 'buried' : '', entry.leech ? 'leech' : ''].filter(Boolean).join(' ');
 }
 
-/** The local date a card is due ("2026-03-10"), or "now" when it is due already. */
-function dueLabel(due: string, now: number): string {
+/** The local date a card is due ("2026-03-10"), "now" when it is due already, "-" for a new card. */
+function dueLabel(due: string | null, now: number): string {
+  if (due === null) return '-';
   const ms = Date.parse(due);
   if (ms <= now) return 'now';
   const date = new Date(ms);

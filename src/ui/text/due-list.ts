@@ -7,7 +7,8 @@ import { padToWidth, truncateToWidth } from './truncate.ts';
 export interface DueEntry {
   id: string;
   queue: 'learning' | 'review' | 'new' | 'later';
-  due: string;
+  /** ISO time; null for a new card (it has no due date: it is in today's queue now). */
+  due: string | null;
   deck: string;
   front: string;
   lab: string | null;
@@ -34,6 +35,7 @@ export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: 
   const idWidth = entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.id)), 2);
   const deckWidth = Math.min(16, entries.reduce((widest, entry) => Math.max(widest, stringWidth(entry.deck)), 4));
   const whenOf = (entry: DueEntry) => {
+    if (entry.due === null) return 'now';
     const due = Date.parse(entry.due);
     // A review is due for its whole study day (as in Anki): "in 19.7h" under "Due now" read as not yet.
     if (entry.queue === 'review' && due > now) return 'today';
