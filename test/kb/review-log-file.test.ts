@@ -60,3 +60,20 @@ describe('review log files', () => {
     expect(readLogFrom(path, second.offset).lines).toHaveLength(1);
   });
 });
+
+describe('appending to a log that does not end in a newline', () => {
+  it('starts a line of its own: the event was glued onto the last line and lost with it (found by a fault probe)', () => {
+    const folder = tempDir('kb-log-');
+    const path = deviceLogPath(folder, 'dev');
+    appendEvents(path, folder, [RATE]);
+    // Cut short by a copy: the final newline gone.
+    writeFileSync(path, formatEvent(RATE).trimEnd());
+    appendEvents(path, folder, [{ ...RATE, id: 'e2', n: 1 }]);
+    const read = readLogFrom(path, 0).lines.map((line) => line.event);
+    expect(read).toEqual([RATE, { ...RATE, id: 'e2', n: 1 }]);
+    // A half line from elsewhere is one bad line, and the event after it stands.
+    appendFileSync(path, '{"id":"partial","n":');
+    appendEvents(path, folder, [{ ...RATE, id: 'e3', n: 2 }]);
+    expect(readLogFrom(path, 0).lines.map((line) => ('error' in line.event ? line.event.error : line.event.id))).toEqual(['e1', 'e2', 'not JSON', 'e3']);
+  });
+});

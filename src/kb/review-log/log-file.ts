@@ -31,10 +31,14 @@ export function listLogFiles(folder: string): string[] {
 /** Appends events and fsyncs the file (and the folder when the file is new). Returns the file's size after. */
 export function appendEvents(path: string, folder: string, events: readonly ReviewEvent[]): number {
   mkdirSync(folder, { recursive: true });
-  const fd = openSync(path, 'a');
+  const fd = openSync(path, 'a+');
   try {
-    const created = fstatSync(fd).size === 0;
-    const text = events.map(formatEvent).join('');
+    const size = fstatSync(fd).size;
+    const created = size === 0;
+    // A file that does not end in a newline (cut short by a copy or a sync tool, a half line
+    // from elsewhere): this append starts a line of its own, or it was glued onto that last
+    // line and both were lost to every replay (found by a fault probe).
+    const text = (created || lastByte(fd, size) === 0x0a ? '' : '\n') + events.map(formatEvent).join('');
     const bytes = Buffer.from(text, 'utf8');
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written);
@@ -48,6 +52,12 @@ export function appendEvents(path: string, folder: string, events: readonly Revi
   } finally {
     closeSync(fd);
   }
+}
+
+function lastByte(fd: number, size: number): number {
+  const byte = Buffer.alloc(1);
+  readSync(fd, byte, 0, 1, size - 1);
+  return byte[0];
 }
 
 /**
