@@ -52,8 +52,9 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           line: row.line,
           state: STATE_NAMES[row.state],
           // A new card has no due date, as in Anki (it comes in newCardOrder): its row's is the
-          // time this clone first scanned it, which made two clones' listings differ.
-          due: row.state === 0 ? null : new Date(row.due).toISOString(),
+          // time this clone first scanned it, which made two clones' listings differ. One its
+          // note's next_review puts later waits for that day: that date it has.
+          due: row.state === 0 && row.due <= now ? null : new Date(row.due).toISOString(),
           // A new card has no memory state yet: FSRS's 0 is no stability and no difficulty (its scale is 1-10).
           stability: row.state === 0 ? null : row.stability,
           difficulty: row.state === 0 ? null : row.difficulty,

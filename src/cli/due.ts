@@ -50,7 +50,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
               queue: section,
               state: STATE_NAMES[entry.state],
               // A new card has no due date (see kb cards): the same listing on every clone.
-              due: entry.state === 0 ? null : new Date(entry.due).toISOString(),
+              due: entry.state === 0 && entry.due <= now ? null : new Date(entry.due).toISOString(),
               kind: card?.kind ?? 'note',
               path: card?.path ?? '',
               line: card?.line ?? 1,

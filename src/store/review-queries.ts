@@ -114,12 +114,12 @@ export function reviewQueries(db: KbDatabase) {
   const dueBefore = db.prepare<{ until: number }, { n: number }>(`SELECT ${liveCount('f.state IN (1, 2, 3) AND f.due < @until')} AS n`);
   const queueCounts = db.prepare<{ now: number; dayEnd: number }, EligibleCounts>(
     `SELECT ${liveCount(`f.state = 2 AND f.due < @dayEnd AND ${notBuried}`)} AS review,
-            ${liveCount(`f.state = 0 AND ${notBuried}`)} AS new,
+            ${liveCount(`f.state = 0 AND f.due < @dayEnd AND ${notBuried}`)} AS new,
             ${liveCount(notBuried)} AS cards`,
   );
   const filteredCounts = (filterSql: string) =>
     db.prepare<(string | number)[], { review: number | null; new: number | null; cards: number }>(
-      `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0) AS new, count(*) AS cards ${candidateFrom(filterSql)}`,
+      `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0 AND f.due < ?) AS new, count(*) AS cards ${candidateFrom(filterSql)}`,
     );
 
   return {
@@ -147,7 +147,7 @@ export function reviewQueries(db: KbDatabase) {
     /** How many reviews are due before `dayEnd`, how many new cards wait (before daily limits), and how many cards could be shown. */
     eligibleCounts(filter: CardFilter, now: number, dayEnd: number): EligibleCounts {
       const { sql, args } = filterSql(filter);
-      const row = sql === '' ? queueCounts.get({ now, dayEnd }) : filteredCounts(sql).get(dayEnd, now, ...args);
+      const row = sql === '' ? queueCounts.get({ now, dayEnd }) : filteredCounts(sql).get(dayEnd, dayEnd, now, ...args);
       return { review: row?.review ?? 0, new: row?.new ?? 0, cards: row?.cards ?? 0 };
     },
 
@@ -168,15 +168,15 @@ export function reviewQueries(db: KbDatabase) {
      * With `inDeck`, only the cards of that one deck (not its sub-decks): they are always walked
      * in cards_deck_order, a deck being a small part of the cards.
      */
-    newPage(filter: CardFilter, now: number, after: NewCandidateRow | null, limit: number, scan = false, inDeck?: string): NewCandidateRow[] {
+    newPage(filter: CardFilter, now: number, dayEnd: number, after: NewCandidateRow | null, limit: number, scan = false, inDeck?: string): NewCandidateRow[] {
       const { sql, args } = filterSql(filter);
       const keyset = after ? ' AND (c.path, c.line, c.id) > (?, ?, ?)' : '';
       const deck = inDeck === undefined ? '' : ' AND c.deck = ?';
       // CROSS JOIN keeps the cards (cards_new_order, cards_deck_order) as the outer loop.
-      const text = `${candidateBase(sql + deck, ', c.path AS path, c.line AS line', scan || inDeck !== undefined ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`;
+      const text = `${candidateBase(sql + deck, ', c.path AS path, c.line AS line', scan || inDeck !== undefined ? 'CROSS JOIN' : 'JOIN')} AND f.state = 0 AND f.due < ?${keyset} ORDER BY c.path, c.line, c.id LIMIT ?`;
       let statement = newPageStatements.get(text);
       if (!statement) newPageStatements.set(text, (statement = db.prepare<(string | number)[], NewCandidateRow>(text)));
-      return statement.all(now, ...args, ...(inDeck === undefined ? [] : [inDeck]), ...(after ? [after.path, after.line, after.id] : []), limit);
+      return statement.all(now, ...args, ...(inDeck === undefined ? [] : [inDeck]), dayEnd, ...(after ? [after.path, after.line, after.id] : []), limit);
     },
 
     /**
@@ -198,14 +198,14 @@ export function reviewQueries(db: KbDatabase) {
      * Up to `limit` new cards in the random order of `seed` (kb_shuffle of the card id), after
      * the card `after`. The keys are computed for every new card, and only the page is sorted.
      */
-    shuffledNewPage(filter: CardFilter, now: number, seed: number, after: ShuffledCandidateRow | null, limit: number): ShuffledCandidateRow[] {
+    shuffledNewPage(filter: CardFilter, now: number, dayEnd: number, seed: number, after: ShuffledCandidateRow | null, limit: number): ShuffledCandidateRow[] {
       const { sql, args } = filterSql(filter);
       const keyset = after ? ' AND (kb_shuffle(c.id, ?), c.id) > (?, ?)' : '';
       return db
         .prepare<(string | number)[], ShuffledCandidateRow>(
-          `${candidateBase(sql, ', kb_shuffle(c.id, ?) AS shuffle_key')} AND f.state = 0${keyset} ORDER BY shuffle_key, c.id LIMIT ?`,
+          `${candidateBase(sql, ', kb_shuffle(c.id, ?) AS shuffle_key')} AND f.state = 0 AND f.due < ?${keyset} ORDER BY shuffle_key, c.id LIMIT ?`,
         )
-        .all(seed, now, ...args, ...(after ? [seed, after.shuffle_key, after.id] : []), limit);
+        .all(seed, now, ...args, dayEnd, ...(after ? [seed, after.shuffle_key, after.id] : []), limit);
     },
 
     /** New cards first answered, and review-state cards answered, since `since`. */

@@ -95,7 +95,7 @@ describe('a review session read a page at a time', () => {
           const read: string[][] = [];
           let after: NewCandidateRow | null = null;
           for (;;) {
-            const page = queries.newPage({}, NOW, after, pageSize, scan);
+            const page = queries.newPage({}, NOW, NOW + 86_400_000, after, pageSize, scan);
             if (page.length === 0) return read;
             read.push(page.map((row) => row.id));
             after = page.at(-1)!;

@@ -210,9 +210,10 @@ export class ReviewService {
   private newCards(request: QueueRequest, now: number, walkCards: boolean): NewCardReader {
     const seed = hashText(reviewDayLabel(now, this.settings.dayStartsAt));
     return newCardReader(this.settings.newCardOrder, {
-      filePage: (after, count, deck) => this.reviews.newPage(request, now, after, count, walkCards, deck),
+      // A note never reviewed whose frontmatter puts its next_review later waits for that day.
+      filePage: (after, count, deck) => this.reviews.newPage(request, now, this.dayEnd(now), after, count, walkCards, deck),
       decks: () => this.reviews.decks(request),
-      shuffledPage: (after, count) => this.reviews.shuffledNewPage(request, now, seed, after, count),
+      shuffledPage: (after, count) => this.reviews.shuffledNewPage(request, now, this.dayEnd(now), seed, after, count),
     });
   }
 
