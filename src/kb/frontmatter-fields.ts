@@ -21,7 +21,14 @@ function has(reader: FieldReader, key: string): boolean {
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 export function isValidDate(value: string): boolean {
-  return DATE_PATTERN.test(value) && !Number.isNaN(Date.parse(value.includes(' ') ? value.replace(' ', 'T') : value));
+  return DATE_PATTERN.test(value) && isCalendarDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value.includes(' ') ? value.replace(' ', 'T') : value));
+}
+
+/** 2026-11-31 and 2026-02-30 match the pattern, and Date.parse takes them (rolling over), but are no day: the history they date was dropped without a word (found as a user). */
+function isCalendarDay(day: string): boolean {
+  const [year, month, date] = day.split('-').map(Number);
+  const at = new Date(Date.UTC(year, month - 1, date));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === date;
 }
 
 export function readDate(reader: FieldReader, key: string): string | null {
