@@ -34,8 +34,14 @@ export function register(program: Command): void {
         // Undoing an unbury buries the card again: "back to learning, due now" read as if it were due.
         const flag = outcome.grade === null ? FLAG_AFTER_UNDO[outcome.action as keyof typeof FLAG_AFTER_UNDO] : undefined;
         const lines = [flag ? `undid ${what} on ${outcome.cardId}: ${flag} (${state})` : `undid ${what} on ${outcome.cardId}: back to ${state}`];
-        const file = describeWriteback(outcome.file);
-        if (file) lines.push(file);
+        // A note that could not be written is a warning on stderr, as kb rate gives it (it was a
+        // plain stdout line with no word of what comes next: found by a fault probe).
+        if (outcome.file?.status === 'refused') {
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.file.reason}; the undo is stored (kb doctor --fix writes the fields later)\n`);
+        } else {
+          const file = describeWriteback(outcome.file);
+          if (file) lines.push(file);
+        }
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
         kb.db.close();

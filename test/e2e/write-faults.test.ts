@@ -98,6 +98,12 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     chmodSync(abs, 0o644);
     expect(runKb(['--kb', root, 'doctor', '--fix']).code).toBe(0);
     expect(readFileSync(abs, 'utf8')).toContain('review_count: 1');
+    // kb undo on a read-only note warns on stderr as kb rate does (it was a plain stdout line).
+    chmodSync(abs, 0o444);
+    const undone = runKb(['--kb', root, 'undo']);
+    expect(undone.code).toBe(0);
+    expect(undone.stdout).toMatch(/^undid Good on aaaaaaaaaaaa: /);
+    expect(undone.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the undo is stored (kb doctor --fix writes the fields later)\n');
   });
 
   it('a YAML anchor on a review field (item 14)', () => {

@@ -79,10 +79,10 @@ describe('bad input', () => {
   it('a date that is no day of the calendar is refused with the same warning (2026-11-31 dropped three reviews of history without a word, found as a user)', () => {
     for (const day of ['2026-11-31', '2026-02-30', '2026-02-29T08:00:00Z']) {
       const parsed = parseKnowledgeFile('notes/a.md', `---\nid: abcdefgh2345\nlast_reviewed: '${day}'\nnext_review: '2026-12-20'\nreview_count: 3\n---\n# Q\n\n## Answer\n\nA\n`);
-      expect(parsed.cards[0].seed.lastReviewed).toBeNull();
+      expect(parsed.cards[0].seed?.lastReviewed).toBeNull();
       expect(parsed.diagnostics.map((d) => [d.line, d.message])).toEqual([[3, `last_reviewed: expected a date like 2025-10-19, got "${day}"; ignored`]]);
     }
-    expect(parseKnowledgeFile('notes/a.md', "---\nid: abcdefgh2345\nlast_reviewed: '2028-02-29'\n---\n# Q\n\n## Answer\n\nA\n").cards[0].seed.lastReviewed).toBe('2028-02-29');
+    expect(parseKnowledgeFile('notes/a.md', "---\nid: abcdefgh2345\nlast_reviewed: '2028-02-29'\n---\n# Q\n\n## Answer\n\nA\n").cards[0].seed?.lastReviewed).toBe('2028-02-29');
   });
 
   it('binary files are skipped with a warning', () => {
