@@ -82,6 +82,8 @@ knowledge base is read-only: make your own with kb init DIR.`),
         const answer = flags.answer === '-' ? await readStdin() : (flags.answer ?? '');
         const add = await import('../app/add-note.ts');
         if (!flags.edit && add.normalizeAnswer(answer) === '') throw new UserError(`the answer is empty; ${NO_ANSWER.replace('no answer given: ', '')}`);
+        // kb scan skips a file with a NUL byte as binary: such a note was written, then never asked.
+        if (`${question}${answer}`.includes('\0')) throw new UserError('the question or answer holds a NUL byte (binary input?); nothing was added');
 
         const { cardQueries } = await import('../store/card-rows.ts');
         const { reviewDayLabel } = await import('../srs/study-day.ts');

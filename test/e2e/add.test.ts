@@ -215,6 +215,10 @@ describe('kb add', () => {
     const empty = runKb(['--kb', root, 'add', 'Q?', '--answer', '-'], { input: '\n  \n' });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('the answer is empty');
+    // A NUL byte: kb scan would skip the note as binary (it was written, then never asked: found by a fault probe).
+    const binary = runKb(['--kb', root, 'add', 'Q4?', '--answer', '-'], { input: 'a\0b' });
+    expect(binary.code).toBe(1);
+    expect(binary.stderr).toBe('kb: the question or answer holds a NUL byte (binary input?); nothing was added\n');
     const blank = runKb(['--kb', root, 'add', '  ', '--answer', 'x']);
     expect(blank.code).toBe(1);
     expect(blank.stderr).toContain('the question is empty');
