@@ -55,8 +55,15 @@ export function sectionEnd(children: RootContent[], index: number, bodyLength: n
 
 /** A Markdown source slice as cards hold it: LF line endings, no surrounding blank lines. */
 export function cleanSlice(source: string, start = 0, end = source.length): string {
-  return source.slice(start, end).replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  return source.slice(start, end).replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd().replace(TRAILING_RULE, '').trimEnd();
 }
+
+/**
+ * A thematic break (---, ***, ___) closing a slice after a blank line: the separator before the
+ * next section or card, not part of this one (it drew an empty rule under the answer, found as
+ * a user). Right after a line of text, --- underlines a heading and is left alone.
+ */
+const TRAILING_RULE = /\n[ \t]*\n[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** Source of `[start, end)` with some ranges cut out (e.g. a kb-calc block inside an answer). */
 export function sliceWithout(source: string, start: number, end: number, cuts: Array<[number, number]>): string {
