@@ -62,7 +62,14 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
       throw new UserError(error.message);
     }
     const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      // Every command failed on it, kb doctor too, with no word on what to do (found by a fault probe).
+      const path = databasePath(options);
+      throw new UserError(
+        `database ${path}: ${(error as Error).message}; it is a cache of the notes and review logs: move it aside (mv ${path} ${path}.broken) and the next kb command rebuilds it (lab runs and quiz answers lived only in it)`,
+      );
+    }
+    if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
       throw new UserError(`database ${databasePath(options)}: ${(error as Error).message}`);
     }
     throw error;

@@ -22,8 +22,8 @@ const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
   ['SQLITE_IOERR', 'disk I/O error; check the disk (dmesg), then run kb doctor'],
   ['SQLITE_READONLY', 'it cannot be written (read-only file or file system); make it writable, or set KB_DB to a writable path'],
   ['SQLITE_CANTOPEN', 'it cannot be opened; check that its folder exists and is writable'],
-  ['SQLITE_CORRUPT', 'it is damaged; run kb doctor (kb scan rebuilds the cards from the notes)'],
-  ['SQLITE_NOTADB', 'it is not a SQLite database; move it away or set KB_DB'],
+  ['SQLITE_CORRUPT', 'it is damaged; move it aside and the next kb command rebuilds it from the notes and review logs'],
+  ['SQLITE_NOTADB', 'it is not a SQLite database; move it aside and the next kb command rebuilds it from the notes and review logs'],
   ['SQLITE_PROTOCOL', 'file locking failed; run the command again'],
 ];
 

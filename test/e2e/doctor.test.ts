@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
@@ -104,12 +104,18 @@ describe('kb doctor', () => {
     expect(doctor.stdout).toMatch(/^1 error, \d+ warnings?$/m);
   });
 
-  it('names a database file that is not a database', () => {
+  it('names a database file that is not a database, and says how to rebuild it (it said nothing of what to do)', () => {
     const root = writeKb({ 'notes/a.md': note('A') });
     mkdirSync(join(root, '.kb'));
-    writeFileSync(join(root, '.kb/kb.db'), 'not a database, just text that is long enough to have a header page'.repeat(4));
+    const db = join(root, '.kb/kb.db');
+    writeFileSync(db, 'not a database, just text that is long enough to have a header page'.repeat(4));
     const result = runKb(['--kb', root, 'doctor']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`kb: database ${join(root, '.kb/kb.db')}: file is not a database\n`);
+    expect(result.stderr).toBe(
+      `kb: database ${db}: file is not a database; it is a cache of the notes and review logs: move it aside (mv ${db} ${db}.broken) and the next kb command rebuilds it (lab runs and quiz answers lived only in it)\n`,
+    );
+    // Done as it says, the next command rebuilds it from the notes.
+    renameSync(db, `${db}.broken`);
+    expect(runKb(['--kb', root, 'doctor']).code).toBe(0);
   });
 });
