@@ -43,6 +43,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           const card = service.card(row.id);
           return card ? dailyFront(card, reviewDayLabel(now, service.settings.dayStartsAt)) : row.front;
         };
+        const { formatCardTable, listedDue } = await import('../ui/text/card-table.ts');
         const entries = listCards(kb.db, filter, now).map((row) => ({
           id: row.id,
           question: question(row),
@@ -51,10 +52,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           path: row.path,
           line: row.line,
           state: STATE_NAMES[row.state],
-          // A new card has no due date, as in Anki (it comes in newCardOrder): its row's is the
-          // time this clone first scanned it, which made two clones' listings differ. One its
-          // note's next_review puts later waits for that day: that date it has.
-          due: row.state === 0 && row.due <= now ? null : new Date(row.due).toISOString(),
+          due: listedDue(row.state, row.due, now),
           // A new card has no memory state yet: FSRS's 0 is no stability and no difficulty (its scale is 1-10).
           stability: row.state === 0 ? null : row.stability,
           difficulty: row.state === 0 ? null : row.difficulty,
@@ -69,7 +67,6 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
           return;
         }
-        const { formatCardTable } = await import('../ui/text/card-table.ts');
         process.stdout.write(formatCardTable(entries, now, terminalColumns() ?? 80));
       } finally {
         kb.db.close();

@@ -24,6 +24,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { ReviewService } = await import('../app/review/review-service.ts');
       const { formatDue } = await import('../ui/text/due-list.ts');
+      const { listedDue } = await import('../ui/text/card-table.ts');
       const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const { dailyFront } = await import('../app/review/review-calc.ts');
       const { reviewDayLabel } = await import('../srs/study-day.ts');
@@ -49,8 +50,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
               id: entry.id,
               queue: section,
               state: STATE_NAMES[entry.state],
-              // A new card has no due date (see kb cards): the same listing on every clone.
-              due: entry.state === 0 && entry.due <= now ? null : new Date(entry.due).toISOString(),
+              due: listedDue(entry.state, entry.due, now),
               kind: card?.kind ?? 'note',
               path: card?.path ?? '',
               line: card?.line ?? 1,

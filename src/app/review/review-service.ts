@@ -8,7 +8,6 @@
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
 import { withLabFigures } from '../../kb/calc-figures.ts';
-import { IMPORTED_EVENT_PREFIX } from '../revlog/import-revlog.ts';
 import { randomUUID } from 'node:crypto';
 import { cardActionQueries, type CardAction, type CardActionQueries } from '../../store/card-action-log.ts';
 import { cardQueries, type CardRow } from '../../store/card-rows.ts';
@@ -22,6 +21,7 @@ import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
 import { deferredReason, noteWrites } from '../review-log/deferred-fields.ts';
+import { IMPORTED_EVENT_PREFIX } from '../revlog/import-revlog.ts';
 import { localMinuteLabel, nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
 import type { EventKey } from '../../store/review-events.ts';
 import type { LeechAction } from '../../srs/leech.ts';
@@ -322,8 +322,7 @@ export class ReviewService {
     // A rating whose patch is gone (a replay of merged or imported history changed the state it
     // started from) has its note's fields written from the card as it is again: the note said
     // the rating stood (found as a user, undoing after kb import --revlog).
-    const rewriteWithoutPatch = !file && !('action' in entry);
-    if ((file || rewriteWithoutPatch) && card && this.writesBack(card)) {
+    if (card && this.writesBack(card) && (file || !('action' in entry))) {
       fileResult = this.heldByGit(card) ?? (file ? restoreNote(this.target.root, file) : null);
       // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
       // are written from the card as it is again, rather than left saying the rating stood.

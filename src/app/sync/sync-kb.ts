@@ -197,16 +197,22 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
   return ours;
 }
 
+/** `path` as committed at HEAD and as it is now, or null when HEAD lacks it. */
+function headAndNow(top: string, path: string): { head: string; now: string } | null {
+  const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
+  return head.code === 0 ? { head: head.stdout, now: readFileSync(join(top, path), 'utf8') } : null;
+}
+
 /** kb.json differs from HEAD's only in the key kb optimize writes. */
 function onlyFittedWeightsChanged(top: string, path: string): boolean {
-  const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
-  if (head.code !== 0) return false;
+  const versions = headAndNow(top, path);
+  if (versions === null) return false;
   const withoutWeights = (text: string): unknown => {
     const { fsrsParameters: _weights, ...rest } = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
     return rest;
   };
   try {
-    return isDeepStrictEqual(withoutWeights(head.stdout), withoutWeights(readFileSync(join(top, path), 'utf8')));
+    return isDeepStrictEqual(withoutWeights(versions.head), withoutWeights(versions.now));
   } catch {
     return false; // not JSON: the user's edit, theirs to commit
   }
@@ -214,7 +220,6 @@ function onlyFittedWeightsChanged(top: string, path: string): boolean {
 
 /** `path` (from the repository's top; `kbPath` from the knowledge base's root) changed against HEAD only as kb changes a note. */
 function onlyKbFieldsChanged(top: string, path: string, kbPath: string, notesFolders: readonly string[]): boolean {
-  const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
-  if (head.code !== 0) return false;
-  return differOnlyInKbFields(kbPath, head.stdout, readFileSync(join(top, path), 'utf8'), notesFolders);
+  const versions = headAndNow(top, path);
+  return versions !== null && differOnlyInKbFields(kbPath, versions.head, versions.now, notesFolders);
 }

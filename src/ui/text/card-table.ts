@@ -25,6 +25,15 @@ export function stateLabel(entry: CardEntry): string {
   return [entry.state, entry.suspended ? 'suspended' : '', entry.buried ? 'buried' : '', entry.leech ? 'leech' : ''].filter(Boolean).join(' ');
 }
 
+/**
+ * A card's due time as kb cards and kb due list it (ISO), or null for a new card that is
+ * available now: it has no due date, as in Anki (its row's is when this clone first scanned
+ * it, which made two clones' listings differ). One its note's next_review holds back keeps that date.
+ */
+export function listedDue(state: number, due: number, now: number): string | null {
+  return state === 0 && due <= now ? null : new Date(due).toISOString();
+}
+
 /** The local date a card is due ("2026-03-10"), "now" when it is due already, "-" for a new card. */
 function dueLabel(due: string | null, now: number): string {
   if (due === null) return '-';
