@@ -2,6 +2,7 @@
 // else $EDITOR, else vi; the setting split on spaces (so "code --wait" works), then +LINE
 // and the file, which vi, vim, nano, emacs and micro all understand.
 import { readFileSync } from 'node:fs';
+import { parseFrontmatter } from './frontmatter.ts';
 
 export function defaultEditor(): string {
   return process.env.VISUAL || process.env.EDITOR || 'vi';
@@ -18,17 +19,15 @@ export function editorInvocation(editor: string, line: number, file: string): { 
  * frontmatter's `---` (found as a user).
  */
 export function noteQuestionLine(file: string): number {
-  let lines: string[];
+  let text: string;
   try {
-    lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    text = readFileSync(file, 'utf8');
   } catch {
     return 1;
   }
-  let bodyStart = 0;
-  if (lines[0]?.replace(/^\uFEFF/, '') === '---') {
-    const end = lines.findIndex((line, i) => i > 0 && (line === '---' || line === '...'));
-    if (end > 0) bodyStart = end + 1;
-  }
-  const heading = lines.findIndex((line, i) => i >= bodyStart && /^# /.test(line));
-  return (heading >= 0 ? heading : Math.min(bodyStart, lines.length - 1)) + 1;
+  // The frontmatter as kb reads it everywhere else; its body's first line, 1-based.
+  const bodyLine = parseFrontmatter(file, text).bodyLine;
+  const lines = text.split(/\r?\n/);
+  const heading = lines.findIndex((line, i) => i >= bodyLine - 1 && /^# /.test(line));
+  return heading >= 0 ? heading + 1 : Math.min(bodyLine, lines.length);
 }

@@ -22,17 +22,19 @@ function valueAt(settings: unknown, key: string): unknown {
 /** The vault's template and journal folders as knowledge-base paths (`Templates`, `Daily`); none outside an Obsidian vault. */
 export function obsidianSkippedFolders(root: string): string[] {
   const folders: string[] = [];
-  for (const [file, key] of SETTINGS.flatMap(([file, keys]) => keys.map((key) => [file, key] as const))) {
+  for (const [file, keys] of SETTINGS) {
     let settings: unknown;
     try {
       settings = JSON.parse(readFileSync(join(root, file), 'utf8'));
     } catch {
       continue; // no such plugin, or settings kb cannot read: nothing to leave out
     }
-    const folder = valueAt(settings, key);
-    if (typeof folder !== 'string') continue;
-    const path = folder.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
-    if (path !== '' && !path.split('/').includes('..')) folders.push(path);
+    for (const key of keys) {
+      const folder = valueAt(settings, key);
+      if (typeof folder !== 'string') continue;
+      const path = folder.replace(/\\/g, '/').replace(/^\/+|\/+$/g, '');
+      if (path !== '' && !path.split('/').includes('..')) folders.push(path);
+    }
   }
   return folders;
 }
