@@ -14,15 +14,21 @@ import { FakeLabs } from '../ui/fake-labs.ts';
 // Local 06:00: far from the 04:00 day start.
 const START = new Date(2026, 2, 10, 6).getTime();
 
+/** A review run started at START on one deck of new cards. */
+async function runOnDeck(deck: string) {
+  const root = tempDir('kb-summary-');
+  mkdirSync(join(root, 'cards'), { recursive: true });
+  writeFileSync(join(root, 'cards/deck.md'), deck);
+  const db = openDatabase(join(root, 'kb.db'));
+  await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
+  const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
+  const run = new ReviewRun(service, root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+  return { run, db };
+}
+
 describe('a review run summary', () => {
   it('puts a learning step still to come today under later today, and leaves it out of tomorrow', async () => {
-    const root = tempDir('kb-summary-');
-    mkdirSync(join(root, 'cards'), { recursive: true });
-    writeFileSync(join(root, 'cards/deck.md'), '## One?\n\nA.\n\n## Two?\n\nB.\n');
-    const db = openDatabase(join(root, 'kb.db'));
-    await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
-    const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
-    const run = new ReviewRun(service, root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const { run, db } = await runOnDeck('## One?\n\nA.\n\n## Two?\n\nB.\n');
     const next = run.next(START);
     if (next.kind !== 'card') throw new Error('expected a card');
     run.rate(next.card.id, 3, START + 1_000, 1_000);
@@ -41,13 +47,7 @@ describe('a review run summary', () => {
   });
 
   it('says what a run quit early leaves due now, and does not count it again as tomorrow\'s', async () => {
-    const root = tempDir('kb-summary-');
-    mkdirSync(join(root, 'cards'), { recursive: true });
-    writeFileSync(join(root, 'cards/deck.md'), '## One?\n\nA.\n\n## Two?\n\nB.\n\n## Three?\n\nC.\n');
-    const db = openDatabase(join(root, 'kb.db'));
-    await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START - 60_000 });
-    const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
-    const run = new ReviewRun(service, root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const { run, db } = await runOnDeck('## One?\n\nA.\n\n## Two?\n\nB.\n\n## Three?\n\nC.\n');
     const first = run.next(START);
     if (first.kind !== 'card') throw new Error('expected a card');
     // Again: its one-minute step is over five minutes later, so it is due now when the run ends.
