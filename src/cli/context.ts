@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
 import { LocationError, locateKnowledgeBase, stateFolderName, unadoptedFolderHint, type KbSource } from '../kb/location.ts';
 import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
 import { logProblems, replayScannedCards, syncReviewLogs } from '../app/review-log/open-review-log.ts';
+import type { Replaying } from '../app/review-log/review-log.ts';
 import { UserError } from './errors.ts';
 import { noteDatabasePath } from './fault.ts';
 
@@ -78,13 +79,41 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
 
 /** The database caches the review logs: what was appended since the last run is replayed first. */
 function readReviewLogs(kb: KnowledgeBase): void {
+  let noticeShown = false;
   try {
-    const problems = logProblems(syncReviewLogs(kb));
+    const problems = logProblems(
+      syncReviewLogs(kb, (replay) => {
+        // A replay of seconds would otherwise look like a hang before the first screen (found
+        // after kb optimize: the next kb review sat blank for 5 s on 100,000 events). On a
+        // terminal only, and taken away once done: what follows starts on a clean line.
+        if (!process.stderr.isTTY || replay.events < LONG_REPLAY_EVENTS) return;
+        process.stderr.write(fitLine(replayNotice(replay), process.stderr.columns));
+        noticeShown = true;
+      }),
+    );
+    if (noticeShown) process.stderr.write('\r\x1b[K');
     if (problems) process.stderr.write(`kb: ${problems}\n`);
   } catch (error) {
+    if (noticeShown) process.stderr.write('\n');
     kb.db.close();
     throw error;
   }
+}
+
+/** From this many events a replay takes about a second or more (100,000: 2-5 s on 2 cores). */
+const LONG_REPLAY_EVENTS = 20_000;
+
+/** What kb is doing while it replays a long history. */
+function replayNotice(replay: Replaying): string {
+  const why = replay.cause === 'settings' ? "kb.json's FSRS settings changed" : 'new to this database';
+  return `kb: replaying ${replay.events.toLocaleString('en-US')} review events (${why})…`;
+}
+
+/** One line that does not wrap, so that \r and erasing the line take all of it away. */
+function fitLine(text: string, columns: number | undefined): string {
+  // A terminal whose size is not set (a pty nobody sized) says 0 columns.
+  const width = (columns || 80) - 1;
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 function databasePath(options: OpenOptions): string {

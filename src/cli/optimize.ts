@@ -13,7 +13,7 @@ export function register(program: Command): void {
       helpText('\nScores: log loss (how well the predicted recall matches what you answered; lower is better) and\n' +
         'RMSE(bins) (predicted vs actual recall, binned; lower is better), on a time-series split: weights\n' +
         'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
-        "have the lower log loss; kb then replays every card's history under them (as Anki does after\n" +
+        "have the lower log loss; kb then replays every card's history under them at once (as Anki does after\n" +
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
         'many more (exit 0; with --json, {"enoughHistory": false, ...}).'),
     )
@@ -69,8 +69,16 @@ export function register(program: Command): void {
           previousRmseBins: outcome.previous.rmseBins,
         });
       }
+      // Every card's history is replayed under the new weights now, rather than at the next
+      // start, which would sit silent for as long (seconds on a long history) before its screen.
+      let replaySeconds: number | undefined;
+      if (write) {
+        const replayStarted = Date.now();
+        openKnowledgeBase({ kb: command.optsWithGlobals().kb }).db.close();
+        replaySeconds = (Date.now() - replayStarted) / 1000;
+      }
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, seconds }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`);
         return;
       }
       const row = (name: string, scores: { logLoss: number; rmseBins: number }) => `  ${name.padEnd(28)} ${scores.logLoss.toFixed(4).padStart(8)} ${scores.rmseBins.toFixed(4).padStart(10)}`;
@@ -84,7 +92,7 @@ export function register(program: Command): void {
       if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
       else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');
       else if (kb.bundled) lines.push('better, but the bundled knowledge base is read-only: kb init DIR makes one of your own');
-      else lines.push(`better: written to ${kb.configPath} (fsrsParameters; kb sync commits it); every card's history is replayed under them on kb's next start`);
+      else lines.push(`better: written to ${kb.configPath} (fsrsParameters; kb sync commits it); every card's history replayed under them in ${(replaySeconds ?? 0).toFixed(1)} s`);
       process.stdout.write(`${lines.join('\n')}\n`);
     });
 }

@@ -126,6 +126,28 @@ describe('review log replay', () => {
     expect(rows(fresh.db)).toEqual(after);
   });
 
+  it('says before a replay how many events it goes over and why: new events, or every event under new settings', () => {
+    const folder = tempDir('kb-logs-');
+    const writer = device(folder);
+    writer.service.rate('c1', 3, START + 1000);
+    writer.service.rate('c2', 1, START + 2000);
+    const reader = device(folder);
+    const heard: unknown[] = [];
+    const onReplay = (replay: unknown) => heard.push(replay);
+    reader.log.ingest({ root: '', writable: false, onReplay });
+    expect(heard).toEqual([{ events: 2, cause: 'logs' }]);
+    // Nothing new: no replay, not a word.
+    reader.log.ingest({ root: '', writable: false, onReplay });
+    expect(heard).toHaveLength(1);
+    writer.service.rate('c3', 4, START + 3000);
+    reader.log.ingest({ root: '', writable: false, onReplay });
+    expect(heard[1]).toEqual({ events: 1, cause: 'logs' });
+    // New settings (kb.json changed): every event is replayed.
+    const retuned = new ReviewLog(reader.db, folder, new FsrsScheduler({ ...settings, desiredRetention: 0.8 }));
+    retuned.ingest({ root: '', writable: false, onReplay });
+    expect(heard[2]).toEqual({ events: 3, cause: 'settings' });
+  });
+
   it('skips a line that is not an event, names it, and reads the rest; a half-written last line waits', () => {
     const folder = tempDir('kb-logs-');
     const writer = device(folder);

@@ -3,6 +3,7 @@
 // under, and shown by kb stats. Too little history is a clear refusal.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
@@ -40,7 +41,7 @@ describe('kb optimize', () => {
     const before = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; stability: number }>;
     const run = runKb(['--kb', root, 'optimize', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    const outcome = JSON.parse(run.stdout) as { written: boolean; better: boolean; fitted: { logLoss: number }; previous: { logLoss: number }; weights: number[] };
+    const outcome = JSON.parse(run.stdout) as { written: boolean; better: boolean; fitted: { logLoss: number }; previous: { logLoss: number }; weights: number[]; replaySeconds: number };
     expect(outcome.better).toBe(true);
     expect(outcome.written).toBe(true);
     expect(outcome.fitted.logLoss).toBeLessThan(outcome.previous.logLoss);
@@ -48,8 +49,17 @@ describe('kb optimize', () => {
     expect(config.newPerDay).toBe(20);
     expect(config.fsrsParameters.weights).toEqual(outcome.weights);
     expect(config.fsrsParameters.reviews).toBe(1280);
+    // The replay under the fitted weights ran in kb optimize itself, not at the next start
+    // (which sat silent for seconds before its screen on a long history).
+    expect(outcome.replaySeconds).toBeGreaterThan(0);
+    const db = new Database(join(root, '.kb/kb.db'), { readonly: true });
+    const replayedUnder = db.prepare("SELECT value FROM meta WHERE key = 'replay_settings'").get() as { value: string };
+    const pending = db.prepare('SELECT count(*) AS n FROM replay_pending').get();
+    db.close();
+    expect((JSON.parse(replayedUnder.value) as { fsrs: { w: number[] } }).fsrs.w).toEqual(outcome.weights);
+    expect(pending).toEqual({ n: 0 });
 
-    // The next start replays every card under the fitted weights: the memory states change.
+    // The memory states changed under the fitted weights.
     const after = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; stability: number }>;
     expect(after.map((card) => card.stability)).not.toEqual(before.map((card) => card.stability));
     const stats = runKb(['--kb', root, 'stats']);

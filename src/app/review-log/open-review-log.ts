@@ -2,7 +2,7 @@
 // one-time export of a database's older history, then reading what other devices (or a
 // killed kb) appended, replayed into the database before anything reads the schedule.
 import type { KbDatabase } from '../../store/db.ts';
-import { ReviewLog, reviewLogFolder, type IngestReport } from './review-log.ts';
+import { ReviewLog, reviewLogFolder, type IngestReport, type Replaying } from './review-log.ts';
 import { FsrsScheduler } from '../../srs/fsrs.ts';
 import type { ReviewSettings } from '../../srs/review-settings.ts';
 
@@ -19,11 +19,11 @@ export function openReviewLog(kb: LoggedKnowledgeBase): ReviewLog | null {
 }
 
 /** Exports legacy history (once) and ingests the logs; null when the knowledge base keeps no log. */
-export function syncReviewLogs(kb: LoggedKnowledgeBase): IngestReport | null {
+export function syncReviewLogs(kb: LoggedKnowledgeBase, onReplay?: (replay: Replaying) => void): IngestReport | null {
   const log = openReviewLog(kb);
   if (log === null) return null;
   log.exportLegacy();
-  return log.ingest({ root: kb.root, writable: kb.writable });
+  return log.ingest({ root: kb.root, writable: kb.writable, onReplay });
 }
 
 /** After a scan added cards: replays those that had events waiting, and rewrites their fields. */

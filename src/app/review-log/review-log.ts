@@ -59,6 +59,12 @@ export interface IngestReport {
   rewritten: number;
 }
 
+/** A replay about to run, and why: events new to this database, or the FSRS settings in kb.json changed (every event). */
+export interface Replaying {
+  events: number;
+  cause: 'logs' | 'settings';
+}
+
 export const LOG_EXPORTED_KEY = 'review_log_exported';
 const REPLAY_SETTINGS_KEY = 'replay_settings';
 
@@ -181,8 +187,12 @@ export class ReviewLog {
     this.replayPending();
   }
 
-  /** Reads what every log appended since the last read and replays the cards it touched (one transaction). */
-  ingest(options: { root: string; writable: boolean }): IngestReport {
+  /**
+   * Reads what every log appended since the last read and replays the cards it touched (one
+   * transaction). `onReplay` hears, before it starts, how many events the replay goes over and
+   * why: a clone's first open or new settings in kb.json replay them all, which takes seconds.
+   */
+  ingest(options: { root: string; writable: boolean; onReplay?: (replay: Replaying) => void }): IngestReport {
     // The usual open: nothing appended, nothing waiting, same settings. Checked without the
     // write lock, so commands that only read never queue behind one another.
     const writes = noteWrites(options);
@@ -199,13 +209,15 @@ export class ReviewLog {
     try {
       outcome = this.db
         .transaction(() => {
-          this.followSettings();
+          const settingsChanged = this.followSettings();
           let read = 0;
           // The events of cards that had none before: kept as read, so the replay needs not read them back.
           const fresh = new Map<string, EventRow[] | null>();
           const names = listLogFiles(this.folder);
           if (this.events.isEmpty()) read = this.loadFiles(names, problems, fresh);
           else for (const name of names) read += this.readFile(name, problems, fresh);
+          const replaying = settingsChanged ? this.events.count() : read;
+          if (replaying > 0) options.onReplay?.({ events: replaying, cause: settingsChanged ? 'settings' : 'logs' });
           const changed = this.replayPending(fresh);
           if (writes.mode === 'deferred') deferFields(this.events, changed);
           return { read, changed };
@@ -233,14 +245,15 @@ export class ReviewLog {
     return true;
   }
 
-  /** The settings a replay depends on changed since the last one: every card with events is replayed. */
-  private followSettings(): void {
+  /** The settings a replay depends on changed since the last one: every card with events is replayed (true). */
+  private followSettings(): boolean {
     const key = replaySettingsKey(this.scheduler.settings);
     const stored = this.events.meta(REPLAY_SETTINGS_KEY);
-    if (stored === key) return;
+    if (stored === key) return false;
     // A database that never recorded them (new, or migrated) already is what its rows say.
     if (stored !== null) this.events.markAllPending();
     this.events.setMeta(REPLAY_SETTINGS_KEY, key);
+    return stored !== null;
   }
 
   /**
