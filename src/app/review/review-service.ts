@@ -59,6 +59,8 @@ export interface RatingOutcome {
   uuid: string;
   cardId: string;
   grade: Grade;
+  /** When the rating is stored: `now`, or the card's last review where that is later (srs/replay.ts rateRow). */
+  at: number;
   /** The card's row before the rating (read in the rating's transaction). */
   beforeRow: FsrsColumns;
   before: FsrsState;
@@ -252,7 +254,7 @@ export class ReviewService {
   rate(cardId: string, grade: Grade, now: number, durationMs = 0, shown?: ShownSchedule): RatingOutcome {
     const card = this.requireCard(cardId);
     const uuid = randomUUID();
-    const { beforeRow, afterRow, before, after, prepared, leech } = this.transaction(() => {
+    const { at, beforeRow, afterRow, before, after, prepared, leech } = this.transaction(() => {
       this.log?.catchUp();
       const beforeRow = this.requireRow(cardId);
       if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow, now);
@@ -268,10 +270,10 @@ export class ReviewService {
         afterRow,
       );
       this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
-      return { beforeRow, afterRow, before, after, prepared, leech };
+      return { at, beforeRow, afterRow, before, after, prepared, leech };
     });
     const writeback = prepared === null ? null : this.writeBack(card, afterRow, () => this.commitPrepared(prepared));
-    return { uuid, cardId, grade, beforeRow, before, after, writeback, leech };
+    return { uuid, cardId, grade, at, beforeRow, before, after, writeback, leech };
   }
 
   /**
