@@ -16,7 +16,9 @@ export function register(program: Command): void {
       helpText("\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
         'When the write-back is refused (the file changed, a YAML anchor on a review field, a full or\n' +
         'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
-        'writes the fields later (once the file is fixed, where the file itself was the reason).'),
+        'writes the fields later (once the file is fixed, where the file itself was the reason).\n' +
+        "A clock behind the card's last review (set back, or another device's ahead) gets a warning:\n" +
+        'the rating is stored at that last review, so the card\'s reviews stay in time order.'),
     )
     .action(async (cardId: string, rating: string, options: { json?: boolean }, command: Command) => {
       const { parseGrade } = await import('../model/fsrs-state.ts');
@@ -26,6 +28,7 @@ export function register(program: Command): void {
       const { ReviewService, UnknownCardError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
       const { leechMessage } = await import('../srs/leech.ts');
+      const { clockBehindMessage } = await import('../srs/replay.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const service = new ReviewService(kb);
@@ -43,6 +46,8 @@ export function register(program: Command): void {
         }
         // The rating is stored even when its write-back was refused: exit 0 with a warning, so a
         // script that retries on failure does not rate the card twice.
+        const clock = clockBehindMessage(outcome.at, now);
+        if (clock) process.stderr.write(`kb: warning: ${clock}\n`);
         if (outcome.writeback?.status === 'refused') {
           const later = outcome.writeback.untilEdited ? 'once the file is fixed, kb doctor --fix writes the fields' : 'kb doctor --fix writes the fields later';
           process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored (${later})\n`);

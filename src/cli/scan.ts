@@ -18,7 +18,9 @@ export function register(program: Command): void {
       helpText(`
 Missing card ids are written into the files of a personal knowledge base (only the id is
 inserted; the write is atomic). The bundled knowledge base is read-only: cards without an
-id there get an id derived from their file and question, kept in the database only.
+id there get an id derived from their file and question, kept in the database only. So does
+a note kb cannot write into (made read-only with chmod a-w, reached through a symbolic
+link): each scan tries again, and writes that same id once it can, so its reviews stay.
 Exit code 1 when any file has an error; the other files are scanned all the same.`),
     )
     .action(async (options: { json?: boolean; full?: boolean; writeIds?: boolean }, command: Command) => {

@@ -39,7 +39,9 @@ function idFromBytes(bytes: Uint8Array): string {
  * Ids for cards of the bundled knowledge base that have none in their file. That knowledge
  * base is read-only, so kb scan cannot write an id; it derives one from where the card is
  * instead, in the same form as a written id. `kb scan --write-ids` later writes exactly
- * these ids into the files, so the review history recorded under them carries over.
+ * these ids into the files, so the review history recorded under them carries over. A
+ * personal knowledge base's note kb could not write into (read-only, a symbolic link) gets
+ * one too, and the scan that can write at last writes that same id (ScanFileInput.keepIds).
  * Derived ids are stable while a note keeps its path (and a card its heading).
  */
 interface CardPlace {

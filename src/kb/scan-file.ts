@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { closeStaged, FileChangedError, stageWrite, type StagedWrite } from './atomic-write.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { insertMissingIds } from './id-insert.ts';
-import { derivedCardId } from './card-identity.ts';
+import { derivedCardId, newCardId } from './card-identity.ts';
+import { isWriteProtected, WRITE_PROTECTED } from './writeback.ts';
 import { parseLocated } from './parse-file.ts';
 import { readKnowledgeFile } from './read-file.ts';
 import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from '../model/knowledge-base.ts';
@@ -17,6 +18,12 @@ export interface ScanFileInput {
   mtimeMs: number;
   /** The content hash the last clean scan recorded, if any: the same hash skips parsing. */
   knownSha: string | null;
+  /**
+   * Ids the database gives cards of this file that the file does not hold (derived: an earlier
+   * scan could not write them, the note being read-only, say). A card whose derived id is one of
+   * them gets that id written, not a new one: its ratings stay with it.
+   */
+  keepIds?: readonly string[];
 }
 
 export interface ScanFileContext {
@@ -53,6 +60,8 @@ export type ScanFileOutcome =
       diagnostics: Diagnostic[];
       /** Read while it was changing: its cards stay as the database has them, apart from those listed. */
       held?: boolean;
+      /** Its missing ids could not be written: no stamp is kept for it, so the next scan reads it and tries again. */
+      idsPending?: boolean;
     };
 
 export function sha256(bytes: Uint8Array): string {
@@ -109,8 +118,19 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   // Someone (another kb, an editor) is changing the file right now: take only the cards
   // that already have ids and leave the rest to the next scan, which reads it afresh.
   const held: ParsedFileOutcome = { ...derived, cards: derived.cards.filter((card) => card.idInFile), diagnostics: [...parsed.diagnostics], held: true };
+  // A note made read-only (chmod a-w) is one its owner protects: kb's write-backs leave it
+  // alone, and so does the id write (the rename would replace it all the same, as root too).
+  if (isWriteProtected({ mode: read.mode })) return idsNotWritten(derived, path, WRITE_PROTECTED);
   try {
-    const idFor = context.deriveWrittenIds ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards) : undefined;
+    const keep = new Set(input.keepIds ?? []);
+    const idFor = context.deriveWrittenIds
+      ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards)
+      : keep.size > 0
+        ? (card: ParsedCard) => {
+            const id = derivedCardId(path, card, parsed.cards);
+            return keep.has(id) ? id : newCardId();
+          }
+        : undefined;
     const withIds = insertMissingIds(read.raw, located, idFor);
     // Expected as read: size and hash of the bytes, mtime from the walk's stat (taken before the read).
     const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha }, { rootReal: context.rootReal, readBytes: read.bytes, mode: read.mode, realFolders: realFoldersOf(context) });
@@ -139,7 +159,11 @@ export const CHANGED_WHILE_SCANNED = 'card ids not written: the note changed whi
 /** The outcome of an id write that failed with `error` (one that succeeded is `written`). */
 export function idWriteFailed(pending: Pick<PendingIdWrite, 'path' | 'held' | 'derived'>, error: unknown): ScanFileOutcome {
   if (error instanceof FileChangedError) return { ...pending.held, diagnostics: [...pending.held.diagnostics, { severity: 'warning', file: pending.path, message: CHANGED_WHILE_SCANNED }] };
-  const outcome = pending.derived;
   const reason = isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : (error as Error).message;
-  return { ...outcome, diagnostics: [...outcome.diagnostics, { severity: 'warning', file: pending.path, message: `card ids not written: ${reason}` }] };
+  return idsNotWritten(pending.derived, pending.path, reason);
+}
+
+/** The file's cards with derived ids, said why, and read again by the next scan (which writes the same ids once it can). */
+function idsNotWritten(derived: ParsedFileOutcome, path: KbPath, reason: string): ScanFileOutcome {
+  return { ...derived, idsPending: true, diagnostics: [...derived.diagnostics, { severity: 'warning', file: path, message: `card ids not written: ${reason}` }] };
 }

@@ -51,6 +51,8 @@ export type WritebackResult =
       untilEdited?: true;
       /** An undo's restore found the note edited since the rating: its old bytes cannot go back over the edit. */
       editedSince?: true;
+      /** The file changed between kb's read and its write (another kb's write-back, or an edit): read it again to write it. */
+      changed?: true;
     };
 
 function sha256(data: string | Buffer): string {
@@ -104,12 +106,13 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
   return { path, abs, raw: file.raw, expect: { size: file.bytes.length, mtimeMs, sha256: sha256(file.bytes) } };
 }
 
-function write(root: string, note: ReadNote, text: string): { refused: string } | Rewrite {
+function write(root: string, note: ReadNote, text: string): { refused: string; changed?: true } | Rewrite {
   try {
     return { path: note.path, before: note.expect, after: writeFileAtomic(root, note.abs, text, note.expect) };
   } catch (error) {
     const name = (error as Error).name;
-    if (name === 'FileChangedError' || name === 'OutsideKnowledgeBaseError') return { refused: (error as Error).message };
+    if (name === 'FileChangedError') return { refused: (error as Error).message, changed: true };
+    if (name === 'OutsideKnowledgeBaseError') return { refused: (error as Error).message };
     // A full disk or a read-only mount: the rating is stored all the same, the file waits for kb doctor --fix.
     if (isFsFault(error)) return { refused: describeFsFault({ code: error.code, syscall: error.syscall }, note.path) };
     throw error;
@@ -153,7 +156,7 @@ export function prepareWriteback(
 /** Writes a prepared write-back, unless the file changed since it was read. */
 export function commitWriteback(root: string, prepared: PreparedWriteback): WritebackResult {
   const written = write(root, prepared.note, prepared.text);
-  if ('refused' in written) return { status: 'refused', reason: written.refused };
+  if ('refused' in written) return refusal(written);
   return { status: 'written', restore: prepared.restore, rewrite: written };
 }
 
@@ -165,7 +168,11 @@ export function restoreNote(root: string, restore: FileRestore): WritebackResult
     return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)`, editedSince: true };
   }
   const written = write(root, note, applyRestore(note.raw, restore));
-  if ('refused' in written) return { status: 'refused', reason: written.refused };
+  if ('refused' in written) return refusal(written);
   return { status: 'restored', rewrite: written };
+}
+
+function refusal(written: { refused: string; changed?: true }): WritebackResult {
+  return { status: 'refused', reason: written.refused, ...(written.changed ? { changed: true } : {}) };
 }
 

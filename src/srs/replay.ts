@@ -4,7 +4,7 @@
 import type { EventRow, ReplayedEntry } from '../store/review-events.ts';
 import { columnsFromState, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
 import { applyAction } from './card-action-rules.ts';
-import { nextReviewDayStart } from './study-day.ts';
+import { localMinuteLabel, nextReviewDayStart } from './study-day.ts';
 import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
 import type { FsrsScheduler } from './fsrs.ts';
 import { fsrsParameters, type ReviewSettings } from './review-settings.ts';
@@ -32,6 +32,25 @@ export function rateRow(scheduler: FsrsScheduler, cardId: string, beforeRow: Fsr
     leech: leech !== null ? 1 : (beforeRow.leech ?? 0),
   };
   return { at, before, after, afterRow, leech };
+}
+
+/**
+ * How far `now` may be behind the card's last review before kb says a clock looks wrong: a
+ * rating that waited on another kb's (seconds), or a device a little off, is not worth a word.
+ * Anki's sync lets clocks differ by as much (five minutes) before it asks for the clock fixed.
+ */
+export const CLOCK_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * What kb rate and kb review say of a rating stored at `at` though given at `now`, when the
+ * clock is behind the card's last review (the machine's clock set back, or the device that
+ * reviewed it last is ahead): the rating is stored at that last review's time so the card's
+ * log stays in time order, and the learner is told (it went unsaid: a rating given at a clock
+ * 11 months back was stored as one given 11 months later, with nothing said).
+ */
+export function clockBehindMessage(at: number, now: number): string | null {
+  if (at - now <= CLOCK_TOLERANCE_MS) return null;
+  return `the clock (${localMinuteLabel(now)}) is behind this card's last review (${localMinuteLabel(at)}): the rating is stored at that time, to keep the card's reviews in order; check this machine's clock, or that of the device that reviewed the card`;
 }
 
 export interface Replay {

@@ -112,6 +112,7 @@ export function cardQueries(db: KbDatabase) {
   const derived = db.prepare<[], { id: string; path: string; line: number }>(
     'SELECT id, path, line FROM cards WHERE orphan = 0 AND id_in_file = 0 ORDER BY path, line',
   );
+  const derivedIn = db.prepare<[string], { id: string }>('SELECT id FROM cards WHERE path = ? AND id_in_file = 0');
   const liveCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 0');
   const anyCard = db.prepare<[], { one: number }>('SELECT 1 AS one FROM cards LIMIT 1');
   const orphanCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 1');
@@ -164,6 +165,10 @@ export function cardQueries(db: KbDatabase) {
     /** Live cards whose id exists only in the database (bundled knowledge base). */
     derivedIds() {
       return derived.all();
+    },
+    /** Ids of the cards placed in `path` (orphans too) whose id exists only in the database. */
+    derivedIdsIn(path: string): string[] {
+      return derivedIn.all(path).map((row) => row.id);
     },
     liveCount(): number {
       return liveCount.get()?.n ?? 0;

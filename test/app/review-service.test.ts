@@ -8,6 +8,9 @@ import { defaultConfig } from '../../src/kb/config.ts';
 import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { ReviewService, UndoError } from '../../src/app/review/review-service.ts';
+import { clockBehindMessage } from '../../src/srs/replay.ts';
+import { ReviewRun } from '../../src/app/review/review-run.ts';
+import { FakeLabs } from '../ui/fake-labs.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const NOTES: Record<string, string> = {
@@ -179,5 +182,27 @@ describe('ReviewService', () => {
     f.db.prepare('UPDATE cards SET orphan = 0 WHERE id = ?').run(f.ids[0]);
     set.run(2, tomorrowNoon, 1, f.ids[0]);
     expect(service.dueByEndOfTomorrow(evening)).toBe(0);
+  });
+
+  it('stores a rating given at a clock set back at the card\'s last review, keeping its log in order, and says the clock looks wrong', async () => {
+    const f = await fixture();
+    const real = Date.UTC(2026, 10, 26, 19);
+    f.service.rate(f.ids[0], 3, real);
+    // The clock set back eleven months (faketime, a dead RTC battery).
+    const back = Date.UTC(2026, 0, 1);
+    const outcome = f.service.rate(f.ids[0], 3, back);
+    expect(outcome.at).toBe(real);
+    expect(outcome.before.lastReview).toBe(real);
+    const log = f.db.prepare('SELECT reviewed_at FROM review_log WHERE card_id = ? ORDER BY rowid').pluck().all(f.ids[0]) as number[];
+    expect(log).toEqual([real, real]);
+    expect(clockBehindMessage(outcome.at, back)).toMatch(/^the clock \(2026-01-01 \d\d:\d\d\) is behind this card's last review \(2026-11-26 \d\d:\d\d\): the rating is stored at that time/);
+    // A rating that waited a few seconds on another kb's is not a clock problem.
+    const waited = f.service.rate(f.ids[0], 3, real - 3_000);
+    expect(waited.at).toBe(real);
+    expect(clockBehindMessage(waited.at, real - 3_000)).toBeNull();
+    expect(clockBehindMessage(real + 60_000, real + 60_000)).toBeNull();
+    // The review screen says it in its status line.
+    const run = new ReviewRun(f.service, f.root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: back, labs: new FakeLabs() });
+    expect(run.rate(f.ids[0], 3, back, 1000).message).toMatch(/^the clock \(2026-01-01 .*check this machine's clock/);
   });
 });

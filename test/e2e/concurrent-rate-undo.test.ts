@@ -3,14 +3,16 @@
 // log row (or took exactly one back) and every card's state is what a sequential replay of
 // its log gives; kb doctor finds nothing to report.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
+import { reviewDayLabel } from '../../src/srs/study-day.ts';
 import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../src/model/fsrs-state.ts';
 import type { ReviewLogRow } from '../../src/store/review-queries.ts';
 import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import type { Grade } from '../../src/model/fsrs-state.ts';
 import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
-import { openDb } from './review-fixture.ts';
+import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 
 /** kb as a child process that runs alongside others. */
 function kbAsync(args: string[], home: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -70,5 +72,43 @@ describe('kb rate and kb undo from several processes at once', () => {
     }
     const doctor = runKb(['--kb', root, 'doctor'], { env: { HOME: home } });
     expect(doctor.code, doctor.stdout).toBe(0);
+  }, 180_000);
+});
+
+/** The note's four review fields as its frontmatter says them. */
+function noteFields(path: string): Record<string, string> {
+  const text = readFileSync(path, 'utf8');
+  return Object.fromEntries(['last_reviewed', 'next_review', 'review_count'].map((key) => [key, new RegExp(`^${key}: '?([^'\\s]*)`, 'm').exec(text)?.[1] ?? '']));
+}
+
+interface CardJson {
+  id: string;
+  reps: number;
+  due: string | null;
+  lastReview: string | null;
+}
+
+describe('a note rated from several processes at once', () => {
+  it('ends with the review fields of the card\'s last row, and no warning of an outside edit', async () => {
+    const kb = reviewKb();
+    const home = tempDir('kb-home-');
+    const id = cardIdOf(kb.ttftPath);
+    const day = (iso: string | null) => (iso === null ? 'null' : reviewDayLabel(Date.parse(iso), defaultConfig.dayStartsAt));
+    // Two kb rate at once, then a kb rate beside a kb undo: each write-back used to land in
+    // either order, leaving the first change's fields (a warning blamed "the file changed").
+    const rounds = [...Array.from({ length: 12 }, () => ['good', 'good']), ...Array.from({ length: 8 }, () => ['good', 'undo'])];
+    for (const [i, round] of rounds.entries()) {
+      const results = await Promise.all(round.map((what) => kbAsync(what === 'undo' ? ['--kb', kb.root, 'undo'] : ['--kb', kb.root, 'rate', id, what], home)));
+      for (const result of results) {
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr, `round ${i}`).toBe('');
+      }
+      const cards = JSON.parse(runKb(['--kb', kb.root, 'cards', '--json'], { env: { HOME: home } }).stdout) as CardJson[];
+      const card = cards.find((c) => c.id === id)!;
+      expect(noteFields(kb.ttftPath), `round ${i}`).toEqual({ last_reviewed: day(card.lastReview), next_review: day(card.due), review_count: String(card.reps) });
+    }
+    // The mastery level too: kb doctor compares all four fields with the database.
+    const doctor = runKb(['--kb', kb.root, 'doctor'], { env: { HOME: home } });
+    expect(doctor.stdout).toMatch(/0 errors, 0 warnings/);
   }, 180_000);
 });

@@ -1,8 +1,9 @@
 // The scriptable twins of kb review: kb due, kb rate, kb undo; and kb review without a terminal.
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKb } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
 import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 
 interface DueJson {
@@ -119,5 +120,28 @@ describe('kb due / rate / undo', () => {
     const quiz = runKb(['--kb', kb.root, 'quiz']);
     expect(quiz).toMatchObject({ code: 2, stderr: expect.stringContaining('use kb quiz --json') });
     for (const stderr of [review.stderr, quiz.stderr]) expect(stderr.split('\n').filter((line) => line.length > 80)).toEqual([]);
+  });
+});
+
+const hasFaketime = spawnSync('faketime', ['-f', '+0', 'true']).status === 0;
+
+describe('kb rate with the clock set back', () => {
+  it.skipIf(!hasFaketime)("stores the rating at the card's last review, keeping its log in order, and warns that the clock looks wrong", () => {
+    const kb = reviewKb();
+    const id = cardIdOf(kb.ttftPath);
+    const home = tempDir('kb-home-');
+    expect(runKb(['--kb', kb.root, 'rate', id, 'good'], { env: { HOME: home } }).code).toBe(0);
+    // 300 days back (libfaketime under the real kb).
+    const back = spawnSync('faketime', ['-f', '-300d', process.execPath, kbBin, '--kb', kb.root, 'rate', id, 'good'], { encoding: 'utf8', env: kbEnv(home) });
+    expect(back.status, back.stderr).toBe(0);
+    expect(back.stderr).toMatch(/^kb: warning: the clock \(\d{4}-\d\d-\d\d \d\d:\d\d\) is behind this card's last review \(\d{4}-\d\d-\d\d \d\d:\d\d\): the rating is stored at that time, to keep the card's reviews in order; check this machine's clock, or that of the device that reviewed the card\n$/);
+    const db = openDb(kb.root);
+    const log = db.prepare('SELECT reviewed_at FROM review_log ORDER BY rowid').pluck().all() as number[];
+    db.close();
+    expect(log).toHaveLength(2);
+    expect(log[1]).toBe(log[0]);
+    // At the right time again: no word about the clock.
+    const again = runKb(['--kb', kb.root, 'rate', id, 'good'], { env: { HOME: home } });
+    expect(again).toMatchObject({ code: 0, stderr: '' });
   });
 });

@@ -5,7 +5,7 @@
 // read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -104,6 +104,49 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(undone.code).toBe(0);
     expect(undone.stdout).toMatch(/^undid Good on aaaaaaaaaaaa: /);
     expect(undone.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the undo is stored (kb doctor --fix writes the fields later)\n');
+  });
+
+  it('a note kb could not write an id into keeps the id it has when kb writes one later: its ratings stay with it (they were left on an orphan)', () => {
+    const text = '---\ncreated: 2026-11-01\n---\n# What is ITL?\n\n## Answer\n\nInter-token latency.\n';
+    const root = writeKb({ 'notes/ro.md': text, 'store/linked.md': text.replace('ITL', 'TPOT') });
+    const ro = join(root, 'notes/ro.md');
+    const linked = join(root, 'notes/linked.md');
+    // Made read-only before its first scan (left alone, as write-back leaves it), and a note
+    // reached through a symbolic link (kb never writes through one).
+    chmodSync(ro, 0o444);
+    symlinkSync('../store/linked.md', linked);
+    const home = { env: { HOME: tempDir('kb-home-') } };
+    const first = runKb(['--kb', root, 'scan', '--json'], home);
+    expect(first.code, first.stderr).toBe(0);
+    expect((JSON.parse(first.stdout) as { warnings: Array<{ file: string; message: string }> }).warnings).toEqual([
+      expect.objectContaining({ file: 'notes/linked.md', message: expect.stringMatching(/^card ids not written: .*symbolic link/) }),
+      expect.objectContaining({ file: 'notes/ro.md', message: 'card ids not written: the file is read-only (no write permission)' }),
+    ]);
+    expect(readFileSync(ro, 'utf8')).toBe(text);
+    const cards = () => JSON.parse(runKb(['--kb', root, 'cards', '--json'], home).stdout) as Array<{ id: string; path: string; reps: number }>;
+    const ids = Object.fromEntries(cards().map((card) => [card.path, card.id]));
+    for (const path of ['notes/ro.md', 'notes/linked.md']) {
+      expect(runKb(['--kb', root, 'rate', ids[path], 'good'], home).code).toBe(0);
+      expect(runKb(['--kb', root, 'rate', ids[path], 'good'], home).code).toBe(0);
+    }
+    // Writable again (a chmod changes neither size nor mtime), the link replaced by its file and
+    // edited: the scan writes the ids the cards already have, not new ones.
+    chmodSync(ro, 0o644);
+    rmSync(linked);
+    renameSync(join(root, 'store/linked.md'), linked);
+    appendFileSync(linked, '\nEdited.\n');
+    const second = runKb(['--kb', root, 'scan'], home);
+    expect(second.stdout).toMatch(/ids written: 2 in 2 files/);
+    expect(second.stdout).toMatch(/0 errors, 0 warnings/);
+    expect(cardIdOf(ro)).toBe(ids['notes/ro.md']);
+    expect(cardIdOf(linked)).toBe(ids['notes/linked.md']);
+    expect(cards().filter((card) => card.path.startsWith('notes/')).map((card) => [card.path, card.id, card.reps]).sort()).toEqual([
+      ['notes/linked.md', ids['notes/linked.md'], 2],
+      ['notes/ro.md', ids['notes/ro.md'], 2],
+    ]);
+    const doctor = runKb(['--kb', root, 'doctor', '--fix'], home);
+    expect(doctor.stdout).not.toMatch(/orphan/);
+    expect(readFileSync(ro, 'utf8')).toMatch(/^review_count: 2$/m);
   });
 
   it('a YAML anchor on a review field (item 14)', () => {

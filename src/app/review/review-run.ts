@@ -9,6 +9,7 @@ import type { QueueCard } from '../../srs/queue.ts';
 import { AlreadyUndoneError, CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
+import { clockBehindMessage } from '../../srs/replay.ts';
 import { GRADE_LABELS, GRADE_NAMES, STATE_NAMES, type Grade } from '../../model/fsrs-state.ts';
 import type { Diagnostic } from '../../model/knowledge-base.ts';
 import { editorInvocation, noteQuestionLine } from '../../kb/editor.ts';
@@ -204,7 +205,7 @@ export class ReviewRun implements ReviewController {
     const answerMs = recordedAnswerMs(durationMs);
     this.studiedMs += answerMs;
     this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before, answerMs });
-    return { message: fileMessage(outcome.writeback) ?? leechMessage(outcome.leech, outcome.after.lapses) };
+    return { message: clockBehindMessage(outcome.at, now) ?? fileMessage(outcome.writeback) ?? leechMessage(outcome.leech, outcome.after.lapses) };
   }
 
   /** The card was rated or changed by another kb since this session queued or showed it: the session takes it as it is now. */

@@ -4,7 +4,8 @@
 //   1. the note's new frontmatter is computed (read, not yet written);
 //   2. one SQLite transaction writes the card's FSRS row and its review-log row
 //      (uuid, grade, time on card, state before and after, device id);
-//   3. the note file is written back atomically.
+//   3. the note file is written back atomically, holding SQLite's write lock again, from
+//      the card's row as it is then (writeBack: another kb may have rated it since 2).
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
 import { withLabFigures } from '../../kb/calc-figures.ts';
@@ -58,6 +59,8 @@ export interface RatingOutcome {
   uuid: string;
   cardId: string;
   grade: Grade;
+  /** When the rating is stored: `now`, or the card's last review where that is later (srs/replay.ts rateRow). */
+  at: number;
   /** The card's row before the rating (read in the rating's transaction). */
   beforeRow: FsrsColumns;
   before: FsrsState;
@@ -251,7 +254,7 @@ export class ReviewService {
   rate(cardId: string, grade: Grade, now: number, durationMs = 0, shown?: ShownSchedule): RatingOutcome {
     const card = this.requireCard(cardId);
     const uuid = randomUUID();
-    const { beforeRow, before, after, prepared, leech } = this.transaction(() => {
+    const { at, beforeRow, afterRow, before, after, prepared, leech } = this.transaction(() => {
       this.log?.catchUp();
       const beforeRow = this.requireRow(cardId);
       if (shown && !showsRow(shown, beforeRow)) throw new CardChangedError(cardId, beforeRow, now);
@@ -267,11 +270,10 @@ export class ReviewService {
         afterRow,
       );
       this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
-      return { beforeRow, before, after, prepared, leech };
+      return { at, beforeRow, afterRow, before, after, prepared, leech };
     });
-    const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
-    this.followRewrite(writeback);
-    return { uuid, cardId, grade, beforeRow, before, after, writeback, leech };
+    const writeback = prepared === null ? null : this.writeBack(card, afterRow, () => this.commitPrepared(prepared));
+    return { uuid, cardId, grade, at, beforeRow, before, after, writeback, leech };
   }
 
   /**
@@ -323,15 +325,15 @@ export class ReviewService {
     // started from) has its note's fields written from the card as it is again: the note said
     // the rating stood (found as a user, undoing after kb import --revlog).
     if (card && this.writesBack(card) && (file || !('action' in entry))) {
-      fileResult = this.heldByGit(card) ?? (file ? restoreNote(this.target.root, file) : null);
-      // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
-      // are written from the card as it is again, rather than left saying the rating stood.
-      if (fileResult === null || (fileResult.status === 'refused' && fileResult.editedSince)) {
-        const prepared = this.prepareFields(card, stateFromColumns(beforeRow));
-        fileResult = 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
-      }
+      fileResult =
+        this.heldByGit(card) ??
+        this.writeBack(card, beforeRow, () => {
+          const restored = file ? restoreNote(this.target.root, file) : null;
+          // Edited since the rating (e in kb review, say): the edit stays, and the four review fields
+          // are written from the card as it is again (null), rather than left saying the rating stood.
+          return restored !== null && restored.status === 'refused' && restored.editedSince ? null : restored;
+        });
     }
-    this.followRewrite(fileResult);
     const what = 'action' in entry ? { action: entry.action, grade: null } : { action: 'rate' as const, grade: entry.rating as Grade };
     return { uuid: entry.uuid, cardId: entry.card_id, ...what, restored: stateFromColumns(beforeRow), file: fileResult };
   }
@@ -361,8 +363,7 @@ export class ReviewService {
       this.log?.record({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
       return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
     });
-    const writeback = prepared === null ? null : 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
-    this.followRewrite(writeback);
+    const writeback = prepared === null ? null : this.writeBack(card, outcome.after, () => this.commitPrepared(prepared));
     return { ...outcome, writeback };
   }
 
@@ -382,10 +383,55 @@ export class ReviewService {
   }
 
   /**
-   * Records the rewritten file's new stamp so the next scan need not parse it again. It runs
-   * after the rating's transaction: when another process holds the database past the busy
-   * timeout, the stamp is skipped (the next scan reads the note once more) rather than failing
-   * a rating that is already stored, which a script would then retry.
+   * Writes a note's review fields once the change to its card is stored, holding SQLite's write
+   * lock again. Every rating, undo and action takes that lock, so no other kb changes the card,
+   * or writes its note back, between the row read here and the file written: whichever kb writes
+   * last, the note says what the card's last row says. (Written without the lock, two kb rate at
+   * once left the note with the first rating's fields and warned of an outside edit that was the
+   * other kb's write-back; a kb undo beside a kb rate left the undone state.)
+   *
+   * `exact` writes what this change computed in its own transaction, from the row `stored`
+   * (the restore patch the log keeps for undo is for those bytes); it runs while the card's row
+   * is still `stored`. When the row changed since (another kb rated or undid the card), when the
+   * note changed after it was read there (another kb's write-back, an edit), or when `exact`
+   * returns null, the fields are written from the row as it is now, into the note as it is now.
+   */
+  private writeBack(card: CardRow, stored: FsrsColumns, exact: () => WritebackResult | null): WritebackResult {
+    const write = (locked: boolean): WritebackResult => {
+      const row = locked ? this.reviews.fsrs(card.id) : stored;
+      let result = row === null || sameFsrsState(stateFromColumns(row), stateFromColumns(stored)) ? exact() : null;
+      if (locked && row !== null && (result === null || (result.status === 'refused' && result.changed))) {
+        result = this.writeFields(card, stateFromColumns(row));
+      }
+      result ??= this.writeFields(card, stateFromColumns(stored));
+      this.followRewrite(result);
+      return result;
+    };
+    try {
+      return this.target.db.transaction(() => write(true)).immediate();
+    } catch (error) {
+      // Another process held the database past the busy timeout: the change is stored all the
+      // same, so its note is written without the lock, as it was computed (the write still
+      // refuses to overwrite a file that changed since it was read).
+      if (!isBusy(error)) throw error;
+      return write(false);
+    }
+  }
+
+  private commitPrepared(prepared: ReturnType<typeof prepareWriteback>): WritebackResult {
+    return 'restore' in prepared ? commitWriteback(this.target.root, prepared) : prepared;
+  }
+
+  /** The note's four review fields written as `state` says them. */
+  private writeFields(card: CardRow, state: FsrsState): WritebackResult {
+    return this.commitPrepared(this.prepareFields(card, state));
+  }
+
+  /**
+   * Records the rewritten file's new stamp so the next scan need not parse it again. Without
+   * the write lock (writeBack's busy case), when another process holds the database past the
+   * busy timeout, the stamp is skipped (the next scan reads the note once more) rather than
+   * failing a rating that is already stored, which a script would then retry.
    */
   private followRewrite(result: WritebackResult | null): void {
     if (!result || !('rewrite' in result)) return;

@@ -134,6 +134,12 @@ export function applyChanges(
       continue;
     }
     orphanAll(path);
+    // Its ids could not be written (a read-only note): with no stamp kept, the next scan reads
+    // it again and writes them once it can (a chmod changes neither its size nor its mtime).
+    if (source.idsPending) {
+      files.remove(path);
+      continue;
+    }
     const row = known.get(path);
     if (!row || row.size !== source.size || row.mtimeMs !== source.mtimeMs || row.sha256 !== source.sha) {
       files.upsert({ path, size: source.size, mtimeMs: source.mtimeMs, sha256: source.sha, scannedAt: now });

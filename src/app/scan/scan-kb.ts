@@ -109,9 +109,19 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
 
   // Read and parse what changed (on all cores when there is a lot of it). The parsers (markdown-it,
   // yaml) are loaded only when something changed: a warm scan never pays for it.
+  const writeIds = target.writable || options.writeIds === true;
+  const deriveWrittenIds = !target.writable;
+  // A card that has only a derived id (kb could not write one into its file) keeps it when kb
+  // writes one at last: a new id would leave its ratings on a card no file holds.
+  const firstScan = cards.isEmpty();
+  const keepIds = (path: KbPath) => {
+    if (!writeIds || deriveWrittenIds || firstScan) return {};
+    const ids = cards.derivedIdsIn(path);
+    return ids.length === 0 ? {} : { keepIds: ids };
+  };
   const scanned = candidates.length === 0 ? null : await (await import('../../kb/scan-pool.ts')).scanFiles(
-    candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null) })),
-    { root: target.root, rootReal: realpathSync.native(target.root), writeIds: target.writable || options.writeIds === true, deriveWrittenIds: !target.writable, full: options.full === true, notesFolders },
+    candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null), ...keepIds(file.path) })),
+    { root: target.root, rootReal: realpathSync.native(target.root), writeIds, deriveWrittenIds, full: options.full === true, notesFolders },
     options.onProgress,
     { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );
