@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kb's tests need, idempotently (run as root):
 #   tmux                  drives the terminal UI in end-to-end tests
+#   faketime              runs kb with its clock set back in an end-to-end test
 #   mesa-vulkan-drivers   lavapipe, a Vulkan driver on the CPU, so WebGPU runs without a GPU.
 #                         Dawn needs Mesa >= 23; bookworm has 22, bookworm-backports has 25.
 # The backports suite is derived from the machine's own Debian source entry, so no mirror
@@ -12,6 +13,7 @@ mesa_major() { dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null | s
 
 need=()
 have tmux || need+=(tmux)
+have faketime || need+=(faketime)
 have libvulkan1 || need+=(libvulkan1)
 if ! have mesa-vulkan-drivers || [ "$(mesa_major)" -lt 23 ]; then need+=(mesa-vulkan-drivers); fi
 [ ${#need[@]} -eq 0 ] && exit 0
