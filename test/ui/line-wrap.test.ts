@@ -52,6 +52,23 @@ describe('wrapText', () => {
     expect(wrapText('TPOT 1.02/1.02/1.02 ms/token', 22)).toEqual(['TPOT', '1.02/1.02/1.02 ms/', 'token']);
   });
 
+  it('breaks before a full-width opening bracket after a Latin word, never after it or inside the word (KV cache（缓存） left `cache（` at a line end, found at narrow widths)', () => {
+    expect(wrapText('KV cache（缓存）', 10)).toEqual(['KV cache', '（缓存）']);
+    expect(wrapText('PagedAttention（分页注意力）', 16)).toEqual(['PagedAttention', '（分页注意力）']);
+    expect(wrapText('see 「KV cache」【注】 and GPT-2《模型》', 8)).toEqual(['see 「KV', 'cache」', '【注】', 'and', 'GPT-2', '《模型》']);
+    const text = '什么是 KV cache（缓存）？它为什么随 sequence length（序列长度）线性增长，以及 PagedAttention（分页注意力）如何减少碎片？';
+    const words = text.match(/[A-Za-z]+/g)!;
+    for (let width = 8; width <= 60; width++) {
+      const lines = wrapText(text, width);
+      for (const line of lines) expect(line, `width ${width}: ${JSON.stringify(lines)}`).not.toMatch(/[（「【《]$/);
+      // Every word that fits a line stands whole on one.
+      for (const w of words) if (w.length <= width) expect(lines.some((line) => new RegExp(`(^|[^A-Za-z])${w}([^A-Za-z]|$)`).test(line)), `width ${width}: ${w} in ${JSON.stringify(lines)}`).toBe(true);
+    }
+    // A bracket after a space or a Chinese character, or a narrow one, breaks as before.
+    expect(wrapText('缓存（KV）', 6)).toEqual(['缓存', '（KV）']);
+    expect(wrapText('f(x) = y', 4)).toEqual(['f(x)', '= y']);
+  });
+
   it('starts no line with the space it broke at, when the line above fills the width exactly', () => {
     expect(wrapText('aaaa bbbb cccc', 4)).toEqual(['aaaa', 'bbbb', 'cccc']);
     expect(wrapText('abc 2 TB/s', 3)).toEqual(['abc', '2 T', 'B/s']);

@@ -108,22 +108,39 @@ function mergeRanges(ranges: ReadonlyArray<readonly [number, number]>): Array<[n
   return merged;
 }
 
+// A wide opening bracket (`（`, `「`, `【`, `《`) right after a letter or digit of a narrow script:
+// `KV cache（缓存）`. The `linebreak` package keeps an old LB30, (AL | HL | NU) × OP, which
+// UAX #14 has since limited to brackets that are not East Asian wide; with it `cache（缓` was
+// one piece, so a narrow table cell left `cache（` at a line's end, or cut the word to fit it.
+const WIDE_OPENING_AFTER_WORD = /(?<=[\p{L}\p{N}])\p{Ps}/gu;
+
+/** Offsets before a wide opening bracket that follows a narrow letter or digit: a line may break there (current UAX #14). */
+function wideOpeningBreaks(text: string): number[] {
+  const breaks: number[] = [];
+  for (const match of text.matchAll(WIDE_OPENING_AFTER_WORD)) {
+    const before = String.fromCodePoint(text.codePointAt(match.index - 1 - (/[\udc00-\udfff]/.test(text[match.index - 1]) ? 1 : 0))!);
+    if (stringWidth(match[0]) === 2 && stringWidth(before) === 1) breaks.push(match.index);
+  }
+  return breaks;
+}
+
 /** Every place a line of `text` (`width` cells wide) may end, in order; the last is the end of the text. */
 export function breakOpportunities(text: string, width = Infinity): BreakOpportunity[] {
   const paths = [...text.matchAll(PATH_OR_URL)];
   const kept = unbreakableRanges(text, width, paths);
+  const outsideKept = (at: number) => !kept.some(([start, end]) => start < at && at < end);
   // UAX #14 never breaks before a slash, so `has /tmp/x` would take its word along: a path
   // after a space may start a line (not one inside a number and its unit: `2 TB/s`).
-  const pathStarts = paths
-    .map((match) => match.index)
-    .filter((at) => at > 0 && /\s/.test(text[at - 1]) && !kept.some(([start, end]) => start < at && at < end));
+  const pathStarts = paths.map((match) => match.index).filter((at) => at > 0 && /\s/.test(text[at - 1]));
+  // Breaks kb adds to the package's, in order: path starts and wide opening brackets.
+  const added = [...new Set([...pathStarts, ...wideOpeningBreaks(text)])].filter(outsideKept).sort((a, b) => a - b);
   const breaker = new (lineBreaker())(text);
   const out: BreakOpportunity[] = [];
   let inside = 0;
   const push = (opportunity: BreakOpportunity) => {
-    while (pathStarts.length > 0 && pathStarts[0] <= opportunity.position) {
-      const at = pathStarts.shift()!;
-      if (at < opportunity.position) out.push({ position: at, required: false });
+    while (added.length > 0 && added[0] <= opportunity.position) {
+      const at = added.shift()!;
+      if (at < opportunity.position && at > (out.at(-1)?.position ?? 0)) out.push({ position: at, required: false });
     }
     out.push(opportunity);
   };
