@@ -4,10 +4,14 @@ import { terminalColumns } from '../ui/text/terminal-columns.ts';
 
 export { terminalColumns };
 
-/** `text` with its long lines wrapped short of stdout's last column (80 columns when piped): a report's lines use the whole width. */
+/**
+ * `text` with its long lines wrapped short of stdout's last column (80 columns when piped): a
+ * report's lines use the whole width. On a terminal a file path is never broken: one wider than
+ * the terminal runs past its edge, and the terminal's own wrap keeps it one line to copy.
+ */
 export async function fittedToTerminal(text: string): Promise<string> {
   const { fitLines } = await import('../ui/text/fit-lines.ts');
-  return fitLines(text, (terminalColumns() ?? 80) - 1);
+  return fitLines(text, (terminalColumns() ?? 80) - 1, { wholePaths: process.stdout.isTTY === true });
 }
 
 /**
@@ -17,5 +21,5 @@ export async function fittedToTerminal(text: string): Promise<string> {
 export async function fittedToStderr(text: string): Promise<string> {
   if (!process.stderr.isTTY || !process.stderr.columns) return text;
   const { fitLines } = await import('../ui/text/fit-lines.ts');
-  return fitLines(text, process.stderr.columns - 1);
+  return fitLines(text, process.stderr.columns - 1, { wholePaths: true });
 }

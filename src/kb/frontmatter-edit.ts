@@ -4,6 +4,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, parseDocument, Scalar, type Node, type Pair } from 'yaml';
 import { fileShapeProblem } from './file-shape.ts';
+import { isValidDate } from './frontmatter-fields.ts';
 import { detectEol, isYamlLanguage, locateFrontmatter } from './frontmatter.ts';
 import { parseYaml } from './yaml-safe.ts';
 
@@ -26,7 +27,8 @@ interface Edit {
 
 /**
  * Sets top-level frontmatter keys. Existing values are replaced where they stand (a quoted
- * string stays quoted the same way, a trailing comment stays); missing keys are appended at
+ * string stays quoted the same way, a date keeps the file's quoting of dates, a trailing
+ * comment stays); missing keys are appended at
  * the end of the block with the file's line ending; a text without frontmatter gets a block.
  * Throws FrontmatterEditError when the frontmatter cannot be edited safely.
  */
@@ -57,6 +59,7 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
     if (doc.contents !== null && !isMap(doc.contents)) throw new FrontmatterEditError('frontmatter is not a mapping; not edited');
     const pairs = doc.contents === null ? [] : (doc.contents.items as Pair[]);
     before = readMapping(doc);
+    const datesStyle = fileDateStyle(pairs);
     const edits: Edit[] = [];
     const appended: string[] = [];
     for (const [key, value] of entries) {
@@ -64,10 +67,10 @@ export function updateFrontmatterFields(text: string, fields: Record<string, Fro
       if (pair) {
         if (isUnchangedAnchored(pair, value)) continue;
         refuseAnchor(key, pair);
-        const edit = replaceValue(source, pair, value);
+        const edit = replaceValue(source, pair, value, datesStyle);
         if (edit) edits.push(edit);
       } else {
-        appended.push(`${key}: ${formatValue(value, null)}${block.eol}`);
+        appended.push(`${key}: ${formatField(value, null, datesStyle)}${block.eol}`);
       }
     }
     let yaml = source;
@@ -95,7 +98,39 @@ function refuseAnchor(key: string, pair: Pair): void {
   if (anchor) throw new FrontmatterEditError(`${key} carries the YAML anchor &${anchor}, which kb does not rewrite (other keys may refer to it); not edited`);
 }
 
-function replaceValue(source: string, pair: Pair, value: FrontmatterValue): Edit | null {
+/** A scalar written the simple way (plain or quoted on its line, no anchor or tag): its style is the writer's. */
+function simpleScalarStyle(node: Node | null): Scalar.Type | null {
+  if (!node || !isScalar(node) || node.anchor || node.tag) return null;
+  return node.type === 'PLAIN' || node.type === 'QUOTE_SINGLE' || node.type === 'QUOTE_DOUBLE' ? node.type : null;
+}
+
+/** The quoting of the file's first date (`created: 2026-11-01`, `'2026-11-01'` or `"2026-11-01"`); null when it has none. */
+function fileDateStyle(pairs: Pair[]): Scalar.Type | null {
+  for (const pair of pairs) {
+    const node = pair.value as Node | null;
+    const style = simpleScalarStyle(node);
+    if (style !== null && isScalar(node) && typeof node.value === 'string' && isValidDate(node.value)) return style;
+  }
+  return null;
+}
+
+/**
+ * A value in the style of the one it replaces (`oldStyle`, null when there was none). A date
+ * is written as the file writes dates, as a careful editor would: the replaced value's quoting
+ * when that was a date, else that of the file's other dates (`datesStyle`), else kb's default
+ * (single quotes). Unquoted is kept only where kb reads it back as the same text (YAML 1.2's
+ * core schema has no timestamps); the file already had YAML 1.1 readers take its dates as such.
+ */
+function formatField(value: FrontmatterValue, old: Node | null, datesStyle: Scalar.Type | null): string {
+  const oldStyle = simpleScalarStyle(old);
+  if (typeof value !== 'string' || !isValidDate(value)) return formatValue(value, oldStyle);
+  const oldIsDate = old !== null && isScalar(old) && typeof old.value === 'string' && isValidDate(old.value);
+  const style = oldIsDate ? oldStyle : datesStyle;
+  if (style === Scalar.PLAIN && readsBackPlain(value)) return value;
+  return formatValue(value, style === Scalar.PLAIN ? null : style);
+}
+
+function replaceValue(source: string, pair: Pair, value: FrontmatterValue, datesStyle: Scalar.Type | null): Edit | null {
   const node = pair.value as Node | null;
   const oldRange = node?.range;
   const simpleScalar = node && isScalar(node) && oldRange && !node.anchor && !node.tag
@@ -104,7 +139,7 @@ function replaceValue(source: string, pair: Pair, value: FrontmatterValue): Edit
   if (simpleScalar && isScalar(node) && oldRange) {
     if (node.value === null && value === null) return null;
     if (node.value === value && typeof value === 'number') return null;
-    const replacement = formatValue(value, node.type ?? null);
+    const replacement = formatField(value, node, datesStyle);
     const [start, end] = oldRange;
     if (start === end) {
       // An empty value: the new one goes right after `key:`, so the spacing before a
@@ -124,7 +159,7 @@ function replaceValue(source: string, pair: Pair, value: FrontmatterValue): Edit
   const end = oldRange ? oldRange[1] : colon + 1;
   const region = source.slice(colon + 1, end);
   const closing = /(\r?\n)$/.exec(region)?.[1] ?? '';
-  return { start: colon + 1, end, text: ` ${formatValue(value, null)}${closing}` };
+  return { start: colon + 1, end, text: ` ${formatField(value, null, datesStyle)}${closing}` };
 }
 
 /** A YAML scalar for `value`, in the old value's quoting style when that is possible. */
@@ -179,6 +214,14 @@ function isPlainSafe(value: string): boolean {
     if (!parsed || parsed.k !== value) return false;
   }
   return true;
+}
+
+/** Whether kb (YAML 1.2, core schema) reads `value` unquoted as that very text. */
+function readsBackPlain(value: string): boolean {
+  if (value.trim() !== value || !canSingleQuote(value)) return false;
+  const doc = parseYaml(`k: ${value}\n`);
+  if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
+  return readMapping(doc)?.k === value;
 }
 
 /** A parsed block's mapping as plain data; null when it has none or cannot be read as data. */

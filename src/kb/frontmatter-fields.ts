@@ -66,8 +66,18 @@ export function readReviewCount(reader: FieldReader): number | null {
   return null;
 }
 
+/**
+ * Whether a reviewed note's next_review falls on a day before its last_reviewed: no schedule
+ * does that, so it is a hand edit (or a typo), and seeding leaves next_review out
+ * (kb/seed-fsrs.ts) to schedule the card from its last review. Days are compared as written,
+ * so two times of one day are not taken for it.
+ */
+export function nextReviewBeforeLastReviewed(seed: Pick<NoteSeed, 'lastReviewed' | 'nextReview'>): boolean {
+  return seed.lastReviewed !== null && seed.nextReview !== null && seed.nextReview.slice(0, 10) < seed.lastReviewed.slice(0, 10);
+}
+
 export function readNoteSeed(reader: FieldReader): NoteSeed {
-  return {
+  const seed: NoteSeed = {
     created: readDate(reader, 'created'),
     lastReviewed: readDate(reader, 'last_reviewed'),
     nextReview: readDate(reader, 'next_review'),
@@ -75,6 +85,14 @@ export function readNoteSeed(reader: FieldReader): NoteSeed {
     difficulty: readDifficulty(reader),
     masteryLevel: readMastery(reader),
   };
+  // Taken without a word, such a pair made a reviewed card due on a day before its last review.
+  if (nextReviewBeforeLastReviewed(seed)) {
+    const dates = `${seed.nextReview} is before last_reviewed ${seed.lastReviewed}`;
+    // Without a review_count, last_reviewed never counts (the card starts new): next_review stays its due day.
+    if ((seed.reviewCount ?? 0) > 0) warn(reader, 'next_review', `${dates}; ignored: the card is scheduled from last_reviewed`);
+    else warn(reader, 'next_review', `${dates}; last_reviewed ignored: ${seed.reviewCount === null ? 'without review_count' : 'with review_count 0'} the card is new, due on next_review`);
+  }
+  return seed;
 }
 
 /** Tags as a YAML list or a comma-separated string; `#tag` is accepted as `tag`. */

@@ -11,6 +11,8 @@
 //       stability that gives that recall after the days since last_reviewed (FSRS's
 //       forgetting curve, inverted); else FSRS's initial stability for a first "Good".
 //     * due: next_review when given, else last_reviewed + stability.
+//     * a next_review on a day before last_reviewed (a hand edit; warned) counts as none for
+//       both, so the card is scheduled from last_reviewed.
 //     * difficulty: easy 3, medium 5, hard 7 on FSRS's 1..10 scale (medium when missing).
 // - Otherwise (never reviewed, or a count without a last_reviewed date): state New,
 //   due = next_review when given, else now; reps = review_count; stability and difficulty
@@ -19,6 +21,7 @@
 import { default_w, forgetting_curve, S_MAX, S_MIN } from 'ts-fsrs';
 import type { FsrsState } from '../model/fsrs-state.ts';
 import { parseFrontmatterDate } from '../srs/study-day.ts';
+import { nextReviewBeforeLastReviewed } from './frontmatter-fields.ts';
 import type { Difficulty, NoteSeed } from '../model/knowledge-base.ts';
 
 const dayMs = 86_400_000;
@@ -46,9 +49,12 @@ export function newCardState(due: number, reps = 0): FsrsState {
 export function seedFsrsState(seed: NoteSeed | null, now: number, dayStartsAt: string, fallbackDue = now): FsrsState {
   if (seed === null) return newCardState(fallbackDue);
   const lastReview = parseFrontmatterDate(seed.lastReviewed, dayStartsAt);
-  const nextReview = parseFrontmatterDate(seed.nextReview, dayStartsAt);
+  let nextReview = parseFrontmatterDate(seed.nextReview, dayStartsAt);
   const reps = Math.max(0, Math.floor(seed.reviewCount ?? 0));
   if (reps === 0 || lastReview === null) return newCardState(nextReview ?? fallbackDue, reps);
+  // A next_review before last_reviewed (warned when the note is read) is left out: the card is
+  // scheduled from its last review, not made due on a day before it.
+  if (nextReviewBeforeLastReviewed(seed)) nextReview = null;
 
   let stability: number;
   if (nextReview !== null && nextReview > lastReview) {

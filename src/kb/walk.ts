@@ -74,11 +74,16 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (isSkippedFolder(entry.name) && !entry.isFile()) continue;
-      if (!entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink()) continue;
       // Plain concatenation: `abs` is already normal, and path.join's normalising is a
       // measurable share of the warm scan every kb review starts with.
       const childAbs = `${abs}${sep}${entry.name}`;
       const childPath = path === '.' ? entry.name : `${path}/${entry.name}`;
+      if (!entry.isDirectory() && !entry.isFile() && !entry.isSymbolicLink()) {
+        // A named pipe, socket or device is never opened (reading a pipe would block the
+        // scan); one named like a note is said, so the user knows why it is no card.
+        if (isMarkdown(entry.name)) diagnostics.push(notRegularFile(childPath, entry));
+        continue;
+      }
       let stats: Stats;
       try {
         // statSync follows links: a link is treated as what it points to.
@@ -92,8 +97,10 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
         if (skippedFolders.has(childPath)) continue;
         if (entry.isSymbolicLink()) deferredLinks.push({ abs: childAbs, path: childPath, ancestors, stats });
         else enterDir(childAbs, childPath, stats, ancestors);
-      } else if (stats.isFile() && isMarkdown(entry.name)) {
-        files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
+      } else if (isMarkdown(entry.name)) {
+        // A link may lead to a pipe or device: said like one met directly, never opened.
+        if (stats.isFile()) files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
+        else diagnostics.push(notRegularFile(childPath, stats));
       }
     }
   };
@@ -122,6 +129,12 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return { files, diagnostics };
+}
+
+/** The warning for a note-named entry that is no regular file, naming what it is. */
+function notRegularFile(path: KbPath, kind: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): Diagnostic {
+  const what = kind.isFIFO() ? 'named pipe' : kind.isSocket() ? 'socket' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'device' : 'unknown kind';
+  return { severity: 'warning', file: path, message: `not a regular file (${what}); skipped` };
 }
 
 function errorCode(error: unknown): string {

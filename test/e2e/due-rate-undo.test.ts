@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 
 interface DueJson {
@@ -42,6 +42,21 @@ describe('kb due / rate / undo', () => {
     const nothing = runKb(['--kb', kb.root, 'undo']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('nothing to undo');
+  });
+
+  it('kb rate names a note whose path has Chinese and spaces whole on its line, and keeps its unquoted dates unquoted (the path was cut at its spaces, the dates quoted)', () => {
+    const path = 'notes/推理 优化/预填 阶段.md';
+    const root = writeKb({ [path]: '---\ncreated: 2026-11-01\nlast_reviewed: 2026-11-10\nnext_review: 2026-11-20\nreview_count: 2\n---\n# 预填阶段做什么？\n\n## Answer\n\n计算 prompt 的 KV。\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const id = cardIdOf(join(root, path));
+    for (const columns of ['40', '60']) {
+      const rated = runKb(['--kb', root, 'rate', id, 'good'], { env: { COLUMNS: columns } });
+      expect(rated.code).toBe(0);
+      expect(rated.stdout.split('\n').some((line) => line.trim() === path || line === `frontmatter updated: ${path}`), rated.stdout).toBe(true);
+    }
+    const text = readFileSync(join(root, path), 'utf8');
+    expect(text).toMatch(/^created: 2026-11-01\nlast_reviewed: \d{4}-\d{2}-\d{2}\nnext_review: \d{4}-\d{2}-\d{2}\nreview_count: 4\n/m);
+    expect(runKb(['--kb', root, 'doctor']).stdout).toMatch(/0 errors, 0 warnings/);
   });
 
   it('an undo of a rating after the note was edited keeps the edit and writes the review fields back (found as a user: they kept saying the rating stood)', () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,17 @@ describe('kb scan on bad input', () => {
     const bomCrlf = readFileSync(join(root, 'notes/bom-crlf.md'));
     expect(bomCrlf.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     expect(bomCrlf.toString('utf8')).toMatch(/\r\nid: [a-z2-7]{12}\r\n/);
+  });
+
+  it('warns a named pipe named like a note, naming it, and never blocks on it (it was skipped without a word)', () => {
+    const root = writeKb({ 'notes/good.md': note('Good') });
+    execFileSync('mkfifo', [join(root, 'notes/pipe.md')]);
+    const scan = runKb(['--kb', root, 'scan', '--json'], { timeoutMs: 30_000 });
+    expect(scan.code).toBe(0);
+    const report = JSON.parse(scan.stdout);
+    expect(report.warnings).toEqual([{ file: 'notes/pipe.md', severity: 'warning', message: 'not a regular file (named pipe); skipped' }]);
+    expect(report.cards.total).toBe(1);
+    expect(runKb(['--kb', root, 'scan']).stderr).toContain('warning: notes/pipe.md: not a regular file (named pipe); skipped');
   });
 
   it("says a frontmatter problem once, as kb's own line: yaml's warning does not leak to stderr (found as a user)", () => {

@@ -85,6 +85,23 @@ describe('bad input', () => {
     expect(parseKnowledgeFile('notes/a.md', "---\nid: abcdefgh2345\nlast_reviewed: '2028-02-29'\n---\n# Q\n\n## Answer\n\nA\n").cards[0].seed?.lastReviewed).toBe('2028-02-29');
   });
 
+  it('a next_review before last_reviewed (a hand edit) is warned with both dates and what kb does with it (it was taken without a word)', () => {
+    const note = (fields: string) => `---\nid: abcdefgh2345\n${fields}---\n# Q\n\n## Answer\n\nA\n`;
+    const reviewed = parseKnowledgeFile('notes/a.md', note('last_reviewed: 2026-11-20\nnext_review: 2026-11-10\nreview_count: 3\n'));
+    expect(reviewed.cards[0].seed).toMatchObject({ lastReviewed: '2026-11-20', nextReview: '2026-11-10', reviewCount: 3 });
+    expect(reviewed.diagnostics).toEqual([
+      { severity: 'warning', file: 'notes/a.md', line: 4, message: 'next_review: 2026-11-10 is before last_reviewed 2026-11-20; ignored: the card is scheduled from last_reviewed' },
+    ]);
+    const fresh = parseKnowledgeFile('notes/a.md', note("next_review: '2026-11-10'\nlast_reviewed: '2026-11-20T09:00:00Z'\n"));
+    expect(fresh.diagnostics.map((d) => [d.line, d.message])).toEqual([
+      [3, 'next_review: 2026-11-10 is before last_reviewed 2026-11-20T09:00:00Z; last_reviewed ignored: without review_count the card is new, due on next_review'],
+    ]);
+    // The same day, or a later one, is no contradiction.
+    for (const next of ['2026-11-20', '2026-11-20T01:00:00Z', '2026-12-01']) {
+      expect(parseKnowledgeFile('notes/a.md', note(`last_reviewed: 2026-11-20T09:00:00Z\nnext_review: ${next}\nreview_count: 3\n`)).diagnostics).toEqual([]);
+    }
+  });
+
   it('binary files are skipped with a warning', () => {
     const root = tempKb();
     const abs = put(root, 'notes/image.md', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));

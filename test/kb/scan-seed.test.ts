@@ -78,6 +78,15 @@ describe('seedFsrsState', () => {
     expect(state).toMatchObject({ state: 2, difficulty: 5, stability: default_w[2] });
   });
 
+  it('schedules a reviewed note whose next_review is before its last_reviewed (a hand edit) from last_reviewed, not due before its last review', () => {
+    const lastReviewed = '2025-10-22';
+    const state = seedFsrsState(seed({ reviewCount: 3, lastReviewed, nextReview: '2025-10-12' }), now, '04:00');
+    expect(state).toMatchObject({ state: 2, reps: 3, stability: default_w[2], lastReview: parseFrontmatterDate(lastReviewed, '04:00') });
+    expect(state.due).toBe(parseFrontmatterDate(lastReviewed, '04:00')! + Math.round(default_w[2] * dayMs));
+    // Never reviewed, last_reviewed does not count: the card is new, due on next_review as before.
+    expect(seedFsrsState(seed({ reviewCount: 0, lastReviewed, nextReview: '2025-10-12' }), now, '04:00')).toMatchObject({ state: 0, due: parseFrontmatterDate('2025-10-12', '04:00') });
+  });
+
   it('keeps a count without a last_reviewed date New', () => {
     expect(seedFsrsState(seed({ reviewCount: 4 }), now, '04:00', 123)).toMatchObject({ state: 0, reps: 4, due: 123 });
   });

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { walkKnowledgeBase } from '../../src/kb/walk.ts';
@@ -91,5 +93,25 @@ describe('walkKnowledgeBase', () => {
     const walked = walkKnowledgeBase(root);
     expect(walked.files.map((f) => f.path)).toEqual(['notes/deep/er/n.md']);
     expect(walked.diagnostics.map((d) => d.file).sort()).toEqual(['notes/deep/er/root', 'notes/deep/er/up']);
+  });
+
+  it('warns a named pipe or socket named like a note and never opens it (a pipe was skipped without a word)', async () => {
+    const root = tempKb();
+    put(root, 'notes/a.md', '# A');
+    execFileSync('mkfifo', [join(root, 'notes/pipe.md'), join(root, 'notes/pipe-not-a-note')]);
+    symlinkSync('pipe.md', join(root, 'notes/link.md'));
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(join(root, 'notes/socket.md'), resolve));
+    try {
+      const walked = walkKnowledgeBase(root);
+      expect(walked.files.map((f) => f.path)).toEqual(['notes/a.md']);
+      expect(walked.diagnostics).toEqual([
+        { severity: 'warning', file: 'notes/link.md', message: 'not a regular file (named pipe); skipped' },
+        { severity: 'warning', file: 'notes/pipe.md', message: 'not a regular file (named pipe); skipped' },
+        { severity: 'warning', file: 'notes/socket.md', message: 'not a regular file (socket); skipped' },
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -32,7 +32,43 @@ describe('updateFrontmatterFields', () => {
   it('keeps quoting styles, trailing comments, CRLF and the BOM', () => {
     const text = '\uFEFF---\r\nnext_review: "2025-10-19"   # when\r\nlast_reviewed: 2025-10-01 # plain\r\nreview_count: 2 #n\r\nother: x\r\n---\r\n# Body\r\n';
     expect(updateFrontmatterFields(text, REVIEW)).toBe(
-      '\uFEFF---\r\nnext_review: "2025-11-09"   # when\r\nlast_reviewed: \'2025-11-02\' # plain\r\nreview_count: 3 #n\r\nother: x\r\nmastery_level: 0.87\r\n---\r\n# Body\r\n');
+      '\uFEFF---\r\nnext_review: "2025-11-09"   # when\r\nlast_reviewed: 2025-11-02 # plain\r\nreview_count: 3 #n\r\nother: x\r\nmastery_level: 0.87\r\n---\r\n# Body\r\n');
+  });
+
+  it("writes a date as the file writes dates: unquoted stays unquoted, quotes stay (it quoted a user's plain next_review: 2026-11-20)", () => {
+    const note = (created: string, last: string, next: string) => `---\nid: abcdefgh2345\ncreated: ${created}\nlast_reviewed:${last === '' ? '' : ` ${last}`}\nnext_review: ${next}\n---\n# Q\n\n## Answer\n\nA\n`;
+    const fields = { last_reviewed: '2026-11-26', next_review: '2026-11-30' };
+    for (const [before, after] of [
+      [note('2026-11-01', '2026-11-10', '2026-11-20'), note('2026-11-01', '2026-11-26', '2026-11-30')],
+      [note("'2026-11-01'", "'2026-11-10'", "'2026-11-20'"), note("'2026-11-01'", "'2026-11-26'", "'2026-11-30'")],
+      [note('"2026-11-01"', '"2026-11-10"', '"2026-11-20"'), note('"2026-11-01"', '"2026-11-26"', '"2026-11-30"')],
+      // Each field keeps its own style; one that held no date (null, empty) takes the file's first date's.
+      [note('2026-11-01', 'null', "'2026-11-20'"), note('2026-11-01', '2026-11-26', "'2026-11-30'")],
+      [note('"2026-11-01"', '', '2026-11-20T08:00:00Z'), note('"2026-11-01"', '"2026-11-26"', '2026-11-30')],
+      [note('null', 'never', '2026-11-20'), note('null', '2026-11-26', '2026-11-30')],
+    ]) {
+      const out = updateFrontmatterFields(before, fields);
+      expect(out).toBe(after);
+      // kb reads an unquoted date back as that very date (YAML 1.2: no timestamps).
+      expect(parseKnowledgeFile('notes/a.md', out).cards[0].seed).toMatchObject({ lastReviewed: '2026-11-26', nextReview: '2026-11-30' });
+    }
+    // A field added follows the file's dates; with none, kb's default quotes.
+    expect(updateFrontmatterFields('---\ncreated: 2026-11-01\n---\n', { next_review: '2026-11-30' })).toBe('---\ncreated: 2026-11-01\nnext_review: 2026-11-30\n---\n');
+    expect(updateFrontmatterFields("---\ncreated: '2026-11-01'\n---\n", { next_review: '2026-11-30' })).toBe("---\ncreated: '2026-11-01'\nnext_review: '2026-11-30'\n---\n");
+    expect(updateFrontmatterFields('---\ntitle: x\n---\n', { next_review: '2026-11-30' })).toBe("---\ntitle: x\nnext_review: '2026-11-30'\n---\n");
+    // Text that is no date keeps kb's quoting where unquoted would read back as something else.
+    expect(updateFrontmatterFields('---\ncreated: 2026-11-01\nlast_reviewed: 2026-11-10\n---\n', { last_reviewed: 'yes' })).toBe("---\ncreated: 2026-11-01\nlast_reviewed: 'yes'\n---\n");
+  });
+
+  it('property: a rewritten date keeps the quoting of the date it replaces and reads back as the same date', () => {
+    const day = fc.date({ min: new Date(2000, 0, 1), max: new Date(2090, 0, 1), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    const quote = fc.constantFrom((d: string) => d, (d: string) => `'${d}'`, (d: string) => `"${d}"`);
+    fc.assert(fc.property(day, day, quote, fc.constantFrom('last_reviewed', 'next_review'), fc.constantFrom('', ' # c'), (old, next, style, key, comment) => {
+      const text = `---\ntitle: t\n${key}: ${style(old)}${comment}\n---\n# Q\n`;
+      const out = updateFrontmatterFields(text, { [key]: next });
+      expect(out).toBe(`---\ntitle: t\n${key}: ${style(next)}${comment}\n---\n# Q\n`);
+      expect(parseFrontmatter('p.md', out).data).toEqual({ title: 't', [key]: next });
+    }), { numRuns: 200 });
   });
 
   it('fills empty values and keeps a comment after them apart', () => {

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { unbreakableRanges } from '../../src/ui/text/line-break.ts';
+import { fitLines } from '../../src/ui/text/fit-lines.ts';
+import { pathRanges, unbreakableRanges } from '../../src/ui/text/line-break.ts';
 import { wrapRanges, wrapText } from '../../src/ui/text/line-wrap.ts';
 
 const ZH = '三步：1) 先确认瓶颈在显存带宽：decode 阶段每个 token 都要把全部权重读一遍，H100 的带宽约 3.35 TB/s，所以 7B 模型 fp16 一步至少要 4 ms。';
@@ -50,6 +51,52 @@ describe('wrapText', () => {
     expect(wrapText('an input/output-heavy load', 16)).toEqual(['an input/output-', 'heavy load']);
     // Figures and units with slashes are not paths: they break as UAX #14 says (a number kept with its unit).
     expect(wrapText('TPOT 1.02/1.02/1.02 ms/token', 22)).toEqual(['TPOT', '1.02/1.02/1.02 ms/', 'token']);
+  });
+
+  it('breaks before a full-width opening bracket after a Latin word, never after it or inside the word (KV cache（缓存） left `cache（` at a line end, found at narrow widths)', () => {
+    expect(wrapText('KV cache（缓存）', 10)).toEqual(['KV cache', '（缓存）']);
+    expect(wrapText('PagedAttention（分页注意力）', 16)).toEqual(['PagedAttention', '（分页注意力）']);
+    expect(wrapText('see 「KV cache」【注】 and GPT-2《模型》', 8)).toEqual(['see 「KV', 'cache」', '【注】', 'and', 'GPT-2', '《模型》']);
+    const text = '什么是 KV cache（缓存）？它为什么随 sequence length（序列长度）线性增长，以及 PagedAttention（分页注意力）如何减少碎片？';
+    const words = text.match(/[A-Za-z]+/g)!;
+    for (let width = 8; width <= 60; width++) {
+      const lines = wrapText(text, width);
+      for (const line of lines) expect(line, `width ${width}: ${JSON.stringify(lines)}`).not.toMatch(/[（「【《]$/);
+      // Every word that fits a line stands whole on one.
+      for (const w of words) if (w.length <= width) expect(lines.some((line) => new RegExp(`(^|[^A-Za-z])${w}([^A-Za-z]|$)`).test(line)), `width ${width}: ${w} in ${JSON.stringify(lines)}`).toBe(true);
+    }
+    // A bracket after a space or a Chinese character, or a narrow one, breaks as before.
+    expect(wrapText('缓存（KV）', 6)).toEqual(['缓存', '（KV）']);
+    expect(wrapText('f(x) = y', 4)).toEqual(['f(x)', '= y']);
+  });
+
+  it('finds a path of any script, its folders and file name holding spaces (notes/推理 优化/预填 阶段.md was broken at its spaces)', () => {
+    const paths = (text: string) => pathRanges(text).map(([start, end]) => text.slice(start, end));
+    expect(paths('frontmatter updated: notes/推理 优化/预填 阶段.md')).toEqual(['notes/推理 优化/预填 阶段.md']);
+    expect(paths('notes/推理 优化/预填 阶段.md: the file changed since it was read')).toEqual(['notes/推理 优化/预填 阶段.md']);
+    expect(paths('see /tmp/my notes/a b.md:3 and ~/Заметки/кэш.md now')).toEqual(['/tmp/my notes/a b.md:3', '~/Заметки/кэш.md']);
+    // A first folder with a space only where the path is the text's start, as kb writes one after a label.
+    expect(paths('Inference Notes/KV cache.md:3: next_review: ...')).toEqual(['Inference Notes/KV cache.md:3']);
+    expect(paths('see notes/kv-cache/paged-attention.md:12 now')).toEqual(['notes/kv-cache/paged-attention.md:12']);
+    expect(paths('TPOT 1.02/1.02 ms/token, p50/p99 and FLOP/B, a / b')).toEqual([]);
+  });
+
+  it('keeps a Unicode path with spaces whole on its line in printed output: where it fits, and on a terminal always (it ran past a very narrow one rather than broken)', () => {
+    const path = 'notes/推理 优化/预填 阶段.md'; // 29 cells
+    for (let width = 20; width <= 60; width++) {
+      for (const wholePaths of [true, false]) {
+        if (!wholePaths && width < 31) continue; // piped, a path wider than the line under its label breaks, so every line fits
+        const lines = fitLines(`frontmatter updated: ${path}`, width, { wholePaths }).split('\n');
+        expect(lines.some((line) => line.trim() === path || line === `frontmatter updated: ${path}`), `width ${width}: ${JSON.stringify(lines)}`).toBe(true);
+        const refused = fitLines(`frontmatter not written: ${path}: the file changed since it was read`, width, { wholePaths }).split('\n');
+        expect(refused.some((line) => line.includes(path)), `width ${width}: ${JSON.stringify(refused)}`).toBe(true);
+      }
+    }
+    expect(fitLines(`frontmatter updated: ${path}`, 39).split('\n')).toEqual(['frontmatter updated:', `  ${path}`]);
+    expect(fitLines(`frontmatter updated: ${path}`, 24, { wholePaths: true }).split('\n')).toEqual(['frontmatter updated:', `  ${path}`]);
+    // Piped (or on a screen), a path wider than its line still breaks rather than run past it.
+    expect(fitLines(`frontmatter updated: ${path}`, 24).split('\n').every((line) => stringWidth(line) <= 24)).toBe(true);
+    expect(wrapText(`it is ${path} here`, 30)).toEqual(['it is', path, 'here']);
   });
 
   it('starts no line with the space it broke at, when the line above fills the width exactly', () => {

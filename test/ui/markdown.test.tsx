@@ -60,4 +60,14 @@ describe('table layout', () => {
     for (const line of [lines.top, ...lines.header, ...lines.body.flat(), lines.bottom]) expect(stringWidth(line)).toBeLessThanOrEqual(30);
     expect(lines.body[0].length).toBeGreaterThan(1);
   });
+
+  it('wraps a cell before a full-width bracket after a Latin word: `PagedAttention（` was left with its bracket at the line end', () => {
+    const rows = [['术语', '含义'], ['KV cache（缓存）', '每个 token 的 K/V 张量'], ['PagedAttention（分页注意力）', '把 KV cache（缓存）分块存放']];
+    expect(layoutTable(rows, [null, null], 40).body[1]).toEqual(['│ PagedAttention   │ 把 KV cache（缓   │', '│ （分页注意力）   │ 存）分块存放      │']);
+    expect(layoutTable(rows, [null, null], 24).body[0].slice(0, 2).map((line) => line.split('│')[1])).toEqual([' KV cache ', ' （缓存） ']);
+    for (let width = 20; width <= 60; width++) {
+      const cells = layoutTable(rows, [null, null], width).body.flat().flatMap((line) => line.split('│').map((cell) => cell.trim()));
+      for (const cell of cells) expect(cell, `width ${width}`).not.toMatch(/（$/);
+    }
+  });
 });

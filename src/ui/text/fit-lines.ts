@@ -1,9 +1,12 @@
 // Printed reports (a lab run, its history, a scan's summary) are built as lines of any length.
 // On the way out each line wider than the terminal is wrapped under its own label ("Steps: ")
 // or indent, between its fields where it has them (two or more spaces apart), so no line runs
-// past the edge and a figure stays beside its name. A line with colour codes is left whole.
+// past the edge and a figure stays beside its name. A line with colour codes is left whole. A
+// path (`frontmatter updated: notes/推理 优化/预填 阶段.md`) is kept whole where it fits the line,
+// under its label if need be; with `wholePaths` (a terminal) always, one wider than a very
+// narrow terminal running past its edge, where the terminal's own wrap keeps it one to copy.
 import stringWidth from 'string-width';
-import { underLabel, wrapHanging } from './line-wrap.ts';
+import { underLabel, wrapHanging, type WrapOptions } from './line-wrap.ts';
 import { packParts } from './pack-parts.ts';
 
 /**
@@ -17,7 +20,7 @@ const FIELD_GAP = / {2,}/;
 const SEPARATOR = ' \u00b7 ';
 
 /** `text` with every line wider than `width` cells wrapped under its label or indent. */
-export function fitLines(text: string, width: number): string {
+export function fitLines(text: string, width: number, options: WrapOptions = {}): string {
   return text
     .split('\n')
     .flatMap((line) => {
@@ -25,16 +28,16 @@ export function fitLines(text: string, width: number): string {
       const lead = LABEL.exec(line)?.[0] ?? MARK.exec(line)?.[0] ?? /^\s*/.exec(line)![0];
       const rest = line.slice(lead.length);
       const fielded = FIELD_GAP.test(rest);
-      if (!fielded && !rest.includes(SEPARATOR)) return wrapHanging(lead, rest, width);
+      if (!fielded && !rest.includes(SEPARATOR)) return wrapHanging(lead, rest, width, options);
       // Fields two or more spaces apart, or parts joined by " · " (a history's figures, a
       // report's commands): the line breaks between them, a separator left out at the break.
       const [parts, separator] = fielded ? [rest.split(FIELD_GAP), '  '] : [rest.split(SEPARATOR), SEPARATOR];
       const hang = ' '.repeat(stringWidth(lead));
       // As wrapHanging does: where a field is wider than the column beside its label, the fields start on the next line.
       if (fielded && lead.trim() !== '' && Math.max(...parts.map((field) => stringWidth(field))) > width - hang.length) {
-        return underLabel(lead, width, (room) => packParts(parts, separator, room));
+        return underLabel(lead, width, (room) => packParts(parts, separator, room, options));
       }
-      return packParts(parts, separator, width - hang.length).map((row, i) => (i === 0 ? lead : hang) + row);
+      return packParts(parts, separator, width - hang.length, options).map((row, i) => (i === 0 ? lead : hang) + row);
     })
     .join('\n');
 }

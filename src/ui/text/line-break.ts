@@ -58,26 +58,49 @@ const OPTION = /(?<![\w-])--?[A-Za-z][\w-]*/g;
 // A date with its time (`2026-11-26 12:26`, kb rate's due time; `11-26 12:26` in kb lab
 // history): one moment, not two words.
 const DATE_TIME = /\b(?:\d{4}-)?\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?\b/g;
-// A file path or URL (`/tmp/kb-test-x/vault/kb.json`, `notes/a.md:3`, `http://127.0.0.1:8000/v1`):
-// UAX #14 breaks after its hyphens, and a path cut in two cannot be copied from the terminal.
-// A path starts at /, ~/ or ./, or ends in a file's extension: figures (`7.61/15.25`) and
-// units (`ms/token`, `TB/s`) are not paths.
-const PATH_OR_URL = /(?<![\w.~\/:-])(?:[a-z][a-z+]*:\/\/[^\s]+|(?:~|\.{1,2})?\/[\w.-]+(?:\/[\w.-]*)*(?::\d+)?|[\w.-]+(?:\/[\w.-]+)*\/[\w-]+\.[A-Za-z]\w*(?::\d+)?)/g;
+// A file path or URL (`/tmp/kb-test-x/vault/kb.json`, `notes/a.md:3`, `http://127.0.0.1:8000/v1`,
+// `notes/推理 优化/预填 阶段.md`): UAX #14 breaks after its hyphens and at its spaces, and a path
+// cut in two cannot be copied from the terminal. A path starts at /, ~/ or ./, or ends in a
+// file's extension: figures (`7.61/15.25`) and units (`ms/token`, `TB/s`) are not paths. Its
+// names are of any script; one may hold single spaces where the path goes on past it: a folder
+// before a slash, or a file name up to its extension (`阶段.md`). The first name holds none
+// (`see notes/a.md` is no path `see notes/...`) unless the path is the text's start, ended by
+// the text's end or `: ` as kb writes a file after a label (`frontmatter updated: Inference
+// Notes/KV cache.md`, `warning: Inference Notes/KV.md:3: ...`).
+const NAME = String.raw`[\p{L}\p{N}\p{M}_.\-]+`;
+const NAMES = String.raw`${NAME}(?: ${NAME})*`;
+const FILE_NAME = String.raw`(?:${NAME} )*[\p{L}\p{N}\p{M}_\-]+\.\p{L}[\p{L}\p{N}]*`;
+const LINE_NUMBER = String.raw`(?::\d+)?`;
+const PATH_OR_URL = new RegExp(
+  String.raw`(?<![\p{L}\p{N}\p{M}_.~\/:-])(?:` +
+    String.raw`[a-z][a-z+]*:\/\/[^\s]+` +
+    String.raw`|(?:~|\.{1,2})?(?:\/${NAMES}(?=\/))*\/(?:${FILE_NAME}|${NAME})\/?${LINE_NUMBER}` +
+    String.raw`|^${NAMES}(?:\/${NAMES})*\/${FILE_NAME}${LINE_NUMBER}(?=$|: )` +
+    String.raw`|${NAME}(?:\/${NAMES})*\/${FILE_NAME}${LINE_NUMBER}` +
+    ')',
+  'gu',
+);
 
 // Words joined by a slash (`FLOP/B`, `p50/p99`, `GiB/序列`): UAX #14 breaks after a slash
 // before a letter, which leaves `FLOP/` at a line's end and its `B` on the next. A Chinese word
 // after the slash keeps its first character (Chinese breaks between any two).
 const SLASHED_WORDS = /[A-Za-z0-9]+(?:\/(?:[A-Za-z0-9]+|\p{Script=Han}))+/gu;
 
+/** The paths and URLs in `text`, as ranges [start, end). */
+export function pathRanges(text: string): Array<[number, number]> {
+  return [...text.matchAll(PATH_OR_URL)].map((match) => [match.index, match.index + match[0].length]);
+}
+
 /**
  * Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's
  * name, a date with its time, words joined by a slash, a path or URL where it fits `width`
- * cells (a longer one breaks as UAX #14 says, after a hyphen or a slash, rather than anywhere).
+ * cells (a longer one breaks as UAX #14 says, after a hyphen or a slash, rather than anywhere),
+ * or whatever its width with `wholePaths` (printed output, where it may run past the line).
  */
-export function unbreakableRanges(text: string, width = Infinity, paths: readonly RegExpExecArray[] = [...text.matchAll(PATH_OR_URL)]): Array<[number, number]> {
+export function unbreakableRanges(text: string, width = Infinity, paths: readonly RegExpExecArray[] = [...text.matchAll(PATH_OR_URL)], wholePaths = false): Array<[number, number]> {
   const span = (match: RegExpExecArray): [number, number] => [match.index, match.index + match[0].length];
   const fits = ([start, end]: [number, number]) => width === Infinity || stringWidth(text.slice(start, end)) <= width;
-  let merged = mergeRanges([...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span), ...paths.map(span).filter(fits)]);
+  let merged = mergeRanges([...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span), ...paths.map(span).filter((path) => wholePaths || fits(path))]);
   // Slashed words join only where the run of text they stand in (up to a space or a Chinese
   // character, where a line may break anyway) still fits a line: `1.02/1.02/1.02 ms/token`
   // wider than the line breaks after its last slash rather than inside a word.
@@ -108,22 +131,42 @@ function mergeRanges(ranges: ReadonlyArray<readonly [number, number]>): Array<[n
   return merged;
 }
 
-/** Every place a line of `text` (`width` cells wide) may end, in order; the last is the end of the text. */
-export function breakOpportunities(text: string, width = Infinity): BreakOpportunity[] {
+// A wide opening bracket (`（`, `「`, `【`, `《`) right after a letter or digit of a narrow script:
+// `KV cache（缓存）`. The `linebreak` package keeps an old LB30, (AL | HL | NU) × OP, which
+// UAX #14 has since limited to brackets that are not East Asian wide; with it `cache（缓` was
+// one piece, so a narrow table cell left `cache（` at a line's end, or cut the word to fit it.
+const WIDE_OPENING_AFTER_WORD = /(?<=[\p{L}\p{N}])\p{Ps}/gu;
+
+/** Offsets before a wide opening bracket that follows a narrow letter or digit: a line may break there (current UAX #14). */
+function wideOpeningBreaks(text: string): number[] {
+  const breaks: number[] = [];
+  for (const match of text.matchAll(WIDE_OPENING_AFTER_WORD)) {
+    const before = String.fromCodePoint(text.codePointAt(match.index - 1 - (/[\udc00-\udfff]/.test(text[match.index - 1]) ? 1 : 0))!);
+    if (stringWidth(match[0]) === 2 && stringWidth(before) === 1) breaks.push(match.index);
+  }
+  return breaks;
+}
+
+/**
+ * Every place a line of `text` (`width` cells wide) may end, in order; the last is the end of
+ * the text. With `wholePaths`, none inside a path or URL, however wide.
+ */
+export function breakOpportunities(text: string, width = Infinity, wholePaths = false): BreakOpportunity[] {
   const paths = [...text.matchAll(PATH_OR_URL)];
-  const kept = unbreakableRanges(text, width, paths);
+  const kept = unbreakableRanges(text, width, paths, wholePaths);
+  const outsideKept = (at: number) => !kept.some(([start, end]) => start < at && at < end);
   // UAX #14 never breaks before a slash, so `has /tmp/x` would take its word along: a path
   // after a space may start a line (not one inside a number and its unit: `2 TB/s`).
-  const pathStarts = paths
-    .map((match) => match.index)
-    .filter((at) => at > 0 && /\s/.test(text[at - 1]) && !kept.some(([start, end]) => start < at && at < end));
+  const pathStarts = paths.map((match) => match.index).filter((at) => at > 0 && /\s/.test(text[at - 1]));
+  // Breaks kb adds to the package's, in order: path starts and wide opening brackets.
+  const added = [...new Set([...pathStarts, ...wideOpeningBreaks(text)])].filter(outsideKept).sort((a, b) => a - b);
   const breaker = new (lineBreaker())(text);
   const out: BreakOpportunity[] = [];
   let inside = 0;
   const push = (opportunity: BreakOpportunity) => {
-    while (pathStarts.length > 0 && pathStarts[0] <= opportunity.position) {
-      const at = pathStarts.shift()!;
-      if (at < opportunity.position) out.push({ position: at, required: false });
+    while (added.length > 0 && added[0] <= opportunity.position) {
+      const at = added.shift()!;
+      if (at < opportunity.position && at > (out.at(-1)?.position ?? 0)) out.push({ position: at, required: false });
     }
     out.push(opportunity);
   };

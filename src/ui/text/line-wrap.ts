@@ -3,7 +3,7 @@
 // text did not start with: the spaces at a break are dropped, as every reader's wrap does.
 // (Ink's own wrap, wrap-ansi, keeps them and breaks only at spaces.)
 import stringWidth from 'string-width';
-import { breakOpportunities } from './line-break.ts';
+import { breakOpportunities, pathRanges } from './line-break.ts';
 
 /** A line as a range [start, end) of the text, without the spaces or newline it broke at. */
 export type LineRange = [number, number];
@@ -12,8 +12,17 @@ const segmenter = new Intl.Segmenter();
 const TRAILING_SPACE = /[ \t\u3000]+$/;
 const HARD_BREAK = /(?:\r\n|[\n\r\v\f\x85\u2028\u2029])$/;
 
-/** Lines of `text` that each fit `width` cells; a newline always ends a line. */
-export function wrapRanges(text: string, width: number): LineRange[] {
+export interface WrapOptions {
+  /**
+   * A path or URL is never broken, even one wider than the line: it stands whole on a line of
+   * its own and runs past the width. For printed output, where the terminal's own wrap keeps
+   * it one line to copy; a screen (Ink) breaks one that does not fit, as UAX #14 allows.
+   */
+  wholePaths?: boolean;
+}
+
+/** Lines of `text` that each fit `width` cells (a whole path aside); a newline always ends a line. */
+export function wrapRanges(text: string, width: number, options: WrapOptions = {}): LineRange[] {
   // Text that fits needs no break opportunities (nor the table that finds them, loaded on
   // first use). No character is wider than two cells, so a short text is not even measured;
   // one with more UTF-16 units than cells (zero-width marks aside) cannot fit.
@@ -30,7 +39,8 @@ export function wrapRanges(text: string, width: number): LineRange[] {
     start = -1;
     used = 0;
   };
-  for (const { position, required } of breakOpportunities(text, width)) {
+  const paths = options.wholePaths ? pathRanges(text) : [];
+  for (const { position, required } of breakOpportunities(text, width, options.wholePaths)) {
     // A chunk: text up to the next opportunity; a required break's newline is not text.
     let chunk = text.slice(from, position);
     if (required) chunk = chunk.replace(HARD_BREAK, '');
@@ -41,9 +51,11 @@ export function wrapRanges(text: string, width: number): LineRange[] {
     const gap = spacesWidth(text, end, spaceEnd);
     if (start !== -1 && used + gap + bodyWidth > width) close();
     if (start === -1) {
-      // At the start of a line: a chunk wider than the line is cut between graphemes.
+      // At the start of a line: a chunk wider than the line is cut between graphemes (one
+      // holding a path kept whole runs past it).
       let at = from;
-      if (bodyWidth > width) at = placeOversized(text, from, bodyEnd, width, lines);
+      const holdsPath = paths.some(([pathStart, pathEnd]) => pathStart < bodyEnd && pathEnd > from);
+      if (bodyWidth > width && !holdsPath) at = placeOversized(text, from, bodyEnd, width, lines);
       start = at;
       used = stringWidth(text.slice(at, bodyEnd));
     } else used += gap + bodyWidth;
@@ -86,8 +98,8 @@ function placeOversized(text: string, from: number, to: number, width: number, l
 }
 
 /** The lines of `text` wrapped to `width` cells, as strings. */
-export function wrapText(text: string, width: number): string[] {
-  return wrapRanges(text, width).map(([start, end]) => text.slice(start, end));
+export function wrapText(text: string, width: number, options: WrapOptions = {}): string[] {
+  return wrapRanges(text, width, options).map(([start, end]) => text.slice(start, end));
 }
 
 /**
@@ -97,11 +109,11 @@ export function wrapText(text: string, width: number): string[] {
  * column beside a long label (a narrow terminal), the text starts on the next line, two
  * spaces in, rather than have the figure cut in two.
  */
-export function wrapHanging(lead: string, text: string, width: number): string[] {
+export function wrapHanging(lead: string, text: string, width: number, options: WrapOptions = {}): string[] {
   const leadWidth = stringWidth(lead);
-  if (lead.trim() !== '' && widestPiece(text) > width - leadWidth) return underLabel(lead, width, (room) => wrapText(text, Math.max(10, room)));
+  if (lead.trim() !== '' && widestPiece(text) > width - leadWidth) return underLabel(lead, width, (room) => wrapText(text, Math.max(10, room), options));
   const indent = ' '.repeat(leadWidth);
-  return wrapText(text, Math.max(10, width - indent.length)).map((line, i) => (i === 0 ? lead : indent) + line);
+  return wrapText(text, Math.max(10, width - indent.length), options).map((line, i) => (i === 0 ? lead : indent) + line);
 }
 
 /** A label `lead` on a line of its own, then the lines `layout` makes for the `width` left two spaces further in. */
