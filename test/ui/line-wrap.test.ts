@@ -149,6 +149,14 @@ describe('wrapText properties', () => {
     );
   });
 
+  it("keeps what the property below found: a number inside a word is no figure; a slashed word's run spans a figure it touches", () => {
+    // `p95 GiB`: `95` was kept with `GiB` while `thep95` was cut as one word (1 run in ~100,000).
+    expect(unbreakableRanges('thep95 GiB/序列', 8).map(([start, end]) => 'thep95 GiB/序列'.slice(start, end))).toEqual(['GiB/序']);
+    expect(unbreakableRanges('显存带宽为3.35 TB/s。').map(([start, end]) => '显存带宽为3.35 TB/s。'.slice(start, end))).toEqual(['3.35 TB/s']);
+    // `2 TB/s(note)a/b` is one run of 15 cells: at 13, `a/b` cannot be kept apart from it.
+    expect(unbreakableRanges(' 2 TB/s(note)a/b', 13)).toEqual([[1, 7]]);
+  });
+
   it('never splits a number from its unit where the two fit a line', () => {
     fc.assert(
       fc.property(text, width, (source, cells) => {

@@ -50,7 +50,9 @@ export function preloadLineBreaker(delayMs = 150): void {
 // stays ASCII (see bin/bundle.js), and esbuild cannot escape them inside String.raw.
 const ASCII_UNIT = String.raw`(?:\u00b0[CF]|[kKMGTP]i?B(?:\/s)?|B\/s|Gbps|Mbps|bits?|bytes?|[m\u00b5\u03bcun]?s|min|h|[kMG]?Hz|[GTP]?FLOPS?(?:\/s)?|tok(?:en)?s?\/s|tokens?|req(?:uest)?s?\/s|requests?|steps?|blocks?|[kKM]|W|x|%)(?![A-Za-z0-9])`;
 const CJK_UNIT = String.raw`(?:\u6beb\u79d2|\u5fae\u79d2|\u7eb3\u79d2|\u79d2|\u5206\u949f|\u5c0f\u65f6|\u500d|\u4e2a|\u6b21|\u5b57\u8282|\u6761|\u5757|\u6b65|\uff05|\u00d7)`;
-const NUMBER_WITH_UNIT = new RegExp(String.raw`\d(?:[\d.,]*\d)?[ \u00a0]?(?:${ASCII_UNIT}|${CJK_UNIT})`, 'gu');
+// A number starts a word (or follows a Chinese character: `带宽3.35 TB/s`): the `95` of `p95 GiB`
+// is no figure (p95 is), and it is not kept with `GiB`.
+const NUMBER_WITH_UNIT = new RegExp(String.raw`(?<![A-Za-z0-9])\d(?:[\d.,]*\d)?[ \u00a0]?(?:${ASCII_UNIT}|${CJK_UNIT})`, 'gu');
 
 // A command-line option (`--name`, `--max-new-tokens`, `-h`): UAX #14 breaks after a hyphen,
 // which would leave `--` at a line's end and the name on the next.
@@ -107,16 +109,27 @@ export function unbreakableRanges(text: string, width = Infinity, paths: readonl
   for (const slashed of [...text.matchAll(SLASHED_WORDS)].map(span)) {
     const joined = mergeRanges([...merged, slashed]);
     const [start, end] = joined.find(([from, to]) => from <= slashed[0] && slashed[1] <= to)!;
-    if (fits(unbrokenRun(text, start, end))) merged = joined;
+    if (fits(unbrokenRun(text, start, end, merged))) merged = joined;
   }
   return merged;
 }
 
-/** [start, end) widened to the run of text around it that UAX #14 keeps whole: no space, no Chinese character. */
-function unbrokenRun(text: string, start: number, end: number): [number, number] {
+/**
+ * [start, end) widened to the run of text around it that a line keeps whole: no space, no
+ * Chinese character (UAX #14), and across the spaces of `kept` ranges it touches (`2 TB/s(x)a/b`
+ * is one run: fitting only `(x)a/b` in a line, `a/b` was kept and then cut all the same).
+ */
+function unbrokenRun(text: string, start: number, end: number, kept: ReadonlyArray<readonly [number, number]>): [number, number] {
   const joins = (char: string | undefined) => char !== undefined && /[^\s\p{Script=Han}]/u.test(char);
-  while (joins(text[start - 1])) start--;
-  while (joins(text[end])) end++;
+  for (let widened = true; widened; ) {
+    const [from, to] = [start, end];
+    while (joins(text[start - 1])) start--;
+    while (joins(text[end])) end++;
+    for (const [keptStart, keptEnd] of kept) {
+      if (keptStart < end && start < keptEnd) [start, end] = [Math.min(start, keptStart), Math.max(end, keptEnd)];
+    }
+    widened = start !== from || end !== to;
+  }
   return [start, end];
 }
 
