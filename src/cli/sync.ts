@@ -19,7 +19,8 @@ export function register(program: Command): void {
         'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log,\n' +
         'review fields and the card ids kb scan wrote (untracked files are left alone), while a rebase\n' +
         "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
-        "leaving git's conflict for you."),
+        "leaving git's conflict for you. Ratings made meanwhile are kept in the database and appended to\n" +
+        'the log (and the notes written) by the first kb command after git\'s operation ends.'),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');

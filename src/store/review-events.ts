@@ -86,6 +86,7 @@ export function reviewEventQueries(db: KbDatabase) {
   );
   const forCard = db.prepare<[string], EventRow>('SELECT * FROM review_events WHERE card_id = ? ORDER BY at, device, n, id');
   const nextN = db.prepare<[string], { n: number | null }>('SELECT max(n) AS n FROM review_events WHERE device = ?');
+  const deviceFrom = db.prepare<[string, number], EventRow>('SELECT * FROM review_events WHERE device = ? AND n >= ? ORDER BY n');
   const lastOfCard = db.prepare<[string], { at: number; device: string; n: number; id: string }>(
     'SELECT at, device, n, id FROM review_events WHERE card_id = ? ORDER BY at DESC, device DESC, n DESC, id DESC LIMIT 1',
   );
@@ -98,6 +99,7 @@ export function reviewEventQueries(db: KbDatabase) {
   );
   const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const setMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const deleteMeta = db.prepare<[string]>('DELETE FROM meta WHERE key = ?');
   const allPending = db.prepare('INSERT OR IGNORE INTO replay_pending (card_id) SELECT DISTINCT card_id FROM review_events');
   const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
   // Every pending card's events in one pass, in replay order (a clone's first open replays them all).
@@ -191,6 +193,10 @@ export function reviewEventQueries(db: KbDatabase) {
       const n = nextN.get(device)?.n;
       return n === null || n === undefined ? 0 : n + 1;
     },
+    /** A device's events from its `n`-th on, in its log's order. */
+    deviceEventsFrom(device: string, n: number): EventRow[] {
+      return deviceFrom.all(device, n);
+    },
     /** The card's event that replays last, as its sort key. */
     lastOf(cardId: string): EventKey | null {
       return lastOfCard.get(cardId) ?? null;
@@ -215,6 +221,9 @@ export function reviewEventQueries(db: KbDatabase) {
     },
     setMeta(key: string, value: string): void {
       setMeta.run(key, value);
+    },
+    deleteMeta(key: string): void {
+      deleteMeta.run(key);
     },
     /** Every card with an event waits for a replay (the scheduling settings changed). */
     markAllPending(): void {

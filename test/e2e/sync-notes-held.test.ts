@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
-import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
+import { git, rate, schedule, sync, twoClones } from '../helpers/git-clones.ts';
 
 /** Both clones rate card two and edit notes/one.md's text; A syncs first, so B's next pull conflicts on one. */
 function conflictingClones(): { a: string; b: string; ids: string[] } {
@@ -66,4 +66,64 @@ describe('notes while git is mid-way', () => {
     expect(readFileSync(join(b, 'notes/three.md'), 'utf8')).toMatch(/review_count: 1\n/);
     expect(readFileSync(join(b, 'notes/two.md'), 'utf8')).toMatch(/review_count: 2\n/);
   });
+
+  // Found by a new-user probe: the line kb rate appended during the paused rebase (into a file
+  // git had not put back yet) stopped `git rebase --continue` ("untracked working tree files
+  // would be overwritten"); with the log already tracked, it conflicted with the commit replayed.
+  for (const tracked of [false, true]) {
+    it(`kb rate during a paused kb sync appends nothing until the rebase ends; then its line is appended and synced (log ${tracked ? 'tracked' : 'new'})`, () => {
+      const { a, b, ids } = tracked ? trackedConflict() : conflictingClones();
+      const [, two, three] = ids;
+      expect(sync(b).code).toBe(1);
+      const paused = git(b, 'status', '--porcelain');
+      const rated = runKb(['--kb', b, 'rate', three, 'good']);
+      expect(rated.code, rated.stderr).toBe(0);
+      expect(git(b, 'status', '--porcelain')).toBe(paused);
+      expect(rated.stderr).toMatch(/a git rebase is in progress \(the note and the review log are written once it ends\)/);
+
+      resolveOne(b);
+      const resumed = spawnSync('git', ['-c', 'core.editor=true', 'rebase', '--continue'], { cwd: b, encoding: 'utf8' });
+      expect(resumed.status, resumed.stderr).toBe(0);
+      // The first command after the rebase appends the rating, after the device's earlier events.
+      expect(runKb(['--kb', b, 'due']).code).toBe(0);
+      const logB = git(b, 'ls-files', '--others', '--modified', 'reviews').trim();
+      const lines = readFileSync(join(b, logB), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { n: number; card: string });
+      expect(lines.map((line) => line.n)).toEqual(lines.map((_, n) => n));
+      expect(lines.at(-1)?.card).toBe(three);
+      for (const root of [b, a, b]) {
+        const synced = sync(root);
+        expect(synced.code, synced.stderr).toBe(0);
+        expect(synced.stderr).toBe('');
+      }
+      expect(schedule(a)).toEqual(schedule(b));
+      const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+      expect(cards.find((card) => card.id === three)?.reps).toBe(1);
+      expect(cards.find((card) => card.id === two)?.reps).toBe(tracked ? 3 : 2);
+      for (const root of [a, b]) {
+        const doctor = runKb(['--kb', root, 'doctor']);
+        expect(doctor.code, doctor.stdout).toBe(0);
+        expect(doctor.stdout).toMatch(/^0 errors, 0 warnings$/m);
+        expect(git(root, 'status', '--porcelain')).toBe('');
+      }
+    });
+  }
 });
+
+/** As conflictingClones, with B's log already in the shared history before the conflict. */
+function trackedConflict(): { a: string; b: string; ids: string[] } {
+  const clones = twoClones();
+  const { a, b, ids } = clones;
+  expect(sync(a).code).toBe(0);
+  rate(b, ids[1], 'good');
+  expect(sync(b).code).toBe(0);
+  expect(sync(a).code).toBe(0);
+  rate(a, ids[1], 'good');
+  rate(b, ids[1], 'hard');
+  for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
+    writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
+    git(root, 'add', '-A');
+    git(root, 'commit', '--quiet', '-m', `edit ${words}`);
+  }
+  expect(sync(a).code).toBe(0);
+  return clones;
+}

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../src/kb/config.ts';
 import { checkEvent, formatEvent, parseEvent, type ReviewEvent } from '../../src/kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, listLogFiles, readLogFrom } from '../../src/kb/review-log/log-file.ts';
+import { appendEvents, deviceLogPath, lastEventOf, listLogFiles, readLogFrom } from '../../src/kb/review-log/log-file.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const RATE: ReviewEvent = { id: 'e1', device: 'dev', n: 0, card: 'abcdefghijkl', at: 1767614400000, kind: 'rate', day: '2026-01-05', rating: 3, duration: 4200 };
@@ -75,5 +75,24 @@ describe('appending to a log that does not end in a newline', () => {
     appendFileSync(path, '{"id":"partial","n":');
     appendEvents(path, folder, [{ ...RATE, id: 'e3', n: 2 }]);
     expect(readLogFrom(path, 0).lines.map((line) => ('error' in line.event ? line.event.error : line.event.id))).toEqual(['e1', 'e2', 'not JSON', 'e3']);
+  });
+
+  it('find the last complete line of a device at the end of a file of any length, reading backwards', () => {
+    const folder = join(tempDir('kb-log-'), 'reviews');
+    const path = deviceLogPath(folder, 'dev');
+    expect(lastEventOf(path, 'dev')).toBeNull();
+    // Lines of every length around the 64 KiB chunk, so that some lines cross a chunk's edge.
+    const events: ReviewEvent[] = [];
+    for (let n = 0; n < 700; n++) events.push({ ...RATE, id: `e${n}-${'x'.repeat((n * 37) % 300)}`, n });
+    appendEvents(path, folder, events);
+    expect(lastEventOf(path, 'dev')).toEqual(events.at(-1));
+    // A half-written last line, a bad one and another device's line are passed over.
+    appendFileSync(path, `not json\n${formatEvent({ ...RATE, device: 'other', id: 'o1' })}{"id":"half`);
+    expect(lastEventOf(path, 'dev')).toEqual(events.at(-1));
+    expect(lastEventOf(path, 'other')?.id).toBe('o1');
+    expect(lastEventOf(path, 'nobody')).toBeNull();
+    // One line longer than a chunk.
+    writeFileSync(path, formatEvent({ ...RATE, id: 'y'.repeat(200_000) }));
+    expect(lastEventOf(path, 'dev')?.id).toHaveLength(200_000);
   });
 });

@@ -19,7 +19,7 @@ export function noteWrites(target: { root: string; writable: boolean }): NoteWri
 
 /** The reason a write-back gives while git's operation holds the notes. */
 export function deferredReason(operation: GitOperation): string {
-  return `a git ${operation} is in progress (the note is written once it ends)`;
+  return `a git ${operation} is in progress (the note and the review log are written once it ends)`;
 }
 
 /** Adds cards to those whose fields wait (inside the caller's transaction, or on its own). */

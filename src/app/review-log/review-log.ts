@@ -13,7 +13,8 @@ import { newCardState } from '../../kb/seed-fsrs.ts';
 import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventKey, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
+import { appendEvents, deviceLogPath, lastEventOf, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
+import { gitOperationInProgress } from '../../kb/git-operation.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
 import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
@@ -67,6 +68,11 @@ export interface Replaying {
 
 export const LOG_EXPORTED_KEY = 'review_log_exported';
 const REPLAY_SETTINGS_KEY = 'replay_settings';
+/**
+ * This device's first event (its `n`) not yet appended to its file because a git operation was
+ * under way: it and every later one of this device wait in the database (see append()).
+ */
+const HELD_KEY = 'review_log_held_from';
 
 export class ReviewLog {
   readonly folder: string;
@@ -124,7 +130,7 @@ export class ReviewLog {
     const last = this.events.lastOf(event.card);
     const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
     this.events.insert(eventRow(line));
-    this.events.setOffset(this.fileName, this.append([line]));
+    this.append([line]);
     // An event timed before one already merged from another device (clocks disagree) does not
     // replay last, and an undo may take back a rating that another device's action followed:
     // then the card's row becomes what the replay gives, as on every other device.
@@ -151,8 +157,32 @@ export class ReviewLog {
     }
   }
 
-  /** Appends lines to this device's file (fsynced); its size after. */
-  private append(lines: readonly ReviewEvent[]): number {
+  /**
+   * Appends lines, already stored in the database, to this device's file (fsynced), and records
+   * the file as read to its new end. While git merges, rebases, cherry-picks or reverts the
+   * knowledge base, the file is git's: a line appended then was found by `git rebase --continue`
+   * as an untracked file in the way, or a change conflicting with the commit being replayed, and
+   * landed in a file git was about to replace. So the lines wait in the database (applied to the
+   * schedule as usual) and are appended, in their order, by the first kb after git's operation
+   * ends (appendHeld), ahead of any new one.
+   */
+  private append(lines: readonly ReviewEvent[]): void {
+    if (lines.length === 0) return;
+    const held = this.heldFrom();
+    if (this.gitBusy()) {
+      if (held === null) this.events.setMeta(HELD_KEY, String(lines[0].n));
+      return;
+    }
+    // `lines` are among the held ones (stored before this call): appended with them, in order.
+    if (held !== null) {
+      this.appendHeld([]);
+      return;
+    }
+    this.events.setOffset(this.fileName, this.write(lines));
+  }
+
+  /** Writes lines at the end of this device's file (fsynced), noting its size before for transaction(); its size after. */
+  private write(lines: readonly ReviewEvent[]): number {
     if (this.appendedFrom !== null) {
       let size: number | null;
       try {
@@ -163,6 +193,40 @@ export class ReviewLog {
       this.appendedFrom.push(size);
     }
     return appendEvents(this.path, this.folder, lines);
+  }
+
+  /** A git operation is under way in the repository holding the log folder. */
+  private gitBusy(): boolean {
+    return gitOperationInProgress(this.folder) !== null;
+  }
+
+  private heldFrom(): number | null {
+    const stored = this.events.meta(HELD_KEY);
+    return stored === null ? null : Number(stored);
+  }
+
+  /**
+   * Once git's operation has ended, appends this device's events that waited for it, in their
+   * order, and reads first what the file as git left it holds that this database lacks (their
+   * count is returned; the cards are marked for a replay). Inside the caller's transaction. Each
+   * event is appended once even if kb was killed after an earlier append and before its commit:
+   * the file's last event of this device says where the append stopped.
+   */
+  private appendHeld(problems: string[]): number {
+    const from = this.heldFrom();
+    if (from === null || this.gitBusy()) return 0;
+    let read = 0;
+    try {
+      statSync(this.path);
+      read = this.readFile(this.fileName, problems);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const last = lastEventOf(this.path, this.device);
+    const waiting = this.events.deviceEventsFrom(this.device, last === null ? from : Math.max(from, last.n + 1));
+    if (waiting.length > 0) this.events.setOffset(this.fileName, this.write(waiting.map(eventLine)));
+    this.events.deleteMeta(HELD_KEY);
+    return read;
   }
 
   /** The card's event that replays last (any device's), or null without one. */
@@ -176,14 +240,16 @@ export class ReviewLog {
    * first in the transaction that will log, before the card's row is read.
    */
   catchUp(): void {
-    let size: number;
+    // Events that waited for a git operation to end go first: they came before the one about to be logged.
+    const read = this.appendHeld([]);
+    let size: number | null;
     try {
       size = statSync(this.path).size;
     } catch {
-      return;
+      size = null;
     }
-    if (size === this.events.offset(this.fileName)) return;
-    this.readFile(this.fileName, []);
+    if (size !== null && size !== this.events.offset(this.fileName)) this.readFile(this.fileName, []);
+    else if (read === 0) return;
     this.replayPending();
   }
 
@@ -210,7 +276,8 @@ export class ReviewLog {
       outcome = this.db
         .transaction(() => {
           const settingsChanged = this.followSettings();
-          let read = 0;
+          // Before the files are read: this device's events held during a git operation that has ended.
+          let read = this.appendHeld(problems);
           // The events of cards that had none before: kept as read, so the replay needs not read them back.
           const fresh = new Map<string, EventRow[] | null>();
           const names = listLogFiles(this.folder);
@@ -233,6 +300,7 @@ export class ReviewLog {
   private upToDate(): boolean {
     if (this.events.meta(REPLAY_SETTINGS_KEY) !== replaySettingsKey(this.scheduler.settings)) return false;
     if (this.events.hasPendingKnown()) return false;
+    if (this.heldFrom() !== null && !this.gitBusy()) return false;
     for (const name of listLogFiles(this.folder)) {
       let size: number;
       try {
@@ -282,7 +350,7 @@ export class ReviewLog {
         this.events.markPending(event.card);
         lines.push(line);
       }
-      if (lines.length > 0) this.events.setOffset(this.fileName, this.append(lines));
+      this.append(lines);
       const changed = this.replayPending();
       if (writes.mode === 'deferred') deferFields(this.events, changed);
       return { added: lines.length, duplicates, changed };
@@ -351,7 +419,7 @@ export class ReviewLog {
         };
         if (this.events.insert(eventRow(line))) lines.push(line);
       }
-      if (lines.length > 0) this.events.setOffset(this.fileName, this.append(lines));
+      this.append(lines);
       return lines.length;
     });
   }
@@ -521,6 +589,24 @@ export function eventRow(event: ReviewEvent): EventRow {
     reset_counts: event.reset ? 1 : 0,
     seed: event.from ? JSON.stringify(event.from) : null,
     day: event.day,
+  };
+}
+
+/** The log line of a stored event: eventRow's inverse. */
+function eventLine(row: EventRow): ReviewEvent {
+  return {
+    id: row.id,
+    device: row.device,
+    n: row.n,
+    card: row.card_id,
+    at: row.at,
+    kind: row.kind,
+    day: row.day,
+    ...(row.rating !== null ? { rating: row.rating } : {}),
+    ...(row.kind === 'rate' ? { duration: row.duration_ms } : {}),
+    ...(row.target !== null ? { target: row.target } : {}),
+    ...(row.reset_counts === 1 ? { reset: true } : {}),
+    ...(row.seed !== null ? { from: JSON.parse(row.seed) as SeedRow } : {}),
   };
 }
 

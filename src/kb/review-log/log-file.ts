@@ -118,3 +118,54 @@ export function readLogFrom(path: string, offset: number): LogRead {
     closeSync(fd);
   }
 }
+
+/**
+ * The last complete line of a log file that is an event of `device`, read backwards from the
+ * end (a chunk or two, not the whole file), or null when there is none (or no file). A device
+ * appends its events in their order, so this is the latest of its events the file holds.
+ */
+export function lastEventOf(path: string, device: string): ReviewEvent | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    // `rest`: the bytes after `start` not looked at yet (a line cut by the chunk boundary).
+    let start = fstatSync(fd).size;
+    let rest = Buffer.alloc(0);
+    let atEnd = true;
+    while (start > 0) {
+      const from = Math.max(0, start - 65_536);
+      const chunk = Buffer.alloc(start - from);
+      readSync(fd, chunk, 0, chunk.length, from);
+      start = from;
+      let bytes = Buffer.concat([chunk, rest]);
+      if (atEnd) {
+        // A last line without its newline is half written: not a line yet.
+        const newline = bytes.lastIndexOf(0x0a);
+        if (newline === -1 && start > 0) {
+          rest = bytes;
+          continue;
+        }
+        bytes = bytes.subarray(0, newline + 1);
+        atEnd = false;
+      }
+      // Before the first newline, a line that may begin in the chunk before: read with it, unless the file begins here.
+      const cut = start === 0 ? 0 : bytes.indexOf(0x0a) + 1;
+      const lines = bytes.subarray(cut).toString('utf8').split('\n');
+      for (let at = lines.length - 1; at >= 0; at--) {
+        const line = lines[at].trim();
+        if (line === '') continue;
+        const event = parseEvent(line);
+        if (!('error' in event) && event.device === device) return event;
+      }
+      rest = bytes.subarray(0, cut);
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
