@@ -38,7 +38,14 @@ export function register(program: Command): void {
     .option('--revlog <file>', 'the revlog CSV to read')
     .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (default: FILE.ids.csv beside the CSV, as kb export writes it, when there is one); without one a card_id must be a kb id, as a number or as it is')
     .option('--json', 'print the outcome as JSON')
-    .addHelpText('after', helpText(`${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason.`))
+    .addHelpText(
+      'after',
+      helpText(
+        `${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason. A review already ` +
+          "in the log (same card, time and answer) is not added; one another clone's log brings in later (its export imported here " +
+          'before the two synced) is counted once all the same.',
+      ),
+    )
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
       const { openScannedKnowledgeBase } = await import('./context.ts');

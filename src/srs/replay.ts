@@ -4,6 +4,7 @@
 import type { EventRow, ReplayedEntry } from '../store/review-events.ts';
 import { columnsFromState, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
 import { applyAction } from './card-action-rules.ts';
+import { importedCopies } from './imported-copies.ts';
 import { localMinuteLabel, nextReviewDayStart } from './study-day.ts';
 import { becameLeech, DEFAULT_LEECH_ACTION, type LeechAction } from './leech.ts';
 import type { FsrsScheduler } from './fsrs.ts';
@@ -63,16 +64,19 @@ export interface Replay {
  * A card's row after its events, in replay order (time, device, the device's own order; the
  * caller sorts). It starts from the seed of the first event that carries one (the row the
  * card had on that device before its first event there), else from `fallback`. Events an
- * undo took back are skipped; an action that changes nothing at its place is skipped too.
+ * undo took back are skipped; an action that changes nothing at its place is skipped too, and
+ * so is an imported copy of a rating the logs hold (imported-copies.ts), whose seed is used
+ * only when no other event carries one.
  */
 export function replayCard(scheduler: FsrsScheduler, cardId: string, events: readonly EventRow[], fallback: FsrsColumns): Replay {
-  const seeded = events.find((event) => event.seed !== null);
+  const copies = importedCopies(events);
+  const seeded = events.find((event) => event.seed !== null && !copies.has(event.id)) ?? events.find((event) => event.seed !== null);
   let row: FsrsColumns = seeded ? (JSON.parse(seeded.seed as string) as FsrsColumns) : fallback;
   row = { ...row, leech: row.leech ?? 0 };
   const undone = new Set(events.filter((event) => event.kind === 'undo').map((event) => event.target));
   const entries: ReplayedEntry[] = [];
   for (const event of events) {
-    if (event.kind === 'undo' || undone.has(event.id)) continue;
+    if (event.kind === 'undo' || undone.has(event.id) || copies.has(event.id)) continue;
     let after: FsrsColumns | null;
     if (event.kind === 'rate') {
       after = rateRow(scheduler, cardId, row, event.rating as Grade, event.at).afterRow;

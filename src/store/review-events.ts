@@ -102,6 +102,10 @@ export function reviewEventQueries(db: KbDatabase) {
   const deleteMeta = db.prepare<[string]>('DELETE FROM meta WHERE key = ?');
   const allPending = db.prepare('INSERT OR IGNORE INTO replay_pending (card_id) SELECT DISTINCT card_id FROM review_events');
   const addPending = db.prepare<[string]>('INSERT OR IGNORE INTO replay_pending (card_id) VALUES (?)');
+  // Ids from `prefix` up to the next prefix ('-' + 1 is '.'): a range on review_events_by_id.
+  const prefixPending = db.prepare<[string, string]>(
+    "INSERT OR IGNORE INTO replay_pending (card_id) SELECT DISTINCT card_id FROM review_events WHERE id >= ? AND id < ? AND kind = 'rate'",
+  );
   // Every pending card's events in one pass, in replay order (a clone's first open replays them all).
   const pendingEvents = db.prepare<[], EventRow>(
     // CROSS JOIN keeps replay_pending the outer loop: usually empty, so an open with nothing
@@ -231,6 +235,10 @@ export function reviewEventQueries(db: KbDatabase) {
     },
     markPending(cardId: string): void {
       addPending.run(cardId);
+    },
+    /** Every card with a rating whose id starts with `prefix` (ending in '-') waits for a replay. */
+    markPendingByRatingPrefix(prefix: string): void {
+      prefixPending.run(prefix, `${prefix.slice(0, -1)}.`);
     },
     /** The events of every pending card this database knows, grouped by card, each group in replay order. */
     *pendingEventsByCard(): Generator<[string, EventRow[]]> {

@@ -108,6 +108,33 @@ describe('review log replay', () => {
     );
   });
 
+  it('an imported copy of another device\'s rating counts once on both and on a fresh database; a database that counted it twice is replayed once', () => {
+    const folder = tempDir('kb-logs-');
+    const [a, b] = [device(folder), device(folder)];
+    a.service.rate('c1', 3, START + 1000);
+    a.service.rate('c2', 1, START + 2000);
+    // B imports A's export before it has read A's log: the reviews under ids of their own.
+    b.log.importEvents(
+      [
+        { id: 'revlog-1', card: 'c1', at: START + 1000, kind: 'rate', rating: 3, duration: 0, startsNew: true },
+        { id: 'revlog-2', card: 'c2', at: START + 2000, kind: 'rate', rating: 1, duration: 0, startsNew: true },
+      ],
+      { root: '', writable: false },
+    );
+    for (const each of [a, b]) each.log.ingest({ root: '', writable: false });
+    const fresh = device(folder);
+    fresh.log.ingest({ root: '', writable: false });
+    for (const each of [a, b]) {
+      expect(rows(each.db)).toEqual(rows(fresh.db));
+      expect(cardsOffTheirLog(each.db)).toEqual([]);
+    }
+    expect((rows(fresh.db) as Array<{ reps: number }>).map((row) => row.reps)).toEqual([1, 1, 0]);
+    // A database replayed before the rule (the copy counted): its next open replays those cards.
+    a.db.exec("UPDATE fsrs SET reps = 2 WHERE card_id = 'c1'; DELETE FROM meta WHERE key = 'replay_rules'");
+    a.log.ingest({ root: '', writable: false });
+    expect(rows(a.db)).toEqual(rows(fresh.db));
+  });
+
   it('a line appended without its transaction (kb killed between the two) is applied on the next start', () => {
     const folder = tempDir('kb-logs-');
     const first = device(folder);

@@ -5,6 +5,7 @@ import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { rate, schedule, sync, twoClones } from '../helpers/git-clones.ts';
 
 /** A wide $COLUMNS: lines read whole (piped, kb fits them to 80 columns). */
 const WIDE = { env: { COLUMNS: '400' } };
@@ -130,4 +131,40 @@ describe('revlog CSV', () => {
     expect(readFileSync(join(root, 'notes/itl.md'), 'utf8')).toContain('review_count: 1');
     expect(runKb(['--kb', root, 'doctor']).stdout).toContain('0 errors, 0 warnings');
   });
+
+  // Found by a new-user probe: the import gave the reviews new ids, so the union of the two
+  // clones' logs by id held each twice (reps 2 for one answer) and kb doctor found a lost change.
+  for (const seconds of [false, true]) {
+    it(`another clone's export imported before the two sync: each review counts once on both clones after the merge (times in ${seconds ? 'seconds' : 'ms'})`, () => {
+      const { a, b, ids } = twoClones();
+      const [one, two] = ids;
+      rate(a, one, 'good');
+      rate(a, two, 'again');
+      rate(a, two, 'good');
+      expect(sync(a).code).toBe(0);
+      const out = join(tempDir('kb-revlog-'), 'a.csv');
+      expect(runKb(['--kb', a, 'export', '--revlog', out]).code).toBe(0);
+      // A CSV from a tool that keeps whole seconds: the same reviews.
+      if (seconds) writeFileSync(out, readFileSync(out, 'utf8').replace(/^(\d+),(\d{10})\d{3},/gm, '$1,$2000,'));
+      const imported = runKb(['--kb', b, 'import', '--revlog', out]);
+      expect(imported.stdout).toMatch(/^imported 3 events from 3 rows; 0 already in the log$/m);
+      for (const root of [b, a, b]) {
+        const synced = sync(root);
+        expect(synced.code, synced.stderr).toBe(0);
+      }
+      const cards = (root: string) => JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+      expect(cards(a)).toEqual(cards(b));
+      expect(schedule(a)).toEqual(schedule(b));
+      expect(cards(a).find((card) => card.id === one)?.reps).toBe(1);
+      expect(cards(a).find((card) => card.id === two)?.reps).toBe(2);
+      for (const root of [a, b]) {
+        const doctor = runKb(['--kb', root, 'doctor']);
+        expect(doctor.stdout).toMatch(/^0 errors, 0 warnings$/m);
+        expect(doctor.code).toBe(0);
+        expect(readFileSync(join(root, 'notes/one.md'), 'utf8')).toMatch(/review_count: 1\n/);
+      }
+      // Importing it again on either clone adds nothing.
+      for (const root of [a, b]) expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toMatch(/^imported 0 events from 3 rows; 3 already in the log$/m);
+    });
+  }
 });

@@ -20,6 +20,7 @@ import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrite
 import { reviewFields } from '../../srs/review-fields.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { replayCard, replaySettingsKey } from '../../srs/replay.ts';
+import { IMPORTED_EVENT_PREFIX } from '../../srs/imported-copies.ts';
 import type { FsrsScheduler } from '../../srs/fsrs.ts';
 
 export const REVIEW_LOG_FOLDER = 'reviews';
@@ -73,6 +74,13 @@ const REPLAY_SETTINGS_KEY = 'replay_settings';
  * under way: it and every later one of this device wait in the database (see append()).
  */
 const HELD_KEY = 'review_log_held_from';
+/**
+ * The replay's own rules, as this database last applied them (not kb.json's settings): when a
+ * kb that replays otherwise opens it, the cards the change concerns are replayed once.
+ * 1: an imported copy of a rating the logs hold is skipped (srs/imported-copies.ts).
+ */
+const REPLAY_RULES_KEY = 'replay_rules';
+const REPLAY_RULES = '1';
 
 export class ReviewLog {
   readonly folder: string;
@@ -276,6 +284,7 @@ export class ReviewLog {
       outcome = this.db
         .transaction(() => {
           const settingsChanged = this.followSettings();
+          this.followRules();
           // Before the files are read: this device's events held during a git operation that has ended.
           let read = this.appendHeld(problems);
           // The events of cards that had none before: kept as read, so the replay needs not read them back.
@@ -299,6 +308,7 @@ export class ReviewLog {
 
   private upToDate(): boolean {
     if (this.events.meta(REPLAY_SETTINGS_KEY) !== replaySettingsKey(this.scheduler.settings)) return false;
+    if (this.events.meta(REPLAY_RULES_KEY) !== REPLAY_RULES) return false;
     if (this.events.hasPendingKnown()) return false;
     if (this.heldFrom() !== null && !this.gitBusy()) return false;
     for (const name of listLogFiles(this.folder)) {
@@ -322,6 +332,13 @@ export class ReviewLog {
     if (stored !== null) this.events.markAllPending();
     this.events.setMeta(REPLAY_SETTINGS_KEY, key);
     return stored !== null;
+  }
+
+  /** A database replayed under older rules: the cards with imported ratings are replayed (a copy merged before counted twice). */
+  private followRules(): void {
+    if (this.events.meta(REPLAY_RULES_KEY) === REPLAY_RULES) return;
+    this.events.markPendingByRatingPrefix(IMPORTED_EVENT_PREFIX);
+    this.events.setMeta(REPLAY_RULES_KEY, REPLAY_RULES);
   }
 
   /**

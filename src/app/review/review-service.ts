@@ -22,7 +22,7 @@ import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
 import { deferredReason, noteWrites } from '../review-log/deferred-fields.ts';
-import { IMPORTED_EVENT_PREFIX } from '../revlog/import-revlog.ts';
+import { IMPORTED_EVENT_PREFIX } from '../../srs/imported-copies.ts';
 import { localMinuteLabel, nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
 import type { EventKey } from '../../store/review-events.ts';
 import type { LeechAction } from '../../srs/leech.ts';

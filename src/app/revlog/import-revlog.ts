@@ -3,7 +3,8 @@
 // A row's card is found through the mapping file, else as a kb id written as a number; rows
 // that cannot be placed are refused with a count and a reason, and nothing is imported twice:
 // an event's id is derived from its card, time and answer, and a rating already in the log
-// under another id (exported from this knowledge base) is skipped too.
+// under another id (exported from this knowledge base) is skipped too. One that comes in by a
+// merge later (another clone's log) is recognised by the replay (srs/imported-copies.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { KbDatabase } from '../../store/db.ts';
@@ -11,6 +12,7 @@ import { revlogQueries } from '../../store/revlog-queries.ts';
 import { kbIdOfNumber } from '../../kb/revlog/card-number.ts';
 import { parseCardMap, parseRevlog, RevlogFormatError } from '../../kb/revlog/revlog-csv.ts';
 import type { NewEvent, ReviewLog } from '../review-log/review-log.ts';
+import { IMPORTED_EVENT_PREFIX, importedTimeWindow } from '../../srs/imported-copies.ts';
 
 export interface RevlogImport {
   rows: number;
@@ -22,9 +24,6 @@ export interface RevlogImport {
 }
 
 export { RevlogFormatError };
-
-/** What an imported event's id starts with: kb undo leaves such history alone. */
-export const IMPORTED_EVENT_PREFIX = 'revlog-';
 
 function eventId(kind: string, card: string, at: number, rating: number): string {
   return `${IMPORTED_EVENT_PREFIX}${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
@@ -76,7 +75,7 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     writable: target.writable,
     isDuplicate: (event) =>
       event.kind === 'rate'
-        ? queries.hasRating(event.card, event.at, event.rating as number)
+        ? queries.hasRating(event.card, importedTimeWindow(event.at), event.rating as number)
         : queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, event.at + 1),
   });
   // Rows are placed in time order: their lines are said in file order, the first ones.
