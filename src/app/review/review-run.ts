@@ -230,7 +230,13 @@ export class ReviewRun implements ReviewController {
         this.session.restored(step.kind === 'rate' ? this.service.queueCard(step.card.id) : step.card, step.kind === 'rate');
         return { message: error.message };
       }
-      if (error instanceof UndoError) return { message: error.message };
+      if (error instanceof UndoError) {
+        // Refused, nothing changed (a later rating from another kb stands, say): the action is
+        // still this session's to undo once the user has done what the message says (it was
+        // dropped, and the next u said "nothing to undo in this session").
+        this.undoSteps.push(step);
+        return { message: error.message };
+      }
       throw error;
     }
     if (step.kind === 'rate') {
