@@ -124,8 +124,8 @@ export class ReviewRun implements ReviewController {
     // rated it since (a stale copy showed a card rated twice elsewhere as new).
     this.cache.delete(next.card.id);
     const card = this.card(next.card.id);
-    if (!card) {
-      // Gone from the database (a scan in another process removed it): skip it.
+    if (!isLive(card)) {
+      // Gone from the database, or from its file (a scan, here or in another process, made it an orphan): skip it.
       this.session.removed(next.card.id);
       return this.nextOfSession(now, refreshed);
     }
@@ -286,7 +286,14 @@ export class ReviewRun implements ReviewController {
     // (it said "reloaded" and went on checking answers with the formula from before the edit).
     const error = errors.find((diagnostic) => diagnostic.file === path);
     if (error) return { message: `not reloaded: ${error.file}${error.line ? `:${error.line}` : ''}: ${error.message}` };
-    return { message: this.card(cardId) ? 'reloaded' : 'the card is gone from its file (kb scan)' };
+    // The edit deleted the card (its section, or the whole note): the scan keeps it as an orphan,
+    // with its history, but it is no longer a question to ask. It leaves the session (it was
+    // shown again after "reloaded", and rated: found by a probe).
+    if (!isLive(this.card(cardId))) {
+      this.session.removed(cardId);
+      return { message: `this card is no longer in the file${path ? ` (${path})` : ''}: skipped` };
+    }
+    return { message: 'reloaded' };
   }
 
   get labs(): CardLabs {
@@ -338,6 +345,11 @@ function toScreen(card: ReviewCard, day: string): ScreenCard {
     stateName: STATE_NAMES[card.schedule.state],
     calc: question ? { unit: card.calc?.unit ?? null } : null,
   };
+}
+
+/** Whether the card is still in its file: not gone from the database, and not an orphan. */
+function isLive(card: ReviewCard | null): card is ReviewCard {
+  return card !== null && !card.orphan;
 }
 
 /** Whether the card's row still is what the session queued it as (state, due, not suspended or buried since). */
