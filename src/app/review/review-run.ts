@@ -302,18 +302,22 @@ export class ReviewRun implements ReviewController {
 
   summary(now: number): SessionSummary {
     const grades = this.session.grades;
-    const left = this.session.counts();
-    const laterToday = this.service.laterTodayLoad(now, this.request);
+    // What is due, from the database as it is now with this run's --tag and --deck, as kb due
+    // counts it: the session's own lists are capped by --limit (today's learning cards left out
+    // of them were counted as tomorrow's) and miss what another kb did meanwhile (a rating
+    // there undone with u left this summary counting it as answered).
+    const { tag, deck } = this.request;
+    const due = this.service.dueCounts({ tag, deck }, now);
     return {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
       // Time spent answering, not since the screen opened: one left open overnight said "10 cards in 4h 20m".
       elapsedMs: this.studiedMs,
-      laterToday,
+      laterToday: due.later,
       // A run quit early leaves cards due now: said as such, and not counted again as
       // tomorrow's (quitting with 32 cards due said only "2 more later today, tomorrow 12 due").
-      stillDue: { learning: Math.max(0, left.learning - laterToday), review: left.review, new: left.new },
-      tomorrow: Math.max(0, this.service.dueByEndOfTomorrow(now, this.request) - left.learning - left.review),
+      stillDue: { learning: due.learning, review: due.review, new: due.new },
+      tomorrow: due.tomorrow,
     };
   }
 
