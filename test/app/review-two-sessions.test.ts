@@ -185,6 +185,19 @@ describe('two kb review sessions at once', () => {
     expect(next).not.toBe(first);
   });
 
+  it('says when kb.json is now invalid as it reads today\'s queue again, and keeps its settings (found by a probe: kept in silence)', async () => {
+    const { root, dbs } = await twoSessions();
+    const service = new ReviewService({ root, db: dbs[0], writable: true, config: { ...defaultConfig, newPerDay: 1 } });
+    let reread: ReviewService | { kept: string } | null = { kept: 'kb.json now invalid (newPerDay); this session keeps its settings' };
+    const run = new ReviewRun(service, '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs(), reloadService: () => reread });
+    const first = shown(run, START)!;
+    run.rate(first, 4, START + 1_000, 1_000);
+    expect(run.next(START + 2_000)).toEqual({ kind: 'done', notice: 'kb.json now invalid (newPerDay); this session keeps its settings' });
+    // Said once: the file is read again only when it changed.
+    reread = null;
+    expect(run.next(START + 3_000)).toEqual({ kind: 'done' });
+  });
+
   it('--limit N still ends the run after N cards: the queue is not read again (found as a user: --limit 1 never stopped)', async () => {
     const { services } = await twoSessions();
     const run = new ReviewRun(services[0], '/nowhere', { limit: 1 }, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });

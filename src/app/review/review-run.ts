@@ -43,8 +43,12 @@ export interface ReviewRunOptions {
   startedAt: number;
   /** Runs a card's lab in place and reads its latest stored result. */
   labs: CardLabs;
-  /** A service on kb.json as it is now (null: keep this one), taken when today's queue is read again. */
-  reloadService?: () => ReviewService | null;
+  /**
+   * A service on kb.json as it is now, taken when today's queue is read again: null when the
+   * file did not change; `kept` (a status line saying why) when it is now invalid, and the run
+   * keeps the settings it has.
+   */
+  reloadService?: () => ReviewService | { kept: string } | null;
 }
 
 /** The status line when a run crosses into a new study day. */
@@ -97,7 +101,20 @@ export class ReviewRun implements ReviewController {
   next(now: number): ScreenNext {
     const notice = this.followStudyDay(now);
     const next = this.nextOfSession(now);
-    return notice === null ? next : { ...next, notice };
+    return withNotice(next, notice);
+  }
+
+  /**
+   * kb.json read again (reloadService): its service taken, or, when the file is now invalid,
+   * the line that says so while the run keeps its settings (a bad edit was ignored in silence,
+   * while the next command refused it: found by a probe).
+   */
+  private rereadSettings(): string | null {
+    const reread = this.run.reloadService?.() ?? null;
+    if (reread === null) return null;
+    if ('kept' in reread) return reread.kept;
+    this.service = reread;
+    return null;
   }
 
   /**
@@ -108,12 +125,12 @@ export class ReviewRun implements ReviewController {
    */
   private followStudyDay(now: number): string | null {
     if (now < this.session.dayEnd) return null;
-    this.service = this.run.reloadService?.() ?? this.service;
+    const kept = this.rereadSettings();
     const today = this.service.session(this.request, now);
     today.continues(this.session);
     this.session = today;
     this.cache.clear();
-    return NEW_STUDY_DAY;
+    return kept === null ? NEW_STUDY_DAY : `${NEW_STUDY_DAY}; ${kept}`;
   }
 
   private nextOfSession(now: number, refreshed = false): ScreenNext {
@@ -146,15 +163,15 @@ export class ReviewRun implements ReviewController {
    * answered ones this session still counts. This run's answers carry over.
    */
   private refreshed(now: number, next: ScreenNext): ScreenNext {
-    this.service = this.run.reloadService?.() ?? this.service;
+    const kept = this.rereadSettings();
     const fresh = this.service.session(this.request, now);
     // Taken only when it has a card this session lacks: its counts then are a fresh launch's. A
     // queue with nothing new leaves the session as it is (its undo puts cards back as it has them).
-    if (fresh.next(now).kind !== 'card') return next;
+    if (fresh.next(now).kind !== 'card') return withNotice(next, kept);
     fresh.continues(this.session);
     this.session = fresh;
     this.cache.clear();
-    return this.nextOfSession(now, true);
+    return withNotice(this.nextOfSession(now, true), kept);
   }
 
   checkCalc(cardId: string, typed: string, now: number): CalcCheck {
@@ -331,6 +348,12 @@ export class ReviewRun implements ReviewController {
     }
     return card;
   }
+}
+
+/** `next` with `notice` added to the status line it brings. */
+function withNotice(next: ScreenNext, notice: string | null): ScreenNext {
+  if (notice === null) return next;
+  return { ...next, notice: next.notice ? `${notice}; ${next.notice}` : notice };
 }
 
 function toScreen(card: ReviewCard, day: string): ScreenCard {
