@@ -1,7 +1,7 @@
 // kb review: the daily session in the terminal (Ink). Scripts use kb due / rate / undo.
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { loadConfig } from '../kb/config.ts';
+import { ConfigError, loadConfig } from '../kb/config.ts';
 import { defaultEditor } from '../kb/editor.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { checkFilter, unknownFilterProblem } from './filter-check.ts';
@@ -67,11 +67,12 @@ Without a terminal, use kb due, kb rate and kb undo.`),
           scannedBefore = false;
         }
         checkFilter(request, kb.db);
-        const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }] = await Promise.all([
+        const [{ ReviewService }, { ReviewRun }, { renderReview }, { cardLabRunner }, { settingsKeptLine }] = await Promise.all([
           import('../app/review/review-service.ts'),
           import('../app/review/review-run.ts'),
           import('../ui/review/render-review.tsx'),
           import('../app/card-labs/card-lab-runner.ts'),
+          import('../ui/review/settings-kept-line.ts'),
         ]);
         let configSeen = configStamp(kb.configPath);
         const run = new ReviewRun(new ReviewService(kb), kb.root, request, {
@@ -79,15 +80,15 @@ Without a terminal, use kb due, kb rate and kb undo.`),
           // kb.json as it is now, when the run reads today's queue again (a new study day, or
           // before it says done): a limit changed mid-session had no effect until a relaunch.
           // Read only when the file changed (the Done screen asks every second); a kb.json
-          // broken meanwhile keeps the settings the run has.
+          // broken meanwhile keeps the settings the run has, and the status line says so once.
           reloadService: () => {
             const stamp = configStamp(kb.configPath);
             if (stamp === configSeen) return null;
             configSeen = stamp;
             try {
               return new ReviewService({ ...kb, config: loadConfig(kb.configPath) });
-            } catch {
-              return null;
+            } catch (error) {
+              return { kept: settingsKeptLine(error instanceof ConfigError ? error.problem : 'cannot be read') };
             }
           },
           editor: defaultEditor(),

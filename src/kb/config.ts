@@ -59,9 +59,12 @@ export type KbConfig = z.infer<typeof configSchema>;
 export const defaultConfig: KbConfig = configSchema.parse({});
 
 export class ConfigError extends Error {
-  constructor(message: string) {
+  /** What is wrong, in a few words without the file (a key's name): for a status line that must stay short. */
+  readonly problem: string;
+  constructor(message: string, problem: string = message) {
     super(message);
     this.name = 'ConfigError';
+    this.problem = problem;
   }
 }
 
@@ -73,11 +76,12 @@ export function parseConfig(value: unknown, file: string): KbConfig {
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
   const key = keys.length > 0 ? keys.join(', ') : issue.path.join('.');
   const message = issue.code === 'unrecognized_keys' ? 'unknown key' : issue.message;
-  return failConfig(`${file}: ${key ? `${key}: ` : ''}${message}`);
+  const problem = issue.code === 'unrecognized_keys' ? `unknown key ${key}` : key || message;
+  return failConfig(`${file}: ${key ? `${key}: ` : ''}${message}`, problem);
 }
 
-function failConfig(message: string): never {
-  throw new ConfigError(message);
+function failConfig(message: string, problem: string): never {
+  throw new ConfigError(message, problem);
 }
 
 /** Reads a kb.json; a missing file gives the defaults. */
@@ -88,14 +92,14 @@ export function loadConfig(file: string | null): KbConfig {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig;
-    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`);
+    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, 'cannot be read');
   }
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     // JSON.parse quotes the text it stopped in, newlines and all: one line, as every kb error is.
-    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`);
+    throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`, 'not valid JSON');
   }
   return parseConfig(value, file);
 }

@@ -48,4 +48,32 @@ describe('reloading a card after an edit', () => {
     expect((await run.reload('aaaaaaaaaaaa')).message).toBe('reloaded');
     db.close();
   });
+
+  it('skips a card the edit deleted from its file: it is not shown again, nor rated (found by a probe)', async () => {
+    const root = tempDir('kb-reload-');
+    mkdirSync(join(root, 'cards'), { recursive: true });
+    const deck = join(root, 'cards/deck.md');
+    writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n\n## Two?\n<!-- kb:id=bbbbbbbbbbbb -->\n\nB.\n');
+    const db = openDatabase(join(root, 'kb.db'));
+    const target = { root, db, writable: true, config: defaultConfig };
+    await scanKnowledgeBase(target);
+    const rescan = async () => (await scanKnowledgeBase(target)).errors;
+    const now = Date.now();
+    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan, editor: 'vi', writable: true, startedAt: now, labs: new FakeLabs() });
+    const first = run.next(now);
+    expect(first.kind === 'card' && first.card.id).toBe('aaaaaaaaaaaa');
+    expect(run.counts()).toMatchObject({ new: 2 });
+
+    // e, and the card's section deleted in the editor.
+    writeFileSync(deck, '## Two?\n<!-- kb:id=bbbbbbbbbbbb -->\n\nB.\n');
+    expect((await run.reload('aaaaaaaaaaaa')).message).toBe('this card is no longer in the file (cards/deck.md): skipped');
+    expect(run.counts()).toMatchObject({ new: 1 });
+    const next = run.next(now + 1_000);
+    expect(next.kind === 'card' && next.card.id).toBe('bbbbbbbbbbbb');
+    run.rate('bbbbbbbbbbbb', 3, now + 2_000, 1_000);
+    const after = run.next(now + 3_000);
+    expect(after.kind === 'card' ? after.card.id : after.kind).not.toBe('aaaaaaaaaaaa');
+    expect(db.prepare("SELECT count(*) AS n FROM review_log WHERE card_id = 'aaaaaaaaaaaa'").get()).toEqual({ n: 0 });
+    db.close();
+  });
 });

@@ -26,6 +26,30 @@ async function runOnDeck(deck: string) {
   return { run, db };
 }
 
+/** `count` cards, the last `reviews` of them reviews due this morning; two connections to the database, as two kb processes have. */
+async function twoRuns(count: number, reviews: number) {
+  const root = tempDir('kb-summary-');
+  mkdirSync(join(root, 'cards'), { recursive: true });
+  writeFileSync(join(root, 'cards/deck.md'), Array.from({ length: count }, (_, i) => `## Question ${i}?\n\nAnswer ${i}.\n`).join('\n'));
+  const path = join(root, 'kb.db');
+  const first = openDatabase(path);
+  await scanKnowledgeBase({ root, db: first, writable: true, config: defaultConfig }, { now: START - 60_000 });
+  const ids = (first.prepare('SELECT id FROM cards ORDER BY path, line').all() as Array<{ id: string }>).map((row) => row.id);
+  const review = first.prepare('UPDATE fsrs SET state = 2, due = ?, stability = 5, difficulty = 5, reps = 3, last_review = ? WHERE card_id = ?');
+  ids.slice(count - reviews).forEach((id, i) => review.run(START - (i + 1) * 60_000, START - 6 * 24 * 3_600_000, id));
+  const second = openDatabase(path);
+  const services = [first, second].map((db) => new ReviewService({ root, db, writable: true, config: defaultConfig }));
+  const run = (service: ReviewService, request: { deck?: string; limit?: number } = {}) =>
+    new ReviewRun(service, root, request, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+  return { services, run, dbs: [first, second] };
+}
+
+/** What kb due says at `now`: today's queue counted, without --limit. */
+function dueNow(service: ReviewService, now: number) {
+  const queue = service.queue({}, now);
+  return { stillDue: { learning: queue.learning.length, review: queue.review.length, new: queue.new.length }, laterToday: queue.later.length };
+}
+
 describe('a review run summary', () => {
   it('puts a learning step still to come today under later today, and leaves it out of tomorrow', async () => {
     const { run, db } = await runOnDeck('## One?\n\nA.\n\n## Two?\n\nB.\n');
@@ -56,5 +80,42 @@ describe('a review run summary', () => {
     // Seconds after the rating, the step is still to come: later today, not due now.
     expect(run.summary(START + 2_000)).toMatchObject({ laterToday: 1, stillDue: { learning: 0, review: 0, new: 2 }, tomorrow: 0 });
     db.close();
+  });
+
+  it('with --limit, counts today\'s learning cards left out of the run as later today, not as tomorrow\'s (found by a probe)', async () => {
+    const { services, run, dbs } = await twoRuns(6, 0);
+    const first = run(services[0]);
+    for (let i = 0; i < 3; i++) {
+      const next = first.next(START + i * 1_000);
+      if (next.kind !== 'card') throw new Error('expected a card');
+      first.rate(next.card.id, 3, START + i * 1_000 + 500, 500);
+    }
+    const at = START + 5_000;
+    expect(first.summary(at)).toMatchObject({ laterToday: 3, stillDue: { learning: 0, review: 0, new: 3 }, tomorrow: 0 });
+    // kb review --limit 2, quit at once: the same three learning cards, later today; nothing tomorrow.
+    const limited = run(services[1], { limit: 2 });
+    expect(limited.next(at).kind).toBe('card');
+    expect(limited.summary(at)).toMatchObject({ ...dueNow(services[1], at), tomorrow: 0 });
+    expect(limited.summary(at)).toMatchObject({ laterToday: 3, stillDue: { learning: 0, review: 0, new: 3 } });
+    dbs.forEach((db) => db.close());
+  });
+
+  it('counts from the database at quit: a rating in another session undone there is due again here (found by a probe)', async () => {
+    const { services, run, dbs } = await twoRuns(6, 6);
+    const [here, there] = [run(services[0]), run(services[1])];
+    const shown = here.next(START);
+    if (shown.kind !== 'card') throw new Error('expected a card');
+    expect(there.next(START).kind === 'card').toBe(true);
+    // The other session rates the card this one shows; this one's rating is refused and it
+    // takes the card as the other left it; the other one undoes its rating with u.
+    there.rate(shown.card.id, 3, START + 1_000, 1_000);
+    expect(here.rate(shown.card.id, 3, START + 2_000, 1_000).message).toMatch(/in another kb session since shown/);
+    expect(there.undo(START + 3_000).message).toBe('undid Good');
+    const at = START + 4_000;
+    const expected = { stillDue: { learning: 0, review: 6, new: 0 }, laterToday: 0, tomorrow: 0 };
+    expect(dueNow(services[0], at)).toMatchObject({ stillDue: expected.stillDue, laterToday: 0 });
+    expect(here.summary(at)).toMatchObject(expected);
+    expect(there.summary(at)).toMatchObject(expected);
+    dbs.forEach((db) => db.close());
   });
 });

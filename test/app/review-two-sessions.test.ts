@@ -154,6 +154,23 @@ describe('two kb review sessions at once', () => {
     expect(shown(run, START + 3_000)).toBe(card);
   });
 
+  it('an undo refused because a later rating from another kb stands is still there once that one is undone (found by a probe: the next u said nothing to undo)', async () => {
+    const { services } = await twoSessions();
+    const run = reviewRun(services[0], START);
+    const card = shown(run, START)!;
+    expect(run.rate(card, 3, START + 1_000, 1_000).message).toBeNull();
+    // kb rate in another terminal, on another card.
+    const other = services[1].queue({}, START + 1_500).new.find((entry) => entry.id !== card)!.id;
+    services[1].rate(other, 3, START + 1_500);
+    expect(run.undo(START + 2_000).message).toMatch(/^a later rating or action \(from another kb\) stands in the log; undo that one first/);
+    expect(run.counts().done).toBe(1);
+    // The user does as told: kb undo takes the other one back; u then undoes this session's rating.
+    expect(services[1].undo()).toMatchObject({ cardId: other });
+    expect(run.undo(START + 3_000).message).toBe('undid Good');
+    expect(run.counts().done).toBe(0);
+    expect(services[0].card(card)?.schedule.reps).toBe(0);
+  });
+
   it('reads kb.json again with today\'s queue: a new-card limit raised mid-session takes effect before it says done (found as a user)', async () => {
     const { root, dbs } = await twoSessions();
     let newPerDay = 1;
@@ -166,6 +183,19 @@ describe('two kb review sessions at once', () => {
     const next = shown(run, START + 3_000);
     expect(next).not.toBeNull();
     expect(next).not.toBe(first);
+  });
+
+  it('says when kb.json is now invalid as it reads today\'s queue again, and keeps its settings (found by a probe: kept in silence)', async () => {
+    const { root, dbs } = await twoSessions();
+    const service = new ReviewService({ root, db: dbs[0], writable: true, config: { ...defaultConfig, newPerDay: 1 } });
+    let reread: ReviewService | { kept: string } | null = { kept: 'kb.json now invalid (newPerDay); this session keeps its settings' };
+    const run = new ReviewRun(service, '/nowhere', {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs(), reloadService: () => reread });
+    const first = shown(run, START)!;
+    run.rate(first, 4, START + 1_000, 1_000);
+    expect(run.next(START + 2_000)).toEqual({ kind: 'done', notice: 'kb.json now invalid (newPerDay); this session keeps its settings' });
+    // Said once: the file is read again only when it changed.
+    reread = null;
+    expect(run.next(START + 3_000)).toEqual({ kind: 'done' });
   });
 
   it('--limit N still ends the run after N cards: the queue is not read again (found as a user: --limit 1 never stopped)', async () => {

@@ -43,8 +43,12 @@ export interface ReviewRunOptions {
   startedAt: number;
   /** Runs a card's lab in place and reads its latest stored result. */
   labs: CardLabs;
-  /** A service on kb.json as it is now (null: keep this one), taken when today's queue is read again. */
-  reloadService?: () => ReviewService | null;
+  /**
+   * A service on kb.json as it is now, taken when today's queue is read again: null when the
+   * file did not change; `kept` (a status line saying why) when it is now invalid, and the run
+   * keeps the settings it has.
+   */
+  reloadService?: () => ReviewService | { kept: string } | null;
 }
 
 /** The status line when a run crosses into a new study day. */
@@ -97,7 +101,20 @@ export class ReviewRun implements ReviewController {
   next(now: number): ScreenNext {
     const notice = this.followStudyDay(now);
     const next = this.nextOfSession(now);
-    return notice === null ? next : { ...next, notice };
+    return withNotice(next, notice);
+  }
+
+  /**
+   * kb.json read again (reloadService): its service taken, or, when the file is now invalid,
+   * the line that says so while the run keeps its settings (a bad edit was ignored in silence,
+   * while the next command refused it: found by a probe).
+   */
+  private rereadSettings(): string | null {
+    const reread = this.run.reloadService?.() ?? null;
+    if (reread === null) return null;
+    if ('kept' in reread) return reread.kept;
+    this.service = reread;
+    return null;
   }
 
   /**
@@ -108,12 +125,12 @@ export class ReviewRun implements ReviewController {
    */
   private followStudyDay(now: number): string | null {
     if (now < this.session.dayEnd) return null;
-    this.service = this.run.reloadService?.() ?? this.service;
+    const kept = this.rereadSettings();
     const today = this.service.session(this.request, now);
     today.continues(this.session);
     this.session = today;
     this.cache.clear();
-    return NEW_STUDY_DAY;
+    return kept === null ? NEW_STUDY_DAY : `${NEW_STUDY_DAY}; ${kept}`;
   }
 
   private nextOfSession(now: number, refreshed = false): ScreenNext {
@@ -124,8 +141,8 @@ export class ReviewRun implements ReviewController {
     // rated it since (a stale copy showed a card rated twice elsewhere as new).
     this.cache.delete(next.card.id);
     const card = this.card(next.card.id);
-    if (!card) {
-      // Gone from the database (a scan in another process removed it): skip it.
+    if (!isLive(card)) {
+      // Gone from the database, or from its file (a scan, here or in another process, made it an orphan): skip it.
       this.session.removed(next.card.id);
       return this.nextOfSession(now, refreshed);
     }
@@ -146,15 +163,15 @@ export class ReviewRun implements ReviewController {
    * answered ones this session still counts. This run's answers carry over.
    */
   private refreshed(now: number, next: ScreenNext): ScreenNext {
-    this.service = this.run.reloadService?.() ?? this.service;
+    const kept = this.rereadSettings();
     const fresh = this.service.session(this.request, now);
     // Taken only when it has a card this session lacks: its counts then are a fresh launch's. A
     // queue with nothing new leaves the session as it is (its undo puts cards back as it has them).
-    if (fresh.next(now).kind !== 'card') return next;
+    if (fresh.next(now).kind !== 'card') return withNotice(next, kept);
     fresh.continues(this.session);
     this.session = fresh;
     this.cache.clear();
-    return this.nextOfSession(now, true);
+    return withNotice(this.nextOfSession(now, true), kept);
   }
 
   checkCalc(cardId: string, typed: string, now: number): CalcCheck {
@@ -230,7 +247,13 @@ export class ReviewRun implements ReviewController {
         this.session.restored(step.kind === 'rate' ? this.service.queueCard(step.card.id) : step.card, step.kind === 'rate');
         return { message: error.message };
       }
-      if (error instanceof UndoError) return { message: error.message };
+      if (error instanceof UndoError) {
+        // Refused, nothing changed (a later rating from another kb stands, say): the action is
+        // still this session's to undo once the user has done what the message says (it was
+        // dropped, and the next u said "nothing to undo in this session").
+        this.undoSteps.push(step);
+        return { message: error.message };
+      }
       throw error;
     }
     if (step.kind === 'rate') {
@@ -280,7 +303,14 @@ export class ReviewRun implements ReviewController {
     // (it said "reloaded" and went on checking answers with the formula from before the edit).
     const error = errors.find((diagnostic) => diagnostic.file === path);
     if (error) return { message: `not reloaded: ${error.file}${error.line ? `:${error.line}` : ''}: ${error.message}` };
-    return { message: this.card(cardId) ? 'reloaded' : 'the card is gone from its file (kb scan)' };
+    // The edit deleted the card (its section, or the whole note): the scan keeps it as an orphan,
+    // with its history, but it is no longer a question to ask. It leaves the session (it was
+    // shown again after "reloaded", and rated: found by a probe).
+    if (!isLive(this.card(cardId))) {
+      this.session.removed(cardId);
+      return { message: `this card is no longer in the file${path ? ` (${path})` : ''}: skipped` };
+    }
+    return { message: 'reloaded' };
   }
 
   get labs(): CardLabs {
@@ -289,18 +319,22 @@ export class ReviewRun implements ReviewController {
 
   summary(now: number): SessionSummary {
     const grades = this.session.grades;
-    const left = this.session.counts();
-    const laterToday = this.service.laterTodayLoad(now, this.request);
+    // What is due, from the database as it is now with this run's --tag and --deck, as kb due
+    // counts it: the session's own lists are capped by --limit (today's learning cards left out
+    // of them were counted as tomorrow's) and miss what another kb did meanwhile (a rating
+    // there undone with u left this summary counting it as answered).
+    const { tag, deck } = this.request;
+    const due = this.service.dueCounts({ tag, deck }, now);
     return {
       cards: grades.length,
       again: grades.filter((grade) => grade === 1).length,
       // Time spent answering, not since the screen opened: one left open overnight said "10 cards in 4h 20m".
       elapsedMs: this.studiedMs,
-      laterToday,
+      laterToday: due.later,
       // A run quit early leaves cards due now: said as such, and not counted again as
       // tomorrow's (quitting with 32 cards due said only "2 more later today, tomorrow 12 due").
-      stillDue: { learning: Math.max(0, left.learning - laterToday), review: left.review, new: left.new },
-      tomorrow: Math.max(0, this.service.dueByEndOfTomorrow(now, this.request) - left.learning - left.review),
+      stillDue: { learning: due.learning, review: due.review, new: due.new },
+      tomorrow: due.tomorrow,
     };
   }
 
@@ -314,6 +348,12 @@ export class ReviewRun implements ReviewController {
     }
     return card;
   }
+}
+
+/** `next` with `notice` added to the status line it brings. */
+function withNotice(next: ScreenNext, notice: string | null): ScreenNext {
+  if (notice === null) return next;
+  return { ...next, notice: next.notice ? `${notice}; ${next.notice}` : notice };
 }
 
 function toScreen(card: ReviewCard, day: string): ScreenCard {
@@ -332,6 +372,11 @@ function toScreen(card: ReviewCard, day: string): ScreenCard {
     stateName: STATE_NAMES[card.schedule.state],
     calc: question ? { unit: card.calc?.unit ?? null } : null,
   };
+}
+
+/** Whether the card is still in its file: not gone from the database, and not an orphan. */
+function isLive(card: ReviewCard | null): card is ReviewCard {
+  return card !== null && !card.orphan;
 }
 
 /** Whether the card's row still is what the session queued it as (state, due, not suspended or buried since). */

@@ -48,6 +48,15 @@ export interface QueueRequest extends CardFilter {
   limit?: number | null;
 }
 
+/** Today's queue counted (ReviewService.dueCounts), and the cards that fall due tomorrow. */
+export interface DueCounts {
+  learning: number;
+  review: number;
+  new: number;
+  later: number;
+  tomorrow: number;
+}
+
 /** A card with its content and current schedule: what the screen shows. */
 export interface ReviewCard extends CardRow {
   schedule: FsrsState;
@@ -372,9 +381,26 @@ export class ReviewService {
     return this.reviews.dueCountBefore(nextReviewDayStart(this.dayEnd(now), this.settings.dayStartsAt).getTime(), filter);
   }
 
-  /** Learning and relearning cards whose next step comes later today (a Good on a new card: in ten minutes). */
-  laterTodayLoad(now: number, filter: CardFilter = {}): number {
-    return this.reviews.learningCandidates(filter, now, this.dayEnd(now)).filter((row) => row.due > now).length;
+  /**
+   * What the database has due at `now` of the cards `filter` picks, as kb due counts it with
+   * that filter (today's limits, not --limit: that caps one run, not what is due): learning
+   * cards due now, reviews, new cards, and learning cards whose next step comes later today (a
+   * Good on a new card: in ten minutes). `tomorrow`: cards (not new) that fall due by the end
+   * of the next study day and are not in today's queue (due tomorrow, or left out of today's:
+   * buried, over reviewsPerDay). A review's end summary, read at quit rather than from the
+   * session's memory: another kb may have rated or undone cards meanwhile.
+   */
+  dueCounts(filter: CardFilter, now: number): DueCounts {
+    const dayEnd = this.dayEnd(now);
+    let learning = 0;
+    let later = 0;
+    for (const row of this.reviews.learningCandidates(filter, now, dayEnd)) {
+      if (row.due <= now) learning++;
+      else later++;
+    }
+    const eligible = this.reviews.eligibleCounts(filter, now, dayEnd);
+    const today = queueSizes({ learning, review: eligible.review, new: eligible.new, later }, { ...this.limits(filter, now), limit: null });
+    return { ...today, tomorrow: Math.max(0, this.dueByEndOfTomorrow(now, filter) - today.learning - today.review - today.later) };
   }
 
   /** The queue entry for a card in its current state (for putting it back after undo). */

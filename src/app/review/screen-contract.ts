@@ -50,7 +50,10 @@ export interface SessionSummary {
   elapsedMs: number;
   /** Learning cards whose next step comes later today. */
   laterToday: number;
-  /** What the run leaves due now, when it ends before its queue does (quit early). */
+  /**
+   * What is left due now (quit early, or a --limit run done), read from the database with the
+   * run's --tag and --deck: what kb due with them says.
+   */
   stillDue: { learning: number; review: number; new: number };
   /** Cards that fall due by the end of tomorrow, today's left out (those still due now, or later today). */
   tomorrow: number;

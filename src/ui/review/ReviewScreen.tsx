@@ -128,6 +128,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
         // A finished run left open into the next study day goes on with that day's cards.
         const next = controller.next(at);
         if (next.kind !== 'done') show(next, null, at);
+        // Still done, with a line to say (kb.json now invalid, its settings kept).
+        else if (next.notice) setMessage(next.notice);
       }
     }, TICK_MS);
     return () => clearInterval(timer);
