@@ -20,7 +20,7 @@ export function register(program: Command): void {
     .action(async (options: { json?: boolean; fix?: boolean; verbose?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { diagnoseKnowledgeBase } = await import('../app/doctor/doctor-checks.ts');
-      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: !options.fix });
       try {
         if (options.fix && !kb.writable) {
           throw new UserError('--fix writes into the notes, and the bundled knowledge base is read-only; make your own with: kb init DIR');

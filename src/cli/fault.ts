@@ -6,6 +6,7 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
+import { cannotWrite } from '../store/db.ts';
 import { fittedToStderr } from './terminal-output.ts';
 
 /** The database the command opened, so a SQLite fault can name it (SQLite's errors do not). */
@@ -38,6 +39,9 @@ export function describeFault(error: unknown): string {
     // the WAL's shared-memory file when it opens (SQLITE_IOERR_SHMSIZE).
     const full = code.startsWith('SQLITE_IOERR') && databasePath !== null ? freeBytesIfFull(dirname(databasePath)) : null;
     if (full !== null) return `${where}: the disk holding it is full (${full} bytes free); free some space and run the command again (${code})`;
+    // "Cannot be opened / written" on a read-only mount is the mount: say so, and what still works there.
+    const blocked = (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) && databasePath !== null ? cannotWrite(databasePath) : null;
+    if (blocked === 'EROFS') return `${where}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (${code})`;
     return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
   }
   const name = error instanceof Error ? error.name : 'error';

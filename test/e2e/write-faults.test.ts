@@ -5,7 +5,7 @@
 // read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -45,13 +45,13 @@ function expectOneLine(stderr: string): void {
  * Runs kb with the knowledge base's folder behind a mount made in a private mount
  * namespace (`unshare -rm`: nothing outside the test sees it). `setup` is shell run before kb.
  */
-function kbUnderMount(root: string, dbPath: string, args: string[], setup: string) {
+function kbUnderMount(root: string, dbPath: string, args: string[], setup: string, env: Record<string, string> = {}) {
   const home = tempDir('kb-home-');
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
   const script = `${setup} && exec ${[process.execPath, kbBin, '--kb', root, ...args].map(quote).join(' ')}`;
   const result = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'), ...env },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -283,4 +283,57 @@ describe('faults of the machine: one line naming the file and what to do, no sta
       holder.close();
     }
   }, TMUX_TEST_TIMEOUT_MS);
+});
+
+/** Whether this machine lets a test mount in a private namespace (CI does: there the tests never skip). */
+const canMount = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs tmpfs /mnt']).status === 0;
+
+describe('a knowledge base on a read-only file system (found by a new-user probe: every command said "unable to open database file")', () => {
+  // The whole knowledge base (notes, .kb/ with no -wal or -shm left, as a clean close leaves it)
+  // remounted read-only in a private mount namespace: nothing outside the test sees the mount,
+  // and it goes away with kb's process (nothing to unmount after).
+  const readOnly = (root: string) => `mount --bind ${root} ${root} && mount -o remount,ro,bind ${root}`;
+
+  it.skipIf(!canMount && !process.env.CI)('commands that only read work as the database was; commands that write say in one line that it is read-only', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const id = cardIdOf(kb.ttftPath);
+    expect(runKb(['--kb', kb.root, 'rate', id, 'good']).code).toBe(0);
+    expect(existsSync(`${dbPath}-wal`) || existsSync(`${dbPath}-shm`)).toBe(false);
+    const before = readFileSync(kb.ttftPath, 'utf8');
+    const run = (args: string[], env?: Record<string, string>) => kbUnderMount(kb.root, dbPath, args, readOnly(kb.root), env);
+    const notice = `kb: warning: database ${dbPath} is on a read-only file system: shown as kb last stored it (notes and review logs changed since are not read in)\n`;
+
+    const due = run(['due']);
+    expect(due.code, due.stderr).toBe(0);
+    expect(due.stderr).toBe(notice);
+    expect(due.stdout).toMatch(/^Due now: /);
+    const cards = run(['cards', '--json']);
+    expect(cards.code, cards.stderr).toBe(0);
+    expect((JSON.parse(cards.stdout) as Array<{ id: string; reps: number }>).find((card) => card.id === id)?.reps).toBe(1);
+    expect(run(['stats']).code).toBe(0);
+    const doctor = run(['doctor']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    expect(doctor.stdout).toMatch(/0 errors/);
+
+    const refused = `kb: database ${dbPath}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (SQLITE_READONLY)\n`;
+    for (const args of [['rate', id, 'good'], ['scan'], ['doctor', '--fix'], ['add', 'New?', '--answer', 'x']]) {
+      const result = run(args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toBe(refused);
+    }
+    // KB_DEBUG=1 adds the trace, as the README says.
+    const debug = run(['rate', id, 'good'], { KB_DEBUG: '1' });
+    expect(debug.stderr.split('\n')[0]).toBe(refused.trimEnd());
+    expect(debug.stderr).toMatch(/^\s+at /m);
+    // A database not yet made there cannot be: said the same way (it was "unable to open database file").
+    const missing = join(kb.root, '.kb/other.db');
+    const fresh = kbUnderMount(kb.root, missing, ['due'], readOnly(kb.root), { KB_DEBUG: '1' });
+    expect(fresh.code).toBe(1);
+    expect(fresh.stderr.split('\n')[0]).toBe(`kb: database ${missing}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (SQLITE_CANTOPEN)`);
+    expect(fresh.stderr).toMatch(/^\s+at /m);
+
+    expect(ratings(kb.root)).toBe(1);
+    expect(readFileSync(kb.ttftPath, 'utf8')).toBe(before);
+  }, 120_000);
 });
