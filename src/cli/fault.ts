@@ -28,8 +28,17 @@ const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
   ['SQLITE_PROTOCOL', 'file locking failed; run the command again'],
 ];
 
-/** One line for an error that is not the user's: a fault of the machine, or a bug in kb. */
-export function describeFault(error: unknown): string {
+/**
+ * One line for an error that is not the user's: a fault of the machine, or a bug in kb.
+ * `rerun`, when running the same command again would not be the fix (kb add, whose note is
+ * written already), takes the place of "run the command again" in the advice.
+ */
+export function describeFault(error: unknown, rerun?: string): string {
+  const line = faultLine(error);
+  return rerun === undefined ? line : line.replaceAll('run the command again', rerun);
+}
+
+function faultLine(error: unknown): string {
   if (isFsFault(error)) return describeFsFault(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('SQLITE_')) {

@@ -243,6 +243,30 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(ratings(kb.root)).toBe(0);
   });
 
+  it('kb add --edit with the database on a full disk: the note keeps the typed answer and says so; a rerun says kb scan reads it in (found by a probe: "rolled back", then "already exists")', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const state = join(kb.root, '.kb');
+    const editor = join(tempDir('kb-editor-'), 'type-answer');
+    writeFileSync(editor, '#!/bin/sh\nfor f; do :; done\nprintf "Typed answer.\\n" >> "$f"\n', { mode: 0o755 });
+    // Only the database's folder is full (a tmpfs over it, in the test's own mount namespace):
+    // about 48 KB left, enough to open it (the WAL's -shm) but not for the scan's transaction.
+    const full = `mkdir -p /tmp/kb-copy-$$ && cp -a ${state}/. /tmp/kb-copy-$$ && mount -t tmpfs -o size=2m tmpfs ${state} && cp -a /tmp/kb-copy-$$/. ${state} && rm -rf /tmp/kb-copy-$$ && (dd if=/dev/zero of=${state}/filler bs=1k count=$(($(df -k --output=avail ${state} | tail -1) - 48)) 2>/dev/null; true)`;
+    const added = kbUnderMount(kb.root, dbPath, ['add', 'Full disk edit?', '--topic', 'sched', '--edit'], full, { EDITOR: editor });
+    expect(added.code).toBe(1);
+    expectOneLine(added.stderr);
+    const note = join(kb.root, 'notes/sched/full-disk-edit.md');
+    const id = cardIdOf(note);
+    expect(readFileSync(note, 'utf8')).toMatch(/## Answer\n\n+Typed answer\.\n$/);
+    expect(added.stderr).toBe(`kb: ${note} is written (card id ${id}), but not read into the database: database ${dbPath}: the disk is full; free some space and run kb scan to read it in (the change in flight was rolled back) (SQLITE_FULL)\n`);
+    // Run again anyway (with space): nothing is overwritten, and kb says what the note needs.
+    const again = runKb(['--kb', kb.root, 'add', 'Full disk edit?', '--topic', 'sched', '--answer', 'x']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('kb: notes/sched/full-disk-edit.md already exists; nothing was written (reword the question or use --topic); it is not read into the database yet: kb scan reads it in\n');
+    expect(runKb(['--kb', kb.root, 'scan']).code).toBe(0);
+    expect(runKb(['--kb', kb.root, 'cards', '--json']).stdout).toContain(`"id": "${id}"`);
+  });
+
   it('a file where kb keeps its state folder: kb says which and what to do', () => {
     const root = writeKb({ 'kb.json': '{}\n', '.kb': 'a file, not the state folder' });
     const due = runKb(['--kb', root, 'due']);
