@@ -34,6 +34,9 @@ function ratings(root: string): number {
   }
 }
 
+/** A wide terminal: each of kb doctor's findings on one line, read whole (piped, it wraps at 80 columns). */
+const WIDE = { env: { COLUMNS: '1000' } };
+
 /** One line on stderr, no stack frames, no bundle source. */
 function expectOneLine(stderr: string): void {
   expect(stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -91,7 +94,7 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(readFileSync(abs, 'utf8')).toBe(before);
     expect(statSync(abs).mode & 0o777).toBe(0o444);
     // kb doctor --fix leaves it alone too, and says why (it rewrote it, found as a user).
-    const doctor = runKb(['--kb', root, 'doctor', '--fix']);
+    const doctor = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(doctor.stdout).toContain('the file is read-only (no write permission)');
     expect(readFileSync(abs, 'utf8')).toBe(before);
     // Once its owner makes it writable again, --fix writes the fields.
@@ -164,14 +167,14 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(ratings(root)).toBe(1);
     expect(readFileSync(abs, 'utf8')).toBe(before);
     // kb doctor names the same reason instead of crashing.
-    const doctor = runKb(['--kb', root, 'doctor', '--fix']);
+    const doctor = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(doctor.stderr).not.toMatch(/^\s+at /m);
     expect(doctor.stdout).toContain('not fixed: review_count carries the YAML anchor &rc');
     // What --fix could not do waits on the file: doctor says so instead of "run kb doctor --fix" again.
     expect(doctor.stdout).not.toContain('run kb doctor --fix to rewrite');
     expect(doctor.stdout).toContain('fix the files named "not fixed" above, then run kb doctor --fix again\n0 errors, 1 warning');
     writeFileSync(abs, before.replace('&rc ', '').replace('*rc', '0'));
-    const fixed = runKb(['--kb', root, 'doctor', '--fix']);
+    const fixed = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(fixed.stdout).toMatch(/^fixed: notes\/anchored\.md: /m);
     expect(readFileSync(abs, 'utf8')).toContain('review_count: 1');
   });
@@ -191,10 +194,10 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
       expect(ratings(kb.root)).toBe(1);
       expect(readFileSync(kb.ttftPath, 'utf8')).toBe(before);
       // kb doctor --fix on the same disk says why it could not fix the note.
-      const stillFaulty = kbUnderMount(kb.root, dbPath, ['doctor', '--fix'], setup(join(kb.root, 'notes/metrics')));
+      const stillFaulty = kbUnderMount(kb.root, dbPath, ['doctor', '--fix'], setup(join(kb.root, 'notes/metrics')), WIDE.env);
       expect(stillFaulty.stdout).toMatch(new RegExp(`warning: notes/metrics/a-ttft\\.md: .* \\(not fixed: ${says}.*\\(${fault} on \\w+\\)\\)`));
       // Once the disk is back, kb doctor --fix writes the fields.
-      const fixed = runKb(['--kb', kb.root, 'doctor', '--fix']);
+      const fixed = runKb(['--kb', kb.root, 'doctor', '--fix'], WIDE);
       expect(fixed.stdout).toMatch(/fixed: notes\/metrics\/a-ttft\.md/);
       expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/review_count: 1\n/);
     }
