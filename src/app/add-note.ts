@@ -23,9 +23,12 @@ import { labRoots } from '../kb/location.ts';
 
 /** A mistake in what was asked for (a bad name, an existing file, text that would not read back). */
 export class AddError extends Error {
-  constructor(message: string) {
+  /** The note's path when it was refused because that file exists already. */
+  readonly existing: KbPath | null;
+  constructor(message: string, existing: KbPath | null = null) {
     super(message);
     this.name = 'AddError';
+    this.existing = existing;
   }
 }
 
@@ -206,7 +209,7 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   const folder = notesFolder === '.' ? topic : `${notesFolder}/${topic}`;
   const path = `${folder}/${slugify(question) || id}.md`;
   const abs = join(root, ...path.split('/'));
-  if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written (reword the question or use --topic)`);
+  if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written (reword the question or use --topic)`, path);
 
   const { text, answerLine } = noteText({ ...request, topic }, id);
   const parsed = parseLocated(path, text, [notesFolder]);
@@ -215,7 +218,7 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
 
   ensureFolder(root, folder);
   // Checked again right before the write: the window for another writer stays tiny.
-  if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written`);
+  if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written`, path);
   const written = Buffer.from(text, 'utf8');
   writeFileAtomic(root, abs, written);
   return { kind: 'note', path, abs, id, line: 1, answerLine, before: null, written, diagnostics };

@@ -54,6 +54,8 @@ has none) in the format of kb's notes:
 created and next_review today, review_count 0, difficulty, mastery_level 0.0, tags, lab,
 id; the question as its H1 and a "## Answer" section. An existing file is never
 overwritten. --edit with an answer left empty (or an editor that fails) adds nothing.
+A note written whose scan then fails (a full disk under the database) stays, with what
+you typed; kb says so, and kb scan reads it in.
 Text that kb would read back differently (a # or ## heading inside an answer, which
 would end it) is refused with the reason, before anything is written.
 With --deck the card goes at the end of cards/<name>.md (a heading, kb's id comment, the
@@ -104,6 +106,11 @@ knowledge base is read-only: make your own with kb init DIR.`),
             }, { idTaken, notesFolder: kb.config.notesFolders[0] });
         } catch (error) {
           const { FileChangedError, OutsideKnowledgeBaseError } = await import('../kb/atomic-write.ts');
+          // A note there that the database does not hold yet was most likely added by a kb add
+          // whose scan failed (a full disk): what it needs is a scan, not a second add.
+          if (error instanceof add.AddError && error.existing !== null && cards.liveIdsIn(error.existing).length === 0) {
+            throw new UserError(`${error.message}; it is not read into the database yet: kb scan reads it in`);
+          }
           if (error instanceof add.AddError || error instanceof FileChangedError || error instanceof OutsideKnowledgeBaseError) throw new UserError(error.message);
           throw error;
         }
@@ -120,7 +127,17 @@ knowledge base is read-only: make your own with kb init DIR.`),
 
         const { scanKnowledgeBase } = await import('../app/scan/scan-kb.ts');
         const { formatDiagnostic } = await import('./scan.ts');
-        const report = await scanKnowledgeBase(kb);
+        let report;
+        try {
+          report = await scanKnowledgeBase(kb);
+        } catch (error) {
+          if (error instanceof UserError) throw error;
+          // The file is written and holds what the user typed; only the database (a cache of the
+          // files) missed it, its change rolled back (a full disk: found by a probe, which said
+          // "rolled back", left the note, and the rerun it advised was refused as "already exists").
+          const { describeFault } = await import('./fault.ts');
+          throw new UserError(`${shownPath(added.abs)} is written (card id ${added.id}), but not read into the database: ${describeFault(error, 'run kb scan to read it in')}`, undefined, { cause: error });
+        }
         const about = (d: Diagnostic) => d.file === added.path;
         const problems = [...report.errors.filter(about), ...report.warnings.filter(about)];
         for (const diagnostic of problems) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);

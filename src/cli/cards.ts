@@ -26,7 +26,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { listCards } = await import('../store/card-list.ts');
       const { STATE_NAMES } = await import('../model/fsrs-state.ts');
-      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
       try {
         checkFilter(flags, kb.db);
         const now = Date.now();

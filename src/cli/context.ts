@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
 import { LocationError, locateKnowledgeBase, stateFolderName, unadoptedFolderHint, type KbSource } from '../kb/location.ts';
-import { NewerDatabaseError, openDatabase, type KbDatabase } from '../store/db.ts';
+import { NewerDatabaseError, ReadOnlyDatabaseError, cannotWrite, openDatabase, type KbDatabase } from '../store/db.ts';
 import { logProblems, replayScannedCards, syncReviewLogs } from '../app/review-log/open-review-log.ts';
 import type { Replaying } from '../app/review-log/review-log.ts';
 import { UserError } from './errors.ts';
@@ -32,6 +32,13 @@ export interface OpenOptions {
   kb?: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The command only reads (kb due, cards, stats, doctor without --fix, export): it runs on a
+   * database that cannot be written (a read-only file system) as kb last stored it. Any other
+   * command is refused there before it starts, in one line (rather than failing at its first
+   * write, after the user typed an answer into an editor, say).
+   */
+  readOnly?: boolean;
 }
 
 /** The short form of the unadopted-folder hint (kb/location.ts) that kb review and kb quiz show: one line at 80 columns. */
@@ -56,7 +63,16 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
     ignoreStateFolder(location.root, location.dbPath);
     const db = openDatabase(location.dbPath);
     const kb = { ...location, writable: !location.bundled, db, config, unadoptedFolder: hint !== null };
-    readReviewLogs(kb);
+    if (db.readonly) {
+      if (!options.readOnly) {
+        db.close();
+        throw new ReadOnlyDatabaseError(`${location.dbPath}: cannot be written (${cannotWrite(location.dbPath) ?? 'read-only'})`);
+      }
+      // The review logs and notes are not read into it (that writes): say the view may be behind them.
+      process.stderr.write(`kb: ${readOnlyNotice(location.dbPath)}\n`);
+    } else {
+      readReviewLogs(kb);
+    }
     return kb;
   } catch (error) {
     if (error instanceof LocationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
@@ -68,13 +84,20 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
       const path = databasePath(options);
       throw new UserError(
         `database ${path}: ${(error as Error).message}; it is a cache of the notes and review logs: move it aside (mv ${path} ${path}.broken) and the next kb command rebuilds it (lab runs and quiz answers lived only in it)`,
+        undefined,
+        { cause: error }, // a fault of the machine: KB_DEBUG=1 prints its trace
       );
     }
-    if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY') {
-      throw new UserError(`database ${databasePath(options)}: ${(error as Error).message}`);
-    }
+    // A database that cannot be opened or written is a fault of the machine (cli/fault.ts says
+    // which and what to do, and KB_DEBUG=1 adds the trace), not the user's mistake.
     throw error;
   }
+}
+
+/** What a command that only reads says on a database it cannot write. */
+export function readOnlyNotice(dbPath: string): string {
+  const why = cannotWrite(dbPath) === 'EROFS' ? 'is on a read-only file system' : 'cannot be written';
+  return `warning: database ${dbPath} ${why}: shown as kb last stored it (notes and review logs changed since are not read in)`;
 }
 
 /** The database caches the review logs: what was appended since the last run is replayed first. */
@@ -131,7 +154,12 @@ function ignoreStateFolder(root: string, dbPath: string): void {
   const ignore = join(stateDir, '.gitignore');
   if (existsSync(ignore)) return;
   mkdirSync(stateDir, { recursive: true });
-  writeFileSync(ignore, '# kb state (database): not part of the knowledge base\n*\n');
+  try {
+    writeFileSync(ignore, '# kb state (database): not part of the knowledge base\n*\n');
+  } catch (error) {
+    // A folder that cannot be written holds a database kb can only read (or none, said when it is opened).
+    if (!['EROFS', 'EACCES', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  }
 }
 
 /**
@@ -142,6 +170,8 @@ function ignoreStateFolder(root: string, dbPath: string): void {
  */
 export async function openScannedKnowledgeBase(options: OpenOptions = {}): Promise<KnowledgeBase> {
   const kb = openKnowledgeBase(options);
+  // A scan writes the database: one that cannot be written is shown as it is (openKnowledgeBase warned).
+  if (kb.db.readonly) return kb;
   await scanOpened(kb);
   return kb;
 }

@@ -3,6 +3,7 @@ import { counted } from './plural.ts';
 import type { Command } from 'commander';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
+import { fittedToTerminal } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -20,7 +21,7 @@ export function register(program: Command): void {
     .action(async (options: { json?: boolean; fix?: boolean; verbose?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { diagnoseKnowledgeBase } = await import('../app/doctor/doctor-checks.ts');
-      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: !options.fix });
       try {
         if (options.fix && !kb.writable) {
           throw new UserError('--fix writes into the notes, and the bundled knowledge base is read-only; make your own with: kb init DIR');
@@ -33,7 +34,8 @@ export function register(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
         } else {
           const { unknownLabWarnings } = await import('../kb/lab-links.ts');
-          process.stdout.write(`${formatDoctorReport(report, kb.bundled, unknownLabWarnings, options.verbose === true)}\n`);
+          // Wrapped to the terminal (80 columns piped) under each line's label, as other reports are (its lines ran to 400 columns).
+          process.stdout.write(await fittedToTerminal(`${formatDoctorReport(report, kb, unknownLabWarnings, options.verbose === true)}\n`));
         }
         if (report.errors > 0) process.exitCode = 1;
       } finally {
@@ -45,7 +47,8 @@ export function register(program: Command): void {
 type Report = Awaited<ReturnType<typeof import('../app/doctor/doctor-checks.ts').diagnoseKnowledgeBase>>;
 type UnknownLabWarnings = typeof import('../kb/lab-links.ts').unknownLabWarnings;
 
-function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings: UnknownLabWarnings, verbose: boolean): string {
+function formatDoctorReport(report: Report, kb: { bundled: boolean; dbPath: string }, unknownLabWarnings: UnknownLabWarnings, verbose: boolean): string {
+  const { bundled } = kb;
   const lines: string[] = [`${report.root}${bundled ? ' (bundled, read-only)' : ''}`];
   // A kill -9 in a big scan can leave a thousand temp files: each kind of warning shows its
   // first three and a count, as kb scan does (--verbose, or --json, lists them all).
@@ -63,6 +66,11 @@ function formatDoctorReport(report: Report, bundled: boolean, unknownLabWarnings
     );
   }
   for (const entry of report.replay) lines.push(`error: card ${entry.id}: ${entry.problem}`);
+  if (report.replay.length > 0) {
+    // What the user can do: the database is a cache of the review logs, and a rebuilt one replays each card's chain whole.
+    const cards = report.replay.length === 1 ? "this card's schedule" : 'these schedules';
+    lines.push(`the review logs hold every rating and change: to rebuild ${cards} from them, move the database aside (mv ${kb.dbPath} ${kb.dbPath}.old) and run any kb command (lab runs and quiz answers live only in the database)`);
+  }
   some('unknown lab links', unknownLabWarnings(report.unknownLabs, new Set()).map((warning) => `warning: ${warning.file}:${warning.line}: ${warning.message}`));
   some('notes whose frontmatter differs', report.frontmatter.map((entry) => {
     const fields = entry.mismatches.map((m) => `${m.field} file ${JSON.stringify(m.file)} vs database ${JSON.stringify(m.database)}`).join(', ');

@@ -29,7 +29,7 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
       const { dailyFront } = await import('../app/review/review-calc.ts');
       const { reviewDayLabel } = await import('../srs/study-day.ts');
       const request = queueRequest(flags);
-      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
       try {
         checkFilter(request, kb.db);
         const service = new ReviewService(kb);

@@ -26,8 +26,9 @@ export const EXIT_CODES_HELP = `Exit codes:
 /** An error caused by the user's input or environment: printed as one line, no stack trace. */
 export class UserError extends Error {
   readonly exitCode: number;
-  constructor(message: string, exitCode: number = ExitCode.userError) {
-    super(message);
+  /** `cause`: the fault of the machine behind it (a damaged database), whose trace KB_DEBUG=1 prints. */
+  constructor(message: string, exitCode: number = ExitCode.userError, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'UserError';
     this.exitCode = exitCode;
   }

@@ -6,6 +6,7 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
+import { cannotWrite } from '../store/db.ts';
 import { fittedToStderr } from './terminal-output.ts';
 
 /** The database the command opened, so a SQLite fault can name it (SQLite's errors do not). */
@@ -27,8 +28,17 @@ const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
   ['SQLITE_PROTOCOL', 'file locking failed; run the command again'],
 ];
 
-/** One line for an error that is not the user's: a fault of the machine, or a bug in kb. */
-export function describeFault(error: unknown): string {
+/**
+ * One line for an error that is not the user's: a fault of the machine, or a bug in kb.
+ * `rerun`, when running the same command again would not be the fix (kb add, whose note is
+ * written already), takes the place of "run the command again" in the advice.
+ */
+export function describeFault(error: unknown, rerun?: string): string {
+  const line = faultLine(error);
+  return rerun === undefined ? line : line.replaceAll('run the command again', rerun);
+}
+
+function faultLine(error: unknown): string {
   if (isFsFault(error)) return describeFsFault(error);
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('SQLITE_')) {
@@ -38,6 +48,9 @@ export function describeFault(error: unknown): string {
     // the WAL's shared-memory file when it opens (SQLITE_IOERR_SHMSIZE).
     const full = code.startsWith('SQLITE_IOERR') && databasePath !== null ? freeBytesIfFull(dirname(databasePath)) : null;
     if (full !== null) return `${where}: the disk holding it is full (${full} bytes free); free some space and run the command again (${code})`;
+    // "Cannot be opened / written" on a read-only mount is the mount: say so, and what still works there.
+    const blocked = (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) && databasePath !== null ? cannotWrite(databasePath) : null;
+    if (blocked === 'EROFS') return `${where}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (${code})`;
     return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
   }
   const name = error instanceof Error ? error.name : 'error';

@@ -84,6 +84,9 @@ program.parseAsync(argv).catch((error: unknown) => {
   const exitCode = error.exitCode;
   void fittedToStderr(error instanceof UserError ? `kb: ${error.message}\n` : (usageError ?? '')).then((text) => {
     process.stderr.write(text);
+    // A fault said as a user error (a damaged database) keeps the trace README promises for KB_DEBUG=1.
+    const cause = error instanceof UserError ? error.cause : undefined;
+    if (process.env.KB_DEBUG === '1' && cause instanceof Error && cause.stack) process.stderr.write(`${cause.stack}\n`);
     process.exit(exitCode);
   });
 });

@@ -22,7 +22,7 @@ export function register(program: Command): void {
       if (!options.revlog) throw new UserError('export: say what to export: --revlog FILE.csv');
       const { openKnowledgeBase } = await import('./context.ts');
       const { exportRevlog } = await import('../app/revlog/export-revlog.ts');
-      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
       try {
         const written = exportRevlog(kb.db, options.revlog);
         if (options.json) process.stdout.write(`${JSON.stringify(written, null, 2)}\n`);

@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { collectStats } = await import('../app/stats/stats-report.ts');
-      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb });
+      const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
       try {
         const report = collectStats(kb.db, kb.config, Date.now());
         const { parametersInUse, parametersLine } = await import('../app/stats/parameters-in-use.ts');

@@ -3,7 +3,7 @@
 // data model appends a file and a line to `migrations`, never edits an applied one.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 
@@ -26,9 +26,16 @@ export class NewerDatabaseError extends Error {
  * Opens (creating when missing) the database at `path`: WAL so readers never block the
  * writer, a busy timeout so two kb processes wait for each other instead of failing, and
  * foreign keys on (SQLite's default is off).
+ *
+ * A database that exists but cannot be written (its file system mounted read-only, or its file
+ * or folder without write permission) is opened read-only instead (`db.readonly` is true), so
+ * that the commands that only read still work; every write to it fails with SQLITE_READONLY.
  */
 export function openDatabase(path: string): KbDatabase {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    if (existsSync(path) && cannotWrite(path) !== null) return openReadOnly(path);
+  }
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');
@@ -40,6 +47,73 @@ export function openDatabase(path: string): KbDatabase {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * Why kb cannot write the database at `path` (or the -wal and -shm files SQLite makes beside
+ * it): the errno of the check (EROFS: a read-only file system; EACCES: no permission), or null
+ * when it can.
+ */
+export function cannotWrite(path: string): string | null {
+  for (const target of existsSync(path) ? [path, dirname(path)] : [dirname(path)]) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code ?? 'EACCES';
+    }
+  }
+  return null;
+}
+
+/** The database opened read-only; a database from an older kb cannot be brought up to date so, and says why. */
+function openReadOnly(path: string): KbDatabase {
+  const db = readOnlyConnection(path);
+  try {
+    db.pragma('foreign_keys = ON');
+    const found = readVersion(db);
+    if (found > schemaVersion) throw new NewerDatabaseError(path, found);
+    if (found < schemaVersion) throw new ReadOnlyDatabaseError(`${path}: database schema version ${found} needs an upgrade to ${schemaVersion}, which writes it`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function readOnlyConnection(path: string): KbDatabase {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      readVersion(db); // opens the file (and the WAL's -shm) now, not at the command's first query
+      db.pragma('busy_timeout = 5000');
+      return db;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_CANTOPEN') throw error;
+    // A WAL database whose folder cannot be written and that has no -shm file (a clean close
+    // removed it): SQLite can read it only as `immutable=1`, a URI this build of better-sqlite3
+    // does not take (SQLITE_USE_URI=0). The same bytes read into memory stand in, read-only. A
+    // -wal file with content holds commits the main file lacks: then nothing stands in.
+    const wal = `${path}-wal`;
+    if (existsSync(wal) && statSync(wal).size > 0) throw error;
+    const image = readFileSync(path);
+    // Bytes 18 and 19 of the header say WAL (2): SQLite opens a database in memory only in
+    // rollback mode (1). The pages are the same; only this copy in memory is changed.
+    if (image.length >= 20 && image[18] === 2 && image[19] === 2) image[18] = image[19] = 1;
+    return new Database(image, { readonly: true });
+  }
+}
+
+/** A write a read-only database (see openDatabase) cannot take; said as SQLite says its own. */
+export class ReadOnlyDatabaseError extends Error {
+  readonly code = 'SQLITE_READONLY';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReadOnlyDatabaseError';
   }
 }
 

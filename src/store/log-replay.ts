@@ -7,15 +7,25 @@
 import type { KbDatabase } from './db.ts';
 import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
 
-export interface ReplayProblem {
-  id: string;
-  /** What does not replay, in words. */
-  problem: string;
+/** A field of the FSRS state that differs where the log's chain breaks. */
+export interface StateDifference {
+  field: (typeof STATE_FIELDS)[number];
+  /** What the later side holds: the entry's starting state, or the card's row. */
+  found: number | null;
+  /** What the log left there: the state the entry before left. */
+  expected: number | null;
 }
+
+export type ReplayProblem =
+  /** An entry starts from a state the entry before did not leave: a change was lost. */
+  | { id: string; kind: 'lost'; entry: { rating: number | null; action: string | null; at: number }; differences: StateDifference[] }
+  /** The card's row is not what its last entry left. */
+  | { id: string; kind: 'row'; differences: StateDifference[] };
 
 interface LogEntry {
   card_id: string;
-  what: string;
+  rating: number | null;
+  action: string | null;
   at: number;
   state_before: string;
   state_after: string;
@@ -25,10 +35,10 @@ export function cardsOffTheirLog(db: KbDatabase): ReplayProblem[] {
   // Ratings before actions at the same instant: an action on a card follows the rating shown with it.
   const entries = db
     .prepare<[], LogEntry>(
-      `SELECT card_id, what, at, state_before, state_after FROM (
-         SELECT card_id, 'rating ' || rating AS what, reviewed_at AS at, state_before, state_after, 0 AS source, rowid AS seq FROM review_log
+      `SELECT card_id, rating, action, at, state_before, state_after FROM (
+         SELECT card_id, rating, NULL AS action, reviewed_at AS at, state_before, state_after, 0 AS source, rowid AS seq FROM review_log
          UNION ALL
-         SELECT card_id, action, acted_at, state_before, state_after, 1, rowid FROM card_actions)
+         SELECT card_id, NULL, action, acted_at, state_before, state_after, 1, rowid FROM card_actions)
        ORDER BY card_id, at, source, seq`,
     )
     .all();
@@ -38,32 +48,28 @@ export function cardsOffTheirLog(db: KbDatabase): ReplayProblem[] {
   while (at < entries.length) {
     const id = entries[at].card_id;
     let state: FsrsColumns | null = null;
-    let problem: string | null = null;
+    let problem: ReplayProblem | null = null;
     for (; at < entries.length && entries[at].card_id === id; at++) {
       const entry = entries[at];
       const before = JSON.parse(entry.state_before) as FsrsColumns;
       if (state !== null && problem === null && !sameFsrsState(stateFromColumns(before), stateFromColumns(state))) {
-        problem = `its ${entry.what} of ${new Date(entry.at).toISOString()} starts from a state the entry before did not leave (${differences(before, state)}): a change was lost`;
+        problem = { id, kind: 'lost', entry: { rating: entry.rating, action: entry.action, at: entry.at }, differences: differences(before, state) };
       }
       state = JSON.parse(entry.state_after) as FsrsColumns;
     }
     const row = current.get(id);
     if (problem === null && row && state && !sameFsrsState(stateFromColumns(row), stateFromColumns(state))) {
-      problem = `its schedule is not what its log leaves (${differences(row, state)})`;
+      problem = { id, kind: 'row', differences: differences(row, state) };
     }
-    if (problem !== null) problems.push({ id, problem });
+    if (problem !== null) problems.push(problem);
   }
   return problems;
 }
 
-/** The FSRS fields that differ, as "reps 1 vs 2, due ... vs ...". */
-function differences(a: FsrsColumns, b: FsrsColumns): string {
-  const fields = ['reps', 'lapses', 'state', 'due', 'stability', 'difficulty', 'last_review', 'elapsed_days', 'scheduled_days', 'learning_steps'] as const;
-  // A log entry kb did not write may lack fields: shown as they are.
-  const shown = (field: (typeof fields)[number], value: number | null | undefined) =>
-    Number.isFinite(value) && (field === 'due' || field === 'last_review') ? new Date(value as number).toISOString() : String(value);
-  return fields
-    .filter((field) => a[field] !== b[field])
-    .map((field) => `${field} ${shown(field, a[field])} vs ${shown(field, b[field])}`)
-    .join(', ');
+const STATE_FIELDS = ['reps', 'lapses', 'state', 'due', 'stability', 'difficulty', 'last_review', 'elapsed_days', 'scheduled_days', 'learning_steps'] as const;
+
+/** The FSRS fields that differ between `found` and `expected`. */
+function differences(found: FsrsColumns, expected: FsrsColumns): StateDifference[] {
+  // A log entry kb did not write may lack fields: null.
+  return STATE_FIELDS.filter((field) => found[field] !== expected[field]).map((field) => ({ field, found: found[field] ?? null, expected: expected[field] ?? null }));
 }

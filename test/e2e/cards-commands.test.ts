@@ -172,10 +172,16 @@ describe('kb cards and the card commands', () => {
     kb('rate', ttft.id, 'good');
     expect(kb('doctor').code).toBe(0);
     // The second rating lost, as two kb rate at once could lose it: two log rows, one change.
-    write('UPDATE fsrs SET reps = 1 WHERE card_id = ?', ttft.id);
+    write('UPDATE fsrs SET reps = 1, due = due + 86400000, stability = stability + 0.123456789 WHERE card_id = ?', ttft.id);
     const doctor = kb('doctor');
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toContain(`error: card ${ttft.id}: its schedule is not what its log leaves (reps 1 vs 2`);
+    // Readable (times to the minute, no long decimals), with what to do, and wrapped to 80 columns when piped (lines ran to 400).
+    const flat = doctor.stdout.replace(/\n +/g, ' ');
+    expect(flat).toMatch(new RegExp(`^error: card ${ttft.id}: its schedule \\(reps 1, due \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d, stability \\d+\\.\\d\\d?\\) is not what its log leaves \\(reps 2, due \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d, stability \\d+\\.\\d\\d?\\)$`, 'm'));
+    expect(flat).not.toMatch(/\d\.\d{3}|T\d\d:\d\d/);
+    expect(doctor.stdout.replace(/\s+/g, ' ')).toMatch(/ the review logs hold every rating and change: to rebuild this card's schedule from them, move the database aside \(mv (\S+) \1\.old\) and run any kb command /);
+    expect(doctor.stdout.split('\n').every((line) => line.length <= 79)).toBe(true);
+    expect(doctor.stdout.split('\n').filter((line) => line.startsWith('error: ')).length).toBe(1);
     expect(JSON.parse(kb('doctor', '--json').stdout).replay).toHaveLength(1);
   });
 });

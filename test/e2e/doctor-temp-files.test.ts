@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { note } from './scan-fixtures.ts';
 
+/** A wide terminal: each of kb doctor's findings on one line, read whole (piped, it wraps at 80 columns). */
+const WIDE = { env: { COLUMNS: '1000' } };
+
 /** The id of a process that has ended (a child that ran and exited). */
 function deadPid(): number {
   const child = spawnSync('true');
@@ -28,11 +31,11 @@ describe('kb doctor: stale temp files', () => {
     const json = JSON.parse(runKb(['--kb', root, 'doctor', '--json']).stdout);
     expect(json.staleTempFiles).toEqual(stale.sort().map((path) => ({ path, pid: dead, removed: false })));
     expect(json.warnings).toBe(3);
-    const text = runKb(['--kb', root, 'doctor']);
+    const text = runKb(['--kb', root, 'doctor'], WIDE);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`warning: notes/.a.md.${dead}.0badf00d.kb-tmp: a temp file left by kb process ${dead}, which is gone; kb doctor --fix removes it`);
 
-    const fixed = runKb(['--kb', root, 'doctor', '--fix']);
+    const fixed = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(fixed.stdout).toContain(`fixed: removed notes/.a.md.${dead}.0badf00d.kb-tmp (a temp file of kb process ${dead}, which is gone)`);
     expect(fixed.stdout).toMatch(/0 errors, 0 warnings/);
     for (const path of stale) expect(existsSync(join(root, path))).toBe(false);
@@ -48,11 +51,11 @@ describe('kb doctor: stale temp files', () => {
     const stale = Array.from({ length: 40 }, (_, n) => `notes/.a.md.${dead}.${n.toString(16).padStart(8, '0')}.kb-tmp`);
     for (const path of stale) writeFileSync(join(root, path), 'half a note');
 
-    const text = runKb(['--kb', root, 'doctor']);
+    const text = runKb(['--kb', root, 'doctor'], WIDE);
     expect(text.stdout.split('\n').filter((line) => line.includes('.kb-tmp'))).toHaveLength(3);
     expect(text.stdout).toContain('  and 37 more stale temp files (kb doctor --verbose lists them all)\n');
     expect(text.stdout).toMatch(/40 warnings\n$/);
-    const verbose = runKb(['--kb', root, 'doctor', '--verbose']);
+    const verbose = runKb(['--kb', root, 'doctor', '--verbose'], WIDE);
     expect(verbose.stdout.split('\n').filter((line) => line.includes('.kb-tmp'))).toHaveLength(40);
     expect(verbose.stdout).not.toContain('more stale temp files');
   });

@@ -114,6 +114,10 @@ describe('kb doctor', () => {
     expect(result.stderr).toBe(
       `kb: database ${db}: file is not a database; it is a cache of the notes and review logs: move it aside (mv ${db} ${db}.broken) and the next kb command rebuilds it (lab runs and quiz answers lived only in it)\n`,
     );
+    // A fault of the machine: KB_DEBUG=1 adds SQLite's trace under the line, as the README says (it added none).
+    const debug = runKb(['--kb', root, 'doctor'], { env: { KB_DEBUG: '1' } });
+    expect(debug.stderr.startsWith(result.stderr)).toBe(true);
+    expect(debug.stderr).toMatch(/^SqliteError: file is not a database\n\s+at /m);
     // Done as it says, the next command rebuilds it from the notes.
     renameSync(db, `${db}.broken`);
     expect(runKb(['--kb', root, 'doctor']).code).toBe(0);

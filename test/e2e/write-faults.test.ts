@@ -5,7 +5,7 @@
 // read-only bind mount and a full tmpfs in a private mount namespace, a lock held by the test.
 import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -34,6 +34,9 @@ function ratings(root: string): number {
   }
 }
 
+/** A wide terminal: each of kb doctor's findings on one line, read whole (piped, it wraps at 80 columns). */
+const WIDE = { env: { COLUMNS: '1000' } };
+
 /** One line on stderr, no stack frames, no bundle source. */
 function expectOneLine(stderr: string): void {
   expect(stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -45,13 +48,13 @@ function expectOneLine(stderr: string): void {
  * Runs kb with the knowledge base's folder behind a mount made in a private mount
  * namespace (`unshare -rm`: nothing outside the test sees it). `setup` is shell run before kb.
  */
-function kbUnderMount(root: string, dbPath: string, args: string[], setup: string) {
+function kbUnderMount(root: string, dbPath: string, args: string[], setup: string, env: Record<string, string> = {}) {
   const home = tempDir('kb-home-');
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
   const script = `${setup} && exec ${[process.execPath, kbBin, '--kb', root, ...args].map(quote).join(' ')}`;
   const result = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'), ...env },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -91,7 +94,7 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(readFileSync(abs, 'utf8')).toBe(before);
     expect(statSync(abs).mode & 0o777).toBe(0o444);
     // kb doctor --fix leaves it alone too, and says why (it rewrote it, found as a user).
-    const doctor = runKb(['--kb', root, 'doctor', '--fix']);
+    const doctor = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(doctor.stdout).toContain('the file is read-only (no write permission)');
     expect(readFileSync(abs, 'utf8')).toBe(before);
     // Once its owner makes it writable again, --fix writes the fields.
@@ -164,14 +167,14 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(ratings(root)).toBe(1);
     expect(readFileSync(abs, 'utf8')).toBe(before);
     // kb doctor names the same reason instead of crashing.
-    const doctor = runKb(['--kb', root, 'doctor', '--fix']);
+    const doctor = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(doctor.stderr).not.toMatch(/^\s+at /m);
     expect(doctor.stdout).toContain('not fixed: review_count carries the YAML anchor &rc');
     // What --fix could not do waits on the file: doctor says so instead of "run kb doctor --fix" again.
     expect(doctor.stdout).not.toContain('run kb doctor --fix to rewrite');
     expect(doctor.stdout).toContain('fix the files named "not fixed" above, then run kb doctor --fix again\n0 errors, 1 warning');
     writeFileSync(abs, before.replace('&rc ', '').replace('*rc', '0'));
-    const fixed = runKb(['--kb', root, 'doctor', '--fix']);
+    const fixed = runKb(['--kb', root, 'doctor', '--fix'], WIDE);
     expect(fixed.stdout).toMatch(/^fixed: notes\/anchored\.md: /m);
     expect(readFileSync(abs, 'utf8')).toContain('review_count: 1');
   });
@@ -191,10 +194,10 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
       expect(ratings(kb.root)).toBe(1);
       expect(readFileSync(kb.ttftPath, 'utf8')).toBe(before);
       // kb doctor --fix on the same disk says why it could not fix the note.
-      const stillFaulty = kbUnderMount(kb.root, dbPath, ['doctor', '--fix'], setup(join(kb.root, 'notes/metrics')));
+      const stillFaulty = kbUnderMount(kb.root, dbPath, ['doctor', '--fix'], setup(join(kb.root, 'notes/metrics')), WIDE.env);
       expect(stillFaulty.stdout).toMatch(new RegExp(`warning: notes/metrics/a-ttft\\.md: .* \\(not fixed: ${says}.*\\(${fault} on \\w+\\)\\)`));
       // Once the disk is back, kb doctor --fix writes the fields.
-      const fixed = runKb(['--kb', kb.root, 'doctor', '--fix']);
+      const fixed = runKb(['--kb', kb.root, 'doctor', '--fix'], WIDE);
       expect(fixed.stdout).toMatch(/fixed: notes\/metrics\/a-ttft\.md/);
       expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/review_count: 1\n/);
     }
@@ -243,6 +246,30 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(ratings(kb.root)).toBe(0);
   });
 
+  it('kb add --edit with the database on a full disk: the note keeps the typed answer and says so; a rerun says kb scan reads it in (found by a probe: "rolled back", then "already exists")', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const state = join(kb.root, '.kb');
+    const editor = join(tempDir('kb-editor-'), 'type-answer');
+    writeFileSync(editor, '#!/bin/sh\nfor f; do :; done\nprintf "Typed answer.\\n" >> "$f"\n', { mode: 0o755 });
+    // Only the database's folder is full (a tmpfs over it, in the test's own mount namespace):
+    // about 48 KB left, enough to open it (the WAL's -shm) but not for the scan's transaction.
+    const full = `mkdir -p /tmp/kb-copy-$$ && cp -a ${state}/. /tmp/kb-copy-$$ && mount -t tmpfs -o size=2m tmpfs ${state} && cp -a /tmp/kb-copy-$$/. ${state} && rm -rf /tmp/kb-copy-$$ && (dd if=/dev/zero of=${state}/filler bs=1k count=$(($(df -k --output=avail ${state} | tail -1) - 48)) 2>/dev/null; true)`;
+    const added = kbUnderMount(kb.root, dbPath, ['add', 'Full disk edit?', '--topic', 'sched', '--edit'], full, { EDITOR: editor });
+    expect(added.code).toBe(1);
+    expectOneLine(added.stderr);
+    const note = join(kb.root, 'notes/sched/full-disk-edit.md');
+    const id = cardIdOf(note);
+    expect(readFileSync(note, 'utf8')).toMatch(/## Answer\n\n+Typed answer\.\n$/);
+    expect(added.stderr).toBe(`kb: ${note} is written (card id ${id}), but not read into the database: database ${dbPath}: the disk is full; free some space and run kb scan to read it in (the change in flight was rolled back) (SQLITE_FULL)\n`);
+    // Run again anyway (with space): nothing is overwritten, and kb says what the note needs.
+    const again = runKb(['--kb', kb.root, 'add', 'Full disk edit?', '--topic', 'sched', '--answer', 'x']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe('kb: notes/sched/full-disk-edit.md already exists; nothing was written (reword the question or use --topic); it is not read into the database yet: kb scan reads it in\n');
+    expect(runKb(['--kb', kb.root, 'scan']).code).toBe(0);
+    expect(runKb(['--kb', kb.root, 'cards', '--json']).stdout).toContain(`"id": "${id}"`);
+  });
+
   it('a file where kb keeps its state folder: kb says which and what to do', () => {
     const root = writeKb({ 'kb.json': '{}\n', '.kb': 'a file, not the state folder' });
     const due = runKb(['--kb', root, 'due']);
@@ -283,4 +310,57 @@ describe('faults of the machine: one line naming the file and what to do, no sta
       holder.close();
     }
   }, TMUX_TEST_TIMEOUT_MS);
+});
+
+/** Whether this machine lets a test mount in a private namespace (CI does: there the tests never skip). */
+const canMount = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs tmpfs /mnt']).status === 0;
+
+describe('a knowledge base on a read-only file system (found by a new-user probe: every command said "unable to open database file")', () => {
+  // The whole knowledge base (notes, .kb/ with no -wal or -shm left, as a clean close leaves it)
+  // remounted read-only in a private mount namespace: nothing outside the test sees the mount,
+  // and it goes away with kb's process (nothing to unmount after).
+  const readOnly = (root: string) => `mount --bind ${root} ${root} && mount -o remount,ro,bind ${root}`;
+
+  it.skipIf(!canMount && !process.env.CI)('commands that only read work as the database was; commands that write say in one line that it is read-only', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const id = cardIdOf(kb.ttftPath);
+    expect(runKb(['--kb', kb.root, 'rate', id, 'good']).code).toBe(0);
+    expect(existsSync(`${dbPath}-wal`) || existsSync(`${dbPath}-shm`)).toBe(false);
+    const before = readFileSync(kb.ttftPath, 'utf8');
+    const run = (args: string[], env?: Record<string, string>) => kbUnderMount(kb.root, dbPath, args, readOnly(kb.root), env);
+    const notice = `kb: warning: database ${dbPath} is on a read-only file system: shown as kb last stored it (notes and review logs changed since are not read in)\n`;
+
+    const due = run(['due']);
+    expect(due.code, due.stderr).toBe(0);
+    expect(due.stderr).toBe(notice);
+    expect(due.stdout).toMatch(/^Due now: /);
+    const cards = run(['cards', '--json']);
+    expect(cards.code, cards.stderr).toBe(0);
+    expect((JSON.parse(cards.stdout) as Array<{ id: string; reps: number }>).find((card) => card.id === id)?.reps).toBe(1);
+    expect(run(['stats']).code).toBe(0);
+    const doctor = run(['doctor']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    expect(doctor.stdout).toMatch(/0 errors/);
+
+    const refused = `kb: database ${dbPath}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (SQLITE_READONLY)\n`;
+    for (const args of [['rate', id, 'good'], ['scan'], ['doctor', '--fix'], ['add', 'New?', '--answer', 'x']]) {
+      const result = run(args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toBe(refused);
+    }
+    // KB_DEBUG=1 adds the trace, as the README says.
+    const debug = run(['rate', id, 'good'], { KB_DEBUG: '1' });
+    expect(debug.stderr.split('\n')[0]).toBe(refused.trimEnd());
+    expect(debug.stderr).toMatch(/^\s+at /m);
+    // A database not yet made there cannot be: said the same way (it was "unable to open database file").
+    const missing = join(kb.root, '.kb/other.db');
+    const fresh = kbUnderMount(kb.root, missing, ['due'], readOnly(kb.root), { KB_DEBUG: '1' });
+    expect(fresh.code).toBe(1);
+    expect(fresh.stderr.split('\n')[0]).toBe(`kb: database ${missing}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (SQLITE_CANTOPEN)`);
+    expect(fresh.stderr).toMatch(/^\s+at /m);
+
+    expect(ratings(kb.root)).toBe(1);
+    expect(readFileSync(kb.ttftPath, 'utf8')).toBe(before);
+  }, 120_000);
 });

@@ -171,7 +171,7 @@ describe('cardsOffTheirLog', () => {
     f.db.prepare('UPDATE fsrs SET reps = 7 WHERE card_id = ?').run(f.ids[1]);
     const problems = cardsOffTheirLog(f.db);
     expect(problems.map((p) => p.id).sort()).toEqual([f.ids[0], f.ids[1]].sort());
-    expect(problems.find((p) => p.id === f.ids[0])?.problem).toContain('a change was lost');
-    expect(problems.find((p) => p.id === f.ids[1])?.problem).toContain('reps 7 vs 1');
+    expect(problems.find((p) => p.id === f.ids[0])?.kind).toBe('lost');
+    expect(problems.find((p) => p.id === f.ids[1])).toMatchObject({ kind: 'row', differences: [{ field: 'reps', found: 7, expected: 1 }] });
   });
 });

@@ -16,7 +16,8 @@ import type { KbDatabase } from '../../store/db.ts';
 import { fsrsQueries } from '../../store/fsrs-rows.ts';
 import { reviewFields, type ReviewField } from '../../srs/review-fields.ts';
 import { fsrsParameters } from '../../srs/review-settings.ts';
-import { cardsOffTheirLog, type ReplayProblem } from '../../store/log-replay.ts';
+import { cardsOffTheirLog } from '../../store/log-replay.ts';
+import { replayProblemText } from './replay-words.ts';
 import { writeFileAtomic } from '../../kb/atomic-write.ts';
 import type { KbConfig } from '../../kb/config.ts';
 import { updateFrontmatterFields } from '../../kb/frontmatter-edit.ts';
@@ -61,7 +62,7 @@ export interface DoctorReport {
   unknownLabs: { id: string; path: string; line: number; lab: string }[];
   frontmatter: { id: string; file: KbPath; mismatches: FieldMismatch[]; fixed: boolean; fixError?: string }[];
   /** Cards whose schedule does not replay from their log of ratings and actions (errors). */
-  replay: ReplayProblem[];
+  replay: { id: string; problem: string }[];
   /** Files that could not be read or parsed cleanly (kb scan reports them in full). */
   unreadable: Diagnostic[];
   /** kb's own temp files left by a process that is gone (--fix removes them). */
@@ -113,7 +114,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     orphans: cards.orphans().map((card) => ({ id: card.id, path: card.path, line: card.line, front: card.front })),
     unknownLabs: [],
     frontmatter: [],
-    replay: cardsOffTheirLog(db),
+    replay: cardsOffTheirLog(db).map((problem) => ({ id: problem.id, problem: replayProblemText(problem) })),
     unreadable: [],
     staleTempFiles: staleTempFiles(target.root, options.fix === true && target.writable),
     errors: 0,

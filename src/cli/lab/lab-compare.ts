@@ -20,7 +20,7 @@ export function registerCompare(lab: Command): void {
       });
       const { labRun } = await import('../../store/lab-runs.ts');
       const { compareText, compareJson } = await import('../../lab/compare.ts');
-      const kb = openKnowledgeBase({ kb: options.kb });
+      const kb = openKnowledgeBase({ kb: options.kb, readOnly: true });
       try {
         const [a, b] = ids.map((id) => {
           const run = labRun(kb.db, id);

@@ -28,7 +28,7 @@ export function registerHistory(lab: Command): void {
       const { loadLab } = await import('../../lab/lab-files.ts');
       const { labNamePattern } = await import('../../lab/lab-names.ts');
       const { labRunsOf } = await import('../../store/lab-runs.ts');
-      const kb = openKnowledgeBase({ kb: options.kb });
+      const kb = openKnowledgeBase({ kb: options.kb, readOnly: true });
       try {
         let title: string | null = null;
         try {
@@ -51,7 +51,7 @@ export function registerHistory(lab: Command): void {
 async function printAllHistory(kbDir: string | undefined, limit: number, json: boolean): Promise<void> {
   const { allHistoryText, historyJson } = await import('../../lab/history.ts');
   const { recentLabRuns } = await import('../../store/lab-runs.ts');
-  const kb = openKnowledgeBase({ kb: kbDir });
+  const kb = openKnowledgeBase({ kb: kbDir, readOnly: true });
   try {
     const runs = recentLabRuns(kb.db, limit);
     process.stdout.write(json ? `${JSON.stringify(historyJson(null, runs), null, 2)}\n` : await fittedToTerminal(allHistoryText(runs, listingWidth())));

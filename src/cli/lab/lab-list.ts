@@ -18,7 +18,7 @@ export function registerList(lab: Command): void {
 }
 
 export async function printList(kbDir: string | undefined, json: boolean): Promise<void> {
-  const kb = openKnowledgeBase({ kb: kbDir });
+  const kb = openKnowledgeBase({ kb: kbDir, readOnly: true });
   try {
     await printListFrom(kb.root, kb.db, json);
   } finally {

@@ -15,7 +15,7 @@ export function registerShow(lab: Command): void {
       const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
       const { loadLab } = await import('../../lab/lab-files.ts');
       const { settingsLine } = await import('../../lab/report-text.ts');
-      const kb = openKnowledgeBase({ kb: options.kb });
+      const kb = openKnowledgeBase({ kb: options.kb, readOnly: true });
       try {
         const lab = loadLabOrExplain(loadLab, labRoots(kb.root), name);
         if (options.json) {
