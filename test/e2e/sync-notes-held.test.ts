@@ -8,6 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
 import { git, rate, schedule, sync, twoClones } from '../helpers/git-clones.ts';
 
+/** Each clone edits notes/one.md's text in its own words and commits it. */
+function editOneOnBoth(a: string, b: string): void {
+  for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
+    writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
+    git(root, 'add', '-A');
+    git(root, 'commit', '--quiet', '-m', `edit ${words}`);
+  }
+}
+
 /** Both clones rate card two and edit notes/one.md's text; A syncs first, so B's next pull conflicts on one. */
 function conflictingClones(): { a: string; b: string; ids: string[] } {
   const clones = twoClones();
@@ -16,11 +25,7 @@ function conflictingClones(): { a: string; b: string; ids: string[] } {
   expect(sync(b).code).toBe(0);
   rate(a, ids[1], 'good');
   rate(b, ids[1], 'hard');
-  for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
-    writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
-    git(root, 'add', '-A');
-    git(root, 'commit', '--quiet', '-m', `edit ${words}`);
-  }
+  editOneOnBoth(a, b);
   expect(sync(a).code).toBe(0);
   return clones;
 }
@@ -119,11 +124,7 @@ function trackedConflict(): { a: string; b: string; ids: string[] } {
   expect(sync(a).code).toBe(0);
   rate(a, ids[1], 'good');
   rate(b, ids[1], 'hard');
-  for (const [root, words] of [[a, 'from A'], [b, 'from B']] as const) {
-    writeFileSync(join(root, 'notes/one.md'), readFileSync(join(root, 'notes/one.md'), 'utf8').replace('The answer to one', `The answer to one, ${words}`));
-    git(root, 'add', '-A');
-    git(root, 'commit', '--quiet', '-m', `edit ${words}`);
-  }
+  editOneOnBoth(a, b);
   expect(sync(a).code).toBe(0);
   return clones;
 }
