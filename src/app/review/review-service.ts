@@ -199,16 +199,10 @@ export class ReviewService {
    * backlog of thousands costs what opening a day of twenty does.
    */
   session(request: QueueRequest, now: number, pageSize = PAGE_SIZE): ReviewSession {
-    const limits = this.limits(request, now);
-    const dayEnd = this.dayEnd(now);
-    const learning: QueueCard[] = [];
-    const later: QueueCard[] = [];
-    for (const row of this.reviews.learningCandidates(request, now, dayEnd)) (row.due <= now ? learning : later).push(queueCardFromRow(row));
-    const eligible = this.reviews.eligibleCounts(request, now, dayEnd);
+    const { dayEnd, learning, later, eligible, sizes } = this.today(request, now, this.limits(request, now));
     // Walking the cards in order finds a page of new cards quickly when they are dense; when
     // they are few (a mature collection), sorting just them is quicker.
     const newCardsAreMany = eligible.new * 8 >= eligible.cards;
-    const sizes = queueSizes({ learning: learning.length, review: eligible.review, new: eligible.new, later: later.length }, limits);
     const queue: SessionQueue = {
       learning: learning.slice(0, sizes.learning),
       later: later.slice(0, sizes.later),
@@ -216,6 +210,17 @@ export class ReviewService {
       new: readerCursor(sizes.new, this.newCards(request, now, newCardsAreMany), eligible.new),
     };
     return new ReviewSession(queue, dayEnd, LEARN_AHEAD_MS, pageSize);
+  }
+
+  /** Today's learning cards (due now, and later today), how many reviews and new cards are eligible, and the queue's sizes under `limits`. */
+  private today(filter: CardFilter, now: number, limits: QueueLimits) {
+    const dayEnd = this.dayEnd(now);
+    const learning: QueueCard[] = [];
+    const later: QueueCard[] = [];
+    for (const row of this.reviews.learningCandidates(filter, now, dayEnd)) (row.due <= now ? learning : later).push(queueCardFromRow(row));
+    const eligible = this.reviews.eligibleCounts(filter, now, dayEnd);
+    const sizes = queueSizes({ learning: learning.length, review: eligible.review, new: eligible.new, later: later.length }, limits);
+    return { dayEnd, learning, later, eligible, sizes };
   }
 
   /** Today's new cards in the configured order (newCardOrder), read as they are needed. */
@@ -391,15 +396,7 @@ export class ReviewService {
    * session's memory: another kb may have rated or undone cards meanwhile.
    */
   dueCounts(filter: CardFilter, now: number): DueCounts {
-    const dayEnd = this.dayEnd(now);
-    let learning = 0;
-    let later = 0;
-    for (const row of this.reviews.learningCandidates(filter, now, dayEnd)) {
-      if (row.due <= now) learning++;
-      else later++;
-    }
-    const eligible = this.reviews.eligibleCounts(filter, now, dayEnd);
-    const today = queueSizes({ learning, review: eligible.review, new: eligible.new, later }, { ...this.limits(filter, now), limit: null });
+    const today = this.today(filter, now, { ...this.limits(filter, now), limit: null }).sizes;
     return { ...today, tomorrow: Math.max(0, this.dueByEndOfTomorrow(now, filter) - today.learning - today.review - today.later) };
   }
 
