@@ -17,12 +17,17 @@ function editOneOnBoth(a: string, b: string): void {
   }
 }
 
-/** Both clones rate card two and edit notes/one.md's text; A syncs first, so B's next pull conflicts on one. */
-function conflictingClones(): { a: string; b: string; ids: string[] } {
+/**
+ * Both clones rate card two and edit notes/one.md's text; A syncs first, so B's next pull
+ * conflicts on one. `logTracked`: B's log is already in the shared history before the conflict.
+ */
+function conflictingClones(logTracked = false): { a: string; b: string; ids: string[] } {
   const clones = twoClones();
   const { a, b, ids } = clones;
   expect(sync(a).code).toBe(0);
+  if (logTracked) rate(b, ids[1], 'good');
   expect(sync(b).code).toBe(0);
+  if (logTracked) expect(sync(a).code).toBe(0);
   rate(a, ids[1], 'good');
   rate(b, ids[1], 'hard');
   editOneOnBoth(a, b);
@@ -77,7 +82,7 @@ describe('notes while git is mid-way', () => {
   // would be overwritten"); with the log already tracked, it conflicted with the commit replayed.
   for (const tracked of [false, true]) {
     it(`kb rate during a paused kb sync appends nothing until the rebase ends; then its line is appended and synced (log ${tracked ? 'tracked' : 'new'})`, () => {
-      const { a, b, ids } = tracked ? trackedConflict() : conflictingClones();
+      const { a, b, ids } = conflictingClones(tracked);
       const [, two, three] = ids;
       expect(sync(b).code).toBe(1);
       const paused = git(b, 'status', '--porcelain');
@@ -114,17 +119,3 @@ describe('notes while git is mid-way', () => {
   }
 });
 
-/** As conflictingClones, with B's log already in the shared history before the conflict. */
-function trackedConflict(): { a: string; b: string; ids: string[] } {
-  const clones = twoClones();
-  const { a, b, ids } = clones;
-  expect(sync(a).code).toBe(0);
-  rate(b, ids[1], 'good');
-  expect(sync(b).code).toBe(0);
-  expect(sync(a).code).toBe(0);
-  rate(a, ids[1], 'good');
-  rate(b, ids[1], 'hard');
-  editOneOnBoth(a, b);
-  expect(sync(a).code).toBe(0);
-  return clones;
-}
