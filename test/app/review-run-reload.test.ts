@@ -29,17 +29,23 @@ describe('editing a card from kb review', () => {
   });
 });
 
+/** A run over cards/deck.md holding `text`, scanned, whose reload scans again. */
+async function deckRun(text: string, startedAt: number) {
+  const root = tempDir('kb-reload-');
+  mkdirSync(join(root, 'cards'), { recursive: true });
+  const deck = join(root, 'cards/deck.md');
+  writeFileSync(deck, text);
+  const db = openDatabase(join(root, 'kb.db'));
+  const target = { root, db, writable: true, config: defaultConfig };
+  await scanKnowledgeBase(target);
+  const rescan = async () => (await scanKnowledgeBase(target)).errors;
+  const run = new ReviewRun(new ReviewService(target), root, {}, { rescan, editor: 'vi', writable: true, startedAt, labs: new FakeLabs() });
+  return { deck, db, run };
+}
+
 describe('reloading a card after an edit', () => {
   it('says the edit was not taken, and why, when the file no longer scans', async () => {
-    const root = tempDir('kb-reload-');
-    mkdirSync(join(root, 'cards'), { recursive: true });
-    const deck = join(root, 'cards/deck.md');
-    writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n');
-    const db = openDatabase(join(root, 'kb.db'));
-    const target = { root, db, writable: true, config: defaultConfig };
-    await scanKnowledgeBase(target);
-    const rescan = async () => (await scanKnowledgeBase(target)).errors;
-    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan, editor: 'vi', writable: true, startedAt: Date.now(), labs: new FakeLabs() });
+    const { deck, db, run } = await deckRun('## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n', Date.now());
 
     writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\n<<<<<<< HEAD\nA.\n=======\nB.\n>>>>>>> other\n');
     expect((await run.reload('aaaaaaaaaaaa')).message).toMatch(/^not reloaded: cards\/deck\.md:4: .*conflict/);
@@ -50,16 +56,8 @@ describe('reloading a card after an edit', () => {
   });
 
   it('skips a card the edit deleted from its file: it is not shown again, nor rated (found by a probe)', async () => {
-    const root = tempDir('kb-reload-');
-    mkdirSync(join(root, 'cards'), { recursive: true });
-    const deck = join(root, 'cards/deck.md');
-    writeFileSync(deck, '## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n\n## Two?\n<!-- kb:id=bbbbbbbbbbbb -->\n\nB.\n');
-    const db = openDatabase(join(root, 'kb.db'));
-    const target = { root, db, writable: true, config: defaultConfig };
-    await scanKnowledgeBase(target);
-    const rescan = async () => (await scanKnowledgeBase(target)).errors;
     const now = Date.now();
-    const run = new ReviewRun(new ReviewService(target), root, {}, { rescan, editor: 'vi', writable: true, startedAt: now, labs: new FakeLabs() });
+    const { deck, db, run } = await deckRun('## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n\n## Two?\n<!-- kb:id=bbbbbbbbbbbb -->\n\nB.\n', now);
     const first = run.next(now);
     expect(first.kind === 'card' && first.card.id).toBe('aaaaaaaaaaaa');
     expect(run.counts()).toMatchObject({ new: 2 });
