@@ -2,9 +2,9 @@
 // adopt it as it is. Only kb.json and the .gitignore line for kb's state are written; no
 // note is moved, copied or changed (ids are written by the first scan, as for any note).
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { configFileName, defaultConfig } from './config.ts';
-import { stateFolderName } from './location.ts';
+import { isBundledRoot, isObsidianVault, looksLikeKnowledgeBase, stateFolderName, type KbLocation } from './location.ts';
 import { describeFolders, sourceKind } from './note-folders.ts';
 import { walkKnowledgeBase } from './walk.ts';
 
@@ -72,4 +72,21 @@ function ignoreStateFolder(root: string): void {
 export function holdsMarkdown(root: string): boolean {
   const { notes, decks } = countSources(root, ['.']);
   return notes + decks > 0;
+}
+
+/**
+ * kb found no kb.json at or above `cwd` and took the bundled knowledge base, but `cwd` holds
+ * notes of its own (notes/, cards/ or lab/, or an Obsidian vault, with Markdown that kb init .
+ * adopts): the user most likely meant this folder. A line saying so and how to adopt it, else
+ * null. Loose Markdown files alone (a project's README) say nothing.
+ */
+export function unadoptedFolderHint(location: KbLocation, cwd: string): string | null {
+  if (location.source !== 'bundled') return null;
+  const dir = resolve(cwd);
+  if (isBundledRoot(dir)) return null;
+  // Only where kb init . would adopt it: a notes/ folder with no Markdown in it got this line,
+  // and then kb init . refused the folder as holding no notes.
+  if ((!looksLikeKnowledgeBase(dir) && !isObsidianVault(dir)) || !holdsMarkdown(dir)) return null;
+  // Two lines of under 80 columns once each has its "kb: ".
+  return `this folder has notes but no ${configFileName}: using the bundled knowledge base\nmake this folder yours with: kb init .`;
 }

@@ -45,7 +45,7 @@ export function bundledRoot(): string {
  * ships; one made by kb init keeps its own (editable) copies in front.
  */
 export function labRoots(root: string): string[] {
-  return canonical(root) === canonical(bundledRoot()) ? [root] : [root, bundledRoot()];
+  return isBundledRoot(root) ? [root] : [root, bundledRoot()];
 }
 
 function isDirectory(path: string): boolean {
@@ -54,6 +54,11 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether `dir` is the bundled knowledge base (through any link to it). */
+export function isBundledRoot(dir: string): boolean {
+  return canonical(dir) === canonical(bundledRoot());
 }
 
 function canonical(path: string): string {
@@ -69,7 +74,7 @@ export function looksLikeKnowledgeBase(dir: string): boolean {
   return existsSync(join(dir, configFileName)) || contentFolders.some((name) => isDirectory(join(dir, name)));
 }
 
-function isObsidianVault(dir: string): boolean {
+export function isObsidianVault(dir: string): boolean {
   return isDirectory(join(dir, '.obsidian'));
 }
 
@@ -130,23 +135,8 @@ export function locateKnowledgeBase(options: LocateOptions = {}): KbLocation {
   }
   // Pointing --kb at the project itself still means the bundled knowledge base: a clone
   // must never get a .kb/ folder or ids written by an ordinary scan.
-  const bundled = canonical(root) === canonical(bundledRoot());
+  const bundled = isBundledRoot(root);
   const configPath = bundled ? join(userConfigDir(), configFileName) : join(root, configFileName);
   const dbPath = env.KB_DB ? resolve(cwd, env.KB_DB) : bundled ? join(userDataDir(), 'bundled.db') : join(root, stateFolderName, 'kb.db');
   return { root, bundled, source, configPath, dbPath };
-}
-
-/**
- * kb found no kb.json at or above `cwd` and took the bundled knowledge base, but `cwd` holds
- * notes of its own (notes/, cards/ or lab/, or an Obsidian vault): the user most likely meant
- * this folder. A line saying so and how to adopt it, else null. Loose Markdown files alone
- * (a project's README) say nothing.
- */
-export function unadoptedFolderHint(location: KbLocation, cwd: string): string | null {
-  if (location.source !== 'bundled') return null;
-  const dir = resolve(cwd);
-  if (canonical(dir) === canonical(bundledRoot())) return null;
-  if (!looksLikeKnowledgeBase(dir) && !isObsidianVault(dir)) return null;
-  // Two lines of under 80 columns once each has its "kb: ".
-  return `this folder has notes but no ${configFileName}: using the bundled knowledge base\nmake this folder yours with: kb init .`;
 }

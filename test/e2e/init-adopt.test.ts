@@ -90,6 +90,11 @@ describe('kb init on a folder of notes', () => {
     // A project with a README is no folder of notes: nothing said.
     const project = folder({ 'README.md': '# A project\n' });
     expect(runKb(['due', '--json'], { cwd: project }).stderr).not.toContain('kb init');
+    // Nor is a notes/ folder with no Markdown in it, which kb init . refuses: the line had
+    // said "this folder has notes" and sent the user to a command that said it had none.
+    const noMarkdown = folder({ 'notes/draft.txt': 'a draft\n' });
+    expect(runKb(['due', '--json'], { cwd: noMarkdown }).stderr).not.toContain('kb init');
+    expect(runKb(['init', '.'], { cwd: noMarkdown }).stderr).toContain('holds no Markdown notes');
 
     const init = runKb(['init', '.'], { cwd: root });
     expect(init.code, init.stderr).toBe(0);
