@@ -8,7 +8,7 @@ import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
 import { UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
-import { fittedToTerminal } from './terminal-output.ts';
+import { fittedToStderr, fittedToTerminal } from './terminal-output.ts';
 
 interface AddFlags {
   topic?: string;
@@ -140,7 +140,7 @@ knowledge base is read-only: make your own with kb init DIR.`),
         }
         const about = (d: Diagnostic) => d.file === added.path;
         const problems = [...report.errors.filter(about), ...report.warnings.filter(about)];
-        for (const diagnostic of problems) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
+        if (problems.length > 0) process.stderr.write(`${await fittedToStderr(problems.map(formatDiagnostic).join('\n'))}\n`);
         if (report.errors.some(about)) process.exitCode = 1;
         const stored = cards.find(added.id);
         const inQueue = stored !== null;

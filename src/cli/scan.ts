@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { noSourcesMessage } from '../kb/note-folders.ts';
 import type { Diagnostic } from '../model/knowledge-base.ts';
 import { helpText } from './help-layout.ts';
-import { fittedToTerminal } from './terminal-output.ts';
+import { fittedToStderr, fittedToTerminal } from './terminal-output.ts';
 
 export function register(program: Command): void {
   program
@@ -35,7 +35,9 @@ Exit code 1 when any file has an error; the other files are scanned all the same
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...report, bundled: kb.bundled, dbPath: kb.dbPath }, null, 2)}\n`);
         } else {
-          for (const line of diagnosticLines([...report.errors, ...report.warnings])) process.stderr.write(`${line}\n`);
+          const problems = diagnosticLines([...report.errors, ...report.warnings]);
+          // Wrapped on a terminal under "warning: " (the terminal broke them mid-word); piped, one line each.
+          if (problems.length > 0) process.stderr.write(`${await fittedToStderr(problems.join('\n'))}\n`);
           const { cards, files } = report;
           const out = [
             `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${counted(files.total, 'file')}, ${files.parsed} parsed`,

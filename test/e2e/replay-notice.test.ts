@@ -1,11 +1,10 @@
 // A long replay at a command's start (a clone's first open of a long review log, new settings
 // in kb.json) took seconds with nothing on the screen: a terminal is told what kb is doing, on
 // one line that is taken away once the replay is done; a pipe hears nothing of it.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { runKb, runKbOnTerminal as onTerminal, writeKb } from '../helpers/kb-cli.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
 
 /** A deck of 100 cards scanned, and another device's log of 200 ratings each, not yet read. */
@@ -20,14 +19,6 @@ function longLog(): string {
   mkdirSync(join(root, 'reviews'));
   writeFileSync(join(root, 'reviews/other.jsonl'), `${lines.join('\n')}\n`);
   return root;
-}
-
-/** `kb ARGS` on a terminal `columns` wide (util-linux script), its raw output. */
-function onTerminal(args: string[], columns = 100): string {
-  const command = `stty cols ${columns}; ${[process.execPath, kbBin, ...args].map((arg) => `'${arg}'`).join(' ')}`;
-  const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: kbEnv(tempDir('kb-home-')), timeout: 60_000 });
-  expect(run.status, run.stderr).toBe(0);
-  return run.stdout;
 }
 
 describe('a long replay at start', () => {

@@ -76,3 +76,11 @@ export function bundledLabNames(): string[] {
 export function withBundledLabs(own: string[]): string[] {
   return [...new Set([...own, ...bundledLabNames()])].sort();
 }
+
+/** `kb ARGS` on a terminal `columns` wide (util-linux script): its raw output, stdout and stderr together. */
+export function runKbOnTerminal(args: string[], columns = 100): string {
+  const command = `stty cols ${columns}; ${[process.execPath, kbBin, ...args].map((arg) => `'${arg}'`).join(' ')}`;
+  const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: kbEnv(tempDir('kb-home-')), timeout: 60_000 });
+  if (run.status !== 0) throw new Error(`kb ${args.join(' ')} exited ${run.status}: ${run.stdout}${run.stderr}`);
+  return run.stdout;
+}
