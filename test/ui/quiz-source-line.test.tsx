@@ -21,6 +21,9 @@ describe('the quiz source line', () => {
   it('is whole where it fits', () => {
     expect(quizSourceLine('metrics', ['latency'], 'cards/metrics.md:4', 79)).toBe('metrics · latency · cards/metrics.md:4');
     expect(quizSourceLine('metrics', [], 'cards/metrics.md:4', 79)).toBe('metrics · cards/metrics.md:4');
+    // A tag that names the deck says it twice ("kv-cache · kv-cache · cards/kv-cache.md:149"): left out.
+    expect(quizSourceLine('kv-cache', ['kv-cache'], 'cards/kv-cache.md:149', 79)).toBe('kv-cache · cards/kv-cache.md:149');
+    expect(quizSourceLine('kv-cache', ['paging', 'kv-cache'], 'cards/kv-cache.md:149', 79)).toBe('kv-cache · paging · cards/kv-cache.md:149');
   });
 
   it('shortens the tags first, keeping both separators and the whole path', () => {

@@ -9,7 +9,8 @@ import { truncateStartToWidth, truncateToWidth } from '../text/truncate.ts';
 const SEPARATOR = ' · ';
 
 export function quizSourceLine(deck: string, tags: readonly string[], location: string, width: number): string {
-  const tagText = tags.join(', ');
+  // A tag naming the deck adds nothing beside it (the bundled decks are tagged with their own name).
+  const tagText = tags.filter((tag) => tag !== deck).join(', ');
   const untagged = `${deck}${SEPARATOR}${location}`;
   const whole = tagText ? `${deck}${SEPARATOR}${tagText}${SEPARATOR}${location}` : untagged;
   if (stringWidth(whole) <= width) return whole;
