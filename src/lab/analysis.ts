@@ -223,6 +223,7 @@ export function analyseSweep(chart: LabChart, xKey: string, points: readonly Ana
       sweep['fit.exponent'] = all.k;
       if (low) sweep['fit.exponent_low'] = low.k;
       if (high) sweep['fit.exponent_high'] = high.k;
+      if (low && high) sweep['fit.exponent_rise'] = high.k - low.k;
       fit = { a: all.a, k: all.k, kLow: low?.k ?? null, kHigh: high?.k ?? null };
     }
   }

@@ -63,12 +63,17 @@ export function startedAtText(ms: number, withYear = true): string {
   return localMinuteLabel(ms, withYear);
 }
 
-function changedText(settings: StoredSettings): string {
+/** What a run changed from its lab file ("engine.prefillMaxBatch=256 --max-concurrency 16"), or null for none. */
+export function runChangesText(settings: StoredSettings): string | null {
   const changed = (settings.changed ?? []).map(({ key, value }) => `${key}=${formatSettingValue(value)}`);
   // The client's cap shapes the load a server sees as much as a --set does: two runs differing only by it looked alike.
   const cap = settings.endpoint?.maxConcurrency;
   const shown = [...changed, ...(typeof cap === 'number' ? [`--max-concurrency ${cap}`] : [])];
-  return shown.length === 0 ? 'lab settings' : shown.join(' ');
+  return shown.length === 0 ? null : shown.join(' ');
+}
+
+function changedText(settings: StoredSettings): string {
+  return runChangesText(settings) ?? 'lab settings';
 }
 
 /** A run's options that are not lab settings, as flags: the server (--endpoint) it ran against. */

@@ -70,6 +70,8 @@ const sweepMetrics: LabMetricInfo[] = [
   { name: 'fit.exponent', unit: '', describe: 'k of y = a * x^k fitted to the chart\'s first series over every point' },
   { name: 'fit.exponent_low', unit: '', describe: 'k fitted over the lower half of the points' },
   { name: 'fit.exponent_high', unit: '', describe: 'k fitted over the upper half of the points' },
+  // A difference, not a ratio: on a flat curve both halves fit k near 0, and their ratio is noise (0.002 / 0.0002 = 10).
+  { name: 'fit.exponent_rise', unit: '', describe: 'fit.exponent_high - fit.exponent_low: how much steeper the upper half grows' },
   { name: 'slo.limit_ms', unit: 'ms', describe: 'the scaled SLO: chart.slo.scale x chart.slo.of at the first point' },
   { name: 'slo.max_x', unit: '', describe: 'the highest swept value, from the lowest up, whose first series stays within the SLO' },
   { name: 'slo.max_x_fraction', unit: '', describe: 'slo.max_x / the highest swept value' },

@@ -27,10 +27,19 @@ export function formatElapsed(ms: number): string {
 export function progressLine(p: LabProgress, width: number): string {
   const phase = p.phase === 'warmup' ? `warm-up ${p.run}/${p.runs}` : `run ${p.run}/${p.runs}`;
   const name = p.sweepKey === undefined ? `point ${p.point}` : `${p.sweepKey.split('.').pop()}=${p.point}`;
-  const point = p.point === null ? '' : ` · ${name} (${p.pointIndex + 1}/${p.points})`;
-  const text = ` ${p.requestsDone}/${p.requestsTotal} requests · ${phase}${point} · ${formatElapsed(p.elapsedMs)}`;
-  const barWidth = Math.max(10, Math.min(40, width - text.length - 2));
-  const filled = p.requestsTotal > 0 ? Math.round((barWidth * p.requestsDone) / p.requestsTotal) : 0;
-  const line = `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]${text}`;
-  return line.length > width ? line.slice(0, Math.max(0, width)) : line;
+  const line = (shownName: string, unit: string) => {
+    const point = p.point === null ? '' : ` · ${shownName} (${p.pointIndex + 1}/${p.points})`;
+    const text = ` ${p.requestsDone}/${p.requestsTotal}${unit} · ${phase}${point} · ${formatElapsed(p.elapsedMs)}`;
+    const barWidth = Math.max(10, Math.min(40, width - text.length - 2));
+    const filled = p.requestsTotal > 0 ? Math.round((barWidth * p.requestsDone) / p.requestsTotal) : 0;
+    return `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]${text}`;
+  };
+  // Too wide, the word "requests" goes, then the end of the point's name (calibrate's
+  // "calibrate=decode x256 @16"), so the clock at the end stays whole: cut from the end, the
+  // line read "(12/15) · 3" on 80 columns.
+  let shown = line(name, ' requests');
+  if (shown.length > width) shown = line(name, '');
+  const keep = name.length - (shown.length - width) - 1;
+  if (shown.length > width && p.point !== null && keep >= 1) shown = line(`${name.slice(0, keep)}…`, '');
+  return shown.length > width ? shown.slice(0, Math.max(0, width)) : shown;
 }

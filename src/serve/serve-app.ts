@@ -58,9 +58,11 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     const log = options.accessLog;
     app.addHook('onRequest', (request, reply, done) => {
       const start = performance.now();
+      // Read now: a socket the client reset has no address by the time 'close' fires (the 499 line had no "remote").
+      const remote = request.ip;
       reply.raw.once('close', () => {
         const status = reply.raw.writableFinished ? reply.raw.statusCode : 499;
-        log(JSON.stringify({ time: new Date().toISOString(), remote: request.ip, method: request.method, path: request.url, status, ms: Math.round((performance.now() - start) * 10) / 10 }));
+        log(JSON.stringify({ time: new Date().toISOString(), remote, method: request.method, path: request.url, status, ms: Math.round((performance.now() - start) * 10) / 10 }));
       });
       done();
     });

@@ -10,6 +10,7 @@ import type { CardLabOutcome, CardLabs } from '../app/card-labs/card-labs.ts';
 import { verdictText } from '../lab/verdict-text.ts';
 import { LabProgressBar } from './lab-progress.tsx';
 import { clampScroll, Viewport } from './review/Viewport.tsx';
+import { fitLines } from './text/fit-lines.ts';
 import { wrapHanging, wrapText } from './text/line-wrap.ts';
 import { packParts } from './text/pack-parts.ts';
 import stringWidth from 'string-width';
@@ -154,9 +155,12 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
       <Text bold>{`lab ${outcome.lab}: ${outcome.title}`}</Text>
       {outcome.chart.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
-          {outcome.chart.map((line, i) => (
-            <Text key={i}>{line}</Text>
-          ))}
+          {/* Wrapped by kb as kb lab prints it, a note under its label ("SLO: ", "Growth exponent ..."); Ink's wrap began the next row at column 0 with the space it broke at. */}
+          {fitLines(outcome.chart.join('\n'), width)
+            .split('\n')
+            .map((line, i) => (
+              <Text key={i}>{line}</Text>
+            ))}
         </Box>
       ) : null}
       <Box flexDirection="column" marginTop={1}>

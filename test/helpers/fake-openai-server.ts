@@ -25,6 +25,13 @@ export interface FakeServerOptions {
   ignoreStream?: boolean;
   /** Require `Authorization: Bearer <key>` on /v1 routes, as `vllm serve --api-key` does. */
   apiKey?: string;
+  /**
+   * Stream this many tokens, then end the request with finish_reason "abort" (and usage and
+   * [DONE]), as vLLM and kb serve do to the requests open when they shut down.
+   */
+  abortAfter?: number;
+  /** Stream this many tokens, then end the response with neither a finish_reason nor [DONE] (a server or proxy gone). */
+  dropAfter?: number;
 }
 
 // vLLM v1's edges (vllm/v1/metrics/loggers.py): TTFT, and request latencies for queue/prefill/decode/e2e.
@@ -134,12 +141,20 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const chunk = (choices: unknown[], usage: unknown = null) => `data: ${JSON.stringify({ id, object: 'text_completion', created, model, choices, usage })}\n\n`;
       if (stream) res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
       let text = '';
-      for (let i = 0; i < maxTokens && !closed; i++) {
+      const cutAt = Math.min(maxTokens, options.abortAfter ?? options.dropAfter ?? Infinity);
+      for (let i = 0; i < cutAt && !closed; i++) {
         if (i > 0) await sleep(decodeMs);
         const piece = ` t${i}`;
         text += piece;
         const last = i === maxTokens - 1;
         if (stream) res.write(chunk([{ index: 0, text: piece, logprobs: null, finish_reason: last ? 'length' : null, stop_reason: null }]));
+      }
+      if (stream && cutAt < maxTokens) {
+        if (options.dropAfter !== undefined) return void res.end();
+        const usage = { prompt_tokens: prompt.length, total_tokens: prompt.length + cutAt, completion_tokens: cutAt };
+        res.write(chunk([{ index: 0, text: '', logprobs: null, finish_reason: 'abort', stop_reason: null }]));
+        res.write(chunk([], usage));
+        return void res.end('data: [DONE]\n\n');
       }
       const done = performance.now();
       h.decode.observe((done - firstToken) / 1000);

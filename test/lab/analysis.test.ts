@@ -5,6 +5,10 @@ import { analyseSweep, findKnee, fitPowerLaw, rooflineStepMs } from '../../src/l
 import type { LabChart } from '../../src/lab/lab-file.ts';
 import { applyOverrides, defaultSettings } from '../../src/lab/lab-settings.ts';
 import type { RequestTimeline } from '../../src/engine/metrics/timeline.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseLab } from '../../src/lab/lab-file.ts';
+import { evaluateChecks } from '../../src/lab/checks.ts';
 
 const chart = (extra: Partial<LabChart>): LabChart => ({ kind: 'line', y: ['ttft.p95'], logX: true, fit: null, slo: null, knee: false, roofline: false, ...extra });
 
@@ -30,6 +34,23 @@ describe('sweep analysis', () => {
     expect(result.sweep['fit.exponent_low']).toBeLessThan(1.1);
     expect(result.sweep['fit.exponent_high']).toBeGreaterThan(1.15);
     expect(result.chart.points.map((p) => p.x)).toEqual(xs);
+  });
+
+  it('ttft-vs-length judges the rise of its exponent as a difference: a flat curve does not reproduce it', () => {
+    const lab = parseLab(readFileSync(join(import.meta.dirname, '../../lab/ttft-vs-length.md'), 'utf8'), 'ttft-vs-length', 'lab/ttft-vs-length.md');
+    const judge = (ttft: (x: number) => number) => {
+      const points = lab.sweep!.values.map((value) => {
+        const x = (value as { min: number }).min;
+        return { label: String(x), settings: applyOverrides(defaultSettings, [{ key: 'workload.promptTokens', value: { min: x, max: x } }]), metrics: { 'ttft.p50': ttft(x) }, timelines: [] };
+      });
+      const { sweep } = analyseSweep(lab.chart!, 'workload.promptTokens', points, null);
+      return evaluateChecks(lab.expect, { single: null, points: points.map((p) => ({ label: p.label, metrics: p.metrics })), sweep }).map((c) => c.pass);
+    };
+    // The sim on a GPU (the lab suggests it): TTFT flat at ~1 ms, exponents ~0.0002 and ~0.002.
+    // Their ratio, 10, read "the growth exponent rises by at least 30%" beside a flat line.
+    expect(judge((x) => 1.01 + x * 1e-6)).toEqual([false, false]);
+    // This machine's cpu: exponents 0.31 and 1.23, both reproduced.
+    expect(judge((x) => 3 + 0.02 * x + 3e-5 * x * x)).toEqual([true, true]);
   });
 
   it('finds the knee where a flat curve turns up, and where a rising one flattens', () => {

@@ -30,6 +30,17 @@ describe('lab progress', () => {
     expect(onOff).not.toContain('point true');
   });
 
+  it('keeps the clock when the line is too wide: the point\'s name gives way', () => {
+    // kb lab calibrate on an 80-column terminal (77 for the bar) ended "... (12/15) · 3": the time was cut.
+    const calibrate = at(256, { point: 'decode x256 @16', sweepKey: 'calibrate', points: 15, pointIndex: 11, elapsedMs: 3400 });
+    const line = progressLine(calibrate, 77);
+    expect(line.length).toBeLessThanOrEqual(77);
+    expect(line).toBe('[#############] 256/256 · run 1/1 · calibrate=decode x256 @16 (12/15) · 3.4 s');
+    // Narrower still, the end of the point's name gives way too.
+    const narrow = progressLine(calibrate, 60);
+    expect(narrow).toBe('[##########] 256/256 · run 1/1 · calibrate=… (12/15) · 3.4 s');
+  });
+
   it('on a pipe, writes one line per run as it ends, and nothing per request', () => {
     const piped = () => {
       const stream = new PassThrough() as unknown as NodeJS.WriteStream;

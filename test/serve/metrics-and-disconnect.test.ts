@@ -1,13 +1,15 @@
 // /metrics as a Prometheus scraper reads it (vLLM's names, labels and bucket edges), and a
 // client that hangs up mid-stream frees its request and its KV blocks.
+import { connect } from 'node:net';
 import parsePrometheusTextFormat, { type PromFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricValue, postJson, startServe, type ServeFixture } from './serve-fixture.ts';
 
 let serve: ServeFixture;
+const accessLog: string[] = [];
 
 beforeAll(async () => {
-  serve = await startServe();
+  serve = await startServe({}, 1024, (line) => accessLog.push(line));
 });
 afterAll(async () => {
   await serve?.close();
@@ -140,5 +142,23 @@ describe('a client that disconnects mid-stream', () => {
     // It ended long before its 1000 tokens.
     expect(metricValue(after, 'vllm:generation_tokens_total')).toBeLessThan(metricValue(idle, 'vllm:generation_tokens_total') + 1000);
     expect(serve.server.active.size).toBe(0);
+  });
+
+  it('is logged with its address, as every other request is', async () => {
+    // A client killed mid-stream (curl under timeout): its line read {"method":"POST",...,
+    // "status":499} with no "remote", the address read after its socket had closed.
+    const { port } = new URL(serve.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const body = JSON.stringify({ prompt: 'Stream until I leave', max_tokens: 1000, ignore_eos: true, stream: true });
+    socket.write(`POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+    socket.resetAndDestroy();
+    let left: Array<{ status: number; remote?: string }> = [];
+    for (let i = 0; i < 100 && left.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      left = accessLog.map((line) => JSON.parse(line) as { status: number; remote?: string }).filter((entry) => entry.status === 499);
+    }
+    expect(left.length).toBeGreaterThan(0);
+    for (const entry of left) expect(entry.remote).toBe('127.0.0.1');
   });
 });

@@ -9,9 +9,9 @@ export interface ServeFixture {
   close(): Promise<void>;
 }
 
-export async function startServe(engineOptions: EngineOptions = {}, maxWaiting = 1024): Promise<ServeFixture> {
+export async function startServe(engineOptions: EngineOptions = {}, maxWaiting = 1024, accessLog?: (line: string) => void): Promise<ServeFixture> {
   const engine = await createEngine({ model: 'gpt2-tiny', backend: 'cpu', threads: 1, ...engineOptions });
-  const server = createServeApp({ engine, modelName: 'gpt2-tiny', version: 'test', maxWaiting });
+  const server = createServeApp({ engine, modelName: 'gpt2-tiny', version: 'test', maxWaiting, ...(accessLog ? { accessLog } : {}) });
   const { url } = await server.listen('127.0.0.1', 0);
   return {
     url,

@@ -33,6 +33,20 @@ describe('latestRunLine', () => {
     db.close();
   });
 
+  it('says what a run changed from the lab file, or the server it measured', () => {
+    // The lab's own exercise: "--set engine.prefillMaxBatch=256 ... the expectations will no
+    // longer hold, and that is the lesson". The card's back then read "not reproduced 0/2"
+    // under the answer, as if the lab as written had failed to show it.
+    const db = openDatabase(':memory:');
+    const changed = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 0, settings: { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }] }, backend: 'cpu' });
+    finishLabRun(db, changed, { status: 'ok', finishedAt: 1000, result: { verdict: 'not reproduced', checks: checks([false, false]) } });
+    expect(latestRunLine(db, 'ttft-breakdown', 1000 + HOUR)).toBe('ttft-breakdown · not reproduced 0/2 · 1h ago · queue_wait.p99 / ttft.p99 = 0.937 · with engine.prefillMaxBatch=256');
+    const served = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 2000, settings: { changed: [], endpoint: { url: 'http://gpu-box:8000/v1', model: 'gpt2', maxConcurrency: null } }, backend: 'endpoint' });
+    finishLabRun(db, served, { status: 'ok', finishedAt: 3000, result: { verdict: 'reproduced', checks: checks([true, true]) } });
+    expect(latestRunLine(db, 'ttft-breakdown', 3000 + HOUR)).toBe('ttft-breakdown · reproduced 2/2 · 1h ago · queue_wait.p99 / ttft.p99 = 0.937 · against http://gpu-box:8000/v1');
+    db.close();
+  });
+
   it('with no complete run, gives the newest finished one: interrupted, or failed', () => {
     const db = openDatabase(':memory:');
     // Its figure is the first one it measured.

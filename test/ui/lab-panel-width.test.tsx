@@ -69,3 +69,18 @@ describe('the lab panel\'s verdict', () => {
     expect(panel(79).join('\n')).toContain('Verdict: incomplete (1 of 1 expectations could not be judged)');
   });
 });
+
+describe('the lab panel\'s chart at 80 columns (load-sweep, found as a user)', () => {
+  it('wraps a chart note wider than the panel under its label, as kb lab prints it', () => {
+    // Ink wrapped it, starting the next row with the space it broke at: ' it: 0.500'.
+    const loadSweep = {
+      ...outcome,
+      lab: 'load-sweep',
+      chart: ['  ● ttft.p95   ─ SLO 38 ms   ▼ knee at 1', '  SLO: ttft.p95 <= 38 ms; highest workload.rate / capacity (72.9 req/s) meeting it: 0.500'],
+    };
+    const lines = panel(79, loadSweep);
+    const at = lines.findIndex((line) => line.startsWith('  SLO: '));
+    expect(lines.slice(at, at + 2)).toEqual(['  SLO: ttft.p95 <= 38 ms; highest workload.rate / capacity (72.9 req/s) meeting', '       it: 0.500']);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(79);
+  });
+});

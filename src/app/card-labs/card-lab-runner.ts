@@ -9,6 +9,7 @@ import { latestCompleteLabRun } from '../../store/lab-runs.ts';
 import { formatMeasured } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
 import { labRoots } from '../../kb/location.ts';
+import { runChangesText, type StoredSettings } from '../../lab/history.ts';
 
 function measuredText(check: StoredCheck): string {
   const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMeasured(check.metric, check.measured);
@@ -40,7 +41,14 @@ export function latestRunLine(db: KbDatabase, lab: string, now: number): string 
   // The key figure: the first expectation's measured value, the number the lab is about.
   const first = checks.find((check) => check.measured !== null);
   const figure = first ? ` · ${first.metric} = ${formatMeasured(first.metric, first.measured as number)}` : '';
-  return `${lab} · ${verdict} · ${ago}${figure}${since}`;
+  // A run with --set, a preset or against a server tested something else than the lab as
+  // written (its own exercise says the expectations will then not hold): say so beside the
+  // verdict, or "not reproduced" under the card reads as the lab failing to show the card's point.
+  const settings = (run.settings ?? {}) as StoredSettings;
+  const changes = runChangesText(settings);
+  const url = settings.endpoint?.url;
+  const how = `${changes ? ` · with ${changes}` : ''}${url ? ` · against ${url}` : ''}`;
+  return `${lab} · ${verdict} · ${ago}${figure}${how}${since}`;
 }
 
 export function cardLabRunner(db: KbDatabase, root: string): CardLabs {

@@ -101,7 +101,8 @@ export function calibrationText(result: Calibration, savedTo: string, replaced: 
   const warning = poorFitWarning(fit);
   const lines = [
     `Device profile "${profile.name}" for ${profile.model}: ${describeSource(profile)}`,
-    `Sweep: ${sweep.steps} steps in ${(sweep.wallMs / 1000).toFixed(1)} s; ${fit.kept} step times fitted, ${fit.outliers} set aside as disturbed (another process on the machine)`,
+    // The counts add up: a step is timed by the start of the next, so each wave's last goes untimed.
+    `Sweep: ${sweep.steps} steps in ${(sweep.wallMs / 1000).toFixed(1)} s; ${fit.kept + fit.outliers} timed (the last step of each wave has no next one to time it by): ${fit.kept} fitted, ${fit.outliers} set aside as disturbed (another process on the machine)`,
     '',
     'Cost of one step = the sum of these terms:',
     ...termLines(profile),

@@ -51,7 +51,8 @@ export function endpointTable(header: EndpointReportHeader, client: ClientSummar
     const rows: Array<[string, ServerSeries | undefined]> = [['Queue time', s.queue], ['Prefill time', s.prefill], ['TTFT (server)', s.ttft], ['Decode time', s.decode]];
     const shown = rows.filter((r): r is [string, ServerSeries] => r[1] !== undefined);
     for (const [label, series] of shown) out.push(serverRow(label, series));
-    if (shown.length > 0) out.push(`  p99 buckets:  ${shown.map(([label, series]) => `${label.toLowerCase()} ${edges(series.p99)}`).join('  ')}`);
+    // One space after the label: fitLines wraps the fields under it, and with two the first field sat a column right of the rest.
+    if (shown.length > 0) out.push(`  p99 buckets: ${shown.map(([label, series]) => `${label.toLowerCase()} ${edges(series.p99)}`).join('  ')}`);
     const counted = s.queue?.count ?? s.prefill?.count ?? 0;
     // A server counts the requests it finished; more than the client completed means it was shared.
     if (counted !== client.completed) out.push(`  The histograms counted ${counted} requests, the client completed ${client.completed}: another client shared the server, or some failed after it counted them.`);

@@ -109,6 +109,7 @@ const toMs = (q: BucketQuantile): BucketQuantile => ({ value: q.value * 1000, lo
 
 /** The split of the run's TTFT on the server, from two scrapes; says why when there is none. */
 export function serverSide(before: Scrape | null, after: Scrape | null): ServerSide {
+  if (before !== null && after === null) return { available: false, reason: "the server's /metrics, read before the run, could not be read after it (did the server stop?)" };
   if (before === null || after === null) return { available: false, reason: 'the server offers no Prometheus /metrics with histograms' };
   const series: Partial<Record<ServerHistogramKey, ServerSeries>> = {};
   for (const [key, name] of Object.entries(serverHistograms) as Array<[ServerHistogramKey, string]>) {

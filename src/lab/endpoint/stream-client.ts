@@ -62,9 +62,16 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
   let outputTokens: number | null = null;
   let usagePromptTokens: number | null = null;
   let streamError: string | null = null;
+  // How the stream ended: an OpenAI stream names a finish reason on its last text chunk and
+  // closes with [DONE]. Without them the server never finished the request.
+  let finishReason: string | null = null;
+  let done = false;
   const parser = createParser({
     onEvent(event) {
-      if (event.data === '[DONE]') return;
+      if (event.data === '[DONE]') {
+        done = true;
+        return;
+      }
       const now = performance.now();
       let chunk: CompletionChunk;
       try {
@@ -76,6 +83,8 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
       if (chunk.error) streamError ??= `the stream reported an error: ${chunk.error.message ?? 'no message'}`;
       const text = chunk.choices?.[0]?.text ?? chunk.choices?.[0]?.delta?.content;
       if (text) chunkTimes.push(now);
+      const reason = chunk.choices?.[0]?.finish_reason;
+      if (typeof reason === 'string') finishReason = reason;
       if (chunk.usage) {
         if (typeof chunk.usage.completion_tokens === 'number') outputTokens = chunk.usage.completion_tokens;
         if (typeof chunk.usage.prompt_tokens === 'number') usagePromptTokens = chunk.usage.prompt_tokens;
@@ -102,6 +111,11 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
     response.body.setEncoding('utf8');
     for await (const text of response.body) parser.feed(text as string);
     if (streamError === null && chunkTimes.length === 0) streamError = 'the stream ended without any text';
+    // A request the server gave up on (vLLM and kb serve end the open ones with "abort" when
+    // they shut down) or a stream cut off midway made fewer tokens than the run asked for:
+    // counted as a success, its short output passed for the lab's and its times for a request's.
+    if (streamError === null && finishReason === 'abort') streamError = 'the server aborted the request (finish_reason "abort") before it finished';
+    if (streamError === null && finishReason === null && !done) streamError = 'the stream ended before the request finished (no finish_reason, no [DONE])';
   } catch (error) {
     return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: failureReason(error) };
   }

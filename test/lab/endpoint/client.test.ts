@@ -34,6 +34,27 @@ describe('endpoint client', () => {
     expect(server.bodies.at(-1)).toMatchObject({ model: 'gpt2', prompt: [1, 2, 3], max_tokens: 5, stream: true, stream_options: { include_usage: true }, ignore_eos: true });
   });
 
+  it('fails a request the server aborted or cut short: it never produced the tokens asked for', async () => {
+    // vLLM and kb serve end the requests open at shutdown with finish_reason "abort" and [DONE]:
+    // counted as successful, a run against a server stopped midway was stored "ok" with a
+    // fraction of the output tokens and "output lengths exact".
+    const aborting = await startFakeServer({ abortAfter: 3 });
+    const dropping = await startFakeServer({ dropAfter: 3 });
+    try {
+      const aborted = await streamCompletion(parseEndpoint(aborting.url), { model: 'gpt2', prompt: [1, 2], maxTokens: 10, ignoreEos: true });
+      expect(aborted.error).toBe('the server aborted the request (finish_reason "abort") before it finished');
+      expect(aborted.chunkTimes).toHaveLength(3);
+      const dropped = await streamCompletion(parseEndpoint(dropping.url), { model: 'gpt2', prompt: [1, 2], maxTokens: 10, ignoreEos: true });
+      expect(dropped.error).toBe('the stream ended before the request finished (no finish_reason, no [DONE])');
+      // A stream that ends as it should is still a success, with or without a usage chunk.
+      const whole = await streamCompletion(parseEndpoint(aborting.url), { model: 'gpt2', prompt: [1, 2], maxTokens: 3, ignoreEos: true });
+      expect(whole.error).toBeNull();
+    } finally {
+      await aborting.close();
+      await dropping.close();
+    }
+  });
+
   it('learns the model, the version and that ignore_eos is accepted', async () => {
     expect(await probeServer(parseEndpoint(server.url), undefined)).toEqual({ model: 'gpt2', version: '0.0.0-fake', ignoreEos: true });
     await expect(probeServer(parseEndpoint(server.url), 'llama')).rejects.toThrow(/--model llama: the server does not serve it; it serves gpt2/);

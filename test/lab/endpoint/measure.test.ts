@@ -76,5 +76,8 @@ describe("endpoint metrics, vllm bench serve's definitions", () => {
   it('says why there is no server side', () => {
     expect(serverSide(null, null)).toEqual({ available: false, reason: expect.stringMatching(/no Prometheus \/metrics/) });
     expect(serverSide(new Map(), new Map())).toEqual({ available: false, reason: expect.stringMatching(/vllm:request_queue_time_seconds/) });
+    // Read before the run, gone after it (the server stopped midway): not "offers no /metrics".
+    const before: Scrape = new Map([['vllm:request_queue_time_seconds', { edges: [0.3, Infinity], cumulative: [0, 0], count: 0, sum: 0 }]]);
+    expect(serverSide(before, null)).toEqual({ available: false, reason: "the server's /metrics, read before the run, could not be read after it (did the server stop?)" });
   });
 });
