@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
-import { latestRunLine } from '../../src/app/card-labs/card-lab-runner.ts';
+import { cardLabRunner, latestRunLine } from '../../src/app/card-labs/card-lab-runner.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
 
 const HOUR = 3_600_000;
 const checks = (pass: Array<boolean | null>) =>
@@ -16,6 +17,12 @@ describe('latestRunLine', () => {
     startLabRun(db, { lab: 'ttft-breakdown', startedAt: 1000, settings: {}, backend: 'cpu' });
     expect(latestRunLine(db, 'ttft-breakdown', 2000)).toBe('ttft-breakdown · not run yet');
     db.close();
+  });
+
+  it('says a card\'s lab is nowhere, rather than "not run yet" (l had nothing to run)', () => {
+    const labs = cardLabRunner(openDatabase(':memory:'), tempDir());
+    expect(labs.latest('ttft-brekdown', 0)).toBe('ttft-brekdown · no such lab (kb lab list names them)');
+    expect(labs.latest('ttft-breakdown', 0)).toBe('ttft-breakdown · not run yet');
   });
 
   it('gives the verdict, the tally, how long ago, and the first measured figure', () => {

@@ -52,5 +52,9 @@ describe('CardView', () => {
     const at = narrow.findIndex((line) => line.startsWith('Lab: '));
     expect(narrow.slice(at, at + 2)).toEqual(['Lab: ttft-breakdown · not reproduced 1/2 (interrupted) · 3d ago', 'queue_wait.p99 / ttft.p99 = 0.937  (l runs it)']);
     for (const line of narrow) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    // A lab that is nowhere has no key to name.
+    const missing = frame({ card: card({ lab: 'ttft-brekdown' }), width: 80, labLine: 'ttft-brekdown · no such lab (kb lab list names them)' });
+    expect(missing).toContain('Lab: ttft-brekdown · no such lab (kb lab list names them)');
+    expect(missing.join('\n')).not.toContain('l runs it');
   });
 });

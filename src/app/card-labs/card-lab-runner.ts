@@ -2,13 +2,14 @@
 // runner (its own settings, stored like `kb lab <name>`), and the line on the card's back
 // from the newest stored run. The engine is imported only when a lab is first run.
 import type { CardLabCheck, CardLabHooks, CardLabOutcome, CardLabs } from './card-labs.ts';
-import { checksTally } from './card-labs.ts';
+import { checksTally, NO_SUCH_LAB } from './card-labs.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { KbDatabase } from '../../store/db.ts';
 import { latestCompleteLabRun } from '../../store/lab-runs.ts';
 import { formatMeasured } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
 import { labRoots } from '../../kb/location.ts';
+import { labNames } from '../../lab/lab-names.ts';
 import { runChangesText, type StoredSettings } from '../../lab/history.ts';
 
 function measuredText(check: StoredCheck): string {
@@ -52,8 +53,13 @@ export function latestRunLine(db: KbDatabase, lab: string, now: number): string 
 }
 
 export function cardLabRunner(db: KbDatabase, root: string): CardLabs {
+  let known: Set<string> | null = null;
   return {
-    latest: (lab, now) => latestRunLine(db, lab, now),
+    latest: (lab, now) => {
+      // Read once a session: a lab file added meanwhile is found by the next kb review.
+      known ??= new Set(labNames(labRoots(root)));
+      return known.has(lab) ? latestRunLine(db, lab, now) : `${lab} · ${NO_SUCH_LAB}`;
+    },
     run: (lab, hooks) => runCardLab(db, root, lab, hooks),
   };
 }

@@ -30,6 +30,17 @@ export interface CardLabHooks {
   onProgress(progress: LabProgress): void;
 }
 
+/**
+ * What the lab line says of a card whose lab file is nowhere (a misspelt `lab:`, a lab
+ * removed): with nothing to run, "not run yet (l runs it)" had sent the learner to a key that
+ * could only fail. kb scan and kb doctor warn of the same link.
+ */
+export const NO_SUCH_LAB = 'no such lab (kb lab list names them)';
+
+export function isMissingLabLine(line: string): boolean {
+  return line.endsWith(` · ${NO_SUCH_LAB}`);
+}
+
 export interface CardLabs {
   /** One line on the latest stored run of `lab` ("ttft-breakdown · reproduced 2/2 · 3h ago · ..."). */
   latest(lab: string, now: number): string;
