@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from './api-error.ts';
 import { applyChatTemplate } from './chat-template.ts';
-import { detokenizeSchema, parseBody, tokenizeSchema } from './request-schemas.ts';
+import { detokenizeSchema, parseBody, tokenizeSchemaFor } from './request-schemas.ts';
 import { checkModel, contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
 
 export function registerInfoRoutes(app: FastifyInstance, ctx: ServeContext, version: string): void {
@@ -26,7 +26,7 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServeContext, vers
   }));
 
   app.post('/tokenize', (request) => {
-    const body = parseBody(tokenizeSchema, request.body);
+    const body = parseBody(tokenizeSchemaFor(request.body), request.body);
     checkModel(ctx, body.model);
     const tokenizer = requireTokenizer(ctx, 'messages' in body ? 'messages' : 'prompt');
     const text = 'messages' in body ? applyChatTemplate(body.messages, body.add_generation_prompt ?? true) : body.prompt;

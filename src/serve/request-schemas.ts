@@ -46,22 +46,28 @@ export const chatSchema = z.object({
   logprobs: z.literal(false, { message: 'logprobs are not supported' }).nullish(),
 });
 
-export const tokenizeSchema = z.union([
-  z.object({ model: z.string().nullish(), prompt: z.string(), add_special_tokens: z.boolean().nullish(), return_token_strs: z.boolean().nullish() }),
-  z.object({
-    model: z.string().nullish(),
-    messages: z.array(chatMessageSchema).min(1),
-    add_generation_prompt: z.boolean().nullish(),
-    return_token_strs: z.boolean().nullish(),
-  }),
-]);
+const tokenizePromptSchema = z.object({ model: z.string().nullish(), prompt: z.string(), add_special_tokens: z.boolean().nullish(), return_token_strs: z.boolean().nullish() });
+const tokenizeMessagesSchema = z.object({
+  model: z.string().nullish(),
+  messages: z.array(chatMessageSchema).min(1),
+  add_generation_prompt: z.boolean().nullish(),
+  return_token_strs: z.boolean().nullish(),
+});
+
+/**
+ * The /tokenize body's shape, chosen by its keys: as a union, a body that fit neither (`{}`, a
+ * prompt that is no string) got zod's bare "Invalid input", naming no field.
+ */
+export function tokenizeSchemaFor(body: unknown): z.ZodType<TokenizeBody> {
+  return typeof body === 'object' && body !== null && 'messages' in body ? tokenizeMessagesSchema : tokenizePromptSchema;
+}
 
 export const detokenizeSchema = z.object({ model: z.string().nullish(), tokens: z.array(z.number().int().min(0)) });
 
 export type CompletionBody = z.infer<typeof completionSchema>;
 export type ChatBody = z.infer<typeof chatSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
-export type TokenizeBody = z.infer<typeof tokenizeSchema>;
+export type TokenizeBody = z.infer<typeof tokenizePromptSchema> | z.infer<typeof tokenizeMessagesSchema>;
 export type DetokenizeBody = z.infer<typeof detokenizeSchema>;
 
 /** Parses a body or throws a 400 naming the first bad field (OpenAI's `param`). */

@@ -55,6 +55,9 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(await postJson(completions(), { prompt: 'x', stream_options: { include_usage: true } }), 400, 'stream_options', /stream: true/);
     expectError(await postJson(`${serve.url}/v1/chat/completions`, { messages: [{ role: 'wizard', content: 'hi' }] }), 400, 'messages.0.role', /./);
     expectError(await postJson(`${serve.url}/v1/chat/completions`, { messages: [] }), 400, 'messages', /at least one message/);
+    // /tokenize takes a prompt or messages: a body with neither had the bare "Invalid input".
+    expectError(await postJson(`${serve.url}/tokenize`, {}), 400, 'prompt', /expected string/);
+    expectError(await postJson(`${serve.url}/tokenize`, { messages: [{ role: 'wizard', content: 'hi' }] }), 400, 'messages.0.role', /./);
   });
 
   it('an empty prompt, as text or as token ids', async () => {
