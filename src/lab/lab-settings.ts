@@ -344,6 +344,20 @@ export function diffSettings(base: LabSettings, settings: LabSettings): SettingO
  * Rules that involve more than one key, checked after overrides are applied and before
  * the engine starts.
  */
+/**
+ * The blocks engine.kvBudgetMB holds on this model and backend, and the bytes of one; null
+ * where no budget is set (the engine's default) or the model is not a named one.
+ */
+export function kvBudgetBlocks(settings: LabSettings): { blocks: number; blockBytes: number } | null {
+  const config = NAMED_CONFIGS[settings.model];
+  const { engine } = settings;
+  if (!config || engine.kvBudgetMB <= 0) return null;
+  // K and V of every layer per token: fp32 on the cpu, the modelled device's width on the sim.
+  const elementBytes = settings.backend === 'sim' ? (namedDevices[settings.device]?.dtypeBytes ?? 2) : 4;
+  const blockBytes = 2 * config.nLayer * config.nEmbd * elementBytes * engine.blockSize;
+  return { blocks: Math.floor((engine.kvBudgetMB * 1024 * 1024) / blockBytes), blockBytes };
+}
+
 export function crossCheck(settings: LabSettings, options: { serverOwnsEngine?: boolean } = {}): string[] {
   const problems: string[] = [];
   const { engine, workload } = settings;
@@ -370,11 +384,9 @@ export function crossCheck(settings: LabSettings, options: { serverOwnsEngine?: 
       `the longest request (workload.promptTokens ${workload.promptTokens.max} + workload.${lengthKey} ${lengthMax} = ${longest} tokens) exceeds ${settings.model}'s context of ${config.nCtx} tokens`,
     );
   }
-  if (config && engine.kvBudgetMB > 0) {
-    // K and V of every layer per token: fp32 on the cpu, the modelled device's width on the sim.
-    const elementBytes = settings.backend === 'sim' ? (namedDevices[settings.device]?.dtypeBytes ?? 2) : 4;
-    const blockBytes = 2 * config.nLayer * config.nEmbd * elementBytes * engine.blockSize;
-    const blocks = Math.floor((engine.kvBudgetMB * 1024 * 1024) / blockBytes);
+  const budget = kvBudgetBlocks(settings);
+  if (config && budget) {
+    const { blocks, blockBytes } = budget;
     // Contiguous reservation holds the declared maximum from admission on; paged only what is written.
     const held = engine.kvReservation === 'contiguous' ? Math.min(longest - 1, config.nCtx) : workload.promptTokens.max + workload.outputTokens.max;
     const needed = Math.ceil(held / engine.blockSize);

@@ -2,7 +2,7 @@
 // checked by the same registry (so a bad key or value is refused before anything allocates).
 import type { EngineOptions } from '../engine/index.ts';
 import { benchmarkOptions } from '../lab/engine-bridge.ts';
-import { applyOverrides, defaultSettings, parseOverrides, SettingError, type LabSettings } from '../lab/lab-settings.ts';
+import { applyOverrides, defaultSettings, kvBudgetBlocks, parseOverrides, SettingError, type LabSettings } from '../lab/lab-settings.ts';
 
 export interface ServeEngineFlags {
   model: string | undefined;
@@ -22,6 +22,14 @@ export function serveEngineOptions(flags: ServeEngineFlags): EngineOptions {
   const base = applyOverrides(defaultSettings, [...flagOverride('model', flags.model, '--model'), ...flagOverride('backend', flags.backend, '--backend')]);
   if (base.backend === 'sim') throw new SettingError('--backend sim runs on a virtual clock and cannot serve real time; use cpu, webgpu or auto');
   const settings: LabSettings = applyOverrides(base, overrides);
+  // Refused in the flag's words: the engine's own "a KV budget of 10486 bytes holds no block of
+  // 65536 bytes" named no setting.
+  const budget = kvBudgetBlocks(settings);
+  if (budget && budget.blocks < 1) {
+    throw new SettingError(
+      `--set engine.kvBudgetMB=${settings.engine.kvBudgetMB}: holds no KV block (a block of ${settings.engine.blockSize} tokens of ${settings.model} takes ${(budget.blockBytes / (1024 * 1024)).toPrecision(3)} MiB)`,
+    );
+  }
   const { engine } = benchmarkOptions(settings);
   return { ...engine, ...(flags.weightsDir !== undefined ? { weightsDir: flags.weightsDir } : {}) };
 }

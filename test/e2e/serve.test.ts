@@ -87,6 +87,8 @@ describe('kb serve (the real CLI)', () => {
     expect(runKb(['serve', '--set', 'engine.foo=1']).stderr).toBe('kb: --set engine.foo=1: unknown setting "engine.foo" (kb lab --help lists the keys)\n');
     // The closest engine key, not a lab's ("workload.requests").
     expect(runKb(['serve', '--set', 'engine.maxNumSeq=8']).stderr).toBe('kb: --set engine.maxNumSeq=8: unknown setting "engine.maxNumSeq"; did you mean engine.maxNumSeqs? (kb lab --help lists the keys)\n');
+    // A KV budget too small for one block, in the flag's words (the engine's named no setting).
+    expect(runKb(['serve', '--model', 'gpt2-tiny', '--set', 'engine.kvBudgetMB=0.01']).stderr).toBe('kb: --set engine.kvBudgetMB=0.01: holds no KV block (a block of 16 tokens of gpt2-tiny takes 0.0625 MiB)\n');
   });
 
   it('keeps serving when the reader of its log goes away (kb serve | head; found as a user: it exited 0)', async () => {
