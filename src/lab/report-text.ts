@@ -7,21 +7,30 @@ import { formatChanged, type LabRunResult } from './run.ts';
 import { verdictText } from './verdict-text.ts';
 import { formatSettingValue, type LabSettings } from './lab-settings.ts';
 
-export function settingsLine(settings: LabSettings): string {
+/**
+ * A lab's settings in four lines. A sweep's key is shown as swept rather than with the lab
+ * file's base value, which no point ran with (load-sweep's line read "poisson 10/s" above
+ * points at 0.5-4x capacity).
+ */
+export function settingsLine(settings: LabSettings, sweptKey: string | null = null): string {
   const e = settings.engine;
   const w = settings.workload;
-  const arrival = w.arrival === 'burst' ? 'burst' : `${w.arrival} ${w.rate}/s${w.arrival === 'gamma' ? ` (burstiness ${w.burstiness})` : ''}`;
+  /** `text`, or "<name> swept" where `key` is the sweep's. */
+  const or = (key: string, text: string, name = key.split('.')[1]) => (key === sweptKey ? `${name} swept` : text);
+  const rate = or('workload.rate', `${w.rate}/s`, 'rate');
+  const arrival = w.arrival === 'burst' ? 'burst' : `${w.arrival} ${rate}${w.arrival === 'gamma' ? ` (burstiness ${w.burstiness})` : ''}`;
+  const lengths = `${or('workload.promptTokens', `prompt ${formatSettingValue(w.promptTokens)}`, 'prompt')} / ${or('workload.outputTokens', `output ${formatSettingValue(w.outputTokens)}`, 'output')}`;
   return [
     `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
-    `${w.requests} requests, prompt ${formatSettingValue(w.promptTokens)} / output ${formatSettingValue(w.outputTokens)}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
-    `${e.policy}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, chunk ${e.chunkSize || 'off'}, block ${e.blockSize}, KV ${e.kvReservation} in ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : "the engine's default pool"}, prefix cache ${e.prefixCaching ? 'on' : 'off'}`,
+    `${or('workload.requests', `${w.requests} requests`)}, ${lengths}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
+    `${or('engine.policy', e.policy)}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, ${or('engine.chunkSize', `chunk ${e.chunkSize || 'off'}`, 'chunk')}, block ${e.blockSize}, ${or('engine.kvReservation', `KV ${e.kvReservation}`, 'KV reservation')} in ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : "the engine's default pool"}, ${or('engine.prefixCaching', `prefix cache ${e.prefixCaching ? 'on' : 'off'}`, 'prefix cache')}`,
     `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.profile ? ', kernels profiled' : ''}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
   ].join('\n  ');
 }
 
 /** An endpoint run's settings: the server's model and URL, the workload; the engine is the server's. */
-export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullable<LabRunResult['endpoint']>): string {
-  const [, workload, , runs] = settingsLine(settings).split('\n  ');
+export function endpointSettingsLine(settings: LabSettings, endpoint: NonNullable<LabRunResult['endpoint']>, sweptKey: string | null = null): string {
+  const [, workload, , runs] = settingsLine(settings, sweptKey).split('\n  ');
   return [
     `${endpoint.model} at ${endpoint.url}${endpoint.serverVersion ? ` (${endpoint.serverVersion})` : ''}${endpoint.maxConcurrency !== null ? `, at most ${endpoint.maxConcurrency} requests in flight` : ''}`,
     workload,
@@ -45,7 +54,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   const color = options.color ?? false;
   const out: string[] = [];
   out.push(`=== lab ${result.lab}: ${result.title} ===`);
-  out.push(`Settings:\n  ${result.endpoint ? endpointSettingsLine(result.settings, result.endpoint) : settingsLine(result.settings)}`);
+  out.push(`Settings:\n  ${result.endpoint ? endpointSettingsLine(result.settings, result.endpoint, result.sweep?.key) : settingsLine(result.settings, result.sweep?.key)}`);
   // Said once here; the engine's table under each point leaves its own Model and Backend lines out.
   if (result.device && !result.endpoint) out.push(`Backend: ${result.device}${result.settings.backend === 'sim' ? '  [virtual clock]' : ''}`);
   if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);

@@ -29,7 +29,7 @@ export function registerShow(lab: Command): void {
         // kb's own lines wrap to the terminal; the exercise (the lab file's Markdown) is printed as written.
         const head = [
           // settingsLine's lines after its first are indented under it: each keeps its indent, under "Runs: ".
-          ...settingsLine(lab.settings).split('\n').flatMap((line, i) => wrapHanging(i === 0 ? 'Runs: ' : `      ${/^ */.exec(line)![0]}`, line.trimStart(), width)),
+          ...settingsLine(lab.settings, lab.sweep?.key).split('\n').flatMap((line, i) => wrapHanging(i === 0 ? 'Runs: ' : `      ${/^ */.exec(line)![0]}`, line.trimStart(), width)),
           ...lab.presets.flatMap((p) => wrapHanging(`Preset ${p.name}: `, `${p.say} (--preset ${p.name})`, width)),
           ...(lab.sweep ? wrapHanging('Sweep: ', `${lab.sweep.key} = ${lab.sweep.labels.join(', ')}${lab.sweep.relativeTo === 'capacity' ? ' (times the capacity measured first)' : ''}`, width) : []),
           ...(lab.chart ? wrapHanging('Chart: ', `${{ bars: 'bars of', line: 'lines of', time: 'over the time of each run,' }[lab.chart.kind]} ${lab.chart.y.join(', ')}`, width) : []),
