@@ -64,6 +64,8 @@ export interface ReplayedEntry {
   event: EventRow;
   before: FsrsColumns;
   after: FsrsColumns;
+  /** JSON.stringify(after), when the replay has it already. */
+  afterJson?: string;
 }
 
 const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)';
@@ -285,12 +287,12 @@ export function reviewEventQueries(db: KbDatabase) {
       // Each entry starts from the row the one before left (the same object): its JSON is reused.
       let previous: FsrsColumns | null = null;
       let previousJson = '';
-      for (const { event, before, after } of entries) {
+      for (const { event, before, after, afterJson: json } of entries) {
         standing.add(event.id);
         const old = stored.get(event.id);
         const beforeJson =
           old !== undefined && sameColumns(JSON.parse(old) as FsrsColumns, before) ? old : before === previous ? previousJson : JSON.stringify(before);
-        const afterJson = JSON.stringify(after);
+        const afterJson = json ?? JSON.stringify(after);
         previous = after;
         previousJson = afterJson;
         const isRating = event.kind === 'rate';

@@ -1,13 +1,14 @@
 // FsrsScheduler.rate walks ts-fsrs's BasicScheduler steps itself (src/srs/fsrs.ts): it must give
 // what ts-fsrs's own FSRS.next gives, to the bit, for any card, answer, time and settings, and
 // what preview shows for that answer. Checked on random cards (valid and not) and on random
-// histories walked from a new card, in several time zones.
+// histories walked from a new card, in several time zones. And columnsJson, which writes the rows
+// a replay stores, against JSON.stringify.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { default_w } from 'ts-fsrs';
 import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
-import type { FsrsState, Grade } from '../../src/model/fsrs-state.ts';
+import { columnsJson, type FsrsColumns, type FsrsState, type Grade } from '../../src/model/fsrs-state.ts';
 import type { ReviewSettings } from '../../src/srs/review-settings.ts';
 import { testSettings } from './settings.ts';
 
@@ -109,5 +110,39 @@ describe('FsrsScheduler.rate', () => {
     const scheduler = new FsrsScheduler(testSettings());
     const card = newCardState(Date.UTC(2026, 0, 1));
     expect(() => scheduler.rate('c', card, 0 as Grade, Date.UTC(2026, 0, 2))).toThrow(/manual rating/);
+  });
+});
+
+describe('columnsJson', () => {
+  const number = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1e21, 1e-7, 0.1 + 0.2));
+  it('writes what JSON.stringify writes for a row in the columns order', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(...Array.from({ length: 9 }, () => number)),
+        fc.option(number, { nil: null }),
+        fc.constantFrom<0 | 1>(0, 1),
+        fc.oneof(fc.constant(null), fc.constant(undefined), number),
+        fc.constantFrom<0 | 1 | undefined>(0, 1, undefined),
+        ([due, stability, difficulty, elapsed, scheduled, steps, reps, lapses, state], lastReview, suspended, buriedUntil, leech) => {
+          const row = {
+            due,
+            stability,
+            difficulty,
+            elapsed_days: elapsed,
+            scheduled_days: scheduled,
+            learning_steps: steps,
+            reps,
+            lapses,
+            state: state as FsrsColumns['state'],
+            last_review: lastReview,
+            suspended,
+            buried_until: buriedUntil as number | null,
+            leech,
+          };
+          expect(columnsJson(row)).toBe(JSON.stringify(row));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
