@@ -95,6 +95,7 @@ export function reviewEventQueries(db: KbDatabase) {
   const hasId = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE id = ?');
   const hasAny = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM review_events WHERE card_id = ? LIMIT 1');
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM review_events');
+  const countUpTo = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM review_events LIMIT ?)');
   const offset = db.prepare<[string], { offset: number }>('SELECT offset FROM review_log_files WHERE name = ?');
   const setOffset = db.prepare<[string, number]>(
     'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset',
@@ -215,6 +216,10 @@ export function reviewEventQueries(db: KbDatabase) {
     },
     count(): number {
       return count.get()?.n ?? 0;
+    },
+    /** At least `n` events are stored (counted up to `n`). */
+    countsAtLeast(n: number): boolean {
+      return (countUpTo.get(n)?.n ?? 0) >= n;
     },
     offset(name: string): number {
       return offset.get(name)?.offset ?? 0;
