@@ -582,8 +582,10 @@ export class ReviewLog {
     const files = fileQueries(this.db);
     let rewritten = 0;
     for (const cardId of cardIds) {
+      // A clone's first replay changes every card: most are cards in a deck file, with no fields to write.
+      if (!cards.isLiveNote(cardId)) continue;
       const card = cards.find(cardId);
-      if (!card || card.kind !== 'note' || card.orphan) continue;
+      if (!card) continue;
       const row = this.reviews.fsrs(cardId);
       if (!row) continue;
       const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
