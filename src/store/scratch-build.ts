@@ -25,7 +25,8 @@ import type { KbDatabase } from './db.ts';
  * where it can be switched, then puts WAL back; and with CHECK constraints off (see below).
  */
 export function withScratchBuild<T>(db: KbDatabase, build: () => T): T {
-  const rollback = switchJournal(db, 'delete');
+  // Inside a transaction SQLite cannot change the journal mode: the build then runs in the one there is.
+  const rollback = !db.inTransaction && switchJournal(db, 'delete');
   const synchronous = db.pragma('synchronous', { simple: true }) as number;
   // FULL: the journal is synced before the database file is written, so a power cut rolls back.
   if (rollback) db.pragma('synchronous = FULL');

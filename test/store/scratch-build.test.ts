@@ -109,3 +109,14 @@ describe('a scratch build', () => {
     db.close();
   });
 });
+
+describe('a scratch build inside a transaction', () => {
+  it('keeps the journal mode it finds (SQLite cannot change it there), and still turns the CHECKs off and on', () => {
+    const path = join(tempDir('kb-scratch-'), 'kb.db');
+    const db = openDatabase(path);
+    const mode = db.transaction(() => withScratchBuild(db, () => db.transaction(() => journalMode(db))()))();
+    expect(mode).toBe('wal');
+    expect(() => db.prepare('INSERT INTO fsrs (card_id, due, stability, difficulty, state) VALUES (?, 0, 0, 0, 7)').run('c')).toThrow(/CHECK constraint failed/);
+    db.close();
+  });
+});
