@@ -3,8 +3,9 @@
 // Measures, on one knowledge base of 5,000 cards:
 //   - replaying --events events from scratch: a database with the cards but no history opens
 //     on a log of that many events (read, parsed, stored, every card replayed; goal < 1 s),
-//     next to the same open with no log (the difference is the replay); then the same history
-//     replayed under new settings (what kb optimize's fitted weights cost);
+//     next to the same open with no log (the difference is the replay); a clone's first command
+//     with no database at all (the logs read, the notes scanned, the cards replayed); then the
+//     same history replayed under new settings (what kb optimize's fitted weights cost);
 //   - one rating (append + fsync + transaction), and reopening after another device appended
 //     one event (goal < 20 ms);
 //   - kb optimize's fit on --reviews synthetic reviews (goal < 10 s);
@@ -21,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { default_w } from 'ts-fsrs';
-import { openKnowledgeBase } from '../src/cli/context.ts';
+import { openKnowledgeBase, openScannedKnowledgeBase } from '../src/cli/context.ts';
 import { scanKnowledgeBase } from '../src/app/scan/scan-kb.ts';
 import { syncReviewLogs } from '../src/app/review-log/open-review-log.ts';
 import { ReviewService } from '../src/app/review/review-service.ts';
@@ -103,6 +104,21 @@ async function main(): Promise<void> {
     `replay ${EVENTS} events from scratch: open ${ms(median(withLog))} (CPU ${ms(median(cpu))}) vs ${ms(median(without))} with no log -> replay ${ms(median(withLog) - median(without))} (goal < 1000 ms)\n`,
   );
   process.stdout.write(`  runs: ${withLog.map(ms).join(', ')}; CPU ${cpu.map(ms).join(', ')}\n`);
+
+  // 1a. A clone's first command as it runs: no database at all. The logs are read (every event
+  // stored) before the scan finds the cards, which are then replayed: two transactions and a scan.
+  const clone: number[] = [];
+  const cloneCpu: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    rmSync(join(root, '.kb'), { recursive: true, force: true });
+    const cpuBefore = process.cpuUsage();
+    const start = performance.now();
+    (await openScannedKnowledgeBase({ kb: root })).db.close();
+    clone.push(performance.now() - start);
+    const used = process.cpuUsage(cpuBefore);
+    cloneCpu.push((used.user + used.system) / 1000);
+  }
+  process.stdout.write(`a clone's first command on them (no database: logs read, notes scanned, cards replayed): ${ms(median(clone))} (CPU ${ms(median(cloneCpu))})\n`);
 
   // 1b. The same history replayed under new settings (kb optimize's weights, another desired
   // retention): every card's rows are rewritten in place, at kb optimize's end or the next start.
