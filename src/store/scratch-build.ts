@@ -28,16 +28,16 @@ export function withScratchBuild<T>(db: KbDatabase, build: () => T): T {
   // Inside a transaction SQLite cannot change the journal mode: the build then runs in the one there is.
   const rollback = !db.inTransaction && switchJournal(db, 'delete');
   const synchronous = db.pragma('synchronous', { simple: true }) as number;
-  // FULL: the journal is synced before the database file is written, so a power cut rolls back.
-  if (rollback) db.pragma('synchronous = FULL');
-  // The rows of a first replay are all made by kb: events that passed the log's schema (kind,
-  // rating, duration and seed, as review_events' CHECKs say them again), states it computed and
-  // JSON it wrote (JSON.stringify, columnsJson). SQLite's CHECKs would parse each state's JSON
-  // once more (json_valid, twice a rating): 0.15 s of a 100,000-event replay. Types (STRICT),
-  // NOT NULL, keys and foreign keys are still enforced. The pragma makes SQLite re-prepare every
-  // statement, so those prepared before and after it check again.
-  db.pragma('ignore_check_constraints = ON');
   try {
+    // FULL: the journal is synced before the database file is written, so a power cut rolls back.
+    if (rollback) db.pragma('synchronous = FULL');
+    // The rows of a first replay are all made by kb: events that passed the log's schema (kind,
+    // rating, duration and seed, as review_events' CHECKs say them again), states it computed and
+    // JSON it wrote (JSON.stringify, columnsJson). SQLite's CHECKs would parse each state's JSON
+    // once more (json_valid, twice a rating): 0.15 s of a 100,000-event replay. Types (STRICT),
+    // NOT NULL, keys and foreign keys are still enforced. The pragma makes SQLite re-prepare every
+    // statement, so those prepared before and after it check again.
+    db.pragma('ignore_check_constraints = ON');
     return build();
   } finally {
     db.pragma('ignore_check_constraints = OFF');
