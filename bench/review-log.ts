@@ -1,16 +1,19 @@
 // The review log (reviews/<device>.jsonl) and kb optimize, run by hand:
-//   . scripts/node-env.sh && TSX_TSCONFIG_PATH=$PWD/tsconfig.json npx tsx bench/review-log.ts [--events 100000] [--reviews 10000]
+//   . scripts/node-env.sh && TSX_TSCONFIG_PATH=$PWD/tsconfig.json npx tsx bench/review-log.ts [--events 100000] [--reviews 10000] [--only replay] [--runs 3]
 // Measures, on one knowledge base of 5,000 cards:
 //   - replaying --events events from scratch: a database with the cards but no history opens
 //     on a log of that many events (read, parsed, stored, every card replayed; goal < 1 s),
-//     next to the same open with no log (the difference is the replay); then the same history
-//     replayed under new settings (what kb optimize's fitted weights cost);
+//     next to the same open with no log (the difference is the replay); a clone's first command
+//     with no database at all (the logs read, the notes scanned, the cards replayed); then the
+//     same history replayed under new settings (what kb optimize's fitted weights cost);
 //   - one rating (append + fsync + transaction), and reopening after another device appended
 //     one event (goal < 20 ms);
 //   - kb optimize's fit on --reviews synthetic reviews (goal < 10 s);
 //   - what the log adds to every launch: the open's log step when nothing is new, next to a
 //     whole `kb due --json` process on the same knowledge base (so "launch unchanged" is a share).
-// Medians of several runs; on a shared machine compare the figures within one run.
+// Medians of several runs; on a shared machine compare the figures within one run, and the
+// replay's CPU time (process.cpuUsage), which other processes disturb less than the clock.
+// --only replay measures the first part alone (from scratch, and under new settings).
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { default_w } from 'ts-fsrs';
-import { openKnowledgeBase } from '../src/cli/context.ts';
+import { openKnowledgeBase, openScannedKnowledgeBase } from '../src/cli/context.ts';
 import { scanKnowledgeBase } from '../src/app/scan/scan-kb.ts';
 import { syncReviewLogs } from '../src/app/review-log/open-review-log.ts';
 import { ReviewService } from '../src/app/review/review-service.ts';
@@ -28,11 +31,14 @@ import { trainingItems } from '../src/srs/fit/training-items.ts';
 import { kbBin, kbEnv, tempDir } from '../test/helpers/kb-cli.ts';
 import { syntheticReviews } from '../test/helpers/synthetic-reviews.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string', default: '100000' }, reviews: { type: 'string', default: '10000' } } });
+const { values: args } = parseArgs({
+  options: { events: { type: 'string', default: '100000' }, reviews: { type: 'string', default: '10000' }, only: { type: 'string' }, runs: { type: 'string', default: '3' } },
+});
 const EVENTS = Number(args.events);
 const REVIEWS = Number(args.reviews);
 const CARDS = 5_000;
-const RUNS = 3;
+const RUNS = Number(args.runs);
+if (args.only !== undefined && args.only !== 'replay') throw new Error(`--only takes 'replay', not '${args.only}'`);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -82,6 +88,7 @@ async function main(): Promise<void> {
   const without: number[] = [];
   const withLog: number[] = [];
   const cpu: number[] = [];
+  const retunedCpu: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     rmSync(join(root, 'reviews'), { recursive: true, force: true });
     freshDatabase(root, template);
@@ -96,17 +103,40 @@ async function main(): Promise<void> {
   process.stdout.write(
     `replay ${EVENTS} events from scratch: open ${ms(median(withLog))} (CPU ${ms(median(cpu))}) vs ${ms(median(without))} with no log -> replay ${ms(median(withLog) - median(without))} (goal < 1000 ms)\n`,
   );
+  process.stdout.write(`  runs: ${withLog.map(ms).join(', ')}; CPU ${cpu.map(ms).join(', ')}\n`);
+
+  // 1a. A clone's first command as it runs: no database at all. The logs are read (every event
+  // stored) before the scan finds the cards, which are then replayed: two transactions and a scan.
+  const clone: number[] = [];
+  const cloneCpu: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    rmSync(join(root, '.kb'), { recursive: true, force: true });
+    const cpuBefore = process.cpuUsage();
+    const start = performance.now();
+    (await openScannedKnowledgeBase({ kb: root })).db.close();
+    clone.push(performance.now() - start);
+    const used = process.cpuUsage(cpuBefore);
+    cloneCpu.push((used.user + used.system) / 1000);
+  }
+  process.stdout.write(`a clone's first command on them (no database: logs read, notes scanned, cards replayed): ${ms(median(clone))} (CPU ${ms(median(cloneCpu))})\n`);
 
   // 1b. The same history replayed under new settings (kb optimize's weights, another desired
   // retention): every card's rows are rewritten in place, at kb optimize's end or the next start.
   const retuned: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     writeFileSync(join(root, 'kb.json'), `{ "desiredRetention": ${run % 2 === 0 ? 0.85 : 0.9} }\n`);
+    const cpuBefore = process.cpuUsage();
     retuned.push(time(() => openKnowledgeBase({ kb: root }).db.close())[0]);
+    const used = process.cpuUsage(cpuBefore);
+    retunedCpu.push((used.user + used.system) / 1000);
   }
   writeFileSync(join(root, 'kb.json'), '{}\n');
   openKnowledgeBase({ kb: root }).db.close();
-  process.stdout.write(`replay ${EVENTS} events under new settings: ${ms(median(retuned))}\n`);
+  process.stdout.write(`replay ${EVENTS} events under new settings: ${ms(median(retuned))} (CPU ${ms(median(retunedCpu))})\n`);
+  if (args.only === 'replay') {
+    rmSync(root, { recursive: true, force: true });
+    return;
+  }
 
   // 2. One rating; reopening after another device appended one event.
   const rate: number[] = [];

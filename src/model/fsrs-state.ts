@@ -72,6 +72,23 @@ export function columnsFromState(state: FsrsState, flags: { suspended: boolean; 
   };
 }
 
+const finite = (value: unknown): boolean => typeof value === 'number' && Number.isFinite(value);
+
+/**
+ * JSON.stringify(row) for a row whose own keys are FsrsColumns' in their order (due ...
+ * buried_until, then leech), as rateRow builds it: the same text, written field by field (a
+ * replay writes one per rating into review_log, 100,000 on a clone's first open). A number is
+ * written as String() writes it, as JSON.stringify does; anything else goes to JSON.stringify.
+ */
+export function columnsJson(row: FsrsColumns): string {
+  const { due, stability, difficulty, elapsed_days, scheduled_days, learning_steps, reps, lapses, state, last_review, suspended, buried_until, leech } = row;
+  const plain =
+    finite(due) && finite(stability) && finite(difficulty) && finite(elapsed_days) && finite(scheduled_days) && finite(learning_steps) && finite(reps) &&
+    finite(lapses) && finite(state) && (last_review === null || finite(last_review)) && finite(suspended) && (buried_until === null || finite(buried_until)) && finite(leech);
+  if (!plain) return JSON.stringify(row);
+  return `{"due":${due},"stability":${stability},"difficulty":${difficulty},"elapsed_days":${elapsed_days},"scheduled_days":${scheduled_days},"learning_steps":${learning_steps},"reps":${reps},"lapses":${lapses},"state":${state},"last_review":${last_review},"suspended":${suspended},"buried_until":${buried_until},"leech":${leech}}`;
+}
+
 export function sameFsrsState(a: FsrsState, b: FsrsState): boolean {
   return (
     a.due === b.due &&

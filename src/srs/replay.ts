@@ -2,7 +2,7 @@
 // is computed here for kb rate and kb review as well as for a replay, so a rating stored
 // live and the same rating replayed from the log cannot differ.
 import type { EventRow, ReplayedEntry } from '../store/review-events.ts';
-import { columnsFromState, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
+import { columnsFromState, columnsJson, stateFromColumns, type FsrsColumns } from '../model/fsrs-state.ts';
 import { applyAction } from './card-action-rules.ts';
 import { importedCopies } from './imported-copies.ts';
 import { localMinuteLabel, nextReviewDayStart } from './study-day.ts';
@@ -77,13 +77,15 @@ export function replayCard(scheduler: FsrsScheduler, cardId: string, events: rea
   const entries: ReplayedEntry[] = [];
   for (const event of events) {
     if (event.kind === 'undo' || undone.has(event.id) || copies.has(event.id)) continue;
-    let after: FsrsColumns | null;
     if (event.kind === 'rate') {
-      after = rateRow(scheduler, cardId, row, event.rating as Grade, event.at).afterRow;
-    } else {
-      const dayEnd = nextReviewDayStart(event.at, scheduler.settings.dayStartsAt).getTime();
-      after = applyAction(event.kind, row, { now: event.at, dayEnd, resetCounts: event.reset_counts === 1 });
+      const after = rateRow(scheduler, cardId, row, event.rating as Grade, event.at).afterRow;
+      // rateRow builds the row with the columns in their order: columnsJson writes what JSON.stringify would.
+      entries.push({ event, before: row, after, afterJson: columnsJson(after) });
+      row = after;
+      continue;
     }
+    const dayEnd = nextReviewDayStart(event.at, scheduler.settings.dayStartsAt).getTime();
+    const after = applyAction(event.kind, row, { now: event.at, dayEnd, resetCounts: event.reset_counts === 1 });
     if (after === null) continue;
     entries.push({ event, before: row, after });
     row = after;

@@ -61,9 +61,13 @@ export function localMinuteLabel(at: Date | number, withYear = true): string {
   return withYear ? `${d.getFullYear()}-${day}` : day;
 }
 
+// One Date for shiftMs's offsets: a replay asks for two a rating.
+const offsetProbe = new Date(0);
+
 /** How far the scheduling clock is ahead of real time at `at`. */
-function shiftMs(at: Date | number, dayStartsAt: string): number {
-  return -new Date(at).getTimezoneOffset() * MINUTE - parseDayStart(dayStartsAt) * MINUTE;
+export function shiftMs(at: Date | number, dayStartsAt: string): number {
+  offsetProbe.setTime(typeof at === 'number' ? at : at.getTime());
+  return -offsetProbe.getTimezoneOffset() * MINUTE - parseDayStart(dayStartsAt) * MINUTE;
 }
 
 /** A real time on the clock ts-fsrs sees, whose UTC dates are local review days. */

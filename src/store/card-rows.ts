@@ -114,6 +114,7 @@ export function cardQueries(db: KbDatabase) {
   );
   const derivedIn = db.prepare<[string], { id: string }>('SELECT id FROM cards WHERE path = ? AND id_in_file = 0');
   const liveCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 0');
+  const liveNote = db.prepare<[string], { one: number }>("SELECT 1 AS one FROM cards WHERE id = ? AND kind = 'note' AND orphan = 0");
   const anyCard = db.prepare<[], { one: number }>('SELECT 1 AS one FROM cards LIMIT 1');
   const orphanCount = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM cards WHERE orphan = 1');
   const livePaths = db.prepare<[], { path: string }>('SELECT DISTINCT path FROM cards WHERE orphan = 0');
@@ -134,6 +135,10 @@ export function cardQueries(db: KbDatabase) {
     find(id: string): CardRow | null {
       const row = byId.get(id);
       return row ? cardFromRow(row) : null;
+    },
+    /** The card is a whole note (its frontmatter holds its review fields), not orphaned: asked without reading the card. */
+    isLiveNote(id: string): boolean {
+      return liveNote.get(id) !== undefined;
     },
     place(id: string): CardPlace | null {
       const row = placeById.get(id);

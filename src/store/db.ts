@@ -39,7 +39,7 @@ export function openDatabase(path: string): KbDatabase {
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');
-    if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+    if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') useWal(db);
     db.pragma('foreign_keys = ON');
     migrate(db, path);
     if (path !== ':memory:') keepDeviceOnItsMachine(db, machineFingerprint());
@@ -47,6 +47,19 @@ export function openDatabase(path: string): KbDatabase {
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+/**
+ * Puts the database in WAL mode. SQLite cannot while another connection writes it in rollback
+ * mode (a kb filling it from the review logs, store/scratch-build.ts, which puts WAL back when
+ * done): this connection then works in rollback mode, waiting for that writer's lock as for any.
+ */
+function useWal(db: KbDatabase): void {
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
   }
 }
 

@@ -59,6 +59,22 @@ describe('review log files', () => {
     writeFileSync(path, formatEvent(RATE));
     expect(readLogFrom(path, second.offset).lines).toHaveLength(1);
   });
+
+  it('reads a file with characters beyond ASCII as one without: the same events, each line at its byte', () => {
+    const folder = tempDir('kb-log-');
+    const lines = (card: string) => [formatEvent({ ...RATE, card }), '  \n', 'not json\r\n', formatEvent({ ...RATE, id: 'e2', n: 1, card }), '{"id":"half'];
+    for (const card of ['card-a', 'carte-é', 'カード', 'emoji-🃏']) {
+      const path = join(folder, `${card}.jsonl`);
+      const text = lines(card).join('');
+      writeFileSync(path, text);
+      const read = readLogFrom(path, 0);
+      expect(read.lines.map((line) => line.event)).toEqual([{ ...RATE, card }, { error: 'not JSON' }, { ...RATE, id: 'e2', n: 1, card }]);
+      const bytes = Buffer.from(text);
+      // Each line's byte offset: where its text starts in the file.
+      for (const line of read.lines) expect(bytes.subarray(line.byte).toString().startsWith('error' in line.event ? 'not json' : '{"id"')).toBe(true);
+      expect(read.offset).toBe(bytes.length - Buffer.byteLength('{"id":"half'));
+    }
+  });
 });
 
 describe('appending to a log that does not end in a newline', () => {

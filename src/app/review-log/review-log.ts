@@ -12,6 +12,7 @@ import { columnsFromState, stateFromColumns, type FsrsColumns } from '../../mode
 import { newCardState } from '../../kb/seed-fsrs.ts';
 import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventKey, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
+import { withScratchBuild } from '../../store/scratch-build.ts';
 import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
 import { appendEvents, deviceLogPath, lastEventOf, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
 import { gitOperationInProgress } from '../../kb/git-operation.ts';
@@ -81,6 +82,9 @@ const HELD_KEY = 'review_log_held_from';
  */
 const REPLAY_RULES_KEY = 'replay_rules';
 const REPLAY_RULES = '1';
+/** Logs this long (~6,000 events) read into an empty database, or this many events replayed into an empty history, are written in a rollback journal (see ingest). */
+const SCRATCH_BUILD_BYTES = 1 << 20;
+const SCRATCH_BUILD_EVENTS = 6_000;
 
 export class ReviewLog {
   readonly folder: string;
@@ -281,29 +285,49 @@ export class ReviewLog {
     this.db.pragma('synchronous = NORMAL');
     let outcome: { read: number; changed: string[] };
     try {
-      outcome = this.db
-        .transaction(() => {
-          const settingsChanged = this.followSettings();
-          this.followRules();
-          // Before the files are read: this device's events held during a git operation that has ended.
-          let read = this.appendHeld(problems);
-          // The events of cards that had none before: kept as read, so the replay needs not read them back.
-          const fresh = new Map<string, EventRow[] | null>();
-          const names = listLogFiles(this.folder);
-          if (this.events.isEmpty()) read = this.loadFiles(names, problems, fresh);
-          else for (const name of names) read += this.readFile(name, problems, fresh);
-          const replaying = settingsChanged ? this.events.count() : read;
-          if (replaying > 0) options.onReplay?.({ events: replaying, cause: settingsChanged ? 'settings' : 'logs' });
-          const changed = this.replayPending(fresh);
-          if (writes.mode === 'deferred') deferFields(this.events, changed);
-          return { read, changed };
-        })
-        .immediate();
+      const transaction = this.db.transaction(() => {
+        const settingsChanged = this.followSettings();
+        this.followRules();
+        // Before the files are read: this device's events held during a git operation that has ended.
+        let read = this.appendHeld(problems);
+        // The events of cards that had none before: kept as read, so the replay needs not read them back.
+        const fresh = new Map<string, EventRow[] | null>();
+        const names = listLogFiles(this.folder);
+        if (this.events.isEmpty()) read = this.loadFiles(names, problems, fresh);
+        else for (const name of names) read += this.readFile(name, problems, fresh);
+        const replaying = settingsChanged ? this.events.count() : read;
+        if (replaying > 0) options.onReplay?.({ events: replaying, cause: settingsChanged ? 'settings' : 'logs' });
+        const changed = this.replayPending(fresh);
+        if (writes.mode === 'deferred') deferFields(this.events, changed);
+        return { read, changed };
+      });
+      // A database with no history yet, about to be filled from long logs (a clone's first open):
+      // written once in a rollback journal rather than twice through the WAL (scratch-build.ts).
+      outcome = this.fromScratch() ? withScratchBuild(this.db, () => transaction.immediate()) : transaction.immediate();
     } finally {
       this.db.pragma(`synchronous = ${synchronous}`);
     }
     const { read, changed } = outcome;
     return { read, changed, problems, rewritten: this.finishFields(options.root, writes, changed) };
+  }
+
+  /**
+   * The replay about to run fills an empty history from many events (asked without the write
+   * lock: a hint): a clone's first open, whose first read stores every event (the cards are not
+   * scanned yet), and whose replay after the scan writes every rating's review_log row.
+   */
+  private fromScratch(): boolean {
+    if (!this.events.historyIsEmpty()) return false;
+    if (!this.events.isEmpty()) return this.events.hasPendingKnown() && this.events.countsAtLeast(SCRATCH_BUILD_EVENTS);
+    let bytes = 0;
+    for (const name of listLogFiles(this.folder)) {
+      try {
+        bytes += statSync(join(this.folder, name)).size;
+      } catch {
+        // gone meanwhile: the read says so
+      }
+    }
+    return bytes >= SCRATCH_BUILD_BYTES;
   }
 
   private upToDate(): boolean {
@@ -558,8 +582,10 @@ export class ReviewLog {
     const files = fileQueries(this.db);
     let rewritten = 0;
     for (const cardId of cardIds) {
+      // A clone's first replay changes every card: most are cards in a deck file, with no fields to write.
+      if (!cards.isLiveNote(cardId)) continue;
       const card = cards.find(cardId);
-      if (!card || card.kind !== 'note' || card.orphan) continue;
+      if (!card) continue;
       const row = this.reviews.fsrs(cardId);
       if (!row) continue;
       const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
