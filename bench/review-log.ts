@@ -67,10 +67,18 @@ async function build(): Promise<{ root: string; ids: string[]; template: string 
 
 function writeLog(root: string, ids: readonly string[], events: number): void {
   const perCard = Math.ceil(events / ids.length);
-  const reviews = syntheticReviews(ids, perCard, Date.UTC(2025, 0, 6, 9)).slice(0, events);
+  const start = Date.UTC(2025, 0, 6, 9);
+  const drawn = syntheticReviews(ids, perCard, start).slice(0, events);
+  // A learner's history ends before today: 20 reviews a card run decades past the start, and a
+  // log reaching into the future made every launch count most of review_log as "answered today"
+  // (145 of kb due's ~250 ms), which no real log does. The times are scaled into the days from
+  // the start to yesterday, each card's order kept (a replay's cost does not depend on them).
+  const last = drawn.reduce((latest, review) => Math.max(latest, review.at), start);
+  const scale = Math.min(1, (Date.now() - 86_400_000 - start) / (last - start));
+  const reviews = drawn.map((review) => ({ ...review, at: start + Math.round((review.at - start) * scale) }));
   mkdirSync(join(root, 'reviews'), { recursive: true });
   // Ids as kb gives them (random UUIDs): the index on them takes them in no order.
-  const lines = reviews.map((review, n) => `${JSON.stringify({ id: randomUUID(), device: 'other', n, card: review.card, at: review.at, kind: 'rate', day: '2025-01-06', rating: review.rating })}\n`);
+  const lines = reviews.map((review, n) => `${JSON.stringify({ id: randomUUID(), device: 'other', n, card: review.card, at: review.at, kind: 'rate', day: new Date(review.at).toISOString().slice(0, 10), rating: review.rating })}\n`);
   writeFileSync(join(root, 'reviews/other.jsonl'), lines.join(''));
 }
 
