@@ -3,17 +3,25 @@
 // Keys typed ahead of the screen: Ink hands an input handler everything one read of the
 // terminal returned as a single input, "uq" when u and q came faster than kb read them (a
 // loaded machine, tmux send-keys, a paste). kb's screens bind single keys, so such a chunk
-// matched none and every key in it was lost. useKeys splits a chunk into its keys and handles
-// each after the screen has rendered the one before, as if they had been typed slowly.
+// matched none and every key in it was lost. useKeyQueue splits a chunk into its keys and gives
+// the screen one after each render, as if they had been typed slowly; the screen handles it in
+// its own effect, so a key's work (a rating, say) starts in the screen that binds the key:
+//
+//   const nextKey = useKeyQueue({ paused });
+//   useEffect(() => {
+//     const typed = nextKey();
+//     if (typed === null) return;
+//     try { onKey(...typed); } catch (error) { exit(asError(error)); }
+//   });
 //
 // Ending: Ctrl-C hands Ink's exit() INTERRUPTED, so the command exits 130 (interrupted)
 // instead of 0, after printing its summary as usual. A key handler or timer that throws (a
 // database locked past its wait, a full disk) must not leave a raw stack trace over a
 // half-drawn screen, nor print its reason on the alternate screen that closes with it: the
-// screen closes with the error instead, Ink gives the terminal back, and kb's top-level
-// handler prints the one-line reason.
+// screen closes with the error instead (the catch above, exitOnError for a timer), Ink gives
+// the terminal back, and kb's top-level handler prints the one-line reason.
 import { useInput, type Key } from 'ink';
-import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 
 export const INTERRUPTED = 'interrupted';
 
@@ -23,7 +31,8 @@ export function wasInterrupted(exitResult: unknown): boolean {
 
 type Exit = (error?: Error) => void;
 
-function asError(error: unknown): Error {
+/** What a handler threw, as the Error the screen closes with. */
+export function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -43,8 +52,6 @@ export function exitOnRejection(exit: Exit): (error: unknown) => void {
   return (error) => exit(asError(error));
 }
 
-type KeyHandler = (input: string, key: Key) => void;
-
 /** The keys in one input: a run of plain characters is one key each; anything else is one key. */
 export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   const characters = Array.from(input);
@@ -56,12 +63,13 @@ export function splitKeys(input: string, key: Key): Array<[string, Key]> {
 }
 
 /**
- * The screen's key handler, one key at a time (none lost to a chunk); what it throws closes the
- * screen. Every key waits for a render: handled at once, a key that came before the screen had
- * drawn the last one's change saw the screen as it was ("5 GB" then Enter checked "5 G").
+ * The keys typed ahead, one per render (none lost to a chunk): call the function it returns in
+ * an effect that runs after every render; it gives the key to handle now, or null (none
+ * waits, or the screen is paused). Every key waits for a render: handled at once, a key that
+ * came before the screen had drawn the last one's change saw the screen as it was ("5 GB" then
+ * Enter checked "5 G").
  */
-export function useKeys(exit: Exit, handler: KeyHandler, options: { paused?: boolean } = {}): void {
-  const handle = useEffectEvent(exitOnError(exit, handler));
+export function useKeyQueue(options: { paused?: boolean } = {}): () => [string, Key] | null {
   // Each key with the number of the last render before it came.
   const waiting = useRef<Array<{ keys: [string, Key]; after: number }>>([]);
   const renders = useRef(0);
@@ -76,12 +84,12 @@ export function useKeys(exit: Exit, handler: KeyHandler, options: { paused?: boo
   // pending when it comes, and what they measure (the key list's height, so whether j scrolls
   // it) reaches the screen's state only in the next render. While paused (the screen reloads a
   // card after the editor), keys wait, and the render that ends the pause takes them up.
-  useEffect(() => {
-    if (options.paused) return;
+  return () => {
+    if (options.paused) return null;
     const next = waiting.current[0];
-    if (!next || next.after >= thisRender) return;
+    if (!next || next.after >= thisRender) return null;
     waiting.current.shift();
-    handle(...next.keys);
     if (waiting.current.length > 0) nextTurn((turn) => turn + 1);
-  });
+    return next.keys;
+  };
 }

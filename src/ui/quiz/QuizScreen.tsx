@@ -4,10 +4,10 @@
 // a time limit a countdown runs; at zero the question counts as wrong. Esc or q ends early.
 // l runs the card's lab in place (not while a number is being typed); the countdown and the
 // answer time stand still while the lab panel is open.
-import { Box, Text, useApp, useWindowSize } from 'ink';
+import { Box, Text, useApp, useWindowSize, type Key } from 'ink';
 import stringWidth from 'string-width';
 import { useEffect, useReducer, useRef, useState } from 'react';
-import { exitOnError, exitOnRejection, INTERRUPTED, useKeys } from '../screen-input.ts';
+import { asError, exitOnError, exitOnRejection, INTERRUPTED, useKeyQueue } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
 import type { CardLabs } from '../../app/card-labs/card-labs.ts';
 import type { CalcAttempt, QuizAnswer, QuizQuestion, QuizSession, QuizSummary, Timing } from '../../app/quiz/quiz-session.ts';
@@ -179,8 +179,8 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     return () => clearInterval(timer);
   }, [counting, limit, tickMs, driver, now]);
 
-  // An answer is stored as it is given: a fault of the machine closes the screen with its one line.
-  useKeys(exit, (input, key) => {
+  // A key: quiz-keys.ts says what it means here, and this screen does it.
+  const onKey = (input: string, key: Key) => {
     const { phase, question, shownAt, revealedAt } = view.current;
     const command = quizKey(
       { phase, labOpen: lab.state !== null, hasQuestion: question !== null, calc: Boolean(question?.card.calc), typed: view.current.typed, pageRows: bodyHeight - 1, keysShown: view.current.message === QUIZ_KEYS },
@@ -234,6 +234,18 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
         }
         else settle(attempt);
       }
+    }
+  };
+  // The keys typed ahead, one after each render (screen-input.ts). An answer is stored as it is
+  // given: a fault of the machine closes the screen with its one line.
+  const nextKey = useKeyQueue();
+  useEffect(() => {
+    const typed = nextKey();
+    if (typed === null) return;
+    try {
+      onKey(...typed);
+    } catch (error) {
+      exit(asError(error));
     }
   });
 

@@ -2,7 +2,7 @@
 // below only draw. Keys follow Anki: Space/Enter shows the answer (and then means Good),
 // 1-4 answer, u undo, b bury, s suspend, e edit, f the whole note, l the card's lab, ? help,
 // q quit. A calc card also takes a typed number (calc-keys.ts), checked on Enter.
-import { Box, Text, useApp, useWindowSize } from 'ink';
+import { Box, Text, useApp, useWindowSize, type Key } from 'ink';
 import { spawnSync } from 'node:child_process';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CardLabPanel, useCardLab } from '../card-lab-panel.tsx';
@@ -16,7 +16,7 @@ import { HelpPanel } from './HelpPanel.tsx';
 import { SummaryView } from './SummaryView.tsx';
 import { Viewport } from './Viewport.tsx';
 import { useScroll } from './use-scroll.ts';
-import { exitOnRejection, INTERRUPTED, useKeys } from '../screen-input.ts';
+import { asError, exitOnRejection, INTERRUPTED, useKeyQueue } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
 import { wrapText } from '../text/line-wrap.ts';
 
@@ -167,7 +167,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     setMessage(null);
   };
 
-  useKeys(exit, (input, key) => {
+  // A key: review-keys.ts says what it means here, and this screen does it (a rating goes to the controller).
+  const onKey = (input: string, key: Key) => {
     const view = { busy, labOpen: lab.state !== null, helpOpen: help, helpScrolls: helpScroll.max > 0, hasCard: card !== null, calc: Boolean(card?.calc), note: card?.kind === 'note', revealed, typed, suggested: verdict?.suggested, pageRows: height - CHROME_ROWS - 1 };
     const { command, hideHelp } = reviewKey(view, input, key);
     if (hideHelp) setHelp(false);
@@ -219,7 +220,18 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       case 'rate':
         return advance(controller.rate(card.id, command.grade, at, at - shownAt));
     }
-  }, { paused: busy });
+  };
+  // The keys typed ahead, one after each render (screen-input.ts); what a key's work throws closes the screen.
+  const nextKey = useKeyQueue({ paused: busy });
+  useEffect(() => {
+    const typed = nextKey();
+    if (typed === null) return;
+    try {
+      onKey(...typed);
+    } catch (error) {
+      exit(asError(error));
+    }
+  });
 
   const answerLine = useMemo(
     () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} retry={calcRetry} width={width} /> : null),
