@@ -4,7 +4,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
 import type { FsrsColumns, FsrsStateCode } from '../model/fsrs-state.ts';
-import { FSRS_COLUMNS, fsrsQueries } from './fsrs-rows.ts';
+import { FSRS_COLUMNS, fsrsQueries } from './review-writes.ts';
 import { shuffleKey } from './shuffle-key.ts';
 
 export interface CandidateRow {
@@ -86,7 +86,7 @@ export function reviewQueries(db: KbDatabase) {
   // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
   const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
   const standing = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM review_log WHERE uuid = ? UNION ALL SELECT 1 FROM card_actions WHERE uuid = ? LIMIT 1');
-  // The fsrs table has one writer, store/fsrs-rows.ts: a rating's row goes through it too.
+  // The fsrs table has one writer, store/review-writes.ts: a rating's row goes through it too.
   const fsrsTable = fsrsQueries(db);
   const writeRow = fsrsTable.writeRow;
   const insertLog = db.prepare(

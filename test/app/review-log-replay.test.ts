@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
-import { fsrsQueries } from '../../src/store/fsrs-rows.ts';
+import { fsrsQueries } from '../../src/store/review-writes.ts';
 import { ReviewLog } from '../../src/app/review-log/review-log.ts';
 import { ReviewService, UndoError } from '../../src/app/review/review-service.ts';
 import { cardsOffTheirLog } from '../../src/store/log-replay.ts';

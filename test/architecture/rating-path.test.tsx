@@ -81,7 +81,7 @@ describe('the rating path', () => {
     expect(ratingReads.filter((stack) => !stack.includes('ReviewService.writeBack'))).toHaveLength(1);
     expect(ratingReads).toHaveLength(2);
     // 11 files before #15's restructure (measured this way), 12 now: the fsrs table's one
-    // writer (store/fsrs-rows.ts) is a file of its own. A new file on this path is a decision.
+    // writer (store/review-writes.ts) is a file of its own. A new file on this path is a decision.
     expect([...files].sort()).toEqual([
       'app/review-log/review-log.ts',
       'app/review/review-run.ts',
@@ -90,7 +90,7 @@ describe('the rating path', () => {
       'kb/review-log/log-file.ts',
       'kb/writeback.ts',
       'store/file-stamps.ts',
-      'store/fsrs-rows.ts',
+      'store/review-writes.ts',
       'store/review-events.ts',
       'store/review-queries.ts',
       'ui/review/ReviewScreen.tsx',

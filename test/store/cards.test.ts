@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { fileQueries } from '../../src/store/file-stamps.ts';
-import { fsrsQueries } from '../../src/store/fsrs-rows.ts';
+import { fsrsQueries } from '../../src/store/review-writes.ts';
 
 const card = (id: string, fields: Partial<CardContent> = {}): CardContent => ({
   id,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardQueries, type CardContent } from '../../src/store/card-rows.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
-import { fsrsQueries } from '../../src/store/fsrs-rows.ts';
+import { fsrsQueries } from '../../src/store/review-writes.ts';
 import type { FsrsState } from '../../src/model/fsrs-state.ts';
 import { quizResultQueries } from '../../src/store/quiz-results.ts';
 import { quizAccuracyByTag } from '../../src/store/quiz-stats.ts';

@@ -13,7 +13,7 @@
 import { statSync } from 'node:fs';
 import { cardQueries } from '../../store/card-rows.ts';
 import type { KbDatabase } from '../../store/db.ts';
-import { fsrsQueries } from '../../store/fsrs-rows.ts';
+import { fsrsQueries } from '../../store/review-writes.ts';
 import { reviewFields, type ReviewField } from '../../srs/review-fields.ts';
 import { fsrsParameters } from '../../srs/review-settings.ts';
 import { cardsOffTheirLog } from '../../store/log-replay.ts';

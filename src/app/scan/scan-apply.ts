@@ -4,7 +4,7 @@
 // orphans. Rows that would not change are not written.
 import { cardQueries, type CardContent } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
-import { fsrsQueries } from '../../store/fsrs-rows.ts';
+import { fsrsQueries } from '../../store/review-writes.ts';
 import { withIndexesRebuilt } from '../../store/rebuilt-indexes.ts';
 import { sameFsrsState } from '../../model/fsrs-state.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
