@@ -1,10 +1,10 @@
-// The SQL of reviewing: today's candidates, one card's FSRS row, the rating transaction,
-// undo, and the rows card actions (bury, suspend, ...) write. The rules (order, limits, what FSRS computes) live in src/srs/;
-// this file only moves rows.
+// The SQL of today's queue: the candidates, counted and read a page at a time, and what was
+// answered today. The rules (order, limits, what FSRS computes) live in src/srs/; what a
+// review writes (a card's fsrs row, a rating's review_log row) is review-writes.ts.
 import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
 import type { FsrsColumns, FsrsStateCode } from '../model/fsrs-state.ts';
-import { FSRS_COLUMNS, fsrsQueries } from './review-writes.ts';
+import { fsrsQueries } from './review-writes.ts';
 import { shuffleKey } from './shuffle-key.ts';
 
 export interface CandidateRow {
@@ -53,17 +53,6 @@ export interface CardFilter {
   deck?: string;
 }
 
-export interface ReviewLogRow {
-  uuid: string;
-  card_id: string;
-  rating: number;
-  reviewed_at: number;
-  duration_ms: number;
-  state_before: string;
-  state_after: string;
-  device_id: string;
-}
-
 export function filterSql(filter: CardFilter): { sql: string; args: string[] } {
   const clauses: string[] = [];
   const args: string[] = [];
@@ -85,21 +74,8 @@ export function reviewQueries(db: KbDatabase) {
   db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
   // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
   const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
-  const standing = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM review_log WHERE uuid = ? UNION ALL SELECT 1 FROM card_actions WHERE uuid = ? LIMIT 1');
-  // The fsrs table has one writer, store/review-writes.ts: a rating's row goes through it too.
+  // The fsrs table has one writer, store/review-writes.ts.
   const fsrsTable = fsrsQueries(db);
-  const writeRow = fsrsTable.writeRow;
-  const insertLog = db.prepare(
-    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
-     VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
-  );
-  // The rating this device stored last (rowid order is the order ratings were applied in this
-  // database; ratings merged in from other devices' logs are theirs to undo), leaving out those
-  // whose id starts with the given prefix (imported history).
-  const latestLog = db.prepare<[string, string, string], ReviewLogRow>(
-    'SELECT * FROM review_log WHERE device_id = ? AND substr(uuid, 1, length(?)) != ? ORDER BY rowid DESC LIMIT 1',
-  );
-  const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
   const answeredSince = db.prepare<[number], { new_cards: number; reviews: number }>(
     `SELECT count(DISTINCT CASE WHEN json_extract(state_before, '$.state') = 0 THEN card_id END) AS new_cards,
             count(CASE WHEN json_extract(state_before, '$.state') = 2 THEN 1 END) AS reviews
@@ -227,37 +203,8 @@ export function reviewQueries(db: KbDatabase) {
       );
     },
 
-    /**
-     * One rating: the new FSRS row and its log row, together or not at all. `before` may
-     * carry more keys than the columns (write-back's restore patch): they go into its JSON.
-     */
-    recordRating(log: Omit<ReviewLogRow, 'state_before' | 'state_after'>, before: FsrsColumns, after: FsrsColumns): void {
-      db.transaction(() => {
-        writeRow(log.card_id, after);
-        insertLog.run({ ...log, state_before: JSON.stringify(before), state_after: JSON.stringify(after) });
-      }).immediate();
-    },
-
-    /** This device's latest rating whose id does not start with `exceptPrefix` (not empty). */
-    latestLog(device: string, exceptPrefix: string): ReviewLogRow | null {
-      return latestLog.get(device, exceptPrefix, exceptPrefix) ?? null;
-    },
-
-    /** Whether a rating or card action with this uuid still stands (an undo removes it). */
-    stands(uuid: string): boolean {
-      return standing.get(uuid, uuid) !== undefined;
-    },
-
-    /** Undo: the card's row as it was before the rating, and the rating gone from the log. */
-    revertRating(uuid: string, cardId: string, before: FsrsColumns): void {
-      db.transaction(() => {
-        writeRow(cardId, before);
-        deleteLog.run(uuid);
-      }).immediate();
-    },
-
-    /** Writes a card's whole fsrs row (an action on the card, or its undo). */
-    writeRow,
+    /** Writes a card's whole fsrs row, for the review log's replay (review-writes.ts is the writer). */
+    writeRow: fsrsTable.writeRow,
   };
 }
 

@@ -1,6 +1,9 @@
-// The `fsrs` table: each card's memory state, as ts-fsrs's Card fields plus kb's own
-// suspend/bury/leech flags. Scan creates a row with every new card; reviews, card actions and
-// replays update it. This file is the table's one writer.
+// What reviewing writes to a card's schedule, in the transaction that changes it: the `fsrs`
+// table, each card's memory state as ts-fsrs's Card fields plus kb's own suspend/bury/leech
+// flags, and a rating's `review_log` row, written with the card's new row and taken back with
+// it. This file is the fsrs table's one writer: scan creates a row with every new card;
+// ratings, undo, card actions and replays update it. Reading today's queue is
+// review-queries.ts; the cache of the review log files, review-events.ts.
 import type { KbDatabase } from './db.ts';
 import { stateFromColumns, type FsrsColumns, type FsrsState } from '../model/fsrs-state.ts';
 
@@ -53,3 +56,63 @@ export function fsrsQueries(db: KbDatabase) {
 }
 
 export type FsrsQueries = ReturnType<typeof fsrsQueries>;
+
+export interface ReviewLogRow {
+  uuid: string;
+  card_id: string;
+  rating: number;
+  reviewed_at: number;
+  duration_ms: number;
+  state_before: string;
+  state_after: string;
+  device_id: string;
+}
+
+/** A rating's rows: the card's new fsrs row with its review_log row, and undo's taking both back. */
+export function ratingQueries(db: KbDatabase) {
+  const fsrs = fsrsQueries(db);
+  const insertLog = db.prepare(
+    `INSERT INTO review_log (uuid, card_id, rating, reviewed_at, duration_ms, state_before, state_after, device_id)
+     VALUES (@uuid, @card_id, @rating, @reviewed_at, @duration_ms, @state_before, @state_after, @device_id)`,
+  );
+  // The rating this device stored last (rowid order is the order ratings were applied in this
+  // database; ratings merged in from other devices' logs are theirs to undo), leaving out those
+  // whose id starts with the given prefix (imported history).
+  const latestLog = db.prepare<[string, string, string], ReviewLogRow>(
+    'SELECT * FROM review_log WHERE device_id = ? AND substr(uuid, 1, length(?)) != ? ORDER BY rowid DESC LIMIT 1',
+  );
+  const deleteLog = db.prepare<[string]>('DELETE FROM review_log WHERE uuid = ?');
+  const standing = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM review_log WHERE uuid = ? UNION ALL SELECT 1 FROM card_actions WHERE uuid = ? LIMIT 1');
+  return {
+    /**
+     * One rating: the new FSRS row and its log row, together or not at all. `before` may
+     * carry more keys than the columns (write-back's restore patch): they go into its JSON.
+     */
+    recordRating(log: Omit<ReviewLogRow, 'state_before' | 'state_after'>, before: FsrsColumns, after: FsrsColumns): void {
+      db.transaction(() => {
+        fsrs.writeRow(log.card_id, after);
+        insertLog.run({ ...log, state_before: JSON.stringify(before), state_after: JSON.stringify(after) });
+      }).immediate();
+    },
+
+    /** Undo: the card's row as it was before the rating, and the rating gone from the log. */
+    revertRating(uuid: string, cardId: string, before: FsrsColumns): void {
+      db.transaction(() => {
+        fsrs.writeRow(cardId, before);
+        deleteLog.run(uuid);
+      }).immediate();
+    },
+
+    /** This device's latest rating whose id does not start with `exceptPrefix` (not empty). */
+    latestLog(device: string, exceptPrefix: string): ReviewLogRow | null {
+      return latestLog.get(device, exceptPrefix, exceptPrefix) ?? null;
+    },
+
+    /** Whether a rating or card action with this uuid still stands (an undo removes it). */
+    stands(uuid: string): boolean {
+      return standing.get(uuid, uuid) !== undefined;
+    },
+  };
+}
+
+export type RatingQueries = ReturnType<typeof ratingQueries>;

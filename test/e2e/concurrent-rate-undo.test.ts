@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
 import { reviewDayLabel } from '../../src/srs/study-day.ts';
 import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../src/model/fsrs-state.ts';
-import type { ReviewLogRow } from '../../src/store/review-queries.ts';
+import type { ReviewLogRow } from '../../src/store/review-writes.ts';
 import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import type { Grade } from '../../src/model/fsrs-state.ts';
 import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';

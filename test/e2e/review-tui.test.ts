@@ -8,7 +8,7 @@ import { reviewDayLabel } from '../../src/srs/study-day.ts';
 import { masteryLevel } from '../../src/srs/mastery.ts';
 import { fsrsParameters } from '../../src/srs/review-settings.ts';
 import { defaultConfig } from '../../src/kb/config.ts';
-import type { ReviewLogRow } from '../../src/store/review-queries.ts';
+import type { ReviewLogRow } from '../../src/store/review-writes.ts';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
 import { TTFT_NOTE, cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb, type TerminalSize } from '../helpers/tmux.ts';

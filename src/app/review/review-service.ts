@@ -16,6 +16,7 @@ import { deviceId, type KbDatabase } from '../../store/db.ts';
 import { fileQueries, type FileQueries } from '../../store/file-stamps.ts';
 import { sameFsrsState, stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { reviewQueries, type CandidateRow, type CardFilter, type ReviewQueries } from '../../store/review-queries.ts';
+import { fsrsQueries, ratingQueries, type FsrsQueries, type RatingQueries } from '../../store/review-writes.ts';
 import { commitWriteback, prepareWriteback, restoreNote, type FileRestore, type WritebackResult } from '../../kb/writeback.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
 import { applyAction } from '../../srs/card-action-rules.ts';
@@ -152,6 +153,8 @@ export class ReviewService {
   readonly scheduler: FsrsScheduler;
   private readonly target: ReviewTarget;
   private readonly reviews: ReviewQueries;
+  private readonly fsrs: FsrsQueries;
+  private readonly ratings: RatingQueries;
   private readonly cards: ReturnType<typeof cardQueries>;
   private readonly files: FileQueries;
   private readonly actions: CardActionQueries;
@@ -162,6 +165,8 @@ export class ReviewService {
     this.target = target;
     this.scheduler = new FsrsScheduler(target.config);
     this.reviews = reviewQueries(target.db);
+    this.fsrs = fsrsQueries(target.db);
+    this.ratings = ratingQueries(target.db);
     this.cards = cardQueries(target.db);
     this.files = fileQueries(target.db);
     this.actions = cardActionQueries(target.db);
@@ -247,7 +252,7 @@ export class ReviewService {
 
   card(cardId: string): ReviewCard | null {
     const card = this.cards.find(cardId);
-    const row = this.reviews.fsrs(cardId);
+    const row = this.fsrs.row(cardId);
     if (!card || !row) return null;
     // A calc card asks with the learner's own lab figures where it takes any.
     const calc = withLabFigures(card.calc, this.target.db, Date.now(), this.target.root);
@@ -278,7 +283,7 @@ export class ReviewService {
         : null;
       const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
       const stateBefore: StateBefore = restore ? { ...beforeRow, file: restore } : beforeRow;
-      this.reviews.recordRating(
+      this.ratings.recordRating(
         { uuid, card_id: cardId, rating: grade, reviewed_at: at, duration_ms: recordedAnswerMs(durationMs), device_id: this.deviceId() },
         stateBefore,
         afterRow,
@@ -303,10 +308,10 @@ export class ReviewService {
     const taken = this.transaction(() => {
       this.log?.catchUp();
       // Taken back elsewhere (kb undo in a shell): "undo that one first" would send the user to an older one.
-      if (expectedUuid !== undefined && !this.reviews.stands(expectedUuid)) throw new AlreadyUndoneError();
+      if (expectedUuid !== undefined && !this.ratings.stands(expectedUuid)) throw new AlreadyUndoneError();
       // Imported history (kb import --revlog) is not a rating made here: undo takes back the
       // latest one that is (an import's row, last by rowid, blocked every undo: found as a user).
-      const rating = this.reviews.latestLog(this.deviceId(), IMPORTED_EVENT_PREFIX);
+      const rating = this.ratings.latestLog(this.deviceId(), IMPORTED_EVENT_PREFIX);
       const action = this.actions.latest(this.deviceId());
       // An action logged while `rating` was already the latest rating came after it.
       const entry = action !== null && (rating === null || action.after_rating === rating.uuid) ? action : rating;
@@ -316,16 +321,16 @@ export class ReviewService {
       }
       const { file, ...beforeRow } = JSON.parse(entry.state_before) as StateBefore;
       const afterRow = JSON.parse(entry.state_after) as FsrsColumns;
-      const current = this.reviews.fsrs(entry.card_id);
+      const current = this.fsrs.row(entry.card_id);
       const what = 'action' in entry ? `its ${entry.action}` : 'its last rating';
       if (current && !sameRow(current, afterRow, 'action' in entry)) {
         throw new UndoError(`card ${entry.card_id} changed after ${what}${changedBy(this.log?.latestEvent(entry.card_id) ?? null, entry.uuid, this.deviceId())}; nothing was undone`);
       }
       if ('action' in entry) {
-        this.reviews.writeRow(entry.card_id, beforeRow);
+        this.fsrs.writeRow(entry.card_id, beforeRow);
         this.actions.remove(entry.uuid);
       } else {
-        this.reviews.revertRating(entry.uuid, entry.card_id, beforeRow);
+        this.ratings.revertRating(entry.uuid, entry.card_id, beforeRow);
       }
       // Undo is an event too, so it merges: every device's replay skips the event taken back.
       this.log?.record({ id: randomUUID(), card: entry.card_id, at: Date.now(), kind: 'undo', target: entry.uuid }, beforeRow);
@@ -372,7 +377,7 @@ export class ReviewService {
       const restore = prepared && 'restore' in prepared ? prepared.restore : undefined;
       const stateBefore: StateBefore = restore ? { ...before, file: restore } : before;
       const uuid = randomUUID();
-      this.reviews.writeRow(cardId, after);
+      this.fsrs.writeRow(cardId, after);
       this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
       this.log?.record({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
       return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
@@ -421,7 +426,7 @@ export class ReviewService {
    */
   private writeBack(card: CardRow, stored: FsrsColumns, exact: () => WritebackResult | null): WritebackResult {
     const write = (locked: boolean): WritebackResult => {
-      const row = locked ? this.reviews.fsrs(card.id) : stored;
+      const row = locked ? this.fsrs.row(card.id) : stored;
       let result = row === null || sameFsrsState(stateFromColumns(row), stateFromColumns(stored)) ? exact() : null;
       if (locked && row !== null && (result === null || (result.status === 'refused' && result.changed))) {
         result = this.writeFields(card, stateFromColumns(row));
@@ -504,7 +509,7 @@ export class ReviewService {
   }
 
   private requireRow(cardId: string): FsrsColumns {
-    const row = this.reviews.fsrs(cardId);
+    const row = this.fsrs.row(cardId);
     if (!row) throw new UnknownCardError(cardId);
     return row;
   }
