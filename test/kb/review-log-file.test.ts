@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../src/kb/config.ts';
 import { checkEvent, formatEvent, parseEvent, type ReviewEvent } from '../../src/kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, lastEventOf, listLogFiles, readLogFrom } from '../../src/kb/review-log/log-file.ts';
+import { appendEvents } from '../../src/kb/review-log/device-log.ts';
+import { deviceLogPath, lastEventOf, listLogFiles, readLogFrom } from '../../src/kb/review-log/log-file.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const RATE: ReviewEvent = { id: 'e1', device: 'dev', n: 0, card: 'abcdefghijkl', at: 1767614400000, kind: 'rate', day: '2026-01-05', rating: 3, duration: 4200 };

@@ -1,21 +1,21 @@
 // The review log files and the database that caches them. This device appends each event to
-// its own file (reviews/<device>.jsonl) inside the transaction that stores it; opening kb
-// reads what any device appended since the last read and replays the cards it touched, so
-// the schedule is a function of the union of the logs: the same on every clone.
+// its own file (reviews/<device>.jsonl) inside the transaction that stores it (its journal,
+// kb/review-log/device-log.ts); opening kb reads what any device appended since the last read
+// and replays the cards it touched, so the schedule is a function of the union of the logs:
+// the same on every clone.
 import { statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { KbDatabase } from '../../store/db.ts';
-import { deviceId } from '../../store/db.ts';
 import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries } from '../../store/file-stamps.ts';
 import { columnsFromState, stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { newCardState } from '../../kb/seed-fsrs.ts';
-import { compareEventKeys, compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventKey, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
+import { compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventKey, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
 import { reviewQueries } from '../../store/review-queries.ts';
 import { withScratchBuild } from '../../store/scratch-build.ts';
-import type { ReviewEvent, SeedRow } from '../../kb/review-log/event.ts';
-import { appendEvents, deviceLogPath, lastEventOf, listLogFiles, readLogFrom, truncateLog } from '../../kb/review-log/log-file.ts';
-import { gitOperationInProgress } from '../../kb/git-operation.ts';
+import { eventRow, seedOf, type ReviewEvent } from '../../kb/review-log/event.ts';
+import { DeviceLog, type NewEvent } from '../../kb/review-log/device-log.ts';
+import { listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
 import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
@@ -31,24 +31,6 @@ export function reviewLogFolder(target: { root: string; writable: boolean; db: K
   if (target.writable) return join(target.root, REVIEW_LOG_FOLDER);
   const dbPath = target.db.name;
   return dbPath === ':memory:' || dbPath === '' ? null : join(dirname(dbPath), REVIEW_LOG_FOLDER);
-}
-
-/** What an event says, before kb gives it an id place and a day. */
-export interface NewEvent {
-  id: string;
-  card: string;
-  at: number;
-  kind: ReviewEvent['kind'];
-  rating?: number;
-  duration?: number;
-  target?: string;
-  reset?: boolean;
-  /**
-   * An imported history that begins when the card was new (a revlog row in state New): its
-   * replay starts from a new card, not from the row the note's frontmatter seeded, which already
-   * counts those reviews (an export imported into a copy of its notes doubled every card's reps).
-   */
-  startsNew?: boolean;
 }
 
 export interface IngestReport {
@@ -71,11 +53,6 @@ export interface Replaying {
 export const LOG_EXPORTED_KEY = 'review_log_exported';
 const REPLAY_SETTINGS_KEY = 'replay_settings';
 /**
- * This device's first event (its `n`) not yet appended to its file because a git operation was
- * under way: it and every later one of this device wait in the database (see append()).
- */
-const HELD_KEY = 'review_log_held_from';
-/**
  * The replay's own rules, as this database last applied them (not kb.json's settings): when a
  * kb that replays otherwise opens it, the cards the change concerns are replayed once.
  * 1: an imported copy of a rating the logs hold is skipped (srs/imported-copies.ts).
@@ -89,144 +66,54 @@ const SCRATCH_BUILD_EVENTS = 6_000;
 export class ReviewLog {
   readonly folder: string;
   readonly device: string;
+  /** This device's own file: its events are logged there (record), in its transactions. */
+  readonly journal: DeviceLog;
   private readonly db: KbDatabase;
   private readonly scheduler: FsrsScheduler;
   private readonly events: ReviewEventQueries;
   private readonly reviews: ReturnType<typeof reviewQueries>;
-  /** This device's file's size before each append of the running transaction() (null: no file yet). */
-  private appendedFrom: Array<number | null> | null = null;
 
   constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler) {
     this.db = db;
     this.folder = folder;
     this.scheduler = scheduler;
-    this.device = deviceId(db);
+    this.journal = new DeviceLog(db, folder, scheduler.settings.dayStartsAt);
+    this.device = this.journal.device;
     this.events = reviewEventQueries(db);
     this.reviews = reviewQueries(db);
   }
 
   get path(): string {
-    return deviceLogPath(this.folder, this.device);
-  }
-
-  /** The log line of this device's `n`-th event; `seed`, the card's state, when it has no event before it. */
-  private lineOf(event: NewEvent, n: number, seed: ReturnType<typeof seedOf> | undefined): ReviewEvent {
-    return {
-      id: event.id,
-      device: this.device,
-      n,
-      card: event.card,
-      at: event.at,
-      kind: event.kind,
-      day: reviewDayLabel(event.at, this.scheduler.settings.dayStartsAt),
-      ...(event.rating !== undefined ? { rating: event.rating } : {}),
-      ...(event.duration !== undefined ? { duration: event.duration } : {}),
-      ...(event.target !== undefined ? { target: event.target } : {}),
-      ...(event.reset ? { reset: true } : {}),
-      ...(seed ? { from: seed } : {}),
-    };
+    return this.journal.path;
   }
 
   private get fileName(): string {
-    return basename(this.path);
+    return this.journal.fileName;
   }
 
-  /**
-   * Logs an event of this device: stored in the database and appended (fsynced) to this
-   * device's file. Call it inside the transaction that changes the card, after catchUp()
-   * and after the change: if the append fails the transaction rolls back; if kb dies after the
-   * append, the line is read and applied at the next start. `before` is the card's row before
-   * the event: it seeds the replay when the card has no event yet.
-   */
-  record(event: NewEvent, before: FsrsColumns): void {
-    const last = this.events.lastOf(event.card);
-    const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
-    this.events.insert(eventRow(line));
-    this.append([line]);
-    // An event timed before one already merged from another device (clocks disagree) does not
-    // replay last, and an undo may take back a rating that another device's action followed:
-    // then the card's row becomes what the replay gives, as on every other device.
-    const outOfOrder = last !== null && compareEventKeys(last, { at: line.at, device: line.device, n: line.n, id: line.id }) > 0;
-    if (outOfOrder || event.kind === 'undo') this.replay(event.card);
-  }
-
-  /**
-   * Runs `fn` in one IMMEDIATE transaction; if it fails (a throw after the append, SQLITE_FULL
-   * at the commit), the lines it appended to this device's file are cut off again, so the next
-   * start does not apply events the database rolled back. Events are logged inside it.
-   */
-  transaction<T>(fn: () => T): T {
-    if (this.appendedFrom !== null) return fn(); // already inside one: its outer call takes the lines back
-    const appendedFrom: Array<number | null> = [];
-    this.appendedFrom = appendedFrom;
+  /** One IMMEDIATE transaction that logs: a failure also takes back the lines it appended to this device's file. */
+  private transaction<T>(fn: () => T): T {
+    const appends = this.journal.noteAppends();
+    if (appends === null) return fn(); // already inside one: its outer call takes the lines back
     try {
       return this.db.transaction(fn).immediate();
     } catch (error) {
-      if (appendedFrom.length > 0) truncateLog(this.path, this.folder, appendedFrom[0]);
+      appends.takeBack();
       throw error;
     } finally {
-      this.appendedFrom = null;
+      appends.end();
     }
-  }
-
-  /**
-   * Appends lines, already stored in the database, to this device's file (fsynced), and records
-   * the file as read to its new end. While git merges, rebases, cherry-picks or reverts the
-   * knowledge base, the file is git's: a line appended then was found by `git rebase --continue`
-   * as an untracked file in the way, or a change conflicting with the commit being replayed, and
-   * landed in a file git was about to replace. So the lines wait in the database (applied to the
-   * schedule as usual) and are appended, in their order, by the first kb after git's operation
-   * ends (appendHeld), ahead of any new one.
-   */
-  private append(lines: readonly ReviewEvent[]): void {
-    if (lines.length === 0) return;
-    const held = this.heldFrom();
-    if (this.gitBusy()) {
-      if (held === null) this.events.setMeta(HELD_KEY, String(lines[0].n));
-      return;
-    }
-    // `lines` are among the held ones (stored before this call): appended with them, in order.
-    if (held !== null) {
-      this.appendHeld([]);
-      return;
-    }
-    this.events.setOffset(this.fileName, this.write(lines));
-  }
-
-  /** Writes lines at the end of this device's file (fsynced), noting its size before for transaction(); its size after. */
-  private write(lines: readonly ReviewEvent[]): number {
-    if (this.appendedFrom !== null) {
-      let size: number | null;
-      try {
-        size = statSync(this.path).size;
-      } catch {
-        size = null;
-      }
-      this.appendedFrom.push(size);
-    }
-    return appendEvents(this.path, this.folder, lines);
-  }
-
-  /** A git operation is under way in the repository holding the log folder. */
-  private gitBusy(): boolean {
-    return gitOperationInProgress(this.folder) !== null;
-  }
-
-  private heldFrom(): number | null {
-    const stored = this.events.meta(HELD_KEY);
-    return stored === null ? null : Number(stored);
   }
 
   /**
    * Once git's operation has ended, appends this device's events that waited for it, in their
-   * order, and reads first what the file as git left it holds that this database lacks (their
-   * count is returned; the cards are marked for a replay). Inside the caller's transaction. Each
-   * event is appended once even if kb was killed after an earlier append and before its commit:
-   * the file's last event of this device says where the append stopped.
+   * order (DeviceLog.appendHeld), and reads first what the file as git left it holds that this
+   * database lacks (their count is returned; the cards are marked for a replay). Inside the
+   * caller's transaction.
    */
   private appendHeld(problems: string[]): number {
-    const from = this.heldFrom();
-    if (from === null || this.gitBusy()) return 0;
+    const from = this.journal.heldFrom();
+    if (from === null || this.journal.gitBusy()) return 0;
     let read = 0;
     try {
       statSync(this.path);
@@ -234,10 +121,7 @@ export class ReviewLog {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const last = lastEventOf(this.path, this.device);
-    const waiting = this.events.deviceEventsFrom(this.device, last === null ? from : Math.max(from, last.n + 1));
-    if (waiting.length > 0) this.events.setOffset(this.fileName, this.write(waiting.map(eventLine)));
-    this.events.deleteMeta(HELD_KEY);
+    this.journal.appendHeld(from);
     return read;
   }
 
@@ -334,7 +218,7 @@ export class ReviewLog {
     if (this.events.meta(REPLAY_SETTINGS_KEY) !== replaySettingsKey(this.scheduler.settings)) return false;
     if (this.events.meta(REPLAY_RULES_KEY) !== REPLAY_RULES) return false;
     if (this.events.hasPendingKnown()) return false;
-    if (this.heldFrom() !== null && !this.gitBusy()) return false;
+    if (this.journal.heldFrom() !== null && !this.journal.gitBusy()) return false;
     for (const name of listLogFiles(this.folder)) {
       let size: number;
       try {
@@ -386,12 +270,12 @@ export class ReviewLog {
         const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
         const before = current && event.startsNew ? asNewCard(current, event.at) : current;
         seeded.add(event.card);
-        const line = this.lineOf(event, n++, before ? seedOf(before) : undefined);
+        const line = this.journal.lineOf(event, n++, before ? seedOf(before) : undefined);
         this.events.insert(eventRow(line));
         this.events.markPending(event.card);
         lines.push(line);
       }
-      this.append(lines);
+      this.journal.append(lines);
       const changed = this.replayPending();
       if (writes.mode === 'deferred') deferFields(this.events, changed);
       return { added: lines.length, duplicates, changed };
@@ -460,7 +344,7 @@ export class ReviewLog {
         };
         if (this.events.insert(eventRow(line))) lines.push(line);
       }
-      this.append(lines);
+      this.journal.append(lines);
       return lines.length;
     });
   }
@@ -537,8 +421,8 @@ export class ReviewLog {
     return stored.length;
   }
 
-  /** Replays one card from its events; true when its row changed. */
-  private replay(cardId: string): boolean {
+  /** Replays one card from its events; true when its row changed (an event logged out of order: DeviceLog.record). */
+  replay(cardId: string): boolean {
     this.events.donePending(cardId);
     const row = this.replayEvents(cardId, this.events.forCard(cardId));
     if (row !== null) this.reviews.writeRow(cardId, row);
@@ -598,59 +482,6 @@ export class ReviewLog {
     }
     return rewritten;
   }
-}
-
-function seedOf(row: FsrsColumns): SeedRow {
-  return {
-    due: row.due,
-    stability: row.stability,
-    difficulty: row.difficulty,
-    elapsed_days: row.elapsed_days,
-    scheduled_days: row.scheduled_days,
-    learning_steps: row.learning_steps,
-    reps: row.reps,
-    lapses: row.lapses,
-    state: row.state,
-    last_review: row.last_review,
-    suspended: row.suspended,
-    buried_until: row.buried_until,
-    leech: row.leech ?? 0,
-  };
-}
-
-export function eventRow(event: ReviewEvent): EventRow {
-  return {
-    id: event.id,
-    device: event.device,
-    n: event.n,
-    card_id: event.card,
-    at: event.at,
-    kind: event.kind,
-    rating: event.rating ?? null,
-    duration_ms: event.duration ?? 0,
-    target: event.target ?? null,
-    reset_counts: event.reset ? 1 : 0,
-    seed: event.from ? JSON.stringify(event.from) : null,
-    day: event.day,
-  };
-}
-
-/** The log line of a stored event: eventRow's inverse. */
-function eventLine(row: EventRow): ReviewEvent {
-  return {
-    id: row.id,
-    device: row.device,
-    n: row.n,
-    card: row.card_id,
-    at: row.at,
-    kind: row.kind,
-    day: row.day,
-    ...(row.rating !== null ? { rating: row.rating } : {}),
-    ...(row.kind === 'rate' ? { duration: row.duration_ms } : {}),
-    ...(row.target !== null ? { target: row.target } : {}),
-    ...(row.reset_counts === 1 ? { reset: true } : {}),
-    ...(row.seed !== null ? { from: JSON.parse(row.seed) as SeedRow } : {}),
-  };
 }
 
 function resetCounts(stateBefore: string, uuid: string, db: KbDatabase): boolean {

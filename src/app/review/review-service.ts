@@ -22,6 +22,7 @@ import { reviewFields } from '../../srs/review-fields.ts';
 import { applyAction } from '../../srs/card-action-rules.ts';
 import { rateRow } from '../../srs/replay.ts';
 import { ReviewLog, reviewLogFolder } from '../review-log/review-log.ts';
+import type { NewEvent } from '../../kb/review-log/device-log.ts';
 import { deferredReason, noteWrites } from '../review-log/deferred-fields.ts';
 import { IMPORTED_EVENT_PREFIX } from '../../srs/imported-copies.ts';
 import { localMinuteLabel, nextReviewDayStart, reviewDayLabel, reviewDayStart } from '../../srs/study-day.ts';
@@ -288,7 +289,7 @@ export class ReviewService {
         stateBefore,
         afterRow,
       );
-      this.log?.record({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
+      this.logEvent({ id: uuid, card: cardId, at, kind: 'rate', rating: grade, duration: recordedAnswerMs(durationMs) }, beforeRow);
       return { at, beforeRow, afterRow, before, after, prepared, leech };
     });
     const writeback = prepared === null ? null : this.writeBack(card, afterRow, () => this.commitPrepared(prepared));
@@ -333,7 +334,7 @@ export class ReviewService {
         this.ratings.revertRating(entry.uuid, entry.card_id, beforeRow);
       }
       // Undo is an event too, so it merges: every device's replay skips the event taken back.
-      this.log?.record({ id: randomUUID(), card: entry.card_id, at: Date.now(), kind: 'undo', target: entry.uuid }, beforeRow);
+      this.logEvent({ id: randomUUID(), card: entry.card_id, at: Date.now(), kind: 'undo', target: entry.uuid }, beforeRow);
       return { entry, file, beforeRow };
     });
     if (taken === null) return null;
@@ -379,7 +380,7 @@ export class ReviewService {
       const uuid = randomUUID();
       this.fsrs.writeRow(cardId, after);
       this.actions.record({ uuid, card_id: cardId, action, acted_at: now, device_id: this.deviceId() }, stateBefore, after);
-      this.log?.record({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
+      this.logEvent({ id: uuid, card: cardId, at: now, kind: action, reset: action === 'forget' && options.resetCounts === true }, before);
       return { outcome: { uuid, cardId, action, before, after, writeback: null }, prepared };
     });
     const writeback = prepared === null ? null : this.writeBack(card, outcome.after, () => this.commitPrepared(prepared));
@@ -488,9 +489,28 @@ export class ReviewService {
     return { status: 'refused', reason: deferredReason(writes.operation) };
   }
 
-  /** One IMMEDIATE transaction; through the log, so that a failure also takes back the lines it appended. */
+  /** One IMMEDIATE transaction; a failure also takes back the lines it appended to this device's log. */
   private transaction<T>(fn: () => T): T {
-    return this.log ? this.log.transaction(fn) : this.target.db.transaction(fn).immediate();
+    const appends = this.log?.journal.noteAppends();
+    if (appends === null) return fn(); // inside a transaction of the log's already: its outer one takes the lines back
+    try {
+      return this.target.db.transaction(fn).immediate();
+    } catch (error) {
+      appends?.takeBack();
+      throw error;
+    } finally {
+      appends?.end();
+    }
+  }
+
+  /**
+   * The change's event, logged in its transaction: stored and appended to this device's log
+   * file (kb/review-log/device-log.ts); a card whose event does not come last in replay order
+   * (another device's clock ahead, an undo) is replayed from its events.
+   */
+  private logEvent(event: NewEvent, before: FsrsColumns): void {
+    if (this.log === null) return;
+    if (this.log.journal.record(event, before).replay) this.log.replay(event.card);
   }
 
   private writesBack(card: CardRow): boolean {

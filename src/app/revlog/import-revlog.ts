@@ -11,7 +11,8 @@ import type { KbDatabase } from '../../store/db.ts';
 import { revlogQueries } from '../../store/revlog-queries.ts';
 import { kbIdOfNumber } from '../../kb/revlog/card-number.ts';
 import { parseCardMap, parseRevlog, RevlogFormatError } from '../../kb/revlog/revlog-csv.ts';
-import type { NewEvent, ReviewLog } from '../review-log/review-log.ts';
+import type { NewEvent } from '../../kb/review-log/device-log.ts';
+import type { ReviewLog } from '../review-log/review-log.ts';
 import { IMPORTED_EVENT_PREFIX, importedTimeWindow } from '../../srs/imported-copies.ts';
 
 export interface RevlogImport {

@@ -3,6 +3,8 @@
 // so two devices' logs merge as a union of events by id.
 // zod/mini, as kb.json's schema: every command reads the log on open, and the classic API costs start-up time.
 import * as z from 'zod/mini';
+import type { FsrsColumns } from '../../model/fsrs-state.ts';
+import type { EventRow } from '../../store/review-events.ts';
 
 export const EVENT_KINDS = ['rate', 'undo', 'suspend', 'unsuspend', 'bury', 'unbury', 'forget'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -107,4 +109,59 @@ function plainEvent(value: unknown): ReviewEvent | null {
   if (target !== undefined) event.target = target;
   if (reset !== undefined) event.reset = reset;
   return event;
+}
+
+/** The row an event is stored as in the database (review_events). */
+export function eventRow(event: ReviewEvent): EventRow {
+  return {
+    id: event.id,
+    device: event.device,
+    n: event.n,
+    card_id: event.card,
+    at: event.at,
+    kind: event.kind,
+    rating: event.rating ?? null,
+    duration_ms: event.duration ?? 0,
+    target: event.target ?? null,
+    reset_counts: event.reset ? 1 : 0,
+    seed: event.from ? JSON.stringify(event.from) : null,
+    day: event.day,
+  };
+}
+
+/** The log line of a stored event: eventRow's inverse. */
+export function eventLine(row: EventRow): ReviewEvent {
+  return {
+    id: row.id,
+    device: row.device,
+    n: row.n,
+    card: row.card_id,
+    at: row.at,
+    kind: row.kind,
+    day: row.day,
+    ...(row.rating !== null ? { rating: row.rating } : {}),
+    ...(row.kind === 'rate' ? { duration: row.duration_ms } : {}),
+    ...(row.target !== null ? { target: row.target } : {}),
+    ...(row.reset_counts === 1 ? { reset: true } : {}),
+    ...(row.seed !== null ? { from: JSON.parse(row.seed) as SeedRow } : {}),
+  };
+}
+
+/** The seed of a card's first event: its fsrs row before the event, where a replay of the card starts. */
+export function seedOf(row: FsrsColumns): SeedRow {
+  return {
+    due: row.due,
+    stability: row.stability,
+    difficulty: row.difficulty,
+    elapsed_days: row.elapsed_days,
+    scheduled_days: row.scheduled_days,
+    learning_steps: row.learning_steps,
+    reps: row.reps,
+    lapses: row.lapses,
+    state: row.state,
+    last_review: row.last_review,
+    suspended: row.suspended,
+    buried_until: row.buried_until,
+    leech: row.leech ?? 0,
+  };
 }

@@ -1,14 +1,10 @@
-// Reading and appending a review log file. Appends are fsynced before the database
-// transaction that records the same event commits, so a stored event is always in the file;
-// a line whose transaction never committed (kill -9 between the two) is read back and
-// applied on the next start. Reads are incremental: from the byte offset the database
-// remembers, complete lines only (a half-written last line waits for its newline).
+// Reading the review log files, any device's. Reads are incremental: from the byte offset the
+// database remembers, complete lines only (a half-written last line waits for its newline).
+// This device's appends are device-log.ts.
 import { isAscii } from 'node:buffer';
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { syncFolder } from '../atomic-write.ts';
-import { isFsFault } from '../fs-fault.ts';
-import { formatEvent, parseEvent, type ReviewEvent } from './event.ts';
+import { parseEvent, type ReviewEvent } from './event.ts';
 
 export const LOG_SUFFIX = '.jsonl';
 
@@ -27,57 +23,6 @@ export function listLogFiles(folder: string): string[] {
     throw error;
   }
   return names.filter((name) => name.endsWith(LOG_SUFFIX) && !name.startsWith('.')).sort();
-}
-
-/** Appends events and fsyncs the file (and the folder when the file is new). Returns the file's size after. */
-export function appendEvents(path: string, folder: string, events: readonly ReviewEvent[]): number {
-  mkdirSync(folder, { recursive: true });
-  const fd = openSync(path, 'a+');
-  try {
-    const size = fstatSync(fd).size;
-    const created = size === 0;
-    // A file that does not end in a newline (cut short by a copy or a sync tool, a half line
-    // from elsewhere): this append starts a line of its own, or it was glued onto that last
-    // line and both were lost to every replay (found by a fault probe).
-    const text = (created || lastByte(fd, size) === 0x0a ? '' : '\n') + events.map(formatEvent).join('');
-    const bytes = Buffer.from(text, 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written);
-    fsyncSync(fd);
-    if (created) syncFolder(folder);
-    return fstatSync(fd).size;
-  } catch (error) {
-    // A write or fsync by descriptor names no file: the line kb prints (a full disk) then does.
-    if (isFsFault(error)) error.path ??= path;
-    throw error;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function lastByte(fd: number, size: number): number {
-  const byte = Buffer.alloc(1);
-  readSync(fd, byte, 0, 1, size - 1);
-  return byte[0];
-}
-
-/**
- * Takes back an append whose database transaction failed: the file cut back to `size` (fsynced),
- * or removed when the append created it, so the next start does not apply a rolled-back event.
- */
-export function truncateLog(path: string, folder: string, size: number | null): void {
-  if (size === null) {
-    rmSync(path, { force: true });
-    syncFolder(folder);
-    return;
-  }
-  const fd = openSync(path, 'r+');
-  try {
-    ftruncateSync(fd, size);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export interface LogLine {
