@@ -68,10 +68,10 @@ export interface ReplayedEntry {
   afterJson?: string;
 }
 
-const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)';
+export const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)';
 
 /** An event's values in INSERT_EVENTS' column order. */
-function eventValues(row: EventRow): unknown[] {
+export function eventValues(row: EventRow): unknown[] {
   return [row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day];
 }
 
@@ -79,6 +79,9 @@ function eventValues(row: EventRow): unknown[] {
 function pushEventValues(values: unknown[], row: EventRow): void {
   values.push(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day);
 }
+
+/** How far a log file is read into the database; this device's own, also how far it is written (review-writes.ts). */
+export const SET_OFFSET = 'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset';
 
 export function reviewEventQueries(db: KbDatabase) {
   // Positional parameters: binding by name costs more, and a from-scratch replay inserts every event.
@@ -102,9 +105,7 @@ export function reviewEventQueries(db: KbDatabase) {
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM review_events');
   const countUpTo = db.prepare<[number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM review_events LIMIT ?)');
   const offset = db.prepare<[string], { offset: number }>('SELECT offset FROM review_log_files WHERE name = ?');
-  const setOffset = db.prepare<[string, number]>(
-    'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset',
-  );
+  const setOffset = db.prepare<[string, number]>(SET_OFFSET);
   const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
   const setMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const deleteMeta = db.prepare<[string]>('DELETE FROM meta WHERE key = ?');

@@ -1,10 +1,13 @@
-// What reviewing writes to a card's schedule, in the transaction that changes it: the `fsrs`
-// table, each card's memory state as ts-fsrs's Card fields plus kb's own suspend/bury/leech
-// flags, and a rating's `review_log` row, written with the card's new row and taken back with
-// it. This file is the fsrs table's one writer: scan creates a row with every new card;
-// ratings, undo, card actions and replays update it. Reading today's queue is
-// review-queries.ts; the cache of the review log files, review-events.ts.
+// What a review writes, in the transaction of the change (a rating, an undo, a card action):
+// the card's row in the `fsrs` table, its memory state as ts-fsrs's Card fields plus kb's own
+// suspend/bury/leech flags; a rating's `review_log` row, written with the card's new row and
+// taken back with it; and the event that logs the change on this device (its review_events row,
+// and how far this device's log file is then written). This file is the fsrs table's one
+// writer: scan creates a row with every new card; ratings, undo, card actions and replays
+// update it. Reading today's queue is review-queries.ts; the cache of every device's log file,
+// read and replayed in bulk, review-events.ts.
 import type { KbDatabase } from './db.ts';
+import { eventValues, INSERT_EVENTS, SET_OFFSET, type EventRow } from './review-events.ts';
 import { stateFromColumns, type FsrsColumns, type FsrsState } from '../model/fsrs-state.ts';
 
 export const FSRS_COLUMNS =
@@ -116,3 +119,24 @@ export function ratingQueries(db: KbDatabase) {
 }
 
 export type RatingQueries = ReturnType<typeof ratingQueries>;
+
+/**
+ * The event that logs a change made on this device (kb/review-log/device-log.ts), in the
+ * change's transaction: its review_events row, and how far this device's file is written once
+ * the line is appended there (where the logs' reader goes on from). The statements are those
+ * review-events.ts stores the events read from the files with.
+ */
+export function deviceEventWrites(db: KbDatabase) {
+  const insert = db.prepare(`${INSERT_EVENTS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const setOffset = db.prepare<[string, number]>(SET_OFFSET);
+  return {
+    /** Stores an event; false when one with its id is already there. */
+    insert(row: EventRow): boolean {
+      return insert.run(...eventValues(row)).changes === 1;
+    },
+    /** This device's log file `name` now ends at `bytes`, all of it in the database. */
+    writtenTo(name: string, bytes: number): void {
+      setOffset.run(name, bytes);
+    },
+  };
+}

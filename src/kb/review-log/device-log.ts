@@ -8,6 +8,7 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, re
 import { basename } from 'node:path';
 import { deviceId, type KbDatabase } from '../../store/db.ts';
 import { compareEventKeys, reviewEventQueries, type ReviewEventQueries } from '../../store/review-events.ts';
+import { deviceEventWrites } from '../../store/review-writes.ts';
 import type { FsrsColumns } from '../../model/fsrs-state.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
 import { syncFolder } from '../atomic-write.ts';
@@ -46,6 +47,7 @@ export class DeviceLog {
   private readonly db: KbDatabase;
   private readonly dayStartsAt: string;
   private readonly events: ReviewEventQueries;
+  private readonly writes: ReturnType<typeof deviceEventWrites>;
   /** This device's file's size before each append of the running transaction (null: no file yet); null when none notes them. */
   private appendedFrom: Array<number | null> | null = null;
 
@@ -55,6 +57,7 @@ export class DeviceLog {
     this.dayStartsAt = dayStartsAt;
     this.device = deviceId(db);
     this.events = reviewEventQueries(db);
+    this.writes = deviceEventWrites(db);
   }
 
   get path(): string {
@@ -99,7 +102,7 @@ export class DeviceLog {
   record(event: NewEvent, before: FsrsColumns): { replay: boolean } {
     const last = this.events.lastOf(event.card);
     const line = this.lineOf(event, this.events.nextN(this.device), last !== null ? undefined : seedOf(before));
-    this.events.insert(eventRow(line));
+    this.writes.insert(eventRow(line));
     this.append([line]);
     const outOfOrder = last !== null && compareEventKeys(last, { at: line.at, device: line.device, n: line.n, id: line.id }) > 0;
     return { replay: outOfOrder || event.kind === 'undo' };
@@ -143,7 +146,7 @@ export class DeviceLog {
       if (held === null) this.events.setMeta(HELD_KEY, String(lines[0].n));
       return;
     }
-    this.events.setOffset(this.fileName, this.write(lines));
+    this.writes.writtenTo(this.fileName, this.write(lines));
   }
 
   /**
@@ -155,7 +158,7 @@ export class DeviceLog {
   appendHeld(from: number): void {
     const last = lastEventOf(this.path, this.device);
     const waiting = this.events.deviceEventsFrom(this.device, last === null ? from : Math.max(from, last.n + 1));
-    if (waiting.length > 0) this.events.setOffset(this.fileName, this.write(waiting.map(eventLine)));
+    if (waiting.length > 0) this.writes.writtenTo(this.fileName, this.write(waiting.map(eventLine)));
     this.events.deleteMeta(HELD_KEY);
   }
 
