@@ -37,7 +37,7 @@ function srcFrames(stack: string): string[] {
 }
 
 describe('the rating path', () => {
-  it('calls only downward, reads the card once, and crosses 12 files to its writes', async () => {
+  it('calls only downward, reads the card once, and crosses 8 files to its writes', async () => {
     const root = tempDir('kb-path-');
     mkdirSync(join(root, 'notes'), { recursive: true });
     writeFileSync(join(root, 'notes/ttft.md'), '---\nid: abcdefghijkl\ndifficulty: 2\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n');
@@ -80,21 +80,25 @@ describe('the rating path', () => {
     const ratingReads = rowReads.filter((stack) => stack.includes('ReviewRun.rate'));
     expect(ratingReads.filter((stack) => !stack.includes('ReviewService.writeBack'))).toHaveLength(1);
     expect(ratingReads).toHaveLength(2);
-    // 11 files before #15's restructure (measured this way), 12 now: the fsrs table's one
-    // writer (store/review-writes.ts) is a file of its own. A new file on this path is a decision.
+    // 11 files before #15's restructure (measured this way), then 12 once the fsrs table's one
+    // writer was a file of its own; 8 now, each for one step a newcomer follows: the screen's
+    // key handler, the run, the service's transaction, the rating's rows (the card's fsrs row,
+    // its review_log row and its event's row, all in store/review-writes.ts), the event's line
+    // in this device's log file (kb/review-log/device-log.ts), the note's write-back, its atomic
+    // write, and its new stamp. Gone from the path: ui/screen-input.ts (the screen now handles
+    // the key it is given in its own effect), store/review-queries.ts (today's queue, read
+    // only), store/fsrs-rows.ts (now review-writes.ts), store/review-events.ts (the logs' cache,
+    // read and replayed in bulk), app/review-log/review-log.ts (that cache's reading and replay)
+    // and kb/review-log/log-file.ts (reading the log files). A new file on this path is a decision.
     expect([...files].sort()).toEqual([
-      'app/review-log/review-log.ts',
       'app/review/review-run.ts',
       'app/review/review-service.ts',
       'kb/atomic-write.ts',
-      'kb/review-log/log-file.ts',
+      'kb/review-log/device-log.ts',
       'kb/writeback.ts',
       'store/file-stamps.ts',
       'store/review-writes.ts',
-      'store/review-events.ts',
-      'store/review-queries.ts',
       'ui/review/ReviewScreen.tsx',
-      'ui/screen-input.ts',
     ]);
   });
 });
