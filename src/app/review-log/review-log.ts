@@ -1,8 +1,8 @@
 // The review log files and the database that caches them. This device appends each event to
-// its own file (reviews/<device>.jsonl) inside the transaction that stores it (its journal,
-// kb/review-log/device-log.ts); opening kb reads what any device appended since the last read
-// and replays the cards it touched, so the schedule is a function of the union of the logs:
-// the same on every clone.
+// its own file (reviews/<device>.jsonl) inside the transaction that stores it
+// (kb/review-log/device-log.ts); opening kb reads what any device appended since the last
+// read and replays the cards it touched, so the schedule is a function of the union of the
+// logs: the same on every clone.
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KbDatabase } from '../../store/db.ts';
@@ -66,8 +66,8 @@ const SCRATCH_BUILD_EVENTS = 6_000;
 export class ReviewLog {
   readonly folder: string;
   readonly device: string;
-  /** This device's own file: its events are logged there (record), in its transactions. */
-  readonly journal: DeviceLog;
+  /** This device's file: the use cases log their events there (DeviceLog.record), in their transactions. */
+  readonly deviceLog: DeviceLog;
   private readonly db: KbDatabase;
   private readonly scheduler: FsrsScheduler;
   private readonly events: ReviewEventQueries;
@@ -77,23 +77,23 @@ export class ReviewLog {
     this.db = db;
     this.folder = folder;
     this.scheduler = scheduler;
-    this.journal = new DeviceLog(db, folder, scheduler.settings.dayStartsAt);
-    this.device = this.journal.device;
+    this.deviceLog = new DeviceLog(db, folder, scheduler.settings.dayStartsAt);
+    this.device = this.deviceLog.device;
     this.events = reviewEventQueries(db);
     this.reviews = reviewQueries(db);
   }
 
   get path(): string {
-    return this.journal.path;
+    return this.deviceLog.path;
   }
 
   private get fileName(): string {
-    return this.journal.fileName;
+    return this.deviceLog.fileName;
   }
 
   /** One IMMEDIATE transaction that logs: a failure also takes back the lines it appended to this device's file. */
   private transaction<T>(fn: () => T): T {
-    const appends = this.journal.noteAppends();
+    const appends = this.deviceLog.noteAppends();
     if (appends === null) return fn(); // already inside one: its outer call takes the lines back
     try {
       return this.db.transaction(fn).immediate();
@@ -112,8 +112,8 @@ export class ReviewLog {
    * caller's transaction.
    */
   private appendHeld(problems: string[]): number {
-    const from = this.journal.heldFrom();
-    if (from === null || this.journal.gitBusy()) return 0;
+    const from = this.deviceLog.heldFrom();
+    if (from === null || this.deviceLog.gitBusy()) return 0;
     let read = 0;
     try {
       statSync(this.path);
@@ -121,7 +121,7 @@ export class ReviewLog {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    this.journal.appendHeld(from);
+    this.deviceLog.appendHeld(from);
     return read;
   }
 
@@ -218,7 +218,7 @@ export class ReviewLog {
     if (this.events.meta(REPLAY_SETTINGS_KEY) !== replaySettingsKey(this.scheduler.settings)) return false;
     if (this.events.meta(REPLAY_RULES_KEY) !== REPLAY_RULES) return false;
     if (this.events.hasPendingKnown()) return false;
-    if (this.journal.heldFrom() !== null && !this.journal.gitBusy()) return false;
+    if (this.deviceLog.heldFrom() !== null && !this.deviceLog.gitBusy()) return false;
     for (const name of listLogFiles(this.folder)) {
       let size: number;
       try {
@@ -270,12 +270,12 @@ export class ReviewLog {
         const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
         const before = current && event.startsNew ? asNewCard(current, event.at) : current;
         seeded.add(event.card);
-        const line = this.journal.lineOf(event, n++, before ? seedOf(before) : undefined);
+        const line = this.deviceLog.lineOf(event, n++, before ? seedOf(before) : undefined);
         this.events.insert(eventRow(line));
         this.events.markPending(event.card);
         lines.push(line);
       }
-      this.journal.append(lines);
+      this.deviceLog.append(lines);
       const changed = this.replayPending();
       if (writes.mode === 'deferred') deferFields(this.events, changed);
       return { added: lines.length, duplicates, changed };
@@ -344,7 +344,7 @@ export class ReviewLog {
         };
         if (this.events.insert(eventRow(line))) lines.push(line);
       }
-      this.journal.append(lines);
+      this.deviceLog.append(lines);
       return lines.length;
     });
   }

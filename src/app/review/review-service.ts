@@ -491,7 +491,7 @@ export class ReviewService {
 
   /** One IMMEDIATE transaction; a failure also takes back the lines it appended to this device's log. */
   private transaction<T>(fn: () => T): T {
-    const appends = this.log?.journal.noteAppends();
+    const appends = this.log?.deviceLog.noteAppends();
     if (appends === null) return fn(); // inside a transaction of the log's already: its outer one takes the lines back
     try {
       return this.target.db.transaction(fn).immediate();
@@ -510,7 +510,7 @@ export class ReviewService {
    */
   private logEvent(event: NewEvent, before: FsrsColumns): void {
     if (this.log === null) return;
-    if (this.log.journal.record(event, before).replay) this.log.replay(event.card);
+    if (this.log.deviceLog.record(event, before).replay) this.log.replay(event.card);
   }
 
   private writesBack(card: CardRow): boolean {
