@@ -1,10 +1,11 @@
 // kb add through the real CLI: notes and deck cards land in the knowledge base with their
 // ids, are in today's queue at once, and every refusal leaves the files as they were.
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
-import { repoRoot, runKb, tempDir, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, repoRoot, runKb, tempDir, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
 
 interface DueJson {
   cards: Array<{ id: string; queue: string; kind: string; path: string; line: number; front: string; lab: string | null }>;
@@ -186,6 +187,31 @@ describe('kb add', () => {
     expect(readdirSync(join(root, 'notes/inbox'))).toEqual([]);
     expect(due(root).cards.map((c) => c.front).sort()).toEqual(['An older note', 'What is speculative decoding?']);
   });
+
+  it('adds nothing when Ctrl-C ends the editor (the terminal signals kb\'s whole process group)', async () => {
+    const root = personalKb();
+    // The editor says it runs, then waits for the Ctrl-C that the terminal sends to every
+    // process of the foreground group: kb and the editor alike.
+    const dir = tempDir('kb-editor-');
+    const started = join(dir, 'started');
+    const waits = editor(`touch '${started}'\nsleep 30`);
+    const home = tempDir('kb-home-');
+    const child = spawn(process.execPath, [kbBin, '--kb', root, 'add', 'What is goodput?', '--edit'], {
+      env: { ...kbEnv(home), EDITOR: waits.path, VISUAL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // a process group of its own, as a terminal's foreground job
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(started)).toBe(true);
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await code).toBe(130);
+    expect(stderr).toMatch(/^kb: nothing added: the editor .* was interrupted \(Ctrl-C\)\n$/);
+    expect(existsSync(join(root, 'notes/inbox/what-is-goodput.md'))).toBe(false);
+    expect(due(root).cards.map((c) => c.front)).toEqual(['An older note']);
+  }, 30_000);
 
   it('refuses the bundled knowledge base with one line pointing to kb init', () => {
     const before = existsSync(join(repoRoot, 'notes/inbox'));
