@@ -7,6 +7,7 @@ import type { AddedCard } from '../app/add-note.ts';
 import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
 import { ExitCode, UserError } from './errors.ts';
+import { counted } from './plural.ts';
 import { helpText } from './help-layout.ts';
 import { fittedToStderr, fittedToTerminal } from './terminal-output.ts';
 
@@ -162,7 +163,10 @@ knowledge base is read-only: make your own with kb init DIR.`),
           const today = [...queue.learning, ...queue.review, ...queue.new].some((card) => card.id === added.id);
           if (today) lines.push('due today: kb review (or kb due to see the queue)');
           // One line, wrapped to the terminal by fittedToTerminal: two broke the sentence at 60 columns.
-          else lines.push(`new: it waits behind today's ${kb.config.newPerDay} new cards (newPerDay in kb.json) for a later session; kb quiz asks it any time`);
+          // newPerDay 0 (new cards paused) brings none in on a later day either: "waits behind
+          // today's 0 new cards ... for a later session" promised a day that does not come.
+          else if (kb.config.newPerDay === 0) lines.push('new: newPerDay is 0 in kb.json, so kb review brings in no new card until you raise it; kb quiz asks it any time');
+          else lines.push(`new: it waits behind today's ${counted(kb.config.newPerDay, 'new card')} (newPerDay in kb.json) for a later session; kb quiz asks it any time`);
         }
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {

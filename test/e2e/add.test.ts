@@ -87,6 +87,17 @@ describe('kb add', () => {
     expect(runKb(['--kb', fresh, 'add', 'What is TPOT?', '--answer', 'Time per output token.']).stdout).toContain('due today: kb review');
   });
 
+  it('says a limit of one new card in the singular, and that newPerDay 0 brings no new card on a later day either (found as a user: "today\'s 0 new cards ... for a later session")', () => {
+    const one = personalKb({ 'kb.json': '{ "newPerDay": 1 }\n' });
+    const behindOne = runKb(['--kb', one, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.'], { env: { COLUMNS: '200' } });
+    expect(behindOne.stdout).toContain("new: it waits behind today's 1 new card (newPerDay in kb.json) for a later session; kb quiz asks it any time\n");
+    const paused = personalKb({ 'kb.json': '{ "newPerDay": 0 }\n' });
+    const none = runKb(['--kb', paused, 'add', 'What is TPOT?', '--answer', 'Time per output token.'], { env: { COLUMNS: '200' } });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain('new: newPerDay is 0 in kb.json, so kb review brings in no new card until you raise it; kb quiz asks it any time\n');
+    expect(none.stdout).not.toContain('later session');
+  });
+
   it('puts a note in notes/inbox by default, a Chinese question under its own words, and prints JSON with the scan', () => {
     const root = personalKb();
     const result = runKb(['--kb', root, 'add', '什么是首字延迟？', '--answer', '从提交请求到第一个输出 token 的时间。', '--json']);
