@@ -6,7 +6,8 @@ import { Option, type Command } from 'commander';
 import type { AddedCard } from '../app/add-note.ts';
 import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
 import { defaultEditor, editorInvocation } from '../kb/editor.ts';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
+import { counted } from './plural.ts';
 import { helpText } from './help-layout.ts';
 import { fittedToStderr, fittedToTerminal } from './terminal-output.ts';
 
@@ -53,7 +54,8 @@ in any script, what-is-ttft or 什么是首字延迟, at most 60 columns, or the
 has none) in the format of kb's notes:
 created and next_review today, review_count 0, difficulty, mastery_level 0.0, tags, lab,
 id; the question as its H1 and a "## Answer" section. An existing file is never
-overwritten. --edit with an answer left empty (or an editor that fails) adds nothing.
+overwritten. --edit with an answer left empty (or an editor that fails, or one left
+with Ctrl-C: exit 130) adds nothing.
 A note written whose scan then fails (a full disk under the database) stays, with what
 you typed; kb says so, and kb scan reads it in.
 Text that kb would read back differently (a # or ## heading inside an answer, which
@@ -116,12 +118,13 @@ knowledge base is read-only: make your own with kb init DIR.`),
         }
 
         if (flags.edit) {
-          const editorFailed = editAnswer(added.abs, added.answerLine);
-          const card = editorFailed === null ? add.readAddedCard(added) : null;
-          const why = editorFailed ?? (card !== null && card.back === '' && card.calc === null ? 'the answer was left empty' : null);
+          const edited = editAnswer(added.abs, added.answerLine);
+          const card = edited.failed === null ? add.readAddedCard(added) : null;
+          const why = edited.failed ?? (card !== null && card.back === '' && card.calc === null ? 'the answer was left empty' : null);
           if (why !== null) {
             const withdrawn = add.withdrawAdded(kb.root, added);
-            throw new UserError(withdrawn ? `nothing added: ${why}` : `${why}; the card could not be found in ${added.path} to take it back: check that file`);
+            const exitCode = edited.interrupted ? ExitCode.interrupted : ExitCode.userError;
+            throw new UserError(withdrawn ? `nothing added: ${why}` : `${why}; the card could not be found in ${added.path} to take it back: check that file`, exitCode);
           }
         }
 
@@ -160,7 +163,10 @@ knowledge base is read-only: make your own with kb init DIR.`),
           const today = [...queue.learning, ...queue.review, ...queue.new].some((card) => card.id === added.id);
           if (today) lines.push('due today: kb review (or kb due to see the queue)');
           // One line, wrapped to the terminal by fittedToTerminal: two broke the sentence at 60 columns.
-          else lines.push(`new: it waits behind today's ${kb.config.newPerDay} new cards (newPerDay in kb.json) for a later session; kb quiz asks it any time`);
+          // newPerDay 0 (new cards paused) brings none in on a later day either: "waits behind
+          // today's 0 new cards ... for a later session" promised a day that does not come.
+          else if (kb.config.newPerDay === 0) lines.push('new: newPerDay is 0 in kb.json, so kb review brings in no new card until you raise it; kb quiz asks it any time');
+          else lines.push(`new: it waits behind today's ${counted(kb.config.newPerDay, 'new card')} (newPerDay in kb.json) for a later session; kb quiz asks it any time`);
         }
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));
       } finally {
@@ -179,14 +185,27 @@ async function readStdin(): Promise<string> {
 /**
  * Opens the file in the editor at the answer's line, as kb review's `e` key does ($VISUAL,
  * else $EDITOR, else vi; its words split on spaces, then +LINE and the file). Returns why it
- * failed, or null.
+ * failed (null: it did not), and whether that was a Ctrl-C.
  */
-function editAnswer(file: string, line: number): string | null {
+function editAnswer(file: string, line: number): { failed: string | null; interrupted: boolean } {
   const { command, args } = editorInvocation(defaultEditor(), line, file);
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  if (result.error) return `the editor ${command} could not be started (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})`;
-  if (result.status !== 0) return `the editor ${command} exited with ${result.status ?? result.signal}`;
-  return null;
+  // Ctrl-C in the editor reaches kb's whole process group. Without a listener Node died at
+  // once, leaving the new note with its empty answer in the knowledge base (and in the next
+  // kb review). Listening keeps kb alive while the editor runs: the editor decides what
+  // Ctrl-C means (vi ignores it), and when it dies of it kb takes the card back below.
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  let result;
+  try {
+    result = spawnSync(command, args, { stdio: 'inherit' });
+  } finally {
+    process.off('SIGINT', ignore);
+  }
+  if (result.error) return { failed: `the editor ${command} could not be started (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})`, interrupted: false };
+  // A shell script as the editor reports Ctrl-C as status 130, as shells do.
+  if (result.signal === 'SIGINT' || result.status === ExitCode.interrupted) return { failed: `the editor ${command} was interrupted (Ctrl-C)`, interrupted: true };
+  if (result.status !== 0) return { failed: `the editor ${command} exited with ${result.status ?? result.signal}`, interrupted: false };
+  return { failed: null, interrupted: false };
 }
 
 /** Whether the knowledge base found is the bundled one; a location error is left to openKnowledgeBase to report. */

@@ -17,14 +17,20 @@ export function register(program: Command): void {
     .description('export the review history: --revlog FILE.csv writes every standing rating in the FSRS revlog CSV, and FILE.ids.csv maps its card numbers to kb ids')
     .option('--revlog <file>', 'the revlog CSV to write')
     .option('--json', 'print what was written as JSON')
-    .addHelpText('after', helpText(FORMAT_HELP))
+    .addHelpText('after', helpText(`${FORMAT_HELP}\nAn existing FILE.csv or FILE.ids.csv is replaced only when kb export wrote it (its header line);\nany other file there is refused, and nothing is written.`))
     .action(async (options: { revlog?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('export: say what to export: --revlog FILE.csv');
       const { openKnowledgeBase } = await import('./context.ts');
-      const { exportRevlog } = await import('../app/revlog/export-revlog.ts');
+      const { exportRevlog, RevlogExportError } = await import('../app/revlog/export-revlog.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
       try {
-        const written = exportRevlog(kb.db, options.revlog);
+        let written;
+        try {
+          written = exportRevlog(kb.db, options.revlog);
+        } catch (error) {
+          if (error instanceof RevlogExportError) throw new UserError(error.message);
+          throw error;
+        }
         if (options.json) process.stdout.write(`${JSON.stringify(written, null, 2)}\n`);
         else process.stdout.write(await fittedToTerminal(`wrote ${counted(written.reviews, 'review')} of ${counted(written.cards, 'card')} to ${written.file}; card numbers to kb ids in ${written.mapFile}\n`));
       } finally {

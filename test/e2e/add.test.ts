@@ -1,10 +1,11 @@
 // kb add through the real CLI: notes and deck cards land in the knowledge base with their
 // ids, are in today's queue at once, and every refusal leaves the files as they were.
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
-import { repoRoot, runKb, tempDir, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, repoRoot, runKb, tempDir, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
 
 interface DueJson {
   cards: Array<{ id: string; queue: string; kind: string; path: string; line: number; front: string; lab: string | null }>;
@@ -84,6 +85,17 @@ describe('kb add', () => {
     expect(result.stdout).not.toContain('due today');
     const fresh = personalKb();
     expect(runKb(['--kb', fresh, 'add', 'What is TPOT?', '--answer', 'Time per output token.']).stdout).toContain('due today: kb review');
+  });
+
+  it('says a limit of one new card in the singular, and that newPerDay 0 brings no new card on a later day either (found as a user: "today\'s 0 new cards ... for a later session")', () => {
+    const one = personalKb({ 'kb.json': '{ "newPerDay": 1 }\n' });
+    const behindOne = runKb(['--kb', one, 'add', 'What is TPOT?', '--topic', 'metrics', '--answer', 'Time per output token.'], { env: { COLUMNS: '200' } });
+    expect(behindOne.stdout).toContain("new: it waits behind today's 1 new card (newPerDay in kb.json) for a later session; kb quiz asks it any time\n");
+    const paused = personalKb({ 'kb.json': '{ "newPerDay": 0 }\n' });
+    const none = runKb(['--kb', paused, 'add', 'What is TPOT?', '--answer', 'Time per output token.'], { env: { COLUMNS: '200' } });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toContain('new: newPerDay is 0 in kb.json, so kb review brings in no new card until you raise it; kb quiz asks it any time\n');
+    expect(none.stdout).not.toContain('later session');
   });
 
   it('puts a note in notes/inbox by default, a Chinese question under its own words, and prints JSON with the scan', () => {
@@ -186,6 +198,31 @@ describe('kb add', () => {
     expect(readdirSync(join(root, 'notes/inbox'))).toEqual([]);
     expect(due(root).cards.map((c) => c.front).sort()).toEqual(['An older note', 'What is speculative decoding?']);
   });
+
+  it('adds nothing when Ctrl-C ends the editor (the terminal signals kb\'s whole process group)', async () => {
+    const root = personalKb();
+    // The editor says it runs, then waits for the Ctrl-C that the terminal sends to every
+    // process of the foreground group: kb and the editor alike.
+    const dir = tempDir('kb-editor-');
+    const started = join(dir, 'started');
+    const waits = editor(`touch '${started}'\nsleep 30`);
+    const home = tempDir('kb-home-');
+    const child = spawn(process.execPath, [kbBin, '--kb', root, 'add', 'What is goodput?', '--edit'], {
+      env: { ...kbEnv(home), EDITOR: waits.path, VISUAL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // a process group of its own, as a terminal's foreground job
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(started)).toBe(true);
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await code).toBe(130);
+    expect(stderr).toMatch(/^kb: nothing added: the editor .* was interrupted \(Ctrl-C\)\n$/);
+    expect(existsSync(join(root, 'notes/inbox/what-is-goodput.md'))).toBe(false);
+    expect(due(root).cards.map((c) => c.front)).toEqual(['An older note']);
+  }, 30_000);
 
   it('refuses the bundled knowledge base with one line pointing to kb init', () => {
     const before = existsSync(join(repoRoot, 'notes/inbox'));

@@ -1,6 +1,7 @@
 // kb quiz --json as a script would use it: a co-process reading JSON lines and answering
 // from the drawn values; with --schedule the answers become review ratings.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
@@ -95,5 +96,21 @@ describe('kb quiz --json', () => {
     expect(runKb(['--kb', root, 'quiz', '--json', '--time', 'soon'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--time: "soon" is not a duration') });
     expect(runKb(['--kb', root, 'quiz', '--json', '-n', '0'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--count') });
     expect(runKb(['--kb', root, 'quiz', '--json', '--tag', 'nope'])).toMatchObject({ code: 1, stderr: expect.stringContaining('--tag: no card has the tag "nope"') });
+  });
+
+  it('says why there is nothing to ask: no card yet, or every card suspended (found as a user: "run kb scan first" for both, though kb quiz had just scanned)', () => {
+    const root = tempDir('kb-quiz-empty-');
+    writeFileSync(join(root, 'kb.json'), '{}\n');
+    const empty = runKb(['--kb', root, 'quiz', '--json']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('kb: no cards in this knowledge base yet: add one with kb add');
+    expect(empty.stderr).not.toContain('kb scan');
+
+    expect(runKb(['--kb', root, 'add', 'Only question?', '--answer', 'Only answer.']).code).toBe(0);
+    const id = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string }>)[0].id;
+    expect(runKb(['--kb', root, 'suspend', id]).code).toBe(0);
+    const suspended = runKb(['--kb', root, 'quiz', '--json']);
+    expect(suspended.code).toBe(1);
+    expect(suspended.stderr).toBe('kb: every card is suspended (1), and kb quiz asks no suspended card: kb cards --state suspended lists them, kb unsuspend ID brings one back\n');
   });
 });

@@ -1,7 +1,7 @@
 // The FSRS tools' revlog CSV: kb export --revlog, then kb import --revlog into a fresh
 // knowledge base with the same cards gives the same schedule; importing again adds nothing;
 // rows that cannot be placed are refused with a count and a reason.
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -81,6 +81,34 @@ describe('revlog CSV', () => {
     const cards = (kb: string) => (JSON.parse(runKb(['--kb', kb, 'cards', '--json']).stdout) as Array<Record<string, unknown>>).map(({ id, reps, lapses, state, due }) => ({ id, reps, lapses, state, due }));
     expect(cards(fresh)).toEqual(cards(root));
     expect(cards(fresh).find((card) => card.id === 'aaaaaaaaaaaa')).toMatchObject({ reps: 3 });
+  });
+
+  it('export replaces only an earlier export: a note (a slip of the path) or a FILE.ids.csv of the user\'s own is refused, unchanged (found as a user: overwritten)', () => {
+    const { root } = reviewedKb();
+    const deck = readFileSync(join(root, 'cards/deck.md'), 'utf8');
+    const onNote = runKb(['--kb', root, 'export', '--revlog', join(root, 'cards/deck.md')], WIDE);
+    expect(onNote.code).toBe(1);
+    expect(onNote.stderr).toBe(`kb: ${join(root, 'cards/deck.md')} exists and is not a file kb export wrote (its first line is not card_id,review_time,review_rating,review_state,review_duration); nothing was written: name a new file, or move that one away first\n`);
+    expect(readFileSync(join(root, 'cards/deck.md'), 'utf8')).toBe(deck);
+    expect(existsSync(join(root, 'cards/deck.md.ids.csv'))).toBe(false);
+
+    // The mapping's name beside a new CSV is taken by a file of the user's: neither is written.
+    const dir = tempDir('kb-revlog-');
+    writeFileSync(join(dir, 'history.ids.csv'), 'my own notes\n');
+    const onMap = runKb(['--kb', root, 'export', '--revlog', join(dir, 'history.csv')], WIDE);
+    expect(onMap.code).toBe(1);
+    expect(onMap.stderr).toContain(`${join(dir, 'history.ids.csv')} exists and is not a file kb export wrote`);
+    expect(readFileSync(join(dir, 'history.ids.csv'), 'utf8')).toBe('my own notes\n');
+    expect(existsSync(join(dir, 'history.csv'))).toBe(false);
+
+    // An earlier export (and an empty file) is replaced, as before.
+    const out = join(dir, 'again.csv');
+    writeFileSync(out, '');
+    expect(runKb(['--kb', root, 'export', '--revlog', out], WIDE).code).toBe(0);
+    const first = readFileSync(out, 'utf8');
+    const second = runKb(['--kb', root, 'export', '--revlog', out], WIDE);
+    expect(second.code, second.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(first);
   });
 
   it('refuses rows it cannot place, counted by reason, and imports the rest', () => {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { seededRandom } from '../../kb/seeded-random.ts';
 import type { CardLabs } from '../card-labs/card-labs.ts';
 import { quizResultQueries, type QuizResultQueries } from '../../store/quiz-results.ts';
+import { cardQueries } from '../../store/card-rows.ts';
 import { matchesFilter, pickCards, type PickFilter } from '../../srs/quiz-pick.ts';
 import {
   answerCalc,
@@ -59,7 +60,14 @@ export class QuizRun {
     this.results = quizResultQueries(target.db);
     this.reviews = request.schedule ? new ReviewService(target) : null;
     const all = this.results.candidates();
-    if (all.length === 0) throw new NoQuizCardsError('no cards in this knowledge base yet: run kb scan first');
+    if (all.length === 0) {
+      // kb quiz has just scanned, so "run kb scan first" sent the user to a command that changes
+      // nothing; and with every card suspended it said there were none (found as a user).
+      const live = cardQueries(target.db).liveCount();
+      throw new NoQuizCardsError(live === 0
+        ? 'no cards in this knowledge base yet: add one with kb add "Question?" --answer "…"'
+        : `every card is suspended (${live}), and kb quiz asks no suspended card: kb cards --state suspended lists them, kb unsuspend ID brings one back`);
+    }
     const eligible = all
       .filter((row) => matchesFilter(row.card, request))
       .filter((row) => !request.calcOnly || row.card.calc !== null);

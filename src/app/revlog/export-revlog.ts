@@ -1,10 +1,20 @@
 // kb export --revlog: the standing ratings of every device's log as the FSRS tools' revlog
 // CSV, and beside it the card-number mapping (FILE.ids.csv) that kb import --map reads.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import type { KbDatabase } from '../../store/db.ts';
 import { revlogQueries } from '../../store/revlog-queries.ts';
 import { cardNumbers } from '../../kb/revlog/card-number.ts';
-import { formatCardMap, formatRevlog, type RevlogRow } from '../../kb/revlog/revlog-csv.ts';
+import { formatCardMap, formatRevlog, REVLOG_COLUMNS, type RevlogRow } from '../../kb/revlog/revlog-csv.ts';
+
+/** A file in the way of an export: nothing was written. */
+export class RevlogExportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RevlogExportError';
+  }
+}
+
+const MAP_HEADER = 'card_id,kb_id';
 
 export interface RevlogExport {
   file: string;
@@ -28,7 +38,37 @@ export function exportRevlog(db: KbDatabase, file: string): RevlogExport {
     durationMs: row.duration_ms,
   }));
   const mapFile = mapFileFor(file);
+  // Both checked before either is written: a slip of the path (a note's, tab-completed) or a
+  // FILE.ids.csv of the user's own beside it was replaced without a word, and lost.
+  refuseToReplace(file, REVLOG_COLUMNS.join(','));
+  refuseToReplace(mapFile, MAP_HEADER);
   writeFileSync(file, formatRevlog(rows));
   writeFileSync(mapFile, formatCardMap(numbers));
   return { file, mapFile, reviews: rows.length, cards: numbers.size };
+}
+
+/**
+ * An existing file is replaced only when it is an earlier export of this kind (its first line
+ * the header kb writes), so exporting again to the same name still just works.
+ */
+function refuseToReplace(file: string, header: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    // Missing (the usual case), a folder or unreadable: the write below says what is wrong.
+    return;
+  }
+  let start: string;
+  try {
+    const buffer = Buffer.alloc(header.length + 2);
+    start = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+  } catch {
+    return;
+  } finally {
+    closeSync(fd);
+  }
+  // An empty file (made by touch, say) holds nothing to lose.
+  if (start === '' || start === header || start.startsWith(`${header}\n`) || start.startsWith(`${header}\r\n`)) return;
+  throw new RevlogExportError(`${file} exists and is not a file kb export wrote (its first line is not ${header}); nothing was written: name a new file, or move that one away first`);
 }
