@@ -75,8 +75,11 @@ describe('kb optimize', () => {
     expect(run.code).toBe(0);
     // Wrapped to 80 columns when piped, as all kb's text (it ran to 107 and broke mid-word).
     expect(run.stdout.split('\n').every((line) => line.length < 80)).toBe(true);
+    // A sentence, not a label and its value: its first clause had read as a label, and the rest
+    // hung 43 columns in, four words a line.
+    expect(run.stdout.split('\n')[1]).toMatch(/^\S/);
     expect(run.stdout.replace(/\s+/g, ' ')).toBe(
-      "not enough review history to fit FSRS yet: 8 reviews on a later day than the card's previous one, 64 needed (56 more); review more and run kb optimize again (12 reviews in all so far) ",
+      "not enough review history to fit FSRS yet (8 reviews on a later day than their card's previous one; 64 needed, 56 more); review more and run kb optimize again (12 reviews in all so far) ",
     );
     const json = runKb(['--kb', root, 'optimize', '--json']);
     expect(json.code, json.stderr).toBe(0);

@@ -53,7 +53,7 @@ describe('fitting FSRS', () => {
   it('refuses too little history, saying how many reviews are needed', async () => {
     const items = trainingItems(history(5, 4), '04:00');
     await expect(fitFsrs(items, default_w)).rejects.toThrow(NotEnoughHistoryError);
-    await expect(fitFsrs(items, default_w)).rejects.toThrow(`${items.length} reviews on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed`);
+    await expect(fitFsrs(items, default_w)).rejects.toThrow(`${items.length} reviews on a later day than their card's previous one; ${MIN_TRAINING_ITEMS} needed`);
   });
 
   it('refuses a history it cannot score, rather than failing inside fsrs-rs (found as a user: "internal error ... NotEnoughData")', async () => {
@@ -62,6 +62,6 @@ describe('fitting FSRS', () => {
     const refused = await fitFsrs(items, default_w).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(NotEnoughHistoryError);
     expect((refused as NotEnoughHistoryError).noneScorable).toBe(true);
-    expect((refused as Error).message).toContain('none of your 100 reviews on a later day than the card\'s previous one can be scored');
+    expect((refused as Error).message).toContain('none of your 100 reviews on a later day than their card\'s previous one can be scored');
   }, 60_000);
 });

@@ -34,8 +34,8 @@ export class NotEnoughHistoryError extends Error {
   constructor(have: number, noneScorable = false) {
     super(
       noneScorable
-        ? `not enough review history to judge a fit yet: none of your ${have} reviews on a later day than the card's previous one can be scored (each needs its card reviewed on two earlier days)`
-        : `not enough review history to fit FSRS yet: ${have} reviews on a later day than the card's previous one, ${MIN_TRAINING_ITEMS} needed (${MIN_TRAINING_ITEMS - have} more)`,
+        ? `not enough review history to judge a fit yet (none of your ${have} reviews on a later day than their card's previous one can be scored: each needs its card reviewed on two earlier days)`
+        : `not enough review history to fit FSRS yet (${have} reviews on a later day than their card's previous one; ${MIN_TRAINING_ITEMS} needed, ${MIN_TRAINING_ITEMS - have} more)`,
     );
     this.name = 'NotEnoughHistoryError';
     this.have = have;
