@@ -57,12 +57,19 @@ function formatDoctorReport(report: Report, kb: { bundled: boolean; dbPath: stri
   for (const duplicate of report.duplicates) {
     lines.push(`error: duplicate card id ${duplicate.id}: ${duplicate.places.map((p) => `${p.file}:${p.line}`).join(', ')}`);
   }
-  if (report.missingIds.length > 0) {
-    const files = new Set(report.missingIds.map((entry) => entry.file)).size;
+  for (const readOnly of [false, true]) {
+    const missing = report.missingIds.filter((entry) => entry.readOnly === readOnly);
+    if (missing.length === 0) continue;
+    const one = missing.length === 1;
+    const cards = `${counted(missing.length, 'card')} in ${counted(new Set(missing.map((entry) => entry.file)).size, readOnly ? 'read-only file' : 'file')} ${one ? 'has' : 'have'}`;
+    const their = one ? 'its' : 'their';
     lines.push(
       bundled
-        ? `warning: ${report.missingIds.length} cards in ${files} files have no id in their file; kb uses ids derived from file and question (maintainers: kb --kb <repo> scan --write-ids)`
-        : `warning: ${report.missingIds.length} cards in ${files} files have no id yet; run kb scan`,
+        ? `warning: ${cards} no id in ${their} file; kb uses ids derived from file and question (maintainers: kb --kb <repo> scan --write-ids)`
+        : readOnly
+          ? // kb scan cannot write into them: "run kb scan" sent the user to a command that left them so.
+            `warning: ${cards} no id in ${their} file; kb keeps ids derived from file and question, and kb scan writes them once a file is writable`
+          : `warning: ${cards} no id yet; run kb scan`,
     );
   }
   for (const entry of report.replay) lines.push(`error: card ${entry.id}: ${entry.problem}`);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
@@ -61,6 +61,13 @@ describe('kb doctor', () => {
     // It said "0 errors, 5 warnings" under that one line.
     expect(text.stdout).toMatch(/\n0 errors, 1 warning\n$/);
     expect(JSON.parse(doctor(root).stdout)).toMatchObject({ warnings: 1 });
+    // A read-only note: kb scan cannot write its id, so the line does not send the user there
+    // (it said "run kb scan", which left it as it was), and one card reads in the singular.
+    chmodSync(join(root, 'notes/new-5.md'), 0o444);
+    const split = runKb(['--kb', root, 'doctor'], { env: { COLUMNS: '400' } });
+    expect(split.stdout).toContain('warning: 4 cards in 4 files have no id yet; run kb scan\n');
+    expect(split.stdout).toContain('warning: 1 card in 1 read-only file has no id in its file; kb keeps ids derived from file and question, and kb scan writes them once a file is writable\n');
+    expect(split.stdout).toMatch(/\n0 errors, 2 warnings\n$/);
   });
 
   it('finds a note whose frontmatter disagrees with the database and --fix rewrites only those fields', () => {

@@ -57,7 +57,8 @@ export interface DoctorReport {
   integrity: { ok: boolean; messages: string[]; foreignKeyViolations: number };
   duplicates: { id: string; places: { file: KbPath; line: number }[] }[];
   /** Cards with no id in their file. */
-  missingIds: { file: KbPath; line: number; front: string }[];
+  /** Cards whose file holds no id; `readOnly`: its file is write-protected, so kb scan cannot write one (kb keeps a derived id). */
+  missingIds: { file: KbPath; line: number; front: string; readOnly: boolean }[];
   orphans: { id: string; path: string; line: number; front: string }[];
   unknownLabs: { id: string; path: string; line: number; lab: string }[];
   frontmatter: { id: string; file: KbPath; mismatches: FieldMismatch[]; fixed: boolean; fixError?: string }[];
@@ -137,9 +138,11 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     report.unreadable.push(...outcome.diagnostics.filter((d) => d.severity === 'error'));
     const fixes: Partial<Record<ReviewField, string | number | null>> = {};
     const found: DoctorReport['frontmatter'] = [];
+    let readOnly: boolean | null = null;
     for (const card of outcome.cards) {
       if (!card.idInFile) {
-        report.missingIds.push({ file: outcome.path, line: card.line, front: card.front });
+        readOnly ??= writeProtected(sources[index].abs);
+        report.missingIds.push({ file: outcome.path, line: card.line, front: card.front, readOnly });
         continue;
       }
       const list = places.get(card.id) ?? [];
@@ -177,12 +180,20 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   // finding, one line ("6000 cards in 6000 files have no id yet; run kb scan"): counted per
   // card, that line made "0 errors, 6076 warnings" of 77 warnings.
   report.warnings =
-    (report.missingIds.length > 0 ? 1 : 0) +
+    new Set(report.missingIds.map((entry) => entry.readOnly)).size +
     unknownLabWarnings(report.unknownLabs, new Set()).length +
     report.frontmatter.filter((entry) => !entry.fixed).length +
     report.unreadable.length - unreadableErrors +
     report.staleTempFiles.filter((file) => !file.removed).length;
   return report;
+}
+
+function writeProtected(abs: string): boolean {
+  try {
+    return isWriteProtected(statSync(abs));
+  } catch {
+    return false;
+  }
 }
 
 /** Rewrites a note's review fields, only if it is still the file that was checked. Returns why not, or null. */
