@@ -39,7 +39,7 @@ export function openDatabase(path: string): KbDatabase {
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');
-    if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') useWal(db);
+    if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') setJournalMode(db, 'wal');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
     if (path !== ':memory:') keepDeviceOnItsMachine(db, machineFingerprint());
@@ -51,15 +51,17 @@ export function openDatabase(path: string): KbDatabase {
 }
 
 /**
- * Puts the database in WAL mode. SQLite cannot while another connection writes it in rollback
- * mode (a kb filling it from the review logs, store/scratch-build.ts, which puts WAL back when
- * done): this connection then works in rollback mode, waiting for that writer's lock as for any.
+ * Sets the journal mode; false when another connection keeps SQLite from changing it
+ * (SQLITE_BUSY). A kb that opens the database while another fills it in rollback mode
+ * (store/scratch-build.ts, which puts WAL back when done) cannot put it in WAL mode: it then
+ * works in rollback mode, waiting for that writer's lock as for any.
  */
-function useWal(db: KbDatabase): void {
+export function setJournalMode(db: KbDatabase, mode: 'delete' | 'wal'): boolean {
   try {
-    db.pragma('journal_mode = WAL');
+    return db.pragma(`journal_mode = ${mode.toUpperCase()}`, { simple: true }) === mode;
   } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
+    throw error;
   }
 }
 

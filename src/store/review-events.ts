@@ -70,14 +70,15 @@ export interface ReplayedEntry {
 
 export const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)';
 
-/** An event's values in INSERT_EVENTS' column order. */
-export function eventValues(row: EventRow): unknown[] {
-  return [row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day];
+/** An event's values in INSERT_EVENTS' column order, pushed onto `values` (a bulk load reuses one array). */
+function pushEventValues(values: unknown[], row: EventRow): unknown[] {
+  values.push(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day);
+  return values;
 }
 
-/** eventValues(row), pushed onto `values`. */
-function pushEventValues(values: unknown[], row: EventRow): void {
-  values.push(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day);
+/** An event's values in INSERT_EVENTS' column order. */
+export function eventValues(row: EventRow): unknown[] {
+  return pushEventValues([], row);
 }
 
 /** How far a log file is read into the database; this device's own, also how far it is written (review-writes.ts). */

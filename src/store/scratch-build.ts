@@ -18,7 +18,7 @@
 // the database while the build runs finds it in rollback mode and cannot switch it to WAL
 // either: openDatabase leaves it so, and that kb's reads and writes wait for the build's lock
 // (busy_timeout) as they would for any writer.
-import type { KbDatabase } from './db.ts';
+import { setJournalMode, type KbDatabase } from './db.ts';
 
 /**
  * Runs `build` (which opens its own transaction) with the database in rollback-journal mode
@@ -26,7 +26,7 @@ import type { KbDatabase } from './db.ts';
  */
 export function withScratchBuild<T>(db: KbDatabase, build: () => T): T {
   // Inside a transaction SQLite cannot change the journal mode: the build then runs in the one there is.
-  const rollback = !db.inTransaction && switchJournal(db, 'delete');
+  const rollback = !db.inTransaction && setJournalMode(db, 'delete');
   const synchronous = db.pragma('synchronous', { simple: true }) as number;
   try {
     // FULL: the journal is synced before the database file is written, so a power cut rolls back.
@@ -44,17 +44,7 @@ export function withScratchBuild<T>(db: KbDatabase, build: () => T): T {
     if (rollback) {
       db.pragma(`synchronous = ${synchronous}`);
       // Busy (another kb opened it meanwhile and is reading): it stays in rollback mode until the next open switches it.
-      switchJournal(db, 'wal');
+      setJournalMode(db, 'wal');
     }
-  }
-}
-
-/** Sets the journal mode; false when another connection keeps SQLite from changing it. */
-function switchJournal(db: KbDatabase, mode: 'delete' | 'wal'): boolean {
-  try {
-    return db.pragma(`journal_mode = ${mode.toUpperCase()}`, { simple: true }) === mode;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_BUSY') return false;
-    throw error;
   }
 }
