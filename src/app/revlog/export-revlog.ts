@@ -4,7 +4,7 @@ import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
 import type { KbDatabase } from '../../store/db.ts';
 import { revlogQueries } from '../../store/revlog-queries.ts';
 import { cardNumbers } from '../../kb/revlog/card-number.ts';
-import { formatCardMap, formatRevlog, REVLOG_COLUMNS, type RevlogRow } from '../../kb/revlog/revlog-csv.ts';
+import { CARD_MAP_HEADER, formatCardMap, formatRevlog, REVLOG_COLUMNS, type RevlogRow } from '../../kb/revlog/revlog-csv.ts';
 
 /** A file in the way of an export: nothing was written. */
 export class RevlogExportError extends Error {
@@ -13,8 +13,6 @@ export class RevlogExportError extends Error {
     this.name = 'RevlogExportError';
   }
 }
-
-const MAP_HEADER = 'card_id,kb_id';
 
 export interface RevlogExport {
   file: string;
@@ -41,7 +39,7 @@ export function exportRevlog(db: KbDatabase, file: string): RevlogExport {
   // Both checked before either is written: a slip of the path (a note's, tab-completed) or a
   // FILE.ids.csv of the user's own beside it was replaced without a word, and lost.
   refuseToReplace(file, REVLOG_COLUMNS.join(','));
-  refuseToReplace(mapFile, MAP_HEADER);
+  refuseToReplace(mapFile, CARD_MAP_HEADER);
   writeFileSync(file, formatRevlog(rows));
   writeFileSync(mapFile, formatCardMap(numbers));
   return { file, mapFile, reviews: rows.length, cards: numbers.size };

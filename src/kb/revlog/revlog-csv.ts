@@ -75,9 +75,12 @@ export function parseRevlog(text: string): RevlogRead {
   return read;
 }
 
+/** The mapping file's header line. */
+export const CARD_MAP_HEADER = 'card_id,kb_id';
+
 /** The mapping file written beside an export: card_id,kb_id per card. */
 export function formatCardMap(numbers: ReadonlyMap<string, bigint>): string {
-  return `card_id,kb_id\n${[...numbers].map(([id, number]) => `${number},${id}\n`).join('')}`;
+  return `${CARD_MAP_HEADER}\n${[...numbers].map(([id, number]) => `${number},${id}\n`).join('')}`;
 }
 
 export function parseCardMap(text: string): Map<bigint, string> {
