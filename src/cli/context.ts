@@ -42,7 +42,7 @@ export interface OpenOptions {
   readOnly?: boolean;
 }
 
-/** The short form of the unadopted-folder hint (kb/location.ts) that kb review and kb quiz show: one line at 80 columns. */
+/** The short form of the unadopted-folder hint (kb/adopt.ts) that kb review and kb quiz show: one line at 80 columns. */
 export const UNADOPTED_NOTICE = "kb's bundled cards, not this folder's notes: kb init . makes them yours";
 
 /**
