@@ -1,7 +1,7 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, type StoredResult, type StoredSettings } from './history.ts';
+import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMeasured, formatMetric } from './metrics.ts';
 
 function cell(name: string, value: number | undefined): string {
@@ -79,7 +79,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
 
 export function compareJson(a: LabRunRow, b: LabRunRow): unknown {
   return {
-    runs: [a, b].map((run) => ({ id: run.id, lab: run.lab, startedAt: run.startedAt, status: run.status, backend: run.backend, settings: run.settings, result: run.result })),
+    runs: [a, b].map(storedRunJson),
     settingsChanged: settingsChanges(a.settings as StoredSettings, b.settings as StoredSettings),
   };
 }

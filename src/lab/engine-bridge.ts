@@ -168,6 +168,12 @@ export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks
     const report = await runBenchmark(benchmarkOptions(settings, hooks.signal, hooks.simDevice), (p) =>
       hooks.onProgress?.({ phase: p.phase, run: p.run, runs: p.runs, requestsDone: p.finished, requestsTotal: p.total }),
     );
+    // Stopped before any request finished (or failed): nothing was measured, as when stopped
+    // during warm-up. Its report would be zeros (0 requests, throughput 0.00 tokens/s) that
+    // read as figures and were stored as such. The backend that ran is still known.
+    if (report.partial && report.metrics.completed === 0 && report.metrics.failed === 0) {
+      return { completed: false, metrics: {}, report: null, table: '', device: report.engine.description ?? report.engine.device, backend: report.engine.backend };
+    }
     return {
       completed: !report.partial,
       metrics: metricsFromReport(report),

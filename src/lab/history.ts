@@ -236,20 +236,31 @@ export function historyText(name: string, title: string | null, runs: readonly L
   return `${out.join('\n')}\n`;
 }
 
-export function historyJson(name: string | null, runs: readonly LabRunRow[]): unknown {
+/**
+ * A stored run for `--json` (history, compare), one level deep and named as `kb lab <name>
+ * --json` names them: `settings` the full lab settings, `changed` what differed from the lab
+ * file, `sweep` and `endpoint` beside them. The row's settings column holds all four in one
+ * object; passed on as it is, it read `settings.settings.engine...`.
+ */
+export function storedRunJson(run: LabRunRow): Record<string, unknown> {
+  const stored = (run.settings ?? {}) as StoredSettings;
   return {
-    lab: name,
-    runs: runs.map((run) => ({
-      id: run.id,
-      lab: run.lab,
-      startedAt: run.startedAt,
-      finishedAt: run.finishedAt,
-      status: run.status,
-      backend: run.backend,
-      device: run.device,
-      verdict: ((run.result ?? {}) as StoredResult).verdict ?? null,
-      settings: run.settings,
-      result: run.result,
-    })),
+    id: run.id,
+    lab: run.lab,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    status: run.status,
+    backend: run.backend,
+    device: run.device,
+    endpoint: stored.endpoint ?? null,
+    verdict: ((run.result ?? {}) as StoredResult).verdict ?? null,
+    settings: stored.settings ?? null,
+    changed: Object.fromEntries((stored.changed ?? []).map(({ key, value }) => [key, value])),
+    sweep: stored.sweep ?? null,
+    result: run.result,
   };
+}
+
+export function historyJson(name: string | null, runs: readonly LabRunRow[]): unknown {
+  return { lab: name, runs: runs.map(storedRunJson) };
 }

@@ -81,7 +81,9 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
     }
   }
   if (result.note) out.push(`Note: ${result.note}`);
+  // What was stored: a run stopped before anything was measured keeps its settings and no figures.
+  const stored = result.status === 'partial' && result.points.length === 0 ? 'partial: its settings, no figures' : result.status;
   // Each command on a line that holds it whole: run together, a narrow panel broke one across two.
-  out.push(`Run #${result.runId} stored (${result.status}). Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
+  out.push(`Run #${result.runId} stored (${stored}). Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
   return `${out.join('\n')}\n`;
 }

@@ -196,11 +196,16 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     if (!run.completed) break;
   }
   if (status === 'ok' && capacity === null && lab.sweep?.relativeTo === 'capacity') status = 'partial';
+  // No point at all: stopped before any request finished (in warm-up, or before the first
+  // request was done). Said as such, not as a measurement that stopped short.
+  const nothingMeasured = points.length === 0;
   if (status === 'ok' && (signal?.aborted || points.length < planned.length || points.some((p) => p.partial))) {
     status = 'partial';
     note = lab.sweep
       ? `interrupted: ${points.filter((p) => !p.partial).length} of ${planned.length} points completed`
-      : 'interrupted before every request finished';
+      : nothingMeasured
+        ? 'interrupted before any request finished: nothing was measured'
+        : 'interrupted before every request finished';
   }
 
   const complete = points.filter((p) => !p.partial && p.label !== null);
@@ -239,7 +244,8 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     if (sweepCut && [outcome.check.numerator, outcome.check.denominator].some((term) => term !== null && isSweepMetric(term.metric))) {
       return { ...outcome, measured: null, pass: null, problem: 'the sweep was interrupted: its sweep-wide figures need every point' };
     }
-    return outcome.pass === null && status === 'partial' ? { ...outcome, problem: 'the run was interrupted before every request finished' } : outcome;
+    if (outcome.pass !== null || status !== 'partial') return outcome;
+    return { ...outcome, problem: nothingMeasured ? 'the run was interrupted before any request finished' : 'the run was interrupted before every request finished' };
   });
   const result: LabRunResult = {
     runId,

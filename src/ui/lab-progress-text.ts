@@ -19,14 +19,23 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
   let drawn = false;
   let latest: { progress: LabProgress; at: number } | null = null;
   let ticker: NodeJS.Timeout | null = null;
-  // On a pipe: the run in progress, until its line is written.
-  let unwritten: LabProgress | null = null;
+  // On a pipe: the run in progress, and when it last reported, until its line is written.
+  let unwritten: { progress: LabProgress; at: number } | null = null;
   // Short of the last column: the terminal's, else $COLUMNS when piped, else 80. On a terminal
   // the cursor stays at the bar's end, where Ctrl-C echoes "^C": two columns more are left for
   // it (a bar 79 wide on 80 columns wrapped the echo onto a line of its own).
   const width = () => (terminalColumns(stream) ?? 80) - (interactive ? 3 : 1);
-  const writeRun = () => {
-    if (unwritten !== null) stream.write(`${progressLine(unwritten, width())}\n`);
+  /**
+   * `stoppedNow`: the run was cut off (Ctrl-C, an error) rather than ended, so its line gives
+   * the clock at the stop, as the terminal's bar does; the time of its last report was the
+   * run's start when no request had finished, and the log read "0/256 requests · 0.0 s".
+   */
+  const writeRun = (stoppedNow = false) => {
+    if (unwritten !== null) {
+      const { progress, at } = unwritten;
+      const shown = stoppedNow ? { ...progress, elapsedMs: progress.elapsedMs + (now() - at) } : progress;
+      stream.write(`${progressLine(shown, width())}\n`);
+    }
     unwritten = null;
   };
 
@@ -47,7 +56,7 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
       if (!interactive) {
         // A run that ended short of its total (requests rejected) is written when the next starts.
         if (newRun) writeRun();
-        unwritten = progress;
+        unwritten = { progress, at: now() };
         if (progress.requestsDone >= progress.requestsTotal) writeRun();
         return;
       }
@@ -60,8 +69,8 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
       if (finished || newRun || now() - lastDraw >= 100) draw();
     },
     done() {
-      // A pipe's log says where an unfinished run stopped (Ctrl-C, an error).
-      writeRun();
+      // A pipe's log says where an unfinished run stopped (Ctrl-C, an error), and when.
+      writeRun(true);
       if (ticker !== null) clearInterval(ticker);
       ticker = null;
       if (interactive && drawn) stream.write('\r\x1b[2K');

@@ -41,6 +41,25 @@ describe('kb lab sweeps: chart, history, compare', () => {
     expect(compare.stdout).toMatch(new RegExp(`continuous batching cuts TTFT p95 by at least 15%\\n +#${json.id} ✓ [\\d.]+  #${json.id + 1} [✓✗] [\\d.]+`));
     for (const line of compare.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
 
+    // --json gives each run one level deep, its fields named as kb lab <name> --json names
+    // them: the settings column's own object was passed on whole (settings.settings.engine).
+    const compareJson = runKb(['lab', 'compare', String(json.id), String(json.id + 1), '--json'], { env });
+    expect(compareJson.code).toBe(0);
+    const compared = JSON.parse(compareJson.stdout) as { runs: Array<Record<string, unknown> & { settings: Record<string, unknown> }>; settingsChanged: string[] };
+    expect(compared.runs.map((r) => r.id)).toEqual([json.id, json.id + 1]);
+    const [before, after] = compared.runs;
+    expect(Object.keys(after).sort()).toEqual(['backend', 'changed', 'device', 'endpoint', 'finishedAt', 'id', 'lab', 'result', 'settings', 'startedAt', 'status', 'sweep', 'verdict']);
+    expect(after.settings).not.toHaveProperty('settings');
+    expect(before.settings).toMatchObject({ backend: 'sim', engine: { maxNumSeqs: 8 }, workload: { rate: 2000 } });
+    expect(after.settings).toMatchObject({ engine: { maxNumSeqs: 16 } });
+    expect(after.changed).toEqual({ backend: 'sim', 'workload.rate': 2000, 'engine.maxNumSeqs': 16 });
+    expect(after.sweep).toEqual({ key: 'engine.policy', labels: ['static', 'continuous'] });
+    expect(after).toMatchObject({ lab: 'batching', status: 'ok', backend: 'sim', endpoint: null, verdict: expect.any(String) });
+    expect(compared.settingsChanged).toEqual(['engine.maxNumSeqs: 8 -> 16']);
+    // kb lab history --json gives its runs in the same shape.
+    const historyJson = JSON.parse(runKb(['lab', 'history', 'batching', '--json'], { env }).stdout) as { runs: Array<Record<string, unknown>> };
+    expect(historyJson.runs[0]).toEqual(after);
+
     const missing = runKb(['lab', 'compare', String(json.id), '999'], { env });
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/no stored lab run #999/);

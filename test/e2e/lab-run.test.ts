@@ -1,9 +1,12 @@
 // kb lab <name> for real: a fast configuration of ttft-breakdown, its JSON, the history of
 // stored runs, and Ctrl-C in the middle of a run.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { kbBin, runKb, tempDir } from '../helpers/kb-cli.ts';
+import { spawnKb } from '../helpers/kb-cli-async.ts';
 
 interface RunJson {
   id: number;
@@ -93,4 +96,40 @@ describe('kb lab ttft-breakdown', () => {
     expect(runs[0]).toMatchObject({ status: 'partial', verdict: 'incomplete' });
     expect(runs[0].finishedAt).not.toBeNull();
   }, 60_000);
+
+  it('Ctrl-C on a pipe before any request finished says so: no report of zeros, and what was stored', async () => {
+    // gpt2 (124M) on the cpu: the engine takes a while to start and no request of 200 tokens
+    // finishes for many seconds, so the stop lands before any did. stdout and stderr are pipes.
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--set', 'model=gpt2', '--set', 'warmup=0', '--set', 'workload.requests=8', '--set', 'workload.outputTokens=200'], { env });
+    // The run has started once its row is stored (nothing is printed on a pipe before a run ends).
+    const started = Date.now();
+    const runStored = () => {
+      if (!existsSync(env.KB_DB)) return false;
+      const db = new Database(env.KB_DB, { readonly: true, fileMustExist: true });
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM lab_runs').get() as { n: number }).n > 0;
+      } catch {
+        return false; // the schema is still being made
+      } finally {
+        db.close();
+      }
+    };
+    while (!runStored() && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toMatch(/Note: interrupted before any request finished: nothing was measured\n/);
+    expect(run.stdout).toMatch(/Run #1 stored \(partial: its settings, no figures\)/);
+    expect(run.stdout).toMatch(/queue_wait\.p99 \/ ttft\.p99 = \? \(the run was interrupted before any request\s+finished\)/);
+    // No engine table of zeros reads as a measurement.
+    expect(run.stdout).not.toMatch(/streaming benchmark|Throughput|Requests: |0\.00 tokens\/s/);
+    // The pipe's progress line gives the clock at the stop, as the terminal's bar does, not 0.0 s.
+    const line = run.stderr.match(/0\/8 requests · run 1\/1 · ([\d.]+) s/);
+    expect(line, run.stderr).not.toBeNull();
+    expect(Number(line![1])).toBeGreaterThan(0);
+    const history = JSON.parse(runKb(['lab', 'history', 'ttft-breakdown', '--json'], { env }).stdout) as { runs: Array<{ status: string; result: { points: unknown[]; note: string } }> };
+    expect(history.runs[0]).toMatchObject({ status: 'partial', result: { points: [], note: 'interrupted before any request finished: nothing was measured' } });
+  }, 90_000);
 });

@@ -42,11 +42,11 @@ describe('lab progress', () => {
   });
 
   it('on a pipe, writes one line per run as it ends, and nothing per request', () => {
-    const piped = () => {
+    const piped = (now?: () => number) => {
       const stream = new PassThrough() as unknown as NodeJS.WriteStream;
       const out = { text: '' };
       (stream as unknown as PassThrough).on('data', (chunk: Buffer) => (out.text += chunk.toString()));
-      return { sink: textProgress(stream), out };
+      return { sink: textProgress(stream, now), out };
     };
     const { sink, out } = piped();
     for (let done = 0; done <= 256; done += 16) sink.update(at(done, { phase: 'warmup' }));
@@ -62,6 +62,14 @@ describe('lab progress', () => {
     for (let done = 0; done <= 64; done += 16) stopped.sink.update(at(done));
     stopped.sink.done();
     expect(stopped.out.text).toMatch(/^\[#+\.+\] 64\/256 requests · run 1\/1 · 4\.2 s\n$/);
+    // Stopped before any request finished: the clock reads the time of the stop, as the
+    // terminal's bar does, not the run's start (the log said "0/256 requests · 0.0 s").
+    let clock = 1000;
+    const early = piped(() => clock);
+    early.sink.update(at(0, { elapsedMs: 0 }));
+    clock = 2400;
+    early.sink.done();
+    expect(early.out.text).toMatch(/^\[\.+\] 0\/256 requests · run 1\/1 · 1\.4 s\n$/);
   });
 
   it('on a terminal, redraws in place at most every 100 ms and clears at the end', () => {

@@ -10,7 +10,7 @@ export function registerCompare(lab: Command): void {
     .description('show two stored runs side by side: settings, metrics at each point, expectations')
     .argument('<run>', 'a run id (see kb lab history)')
     .argument('<other>', 'another run id')
-    .option('--json', 'print both runs as JSON')
+    .option('--json', 'print both runs as JSON: runs (each with its settings, changed, sweep, endpoint, verdict and result, named as in kb lab <name> --json) and settingsChanged')
     .action(async (first: string, second: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
       const ids = [first, second].map((text) => {

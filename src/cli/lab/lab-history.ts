@@ -16,7 +16,7 @@ export function registerHistory(lab: Command): void {
     .description('list the stored runs of a lab, newest first, and what changed between the last two; without a name, the latest runs of every lab')
     .argument('[name]', 'the lab (left out: every lab)')
     .addOption(numberOption('--limit <n>', 'at most this many runs', 20))
-    .option('--json', 'print as JSON')
+    .option('--json', 'print as JSON: lab and runs, each with its settings, changed, sweep, endpoint, verdict and result (named as in kb lab <name> --json)')
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
       const limit = countOption('--limit', options.limit, 'runs');
