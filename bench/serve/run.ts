@@ -25,6 +25,7 @@
 // next to the figures.
 import type { Agent } from 'node:http';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -33,6 +34,8 @@ import { generateWorkload, type WorkloadRequest } from '../../src/engine/bench/w
 import { percentile } from '../../src/engine/metrics/percentile.ts';
 import { namedConfig } from '../../src/engine/model/model-config.ts';
 import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
+import { serverSide } from '../../src/lab/endpoint/measure.ts';
+import { scrapeHistograms } from '../../src/lab/endpoint/server-histograms.ts';
 import { loadLab } from '../../src/lab/lab-files.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/lab-settings.ts';
 import { startKbServe } from './kb-serve-process.ts';
@@ -62,12 +65,16 @@ interface SideResult {
   outputTokensPerS: number;
   ttftP50Ms: number;
   ttftP99Ms: number;
+  /** Exact means, to set beside the server's own (its histogram's sum over its count). */
+  ttftMeanMs: number;
   requests: number;
   failed: number;
   /** Serve only: CPU time of the measured run, the server's threads by kind and the benchmark client's (this process). */
   cpu?: ThreadCpu & { clientMs: number };
   /** The engine's steps and their time in the measured run (kb serve's from two scrapes of /metrics). */
   engine: EngineTime;
+  /** Serve only: TTFT as kb serve measured it (from the request's arrival), and the client's event-loop delay during the run. */
+  split?: { serverTtftMeanMs: number; serverTtftP50Ms: number; clientLoopDelayMeanMs: number; clientLoopDelayMaxMs: number };
 }
 
 interface EngineTime {
@@ -116,6 +123,7 @@ async function inProcess(): Promise<SideResult> {
     outputTokensPerS: m.outputTokensPerS,
     ttftP50Ms: m.ttftMs.p50,
     ttftP99Ms: m.ttftMs.p99,
+    ttftMeanMs: m.ttftMs.mean,
     requests: m.requests,
     failed: m.failed,
     engine: { steps, forwardMs, schedulingMs: overheadMs },
@@ -141,6 +149,7 @@ function summarizeHttp(outcomes: readonly StreamOutcome[], engine: EngineTime): 
     outputTokensPerS: (tokens * 1000) / duration,
     ttftP50Ms: percentile(ttfts, 50),
     ttftP99Ms: percentile(ttfts, 99),
+    ttftMeanMs: ttfts.reduce((a, b) => a + b, 0) / ttfts.length,
     requests: outcomes.length,
     failed: outcomes.length - ok.length,
     engine,
@@ -155,18 +164,32 @@ async function overServe(): Promise<SideResult & { serveEngine: string }> {
   try {
     for (let i = 0; i < settings.warmup; i++) await runOverHttp(server.url, requests, agent);
     const engineBefore = await scrapeEngineTime(server.url);
+    const histogramsBefore = await scrapeHistograms(server.url, {});
     const serverCpu = threadCpu(server.pid);
     const clientCpu = threadCpu('self');
+    // How late the client's own loop ran its callbacks: a first chunk it read late counts
+    // against the server's TTFT, though the server had sent it.
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
     const outcomes = await runOverHttp(server.url, requests, agent);
+    loopDelay.disable();
     const cpu = serverCpu();
     const client = clientCpu();
     const engineAfter = await scrapeEngineTime(server.url);
+    const serverTtft = serverSide(histogramsBefore, await scrapeHistograms(server.url, {}));
+    const ttftSeries = serverTtft.available ? serverTtft.series.ttft : undefined;
+    const split = ttftSeries && {
+      serverTtftMeanMs: ttftSeries.meanMs,
+      serverTtftP50Ms: ttftSeries.p50.value,
+      clientLoopDelayMeanMs: loopDelay.mean / 1e6,
+      clientLoopDelayMaxMs: loopDelay.max / 1e6,
+    };
     const engine = {
       steps: engineAfter.steps - engineBefore.steps,
       forwardMs: engineAfter.forwardMs - engineBefore.forwardMs,
       schedulingMs: engineAfter.schedulingMs - engineBefore.schedulingMs,
     };
-    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs }, serveEngine: server.engine };
+    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs }, split, serveEngine: server.engine };
   } finally {
     agent.destroy();
     await server.stop();
@@ -202,6 +225,15 @@ for (let i = 0; i < (args['skip-burst'] ? 0 : Number(args.pairs)); i++) {
     const c = b.cpu;
     const beside = c.mainMs + c.otherMs + c.clientMs;
     log(`      serve CPU ms: engine ${c.engineMs}; beside it ${beside} (HTTP thread ${c.mainMs}, other server threads ${c.otherMs}, client ${c.clientMs}), ${fmt((100 * beside) / c.engineMs, 0)}% of the engine's`);
+  }
+  // Where the TTFT overhead arises: inside kb serve (its TTFT runs from the request's arrival
+  // to the first chunk written) or between client and server (sending, loopback, reading).
+  if (b.split) {
+    const s = b.split;
+    log(
+      `      TTFT mean: in-process ${fmt(a.ttftMeanMs, 2)} ms; kb serve's own ${fmt(s.serverTtftMeanMs, 2)} ms (p50 ~${fmt(s.serverTtftP50Ms, 1)}, from buckets); ` +
+        `the client's ${fmt(b.ttftMeanMs, 2)} ms; client loop delay mean ${fmt(s.clientLoopDelayMeanMs, 2)} ms, max ${fmt(s.clientLoopDelayMaxMs, 1)} ms`,
+    );
   }
 }
 const throughputRatio = median(pairs.map((p) => p.serve.outputTokensPerS / p.inProcess.outputTokensPerS));
