@@ -19,7 +19,7 @@ export function revlogQueries(db: KbDatabase) {
     "SELECT 1 AS one FROM review_events WHERE card_id = ? AND at >= ? AND at < ? AND kind = 'rate' AND rating = ? LIMIT 1",
   );
   const forgetBetween = db.prepare<[string, number, number], { one: number }>(
-    "SELECT 1 AS one FROM review_events WHERE card_id = ? AND kind = 'forget' AND at > ? AND at <= ? LIMIT 1",
+    "SELECT 1 AS one FROM review_events WHERE card_id = ? AND kind = 'forget' AND at >= ? AND at < ? LIMIT 1",
   );
   const cardExists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM fsrs WHERE card_id = ?');
   return {
@@ -30,9 +30,9 @@ export function revlogQueries(db: KbDatabase) {
     hasRating(cardId: string, time: { from: number; until: number }, rating: number): boolean {
       return sameRating.get(cardId, time.from, time.until, rating) !== undefined;
     },
-    /** Whether the log holds a forget of the card after `after` and at or before `until`. */
-    hasForgetBetween(cardId: string, after: number, until: number): boolean {
-      return forgetBetween.get(cardId, after, until) !== undefined;
+    /** Whether the log holds a forget of the card at a time in [from, until). */
+    hasForgetBetween(cardId: string, from: number, until: number): boolean {
+      return forgetBetween.get(cardId, from, until) !== undefined;
     },
     cardExists(cardId: string): boolean {
       return cardExists.get(cardId) !== undefined;

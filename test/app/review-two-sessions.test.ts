@@ -154,6 +154,34 @@ describe('two kb review sessions at once', () => {
     expect(shown(run, START + 3_000)).toBe(card);
   });
 
+  it('a rating of this session undone from the shell leaves its counts at its next card: done, new and learning as a fresh launch has them, and the card is shown again (found as a user: the header kept done 1, learning 1)', async () => {
+    const { services } = await twoSessions();
+    const run = reviewRun(services[0], START);
+    const first = shown(run, START)!;
+    expect(run.rate(first, 3, START + 1_000, 1_000).message).toBeNull();
+    const second = shown(run, START + 1_100)!;
+    expect(run.counts()).toEqual({ done: 1, new: 5, learning: 1, review: 0 });
+    // kb undo in another terminal takes it back: the next card the session reads, it knows.
+    expect(services[1].undo()).toMatchObject({ cardId: first });
+    expect(shown(run, START + 2_000)).toBe(first);
+    expect(run.counts()).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    expect(queueOf(run)).toEqual(queueOf(reviewRun(services[1], START + 2_000)));
+
+    // Undone again while another card is on screen, which the user then answers: that answer
+    // is the session's one, and the card taken back comes next.
+    expect(run.rate(first, 3, START + 3_000, 1_000).message).toBeNull();
+    expect(shown(run, START + 3_100)).toBe(second);
+    expect(services[1].undo()).toMatchObject({ cardId: first });
+    expect(run.rate(second, 3, START + 4_000, 1_000).message).toBeNull();
+    expect(run.counts()).toEqual({ done: 1, new: 5, learning: 1, review: 0 });
+    expect(shown(run, START + 4_100)).toBe(first);
+    expect(queueOf(run)).toEqual(queueOf(reviewRun(services[1], START + 4_100)));
+    expect(run.summary(START + 4_100)).toMatchObject({ cards: 1, elapsedMs: 1_000 });
+    // u here now takes back this session's standing answer, the second card's.
+    expect(run.undo(START + 5_000).message).toBe('undid Good');
+    expect(run.counts().done).toBe(0);
+  });
+
   it('an undo refused because a later rating from another kb stands is still there once that one is undone (found by a probe: the next u said nothing to undo)', async () => {
     const { services } = await twoSessions();
     const run = reviewRun(services[0], START);

@@ -1,7 +1,7 @@
 // The FSRS tools' revlog CSV: kb export --revlog, then kb import --revlog into a fresh
 // knowledge base with the same cards gives the same schedule; importing again adds nothing;
 // rows that cannot be placed are refused with a count and a reason.
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -65,6 +65,45 @@ describe('revlog CSV', () => {
     // Into the knowledge base it came from: every rating is already there under its own id.
     expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 events from 41 rows; 42 already in the log\n');
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
+  });
+
+  it('a forget is never imported twice: the same file again, a file in whole seconds into the knowledge base it came from, or after the same history in milliseconds (found as a user: a second forget event)', () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    // Good, Good a day later, a kb forget, then Again: the forget 200 ms into the second of the
+    // Again after it (a file in seconds says that review came at the start of its second).
+    const start = Date.UTC(2024, 2, 4, 9, 0, 0) + 123;
+    const again = start + 2 * 86_400_000 + 877 + 500;
+    const lines = [
+      { id: 'd-1', device: 'laptop', n: 0, card: 'aaaaaaaaaaaa', at: start, kind: 'rate', day: '2024-03-04', rating: 3, duration: 1000 },
+      { id: 'd-2', device: 'laptop', n: 1, card: 'aaaaaaaaaaaa', at: start + 86_400_000, kind: 'rate', day: '2024-03-05', rating: 3, duration: 1000 },
+      { id: 'd-forget', device: 'laptop', n: 2, card: 'aaaaaaaaaaaa', at: again - 300, kind: 'forget', day: '2024-03-06' },
+      { id: 'd-3', device: 'laptop', n: 3, card: 'aaaaaaaaaaaa', at: again, kind: 'rate', day: '2024-03-06', rating: 1, duration: 1000 },
+    ];
+    mkdirSync(join(root, 'reviews'));
+    writeFileSync(join(root, 'reviews/laptop.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    const dir = tempDir('kb-revlog-');
+    const ms = join(dir, 'ms.csv');
+    expect(runKb(['--kb', root, 'export', '--revlog', ms]).code).toBe(0);
+    const seconds = join(dir, 'seconds.csv');
+    writeFileSync(seconds, readFileSync(ms, 'utf8').replace(/^(\d+),(\d{10})\d{3},/gm, '$1,$2000,'));
+    writeFileSync(join(dir, 'seconds.ids.csv'), readFileSync(join(dir, 'ms.ids.csv')));
+    const forgets = (kb: string) => readdirSync(join(kb, 'reviews')).flatMap((file) => readFileSync(join(kb, 'reviews', file), 'utf8').split('\n')).filter((line) => line.includes('"kind":"forget"')).length;
+    const cards = (kb: string) => (JSON.parse(runKb(['--kb', kb, 'cards', '--json']).stdout) as Array<Record<string, unknown>>).map(({ id, reps, lapses, state, due }) => ({ id, reps, lapses, state, due }));
+
+    // Into the knowledge base it came from: the forget is there already, under its own id.
+    for (const file of [ms, seconds]) expect(runKb(['--kb', root, 'import', '--revlog', file]).stdout).toMatch(/^imported 0 events from 3 rows; 4 already in the log$/m);
+    expect(forgets(root)).toBe(1);
+
+    // Into a fresh copy of the notes: once, then again, then the same history in seconds.
+    const fresh = tempDir('kb-fresh-');
+    cpSync(join(root, 'notes'), join(fresh, 'notes'), { recursive: true });
+    writeFileSync(join(fresh, 'kb.json'), '{}\n');
+    expect(runKb(['--kb', fresh, 'import', '--revlog', ms]).stdout).toMatch(/^imported 4 events from 3 rows; 0 already in the log$/m);
+    expect(runKb(['--kb', fresh, 'import', '--revlog', ms]).stdout).toMatch(/^imported 0 events from 3 rows; 4 already in the log$/m);
+    expect(runKb(['--kb', fresh, 'import', '--revlog', seconds]).stdout).toMatch(/^imported 0 events from 3 rows; 4 already in the log$/m);
+    expect(forgets(fresh)).toBe(1);
+    expect(cards(fresh)).toEqual(cards(root));
   });
 
   it("into a copy of the notes, whose frontmatter already counts the reviews: the same schedule, not twice the reps", () => {

@@ -6,7 +6,7 @@ import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { QueueCard } from '../../srs/queue.ts';
-import { AlreadyUndoneError, CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
+import { AlreadyUndoneError, CardChangedError, changedSinceShown, queueCardOf, shownScheduleOf, UndoError, UnknownCardError, type QueueRequest, type ReviewCard, type ReviewService, type ShownSchedule } from './review-service.ts';
 import type { ReviewSession, SessionLists } from '../../srs/session-queue.ts';
 import { leechMessage } from '../../srs/leech.ts';
 import { clockBehindMessage } from '../../srs/replay.ts';
@@ -99,9 +99,43 @@ export class ReviewRun implements ReviewController {
   }
 
   next(now: number): ScreenNext {
+    this.followUndoneElsewhere();
     const notice = this.followStudyDay(now);
     const next = this.nextOfSession(now);
     return withNotice(next, notice);
+  }
+
+  /**
+   * This run's latest actions that an undo elsewhere took back (kb undo in a shell takes this
+   * device's latest, which is often this run's): each leaves the undo stack and its card comes
+   * back as it now is, as u here would have done. The header's counts (done, new, learning)
+   * kept the answer until quit (found as a user: done 1, learning 1 after the rating was
+   * undone, and the card, met again, was dropped from the session). kb undo always takes the
+   * device's latest, so what it took back of this run is the top of its stack: looked at
+   * before each action of this run is stacked (rate, bury, suspend) and each next card.
+   */
+  private followUndoneElsewhere(): void {
+    for (let step = this.undoSteps.at(-1); step !== undefined && !this.service.stands(step.uuid); step = this.undoSteps.at(-1)) {
+      this.undoSteps.pop();
+      this.takenBack(step);
+    }
+  }
+
+  /** The session takes back an action of this run that was undone: its card, its answer and its time. */
+  private takenBack(step: UndoStep): void {
+    this.cache.delete(step.card.id);
+    if (step.kind !== 'rate') return this.session.restored(step.card, false);
+    this.studiedMs -= step.answerMs ?? 0;
+    let card: QueueCard;
+    try {
+      card = this.service.queueCard(step.card.id);
+    } catch (error) {
+      if (!(error instanceof UnknownCardError)) throw error;
+      // Gone from the database since (a scan): its answer is still taken back, the card stays out.
+      this.session.restored(step.card, true);
+      return this.session.removed(step.card.id);
+    }
+    this.session.restored(card, true);
   }
 
   /**
@@ -206,6 +240,8 @@ export class ReviewRun implements ReviewController {
   }
 
   rate(cardId: string, grade: Grade, now: number, durationMs: number): ActionResult {
+    // Before this answer goes on the stack: what was undone elsewhere is no longer its top.
+    this.followUndoneElsewhere();
     let outcome;
     try {
       outcome = this.service.rate(cardId, grade, now, durationMs, this.cache.get(cardId));
@@ -244,7 +280,7 @@ export class ReviewRun implements ReviewController {
     } catch (error) {
       if (error instanceof AlreadyUndoneError) {
         // The card is back as it was before this session's action: the session takes it back too.
-        this.session.restored(step.kind === 'rate' ? this.service.queueCard(step.card.id) : step.card, step.kind === 'rate');
+        this.takenBack(step);
         return { message: error.message };
       }
       if (error instanceof UndoError) {
@@ -275,6 +311,7 @@ export class ReviewRun implements ReviewController {
 
   /** Bury or suspend: the card leaves today's session, and the action is logged for undo. */
   private leave(cardId: string, kind: 'bury' | 'suspend', now: number, message: string): ActionResult {
+    this.followUndoneElsewhere();
     const outcome = this.service.act(cardId, kind, now);
     const card = queueCardOf(cardId, outcome.before);
     this.cache.delete(cardId);

@@ -406,6 +406,11 @@ export class ReviewService {
     return { ...today, tomorrow: Math.max(0, this.dueByEndOfTomorrow(now, filter) - today.learning - today.review - today.later) };
   }
 
+  /** Whether this rating or card action still stands: false once an undo took it back (here or in another kb). */
+  stands(uuid: string): boolean {
+    return this.ratings.stands(uuid);
+  }
+
   /** The queue entry for a card in its current state (for putting it back after undo). */
   queueCard(cardId: string): QueueCard {
     return queueCardOf(cardId, this.requireRow(cardId));

@@ -2,8 +2,8 @@
 // another kb) become events of this device's log, so they merge and replay like any other.
 // A row's card is found through the mapping file, else as a kb id written as a number; rows
 // that cannot be placed are refused with a count and a reason, and nothing is imported twice:
-// an event's id is derived from its card, time and answer, and a rating already in the log
-// under another id (exported from this knowledge base) is skipped too. One that comes in by a
+// an event's id is derived from its card, time and answer, and a rating or a forget already in
+// the log under another id (exported from this knowledge base) is skipped too. One that comes in by a
 // merge later (another clone's log) is recognised by the replay (srs/imported-copies.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -77,7 +77,13 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     isDuplicate: (event) =>
       event.kind === 'rate'
         ? queries.hasRating(event.card, importedTimeWindow(event.at), event.rating as number)
-        : queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, event.at + 1),
+        : // The forget itself was logged between the two reviews: after the one before (at or
+          // after its time as read) and before the review that follows, which is at `at + 1`
+          // as read, and up to the end of that second when the file keeps whole seconds (a
+          // file in seconds of a history with a kb forget added the forget again, found by
+          // importing it twice: into the knowledge base it came from, or after the same
+          // history in milliseconds).
+          queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, importedTimeWindow(event.at + 1).until),
   });
   // Rows are placed in time order: their lines are said in file order, the first ones.
   const refused = [...refusals].map(([reason, lines]) => ({ reason, count: lines.length, lines: [...lines].sort((a, b) => a - b).slice(0, 5) }));
