@@ -64,7 +64,8 @@ card shows the values kb review asks today. Rate a card from a script with kb ra
         if (flags.json) {
           process.stdout.write(`${JSON.stringify({ now: new Date(now).toISOString(), dayEnds: new Date(service.dayEnd(now)).toISOString(), counts, cards: entries }, null, 2)}\n`);
         } else {
-          process.stdout.write(formatDue(counts, entries, now, terminalColumns() ?? 80));
+          const { cardQueries } = await import('../store/card-rows.ts');
+          process.stdout.write(formatDue(counts, entries, now, terminalColumns() ?? 80, cardQueries(kb.db).liveCount()));
         }
       } finally {
         kb.db.close();

@@ -6,7 +6,7 @@ import { ExitCode, UserError } from './errors.ts';
 import { checkFilter } from './filter-check.ts';
 import { countOption, numberOption } from './number-option.ts';
 import { helpText } from './help-layout.ts';
-import { fittedToTerminal } from './terminal-output.ts';
+import { fittedToTerminal, terminalColumns } from './terminal-output.ts';
 
 interface QuizFlags {
   tag?: string;
@@ -83,7 +83,8 @@ Example (bundled knowledge base: a TPOT of 25 ms):
         }
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
-        const summary = await renderQuiz(run, screenNotice(kb));
+        // The summary line within the width fittedToTerminal keeps to, so it breaks between tags.
+        const summary = await renderQuiz(run, (terminalColumns() ?? 80) - 1, screenNotice(kb));
         process.stdout.write(`${await fittedToTerminal(summary.line)}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {

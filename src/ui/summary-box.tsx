@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { packParts } from './text/pack-parts.ts';
 
 /** The border and padding on each side of the box's lines. */
-const FRAME_COLUMNS = 4;
+export const FRAME_COLUMNS = 4;
 
 export function SummaryBox({ title, color, tally, width, children }: { title: string; color: string; tally: string[]; width: number; children: ReactNode }) {
   return (

@@ -160,4 +160,17 @@ describe('kb rate with the clock set back', () => {
     const again = runKb(['--kb', kb.root, 'rate', id, 'good'], { env: { HOME: home } });
     expect(again).toMatchObject({ code: 0, stderr: '' });
   });
+
+  it('on a knowledge base with no cards says how to add one, not "come back tomorrow" and "run kb scan" (kb due scans itself; found as a user)', () => {
+    const root = join(tempDir(), 'kb');
+    expect(runKb(['init', '--empty', root]).code).toBe(0);
+    const empty = runKb(['--kb', root, 'due']);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toBe('No cards yet. Add one: kb add "Question?" --answer "Answer."\n');
+    // With a card, none of it due: the usual word, pointing at kb add rather than kb scan.
+    expect(runKb(['--kb', root, 'add', 'What is TTFT?', '--answer', 'Time to first token.']).code).toBe(0);
+    const id = (JSON.parse(runKb(['--kb', root, 'due', '--json']).stdout) as DueJson).cards[0]!.id;
+    expect(runKb(['--kb', root, 'rate', id, 'easy']).code).toBe(0);
+    expect(runKb(['--kb', root, 'due']).stdout).toBe('Nothing due. Come back tomorrow (or add cards: kb add).\n');
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runKb } from '../helpers/kb-cli.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runKb, tempDir } from '../helpers/kb-cli.ts';
 import { cardIdOf, reviewKb } from './review-fixture.ts';
 
 describe('kb stats', () => {
@@ -21,5 +23,20 @@ describe('kb stats', () => {
       expect(text.stdout).toContain(title);
     }
     expect(text.stdout).toMatch(/█/);
+  });
+
+  it('says there is nothing to chart on a fresh knowledge base, not a chart with "0" at both ends of its scale (found as a user)', () => {
+    const root = join(tempDir(), 'kb');
+    expect(runKb(['init', '--empty', root]).code).toBe(0);
+    const empty = runKb(['--kb', root, 'stats']);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain('Nothing to chart yet: no cards. Add one: kb add "Question?" --answer "Answer."');
+    expect(empty.stdout).not.toMatch(/^\s*0 │/m);
+    // A note, never reviewed: new cards are not in the forecast until their first review.
+    writeFileSync(join(root, 'notes/ttft.md'), '# What is TTFT?\n\nTime to first token.\n');
+    const unreviewed = runKb(['--kb', root, 'stats']);
+    expect(unreviewed.stdout).toContain('Cards by state (1 in all)');
+    expect(unreviewed.stdout).toContain('Nothing to chart yet: cards are scheduled by their first review (kb review).');
+    expect(unreviewed.stdout).not.toMatch(/^\s*0 │/m);
   });
 });

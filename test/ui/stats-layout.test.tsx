@@ -4,6 +4,7 @@ import { renderToString } from 'ink';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { BarList } from '../../src/ui/charts/BarList.tsx';
+import { ColumnChart } from '../../src/ui/charts/ColumnChart.tsx';
 import { statsText } from '../../src/ui/charts/StatsView.tsx';
 import type { StatsReport } from '../../src/app/stats/stats-report.ts';
 
@@ -51,5 +52,16 @@ describe('kb stats layout', () => {
       expect(lines.some((line) => /^\s*\d+\s*$/.test(line)), 'a count alone on a line').toBe(false);
       expect(lines.some((line) => line.includes('100.0% of 3'))).toBe(true);
     }
+  });
+
+  it('labels the forecast\'s scale once each end: an empty forecast is a line, and a chart of zeros has one "0"', () => {
+    const none = { ...report(), forecast: report().forecast.map((day) => ({ ...day, count: 0 })) };
+    const text = statsText(none as StatsReport, 80);
+    expect(text).toContain('No card falls due in the next 30 days.');
+    expect(text).not.toContain('└');
+    const zeros = renderToString(<ColumnChart values={[0, 0, 0]} height={4} columnWidth={2} axis="today" />, { columns: 40 });
+    expect(zeros.split('\n').filter((line) => /^\s*0 │/.test(line))).toHaveLength(1);
+    const some = renderToString(<ColumnChart values={[0, 3, 1]} height={4} columnWidth={2} axis="today" />, { columns: 40 }).split('\n');
+    expect([some[0]!.slice(0, 3), some[3]!.slice(0, 3)]).toEqual(['3 │', '0 │']);
   });
 });

@@ -2,6 +2,7 @@
 // a space at the start of a row (" Time: 5s", issue #13 item 7a); at 200 it was drawn 200
 // columns wide around lines of 40.
 import { renderToString } from 'ink';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { SummaryView } from '../../src/ui/review/SummaryView.tsx';
 import { QuizEnd } from '../../src/ui/quiz/QuizEnd.tsx';
@@ -37,5 +38,26 @@ describe('the quiz end box', () => {
     const text = renderToString(<QuizEnd summary={none} total={5} width={79} />, { columns: 80 });
     expect(text).toContain('Score: -');
     expect(text).not.toContain('0/0');
+  });
+
+  it('keeps each long tag (English or Chinese) on one line with its score at 80 columns (a score wrapped onto the next line, found as a user)', () => {
+    const weakestTags = [
+      { tag: 'continuous-batching-with-chunked-prefill-and-preemption-and-prefix-caching-policies', correct: 0, asked: 1 },
+      { tag: 'kv-cache-paged-attention-block-tables', correct: 1, asked: 12 },
+      { tag: '连续批处理与分块预填充的调度策略以及前缀缓存和抢占恢复机制的详细比较与取舍', correct: 2, asked: 3 },
+    ];
+    const quiz = { asked: 16, correct: 3, score: 3 / 16, elapsedMs: 9_000, weakestTags };
+    const lines = renderToString(<QuizEnd summary={quiz} total={16} width={79} />, { columns: 80 }).split('\n');
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(79);
+    const inside = lines.slice(1, -1).map((line) => line.slice(2, -1).trimEnd());
+    expect(inside[2]).toBe('Weakest tags:');
+    expect(inside.slice(3, 6)).toEqual([
+      expect.stringMatching(/^ {2}continuous-batching-with-chunked-prefill-.*… +0\/1$/),
+      expect.stringMatching(/^ {2}kv-cache-paged-attention-block-tables +1\/12$/),
+      expect.stringMatching(/^ {2}连续批处理与分块预填充的调度策略.*… +2\/3$/),
+    ]);
+    // The scores in one column.
+    expect(new Set(inside.slice(3, 6).map((row) => stringWidth(row)))).toEqual(new Set([stringWidth(inside[3]!)]));
+    expect(inside[6]).toBe('Enter or q to leave');
   });
 });

@@ -18,7 +18,8 @@ export function ColumnChart({ values, height, columnWidth, axis }: ColumnChartPr
     <Box flexDirection="column">
       {columnLines(values, height, columnWidth).map((line, row) => (
         <Text key={row}>
-          <Text dimColor>{`${row === 0 ? String(max).padStart(scale) : row === height - 1 ? '0'.padStart(scale) : ' '.repeat(scale)} │`}</Text>
+          {/* All zeros: the scale is its "0" alone, not "0" at the top as well. */}
+          <Text dimColor>{`${row === 0 && max > 0 ? String(max).padStart(scale) : row === height - 1 ? '0'.padStart(scale) : ' '.repeat(scale)} │`}</Text>
           <Text color="cyan">{line}</Text>
         </Text>
       ))}

@@ -19,6 +19,18 @@ function percent(value: number | null): string {
   return value === null ? '–' : `${(value * 100).toFixed(1)}%`;
 }
 
+/**
+ * What stands in for the due forecast when no card falls due in it: an empty chart had "0" at
+ * both ends of its scale (found as a user on a fresh knowledge base), and said nothing of how
+ * to get something to chart. New cards are not in the forecast until their first review.
+ */
+function emptyForecastLine(report: StatsReport): string {
+  if (report.counts.total === 0) return 'Nothing to chart yet: no cards. Add one: kb add "Question?" --answer "Answer."';
+  const reviewed = report.stability.reduce((sum, bucket) => sum + bucket.count, 0);
+  if (reviewed === 0) return 'Nothing to chart yet: cards are scheduled by their first review (kb review).';
+  return `No card falls due in the next ${report.forecast.length} days.`;
+}
+
 /** The weakest tags shown; the rest are counted (a dropped tag went unsaid). */
 const QUIZ_TAGS_SHOWN = 12;
 
@@ -32,7 +44,11 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
   return (
     <Box flexDirection="column" width={width}>
       <Section title={`Due in the next ${report.forecast.length} days (${dueTotal} cards; today includes overdue)`}>
-        <ColumnChart values={report.forecast.map((d) => d.count)} height={6} columnWidth={columnWidth} axis={axis} />
+        {dueTotal === 0 ? (
+          <Text>{emptyForecastLine(report)}</Text>
+        ) : (
+          <ColumnChart values={report.forecast.map((d) => d.count)} height={6} columnWidth={columnWidth} axis={axis} />
+        )}
       </Section>
       <Section title={`Reviews per day, last ${report.reviewsPerDay.length / 7} weeks (${report.reviewsPerDay.reduce((s, d) => s + d.count, 0)} reviews)`}>
         <Heatmap days={report.reviewsPerDay} />

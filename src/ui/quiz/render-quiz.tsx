@@ -5,8 +5,11 @@ import { QuizScreen, type QuizDriver } from './QuizScreen.tsx';
 import { quizSummaryLine } from './quiz-text.ts';
 import { wasInterrupted } from '../screen-input.ts';
 
-/** The summary line to print, and whether the quiz ended by Ctrl-C (kb exits 130). */
-export async function renderQuiz(driver: QuizDriver, notice?: string): Promise<{ line: string; interrupted: boolean }> {
+/**
+ * The summary line to print (within `width` cells: broken between its tags where it is wider),
+ * and whether the quiz ended by Ctrl-C (kb exits 130).
+ */
+export async function renderQuiz(driver: QuizDriver, width: number, notice?: string): Promise<{ line: string; interrupted: boolean }> {
   let endedAt: number | null = null;
   const app = render(<QuizScreen driver={driver} notice={notice} onFinish={(at) => (endedAt = at)} />, {
     alternateScreen: true,
@@ -17,5 +20,5 @@ export async function renderQuiz(driver: QuizDriver, notice?: string): Promise<{
     exitOnCtrlC: false,
   });
   const interrupted = wasInterrupted(await app.waitUntilExit());
-  return { line: quizSummaryLine(driver.summary(endedAt ?? Date.now())), interrupted };
+  return { line: quizSummaryLine(driver.summary(endedAt ?? Date.now()), width), interrupted };
 }

@@ -24,11 +24,18 @@ export interface DueCounts {
 /** Cells a question keeps before a lab tag beside it is shortened. */
 const QUESTION_ROOM = 20;
 
-export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: number, columns: number): string {
+/**
+ * `cardsInKb`: the knowledge base's cards, filters aside. None at all is not "come back
+ * tomorrow": it says how to add one. kb due scans before it lists, so "run kb scan" (as it
+ * said) sent the user to a command that changes nothing (found as a user on a fresh kb init).
+ */
+export function formatDue(counts: DueCounts, entries: readonly DueEntry[], now: number, columns: number, cardsInKb?: number): string {
   const total = counts.learning + counts.review + counts.new;
   const lines = [
     total === 0 && counts.later === 0
-      ? 'Nothing due. Come back tomorrow (or add cards and run kb scan).'
+      ? cardsInKb === 0
+        ? 'No cards yet. Add one: kb add "Question?" --answer "Answer."'
+        : 'Nothing due. Come back tomorrow (or add cards: kb add).'
       : `Due now: ${counts.learning} learning, ${counts.review} review, ${counts.new} new` +
         (counts.later > 0 ? `; ${counts.later} learning later today` : ''),
   ];
