@@ -6,7 +6,7 @@
 // runs with a code cache of its own. The bundle is keyed by the size and mtime of every
 // source file, the lockfile and this file: an edit is picked up on the next run, as with
 // tsx, and nothing generated is ever committed.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -229,12 +229,28 @@ async function build(outdir) {
   ]);
 }
 
-/** Bundles of older sources go after a day (a kb started a moment ago may still be reading one). */
-function pruneOldBundles(current) {
-  const dayAgo = Date.now() - 86_400_000;
-  for (const name of readdirSync(cacheDir)) {
-    const path = join(cacheDir, name);
-    if (name !== current && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+/**
+ * How long a bundle of other sources stays after its last start. Each is ~35 MB with its code
+ * caches, and every edit of a source makes a new one: a day of edits had left 3.4 GB here when
+ * they lasted a day. A kb still running on a bundle that goes starts its worker threads from
+ * source (src/kb/worker-script.ts, src/engine/thread-entry.ts); its own code is read already.
+ */
+export const UNUSED_BUNDLE_MS = 3_600_000;
+
+/** Marks a bundle as started now (its folder's mtime), at most every few minutes: the prune keeps bundles in use. */
+export function markUsed(dir, now = Date.now()) {
+  try {
+    if (now - statSync(dir).mtimeMs > UNUSED_BUNDLE_MS / 12) utimesSync(dir, now / 1000, now / 1000);
+  } catch {
+    // a read-only install or a bundle just pruned: nothing to keep
+  }
+}
+
+/** Bundles (and staging folders of builds that died) not started for UNUSED_BUNDLE_MS go. */
+export function pruneOldBundles(current, dir = cacheDir, now = Date.now()) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name !== current && statSync(path).mtimeMs < now - UNUSED_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -251,7 +267,10 @@ export async function bundledEntry() {
   }
   const dir = join(cacheDir, key);
   const main = join(dir, 'main.cjs');
-  if (existsSync(main)) return main;
+  if (existsSync(main)) {
+    markUsed(dir);
+    return main;
+  }
   try {
     mkdirSync(cacheDir, { recursive: true });
     // Build aside and rename, so that two kb processes starting at once never see half a bundle.

@@ -2,12 +2,16 @@
 // builds them beside it), each starts from a bundle of its own: ~0.1 s, where registering tsx
 // and loading its TypeScript sources took ~0.3 CPU-seconds a thread (the cpu backend starts
 // one per core). Run from source, from the .js entry beside the sources, which registers tsx.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The bundle's folder, which bin/bundle.js defines in the bundles it builds; undefined from source. */
-const bundleDir = (globalThis as { kbBundleDir?: string }).kbBundleDir;
-
-/** The script a worker thread runs: bundle `name` beside kb's, else `source` (its .js entry). */
+/**
+ * The script a worker thread runs: bundle `name` beside kb's (bin/bundle.js defines their folder
+ * in the bundles it builds), else `source` (its .js entry): from source, or in a kb that
+ * outlived its bundle (pruned after newer sources were built).
+ */
 export function threadEntry(name: 'engine-worker' | 'cpu-worker', source: URL): string | URL {
-  return bundleDir === undefined ? source : join(bundleDir, `${name}.cjs`);
+  const bundleDir = (globalThis as { kbBundleDir?: string }).kbBundleDir;
+  const bundled = bundleDir === undefined ? null : join(bundleDir, `${name}.cjs`);
+  return bundled !== null && existsSync(bundled) ? bundled : source;
 }

@@ -1,14 +1,16 @@
 // bin/kb.js runs a bundle of the sources (bin/bundle.js) with a code cache of its own
 // (bin/run-bundle.js): it must behave exactly as the sources run through tsx, be rebuilt
 // whenever a source changes, and a cache must only ever save time.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import stringWidth from 'string-width';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: bin/ is plain JavaScript without declarations
-import { applyPatch, cacheDir, fingerprint, packagePatches } from '../../bin/bundle.js';
+import { applyPatch, cacheDir, fingerprint, markUsed, packagePatches, pruneOldBundles, UNUSED_BUNDLE_MS } from '../../bin/bundle.js';
+import { threadEntry } from '../../src/engine/thread-entry.ts';
+import { workerScript } from '../../src/kb/worker-script.ts';
 // @ts-expect-error: bin/ is plain JavaScript without declarations
 import { codeCachePath, commandName } from '../../bin/run-bundle.js';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
@@ -61,6 +63,43 @@ describe('the start-up bundle', () => {
   it('prints the version of package.json', () => {
     const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
     for (const flag of ['--version', '-V']) expect(runKb([flag])).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it('prunes bundles not started for an hour (each edit of a source made one: 3.4 GB in a day), keeping those in use', () => {
+    const dir = tempDir('kb-bundle-prune-');
+    const now = Date.now();
+    const unused = UNUSED_BUNDLE_MS as number;
+    const made = (name: string, ageMs: number) => {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'main.cjs'), '');
+      const at = (now - ageMs) / 1000;
+      utimesSync(join(dir, name), at, at);
+    };
+    made('current', 3 * unused);
+    made('old', 2 * unused);
+    made('recent', unused / 2);
+    made('started-again', 2 * unused);
+    made('.staging-1-2', 2 * unused); // a build that died
+    (markUsed as (dir: string, now?: number) => void)(join(dir, 'started-again'), now);
+    (pruneOldBundles as (current: string, dir: string, now: number) => void)('current', dir, now);
+    expect(readdirSync(dir).sort()).toEqual(['current', 'recent', 'started-again']);
+  });
+
+  it('starts worker threads from source when their bundle is gone (pruned under a kb still running)', () => {
+    const dir = tempDir('kb-bundle-dir-');
+    const global = globalThis as { kbBundleDir?: string };
+    const source = new URL('../../src/engine/host/engine-worker.js', import.meta.url);
+    global.kbBundleDir = dir;
+    try {
+      expect(threadEntry('engine-worker', source)).toBe(source);
+      expect(workerScript('scan-worker', source).script).toBe(source);
+      writeFileSync(join(dir, 'engine-worker.cjs'), '');
+      writeFileSync(join(dir, 'scan-worker.cjs'), '');
+      expect(threadEntry('engine-worker', source)).toBe(join(dir, 'engine-worker.cjs'));
+      expect(workerScript('scan-worker', source)).toEqual({ script: join(dir, 'scan-worker.cjs'), execArgv: [] });
+    } finally {
+      delete global.kbBundleDir;
+    }
   });
 
   it('changes its key when any source file, the lockfile or tsconfig changes', () => {
