@@ -55,7 +55,7 @@ export function register(program: Command): void {
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
       const { openScannedKnowledgeBase } = await import('./context.ts');
-      const { importRevlog, RevlogFormatError } = await import('../app/revlog/import-revlog.ts');
+      const { importRevlog, RevlogFormatError, RevlogInputError } = await import('../app/revlog/import-revlog.ts');
       const { mapFileFor } = await import('../app/revlog/export-revlog.ts');
       const { existsSync } = await import('node:fs');
       const { openReviewLog } = await import('../app/review-log/open-review-log.ts');
@@ -72,6 +72,7 @@ export function register(program: Command): void {
           outcome = importRevlog(kb, log, options.revlog, mapFile);
         } catch (error) {
           if (error instanceof RevlogFormatError) throw new UserError(`${options.revlog}: ${error.message}`);
+          if (error instanceof RevlogInputError) throw new UserError(error.message);
           // A file that cannot be read (missing, a folder, not readable) is said as kb says any file fault.
           throw error;
         }

@@ -180,6 +180,11 @@ describe('revlog CSV', () => {
     expect(runKb(['--kb', fresh, 'import', '--revlog', notCsv])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}: no such file or folder (ENOENT on open)\n` });
     expect(runKb(['--kb', fresh, 'import', '--revlog', out, '--map', `${notCsv}.ids`])).toMatchObject({ code: 1, stderr: `kb: ${notCsv}.ids: no such file or folder (ENOENT on open)\n` });
     expect(runKb(['--kb', fresh, 'export'])).toMatchObject({ code: 1, stderr: 'kb: export: say what to export: --revlog FILE.csv\n' });
+    // A folder named for either file is said with its path (found as a user: `kb import --revlog
+    // /tmp` said "a folder stands where a file is expected; move it away", naming nothing).
+    const folder = tempDir('kb-revlog-dir-');
+    expect(runKb(['--kb', fresh, 'import', '--revlog', folder])).toMatchObject({ code: 1, stderr: `kb: ${folder}: a folder, not a revlog CSV; name the CSV file itself\n` });
+    expect(runKb(['--kb', fresh, 'import', '--revlog', out, '--map', folder])).toMatchObject({ code: 1, stderr: `kb: ${folder}: a folder, not a card_id,kb_id mapping CSV; name the CSV file itself\n` });
   });
 
   it('kb undo after an import takes back the latest rating made here, and its note says so (found as a user: refused, "changed after its last rating")', () => {

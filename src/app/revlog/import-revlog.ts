@@ -30,9 +30,27 @@ function eventId(kind: string, card: string, at: number, rating: number): string
   return `${IMPORTED_EVENT_PREFIX}${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
 }
 
+/** A folder named where a CSV to read was meant (kb import --revlog DIR, --map DIR). */
+export class RevlogInputError extends Error {}
+
+/**
+ * An input file's text. A folder given for it is the user's slip, said with its path: Node's
+ * EISDIR from a read names no path, and kb's word for a folder where it writes a file ("move
+ * it away") is wrong advice for a file it only reads (found as a user: `kb import --revlog
+ * /tmp` said "a folder stands where a file is expected; move it away", naming nothing).
+ */
+function readInput(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'EISDIR') throw new RevlogInputError(`${file}: a folder, not ${what}; name the CSV file itself`);
+    throw error;
+  }
+}
+
 export function importRevlog(target: { db: KbDatabase; root: string; writable: boolean }, log: ReviewLog, file: string, mapFile?: string, options: { now?: number } = {}): RevlogImport {
-  const read = parseRevlog(readFileSync(file, 'utf8'));
-  const map = mapFile === undefined ? null : parseCardMap(readFileSync(mapFile, 'utf8'));
+  const read = parseRevlog(readInput(file, 'a revlog CSV'));
+  const map = mapFile === undefined ? null : parseCardMap(readInput(mapFile, 'a card_id,kb_id mapping CSV'));
   const queries = revlogQueries(target.db);
   const refusals = new Map<string, number[]>();
   const refuse = (reason: string, line: number) => refusals.set(reason, [...(refusals.get(reason) ?? []), line]);
