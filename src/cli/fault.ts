@@ -3,7 +3,7 @@
 // A mistake in the user's input is a UserError and says so itself; a fault of the machine (a
 // full disk, a read-only mount, a database another process holds) is explained here; anything
 // else is a bug in kb, said as such.
-import { statfsSync } from 'node:fs';
+import { statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
 import { cannotWrite } from '../store/db.ts';
@@ -50,6 +50,9 @@ function faultLine(error: unknown): string {
     if (full !== null) return `${where}: the disk holding it is full (${full} bytes free); free some space and run the command again (${code})`;
     // "Cannot be opened / written" on a read-only mount is the mount: say so, and what still works there.
     const blocked = (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) && databasePath !== null ? cannotWrite(databasePath) : null;
+    // A folder where the database file should be (KB_DB=/tmp, a slip): SQLite says only "cannot
+    // open", and "check that its folder exists" sent the user looking at the wrong thing.
+    if (code.startsWith('SQLITE_CANTOPEN') && databasePath !== null && isFolder(databasePath)) return `${where}: a folder stands there, not a database file; set KB_DB to a file's path (${code})`;
     if (blocked === 'EROFS') return `${where}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (${code})`;
     return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
   }
@@ -68,6 +71,14 @@ function freeBytesIfFull(folder: string): number | null {
     return free < FULL_BELOW_BYTES ? free : null;
   } catch {
     return null;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -278,6 +278,15 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(due.stderr).toBe(`kb: ${join(root, '.kb')}: something already stands there (a file where kb makes a folder?); move it away (EEXIST on mkdir)\n`);
   });
 
+  it('KB_DB naming a folder: kb says it is a folder, not that its folder may be missing (found as a user: "check that its folder exists and is writable" for KB_DB=/tmp)', () => {
+    const root = writeKb({ 'kb.json': '{}\n' });
+    const folder = tempDir('kb-db-folder-');
+    const due = runKb(['--kb', root, 'due'], { env: { KB_DB: folder, COLUMNS: '1000' } });
+    expect(due.code).toBe(1);
+    expectOneLine(due.stderr);
+    expect(due.stderr).toBe(`kb: database ${folder}: a folder stands there, not a database file; set KB_DB to a file's path (SQLITE_CANTOPEN)\n`);
+  });
+
   it('inside kb review: the screen closes and the one line is left on the terminal', async () => {
     const kb = reviewKb();
     const dbPath = join(kb.root, '.kb/kb.db');
