@@ -60,7 +60,17 @@ describe('fitLines', () => {
     expect(lines).toEqual(['        queue_wait.p99 5200.0 ms · ttft.p99 5800.0 ms', '        prefill_first.p99 206.7 ms · throughput.output_tps 1266.0 tokens/s']);
   });
 
-  it('leaves a line with colour codes whole', () => {
+  it('wraps an expectation painted whole (green on a terminal) as the plain one, each row painted: the terminal cut "(exponent at least 1.0" / "5)"', () => {
+    const say = '✓ over the longer half, TTFT grows faster than linearly (exponent at least 1.05)';
+    const painted = `  \u001b[32m${say}\u001b[39m`;
+    const plain = fitLines(`  ${say}`, 79).split('\n');
+    expect(plain).toEqual(['  ✓ over the longer half, TTFT grows faster than linearly (exponent at least', '    1.05)']);
+    const lines = fitLines(painted, 79).split('\n');
+    expect(lines).toEqual(plain.map((row) => row.replace(/^(\s*)(.*)$/, '$1\u001b[32m$2\u001b[39m')));
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(79);
+  });
+
+  it('leaves a line with colour codes inside it whole', () => {
     const coloured = `\u001b[32m✓\u001b[39m ${'a very long check name '.repeat(5)}`;
     expect(fitLines(coloured, 40)).toBe(coloured);
   });
