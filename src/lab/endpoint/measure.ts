@@ -108,8 +108,11 @@ export type ServerSide = { available: true; series: Partial<Record<ServerHistogr
 const toMs = (q: BucketQuantile): BucketQuantile => ({ value: q.value * 1000, lower: q.lower * 1000, upper: q.upper * 1000 });
 
 /** The split of the run's TTFT on the server, from two scrapes; says why when there is none. */
-export function serverSide(before: Scrape | null, after: Scrape | null): ServerSide {
-  if (before !== null && after === null) return { available: false, reason: "the server's /metrics, read before the run, could not be read after it (did the server stop?)" };
+export function serverSide(before: Scrape | null | 'unreachable', after: Scrape | null | 'unreachable'): ServerSide {
+  if (before !== null && before !== 'unreachable' && (after === null || after === 'unreachable')) return { available: false, reason: "the server's /metrics, read before the run, could not be read after it (did the server stop?)" };
+  // A server stopped during the warm-up answers neither scrape: that says nothing about its
+  // /metrics (the failed requests below say what happened).
+  if (before === 'unreachable' || after === 'unreachable') return { available: false, reason: 'the server could not be reached for its /metrics (did it stop during the run?)' };
   if (before === null || after === null) return { available: false, reason: 'the server offers no Prometheus /metrics with histograms' };
   const series: Partial<Record<ServerHistogramKey, ServerSeries>> = {};
   for (const [key, name] of Object.entries(serverHistograms) as Array<[ServerHistogramKey, string]>) {

@@ -94,14 +94,17 @@ export function bucketQuantile(h: Histogram, q: number): BucketQuantile | null {
   return { value, lower, upper };
 }
 
-/** GET /metrics; null when the server has none (404, not Prometheus text, unreachable). */
-export async function scrapeHistograms(root: string, headers: Record<string, string>, model?: string): Promise<Scrape | null> {
+/** GET /metrics; null when the server has none (404, not Prometheus text), 'unreachable' when nothing answered. */
+export async function scrapeHistograms(root: string, headers: Record<string, string>, model?: string): Promise<Scrape | null | 'unreachable'> {
+  let response;
   try {
-    const response = await httpCall(`${root}/metrics`, { headers, timeoutMs: 10_000 });
-    if (!response.ok) return null;
-    const scrape = parseHistograms(response.text, model);
-    return scrape.size > 0 ? scrape : null;
+    response = await httpCall(`${root}/metrics`, { headers, timeoutMs: 10_000 });
   } catch {
-    return null;
+    // No answer at all (refused, reset, timed out): the server is gone, which says nothing
+    // about whether it has /metrics; the report must not claim it has none.
+    return 'unreachable';
   }
+  if (!response.ok) return null;
+  const scrape = parseHistograms(response.text, model);
+  return scrape.size > 0 ? scrape : null;
 }
