@@ -119,7 +119,10 @@ export function lineChart(spec: LineChartSpec): string[] {
   for (const series of spec.series) for (const p of series.points) put(row(p.y), col(p.x), series.marker);
   if (spec.knee) put(0, col(spec.knee.x), '▼');
 
-  const labels = Array.from({ length: height }, (_, r) => (r === 0 || r === height - 1 || r === Math.floor((height - 1) / 2) ? format(yMax - ((yMax - yMin) * r) / (height - 1)) : ''));
+  // The bottom label is the floor itself: yMax - (yMax - yMin) * (h-1) / (h-1) can land a hair
+  // below zero in floating point, and the axis then read "-0.00".
+  const labelY = (r: number) => (r === height - 1 ? yMin : yMax - ((yMax - yMin) * r) / (height - 1));
+  const labels = Array.from({ length: height }, (_, r) => (r === 0 || r === height - 1 || r === Math.floor((height - 1) / 2) ? format(labelY(r)) : ''));
   const axisWidth = Math.max(...labels.map((l) => l.length));
   const lines = [`  ${spec.yTitle}`];
   grid.forEach((cells, r) => lines.push(`  ${labels[r].padStart(axisWidth)} ┤${cells.join('')}`));

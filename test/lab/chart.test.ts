@@ -62,6 +62,15 @@ describe('line chart', () => {
     expect(lines.at(-1)).toBe('  ● ttft.p95');
   });
 
+  it('labels the bottom of the y axis with its exact floor, never "-0.00" (a batch-size-sweep chart read "-0.00 tokens/s")', () => {
+    for (const top of [100.74000000000001, 105.55000000000007, 106.66000000000008]) {
+      const lines = lineChart({ series: [{ name: 'tps', marker: '●', points: [{ x: 1, y: 1 }, { x: 8, y: top }] }], xLabels: [{ x: 1, label: '1' }, { x: 8, label: '8' }], xTitle: 'n', yTitle: 'tokens/s' });
+      const axis = lines.slice(1, 13).map((line) => line.slice(0, line.indexOf('┤')).trim());
+      expect(axis[11]).toBe('0.00');
+      expect(axis.join(' ')).not.toMatch(/-/);
+    }
+  });
+
   it('draws the limit line, the knee column and the fitted curve, each in the legend', () => {
     const lines = lineChart({
       series,
