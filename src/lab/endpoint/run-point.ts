@@ -149,6 +149,13 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
   if (measured.length === 0) return { completed: false, metrics: {}, report: null, table: '', device: null, backend: null };
 
   const client = summarizeRequests(measured, settings.slo);
+  // Not one request answered (the server stopped during the warm-up, or refuses every
+  // request): there is nothing to measure, and a run stored as "ok" at 0 tokens/s would stand
+  // in history and on the cards as the latest complete run. It fails, saying why.
+  if (completed && client.completed === 0) {
+    const reasons = client.failures.map((f) => `${f.count} × ${f.reason}`).join('; ');
+    throw new Error(`every one of the ${measured.length} measured requests failed: ${reasons}`);
+  }
   const server = serverSide(before, after);
   const header = {
     url: session.target.shown,
