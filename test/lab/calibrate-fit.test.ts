@@ -6,7 +6,8 @@ import type { StepShape } from '../../src/engine/backend/sim/step-shape.ts';
 import { fitCostTerms, type StepSample } from '../../src/lab/calibrate/fit.ts';
 import { nnls } from '../../src/lab/calibrate/nnls.ts';
 import type { DeviceProfile } from '../../src/lab/devices/device-profile.ts';
-import { calibrationText, poorFitWarning, spreadLines } from '../../src/lab/calibrate/calibrate-report.ts';
+import { calibrationText, poorFitWarning, spreadLines, termLines } from '../../src/lab/calibrate/calibrate-report.ts';
+import { fitLines } from '../../src/ui/text/fit-lines.ts';
 
 /** A deterministic generator, so a failure reproduces. */
 function rng(seed: number) {
@@ -174,5 +175,21 @@ describe('the calibration report', () => {
     const text = calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json').replace(/\n\s+/g, ' ');
     expect(text).toContain(`Sweep: ${steps} steps in 1.6 s; ${samples.length} timed (the last step of each wave has no next one to time it by): ${fit.kept} fitted, ${fit.outliers} set aside as disturbed`);
     expect(fit.kept + fit.outliers).toBe(samples.length);
+  });
+
+  it('keeps each cost term readable at 80 columns: its meaning under it, never at the column of the terms', () => {
+    // Piped at 80 columns it read "  stepMs  1.680 ms per step" / "  fixed per step: serving
+    // loop, ..." (a line that looked like one more term) and "  (≈ 100.0 GFLOP/s)" alone,
+    // and a term held at 0 read "0 per step", without a unit.
+    const profile = {
+      model: 'gpt2-tiny',
+      terms: { stepMs: 1.68, tokenMs: 0.015725, attendedMs: 7.9764e-5, sampledMs: 0.386, prefillPassMs: 0 },
+    } as unknown as DeviceProfile;
+    const lines = fitLines(termLines(profile).join('\n'), 79).split('\n');
+    const atTermColumn = lines.filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s+/)[0]);
+    expect(atTermColumn).toEqual(['stepMs', 'tokenMs', 'attendedMs', 'sampledMs', 'prefillPassMs']);
+    expect(lines.every((line) => line.length <= 79)).toBe(true);
+    expect(lines.find((line) => line.includes('tokenMs'))).toMatch(/15\.725 µs per token\s+\(≈ [\d.]+ GFLOP\/s\)/);
+    expect(lines.find((line) => line.includes('prefillPassMs'))).toMatch(/ 0 ms per step with prefill/);
   });
 });

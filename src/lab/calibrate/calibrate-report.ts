@@ -22,17 +22,23 @@ function flopsPerUnit(term: CostTerm, c: ModelConfig): number | null {
 }
 
 function formatMs(ms: number): string {
-  if (ms === 0) return '0';
+  if (ms === 0) return '0 ms';
   return ms >= 0.1 ? `${ms.toFixed(3)} ms` : ms >= 1e-4 ? `${(ms * 1000).toFixed(3)} µs` : `${(ms * 1e6).toFixed(3)} ns`;
 }
 
+/**
+ * Each term on a line of its own (name, value, the rate it implies), its meaning on the next,
+ * indented under it. As one line, an 80-column terminal wrapped the meaning back to the terms'
+ * column ("  fixed per step: serving loop, ..." read as one more term).
+ */
 export function termLines(profile: DeviceProfile): string[] {
   const config = NAMED_CONFIGS[profile.model];
-  return COST_TERMS.map(({ term, unit, meaning }) => {
+  return COST_TERMS.flatMap(({ term, unit, meaning }) => {
     const value = profile.terms[term];
     const flops = flopsPerUnit(term, config);
-    const rate = flops !== null && value > 0 ? `  (≈ ${(flops / value / 1e6).toFixed(1)} GFLOP/s)` : value === 0 ? '  (not supported by the data: held at 0)' : '';
-    return `  ${term.padEnd(13)} ${formatMs(value).padStart(11)} per ${unit.replace(/^ms\//, '')}  ${meaning}${rate}`;
+    const rate = flops !== null && value > 0 ? `  (≈ ${(flops / value / 1e6).toFixed(1)} GFLOP/s)` : '';
+    const held = value === 0 ? ' (not supported by the data: held at 0)' : '';
+    return [`  ${term.padEnd(13)} ${formatMs(value).padStart(11)} per ${unit.replace(/^ms\//, '')}${rate}`, `      ${meaning}${held}`];
   });
 }
 
