@@ -108,6 +108,11 @@ describe('shipped calculation cards', () => {
     expect(plurals).toEqual([]);
   });
 
+  it('never name bytes where they count bits ("Bytes per element drop from 16 to 4 bits")', () => {
+    const mixed = calcCards.filter((card) => /\bbytes per \w+[^.:;]*\bbits\b/i.test(card.calc!.explain ?? '')).map((card) => card.calc!.explain);
+    expect(mixed).toEqual([]);
+  });
+
   it('leave no independent check unused', () => {
     const unused = independentAnswers.filter(([phrase]) => !calcCards.some((card) => card.front.includes(phrase)));
     expect(unused.map(([phrase]) => phrase)).toEqual([]);
