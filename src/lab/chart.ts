@@ -128,7 +128,11 @@ export function lineChart(spec: LineChartSpec): string[] {
   grid.forEach((cells, r) => lines.push(`  ${labels[r].padStart(axisWidth)} ┤${cells.join('')}`));
   lines.push(`  ${' '.repeat(axisWidth)} └${'─'.repeat(width)}`);
   const under = Array.from({ length: width + 12 }, () => ' ');
-  for (const { x, label } of spec.xLabels) {
+  // The two ends first, then the rest where they fit: skipping in order dropped the last label
+  // (768 shown at the end of an axis whose last point is 1023).
+  const byX = [...spec.xLabels].sort((a, b) => a.x - b.x);
+  const placing = byX.length > 2 ? [byX[0], byX[byX.length - 1], ...byX.slice(1, -1)] : byX;
+  for (const { x, label } of placing) {
     const start = Math.min(Math.max(0, col(x) - Math.floor(label.length / 2)), width + 12 - label.length);
     // Skip a label that would run into the previous one.
     if (under.slice(Math.max(0, start - 1), start + label.length + 1).some((ch) => ch !== ' ')) continue;

@@ -71,6 +71,14 @@ describe('line chart', () => {
     }
   });
 
+  it('labels the last swept value when two labels collide (ttft-vs-length ended its axis at "768", its last point being 1023)', () => {
+    const xs = [16, 32, 64, 128, 256, 512, 768, 1023];
+    const lines = lineChart({ series: [{ name: 'ttft.p50', marker: '●', points: xs.map((x) => ({ x, y: x })) }], xLabels: xs.map((x) => ({ x, label: String(x) })), xTitle: 'workload.promptTokens', yTitle: 'ms', logX: true });
+    const labels = lines.at(-3)!.trim().split(/\s+/);
+    expect(labels[0]).toBe('16');
+    expect(labels.at(-1)).toBe('1023');
+  });
+
   it('draws the limit line, the knee column and the fitted curve, each in the legend', () => {
     const lines = lineChart({
       series,
