@@ -3,8 +3,7 @@
 // review writes (a card's fsrs row, a rating's review_log row) is review-writes.ts.
 import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
-import type { FsrsColumns, FsrsStateCode } from '../model/fsrs-state.ts';
-import { fsrsQueries } from './review-writes.ts';
+import type { FsrsStateCode } from '../model/fsrs-state.ts';
 import { shuffleKey } from './shuffle-key.ts';
 
 export interface CandidateRow {
@@ -74,8 +73,6 @@ export function reviewQueries(db: KbDatabase) {
   db.function('kb_shuffle', { deterministic: true }, (id, seed) => shuffleKey(String(id), Number(seed)));
   // newPage runs once per deck and page when new cards are interleaved: each form is prepared once.
   const newPageStatements = new Map<string, Statement<(string | number)[], NewCandidateRow>>();
-  // The fsrs table has one writer, store/review-writes.ts.
-  const fsrsTable = fsrsQueries(db);
   const answeredSince = db.prepare<[number], { new_cards: number; reviews: number }>(
     `SELECT count(DISTINCT CASE WHEN json_extract(state_before, '$.state') = 0 THEN card_id END) AS new_cards,
             count(CASE WHEN json_extract(state_before, '$.state') = 2 THEN 1 END) AS reviews
@@ -99,10 +96,6 @@ export function reviewQueries(db: KbDatabase) {
     );
 
   return {
-    fsrs(cardId: string): FsrsColumns | null {
-      return fsrsTable.row(cardId);
-    },
-
     /**
      * Cards that could be in today's queue, new cards aside (their order is a setting, see
      * src/srs/new-card-order.ts): learning and review cards due before `dayEnd` (most overdue
@@ -202,9 +195,6 @@ export function reviewQueries(db: KbDatabase) {
           .get(until, ...args)?.n ?? 0
       );
     },
-
-    /** Writes a card's whole fsrs row, for the review log's replay (review-writes.ts is the writer). */
-    writeRow: fsrsTable.writeRow,
   };
 }
 

@@ -11,7 +11,7 @@ import { fileQueries } from '../../store/file-stamps.ts';
 import { columnsFromState, stateFromColumns, type FsrsColumns } from '../../model/fsrs-state.ts';
 import { newCardState } from '../../kb/seed-fsrs.ts';
 import { compareEventRows, compareStoredEventRows, reviewEventQueries, sameColumns, type EventKey, type EventRow, type ReviewEventQueries } from '../../store/review-events.ts';
-import { reviewQueries } from '../../store/review-queries.ts';
+import { fsrsQueries, type FsrsQueries } from '../../store/review-writes.ts';
 import { withScratchBuild } from '../../store/scratch-build.ts';
 import { eventRow, seedOf, type ReviewEvent } from '../../kb/review-log/event.ts';
 import { DeviceLog, type NewEvent } from '../../kb/review-log/device-log.ts';
@@ -71,7 +71,8 @@ export class ReviewLog {
   private readonly db: KbDatabase;
   private readonly scheduler: FsrsScheduler;
   private readonly events: ReviewEventQueries;
-  private readonly reviews: ReturnType<typeof reviewQueries>;
+  /** The cards' fsrs rows, which a replay reads and writes (review-writes.ts is their one writer). */
+  private readonly fsrs: FsrsQueries;
 
   constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler) {
     this.db = db;
@@ -80,7 +81,7 @@ export class ReviewLog {
     this.deviceLog = new DeviceLog(db, folder, scheduler.settings.dayStartsAt);
     this.device = this.deviceLog.device;
     this.events = reviewEventQueries(db);
-    this.reviews = reviewQueries(db);
+    this.fsrs = fsrsQueries(db);
   }
 
   get path(): string {
@@ -267,7 +268,7 @@ export class ReviewLog {
           duplicates++;
           continue;
         }
-        const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.reviews.fsrs(event.card);
+        const current = seeded.has(event.card) || this.events.hasEvents(event.card) ? null : this.fsrs.row(event.card);
         const before = current && event.startsNew ? asNewCard(current, event.at) : current;
         seeded.add(event.card);
         const line = this.deviceLog.lineOf(event, n++, before ? seedOf(before) : undefined);
@@ -306,7 +307,7 @@ export class ReviewLog {
     // card's history inserts and the next's costs three times as much (5,000 cards of 20 ratings:
     // 0.2 s of updates, against 0.07 s in a row). No card's replay reads another's row.
     for (const [cardId, row] of rows) {
-      this.reviews.writeRow(cardId, row);
+      this.fsrs.writeRow(cardId, row);
       changed.push(cardId);
     }
     return changed;
@@ -425,13 +426,13 @@ export class ReviewLog {
   replay(cardId: string): boolean {
     this.events.donePending(cardId);
     const row = this.replayEvents(cardId, this.events.forCard(cardId));
-    if (row !== null) this.reviews.writeRow(cardId, row);
+    if (row !== null) this.fsrs.writeRow(cardId, row);
     return row !== null;
   }
 
   /** Rewrites one card's history from its events; its new row when that changed (the caller writes it), else null. */
   private replayEvents(cardId: string, events: EventRow[], firstHistory = false): FsrsColumns | null {
-    const current = this.reviews.fsrs(cardId);
+    const current = this.fsrs.row(cardId);
     if (!current) return null;
     // Events that carry no seed (kb always writes one; a log written by hand may not) start from
     // where the card's last replay started, not from the row it left, which holds them already.
@@ -470,7 +471,7 @@ export class ReviewLog {
       if (!cards.isLiveNote(cardId)) continue;
       const card = cards.find(cardId);
       if (!card) continue;
-      const row = this.reviews.fsrs(cardId);
+      const row = this.fsrs.row(cardId);
       if (!row) continue;
       const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
       const prepared = prepareWriteback(root, card.path, cardId, fields);
