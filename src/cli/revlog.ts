@@ -73,7 +73,7 @@ export function register(program: Command): void {
         } catch (error) {
           if (error instanceof RevlogFormatError) throw new UserError(`${options.revlog}: ${error.message}`);
           if (error instanceof RevlogInputError) throw new UserError(error.message);
-          // A file that cannot be read (missing, a folder, not readable) is said as kb says any file fault.
+          // A file that cannot be read (missing, not readable) is said as kb says any file fault.
           throw error;
         }
         if (options.json) {

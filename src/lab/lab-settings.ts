@@ -341,10 +341,6 @@ export function diffSettings(base: LabSettings, settings: LabSettings): SettingO
 }
 
 /**
- * Rules that involve more than one key, checked after overrides are applied and before
- * the engine starts.
- */
-/**
  * The blocks engine.kvBudgetMB holds on this model and backend, and the bytes of one; null
  * where no budget is set (the engine's default) or the model is not a named one.
  */
@@ -358,6 +354,10 @@ export function kvBudgetBlocks(settings: LabSettings): { blocks: number; blockBy
   return { blocks: Math.floor((engine.kvBudgetMB * 1024 * 1024) / blockBytes), blockBytes };
 }
 
+/**
+ * Rules that involve more than one key, checked after overrides are applied and before
+ * the engine starts.
+ */
 export function crossCheck(settings: LabSettings, options: { serverOwnsEngine?: boolean } = {}): string[] {
   const problems: string[] = [];
   const { engine, workload } = settings;

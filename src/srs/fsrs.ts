@@ -171,7 +171,7 @@ export class FsrsScheduler {
       state: REVIEW,
       learningSteps: 0,
       scheduledDays: interval,
-      due: timeClip(reviewTime + interval * 24 * 60 * 60 * 1e3),
+      due: timeClip(reviewTime + interval * DAY_MS),
       lapses: before.lapses,
     };
   }
@@ -188,7 +188,7 @@ export class FsrsScheduler {
       return { difficulty, stability, state: REVIEW, learningSteps: nextStep, scheduledDays: Math.floor(minutes / 1440), due: timeClip(reviewTime + Math.round(minutes) * 60 * 1e3), lapses };
     }
     const interval = this.nextInterval(stability, elapsed);
-    return { difficulty, stability, state: REVIEW, learningSteps: 0, scheduledDays: interval, due: timeClip(reviewTime + interval * 24 * 60 * 60 * 1e3), lapses };
+    return { difficulty, stability, state: REVIEW, learningSteps: 0, scheduledDays: interval, due: timeClip(reviewTime + interval * DAY_MS), lapses };
   }
 
   /** FSRSAlgorithm.next_interval and its apply_fuzz, the fuzz drawn once for the rating. */

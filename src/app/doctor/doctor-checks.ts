@@ -56,7 +56,6 @@ export interface DoctorReport {
   root: string;
   integrity: { ok: boolean; messages: string[]; foreignKeyViolations: number };
   duplicates: { id: string; places: { file: KbPath; line: number }[] }[];
-  /** Cards with no id in their file. */
   /** Cards whose file holds no id; `readOnly`: its file is write-protected, so kb scan cannot write one (kb keeps a derived id). */
   missingIds: { file: KbPath; line: number; front: string; readOnly: boolean }[];
   orphans: { id: string; path: string; line: number; front: string }[];
