@@ -1,7 +1,7 @@
 // kb add through the real CLI: notes and deck cards land in the knowledge base with their
 // ids, are in today's queue at once, and every refusal leaves the files as they were.
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
@@ -265,6 +265,24 @@ describe('kb add', () => {
 
     expect(readdirSync(join(root, 'notes/inbox'))).toEqual(['what-is-ttft.md']);
     expect(existsSync(join(root, 'cards/serving.md'))).toBe(false);
+  });
+
+  it('refuses a folder as stdin for --answer - as unreadable, not as an empty answer, and writes nothing', () => {
+    const root = personalKb();
+    // `kb add "Q?" --answer - < somedir`: the shell hands kb the folder as its stdin.
+    const folder = openSync(tempDir('kb-stdin-folder-'), 'r');
+    let result;
+    try {
+      result = spawnSync(process.execPath, [kbBin, '--kb', root, 'add', 'What is TPOT?', '--answer', '-'], {
+        stdio: [folder, 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000, env: kbEnv(tempDir('kb-home-')),
+      });
+    } finally {
+      closeSync(folder);
+    }
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('kb: --answer - could not read stdin: it is a folder, not a file or a pipe; nothing was added\n');
+    expect(existsSync(join(root, 'notes/inbox'))).toBe(false);
+    expect(existsSync(join(root, '.kb'))).toBe(false);
   });
 
   it('has --help with an example for a note and for a deck card', () => {
