@@ -207,8 +207,9 @@ async function readStdin(): Promise<string> {
 
 /**
  * Opens the file in the editor at the answer's line, as kb review's `e` key does ($VISUAL,
- * else $EDITOR, else vi; its words split on spaces, then +LINE and the file). Returns why it
- * failed (null: it did not), and whether that was a Ctrl-C.
+ * else $EDITOR, else vi; its words split on spaces, then the file at its line in the form
+ * that editor takes: editorInvocation). Returns why it failed (null: it did not), and
+ * whether that was a Ctrl-C.
  */
 function editAnswer(file: string, line: number): { failed: string | null; interrupted: boolean } {
   const { command, args } = editorInvocation(defaultEditor(), line, file);

@@ -35,10 +35,13 @@ function due(root: string): DueJson {
   return JSON.parse(result.stdout) as DueJson;
 }
 
-/** A shell script to stand in for $EDITOR: records its arguments, then runs `body` on the file ($f). */
-function editor(body: string): { path: string; argsFile: string } {
+/**
+ * A shell script to stand in for $EDITOR: records its arguments, then runs `body` on the file ($f).
+ * Named vi, as kb passes +LINE only to editors known to take it; any other name gets the file alone.
+ */
+function editor(body: string, name = 'vi'): { path: string; argsFile: string } {
   const dir = tempDir('kb-editor-');
-  const path = join(dir, 'editor.sh');
+  const path = join(dir, name);
   const argsFile = join(dir, 'args');
   writeFileSync(path, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nfor f; do :; done\n${body}\n`);
   chmodSync(path, 0o755);
@@ -176,6 +179,13 @@ describe('kb add', () => {
     const deck = readFileSync(join(root, 'cards/serving.md'), 'utf8');
     expect(deck.startsWith(DECK_CRLF)).toBe(true);
     expect(parseKnowledgeFile('cards/serving.md', deck).cards[1].back).toBe('Written in the editor.');
+
+    // An editor kb does not know to take +LINE (a script, gedit) gets the file alone: "+14" was
+    // a second file to it (VS Code opened an empty one).
+    const script = editor(`printf 'Written in the editor.\\n' >> "$f"`, 'my-editor.sh');
+    const plain = runKb(['--kb', root, 'add', 'What is prefill?', '--edit'], { env: { EDITOR: script.path, VISUAL: '' } });
+    expect(plain.code).toBe(0);
+    expect(readFileSync(script.argsFile, 'utf8')).toBe(`${join(root, 'notes/inbox/what-is-prefill.md')}\n`);
   });
 
   it('adds nothing when the answer is left empty in the editor, or the editor fails', () => {
