@@ -1,6 +1,7 @@
 // kb add: put a new question into the knowledge base (a note, or a card in a deck) with its
 // frontmatter and id written by kb, then scan so it is in today's queue at once.
 import { spawnSync } from 'node:child_process';
+import { fstatSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddedCard } from '../app/add-note.ts';
@@ -80,6 +81,7 @@ knowledge base is read-only: make your own with kb init DIR.`),
       // Refused before the database is opened: a refused add leaves no trace, not even bundled.db.
       const { locateKnowledgeBase } = await import('../kb/location.ts');
       if (isBundled(() => locateKnowledgeBase(where))) throw new UserError(READ_ONLY);
+      if (flags.answer === '-') refuseFolderStdin();
       const { openKnowledgeBase } = await import('./context.ts');
       const kb = openKnowledgeBase(where);
       try {
@@ -175,17 +177,39 @@ knowledge base is read-only: make your own with kb init DIR.`),
     });
 }
 
+/**
+ * Node reads a folder given as stdin (`--answer - < somedir`) as empty, without an error, and
+ * kb said "the answer is empty" as if one had been given. Refused for what it is, before the
+ * database is opened (nothing written). Checked apart from the read, which waits for a typed
+ * answer only once the knowledge base is known to open.
+ */
+function refuseFolderStdin(): void {
+  let folder = false;
+  try {
+    folder = fstatSync(0).isDirectory();
+  } catch {
+    // No stat (stdin closed): the read says what is wrong.
+  }
+  if (folder) throw new UserError('--answer - could not read stdin: it is a folder, not a file or a pipe; nothing was added');
+}
+
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write('kb: reading the answer from stdin; end it with Ctrl-D\n');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  try {
+    for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UserError(`--answer - could not read stdin (${code}); nothing was added`, undefined, { cause: error });
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
  * Opens the file in the editor at the answer's line, as kb review's `e` key does ($VISUAL,
- * else $EDITOR, else vi; its words split on spaces, then +LINE and the file). Returns why it
- * failed (null: it did not), and whether that was a Ctrl-C.
+ * else $EDITOR, else vi; its words split on spaces, then the file at its line in the form
+ * that editor takes: editorInvocation). Returns why it failed (null: it did not), and
+ * whether that was a Ctrl-C.
  */
 function editAnswer(file: string, line: number): { failed: string | null; interrupted: boolean } {
   const { command, args } = editorInvocation(defaultEditor(), line, file);

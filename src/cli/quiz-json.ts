@@ -1,6 +1,6 @@
 // kb quiz --json: the quiz for scripts, as JSON Lines. kb writes one object per line and
 // reads one answer per line from stdin:
-//   {"type":"session", ...}                      once, first
+//   {"type":"session", ...}                      once, first ("shortfall": why fewer than -n)
 //   {"type":"question", "n":1, ...}              then waits for a line:
 //       a calc card: the number, a unit optional ("20", "20 ms", "0.02s")
 //       a text card: y / yes / right, or n / no / wrong (the learner's own verdict)
@@ -70,7 +70,7 @@ function answerEvent(question: QuizQuestion, answer: QuizAnswer, scheduled: stri
 /** Runs the whole session over `io`; returns when every question is answered or input ends. */
 export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<void> {
   const total = run.session.questions.length;
-  io.write({ type: 'session', session: run.session.id, seed: run.session.seed, questions: total, timeLimitMs: run.session.timeLimitMs });
+  io.write({ type: 'session', session: run.session.id, seed: run.session.seed, questions: total, timeLimitMs: run.session.timeLimitMs, shortfall: run.shortfall });
   let ended = false;
   for (let question = run.current(); question && !ended; question = run.current()) {
     io.write(questionEvent(question, total));

@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .description('drill: questions drawn toward what you know least; calc cards with fresh values and typed answers, scored at the end')
     .addOption(new Option('--tag <tag>', 'only cards with this tag (or a sub-tag)'))
     .addOption(new Option('--deck <deck>', 'only cards of this deck (a notes/ topic or a cards/ file name)'))
-    .addOption(numberOption('-n, --count <n>', 'number of questions', 10))
+    .addOption(numberOption('-n, --count <n>', 'number of questions at most (fewer when fewer cards match: the quiz says so)', 10))
     .addOption(new Option('--time <duration>', 'time per question, e.g. 45s, 2m or 90 (seconds); too late counts as wrong'))
     .addOption(new Option('--seed <seed>', 'seed for the draw (cards and values): the same session again while the cards are as they were (--schedule changes them, and so the next draw)'))
     .addOption(new Option('--calc', 'only calculation (kb-calc) cards'))
@@ -55,7 +55,8 @@ with --schedule. Esc or q ends the quiz with its score (on a calc question with 
 typed, q is typed and Esc clears it first); Ctrl-Z goes back to the shell (fg returns).
 
 --json protocol, one JSON object per line on stdout:
-  session, then for each question: question (waits for one line on stdin),
+  session (its "shortfall" says why there are fewer questions than -n, else null),
+  then for each question: question (waits for one line on stdin),
   retry (the line could not be read; send another), answer; finally summary
   (also when stdin ends).
 Example (bundled knowledge base: a TPOT of 25 ms):
@@ -84,7 +85,9 @@ Example (bundled knowledge base: a TPOT of 25 ms):
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
         run.labs = cardLabRunner(kb.db, kb.root);
         // The summary line within the width fittedToTerminal keeps to, so it breaks between tags.
-        const summary = await renderQuiz(run, (terminalColumns() ?? 80) - 1, screenNotice(kb));
+        // Fewer cards than -n said: told before the first question, in the message row.
+        const notice = [screenNotice(kb), run.shortfall].filter((line) => line != null).join('; ') || undefined;
+        const summary = await renderQuiz(run, (terminalColumns() ?? 80) - 1, notice);
         process.stdout.write(`${await fittedToTerminal(summary.line)}\n`);
         if (summary.interrupted) process.exitCode = ExitCode.interrupted;
       } finally {

@@ -28,6 +28,9 @@ Keys: Space/Enter show the answer (then Space/Enter = Good), 1-4 answer Again, H
 Good or Easy (each shows the interval it gives), f whole note, u undo, b bury until tomorrow,
 s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? help,
 q quit, Ctrl-Z back to the shell (fg returns).
+The editor: $VISUAL, else $EDITOR, else vi. The line goes as +LINE to vi, vim, nano, emacs,
+micro and the like, as --goto FILE:LINE to code/codium, as FILE:LINE to subl, hx and zed;
+any other editor (a script, gedit) gets the file alone.
 Two kb review at once: a card the other one rated since this screen showed it is not
 rated again here; the screen says so and moves on.
 Calc cards (a kb-calc block) ask with values drawn once per study day (kb due lists the

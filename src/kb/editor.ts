@@ -1,16 +1,37 @@
 // How kb opens a file in the user's editor (kb review's `e` key, kb add --edit): $VISUAL,
-// else $EDITOR, else vi; the setting split on spaces (so "code --wait" works), then +LINE
-// and the file, which vi, vim, nano, emacs and micro all understand.
+// else $EDITOR, else vi; the setting split on spaces (so "code --wait" works), then the file
+// with its line in the form that editor takes (editorInvocation).
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseFrontmatter } from './frontmatter.ts';
 
 export function defaultEditor(): string {
   return process.env.VISUAL || process.env.EDITOR || 'vi';
 }
 
+/** Editors that take `+LINE FILE`, by the command's base name. */
+const PLUS_LINE = new Set([
+  'vi', 'vim', 'nvim', 'gvim', 'mvim', 'view', 'vim.basic', 'vim.tiny', 'vim.gtk3', 'elvis', 'nvi',
+  'nano', 'rnano', 'pico', 'emacs', 'emacsclient', 'mg', 'jove', 'micro', 'kak', 'joe', 'ne', 'mcedit',
+]);
+/** Editors that take `--goto FILE:LINE` (VS Code and its builds). */
+const GOTO_LINE = new Set(['code', 'code-insiders', 'codium', 'vscodium', 'code-oss', 'cursor']);
+/** Editors that take `FILE:LINE`. */
+const COLON_LINE = new Set(['subl', 'sublime_text', 'hx', 'helix', 'zed']);
+
+/**
+ * The command and arguments that open `file` at `line` in `editor`. `+LINE` goes only to an
+ * editor known to take it: any other (a script, gedit, `code --wait`) took `+14` for a file
+ * to open, and VS Code opened an empty "+14" beside the note. An editor kb does not know
+ * gets the file alone, at its first line.
+ */
 export function editorInvocation(editor: string, line: number, file: string): { command: string; args: string[] } {
   const [command, ...flags] = editor.split(/\s+/).filter(Boolean);
-  return { command, args: [...flags, `+${line}`, file] };
+  const name = basename(command);
+  if (PLUS_LINE.has(name)) return { command, args: [...flags, `+${line}`, file] };
+  if (GOTO_LINE.has(name)) return { command, args: [...flags, '--goto', `${file}:${line}`] };
+  if (COLON_LINE.has(name)) return { command, args: [...flags, `${file}:${line}`] };
+  return { command, args: [...flags, file] };
 }
 
 /**

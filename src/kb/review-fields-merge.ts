@@ -3,6 +3,7 @@
 // what the fields should be (kb rewrites them after its replay), so the versions are made
 // to agree on those four values (ours) before the ordinary three-way merge of the rest: a
 // change anywhere else still conflicts as git would have it.
+import { isDeepStrictEqual } from 'node:util';
 import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { insertMissingIds } from './id-insert.ts';
@@ -49,6 +50,17 @@ export function differOnlyInKbFields(path: KbPath, before: string, after: string
   } catch {
     return false;
   }
+}
+
+/**
+ * What kb changed in a note that differOnlyInKbFields accepts: whether its review fields
+ * differ, and whether cards that had no id now have one. kb sync's commit title says only
+ * what the commit holds (it said "ids and review fields" for a rating's fields alone).
+ */
+export function kbFieldChanges(path: KbPath, before: string, after: string, notesFolders: readonly string[]): { reviewFields: boolean; ids: boolean } {
+  const reviewFields = !isDeepStrictEqual(reviewFieldValues(path, before), reviewFieldValues(path, after));
+  const withIds = (text: string) => parseLocated(path, text, notesFolders).parsed.cards.filter((card) => card.id !== null).length;
+  return { reviewFields, ids: withIds(after) > withIds(before) };
 }
 
 /** `before` with the ids `after` gave its cards that had none, written where kb scan writes them. */

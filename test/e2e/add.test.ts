@@ -1,7 +1,7 @@
 // kb add through the real CLI: notes and deck cards land in the knowledge base with their
 // ids, are in today's queue at once, and every refusal leaves the files as they were.
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
@@ -35,10 +35,13 @@ function due(root: string): DueJson {
   return JSON.parse(result.stdout) as DueJson;
 }
 
-/** A shell script to stand in for $EDITOR: records its arguments, then runs `body` on the file ($f). */
-function editor(body: string): { path: string; argsFile: string } {
+/**
+ * A shell script to stand in for $EDITOR: records its arguments, then runs `body` on the file ($f).
+ * Named vi, as kb passes +LINE only to editors known to take it; any other name gets the file alone.
+ */
+function editor(body: string, name = 'vi'): { path: string; argsFile: string } {
   const dir = tempDir('kb-editor-');
-  const path = join(dir, 'editor.sh');
+  const path = join(dir, name);
   const argsFile = join(dir, 'args');
   writeFileSync(path, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nfor f; do :; done\n${body}\n`);
   chmodSync(path, 0o755);
@@ -176,6 +179,13 @@ describe('kb add', () => {
     const deck = readFileSync(join(root, 'cards/serving.md'), 'utf8');
     expect(deck.startsWith(DECK_CRLF)).toBe(true);
     expect(parseKnowledgeFile('cards/serving.md', deck).cards[1].back).toBe('Written in the editor.');
+
+    // An editor kb does not know to take +LINE (a script, gedit) gets the file alone: "+14" was
+    // a second file to it (VS Code opened an empty one).
+    const script = editor(`printf 'Written in the editor.\\n' >> "$f"`, 'my-editor.sh');
+    const plain = runKb(['--kb', root, 'add', 'What is prefill?', '--edit'], { env: { EDITOR: script.path, VISUAL: '' } });
+    expect(plain.code).toBe(0);
+    expect(readFileSync(script.argsFile, 'utf8')).toBe(`${join(root, 'notes/inbox/what-is-prefill.md')}\n`);
   });
 
   it('adds nothing when the answer is left empty in the editor, or the editor fails', () => {
@@ -265,6 +275,24 @@ describe('kb add', () => {
 
     expect(readdirSync(join(root, 'notes/inbox'))).toEqual(['what-is-ttft.md']);
     expect(existsSync(join(root, 'cards/serving.md'))).toBe(false);
+  });
+
+  it('refuses a folder as stdin for --answer - as unreadable, not as an empty answer, and writes nothing', () => {
+    const root = personalKb();
+    // `kb add "Q?" --answer - < somedir`: the shell hands kb the folder as its stdin.
+    const folder = openSync(tempDir('kb-stdin-folder-'), 'r');
+    let result;
+    try {
+      result = spawnSync(process.execPath, [kbBin, '--kb', root, 'add', 'What is TPOT?', '--answer', '-'], {
+        stdio: [folder, 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000, env: kbEnv(tempDir('kb-home-')),
+      });
+    } finally {
+      closeSync(folder);
+    }
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('kb: --answer - could not read stdin: it is a folder, not a file or a pipe; nothing was added\n');
+    expect(existsSync(join(root, 'notes/inbox'))).toBe(false);
+    expect(existsSync(join(root, '.kb'))).toBe(false);
   });
 
   it('has --help with an example for a note and for a deck card', () => {

@@ -89,6 +89,17 @@ describe('kb quiz --json', () => {
     expect(quizRows(root)).toEqual([]);
   });
 
+  it('says in its session line why there are fewer questions than -n: fewer cards match (null when -n is met)', () => {
+    const root = quizKb();
+    const session = (args: string[]) => JSON.parse(runKb(['--kb', root, 'quiz', '--json', ...args]).stdout.split('\n')[0]) as Event;
+    expect(session(['--calc', '-n', '3'])).toMatchObject({ type: 'session', questions: 2, shortfall: 'only 2 cards match --calc: 2 questions, not 3' });
+    expect(session(['-n', '5'])).toMatchObject({ questions: 3, shortfall: 'only 3 cards in this knowledge base: 3 questions, not 5' });
+    expect(session(['-n', '3'])).toMatchObject({ questions: 3, shortfall: null });
+    const id = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string }>)[0].id;
+    expect(runKb(['--kb', root, 'suspend', id]).code).toBe(0);
+    expect(session(['-n', '3'])).toMatchObject({ questions: 2, shortfall: 'only 2 cards in this knowledge base (suspended ones aside): 2 questions, not 3' });
+  });
+
   it('repeats the same questions and values with the same seed, and refuses bad flags', () => {
     const root = quizKb();
     const first = (seed: string) => JSON.parse(runKb(['--kb', root, 'quiz', '--json', '--seed', seed]).stdout.split('\n')[1]) as Event;

@@ -136,6 +136,19 @@ describe('kb quiz in a terminal', () => {
     await tmux.waitFor('exit=');
   }, TMUX_TEST_TIMEOUT_MS);
 
+  it('says before the first question that fewer cards matched than -n asked for', async () => {
+    const root = quizKb();
+    tmux = new TmuxKb();
+    tmux.startWithStatus(root, ['quiz', '-n', '3', '--calc', '--seed', '1']);
+    // Two calc cards: a quiz of 2 after -n 3 said nothing of why (found as a user).
+    const screen = await tmux.waitFor('question 1/2');
+    expect(screen).toContain('only 2 cards match --calc: 2 questions, not 3');
+    tmux.send('Escape');
+    await tmux.waitFor('Quiz stopped');
+    tmux.send('q');
+    await tmux.waitFor('exit=');
+  }, TMUX_TEST_TIMEOUT_MS);
+
   it('a database locked past the busy timeout while answering: the screen closes and one line is left', async () => {
     const root = quizKb();
     tmux = new TmuxKb();

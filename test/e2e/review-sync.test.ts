@@ -23,8 +23,9 @@ describe('reviewing on two clones through git', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^pushed to origin\/\S+$/m);
     expect(first.stdout).toMatch(/^committed reviews from device \w{8}/m);
-    // The commit's title says what it holds.
-    expect(git(a, 'log', '--format=%s')).toMatch(/^kb sync: reviews from device \w{8}/m);
+    // The commit's title says what it holds, and only that: the ids were committed before
+    // (twoClones), so it names none (it said "ids and review fields" for every note).
+    expect(git(a, 'log', '-1', '--format=%s').trim()).toMatch(/^kb sync: reviews from device \w{8}, review fields of 2 notes, the merge driver \(\.gitattributes\)$/);
     // Again at once: nothing new to send, and it says so.
     const idle = sync(a);
     expect(idle.stdout).toMatch(/^nothing to push \(origin\/\S+ has it all\)$/m);
@@ -98,6 +99,8 @@ describe('reviewing on two clones through git', () => {
     for (const card of cards) rate(a, card.id, 'good');
     const synced = sync(a);
     expect(synced.code, synced.stderr).toBe(0);
+    // The notes' ids and review fields; the deck its card's id alone (a deck holds no review fields).
+    expect(synced.stdout).toMatch(/^committed reviews from device \w{8}, review fields of 2 notes, card ids in 3 files, the merge driver/m);
     expect(git(a, 'status', '--porcelain')).toBe('');
     expect(git(a, 'show', 'HEAD:notes/tpot.md')).toMatch(/^---\ndifficulty: hard\nid: \w{12}\nlast_reviewed: .*\nreview_count: 1\n/s);
 

@@ -55,6 +55,11 @@ export class QuizRun {
   private readonly reviews: ReviewService | null;
   /** Set by kb quiz's screen so l can run a card's lab; --json has no use for it. */
   labs?: CardLabs;
+  /**
+   * Why the quiz asks fewer questions than -n asked for ("only 2 cards match --deck d: 2
+   * questions, not 3"), else null: a quiz of 2 after -n 3 said nothing, as if questions were lost.
+   */
+  readonly shortfall: string | null;
 
   constructor(target: ReviewTarget, request: QuizRequest, now: number, sessionId: string = randomUUID()) {
     this.results = quizResultQueries(target.db);
@@ -80,6 +85,7 @@ export class QuizRun {
       { id: sessionId, seed: request.seed, startedAt: now, timeLimitMs: request.timeLimitMs },
       rng,
     );
+    this.shortfall = eligible.length < request.count ? shortfall(request, eligible.length, this.state.questions.length, all.length < cardQueries(target.db).liveCount()) : null;
   }
 
   get session(): QuizSession {
@@ -132,6 +138,20 @@ export class QuizRun {
     this.reviews.rate(answer.cardId, grade, now, answer.durationMs);
     return GRADE_NAMES[grade];
   }
+}
+
+/**
+ * "only 2 cards match --deck d: 2 questions, not 3"; with no filter "only 2 cards in this
+ * knowledge base (suspended ones aside)". `asked` can be fewer than `matched`: a calc card
+ * that never draws a finite answer is left out.
+ */
+function shortfall(request: QuizRequest, matched: number, asked: number, someSuspended: boolean): string {
+  const cards = matched === 1 ? '1 card' : `${matched} cards`;
+  const filtered = request.tag !== undefined || request.deck !== undefined || request.calcOnly;
+  const which = filtered
+    ? `${cards} ${matched === 1 ? 'matches' : 'match'} ${describeFilter(request)}`
+    : `${cards} in this knowledge base${someSuspended ? ' (suspended ones aside)' : ''}`;
+  return `only ${which}: ${asked === 1 ? '1 question' : `${asked} questions`}, not ${request.count}`;
 }
 
 function describeFilter(request: QuizRequest): string {

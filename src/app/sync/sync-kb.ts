@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { differOnlyInKbFields } from '../../kb/review-fields-merge.ts';
+import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
 import { git, GitError } from './git.ts';
 import { installMergeDriver } from './merge-driver.ts';
@@ -70,7 +70,8 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => whatChanged(paths, inKb, options.device));
+  const noteChange = (path: string) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => whatChanged(paths, inKb, options.device, noteChange));
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
@@ -156,13 +157,20 @@ function commitReviewChanges(top: string, inKb: (path: string) => string, kbChan
   return title;
 }
 
-/** A commit title for what kb changed: "reviews from device 3fe44c1a, review fields of 2 notes, the merge driver". */
-function whatChanged(paths: readonly string[], inKb: (path: string) => string, device: string): string {
+/**
+ * A commit title for what kb changed: "reviews from device 3fe44c1a, review fields of 2 notes,
+ * card ids in 1 file, the merge driver". Review fields and ids are named only where the commit
+ * holds them (it said "ids and review fields" whenever a note changed).
+ */
+function whatChanged(paths: readonly string[], inKb: (path: string) => string, device: string, noteChange: (path: string) => NoteChange): string {
   const logs = paths.filter((path) => path.startsWith(`${inKb('reviews')}/`)).length;
-  const notes = paths.filter((path) => path.endsWith('.md')).length;
+  const notes = paths.filter((path) => path.endsWith('.md')).map(noteChange);
+  const fields = notes.filter((change) => change.reviewFields).length;
+  const ids = notes.filter((change) => change.ids).length;
   const parts = [
     ...(logs > 0 ? [`reviews from device ${device.slice(0, 8)}`] : []),
-    ...(notes > 0 ? [`ids and review fields of ${notes === 1 ? '1 note' : `${notes} notes`}`] : []),
+    ...(fields > 0 ? [`review fields of ${fields === 1 ? '1 note' : `${fields} notes`}`] : []),
+    ...(ids > 0 ? [`card ids in ${ids === 1 ? '1 file' : `${ids} files`}`] : []),
     ...(paths.includes(inKb('.gitattributes')) ? ['the merge driver (.gitattributes)'] : []),
     ...(paths.includes(inKb('kb.json')) ? ['fitted FSRS weights (kb.json)'] : []),
   ];
@@ -216,6 +224,19 @@ function onlyFittedWeightsChanged(top: string, path: string): boolean {
   } catch {
     return false; // not JSON: the user's edit, theirs to commit
   }
+}
+
+type NoteChange = { reviewFields: boolean; ids: boolean };
+
+/**
+ * What kb changed in a note kbChanges took as its own (`path` from the repository's top, `kbPath`
+ * from the knowledge base's root). A change seen as neither is counted as review fields, the
+ * write kb makes most, so that the title never leaves a committed note out.
+ */
+function kbNoteChange(top: string, path: string, kbPath: string, notesFolders: readonly string[]): NoteChange {
+  const versions = headAndNow(top, path);
+  const change = versions === null ? { reviewFields: true, ids: false } : kbFieldChanges(kbPath, versions.head, versions.now, notesFolders);
+  return change.reviewFields || change.ids ? change : { reviewFields: true, ids: false };
 }
 
 /** `path` (from the repository's top; `kbPath` from the knowledge base's root) changed against HEAD only as kb changes a note. */
