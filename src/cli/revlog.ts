@@ -48,7 +48,8 @@ export function register(program: Command): void {
       'after',
       helpText(
         `${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason. A review already ` +
-          "in the log (same card, time and answer) is not added; one another clone's log brings in later (its export imported here " +
+          "in the log (same card, time and answer) is not added (two such rows in the file are two reviews: a file in whole " +
+          "seconds, say); one another clone's log brings in later (its export imported here " +
           'before the two synced) is counted once all the same.',
       ),
     )

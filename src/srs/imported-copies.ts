@@ -27,24 +27,38 @@ export function importedTimeWindow(at: number): { from: number; until: number } 
  * The ids of a card's imported ratings that are copies of another of its ratings: one kb
  * logged (same rating, its time within the imported one's window), or an imported one read
  * at a finer time (a file in milliseconds, and another in seconds). The replay skips them.
+ *
+ * Each rating is the original of one copy at most: two identical rows of a file in whole
+ * seconds are two reviews given within that second, and when the log holds only one of them
+ * under another id, the other still counts (each was taken for a copy of that one, and the
+ * second review was lost). Copies are matched in the order their windows end (a millisecond's
+ * before the second around it), each to the earliest rating in its window not yet matched: the
+ * most copies the ratings can account for, the same whatever order the events came in.
  */
 export function importedCopies(events: readonly EventRow[]): Set<string> {
   const copies = new Set<string>();
   const imported = events.filter((event) => event.kind === 'rate' && isImported(event.id));
   if (imported.length === 0) return copies;
-  const ratings = events.filter((event) => event.kind === 'rate');
-  for (const copy of imported) {
-    const { from, until } = importedTimeWindow(copy.at);
-    const original = ratings.some(
+  const byTimeThenId = (a: EventRow, b: EventRow) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const ratings = events.filter((event) => event.kind === 'rate').sort(byTimeThenId);
+  const matched = new Set<EventRow>();
+  const byWindowEnd = imported
+    .map((copy) => ({ copy, window: importedTimeWindow(copy.at) }))
+    .sort((a, b) => a.window.until - b.window.until || byTimeThenId(a.copy, b.copy));
+  for (const { copy, window } of byWindowEnd) {
+    const original = ratings.find(
       (other) =>
         other !== copy &&
+        !matched.has(other) &&
         other.rating === copy.rating &&
-        other.at >= from &&
-        other.at < until &&
-        // Two imported ratings at one time are one event (their id is made of card, time and answer).
+        other.at >= window.from &&
+        other.at < window.until &&
+        // Two imported ratings at one time are two rows of the file (their ids count them), not a copy.
         (!isImported(other.id) || other.at !== copy.at),
     );
-    if (original) copies.add(copy.id);
+    if (original === undefined) continue;
+    matched.add(original);
+    copies.add(copy.id);
   }
   return copies;
 }

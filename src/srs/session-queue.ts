@@ -208,12 +208,27 @@ export class ReviewSession {
    * `undidAnswer`: an answer was taken back, so today's limit counts the card again.
    */
   restored(card: QueueCard, undidAnswer: boolean): void {
-    this.remove(card.id, false);
     if (undidAnswer) this.answers.pop();
-    if (card.state === NEW) this.fresh.putBack(card, undidAnswer);
-    else if (card.state === REVIEW) this.review.putBack(card, undidAnswer);
-    else insertByDue(this.learning, card);
+    this.putBack(card, undidAnswer);
     this.undone.push(card.id);
+  }
+
+  /**
+   * Another kb session took back what it did to the card (an undo there): the card returns to
+   * its list as this session had it queued, as a fresh launch would have it, but neither takes
+   * an answer of this session back nor comes first. `answeredThere`: the change was an answer,
+   * which today's limit counted (answeredElsewhere), so the limit counts the card again.
+   */
+  returned(card: QueueCard, answeredThere: boolean): void {
+    this.putBack(card, answeredThere);
+  }
+
+  /** The card back in the list of its state (learning ones by due), wherever the session had it. */
+  private putBack(card: QueueCard, givesAllowanceBack: boolean): void {
+    this.remove(card.id, false);
+    if (card.state === NEW) this.fresh.putBack(card, givesAllowanceBack);
+    else if (card.state === REVIEW) this.review.putBack(card, givesAllowanceBack);
+    else insertByDue(this.learning, card);
   }
 
   /**

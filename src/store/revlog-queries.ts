@@ -15,8 +15,8 @@ export function revlogQueries(db: KbDatabase) {
     `SELECT card_id, reviewed_at, rating, json_extract(state_before, '$.state') AS state, duration_ms
      FROM review_log ORDER BY reviewed_at, card_id, rowid`,
   );
-  const sameRating = db.prepare<[string, number, number, number], { one: number }>(
-    "SELECT 1 AS one FROM review_events WHERE card_id = ? AND at >= ? AND at < ? AND kind = 'rate' AND rating = ? LIMIT 1",
+  const sameRatings = db.prepare<[string, number, number, number], { n: number }>(
+    "SELECT count(*) AS n FROM review_events WHERE card_id = ? AND at >= ? AND at < ? AND kind = 'rate' AND rating = ?",
   );
   const forgetBetween = db.prepare<[string, number, number], { one: number }>(
     "SELECT 1 AS one FROM review_events WHERE card_id = ? AND kind = 'forget' AND at >= ? AND at < ? LIMIT 1",
@@ -26,9 +26,9 @@ export function revlogQueries(db: KbDatabase) {
     ratings(): RatingExportRow[] {
       return ratings.all();
     },
-    /** Whether the log already holds this rating (same card and answer, at a time in [from, until)), whatever its event id. */
-    hasRating(cardId: string, time: { from: number; until: number }, rating: number): boolean {
-      return sameRating.get(cardId, time.from, time.until, rating) !== undefined;
+    /** How many ratings the log holds of the card with this answer at a time in [from, until), whatever their event ids. */
+    countRatings(cardId: string, time: { from: number; until: number }, rating: number): number {
+      return sameRatings.get(cardId, time.from, time.until, rating)?.n ?? 0;
     },
     /** Whether the log holds a forget of the card at a time in [from, until). */
     hasForgetBetween(cardId: string, from: number, until: number): boolean {

@@ -122,6 +122,51 @@ describe('two kb review sessions at once', () => {
     expect(queueOf(a)).toEqual(queueOf(reviewRun(services[0], now)));
   });
 
+  it('takes back a card the other session rated and then undid as soon as the undo lands, not after every other card (found as a user)', async () => {
+    const { services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const card = shown(a, START)!;
+    expect(shown(b, START)).toBe(card);
+    expect(b.rate(card, 3, START + 1_000, 1_000).message).toBeNull();
+    // A, on the stale screen, is refused and takes the card as B left it: learning, due later.
+    expect(a.rate(card, 4, START + 2_000, 1_000).message).toMatch(CHANGED);
+    const other = shown(a, START + 2_000)!;
+    expect(other).not.toBe(card);
+    expect(b.undo(START + 3_000).message).toMatch(/^undid [gG]ood$/);
+    // A's next card: the one B took back, new again, with the counts a fresh launch has (it
+    // was met only once A had answered every other card, counted as learning meanwhile).
+    expect(a.rate(other, 3, START + 4_000, 1_000).message).toBeNull();
+    expect(shown(a, START + 5_000)).toBe(card);
+    expect(queueOf(a)).toEqual(queueOf(reviewRun(services[0], START + 5_000)));
+    expect(a.rate(card, 3, START + 6_000, 1_000).message).toBeNull();
+  });
+
+  it('takes back a card that the other session rated after this one queued it, once undone there, and one suspended there once unsuspended', async () => {
+    const { services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const first = shown(a, START)!;
+    // B rates the first two cards; A, answering the first, is refused and meets the second as B left it.
+    expect(shown(b, START)).toBe(first);
+    b.rate(first, 3, START + 500, 500);
+    const second = shown(b, START + 600)!;
+    b.rate(second, 3, START + 700, 500);
+    expect(a.rate(first, 3, START + 1_000, 1_000).message).toMatch(CHANGED);
+    const third = shown(a, START + 1_100)!;
+    expect([first, second]).not.toContain(third);
+    // B undoes both: A's next card is the first new card again, its queue a fresh launch's.
+    expect(b.undo(START + 1_200).message).toMatch(/^undid [gG]ood$/);
+    expect(b.undo(START + 1_300).message).toMatch(/^undid [gG]ood$/);
+    expect(shown(a, START + 1_400)).toBe(first);
+    expect(queueOf(a)).toEqual(queueOf(reviewRun(services[0], START + 1_400)));
+    // Suspended in B and unsuspended there (u): back in A too.
+    b.suspend(first, START + 1_500);
+    expect(a.rate(first, 3, START + 1_600, 1_000).message).toBe('suspended in another kb session since shown: not rated here');
+    expect(shown(a, START + 1_700)).not.toBe(first);
+    expect(b.undo(START + 1_800).message).toBe('unsuspended');
+    expect(shown(a, START + 1_900)).toBe(first);
+    expect(queueOf(a)).toEqual(queueOf(reviewRun(services[0], START + 1_900)));
+  });
+
   it('does not show a card it had on screen before as it was then, once the other session answered it', async () => {
     const { services } = await twoSessions();
     const [a, b] = services.map((service) => reviewRun(service, START));

@@ -122,6 +122,27 @@ describe('revlog CSV', () => {
     expect(cards(fresh).find((card) => card.id === 'aaaaaaaaaaaa')).toMatchObject({ reps: 3 });
   });
 
+  it('two identical rows in one whole second are two reviews, and the file again adds nothing (found as a user: one was kept)', () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/itl.md': '# What is ITL?\n\n## Answer\n\nThe gap between two tokens.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const [card] = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[];
+    // A tool that keeps whole seconds: two Goods given within one second (a second row of
+    // another time between them, in file order, changes nothing).
+    const second = Date.UTC(2024, 0, 5, 9, 0, 7);
+    const csv = join(tempDir('kb-revlog-'), 'seconds.csv');
+    writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\n${card.id},${second},3,0,4000\n${card.id},${second + 86_400_000},3,2,4000\n${card.id},${second},3,1,3000\n`);
+    expect(runKb(['--kb', root, 'import', '--revlog', csv]).stdout).toBe('imported 3 events from 3 rows; 0 already in the log\n');
+    expect(reviewedCards(root).map((listed) => listed.reps)).toEqual([3]);
+    expect(runKb(['--kb', root, 'import', '--revlog', csv]).stdout).toBe('imported 0 events from 3 rows; 3 already in the log\n');
+    // kb's own export of them (ms, here whole seconds) into the same knowledge base: nothing either.
+    const out = join(tempDir('kb-revlog-'), 'out.csv');
+    expect(runKb(['--kb', root, 'export', '--revlog', out]).code).toBe(0);
+    expect(readFileSync(out, 'utf8').split('\n').filter((line) => line.includes(`,${second},3,`))).toHaveLength(2);
+    expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toMatch(/^imported 0 events from 3 rows; 3 already in the log$/m);
+    expect(reviewedCards(root).map((listed) => listed.reps)).toEqual([3]);
+    expect(runKb(['--kb', root, 'doctor']).stdout).toContain('0 errors, 0 warnings');
+  });
+
   it('export replaces only an earlier export: a note (a slip of the path) or a FILE.ids.csv of the user\'s own is refused, unchanged (found as a user: overwritten)', () => {
     const { root } = reviewedKb();
     const deck = readFileSync(join(root, 'cards/deck.md'), 'utf8');

@@ -35,6 +35,19 @@ describe('imported copies of a rating', () => {
     expect(importedTimeWindow(SECOND)).toEqual({ from: SECOND, until: SECOND + 1000 });
   });
 
+  it('each rating is the original of one copy at most: two identical rows of a file in whole seconds are two reviews (found as a user: one was lost)', () => {
+    const [k1, k2] = [rating('uuid-1', SECOND + 100, 3), rating('uuid-2', SECOND + 700, 3, 'dev-a', 1)];
+    // Imported rows 1 and 2 of the same card, second and answer (their ids count them).
+    const [s1, s2] = [rating('revlog-s1', SECOND, 3, 'dev-b'), rating('revlog-s2', SECOND, 3, 'dev-b', 1)];
+    expect(importedCopies([s1, s2])).toEqual(new Set());
+    // Both logged on another device: both copies. Only one: the other is a review of its own.
+    expect(importedCopies([k1, k2, s2, s1])).toEqual(new Set(['revlog-s1', 'revlog-s2']));
+    expect(importedCopies([s2, k2, s1]).size).toBe(1);
+    // A copy in ms takes its own original first, whatever the order: the one in seconds is then its copy.
+    const ms = rating('revlog-ms', SECOND + 100, 3, 'dev-c');
+    for (const events of [[s1, k1, ms], [ms, s1, k1], [k1, ms, s1]]) expect(importedCopies(events)).toEqual(new Set(['revlog-ms', 'revlog-s1']));
+  });
+
   it('are skipped by the replay, the same in any order the events were gathered, as if only the originals were logged', () => {
     const scheduler = new FsrsScheduler(testSettings());
     const start = { ...columnsFromState(newCardState(T - 86_400_000), { suspended: false, buriedUntil: null }), leech: 0 as const };

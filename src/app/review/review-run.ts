@@ -71,6 +71,13 @@ export class ReviewRun implements ReviewController {
   private readonly shownDays = new Map<string, string>();
   /** The answer times of this run's standing ratings, each capped as the review log records it. */
   private studiedMs = 0;
+  /**
+   * The cards this session took as another kb changed them (changedElsewhere), each with the
+   * entry it had queued before, and whether the change was an answer there. Looked at before
+   * each next card: a card whose row is back to that entry (the other kb undid its rating, or
+   * its bury or suspension) returns to this session's lists.
+   */
+  private readonly changedThere = new Map<string, { queued: QueueCard; answered: boolean }>();
 
   constructor(service: ReviewService, root: string, request: QueueRequest, options: ReviewRunOptions) {
     this.service = service;
@@ -93,13 +100,14 @@ export class ReviewRun implements ReviewController {
       this.cache.clear();
       // Nothing answered yet (the scan takes a moment): today's queue is built again from
       // the scanned cards. After an answer the queue stays; its cards are read afresh.
-      if (this.undoSteps.length === 0 && this.session.counts().done === 0) this.session = this.service.session(this.request, this.run.startedAt);
+      if (this.undoSteps.length === 0 && this.session.counts().done === 0) this.replaceSession(this.service.session(this.request, this.run.startedAt));
     }
     return { changed, message: problems };
   }
 
   next(now: number): ScreenNext {
     this.followUndoneElsewhere();
+    this.followTakenBackThere();
     const notice = this.followStudyDay(now);
     const next = this.nextOfSession(now);
     return withNotice(next, notice);
@@ -119,6 +127,44 @@ export class ReviewRun implements ReviewController {
       this.undoSteps.pop();
       this.takenBack(step);
     }
+  }
+
+  /**
+   * The cards another kb changed and then took back (u there after rating a card this session
+   * had queued, or kb undo): each returns to this session's lists as it was queued, at once,
+   * as a card this session's own undo brings back does. Without this, the session kept the
+   * card as the other kb had answered it (a learning step due later, or out of today's queue)
+   * and met it again only when today's queue was read afresh, after every other card (found
+   * as a user with kb review in two terminals: the header counted it as learning meanwhile).
+   */
+  private followTakenBackThere(): void {
+    // Latest first, as undo puts cards back: each goes to the head of its list, and the session
+    // met them (and found them changed) in the order of its lists.
+    for (const [cardId, { queued, answered }] of [...this.changedThere].reverse()) {
+      let now: QueueCard;
+      try {
+        now = this.service.queueCard(cardId);
+      } catch (error) {
+        if (!(error instanceof UnknownCardError)) throw error;
+        this.changedThere.delete(cardId);
+        continue;
+      }
+      // Still as the other kb left it, or changed again: met as it is when the session reaches it.
+      if (!sameQueueEntry(now, queued)) continue;
+      this.changedThere.delete(cardId);
+      this.cache.delete(cardId);
+      this.session.returned(queued, answered);
+    }
+  }
+
+  /**
+   * Today's queue read afresh: what another kb changed is in it as it is now, so the cards
+   * this session took as changed there are forgotten (one undone there later would be put
+   * back a second time, and counted twice under today's limit).
+   */
+  private replaceSession(session: ReviewSession): void {
+    this.session = session;
+    this.changedThere.clear();
   }
 
   /** The session takes back an action of this run that was undone: its card, its answer and its time. */
@@ -162,7 +208,7 @@ export class ReviewRun implements ReviewController {
     const kept = this.rereadSettings();
     const today = this.service.session(this.request, now);
     today.continues(this.session);
-    this.session = today;
+    this.replaceSession(today);
     this.cache.clear();
     return kept === null ? NEW_STUDY_DAY : `${NEW_STUDY_DAY}; ${kept}`;
   }
@@ -203,7 +249,7 @@ export class ReviewRun implements ReviewController {
     // queue with nothing new leaves the session as it is (its undo puts cards back as it has them).
     if (fresh.next(now).kind !== 'card') return withNotice(next, kept);
     fresh.continues(this.session);
-    this.session = fresh;
+    this.replaceSession(fresh);
     this.cache.clear();
     return withNotice(this.nextOfSession(now, true), kept);
   }
@@ -266,8 +312,13 @@ export class ReviewRun implements ReviewController {
     this.cache.delete(cardId);
     const queued = this.session.find(cardId);
     const away = current.suspended || (current.buriedUntil !== null && current.buriedUntil > now);
-    if (queued && !away && current.schedule.lastReview !== null) this.session.answeredElsewhere(queued, { state: current.schedule.state, due: current.schedule.due });
+    const answered = queued !== undefined && !away && current.schedule.lastReview !== null;
+    if (answered) this.session.answeredElsewhere(queued, { state: current.schedule.state, due: current.schedule.due });
     else this.session.removed(cardId);
+    // Kept to see whether the other kb takes its change back (followTakenBackThere); moved to
+    // the end of the map, which keeps the order the session met its cards in.
+    this.changedThere.delete(cardId);
+    if (queued) this.changedThere.set(cardId, { queued, answered });
   }
 
   undo(_now: number): ActionResult {
@@ -419,4 +470,9 @@ function isLive(card: ReviewCard | null): card is ReviewCard {
 /** Whether the card's row still is what the session queued it as (state, due, not suspended or buried since). */
 function sameAsQueued(card: ReviewCard, queued: QueueCard): boolean {
   return card.schedule.state === queued.state && card.schedule.due === queued.due && card.suspended === queued.suspended && card.buriedUntil === queued.buriedUntil;
+}
+
+/** sameAsQueued for a queue entry read from the card's row. */
+function sameQueueEntry(entry: QueueCard, queued: QueueCard): boolean {
+  return entry.state === queued.state && entry.due === queued.due && entry.suspended === queued.suspended && entry.buriedUntil === queued.buriedUntil;
 }

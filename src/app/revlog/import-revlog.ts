@@ -2,8 +2,9 @@
 // another kb) become events of this device's log, so they merge and replay like any other.
 // A row's card is found through the mapping file, else as a kb id written as a number; rows
 // that cannot be placed are refused with a count and a reason, and nothing is imported twice:
-// an event's id is derived from its card, time and answer, and a rating or a forget already in
-// the log under another id (exported from this knowledge base) is skipped too. One that comes in by a
+// an event's id is derived from its card, time and answer (and, for the second of two such rows,
+// its place among them), and a rating or a forget already in the log under another id
+// (exported from this knowledge base) is skipped too. One that comes in by a
 // merge later (another clone's log) is recognised by the replay (srs/imported-copies.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -26,8 +27,15 @@ export interface RevlogImport {
 
 export { RevlogFormatError };
 
-function eventId(kind: string, card: string, at: number, rating: number): string {
-  return `${IMPORTED_EVENT_PREFIX}${createHash('sha256').update(`${kind}|${card}|${at}|${rating}`).digest('hex').slice(0, 24)}`;
+/**
+ * An imported event's id. `nth` counts the rows before it in the file with the same card, time
+ * and answer: two such rows are two reviews (a file in whole seconds holds two Goods given
+ * within one second as one time twice), so each has an id of its own; the first keeps the id
+ * it had before rows were counted, so a file imported then is still recognised.
+ */
+function eventId(kind: string, card: string, at: number, rating: number, nth = 0): string {
+  const key = `${kind}|${card}|${at}|${rating}${nth === 0 ? '' : `|${nth}`}`;
+  return `${IMPORTED_EVENT_PREFIX}${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 }
 
 /** A folder named where a CSV to read was meant (kb import --revlog DIR, --map DIR). */
@@ -60,6 +68,9 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
   // Each card's previous imported review: a reset before a review lies between the two.
   const previous = new Map<string, number>();
   const forgetWindow = new Map<string, number>();
+  // Each rating's place among the file's rows of the same card, time and answer (0 for the first).
+  const places = new Map<string, number>();
+  const nthOf = new Map<string, number>();
   // A review after now cannot have happened (an hour of slack for a clock a little ahead):
   // replayed, it would set the card's next review from a date still to come.
   const latest = (options.now ?? Date.now()) + 3_600_000;
@@ -87,14 +98,22 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     previous.set(card, row.at);
     // The card's first review here, made when it was new: its replay starts from a new card.
     const startsNew = before === undefined && row.state === 0;
-    events.push({ id: eventId('rate', card, row.at, row.rating), card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
+    const same = `${card}|${row.at}|${row.rating}`;
+    const nth = places.get(same) ?? 0;
+    places.set(same, nth + 1);
+    const id = eventId('rate', card, row.at, row.rating, nth);
+    nthOf.set(id, nth);
+    events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
   }
   const outcome = log.importEvents(events, {
     root: target.root,
     writable: target.writable,
     isDuplicate: (event) =>
       event.kind === 'rate'
-        ? queries.hasRating(event.card, importedTimeWindow(event.at), event.rating as number)
+        ? // The nth such row is in the log when the log holds more than n such ratings, those of
+          // this import added before it included (events are added in order): the file again
+          // adds nothing, and the second of two in one second is not taken for the first.
+          queries.countRatings(event.card, importedTimeWindow(event.at), event.rating as number) > (nthOf.get(event.id) ?? 0)
         : // The forget itself was logged between the two reviews: after the one before (at or
           // after its time as read) and before the review that follows, which is at `at + 1`
           // as read, and up to the end of that second when the file keeps whole seconds (a
