@@ -215,11 +215,32 @@ export function boundText(bound: number, value: number): string {
   return String(bound);
 }
 
+/** The points a check names (`@label`) that this run did not measure, in the check's order. */
+export function pointsNotMeasured(check: CheckSpec, measured: readonly string[]): string[] {
+  const named = [check.numerator.at, check.denominator?.at ?? null].filter((at): at is string => at !== null);
+  return [...new Set(named)].filter((at) => !measured.includes(at));
+}
+
+/** "and" between the last two: "8", "128 and 32", "1, 8 and 32". */
+export function labelList(labels: readonly string[]): string {
+  return labels.length <= 1 ? labels.join('') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
+
 export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome {
   const fixed = (term: MetricTerm) => term.at !== null || isSweepMetric(term.metric);
   const pinned = fixed(check.numerator) && (check.denominator === null || fixed(check.denominator));
   const points: Array<string | null> = input.single !== null || pinned ? [null] : input.points.map((p) => p.label);
   if (points.length === 0) return { check, measured: null, at: null, pass: null, problem: 'no points were measured' };
+  // A check at a point this run left out (--points 1,2,4 and decode.tokens_per_s@128) said
+  // "decode.tokens_per_s was not measured", as if the metric were missing at every point.
+  if (input.single === null && input.points.length > 0) {
+    const measured = input.points.map((p) => p.label);
+    const missing = pointsNotMeasured(check, measured);
+    if (missing.length > 0) {
+      const which = missing.length === 1 ? `point ${missing[0]} was` : `points ${labelList(missing)} were`;
+      return { check, measured: null, at: null, pass: null, problem: `${which} not measured in this run, which measured ${labelList(measured)}` };
+    }
+  }
   let worst: { measured: number; at: string | null } | null = null;
   let failedOutright = false;
   let undecided: { known: Known; at: string | null } | null = null;

@@ -1,8 +1,9 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, type StoredResult, type StoredSettings } from './history.ts';
+import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, sweptRun, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMeasured, formatMetric } from './metrics.ts';
+import { meaningLines, sweepFigures, sweepWordRows } from './sweep-summary.ts';
 
 function cell(name: string, value: number | undefined): string {
   return value === undefined ? '-' : formatMetric(name, value);
@@ -35,6 +36,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
   const pointsA = new Map((ra.points ?? []).map((p) => [p.label, p]));
   const pointsB = new Map((rb.points ?? []).map((p) => [p.label, p]));
   const labels = [...new Set([...pointsA.keys(), ...pointsB.keys()])];
+  const shown = new Set<string>();
   for (const label of labels) {
     const pa = pointsA.get(label);
     const pb = pointsB.get(label);
@@ -44,6 +46,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
         names
           .filter((name) => pa?.metrics[name] !== undefined || pb?.metrics[name] !== undefined)
           .map((name) => {
+            shown.add(name);
             const x = pa?.metrics[name];
             const y = pb?.metrics[name];
             return [name, cell(name, x), cell(name, y), x !== undefined && y !== undefined ? percentChange(x, y) : ''];
@@ -51,19 +54,26 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
       ),
     );
   }
-  const sweepNames = [...new Set([...shownSweepMetrics(ra), ...shownSweepMetrics(rb)])];
-  if (sweepNames.length > 0) {
+  // The knee and the SLO as the swept values they fall at (knee.index, a place among the
+  // points, read as a measurement), then the sweep's figures with their units.
+  const sweepNames = sweepFigures([...new Set([...shownSweepMetrics(ra), ...shownSweepMetrics(rb)])]);
+  const words = sweepWordRows(sweptRun(a), sweptRun(b));
+  if (sweepNames.length > 0 || words.length > 0) {
     out.push('', 'Across the sweep:');
     out.push(
-      ...table(
-        sweepNames.map((name) => {
+      ...table([
+        ...words.map((row) => [row.name, row.a ?? '-', row.b ?? '-', row.values ? percentChange(...row.values) : '']),
+        ...sweepNames.map((name) => {
           const x = ra.sweepMetrics?.[name];
           const y = rb.sweepMetrics?.[name];
           return [name, cell(name, x), cell(name, y), x !== undefined && y !== undefined ? percentChange(x, y) : ''];
         }),
-      ),
+      ]),
     );
   }
+  // What slo.met_fraction and slo.goodput_rps count, under the SLO they are counted against.
+  const meanings = meaningLines(shown);
+  if (meanings.length > 0) out.push(...(words.length > 0 || sweepNames.length > 0 ? [] : ['']), ...meanings);
   const says = [...new Set([...(ra.checks ?? []), ...(rb.checks ?? [])].map((c) => c.say))];
   if (says.length > 0) {
     out.push('', 'Expectations:');

@@ -6,6 +6,7 @@ import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
 import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 import type { StoredCheck } from './run.ts';
 import { localMinuteLabel } from '../srs/study-day.ts';
+import { meaningLines, sweepFigures, sweepSentences, sweptPointsText, sweepWordRows, type SweptRun } from './sweep-summary.ts';
 
 export interface StoredSettings {
   settings?: unknown;
@@ -19,7 +20,7 @@ export interface StoredResult {
   note?: string | null;
   points?: Array<{ label: string | null; partial: boolean; metrics: Record<string, number> }>;
   sweepMetrics?: Record<string, number>;
-  chart?: { series?: string[] } | null;
+  chart?: SweptRun['chart'];
   checks?: StoredCheck[];
 }
 
@@ -41,6 +42,12 @@ export function comparedMetrics(result: StoredResult): string[] {
 export function shownSweepMetrics(result: StoredResult): string[] {
   const named = (result.checks ?? []).flatMap((check) => check.metric.split('/').map((term) => term.trim().split('@')[0]));
   return [...new Set([...named, ...Object.keys(result.sweepMetrics ?? {})])].filter((name) => isSweepMetric(name) && result.sweepMetrics?.[name] !== undefined);
+}
+
+/** What sweep-summary.ts reads of a stored run: the swept key, the sweep-wide metrics and the chart's points, knee and SLO. */
+export function sweptRun(run: LabRunRow): SweptRun {
+  const result = (run.result ?? {}) as StoredResult;
+  return { sweepKey: (run.settings as StoredSettings | null)?.sweep?.key ?? null, sweepMetrics: result.sweepMetrics ?? {}, chart: result.chart ?? null };
 }
 
 /** The metrics of a single-run lab's run, or null for a sweep or a run that measured nothing. */
@@ -126,8 +133,11 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
   const lines = settingsChanges(older.settings as StoredSettings, newer.settings as StoredSettings).map((line) => `  setting ${line}`);
   const ma = singleMetrics(a);
   const mb = singleMetrics(b);
+  const shown = new Set<string>();
   const change = (name: string, before: number | undefined, after: number | undefined, indent = '  ') => {
-    if (before !== undefined && after !== undefined) lines.push(`${indent}${name.padEnd(24)} ${formatMetric(name, before)} -> ${formatMetric(name, after)} (${percentChange(before, after)})`);
+    if (before === undefined || after === undefined) return;
+    lines.push(`${indent}${name.padEnd(24)} ${formatMetric(name, before)} -> ${formatMetric(name, after)} (${percentChange(before, after)})`);
+    shown.add(name);
   };
   if (ma && mb) {
     for (const name of comparedMetrics(b)) change(name, ma[name], mb[name]);
@@ -140,8 +150,14 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
       lines.push(`  at ${point.label}:`);
       for (const name of comparedMetrics(b)) change(name, before[name], point.metrics[name], '    ');
     }
-    for (const name of shownSweepMetrics(b)) change(name, a.sweepMetrics?.[name], b.sweepMetrics?.[name]);
+    for (const name of sweepFigures(shownSweepMetrics(b))) change(name, a.sweepMetrics?.[name], b.sweepMetrics?.[name]);
+    // The knee and the SLO as the swept values they fall at (knee.index 1.00 -> 1.00 read as a measurement).
+    for (const row of sweepWordRows(sweptRun(older), sweptRun(newer))) {
+      const percent = row.values ? ` (${percentChange(...row.values)})` : '';
+      lines.push(`  ${row.name.padEnd(24)} ${row.a ?? '-'} -> ${row.b ?? '-'}${percent}`);
+    }
   }
+  lines.push(...meaningLines(shown));
   if (a.verdict !== b.verdict) lines.push(`  verdict: ${a.verdict ?? older.status} -> ${b.verdict ?? newer.status}`);
   return lines;
 }
@@ -214,16 +230,18 @@ export function historyText(name: string, title: string | null, runs: readonly L
   const columns = runColumns(runs, false);
   for (const run of runs) {
     const result = (run.result ?? {}) as StoredResult;
-    const settings = run.settings as StoredSettings;
     out.push(...runLines(run, columns, width));
     const metrics = singleMetrics(result);
     if (metrics) {
       const shown = shownMetrics(result).filter((m) => metrics[m] !== undefined);
       out.push(`${DETAIL_INDENT}${shown.map((m) => `${m} ${formatMetric(m, metrics[m])}`).join(' · ')}`);
     } else if ((result.points ?? []).length > 1) {
-      out.push(`${DETAIL_INDENT}${settings.sweep?.key ?? 'sweep'}: ${(result.points ?? []).map((p) => p.label).join(', ')}`);
-      const sweepShown = shownSweepMetrics(result);
-      if (sweepShown.length > 0) out.push(`${DETAIL_INDENT}${sweepShown.map((m) => `${m} ${formatMetric(m, result.sweepMetrics![m])}`).join(' · ')}`);
+      const swept = sweptRun(run);
+      out.push(`${DETAIL_INDENT}${sweptPointsText(swept, (result.points ?? []).map((p) => p.label ?? '-'))}`);
+      // The knee and the SLO in words, at the swept value they fall at; the rest as figures.
+      out.push(...sweepSentences(swept).map((line) => `${DETAIL_INDENT}${line}`));
+      const figures = sweepFigures(shownSweepMetrics(result));
+      if (figures.length > 0) out.push(`${DETAIL_INDENT}${figures.map((m) => `${m} ${formatMetric(m, result.sweepMetrics![m])}`).join(' · ')}`);
     }
     if (result.note) out.push(`${DETAIL_INDENT}${result.note}`);
   }

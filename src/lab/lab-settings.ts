@@ -63,6 +63,8 @@ export interface LabSettings {
 interface SettingBase {
   key: string;
   describe: string;
+  /** What a value counts, where it counts something ("tokens"): a sweep's value is read with it ("knee at 16 requests"). */
+  unit?: string;
 }
 export type SettingSpec =
   | (SettingBase & { kind: 'int'; min: number; max: number })
@@ -94,26 +96,26 @@ export const settingSpecs: readonly SettingSpec[] = [
   { key: 'device', kind: 'name', known: Object.keys(namedDevices), describe: 'what the sim backend models: a built-in GPU or a profile from kb lab calibrate (see kb lab devices)' },
   { key: 'warmup', kind: 'int', min: 0, max: 10, describe: 'untimed runs first' },
   { key: 'repeats', kind: 'int', min: 1, max: 20, describe: 'measured runs, pooled' },
-  { key: 'engine.blockSize', kind: 'int', ...engineOptionRanges.blockSize, describe: 'tokens per KV block' },
-  { key: 'engine.kvBudgetMB', kind: 'number', min: 0, max: 1024 * 1024, describe: 'KV pool size, MiB; 0 = engine default' },
-  { key: 'engine.maxBatchedTokens', kind: 'int', ...schedulerOptionRanges.maxBatchedTokens, describe: 'token budget per step' },
-  { key: 'engine.maxNumSeqs', kind: 'int', ...schedulerOptionRanges.maxNumSeqs, describe: 'running sequences at most' },
-  { key: 'engine.prefillMaxBatch', kind: 'int', ...schedulerOptionRanges.prefillMaxBatch, describe: 'requests admitted to prefill per step' },
-  { key: 'engine.chunkSize', kind: 'int', ...schedulerOptionRanges.chunkSize, describe: 'prefill chunk per sequence per step, 0 = off' },
+  { key: 'engine.blockSize', unit: 'tokens', kind: 'int', ...engineOptionRanges.blockSize, describe: 'tokens per KV block' },
+  { key: 'engine.kvBudgetMB', unit: 'MiB', kind: 'number', min: 0, max: 1024 * 1024, describe: 'KV pool size, MiB; 0 = engine default' },
+  { key: 'engine.maxBatchedTokens', unit: 'tokens', kind: 'int', ...schedulerOptionRanges.maxBatchedTokens, describe: 'token budget per step' },
+  { key: 'engine.maxNumSeqs', unit: 'seqs', kind: 'int', ...schedulerOptionRanges.maxNumSeqs, describe: 'running sequences at most' },
+  { key: 'engine.prefillMaxBatch', unit: 'requests', kind: 'int', ...schedulerOptionRanges.prefillMaxBatch, describe: 'requests admitted to prefill per step' },
+  { key: 'engine.chunkSize', unit: 'tokens', kind: 'int', ...schedulerOptionRanges.chunkSize, describe: 'prefill chunk per sequence per step, 0 = off' },
   { key: 'engine.policy', kind: 'enum', values: schedulingPolicies, describe: 'batching policy' },
   { key: 'engine.prefixCaching', kind: 'bool', describe: 'reuse cached KV blocks of shared prefixes' },
   { key: 'engine.kvReservation', kind: 'enum', values: kvReservations, describe: 'paged: KV blocks as tokens arrive; contiguous: the declared maximum reserved up front' },
-  { key: 'workload.requests', kind: 'int', min: 1, max: 100000, describe: 'requests per run' },
-  { key: 'workload.promptTokens', kind: 'length', min: 1, max: 65536, describe: 'prompt length: N or A..B' },
-  { key: 'workload.outputTokens', kind: 'length', min: 1, max: 65536, describe: 'tokens generated: N or A..B' },
-  { key: 'workload.maxNewTokens', kind: 'length', min: 0, max: 65536, describe: 'maximum each request declares (it stops at its output length); 0 = the output length' },
+  { key: 'workload.requests', unit: 'requests', kind: 'int', min: 1, max: 100000, describe: 'requests per run' },
+  { key: 'workload.promptTokens', unit: 'tokens', kind: 'length', min: 1, max: 65536, describe: 'prompt length: N or A..B' },
+  { key: 'workload.outputTokens', unit: 'tokens', kind: 'length', min: 1, max: 65536, describe: 'tokens generated: N or A..B' },
+  { key: 'workload.maxNewTokens', unit: 'tokens', kind: 'length', min: 0, max: 65536, describe: 'maximum each request declares (it stops at its output length); 0 = the output length' },
   { key: 'workload.arrival', kind: 'enum', values: ['burst', 'poisson', 'gamma'], describe: 'how requests arrive' },
-  { key: 'workload.rate', kind: 'number', min: 0, minExclusive: true, max: 1e6, describe: 'requests/s (poisson, gamma)' },
+  { key: 'workload.rate', unit: 'req/s', kind: 'number', min: 0, minExclusive: true, max: 1e6, describe: 'requests/s (poisson, gamma)' },
   { key: 'workload.burstiness', kind: 'number', min: 0, minExclusive: true, max: 100, describe: 'gamma shape, 1 = Poisson' },
-  { key: 'workload.sharedPrefix', kind: 'int', min: 0, max: 65536, describe: 'tokens shared by every prompt' },
+  { key: 'workload.sharedPrefix', unit: 'tokens', kind: 'int', min: 0, max: 65536, describe: 'tokens shared by every prompt' },
   { key: 'workload.seed', kind: 'int', min: 0, max: 2 ** 31 - 1, describe: 'seed of prompts and arrivals' },
-  { key: 'slo.ttftMs', kind: 'number', min: 0, max: 3_600_000, describe: 'goodput counts requests with TTFT <= this, ms; 0 = off' },
-  { key: 'slo.tpotMs', kind: 'number', min: 0, max: 3_600_000, describe: 'goodput counts requests with TPOT <= this, ms; 0 = off' },
+  { key: 'slo.ttftMs', unit: 'ms', kind: 'number', min: 0, max: 3_600_000, describe: 'goodput counts requests with TTFT <= this, ms; 0 = off' },
+  { key: 'slo.tpotMs', unit: 'ms', kind: 'number', min: 0, max: 3_600_000, describe: 'goodput counts requests with TPOT <= this, ms; 0 = off' },
 ];
 
 const specByKey = new Map(settingSpecs.map((spec) => [spec.key, spec]));

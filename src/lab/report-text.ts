@@ -1,7 +1,7 @@
 // A lab run as text for the terminal: the settings line, the engine's report table (the
 // layout of seed 003) for each point, then every expectation with its verdict.
 import { chartLines } from './chart-view.ts';
-import type { CheckOutcome } from './checks.ts';
+import { labelList, pointsNotMeasured, type CheckOutcome } from './checks.ts';
 import { formatMeasured } from './metrics.ts';
 import { formatChanged, type LabRunResult } from './run.ts';
 import { verdictText } from './verdict-text.ts';
@@ -49,6 +49,27 @@ function checkLine(outcome: CheckOutcome, color: boolean): string {
   return `  ${paint(`${mark} ${check.say}`)}\n      ${check.text} = ${measured}${where}; expected ${check.op} ${check.value} — ${word}`;
 }
 
+/**
+ * For a sweep narrowed by --points: the points its unjudged expectations need, and the
+ * command that runs them too. (The report said only that a metric "was not measured".)
+ */
+function leftOutLines(result: LabRunResult): string[] {
+  const ran = result.sweep?.labels ?? [];
+  if (ran.length === 0) return [];
+  // Points planned but cut short by an interrupt are not "left out": the note says the run stopped.
+  const needed = [...new Set(result.checks.filter((c) => c.pass === null).flatMap((c) => pointsNotMeasured(c.check, ran)))];
+  if (needed.length === 0) return [];
+  // In the sweep's order where the labels are numbers (the run keeps the lab file's order whatever --points says).
+  const numeric = [...ran, ...needed].every((label) => Number.isFinite(Number(label)));
+  const ordered = (labels: string[]) => (numeric ? [...labels].sort((a, b) => Number(a) - Number(b)) : labels);
+  const all = ordered([...ran, ...needed]);
+  const others = result.changed.length > 0 || result.endpoint ? " (and this run's other options)" : '';
+  return [
+    `  --points left out ${labelList(ordered(needed))}, which ${needed.length === 1 ? 'an expectation above needs' : 'the expectations above need'}. To judge them${others}:`,
+    `    kb lab ${result.lab} --points ${all.join(',')}`,
+  ];
+}
+
 /** The whole report of a run, ready to print. */
 export function labRunText(result: LabRunResult, options: { color?: boolean } = {}): string {
   const color = options.color ?? false;
@@ -76,6 +97,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
     for (const outcome of result.checks) out.push(checkLine(outcome, color));
     out.push('');
     out.push(verdictText(result.verdict, result.checks, result.status));
+    out.push(...leftOutLines(result));
     if (result.changed.length > 0 && result.verdict === 'not reproduced') {
       out.push('  The expectations describe the lab file\'s own settings; with yours, a different result is the point of the exercise.');
     }

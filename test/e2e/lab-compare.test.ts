@@ -80,5 +80,10 @@ describe('kb lab sweeps: chart, history, compare', () => {
     expect(text.stdout).toMatch(/┤.*●/);
     expect(text.stdout).toMatch(/● ttft\.p95 {3}─ SLO \d+ ms {3}▼ knee at \d+/);
     expect(text.stdout).toMatch(/SLO: ttft\.p95 <= \d+ ms; /);
+    // kb lab history says the knee and the SLO at the swept value, not knee.index 1.00.
+    const history = runKb(['lab', 'history', 'load-sweep'], { env });
+    expect(history.stdout).not.toMatch(/knee\.(x|index)|slo\.max_x/);
+    expect(history.stdout).toMatch(/ knee of ttft\.p95 at [\d.]+x capacity \([\d.]+ req\/s\)\n/);
+    expect(history.stdout).toMatch(/ SLO ttft\.p95 <= [\d.]+ ms, met (up to [\d.]+x capacity \([\d.]+ req\/s\)|at no point)\n/);
   });
 });

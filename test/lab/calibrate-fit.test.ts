@@ -192,4 +192,22 @@ describe('the calibration report', () => {
     expect(lines.find((line) => line.includes('tokenMs'))).toMatch(/15\.725 µs per token\s+\(≈ [\d.]+ GFLOP\/s\)/);
     expect(lines.find((line) => line.includes('prefillPassMs'))).toMatch(/ 0 ms per step with prefill/);
   });
+
+  it('keeps a term held at 0 in the meaning column at 80 columns, and at 200', () => {
+    // At 80 columns "(not supported by the data: held at 0)", written after the meaning "a
+    // separate prefill pass: its launches and loop", wrapped under the end of "...pass: ", the
+    // wrap taking that for a label: "held at 0" stood at column 31, in no column.
+    const profile = {
+      model: 'gpt2-tiny',
+      terms: { stepMs: 6.2, tokenMs: 0.0257, attendedMs: 7.99e-4, sampledMs: 0.708, prefillPassMs: 0 },
+    } as unknown as DeviceProfile;
+    for (const width of [79, 199]) {
+      const lines = fitLines(termLines(profile).join('\n'), width).split('\n');
+      // Two columns only: the terms at 2, what each means (and a term held at 0) at 6.
+      expect(lines.map((line) => /^ */.exec(line)![0].length).filter((indent) => indent !== 2 && indent !== 6)).toEqual([]);
+      expect(lines.every((line) => line.length <= width)).toBe(true);
+      const term = lines.findIndex((line) => line.trim().startsWith('prefillPassMs'));
+      expect(lines.slice(term + 1)).toEqual(['      a separate prefill pass: its launches and loop', '      held at 0 (the data do not support this term)']);
+    }
+  });
 });

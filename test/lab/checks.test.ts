@@ -69,6 +69,20 @@ describe('checks', () => {
     expect(evaluateCheck(every, { single: null, points: [undecided, { label: '256', metrics: { 'ttft.p99': 200, 'queue_wait.p99': 190 } }] })).toMatchObject({ pass: null, at: '16' });
   });
 
+  it('names the points a check needs that the sweep did not measure, not a metric "not measured"', () => {
+    const labels = ['1', '2', '4', '8', '32', '128'];
+    const ratio = parseCheck({ metric: 'decode.tokens_per_s@128 / decode.tokens_per_s@32', op: '<=', value: 2, say: 'flattens' }, labels);
+    const points = ['1', '2', '4'].map((label) => ({ label, metrics: { 'decode.tokens_per_s': 100 } }));
+    expect(evaluateCheck(ratio, { single: null, points })).toMatchObject({
+      pass: null,
+      problem: 'points 128 and 32 were not measured in this run, which measured 1, 2 and 4',
+    });
+    const one = parseCheck({ metric: 'decode.tokens_per_s@8 / decode.tokens_per_s@1', op: '>=', value: 2, say: 'doubles' }, labels);
+    expect(evaluateCheck(one, { single: null, points })).toMatchObject({ pass: null, problem: 'point 8 was not measured in this run, which measured 1, 2 and 4' });
+    // A point that ran without the metric is still the metric's problem.
+    expect(evaluateCheck(one, { single: null, points: [...points, { label: '8', metrics: {} }] })).toMatchObject({ problem: 'decode.tokens_per_s was not measured' });
+  });
+
   it('refuses malformed expressions with a reason', () => {
     expect(() => parseCheck({ metric: 'a / b / c', op: '>', value: 1, say: 'x' }, null)).toThrow(CheckSyntaxError);
     expect(() => parseCheck({ metric: 'ttft.p99 * 2', op: '>', value: 1, say: 'x' }, null)).toThrow(/not a metric name/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allHistoryText, historyText, settingsChanges, startedAtText } from '../../src/lab/history.ts';
+import { allHistoryText, historyJson, historyText, settingsChanges, startedAtText } from '../../src/lab/history.ts';
+import { fitLines } from '../../src/ui/text/fit-lines.ts';
 import { defaultSettings, applyOverrides, parseOverrides } from '../../src/lab/lab-settings.ts';
 import { compareText } from '../../src/lab/compare.ts';
 import { cardLabCheck } from '../../src/app/card-labs/card-lab-runner.ts';
@@ -136,5 +137,54 @@ describe('lab history', () => {
     expect(cardLabCheck(check).measured).toBe('prefill_first.p99 / ttft.p99 = 0.091; expected <= 0.2');
     // A metric at a point keeps its unit (the panel showed a bare number for "x@point").
     expect(cardLabCheck({ ...check, metric: 'ttft.p99@16', op: '>=', measured: 512.34 }).measured).toBe('ttft.p99@16 = 512.3 ms; expected >= 0.2');
+  });
+
+  it('says a sweep\'s knee and SLO as the swept value they fall at, with its unit, and what its slo.* figures count', () => {
+    // It listed "knee.x 1.00 · knee.index 1.00" (a place among the points) and "slo.max_x 1.00 ·
+    // slo.max_x_fraction 0.250" with no unit and no meaning.
+    const sweepRow = (id: number, capacity: number, limitMs: number, maxX: number, knee: number): LabRunRow => {
+      const labels = ['0.5', '1', '2', '4'];
+      const changed = parseOverrides(['workload.requests=8']);
+      return {
+        ...row(id, [], null),
+        lab: 'load-sweep',
+        settings: { settings: applyOverrides(defaultSettings, changed), changed, sweep: { key: 'workload.rate', labels } },
+        result: {
+          verdict: 'reproduced',
+          note: null,
+          points: labels.map((label) => ({ label, partial: false, metrics: { 'ttft.p95': 10 * Number(label), 'slo.met_fraction': 1 / Number(label), 'throughput.output_tps': 400 } })),
+          sweepMetrics: { 'slo.limit_ms': limitMs, 'slo.max_x': maxX, 'slo.max_x_fraction': maxX / 4, 'knee.x': knee, 'knee.index': labels.indexOf(String(knee)), 'load.capacity_rps': capacity },
+          chart: {
+            series: ['ttft.p95'],
+            points: labels.map((label) => ({ label, x: Number(label) })),
+            knee: { x: knee, label: String(knee) },
+            slo: { metric: 'ttft.p95' },
+          },
+          checks: [{ metric: 'slo.met_fraction@0.5', say: 'most meet the SLO', measured: 1, pass: true }],
+        },
+      };
+    };
+    const runs = [sweepRow(2, 60.6, 19.48, 1, 1), sweepRow(1, 60.5, 59.86, 2, 2)];
+    const text = historyText('load-sweep', 'Load sweep', runs);
+    expect(text).not.toMatch(/knee\.(x|index)|slo\.(max_x|limit_ms)/);
+    expect(text).toContain('        workload.rate: 0.5, 1, 2, 4 x capacity (60.6 req/s)\n        knee of ttft.p95 at 1x capacity (60.6 req/s)\n        SLO ttft.p95 <= 19.48 ms, met up to 1x capacity (60.6 req/s)\n');
+    expect(text).toContain('knee of ttft.p95 at 2x capacity (121 req/s)');
+    // The last two compared: the knee and the SLO's reach as swept values, each slo.* figure said.
+    expect(text).toMatch(/ {2}knee of ttft\.p95 at +2x capacity -> 1x capacity\n/);
+    expect(text).toMatch(/ {2}SLO ttft\.p95 <= +59\.86 ms -> 19\.48 ms \(-67%\)\n {2}SLO met up to +2x capacity -> 1x capacity\n/);
+    expect(text).toContain("  where slo.met_fraction = share of the point's requests whose TTFT met the SLO\n");
+    // Every line fits 80 columns as it is: none is wrapped out of its column.
+    expect(fitLines(text, 79)).toBe(text);
+    // A sweep of a setting: its unit ("at 16 requests").
+    const requests = { ...sweepRow(3, 0, 0, 0, 16), settings: { settings: defaultSettings, changed: [], sweep: { key: 'workload.requests', labels: ['1', '16', '128'] } } };
+    (requests.result as { sweepMetrics: Record<string, number> }).sweepMetrics = { 'knee.x': 16, 'knee.index': 1, 'roofline.ridge_batch': 7.9 };
+    expect(historyText('batch-size-sweep', null, [requests])).toMatch(/knee of ttft\.p95 at 16 requests\n {8}roofline\.ridge_batch 7\.90 seqs\n/);
+    // --json keeps every figure as stored.
+    expect((historyJson('load-sweep', runs) as { runs: Array<{ result: { sweepMetrics: Record<string, number> } }> }).runs[0].result.sweepMetrics).toMatchObject({ 'knee.index': 1, 'slo.max_x': 1 });
+    // kb lab compare: the same words across the sweep.
+    const compared = compareText(runs[1], runs[0]);
+    expect(compared).not.toMatch(/knee\.(x|index)|slo\.(max_x|limit_ms)/);
+    expect(compared).toMatch(/Across the sweep:\n {2}capacity +60\.50 req\/s +60\.60 req\/s +\+0\.2%\n {2}knee of ttft\.p95 at +2x capacity +1x capacity\n/);
+    expect(compared).toContain("  where slo.met_fraction = share of the point's requests whose TTFT met the SLO\n");
   });
 });

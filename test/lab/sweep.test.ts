@@ -61,9 +61,14 @@ describe('sweep labs', () => {
     const db = openDatabase(':memory:');
     const result = await runLab({ db, lab: sweepLab, overrides: [], points: ['8', '32'] });
     expect(result.points.map((p) => p.label)).toEqual(['8', '32']);
-    expect(result.checks[0]).toMatchObject({ pass: null, problem: expect.stringMatching(/at 128|not measured/) });
+    // It said "ttft.p99 was not measured", as if the metric were missing at every point it ran.
+    expect(result.checks[0]).toMatchObject({ pass: null, problem: 'point 128 was not measured in this run, which measured 8 and 32' });
     expect(result.checks[1].pass).toBe(true);
     expect(result.verdict).toBe('incomplete');
+    // The report names the point --points left out and the command that runs it too.
+    const text = labRunText(result);
+    expect(text).not.toMatch(/ttft\.p99 was not measured/);
+    expect(text).toContain('  --points left out 128, which an expectation above needs. To judge them:\n    kb lab cap-sweep --points 8,32,128\n');
     await expect(runLab({ db, lab: sweepLab, overrides: [], points: ['9'] })).rejects.toThrow(SettingError);
     db.close();
   });

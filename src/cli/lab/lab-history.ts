@@ -13,10 +13,12 @@ const listingWidth = () => (terminalColumns() ?? 80) - 1;
 export function registerHistory(lab: Command): void {
   lab
     .command('history')
-    .description('list the stored runs of a lab, newest first, and what changed between the last two; without a name, the latest runs of every lab')
+    .description(
+      "list the stored runs of a lab, newest first (a sweep's knee and SLO at the swept value they fall at), and what changed between the last two; without a name, the latest runs of every lab",
+    )
     .argument('[name]', 'the lab (left out: every lab)')
     .addOption(numberOption('--limit <n>', 'at most this many runs', 20))
-    .option('--json', 'print as JSON: lab and runs, each with its settings, changed, sweep, endpoint, verdict and result (named as in kb lab <name> --json)')
+    .option('--json', 'print as JSON: lab and runs, each with its settings, changed, sweep, endpoint, verdict and result (named as in kb lab <name> --json; every sweep figure, knee.index and slo.* too; the shape: README, Labs and the engine)')
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { limit: string; json?: boolean; kb?: string };
       const limit = countOption('--limit', options.limit, 'runs');

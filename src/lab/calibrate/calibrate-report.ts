@@ -37,8 +37,12 @@ export function termLines(profile: DeviceProfile): string[] {
     const value = profile.terms[term];
     const flops = flopsPerUnit(term, config);
     const rate = flops !== null && value > 0 ? `  (≈ ${(flops / value / 1e6).toFixed(1)} GFLOP/s)` : '';
-    const held = value === 0 ? ' (not supported by the data: held at 0)' : '';
-    return [`  ${term.padEnd(13)} ${formatMs(value).padStart(11)} per ${unit.replace(/^ms\//, '')}${rate}`, `      ${meaning}${held}`];
+    // A term held at 0 says so on a line of its own in the meaning's column, without a colon:
+    // after the meaning ("a separate prefill pass: its launches ...") the line passed 80
+    // columns, and the wrap took the meaning's "...pass: " for a label and hung "held at 0"
+    // under its end.
+    const held = value === 0 ? ['      held at 0 (the data do not support this term)'] : [];
+    return [`  ${term.padEnd(13)} ${formatMs(value).padStart(11)} per ${unit.replace(/^ms\//, '')}${rate}`, `      ${meaning}`, ...held];
   });
 }
 
