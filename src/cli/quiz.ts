@@ -55,8 +55,8 @@ with --schedule. Esc or q ends the quiz with its score (on a calc question with 
 typed, q is typed and Esc clears it first); Ctrl-Z goes back to the shell (fg returns).
 
 --json protocol, one JSON object per line on stdout:
-  session (its "shortfall" says why there are fewer questions than -n, else null),
-  then for each question: question (waits for one line on stdin),
+  session (its "shortfall" says why there are fewer questions than -n, else
+  null), then for each question: question (waits for one line on stdin),
   retry (the line could not be read; send another), answer; finally summary
   (also when stdin ends).
 Example (bundled knowledge base: a TPOT of 25 ms):
