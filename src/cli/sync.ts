@@ -16,8 +16,9 @@ export function register(program: Command): void {
       helpText('\nEvery rating, undo and card action is appended to reviews/<device>.jsonl (one file per device, so\n' +
         "git never conflicts on them); the database is a cache replayed from all devices' logs. kb sync\n" +
         "installs kb's merge driver (git config + .gitattributes) so a note whose four review fields\n" +
-        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log,\n' +
-        'review fields and the card ids kb scan wrote (untracked files are left alone), while a rebase\n' +
+        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than this device\'s\n' +
+        'appends to its log, review fields and the card ids kb scan wrote (untracked files are left\n' +
+        'alone; another device\'s log changed here is what a git command stopped midway leaves), while a rebase\n' +
         "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
         "leaving git's conflict for you. Ratings made meanwhile are kept in the database and appended to\n" +
         'the log (and the notes written) by the first kb command after git\'s operation ends.'),

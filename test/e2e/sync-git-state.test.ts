@@ -3,7 +3,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, sync, twoClones } from '../helpers/git-clones.ts';
+import { runKb } from '../helpers/kb-cli.ts';
+import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
 
 /** Both clones edit notes/one.md's text; A pushes, so B's kb sync stops in a rebase on the conflict. */
 function conflictOnB(): { a: string; b: string } {
@@ -55,5 +56,53 @@ describe('kb sync and the state of git', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^kb: sync: HEAD is detached \(on no branch\): .*git switch/);
     expect(remoteBranches(a)).toEqual(['refs/heads/main']);
+  });
+
+  // Found as a user: a full disk stopped git pull --rebase midway, and git went back to the
+  // branch leaving the remote's files in the working tree: the other device's log with its new
+  // lines, this device's without its last rating. The next kb sync took both for its own
+  // appends and committed them, the rating's line removed from the log every clone replays.
+  it('refuses review logs changed other than by this device\'s appends, committing nothing', () => {
+    const { a, b, ids } = twoClones();
+    rate(a, ids[2], 'good');
+    expect(sync(a).code).toBe(0);
+    expect(sync(b).code).toBe(0);
+    rate(a, ids[1], 'good');
+    expect(sync(a).code).toBe(0);
+    rate(b, ids[0], 'good');
+    git(b, 'add', '-A');
+    git(b, 'commit', '--quiet', '-m', 'B reviews');
+    // What the stopped rebase left: the remote's logs checked out over the branch's, unstaged.
+    git(b, 'fetch', '--quiet', 'origin');
+    git(b, 'checkout', 'origin/main', '--', 'reviews');
+    git(b, 'reset', '--quiet');
+    const logs = () => git(b, 'status', '--porcelain', '--', 'reviews');
+    const damaged = logs();
+    const head = git(b, 'rev-parse', 'HEAD');
+    const refused = sync(b);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^kb: sync: reviews\/[\w-]+\.jsonl changed other than by kb's appends/m);
+    expect(refused.stderr).toMatch(/git checkout -- reviews\/[\w-]+\.jsonl/);
+    expect(git(b, 'rev-parse', 'HEAD')).toBe(head);
+    expect(logs()).toBe(damaged);
+    // Put back as the message says, kb sync goes through and B's rating reaches A.
+    git(b, 'checkout', '--', 'reviews');
+    const synced = sync(b);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(sync(a).code).toBe(0);
+    const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+    expect(cards.map((card) => card.reps)).toEqual([1, 1, 1]);
+  });
+
+  // Found as a user (a full disk): git fetch's progress comes first on stderr, and kb said only
+  // "git pull --rebase origin main: From /tmp/.../remote", not what went wrong.
+  it('says why git pull failed, not the first line of its progress', () => {
+    const { a, b, ids } = twoClones();
+    rate(a, ids[0], 'good');
+    expect(sync(a).code).toBe(0);
+    writeFileSync(join(b, '.git/hooks/pre-rebase'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    const failed = sync(b);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^kb: sync: git pull --rebase origin main: fatal: .*pre-rebase hook refused/m);
   });
 });

@@ -20,8 +20,16 @@ export function git(cwd: string, args: readonly string[], options: { allowFail?:
   if (run.error) throw new GitError(`git ${args[0]}: ${run.error.message} (is git installed?)`);
   const result = { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
   if (result.code !== 0 && !options.allowFail) {
-    const reason = (result.stderr || result.stdout).trim().split('\n').find((line) => line.trim() !== '') ?? `exit ${result.code}`;
-    throw new GitError(`git ${args.join(' ')}: ${reason}`);
+    throw new GitError(`git ${args.join(' ')}: ${gitComplaint(result)}`);
   }
   return result;
+}
+
+/**
+ * Why git failed, in one line: its first `fatal:` or `error:` line, else its first line. A pull
+ * prints the fetch's progress first ("From <remote>"), which said nothing of a full disk.
+ */
+export function gitComplaint(result: GitResult): string {
+  const lines = (result.stderr || result.stdout).split(/[\r\n]+/).map((line) => line.trim()).filter((line) => line !== '');
+  return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0] ?? `exit ${result.code}`;
 }

@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
-import { git, GitError } from './git.ts';
+import { git, gitComplaint, GitError } from './git.ts';
 import { installMergeDriver } from './merge-driver.ts';
 
 export class SyncRefused extends Error {
@@ -51,6 +51,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const prefix = relative(top, options.root).split('\\').join('/');
   const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
   const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
+  const ownLog = inKb(`reviews/${options.device}.jsonl`);
   // A paused rebase is a detached HEAD: committing there and pushing `HEAD` would create a
   // remote branch named HEAD while the rebase still waits to be finished.
   const operation = gitOperationInProgress(top);
@@ -61,7 +62,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   // Refuse before writing anything (the driver's .gitattributes included): other changes, no
   // remote, no identity for git to commit under.
-  kbChanges(top, inKb, kbChanged);
+  kbChanges(top, inKb, kbChanged, ownLog);
   const remote = options.remote ?? upstreamRemote(top, branch) ?? (hasRemote(top, 'origin') ? 'origin' : null);
   if (remote === null) throw new SyncRefused('no git remote to sync with: add one (git remote add origin URL) or name one with --remote');
   if (!hasRemote(top, remote)) throw new SyncRefused(`--remote: no git remote named "${remote}" (git remote -v lists them)`);
@@ -70,7 +71,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => whatChanged(paths, inKb, options.device));
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device));
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
@@ -90,13 +91,13 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
             'commit it (git add, git commit) or move it away, then run kb sync again',
         );
       }
-      throw new GitError(`git pull --rebase ${remote} ${branch}: ${(pull.stderr || pull.stdout).trim().split('\n')[0]}`);
+      throw new GitError(`git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`);
     }
     pulled = `${remote}/${branch}`;
   }
 
   const eventsAfter = await steps.replay();
-  const committedAfter = commitReviewChanges(top, inKb, kbChanged, () => 'review fields from the merged review logs') !== null;
+  const committedAfter = commitReviewChanges(top, inKb, kbChanged, ownLog, () => 'review fields from the merged review logs') !== null;
   // --porcelain marks a ref the remote already had with '=': then nothing was sent.
   const push = git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
   const sent = !/^=\t/m.test(push.stdout);
@@ -141,13 +142,13 @@ function hasRemote(top: string, name: string): boolean {
 type KbChanged = (path: string) => boolean;
 
 /**
- * Commits what kb itself changed under "kb sync: <what>": the review logs, .gitattributes, the
+ * Commits what kb itself changed under "kb sync: <what>": this device's review log, .gitattributes, the
  * weights kb optimize wrote into kb.json, and notes whose change against HEAD is only their
  * review fields and new card ids. Anything else uncommitted is the user's: refused. Returns
  * the what, or null when there was nothing.
  */
-function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, what: (paths: string[]) => string): string | null {
-  const ours = kbChanges(top, inKb, kbChanged);
+function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string, what: (paths: string[]) => string): string | null {
+  const ours = kbChanges(top, inKb, kbChanged, ownLog);
   if (ours.length === 0) return null;
   git(top, ['add', '--', ...ours]);
   if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return null;
@@ -170,16 +171,25 @@ function whatChanged(paths: readonly string[], inKb: (path: string) => string, d
 }
 
 /** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
-function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged): string[] {
+function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string): string[] {
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']).stdout.split('\0').filter(Boolean);
   const ours: string[] = [];
   const others: string[] = [];
+  const logs: string[] = [];
   for (let at = 0; at < status.length; at++) {
     const entry = status[at];
     const code = entry.slice(0, 2);
     const path = entry.slice(3);
     if (code[0] === 'R' || code[0] === 'C') at++; // the entry after a rename is its old path
-    if (path.startsWith(`${inKb('reviews')}/`) || path === inKb('.gitattributes')) ours.push(path);
+    if (path === inKb('.gitattributes')) ours.push(path);
+    // kb only ever appends to this device's log. Any other change to a log (another device's
+    // changed or new, this one's cut short or deleted) is no rating of this device: found as a
+    // user, a git pull --rebase stopped by a full disk left the remote's logs over the branch's,
+    // and kb sync committed them, this device's last rating taken out of its log.
+    else if (path.startsWith(`${inKb('reviews')}/`)) {
+      if (path === ownLog && onlyAppendedTo(top, path)) ours.push(path);
+      else if (code !== '??') logs.push(path);
+    }
     // Untracked (a note kb add just made): pull --rebase leaves it alone unless the remote adds
     // the same path, and then git refuses before changing anything (overwrittenUntracked).
     else if (code === '??') continue;
@@ -189,12 +199,30 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
     else if (code.trim() === 'M' && path === inKb('kb.json') && onlyFittedWeightsChanged(top, path)) ours.push(path);
     else others.push(path);
   }
+  if (logs.length > 0) {
+    throw new SyncRefused(
+      `${logs[0]}${logs.length > 1 ? ` (and ${logs.length - 1} more)` : ''} changed other than by kb's appends to this device's log ` +
+        `(a git command stopped midway, by a full disk say, leaves a log so): git diff shows how; ` +
+        `git checkout -- ${logs[0]} takes back the committed file; then run kb sync again`,
+    );
+  }
   if (others.length > 0) {
     throw new SyncRefused(
       `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs, review fields, card ids and kb optimize's weights)`,
     );
   }
   return ours;
+}
+
+/** `path` is new since HEAD, or HEAD's text followed by more (what kb's appends make). */
+function onlyAppendedTo(top: string, path: string): boolean {
+  let versions;
+  try {
+    versions = headAndNow(top, path);
+  } catch {
+    return false; // deleted
+  }
+  return versions === null || versions.now.startsWith(versions.head);
 }
 
 /** `path` as committed at HEAD and as it is now, or null when HEAD lacks it. */
