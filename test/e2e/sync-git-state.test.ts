@@ -1,6 +1,6 @@
 // kb sync only runs on a branch with no git operation half done: it must never commit into a
 // paused rebase, nor push a detached HEAD (git would create a remote branch named HEAD).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb } from '../helpers/kb-cli.ts';
@@ -104,5 +104,30 @@ describe('kb sync and the state of git', () => {
     const failed = sync(b);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/^kb: sync: git pull --rebase origin main: fatal: .*pre-rebase hook refused/m);
+  });
+
+  // Found as a user: a full disk stopped git pull --rebase after it had begun replaying this
+  // device's commit ("fatal: unable to write temp-file"), leaving the rebase in progress; the next
+  // kb sync said to finish it with git rebase --continue, which ended it without that commit:
+  // the rating's line gone from the log, kept only in this clone's database. kb sync began the
+  // rebase, so it takes it back. (A hook stands in for the full disk: it refuses to move HEAD
+  // once the rebase has picked the commit.)
+  it('takes back a rebase its pull left half done, keeping this device\'s commit', () => {
+    const { a, b, ids } = twoClones();
+    rate(a, ids[0], 'good');
+    expect(sync(a).code).toBe(0);
+    rate(b, ids[1], 'good');
+    const hook = '#!/bin/sh\n[ "$1" = prepared ] && [ -s "$(git rev-parse --git-dir)/rebase-merge/done" ] && grep -q " HEAD$" && { echo "fatal: no space left (a stand-in)" >&2; exit 1; }\nexit 0\n';
+    writeFileSync(join(b, '.git/hooks/reference-transaction'), hook, { mode: 0o755 });
+    const failed = sync(b);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^kb: sync: git pull --rebase origin main: fatal: .*; the rebase it began was taken back \(git rebase --abort\)/m);
+    expect(git(b, 'status')).not.toMatch(/rebase in progress/);
+    expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^kb sync: reviews from device/);
+    rmSync(join(b, '.git/hooks/reference-transaction'));
+    expect(sync(b).code).toBe(0);
+    expect(sync(a).code).toBe(0);
+    const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+    expect(cards.find((card) => card.id === ids[1])?.reps).toBe(1);
   });
 });

@@ -91,7 +91,18 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
             'commit it (git add, git commit) or move it away, then run kb sync again',
         );
       }
-      throw new GitError(`git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`);
+      const failure = `git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`;
+      // Stopped otherwise (found as a user: a full disk) git can leave its rebase in progress
+      // with this device's commit not replayed, and git rebase --continue, as for a conflict,
+      // then ends it without that commit: its ratings' lines gone from the log. kb sync began
+      // this rebase and nothing of the user's is in it yet: it takes it back.
+      if (gitOperationInProgress(top) === 'rebase') {
+        if (git(top, ['rebase', '--abort'], { allowFail: true }).code === 0) {
+          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort): run kb sync again once that is fixed`);
+        }
+        throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`);
+      }
+      throw new GitError(failure);
     }
     pulled = `${remote}/${branch}`;
   }
