@@ -1,9 +1,10 @@
 // kb sync only runs on a branch with no git operation half done: it must never commit into a
 // paused rebase, nor push a detached HEAD (git would create a remote branch named HEAD).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runKb } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
 import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
 
 /** Both clones edit notes/one.md's text; A pushes, so B's kb sync stops in a rebase on the conflict. */
@@ -130,4 +131,35 @@ describe('kb sync and the state of git', () => {
     const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
     expect(cards.find((card) => card.id === ids[1])?.reps).toBe(1);
   });
+
+  // Found as a user: Ctrl-C while kb sync's pull was rebasing ended kb and git with nothing
+  // said, and left the rebase half done for the next kb sync to refuse.
+  it('takes back its rebase on Ctrl-C and says so (exit 130)', async () => {
+    const { a, b, ids } = twoClones();
+    rate(a, ids[0], 'good');
+    expect(sync(a).code).toBe(0);
+    rate(b, ids[1], 'good');
+    const started = join(tempDir('kb-hook-'), 'started');
+    writeFileSync(join(b, '.git/hooks/post-checkout'), `#!/bin/sh\ntouch '${started}'\nsleep 30\n`, { mode: 0o755 });
+    const child = spawn(process.execPath, [kbBin, '--kb', b, 'sync'], {
+      env: kbEnv(tempDir('kb-home-')),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // a process group of its own, as a terminal's foreground job
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    for (let i = 0; i < 400 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(started)).toBe(true);
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await code).toBe(130);
+    expect(stderr).toMatch(/^kb: sync: git pull --rebase origin main: interrupted \(Ctrl-C\); the rebase it began was taken back \(git rebase --abort\)/m);
+    expect(git(b, 'status')).not.toMatch(/rebase in progress/);
+    expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^kb sync: reviews from device/);
+    rmSync(join(b, '.git/hooks/post-checkout'));
+    expect(sync(b).code).toBe(0);
+    expect(sync(a).code).toBe(0);
+    const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+    expect(cards.find((card) => card.id === ids[1])?.reps).toBe(1);
+  }, 60_000);
 });

@@ -75,17 +75,27 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
 
   let pulled: string | null = null;
   if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
-    const pull = git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true });
+    // Ctrl-C reaches git and kb alike. Without a listener kb died with git, silent, the rebase
+    // left half done (found as a user); listening, kb outlives git and takes its rebase back.
+    const outlive = () => {};
+    process.on('SIGINT', outlive);
+    let pull;
+    try {
+      pull = git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true });
+    } finally {
+      process.off('SIGINT', outlive);
+    }
+    const interrupted = pull.signal === 'SIGINT';
     if (pull.code !== 0) {
       const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
-      if (conflicted.length > 0) {
+      if (conflicted.length > 0 && !interrupted) {
         throw new SyncRefused(
           `git pull --rebase stopped on a conflict outside the review fields in ${conflicted[0]}${conflicted.length > 1 ? ` (and ${conflicted.length - 1} more)` : ''}: ` +
             'resolve it with git (git status, then git rebase --continue), then run kb sync again',
         );
       }
       const overwritten = overwrittenUntracked(pull.stderr);
-      if (overwritten.length > 0) {
+      if (overwritten.length > 0 && !interrupted) {
         throw new SyncRefused(
           `the remote adds ${overwritten[0]}${overwritten.length > 1 ? ` (and ${overwritten.length - 1} more)` : ''}, untracked here: ` +
             'commit it (git add, git commit) or move it away, then run kb sync again',
@@ -98,11 +108,11 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
       // this rebase and nothing of the user's is in it yet: it takes it back.
       if (gitOperationInProgress(top) === 'rebase') {
         if (git(top, ['rebase', '--abort'], { allowFail: true }).code === 0) {
-          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort): run kb sync again once that is fixed`);
+          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort): run kb sync again${interrupted ? ' to finish' : ' once that is fixed'}`, { interrupted });
         }
-        throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`);
+        throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`, { interrupted });
       }
-      throw new GitError(failure);
+      throw new GitError(failure, { interrupted });
     }
     pulled = `${remote}/${branch}`;
   }
