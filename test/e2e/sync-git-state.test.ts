@@ -141,18 +141,8 @@ describe('kb sync and the state of git', () => {
     rate(b, ids[1], 'good');
     const started = join(tempDir('kb-hook-'), 'started');
     writeFileSync(join(b, '.git/hooks/post-checkout'), `#!/bin/sh\ntouch '${started}'\nsleep 30\n`, { mode: 0o755 });
-    const child = spawn(process.execPath, [kbBin, '--kb', b, 'sync'], {
-      env: kbEnv(tempDir('kb-home-')),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // a process group of its own, as a terminal's foreground job
-    });
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
-    for (let i = 0; i < 400 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(started)).toBe(true);
-    process.kill(-child.pid!, 'SIGINT');
-    expect(await code).toBe(130);
+    const { code, stderr } = await ctrlCOnceStarted(b, started);
+    expect(code).toBe(130);
     expect(stderr).toMatch(/^kb: sync: git pull --rebase origin main: interrupted \(Ctrl-C\); the rebase it began was taken back \(git rebase --abort\)/m);
     expect(git(b, 'status')).not.toMatch(/rebase in progress/);
     expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^kb sync: reviews from device/);
@@ -162,4 +152,33 @@ describe('kb sync and the state of git', () => {
     const cards = JSON.parse(runKb(['--kb', a, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
     expect(cards.find((card) => card.id === ids[1])?.reps).toBe(1);
   }, 60_000);
+
+  it('says what a Ctrl-C stopped while it asked the remote, pushing nothing', async () => {
+    const { a, b, ids } = twoClones();
+    expect(sync(a).code).toBe(0);
+    rate(b, ids[1], 'good');
+    const started = join(tempDir('kb-hook-'), 'started');
+    git(b, 'config', 'remote.origin.uploadpack', `touch '${started}'; sleep 30; git-upload-pack`);
+    const remoteHead = git(a, 'ls-remote', 'origin', 'main');
+    const { code, stderr } = await ctrlCOnceStarted(b, started);
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/^kb: sync: git ls-remote origin: interrupted \(Ctrl-C\); nothing was pulled or pushed: run kb sync again\n$/);
+    expect(git(a, 'ls-remote', 'origin', 'main')).toBe(remoteHead);
+  }, 60_000);
 });
+
+/** kb sync on `clone`, and a Ctrl-C to its whole process group (as a terminal sends it) once `started` exists. */
+async function ctrlCOnceStarted(clone: string, started: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [kbBin, '--kb', clone, 'sync'], {
+    env: kbEnv(tempDir('kb-home-')),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // a process group of its own, as a terminal's foreground job
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+  for (let i = 0; i < 400 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(existsSync(started)).toBe(true);
+  process.kill(-child.pid!, 'SIGINT');
+  return { code: await code, stderr };
+}

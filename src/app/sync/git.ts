@@ -26,7 +26,7 @@ export function git(cwd: string, args: readonly string[], options: { allowFail?:
   if (run.error) throw new GitError(`git ${args[0]}: ${run.error.message} (is git installed?)`);
   const result = { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr, signal: run.signal };
   if (result.code !== 0 && !options.allowFail) {
-    throw new GitError(`git ${args.join(' ')}: ${gitComplaint(result)}`);
+    throw new GitError(`git ${args.join(' ')}: ${gitComplaint(result)}`, { interrupted: result.signal === 'SIGINT' });
   }
   return result;
 }

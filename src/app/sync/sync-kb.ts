@@ -74,17 +74,10 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device));
 
   let pulled: string | null = null;
-  if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
-    // Ctrl-C reaches git and kb alike. Without a listener kb died with git, silent, the rebase
-    // left half done (found as a user); listening, kb outlives git and takes its rebase back.
-    const outlive = () => {};
-    process.on('SIGINT', outlive);
-    let pull;
-    try {
-      pull = git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true });
-    } finally {
-      process.off('SIGINT', outlive);
-    }
+  const listed = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
+  if (listed.signal === 'SIGINT') throw new GitError(`git ls-remote ${remote}: interrupted (Ctrl-C); nothing was pulled or pushed: run kb sync again`, { interrupted: true });
+  if (listed.code === 0) {
+    const pull = outlivingCtrlC(() => git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true }));
     const interrupted = pull.signal === 'SIGINT';
     if (pull.code !== 0) {
       const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
@@ -112,7 +105,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
         }
         throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`, { interrupted });
       }
-      throw new GitError(failure, { interrupted });
+      throw new GitError(interrupted ? `${failure}: run kb sync again` : failure, { interrupted });
     }
     pulled = `${remote}/${branch}`;
   }
@@ -120,9 +113,24 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const eventsAfter = await steps.replay();
   const committedAfter = commitReviewChanges(top, inKb, kbChanged, ownLog, () => 'review fields from the merged review logs') !== null;
   // --porcelain marks a ref the remote already had with '=': then nothing was sent.
-  const push = git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
+  const push = outlivingCtrlC(() => git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]));
   const sent = !/^=\t/m.test(push.stdout);
   return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: sent ? `${remote}/${branch}` : null, remote: `${remote}/${branch}` };
+}
+
+/**
+ * Runs a git command that waits on the network, where a Ctrl-C lands. It reaches git and kb
+ * alike: without a listener kb died with git, saying nothing, and a pull's rebase was left half
+ * done (found as a user). Listening, kb outlives git, and says what the Ctrl-C stopped.
+ */
+function outlivingCtrlC<T>(run: () => T): T {
+  const outlive = () => {};
+  process.on('SIGINT', outlive);
+  try {
+    return run();
+  } finally {
+    process.off('SIGINT', outlive);
+  }
 }
 
 /** The files git named when it refused to overwrite untracked files (its list is indented by a tab). */
