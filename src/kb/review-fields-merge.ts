@@ -68,6 +68,15 @@ export function differOnlyInKbFields(path: KbPath, before: string, after: string
   }
 }
 
+/** Whether a card of the note or deck `text` has no id yet (a change kb made to it then gave ids, as kb scan does). */
+export function lacksIds(path: KbPath, text: string, notesFolders: readonly string[]): boolean {
+  try {
+    return parseLocated(path, text, notesFolders).located.some(({ card }) => card.id === null);
+  } catch {
+    return false;
+  }
+}
+
 /** `before` with the ids `after` gave its cards that had none, written where kb scan writes them. */
 function withIdsOf(path: KbPath, before: string, after: string, notesFolders: readonly string[]): string {
   const old = parseLocated(path, before, notesFolders);

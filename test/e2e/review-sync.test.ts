@@ -22,7 +22,9 @@ describe('reviewing on two clones through git', () => {
     const first = sync(a);
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^pushed to origin\/\S+$/m);
-    expect(first.stdout).toMatch(/^committed reviews from device \w{8}/m);
+    // Notes committed with their ids: the commit is of their review fields, no ids (it said "ids
+    // and review fields" of every note, found as a user).
+    expect(first.stdout).toMatch(/^committed reviews from device \w{8}, review fields of 2 notes(,|$)/m);
     // The commit's title says what it holds.
     expect(git(a, 'log', '--format=%s')).toMatch(/^kb sync: reviews from device \w{8}/m);
     // Again at once: nothing new to send, and it says so.
@@ -123,6 +125,7 @@ describe('reviewing on two clones through git', () => {
     for (const card of cards) rate(a, card.id, 'good');
     const synced = sync(a);
     expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.stdout).toMatch(/^committed reviews from device \w{8}, ids and review fields of 3 notes(,|$)/m);
     expect(git(a, 'status', '--porcelain')).toBe('');
     expect(git(a, 'show', 'HEAD:notes/tpot.md')).toMatch(/^---\ndifficulty: hard\nid: \w{12}\nlast_reviewed: .*\nreview_count: 1\n/s);
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { differOnlyInKbFields } from '../../kb/review-fields-merge.ts';
+import { differOnlyInKbFields, lacksIds } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
 import { git, gitComplaint, GitError } from './git.ts';
 import { installMergeDriver } from './merge-driver.ts';
@@ -71,7 +71,12 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device));
+  // Whether kb's change to a note gave ids (HEAD's version had a card without one), for the commit's title.
+  const gaveIds = (path: string) => {
+    const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
+    return head.code === 0 && lacksIds(prefix === '' ? path : path.slice(prefix.length + 1), head.stdout, options.notesFolders);
+  };
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device, gaveIds));
 
   let pulled: string | null = null;
   const listed = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
@@ -187,12 +192,14 @@ function commitReviewChanges(top: string, inKb: (path: string) => string, kbChan
 }
 
 /** A commit title for what kb changed: "reviews from device 3fe44c1a, review fields of 2 notes, the merge driver". */
-function whatChanged(paths: readonly string[], inKb: (path: string) => string, device: string): string {
+function whatChanged(paths: readonly string[], inKb: (path: string) => string, device: string, gaveIds: (path: string) => boolean): string {
   const logs = paths.filter((path) => path.startsWith(`${inKb('reviews')}/`)).length;
-  const notes = paths.filter((path) => path.endsWith('.md')).length;
+  const notes = paths.filter((path) => path.endsWith('.md'));
+  // "ids and" only where kb gave some: every sync said it of notes that had theirs (found as a user).
+  const what = notes.some(gaveIds) ? 'ids and review fields' : 'review fields';
   const parts = [
     ...(logs > 0 ? [`reviews from device ${device.slice(0, 8)}`] : []),
-    ...(notes > 0 ? [`ids and review fields of ${notes === 1 ? '1 note' : `${notes} notes`}`] : []),
+    ...(notes.length > 0 ? [`${what} of ${notes.length === 1 ? '1 note' : `${notes.length} notes`}`] : []),
     ...(paths.includes(inKb('.gitattributes')) ? ['the merge driver (.gitattributes)'] : []),
     ...(paths.includes(inKb('kb.json')) ? ['fitted FSRS weights (kb.json)'] : []),
   ];
