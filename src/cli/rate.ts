@@ -16,7 +16,8 @@ export function register(program: Command): void {
       helpText("\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
         'When the write-back is refused (the file changed, a YAML anchor on a review field, a full or\n' +
         'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
-        'writes the fields later (once the file is fixed, where the file itself was the reason).\n' +
+        'writes the fields later (once the file is fixed, where the file itself was the reason). While git\n' +
+        'merges or rebases the knowledge base, the note waits: the first kb command after writes it.\n' +
         "A clock behind the card's last review (set back, or another device's ahead) gets a warning:\n" +
         'the rating is stored at that last review, so the card\'s reviews stay in time order.'),
     )
@@ -49,8 +50,9 @@ export function register(program: Command): void {
         const clock = clockBehindMessage(outcome.at, now);
         if (clock) process.stderr.write(`kb: warning: ${clock}\n`);
         if (outcome.writeback?.status === 'refused') {
-          const later = outcome.writeback.untilEdited ? 'once the file is fixed, kb doctor --fix writes the fields' : 'kb doctor --fix writes the fields later';
-          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored (${later})\n`);
+          // Held by git's operation, the reason already says when the note is written (by kb itself).
+          const later = outcome.writeback.heldByGit ? '' : outcome.writeback.untilEdited ? ' (once the file is fixed, kb doctor --fix writes the fields)' : ' (kb doctor --fix writes the fields later)';
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored${later}\n`);
         }
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(grade) }, null, 2)}\n`);

@@ -2,7 +2,7 @@
 // notes both sides reviewed; kb sync installs it).
 import { counted } from './plural.ts';
 import type { Command } from 'commander';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
 import { helpText } from './help-layout.ts';
 
 export function register(program: Command): void {
@@ -16,10 +16,12 @@ export function register(program: Command): void {
       helpText('\nEvery rating, undo and card action is appended to reviews/<device>.jsonl (one file per device, so\n' +
         "git never conflicts on them); the database is a cache replayed from all devices' logs. kb sync\n" +
         "installs kb's merge driver (git config + .gitattributes) so a note whose four review fields\n" +
-        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than the review log,\n' +
-        'review fields and the card ids kb scan wrote (untracked files are left alone), while a rebase\n' +
+        'both sides rewrote merges cleanly. It refuses on uncommitted changes other than this device\'s\n' +
+        'appends to its log, review fields and the card ids kb scan wrote (untracked files are left\n' +
+        'alone; another device\'s log changed here is what a git command stopped midway leaves), while a rebase\n' +
         "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
-        "leaving git's conflict for you. Ratings made meanwhile are kept in the database and appended to\n" +
+        "leaving git's conflict for you (a pull stopped otherwise, by a full disk or Ctrl-C, it takes back with\n" +
+        'git rebase --abort). Ratings made meanwhile are kept in the database and appended to\n' +
         'the log (and the notes written) by the first kb command after git\'s operation ends.'),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {
@@ -47,6 +49,7 @@ export function register(program: Command): void {
       try {
         report = await syncKnowledgeBase({ root, remote: options.remote, kbCommand: currentKbCommand(), device, notesFolders }, { replay });
       } catch (error) {
+        if (error instanceof GitError && error.interrupted) throw new UserError(`sync: ${error.message}`, ExitCode.interrupted);
         if (error instanceof SyncRefused || error instanceof GitError) throw new UserError(`sync: ${error.message}`);
         throw error;
       }

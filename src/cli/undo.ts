@@ -37,7 +37,8 @@ export function register(program: Command): void {
         // A note that could not be written is a warning on stderr, as kb rate gives it (it was a
         // plain stdout line with no word of what comes next: found by a fault probe).
         if (outcome.file?.status === 'refused') {
-          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.file.reason}; the undo is stored (kb doctor --fix writes the fields later)\n`);
+          const later = outcome.file.heldByGit ? '' : ' (kb doctor --fix writes the fields later)';
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.file.reason}; the undo is stored${later}\n`);
         } else {
           const file = describeWriteback(outcome.file);
           if (file) lines.push(file);

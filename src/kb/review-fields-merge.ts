@@ -1,8 +1,8 @@
 // Merging a note that two devices reviewed: each side rewrote the four review fields of its
 // frontmatter, so git sees both sides change the same lines. The log, not the file, says
 // what the fields should be (kb rewrites them after its replay), so the versions are made
-// to agree on those four values (ours) before the ordinary three-way merge of the rest: a
-// change anywhere else still conflicts as git would have it.
+// to agree on those four values (agreedReviewFields) before the ordinary three-way merge of
+// the rest: a change anywhere else still conflicts as git would have it.
 import { isDeepStrictEqual } from 'node:util';
 import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
 import { parseFrontmatter } from './frontmatter.ts';
@@ -21,6 +21,22 @@ export function reviewFieldValues(path: KbPath, text: string): Record<string, Fr
     if (value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) values[name] = value;
   }
   return values;
+}
+
+/**
+ * The review fields the merged note takes: the side that changed them from `base`, as a
+ * three-way merge would; ours when both did. Only when both sides rated the card does the pull
+ * bring an event that kb replays and rewrites the fields from; when one side only edited the
+ * text (found as a user: A rated, B edited the body), nothing is replayed, and taking the
+ * unchanged side's fields wrote the rating out of the note. Null when ours has none to give.
+ */
+export function agreedReviewFields(path: KbPath, base: string, ours: string, theirs: string): Record<string, FrontmatterValue> | null {
+  const own = reviewFieldValues(path, ours);
+  if (own === null) return null;
+  const other = reviewFieldValues(path, theirs);
+  const original = reviewFieldValues(path, base);
+  if (other !== null && original !== null && isDeepStrictEqual(own, original) && !isDeepStrictEqual(other, original)) return other;
+  return own;
 }
 
 /** `text` with its review fields set to `values`, where it has them; unchanged when it cannot be edited. */

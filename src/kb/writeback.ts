@@ -53,6 +53,8 @@ export type WritebackResult =
       editedSince?: true;
       /** The file changed between kb's read and its write (another kb's write-back, or an edit): read it again to write it. */
       changed?: true;
+      /** Held while git merges or rebases the knowledge base: the first kb command after it writes the fields itself. */
+      heldByGit?: true;
     };
 
 function sha256(data: string | Buffer): string {

@@ -84,6 +84,31 @@ describe('reviewing on two clones through git', () => {
     expect(readFileSync(join(b, 'notes/one.md'), 'utf8')).toContain('<<<<<<<');
   });
 
+  // Found as a user: A rated a note, B edited its text and pushed; A's kb sync rebased A's commit
+  // onto B's, the merge driver took the remote's (unchanged, older) review fields, no new event
+  // came to replay, and A's note was committed and pushed saying the rating never happened.
+  it('a note rated on one clone and edited on the other keeps the rating\'s review fields', () => {
+    const { a, b, ids } = twoClones();
+    expect(sync(a).code).toBe(0);
+    expect(sync(b).code).toBe(0);
+    rate(a, ids[0], 'good');
+    writeFileSync(join(b, 'notes/one.md'), readFileSync(join(b, 'notes/one.md'), 'utf8').replace('The answer to one', 'The answer to one, edited on B'));
+    git(b, 'commit', '--quiet', '-am', 'edit on B');
+    expect(sync(b).code).toBe(0);
+    const synced = sync(a);
+    expect(synced.code, synced.stderr).toBe(0);
+    for (const root of [a, b]) {
+      if (root === b) expect(sync(b).code).toBe(0);
+      const text = readFileSync(join(root, 'notes/one.md'), 'utf8');
+      expect(text).toContain('edited on B');
+      expect(text).toMatch(/^review_count: 1$/m);
+      expect(git(root, 'status', '--porcelain')).toBe('');
+      const doctor = runKb(['--kb', root, 'doctor']);
+      expect(doctor.stdout + doctor.stderr).toMatch(/\b0 warnings\b/);
+    }
+    expect(readFileSync(join(a, 'notes/one.md'), 'utf8')).toBe(readFileSync(join(b, 'notes/one.md'), 'utf8'));
+  });
+
   // Notes as people write them: committed before kb ever scanned them (no id, no review fields).
   // The ids kb scan writes and the fields a first rating adds are kb's changes: kb sync commits
   // them, so a clone made after schedules the same cards.

@@ -1,6 +1,6 @@
 // The merge driver's core: versions made to agree on the four review fields, nothing else.
 import { describe, expect, it } from 'vitest';
-import { differOnlyInKbFields, reviewFieldValues, withReviewFields } from '../../src/kb/review-fields-merge.ts';
+import { agreedReviewFields, differOnlyInKbFields, reviewFieldValues, withReviewFields } from '../../src/kb/review-fields-merge.ts';
 
 const NOTE = (fields: string, body = 'The answer.') =>
   `---\ncreated: '2025-10-01'\n${fields}tags: [x]   # kept\n---\n# Q\n\n## Answer\n\n${body}\n`;
@@ -18,6 +18,17 @@ describe('review fields merge', () => {
     // A note without the fields gets none added (the three-way merge sees it as it was).
     const bare = '# Q\n\nNo frontmatter.\n';
     expect(withReviewFields('n.md', bare, reviewFieldValues('n.md', A)!)).toBe(bare);
+  });
+
+  // The side that rated changed the fields; the other may have edited only the text (nothing
+  // of it to replay afterwards): the merge takes the rated side's fields, whichever it is.
+  it('agrees on the fields of the side that changed them, ours when both did', () => {
+    const edited = A.replace('The answer.', 'The answer, edited.');
+    expect(agreedReviewFields('n.md', A, edited, B)).toEqual(reviewFieldValues('n.md', B));
+    expect(agreedReviewFields('n.md', A, B, edited)).toEqual(reviewFieldValues('n.md', B));
+    const C = B.replace('review_count: 3', 'review_count: 4');
+    expect(agreedReviewFields('n.md', A, C, B)).toEqual(reviewFieldValues('n.md', C));
+    expect(agreedReviewFields('n.md', A, '---\n: [\n---\n# Q\n', B)).toBeNull();
   });
 
   it('tells a review-fields-only change from an edit', () => {

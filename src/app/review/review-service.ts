@@ -491,7 +491,7 @@ export class ReviewService {
     const writes = noteWrites(this.target);
     if (writes.mode !== 'deferred') return null;
     this.log?.deferFields([card.id]);
-    return { status: 'refused', reason: deferredReason(writes.operation) };
+    return { status: 'refused', reason: deferredReason(writes.operation), heldByGit: true };
   }
 
   /** One IMMEDIATE transaction; a failure also takes back the lines it appended to this device's log. */

@@ -5,12 +5,18 @@ export interface GitResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The signal git died of (SIGINT: a Ctrl-C, which reaches kb's whole process group), or null. */
+  signal: NodeJS.Signals | null;
 }
 
 export class GitError extends Error {
-  constructor(message: string) {
+  /** Git was stopped by Ctrl-C. */
+  readonly interrupted: boolean;
+
+  constructor(message: string, options: { interrupted?: boolean } = {}) {
     super(message);
     this.name = 'GitError';
+    this.interrupted = options.interrupted ?? false;
   }
 }
 
@@ -18,10 +24,19 @@ export class GitError extends Error {
 export function git(cwd: string, args: readonly string[], options: { allowFail?: boolean } = {}): GitResult {
   const run = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
   if (run.error) throw new GitError(`git ${args[0]}: ${run.error.message} (is git installed?)`);
-  const result = { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr };
+  const result = { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr, signal: run.signal };
   if (result.code !== 0 && !options.allowFail) {
-    const reason = (result.stderr || result.stdout).trim().split('\n').find((line) => line.trim() !== '') ?? `exit ${result.code}`;
-    throw new GitError(`git ${args.join(' ')}: ${reason}`);
+    throw new GitError(`git ${args.join(' ')}: ${gitComplaint(result)}`, { interrupted: result.signal === 'SIGINT' });
   }
   return result;
+}
+
+/**
+ * Why git failed, in one line: its first `fatal:` or `error:` line, else its first line. A pull
+ * prints the fetch's progress first ("From <remote>"), which said nothing of a full disk.
+ */
+export function gitComplaint(result: GitResult): string {
+  if (result.signal === 'SIGINT') return 'interrupted (Ctrl-C)';
+  const lines = (result.stderr || result.stdout).split(/[\r\n]+/).map((line) => line.trim()).filter((line) => line !== '');
+  return lines.find((line) => /^(fatal|error):/.test(line)) ?? lines[0] ?? `exit ${result.code}`;
 }

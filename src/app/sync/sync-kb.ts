@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
-import { git, GitError } from './git.ts';
+import { git, gitComplaint, GitError } from './git.ts';
 import { installMergeDriver } from './merge-driver.ts';
 
 export class SyncRefused extends Error {
@@ -51,6 +51,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const prefix = relative(top, options.root).split('\\').join('/');
   const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
   const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
+  const ownLog = inKb(`reviews/${options.device}.jsonl`);
   // A paused rebase is a detached HEAD: committing there and pushing `HEAD` would create a
   // remote branch named HEAD while the rebase still waits to be finished.
   const operation = gitOperationInProgress(top);
@@ -61,7 +62,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   // Refuse before writing anything (the driver's .gitattributes included): other changes, no
   // remote, no identity for git to commit under.
-  kbChanges(top, inKb, kbChanged);
+  kbChanges(top, inKb, kbChanged, ownLog);
   const remote = options.remote ?? upstreamRemote(top, branch) ?? (hasRemote(top, 'origin') ? 'origin' : null);
   if (remote === null) throw new SyncRefused('no git remote to sync with: add one (git remote add origin URL) or name one with --remote');
   if (!hasRemote(top, remote)) throw new SyncRefused(`--remote: no git remote named "${remote}" (git remote -v lists them)`);
@@ -71,37 +72,66 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
   const noteChange = (path: string) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, (paths) => whatChanged(paths, inKb, options.device, noteChange));
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device, noteChange));
 
   let pulled: string | null = null;
-  if (git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }).code === 0) {
-    const pull = git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true });
+  const listed = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
+  if (listed.signal === 'SIGINT') throw new GitError(`git ls-remote ${remote}: interrupted (Ctrl-C); nothing was pulled or pushed: run kb sync again`, { interrupted: true });
+  if (listed.code === 0) {
+    const pull = outlivingCtrlC(() => git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true }));
+    const interrupted = pull.signal === 'SIGINT';
     if (pull.code !== 0) {
       const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
-      if (conflicted.length > 0) {
+      if (conflicted.length > 0 && !interrupted) {
         throw new SyncRefused(
           `git pull --rebase stopped on a conflict outside the review fields in ${conflicted[0]}${conflicted.length > 1 ? ` (and ${conflicted.length - 1} more)` : ''}: ` +
             'resolve it with git (git status, then git rebase --continue), then run kb sync again',
         );
       }
       const overwritten = overwrittenUntracked(pull.stderr);
-      if (overwritten.length > 0) {
+      if (overwritten.length > 0 && !interrupted) {
         throw new SyncRefused(
           `the remote adds ${overwritten[0]}${overwritten.length > 1 ? ` (and ${overwritten.length - 1} more)` : ''}, untracked here: ` +
             'commit it (git add, git commit) or move it away, then run kb sync again',
         );
       }
-      throw new GitError(`git pull --rebase ${remote} ${branch}: ${(pull.stderr || pull.stdout).trim().split('\n')[0]}`);
+      const failure = `git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`;
+      // Stopped otherwise (found as a user: a full disk) git can leave its rebase in progress
+      // with this device's commit not replayed, and git rebase --continue, as for a conflict,
+      // then ends it without that commit: its ratings' lines gone from the log. kb sync began
+      // this rebase and nothing of the user's is in it yet: it takes it back.
+      if (gitOperationInProgress(top) === 'rebase') {
+        if (git(top, ['rebase', '--abort'], { allowFail: true }).code === 0) {
+          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort): run kb sync again${interrupted ? ' to finish' : ' once that is fixed'}`, { interrupted });
+        }
+        throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`, { interrupted });
+      }
+      throw new GitError(interrupted ? `${failure}: run kb sync again` : failure, { interrupted });
     }
     pulled = `${remote}/${branch}`;
   }
 
   const eventsAfter = await steps.replay();
-  const committedAfter = commitReviewChanges(top, inKb, kbChanged, () => 'review fields from the merged review logs') !== null;
+  const committedAfter = commitReviewChanges(top, inKb, kbChanged, ownLog, () => 'review fields from the merged review logs') !== null;
   // --porcelain marks a ref the remote already had with '=': then nothing was sent.
-  const push = git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
+  const push = outlivingCtrlC(() => git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]));
   const sent = !/^=\t/m.test(push.stdout);
   return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: sent ? `${remote}/${branch}` : null, remote: `${remote}/${branch}` };
+}
+
+/**
+ * Runs a git command that waits on the network, where a Ctrl-C lands. It reaches git and kb
+ * alike: without a listener kb died with git, saying nothing, and a pull's rebase was left half
+ * done (found as a user). Listening, kb outlives git, and says what the Ctrl-C stopped.
+ */
+function outlivingCtrlC<T>(run: () => T): T {
+  const outlive = () => {};
+  process.on('SIGINT', outlive);
+  try {
+    return run();
+  } finally {
+    process.off('SIGINT', outlive);
+  }
 }
 
 /** The files git named when it refused to overwrite untracked files (its list is indented by a tab). */
@@ -142,13 +172,13 @@ function hasRemote(top: string, name: string): boolean {
 type KbChanged = (path: string) => boolean;
 
 /**
- * Commits what kb itself changed under "kb sync: <what>": the review logs, .gitattributes, the
+ * Commits what kb itself changed under "kb sync: <what>": this device's review log, .gitattributes, the
  * weights kb optimize wrote into kb.json, and notes whose change against HEAD is only their
  * review fields and new card ids. Anything else uncommitted is the user's: refused. Returns
  * the what, or null when there was nothing.
  */
-function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, what: (paths: string[]) => string): string | null {
-  const ours = kbChanges(top, inKb, kbChanged);
+function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string, what: (paths: string[]) => string): string | null {
+  const ours = kbChanges(top, inKb, kbChanged, ownLog);
   if (ours.length === 0) return null;
   git(top, ['add', '--', ...ours]);
   if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return null;
@@ -178,16 +208,25 @@ function whatChanged(paths: readonly string[], inKb: (path: string) => string, d
 }
 
 /** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
-function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged): string[] {
+function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string): string[] {
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']).stdout.split('\0').filter(Boolean);
   const ours: string[] = [];
   const others: string[] = [];
+  const logs: string[] = [];
   for (let at = 0; at < status.length; at++) {
     const entry = status[at];
     const code = entry.slice(0, 2);
     const path = entry.slice(3);
     if (code[0] === 'R' || code[0] === 'C') at++; // the entry after a rename is its old path
-    if (path.startsWith(`${inKb('reviews')}/`) || path === inKb('.gitattributes')) ours.push(path);
+    if (path === inKb('.gitattributes')) ours.push(path);
+    // kb only ever appends to this device's log. Any other change to a log (another device's
+    // changed or new, this one's cut short or deleted) is no rating of this device: found as a
+    // user, a git pull --rebase stopped by a full disk left the remote's logs over the branch's,
+    // and kb sync committed them, this device's last rating taken out of its log.
+    else if (path.startsWith(`${inKb('reviews')}/`)) {
+      if (path === ownLog && onlyAppendedTo(top, path)) ours.push(path);
+      else if (code !== '??') logs.push(path);
+    }
     // Untracked (a note kb add just made): pull --rebase leaves it alone unless the remote adds
     // the same path, and then git refuses before changing anything (overwrittenUntracked).
     else if (code === '??') continue;
@@ -197,12 +236,30 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
     else if (code.trim() === 'M' && path === inKb('kb.json') && onlyFittedWeightsChanged(top, path)) ours.push(path);
     else others.push(path);
   }
+  if (logs.length > 0) {
+    throw new SyncRefused(
+      `${logs[0]}${logs.length > 1 ? ` (and ${logs.length - 1} more)` : ''} changed other than by kb's appends to this device's log ` +
+        `(a git command stopped midway, by a full disk say, leaves a log so): git diff shows how; ` +
+        `git checkout -- ${logs[0]} takes back the committed file; then run kb sync again`,
+    );
+  }
   if (others.length > 0) {
     throw new SyncRefused(
       `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs, review fields, card ids and kb optimize's weights)`,
     );
   }
   return ours;
+}
+
+/** `path` is new since HEAD, or HEAD's text followed by more (what kb's appends make). */
+function onlyAppendedTo(top: string, path: string): boolean {
+  let versions;
+  try {
+    versions = headAndNow(top, path);
+  } catch {
+    return false; // deleted
+  }
+  return versions === null || versions.now.startsWith(versions.head);
 }
 
 /** `path` as committed at HEAD and as it is now, or null when HEAD lacks it. */
