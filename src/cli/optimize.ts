@@ -15,7 +15,8 @@ export function register(program: Command): void {
         'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
         "have the lower log loss; kb then replays every card's history under them at once (as Anki does after\n" +
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
-        'many more (exit 0; with --json, {"enoughHistory": false, ...}).'),
+        'many more (exit 0; with --json, {"enoughHistory": false, ...}); where fsrs-rs finds them too few to\n' +
+        'fit from and gives back the default weights, it says nothing was fitted ("keptDefaults": true).'),
     )
     .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
@@ -83,17 +84,20 @@ export function register(program: Command): void {
       }
       const row = (name: string, scores: { logLoss: number; rmseBins: number }) => `  ${name.padEnd(28)} ${scores.logLoss.toFixed(4).padStart(8)} ${scores.rmseBins.toFixed(4).padStart(10)}`;
       const lines = [
-        `fitted FSRS to ${reviews} reviews (${outcome.items} on a later day than the one before) in ${seconds.toFixed(1)} s`,
+        outcome.keptDefaults
+          ? `fsrs-rs kept FSRS's default weights: ${reviews} reviews (${outcome.items} on a later day than the one before) are too few for it to fit from yet`
+          : `fitted FSRS to ${reviews} reviews (${outcome.items} on a later day than the one before) in ${seconds.toFixed(1)} s`,
         'scored on your later reviews (time-series split):',
         `  ${''.padEnd(28)} ${'log loss'.padStart(8)} ${'RMSE(bins)'.padStart(10)}`,
         row(previousName, outcome.previous),
-        row('fitted', outcome.fitted),
+        row(outcome.keptDefaults ? 'fitted (= the defaults)' : 'fitted', outcome.fitted),
       ];
-      if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
+      if (outcome.keptDefaults) lines.push('nothing fitted: kb.json unchanged; review more and run kb optimize again');
+      else if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
       else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');
       else if (kb.bundled) lines.push('better, but the bundled knowledge base is read-only: kb init DIR makes one of your own');
       else lines.push(`better: written to ${kb.configPath} (fsrsParameters; kb sync commits it); every card's history replayed under them in ${(replaySeconds ?? 0).toFixed(1)} s`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      process.stdout.write(`${await fittedToTerminal(lines.join('\n'))}\n`);
     });
 }
 

@@ -67,6 +67,22 @@ describe('kb optimize', () => {
     expect(stats.stdout.replace(/\s+/g, ' ')).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
   }, 120_000);
 
+  it('says nothing was fitted when fsrs-rs gives back the default weights, and writes nothing (found as a user)', () => {
+    // Enough reviews on later days for kb's threshold, too few for fsrs-rs to move off its defaults.
+    const { root, ids } = deckKb(16);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    const run = runKb(['--kb', root, 'optimize']);
+    expect(run.code, run.stderr).toBe(0);
+    // It said "fitted FSRS to 128 reviews ... in 0.0 s" over two rows of the same scores.
+    expect(run.stdout.replace(/\s+/g, ' ')).toMatch(/^fsrs-rs kept FSRS's default weights: 128 reviews \(\d+ on a later day than the one before\) are too few for it to fit from yet /);
+    expect(run.stdout).toMatch(/fitted \(= the defaults\)/);
+    expect(run.stdout).toContain('nothing fitted: kb.json unchanged; review more and run kb optimize again');
+    expect(run.stdout.split('\n').every((line) => line.length < 80)).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8'))).toEqual({ newPerDay: 20 });
+    const json = JSON.parse(runKb(['--kb', root, 'optimize', '--json']).stdout) as { keptDefaults: boolean; better: boolean; written: boolean };
+    expect(json).toMatchObject({ keptDefaults: true, better: false, written: false });
+  }, 60_000);
+
   it('too little history: the number of reviews still needed, and nothing written', () => {
     const { root, ids } = deckKb(4);
     writeLog(root, syntheticReviews(ids, 3, Date.UTC(2026, 0, 5, 9)));

@@ -4,6 +4,7 @@
 // SPLITS + 1 parts; for each k, weights fitted on parts 0..k-1 predict part k. The weights in
 // use (FSRS-6's defaults, or an earlier fit) predict the same parts. Lower log loss is
 // better; RMSE(bins) is reported with it (alone it can be gamed).
+import { default_w } from 'ts-fsrs';
 import type { TrainingItem } from './training-items.ts';
 
 /** Long-term reviews (a review on a later day than the card's previous one) needed to fit. */
@@ -21,7 +22,13 @@ export interface FitOutcome {
   weights: number[];
   fitted: Scores;
   previous: Scores;
-  /** Whether the fitted weights predicted the held-out reviews better (lower log loss). */
+  /**
+   * fsrs-rs gave back FSRS's default weights untouched: it fits nothing from a history it
+   * finds too small (found as a user: 128 reviews of 10 cards, "fitted" in 0.0 s, both score
+   * rows the same), so nothing was fitted, whatever the scores say.
+   */
+  keptDefaults: boolean;
+  /** Whether weights were fitted and predicted the held-out reviews better (lower log loss). */
   better: boolean;
 }
 
@@ -92,8 +99,13 @@ export async function fitFsrs(items: readonly TrainingItem[], weightsInUse: read
   const weights = await fit(items);
   onProgress(fits, fits);
   const scores = (sum: typeof fitted): Scores => ({ logLoss: sum.logLoss / sum.n, rmseBins: sum.rmseBins / sum.n });
-  const outcome = { items: items.length, weights, fitted: scores(fitted), previous: scores(previous) };
-  return { ...outcome, better: outcome.fitted.logLoss < outcome.previous.logLoss };
+  const outcome = { items: items.length, weights, fitted: scores(fitted), previous: scores(previous), keptDefaults: areDefaults(weights) };
+  return { ...outcome, better: !outcome.keptDefaults && outcome.fitted.logLoss < outcome.previous.logLoss };
+}
+
+/** FSRS-6's default weights, as fsrs-rs holds them (32-bit floats, so within a rounding). */
+function areDefaults(weights: readonly number[]): boolean {
+  return weights.length === default_w.length && weights.every((weight, i) => Math.abs(weight - default_w[i]) <= 1e-5 * Math.max(1, Math.abs(default_w[i])));
 }
 
 function add(sum: { logLoss: number; rmseBins: number; n: number }, scores: Scores, weight: number): void {
