@@ -110,6 +110,9 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   // What was stored: a run stopped before anything was measured keeps its settings and no figures.
   const stored = result.status === 'partial' && result.points.length === 0 ? 'partial: its settings, no figures' : result.status;
   // Each command on a line that holds it whole: run together, a narrow panel broke one across two.
-  out.push(`Run #${result.runId} stored (${stored}). Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
+  // Two spaces before "Past runs" make it a field of its own, which the wrap moves down whole:
+  // "Run #1 stored (partial: its settings, no figures). Past runs: kb lab history" then
+  // "ttft-breakdown" broke the command at 80 columns.
+  out.push(`Run #${result.runId} stored (${stored}).  Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
   return `${out.join('\n')}\n`;
 }

@@ -90,7 +90,7 @@ describe('sweep labs', () => {
     expect(text).toMatch(/--- engine\.prefillMaxBatch = 8 ---[\s\S]*--- engine\.prefillMaxBatch = 32 ---[\s\S]*--- engine\.prefillMaxBatch = 128 ---/);
     expect(text).toMatch(/prefill_first\.p99 = .* \(worst at \d+\)/);
     // Each command on a line of its own (run together, a narrow panel broke one across two).
-    expect(text).toMatch(/\. Past runs: kb lab history cap-sweep\nThe exercise: kb lab show cap-sweep\n$/);
+    expect(text).toMatch(/\. {2}Past runs: kb lab history cap-sweep\nThe exercise: kb lab show cap-sweep\n$/);
     db.close();
   });
 
