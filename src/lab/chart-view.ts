@@ -38,7 +38,7 @@ function timeChartLines(data: ChartData): string[] {
         xLabels: ticks(end).map((x) => ({ x, label: formatX(x) })),
         xTitle: 'seconds into the run',
         yTitle: fraction ? `${metric} (%)` : titleOf(metric),
-        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%` } : {}),
+        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%`, yCeiling: 1 } : {}),
       }),
     );
     const means = data.points.map((p) => {

@@ -3,6 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { barChart, lineChart } from '../../src/lab/chart.ts';
+import { chartLines } from '../../src/lab/chart-view.ts';
+import type { ChartData } from '../../src/lab/analysis.ts';
 
 describe('bar chart', () => {
   it('scales each group to its own largest value and prints the values', () => {
@@ -99,5 +101,28 @@ describe('line chart', () => {
     expect(plot).toContain('·');
     expect(lines.at(-2)).toContain('(log scale)');
     expect(lines.at(-1)).toBe('  ● ttft.p95   · fit x^2   ─ SLO 30 ms   ▼ knee at 4');
+  });
+});
+
+describe('a time chart of KV utilization', () => {
+  it('tops its axis at 100%, which a share cannot pass (paged-kv\'s chart read "105%")', () => {
+    const chart: ChartData = {
+      kind: 'time',
+      xKey: 'engine.kvReservation',
+      logX: false,
+      series: ['usage.utilization'],
+      points: [{ label: 'paged', x: null, values: { 'usage.utilization': 0.86 } }],
+      fit: null,
+      slo: null,
+      knee: null,
+      probe: null,
+      overTime: [{ metric: 'usage.utilization', label: 'paged', points: [0, 1, 2, 3].map((x) => ({ x, y: x === 1 ? 1 : 0.8 })) }],
+    };
+    const lines = chartLines(chart);
+    const axis = lines.filter((line) => line.includes('┤')).map((line) => line.slice(0, line.indexOf('┤')).trim());
+    expect(axis[0]).toBe('100%');
+    expect(lines.join('\n')).not.toMatch(/10[1-9]%/);
+    // The full point sits on the top row.
+    expect(lines.find((line) => line.includes('┤'))).toContain('●');
   });
 });
