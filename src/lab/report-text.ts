@@ -93,7 +93,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   out.push('');
   if (result.chart) {
     out.push(`Chart (${result.chart.series.join(', ')} by ${result.chart.xKey}):`);
-    out.push(...chartLines(result.chart));
+    out.push(...chartLines(result.chart, { sweepKey: result.sweep?.key ?? null, sweepMetrics: result.sweepMetrics, chart: result.chart }));
     out.push('');
   }
   if (result.checks.length > 0) {

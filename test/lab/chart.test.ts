@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { barChart, lineChart } from '../../src/lab/chart.ts';
 import { chartLines } from '../../src/lab/chart-view.ts';
 import type { ChartData } from '../../src/lab/analysis.ts';
+import { sweepSentences } from '../../src/lab/sweep-summary.ts';
 
 describe('bar chart', () => {
   it('scales each group to its own largest value and prints the values', () => {
@@ -124,5 +125,28 @@ describe('a time chart of KV utilization', () => {
     expect(lines.join('\n')).not.toMatch(/10[1-9]%/);
     // The full point sits on the top row.
     expect(lines.find((line) => line.includes('┤'))).toContain('●');
+  });
+});
+
+describe('a line chart\'s SLO note', () => {
+  it('says the SLO as kb lab history does: the limit to its digits, the reach as a swept value with its unit', () => {
+    const chart: ChartData = {
+      kind: 'line',
+      xKey: 'workload.rate / capacity (50.8 req/s)',
+      logX: true,
+      series: ['ttft.p95'],
+      points: [0.5, 1, 2, 4].map((x, i) => ({ label: String(x), x, values: { 'ttft.p95': [12.9, 101, 300, 381][i] } })),
+      fit: null,
+      slo: { metric: 'ttft.p95', limitMs: 38.59, maxX: 0.5 },
+      knee: null,
+      probe: null,
+    };
+    const run = { sweepKey: 'workload.rate', sweepMetrics: { 'load.capacity_rps': 50.75, 'slo.limit_ms': 38.59, 'slo.max_x': 0.5 }, chart };
+    // The report read "SLO: ttft.p95 <= 39 ms; highest workload.rate / capacity (50.8 req/s) meeting it: 0.500".
+    const lines = chartLines(chart, run);
+    expect(lines).toContain('  SLO: ttft.p95 <= 38.59 ms, met up to 0.5x capacity (25.4 req/s)');
+    expect(lines.find((line) => line.includes('─ SLO'))).toContain('─ SLO 38.59 ms');
+    expect(lines).toContain(`  ${sweepSentences(run)[0].replace(/^SLO /, 'SLO: ')}`); // the history's own sentence
+    expect(chartLines({ ...chart, slo: { metric: 'ttft.p95', limitMs: 38.59, maxX: null } }, run)).toContain('  SLO: ttft.p95 <= 38.59 ms, met at no point');
   });
 });
