@@ -3,6 +3,7 @@
 import type { ChartData } from './analysis.ts';
 import { barChart, lineChart, type LineSeries } from './chart.ts';
 import { formatMetric, labMetricInfo } from './metrics.ts';
+import { sweptValueText, type SweptRun } from './sweep-summary.ts';
 
 const markers = ['●', '○', '◆', '▲'];
 
@@ -38,7 +39,7 @@ function timeChartLines(data: ChartData): string[] {
         xLabels: ticks(end).map((x) => ({ x, label: formatX(x) })),
         xTitle: 'seconds into the run',
         yTitle: fraction ? `${metric} (%)` : titleOf(metric),
-        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%` } : {}),
+        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%`, yCeiling: 1 } : {}),
       }),
     );
     const means = data.points.map((p) => {
@@ -50,7 +51,8 @@ function timeChartLines(data: ChartData): string[] {
   return lines;
 }
 
-export function chartLines(data: ChartData): string[] {
+/** `run`: the sweep's key and figures (the capacity), to say the SLO's reach as a swept value with its unit. */
+export function chartLines(data: ChartData, run?: SweptRun): string[] {
   if (data.kind === 'time') return timeChartLines(data);
   if (data.kind === 'bars') {
     return barChart(
@@ -76,7 +78,7 @@ export function chartLines(data: ChartData): string[] {
   const lines = lineChart({
     series,
     curve: fit ? { name: `fit ${fit.a.toPrecision(3)} * x^${fit.k.toFixed(2)}`, at: (x) => fit.a * x ** fit.k } : undefined,
-    limit: data.slo ? { name: `SLO ${data.slo.limitMs.toFixed(0)} ms`, y: data.slo.limitMs } : undefined,
+    limit: data.slo ? { name: `SLO ${formatMetric('slo.limit_ms', data.slo.limitMs)}`, y: data.slo.limitMs } : undefined,
     knee: data.knee ? { name: `knee at ${data.knee.label}`, x: data.knee.x } : undefined,
     logX: data.logX,
     xLabels: data.points.flatMap((p) => (p.x === null ? [] : [{ x: p.x, label: p.label }])),
@@ -89,9 +91,13 @@ export function chartLines(data: ChartData): string[] {
     notes.push(`  Growth exponent (y ~ x^k): k = ${fit.k.toFixed(2)} over every point${halves}`);
   }
   if (data.slo) {
-    notes.push(
-      `  SLO: ${data.slo.metric} <= ${data.slo.limitMs.toFixed(0)} ms; ${data.slo.maxX === null ? 'no point meets it' : `highest ${data.xKey} meeting it: ${formatX(data.slo.maxX)}`}`,
-    );
+    // Said as kb lab history says it, the limit to the same digits and the swept value with its
+    // unit: the report read "highest workload.rate / capacity (50.8 req/s) meeting it: 0.500"
+    // and "<= 39 ms" where the history of the same run read "met up to 0.5x capacity (25.4
+    // req/s)" and "<= 38.59 ms".
+    const limit = formatMetric('slo.limit_ms', data.slo.limitMs);
+    const met = data.slo.maxX === null ? 'met at no point' : `met up to ${run ? sweptValueText(run, data.slo.maxX) : `${data.xKey} ${formatX(data.slo.maxX)}`}`;
+    notes.push(`  SLO: ${data.slo.metric} <= ${limit}, ${met}`);
   }
   if (data.probe) {
     const p = data.probe;

@@ -63,6 +63,8 @@ export interface LineChartSpec {
   width?: number;
   height?: number;
   formatY?(y: number): string;
+  /** The most y can be (1 for a share): the axis's headroom stops there, not past it. */
+  yCeiling?: number;
 }
 
 function defaultFormat(y: number): string {
@@ -84,7 +86,8 @@ export function lineChart(spec: LineChartSpec): string[] {
   const xMin = Math.min(...xs.map(tx));
   const xMax = Math.max(...xs.map(tx));
   const yMin = Math.min(0, ...ys);
-  const yMax = Math.max(...ys) * 1.05 || 1;
+  // 5% headroom over the top point, but not past what y can be: a utilization axis read "105%".
+  const yMax = Math.min(Math.max(...ys) * 1.05, Math.max(spec.yCeiling ?? Infinity, ...ys)) || 1;
   const col = (x: number) => (xMax === xMin ? Math.floor(width / 2) : Math.round(((tx(x) - xMin) / (xMax - xMin)) * (width - 1)));
   const row = (y: number) => Math.round(((yMax - y) / (yMax - yMin)) * (height - 1));
   const inside = (r: number) => r >= 0 && r < height;

@@ -215,6 +215,9 @@ export function boundText(bound: number, value: number): string {
   return String(bound);
 }
 
+/** How the problem of a check on the sweep's shape, not judged because --points left points out, begins. */
+export const POINTS_LEFT_OUT = '--points left out';
+
 /** The points a check names (`@label`) that this run did not measure, in the check's order. */
 export function pointsNotMeasured(check: CheckSpec, measured: readonly string[]): string[] {
   const named = [check.numerator.at, check.denominator?.at ?? null].filter((at): at is string => at !== null);

@@ -3,7 +3,7 @@
 import stringWidth from 'string-width';
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
-import { formatSettingValue, getSetting, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
+import { formatSettingValue, getSetting, serverOwnedKey, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 import type { StoredCheck } from './run.ts';
 import { localMinuteLabel } from '../srs/study-day.ts';
 import { meaningLines, sweepFigures, sweepSentences, sweptPointsText, sweepWordRows, type SweptRun } from './sweep-summary.ts';
@@ -104,7 +104,10 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
   const before = a.settings as LabSettings | undefined;
   const after = b.settings as LabSettings | undefined;
   if (!before || !after) return [];
-  const text = (settings: LabSettings, key: string) => {
+  const text = (settings: LabSettings, key: string, endpoint: StoredSettings['endpoint']) => {
+    // A run against a server stores the lab file's engine, model and backend, which never ran
+    // there: compared with a local run, it read "backend: sim -> cpu", "device: seed-003-gpu -> A100-40GB".
+    if (endpoint && serverOwnedKey(key)) return 'set by the server';
     try {
       return formatSettingValue(getSetting(settings, key));
     } catch {
@@ -112,11 +115,16 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
     }
   };
   // The device is the sim's: two runs that neither simulated differ in nothing it decides.
-  const simulated = before.backend === 'sim' || after.backend === 'sim';
+  const simulated = (settings: LabSettings, endpoint: StoredSettings['endpoint']) => !endpoint && settings.backend === 'sim';
+  // With a server on either side, its engine is summed up by backend and model (one line each,
+  // "sim -> set by the server"), not a line for every engine.* key and the profiling flag.
+  const served = Boolean(a.endpoint) || Boolean(b.endpoint);
+  const shown = (key: string) =>
+    key === 'device' ? simulated(before, a.endpoint) || simulated(after, b.endpoint) : !served || key === 'backend' || key === 'model' || !serverOwnedKey(key);
   const changes = settingSpecs
     .map((spec) => spec.key)
-    .filter((key) => (key !== 'device' || simulated) && text(before, key) !== text(after, key))
-    .map((key) => `${key}: ${text(before, key)} -> ${text(after, key)}`);
+    .filter((key) => shown(key) && text(before, key, a.endpoint) !== text(after, key, b.endpoint))
+    .map((key) => `${key}: ${text(before, key, a.endpoint)} -> ${text(after, key, b.endpoint)}`);
   // Runs against a server (--endpoint) also differ by its URL, model and the client's cap.
   if (!a.endpoint && !b.endpoint) return changes;
   const optionsB = new Map(endpointOptions(b));

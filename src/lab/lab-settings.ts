@@ -159,6 +159,14 @@ export function settingSpec(key: string): SettingSpec | undefined {
   return specByKey.get(key);
 }
 
+/**
+ * Keys a server sets for itself (its engine, its model, its hardware): with --endpoint a
+ * `--set` of one is refused, and a stored run's value of one is the lab file's, not what ran.
+ */
+export function serverOwnedKey(key: string): boolean {
+  return key.startsWith('engine.') || key === 'backend' || key === 'device' || key === 'profile' || key === 'model';
+}
+
 /** "integer 1..4096", "continuous | static": what a key accepts, for error messages and help. */
 export function describeRange(spec: SettingSpec): string {
   switch (spec.kind) {

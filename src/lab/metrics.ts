@@ -125,6 +125,14 @@ export function isSweepMetric(name: string): boolean {
   return byName.get(name)?.scope === 'sweep';
 }
 
+/**
+ * A sweep-wide figure drawn from the shape of the whole curve (a fit, the knee, the SLO limit
+ * and the highest swept value within it): over a subset of the points it is another curve's.
+ */
+export function isSweepShapeMetric(name: string): boolean {
+  return isSweepMetric(name) && (name.startsWith('fit.') || name.startsWith('knee.') || name === 'slo.limit_ms' || name.startsWith('slo.max_x'));
+}
+
 export function labMetricNames(): string[] {
   return labMetricCatalogue.map((info) => info.name);
 }

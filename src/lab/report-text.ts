@@ -1,7 +1,7 @@
 // A lab run as text for the terminal: the settings line, the engine's report table (the
 // layout of seed 003) for each point, then every expectation with its verdict.
 import { chartLines } from './chart-view.ts';
-import { labelList, pointsNotMeasured, type CheckOutcome } from './checks.ts';
+import { labelList, pointsNotMeasured, POINTS_LEFT_OUT, type CheckOutcome } from './checks.ts';
 import { formatMeasured } from './metrics.ts';
 import { formatChanged, type LabRunResult } from './run.ts';
 import { verdictText } from './verdict-text.ts';
@@ -58,12 +58,16 @@ function leftOutLines(result: LabRunResult): string[] {
   if (ran.length === 0) return [];
   // Points planned but cut short by an interrupt are not "left out": the note says the run stopped.
   const needed = [...new Set(result.checks.filter((c) => c.pass === null).flatMap((c) => pointsNotMeasured(c.check, ran)))];
+  const others = result.changed.length > 0 || result.endpoint ? " (and this run's other options)" : '';
+  // An expectation on the sweep's fit, knee or SLO limit needs every point: the whole sweep judges it.
+  if (result.status === 'ok' && result.checks.some((c) => c.pass === null && c.problem?.startsWith(POINTS_LEFT_OUT))) {
+    return [`  --points left out points that the sweep's fit, knee and SLO limit need. To judge them, the whole sweep${others}:`, `    kb lab ${result.lab}`];
+  }
   if (needed.length === 0) return [];
   // In the sweep's order where the labels are numbers (the run keeps the lab file's order whatever --points says).
   const numeric = [...ran, ...needed].every((label) => Number.isFinite(Number(label)));
   const ordered = (labels: string[]) => (numeric ? [...labels].sort((a, b) => Number(a) - Number(b)) : labels);
   const all = ordered([...ran, ...needed]);
-  const others = result.changed.length > 0 || result.endpoint ? " (and this run's other options)" : '';
   return [
     `  --points left out ${labelList(ordered(needed))}, which ${needed.length === 1 ? 'an expectation above needs' : 'the expectations above need'}. To judge them${others}:`,
     `    kb lab ${result.lab} --points ${all.join(',')}`,
@@ -89,7 +93,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   out.push('');
   if (result.chart) {
     out.push(`Chart (${result.chart.series.join(', ')} by ${result.chart.xKey}):`);
-    out.push(...chartLines(result.chart));
+    out.push(...chartLines(result.chart, { sweepKey: result.sweep?.key ?? null, sweepMetrics: result.sweepMetrics, chart: result.chart }));
     out.push('');
   }
   if (result.checks.length > 0) {
@@ -106,6 +110,9 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   // What was stored: a run stopped before anything was measured keeps its settings and no figures.
   const stored = result.status === 'partial' && result.points.length === 0 ? 'partial: its settings, no figures' : result.status;
   // Each command on a line that holds it whole: run together, a narrow panel broke one across two.
-  out.push(`Run #${result.runId} stored (${stored}). Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
+  // Two spaces before "Past runs" make it a field of its own, which the wrap moves down whole:
+  // "Run #1 stored (partial: its settings, no figures). Past runs: kb lab history" then
+  // "ttft-breakdown" broke the command at 80 columns.
+  out.push(`Run #${result.runId} stored (${stored}).  Past runs: kb lab history ${result.lab}`, `The exercise: kb lab show ${result.lab}`);
   return `${out.join('\n')}\n`;
 }

@@ -3,6 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { barChart, lineChart } from '../../src/lab/chart.ts';
+import { chartLines } from '../../src/lab/chart-view.ts';
+import type { ChartData } from '../../src/lab/analysis.ts';
+import { sweepSentences } from '../../src/lab/sweep-summary.ts';
 
 describe('bar chart', () => {
   it('scales each group to its own largest value and prints the values', () => {
@@ -99,5 +102,51 @@ describe('line chart', () => {
     expect(plot).toContain('·');
     expect(lines.at(-2)).toContain('(log scale)');
     expect(lines.at(-1)).toBe('  ● ttft.p95   · fit x^2   ─ SLO 30 ms   ▼ knee at 4');
+  });
+});
+
+describe('a time chart of KV utilization', () => {
+  it('tops its axis at 100%, which a share cannot pass (paged-kv\'s chart read "105%")', () => {
+    const chart: ChartData = {
+      kind: 'time',
+      xKey: 'engine.kvReservation',
+      logX: false,
+      series: ['usage.utilization'],
+      points: [{ label: 'paged', x: null, values: { 'usage.utilization': 0.86 } }],
+      fit: null,
+      slo: null,
+      knee: null,
+      probe: null,
+      overTime: [{ metric: 'usage.utilization', label: 'paged', points: [0, 1, 2, 3].map((x) => ({ x, y: x === 1 ? 1 : 0.8 })) }],
+    };
+    const lines = chartLines(chart);
+    const axis = lines.filter((line) => line.includes('┤')).map((line) => line.slice(0, line.indexOf('┤')).trim());
+    expect(axis[0]).toBe('100%');
+    expect(lines.join('\n')).not.toMatch(/10[1-9]%/);
+    // The full point sits on the top row.
+    expect(lines.find((line) => line.includes('┤'))).toContain('●');
+  });
+});
+
+describe('a line chart\'s SLO note', () => {
+  it('says the SLO as kb lab history does: the limit to its digits, the reach as a swept value with its unit', () => {
+    const chart: ChartData = {
+      kind: 'line',
+      xKey: 'workload.rate / capacity (50.8 req/s)',
+      logX: true,
+      series: ['ttft.p95'],
+      points: [0.5, 1, 2, 4].map((x, i) => ({ label: String(x), x, values: { 'ttft.p95': [12.9, 101, 300, 381][i] } })),
+      fit: null,
+      slo: { metric: 'ttft.p95', limitMs: 38.59, maxX: 0.5 },
+      knee: null,
+      probe: null,
+    };
+    const run = { sweepKey: 'workload.rate', sweepMetrics: { 'load.capacity_rps': 50.75, 'slo.limit_ms': 38.59, 'slo.max_x': 0.5 }, chart };
+    // The report read "SLO: ttft.p95 <= 39 ms; highest workload.rate / capacity (50.8 req/s) meeting it: 0.500".
+    const lines = chartLines(chart, run);
+    expect(lines).toContain('  SLO: ttft.p95 <= 38.59 ms, met up to 0.5x capacity (25.4 req/s)');
+    expect(lines.find((line) => line.includes('─ SLO'))).toContain('─ SLO 38.59 ms');
+    expect(lines).toContain(`  ${sweepSentences(run)[0].replace(/^SLO /, 'SLO: ')}`); // the history's own sentence
+    expect(chartLines({ ...chart, slo: { metric: 'ttft.p95', limitMs: 38.59, maxX: null } }, run)).toContain('  SLO: ttft.p95 <= 38.59 ms, met at no point');
   });
 });

@@ -126,6 +126,31 @@ describe('lab history', () => {
     expect(lines[2]).toMatch(/#1 .*endpoint http:\/\/127\.0\.0\.1:8000\/v1 · gpt2-tiny · kb 0\.1  lab settings$/);
   });
 
+  it('does not read a server run\'s stored engine, backend and device as what ran (the server set them)', () => {
+    // A run against `kb serve` stores the lab file's settings: compared with a sim run it read
+    // "backend: sim -> cpu" and "device: seed-003-gpu -> A100-40GB", neither of which ran.
+    const sim = row(1, ['backend=sim', 'device=H100', 'model=gpt2', 'engine.prefillMaxBatch=256'], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 });
+    const local = row(2, ['engine.prefillMaxBatch=256'], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 });
+    const served = row(3, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370 });
+    served.backend = 'endpoint';
+    served.settings = { ...(served.settings as object), endpoint: { url: 'http://127.0.0.1:8000/v1', model: 'gpt2-tiny', maxConcurrency: null } };
+    const settingsOf = (run: LabRunRow) => run.settings as Parameters<typeof settingsChanges>[0];
+    expect(settingsChanges(settingsOf(sim), settingsOf(served))).toEqual([
+      'model: gpt2 -> set by the server',
+      'backend: sim -> set by the server',
+      'device: H100 -> set by the server',
+      '--endpoint: - -> http://127.0.0.1:8000/v1',
+      '--model: - -> gpt2-tiny',
+    ]);
+    expect(settingsChanges(settingsOf(local), settingsOf(served))).toEqual([
+      'model: gpt2-tiny -> set by the server',
+      'backend: cpu -> set by the server',
+      '--endpoint: - -> http://127.0.0.1:8000/v1',
+      '--model: - -> gpt2-tiny',
+    ]);
+    expect(compareText(sim, served)).not.toContain('A100');
+  });
+
   it('rounds a check\'s measured value as the report and the lab panel do', () => {
     const check = { metric: 'prefill_first.p99 / ttft.p99', op: '<=', value: 0.2, say: 'small prefill', measured: 0.09071, at: null, pass: true, problem: null };
     const withCheck = (id: number) => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLab } from '../../src/lab/lab-file.ts';
 import { runLab } from '../../src/lab/run.ts';
 import { labRunText } from '../../src/lab/report-text.ts';
+import { fitLines } from '../../src/ui/text/fit-lines.ts';
 import { parseOverrides } from '../../src/lab/lab-settings.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { labRun } from '../../src/store/lab-runs.ts';
@@ -38,6 +39,22 @@ describe('ttft-breakdown on the sim backend (virtual clock)', () => {
 
     const stored = labRun(db, lifted.runId);
     expect(stored).toMatchObject({ lab: 'ttft-breakdown', status: 'ok', backend: 'sim', result: { verdict: 'not reproduced' } });
+    db.close();
+  });
+});
+
+describe('the report\'s last lines', () => {
+  it('keep each command whole on an 80-column terminal, the longest store line too', async () => {
+    const db = openDatabase(':memory:');
+    const stopped = new AbortController();
+    stopped.abort();
+    const result = await runLab({ db, lab, overrides: parseOverrides(['backend=sim', 'warmup=0']), signal: stopped.signal });
+    expect(result.points).toEqual([]);
+    // "Run #1 stored (partial: its settings, no figures). Past runs: kb lab history" then
+    // "ttft-breakdown" on a line of its own: the command broken in two.
+    const lines = fitLines(labRunText(result), 79).split('\n');
+    expect(lines).toContain('Past runs: kb lab history ttft-breakdown');
+    expect(lines).toContain('The exercise: kb lab show ttft-breakdown');
     db.close();
   });
 });

@@ -38,6 +38,43 @@ Body.
   'cap-sweep',
 );
 
+const lengthLab = parseLab(
+  `---
+title: TTFT vs prompt length
+summary: One request at a time, prompts swept.
+backend: sim
+warmup: 0
+engine:
+  maxNumSeqs: 1
+  prefillMaxBatch: 1
+  maxBatchedTokens: 1024
+workload:
+  requests: 1
+  promptTokens: 16
+  outputTokens: 1
+sweep:
+  key: workload.promptTokens
+  values: [16, 32, 64, 128, 256, 512, 1023]
+chart:
+  kind: line
+  y: [ttft.p50]
+  logX: true
+  fit: power
+expect:
+  - metric: fit.exponent_high
+    op: ">="
+    value: -100
+    say: the longer half grows at all
+  - metric: ttft.p50
+    op: ">"
+    value: 0
+    say: every point takes some time
+---
+Body.
+`,
+  'length-sweep',
+);
+
 describe('sweep labs', () => {
   it('runs every point, judges checks across points, and prints each point', async () => {
     const db = openDatabase(':memory:');
@@ -53,7 +90,7 @@ describe('sweep labs', () => {
     expect(text).toMatch(/--- engine\.prefillMaxBatch = 8 ---[\s\S]*--- engine\.prefillMaxBatch = 32 ---[\s\S]*--- engine\.prefillMaxBatch = 128 ---/);
     expect(text).toMatch(/prefill_first\.p99 = .* \(worst at \d+\)/);
     // Each command on a line of its own (run together, a narrow panel broke one across two).
-    expect(text).toMatch(/\. Past runs: kb lab history cap-sweep\nThe exercise: kb lab show cap-sweep\n$/);
+    expect(text).toMatch(/\. {2}Past runs: kb lab history cap-sweep\nThe exercise: kb lab show cap-sweep\n$/);
     db.close();
   });
 
@@ -70,6 +107,27 @@ describe('sweep labs', () => {
     expect(text).not.toMatch(/ttft\.p99 was not measured/);
     expect(text).toContain('  --points left out 128, which an expectation above needs. To judge them:\n    kb lab cap-sweep --points 8,32,128\n');
     await expect(runLab({ db, lab: sweepLab, overrides: [], points: ['9'] })).rejects.toThrow(SettingError);
+    db.close();
+  });
+
+  it('--points leaves the sweep\'s fit, knee and SLO unjudged: made over a subset, they are another curve\'s', async () => {
+    const db = openDatabase(':memory:');
+    // `--points 16,32,64,128` judged "the longer half grows faster than linearly" on 64 and 128
+    // (and with 3 points said only "fit.exponent_high was not measured").
+    for (const [points, leftOut] of [
+      [['16', '32', '64', '128'], '256, 512 and 1023'],
+      [['16', '64', '256'], '32, 128, 512 and 1023'],
+    ] as const) {
+      const result = await runLab({ db, lab: lengthLab, overrides: [], points });
+      expect(result.checks[0]).toMatchObject({ pass: null, problem: `--points left out ${leftOut}: the sweep's fit, knee and SLO limit need every point` });
+      expect(result.checks[1].pass).toBe(true);
+      expect(result.verdict).toBe('incomplete');
+      const text = labRunText(result);
+      expect(text).not.toMatch(/was not measured/);
+      expect(text).toContain("  --points left out points that the sweep's fit, knee and SLO limit need. To judge them, the whole sweep:\n    kb lab length-sweep\n");
+    }
+    // The whole sweep judges it.
+    expect((await runLab({ db, lab: lengthLab, overrides: [] })).checks[0].pass).toBe(true);
     db.close();
   });
 });

@@ -78,7 +78,7 @@ async function runCardLab(db: KbDatabase, root: string, name: string, hooks: Car
     status: result.status,
     verdict: result.verdict,
     checks: result.checks.map((outcome) => cardLabCheck(checkJson(outcome))),
-    chart: result.chart ? chartLines(result.chart) : [],
+    chart: result.chart ? chartLines(result.chart, { sweepKey: result.sweep?.key ?? null, sweepMetrics: result.sweepMetrics, chart: result.chart }) : [],
     note: result.note,
     runId: result.runId,
   };

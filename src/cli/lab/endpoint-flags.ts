@@ -3,7 +3,7 @@
 // with a sentence saying so; the server is asked once that it answers, which model to use
 // and whether it takes ignore_eos, so a refused connection is one line and stores nothing.
 import type { EndpointSession } from '../../lab/endpoint/run-point.ts';
-import type { SettingOverride } from '../../lab/lab-settings.ts';
+import { serverOwnedKey, type SettingOverride } from '../../lab/lab-settings.ts';
 import { UserError } from '../errors.ts';
 
 export interface EndpointFlags {
@@ -14,11 +14,6 @@ export interface EndpointFlags {
   requestTimeout?: string;
   backend?: string;
   profile?: boolean;
-}
-
-/** Keys a server sets for itself: `--set` of one is refused with --endpoint. */
-export function serverOwnedKey(key: string): boolean {
-  return key.startsWith('engine.') || key === 'backend' || key === 'device' || key === 'profile' || key === 'model';
 }
 
 /** `typed(key)`: the flag was given on the command line (--request-timeout has a default). */
