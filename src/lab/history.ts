@@ -257,7 +257,12 @@ export function historyText(name: string, title: string | null, runs: readonly L
   if (finished.length >= 2) {
     const [newer, older] = finished;
     const lines = compareRuns(older, newer);
-    out.push('', `Last two runs compared (#${older.id} -> #${newer.id}):`, ...(lines.length > 0 ? lines : ['  no difference in settings or shown metrics']));
+    // Newer runs that stopped short are passed over: the heading says so (it read as if #12 and
+    // #13 were the latest with #14-#16 above them, found as a user).
+    const heading = newer.id === runs[0].id ? 'Last two runs compared' : 'Last two complete runs compared';
+    const skipped = runs.findIndex((run) => run.id === newer.id);
+    const note = skipped > 0 ? `; ${skipped === 1 ? 'the newer one' : `the ${skipped} newer ones`} stopped short` : '';
+    out.push('', `${heading} (#${older.id} -> #${newer.id}${note}):`, ...(lines.length > 0 ? lines : ['  no difference in settings or shown metrics']));
   }
   return `${out.join('\n')}\n`;
 }

@@ -44,7 +44,8 @@ describe('lab history', () => {
     expect(text).toMatch(/ {2}#2 {2}\S+ \S+ {2}ok {10}not reproduced {2}cpu/);
     expect(text).toMatch(/#2 .* ok\s+not reproduced\s+cpu\s+engine\.prefillMaxBatch=256\n\s+queue_wait\.p99 20\.00 ms · ttft\.p99 600\.0 ms · throughput\.output_tps 370\.0 tokens\/s/);
     expect(text).toMatch(/#1 .* lab settings/);
-    expect(text).toContain('Last two runs compared (#1 -> #2):');
+    // #3 is newer but stopped short: the heading says these are the last two complete runs.
+    expect(text).toContain('Last two complete runs compared (#1 -> #2; the newer one stopped short):');
     expect(text).toContain(`setting engine.prefillMaxBatch: ${defaultSettings.engine.prefillMaxBatch} -> 256`);
     expect(text).toMatch(/queue_wait\.p99\s+5200\.0 ms -> 20\.00 ms \(-100%\)/);
     expect(text).toMatch(/ttft\.p99\s+5800\.0 ms -> 600\.0 ms \(-90%\)/);
@@ -57,7 +58,7 @@ describe('lab history', () => {
     const runs = [interrupted, row(2, [], { 'queue_wait.p99': 20, 'ttft.p99': 600, 'throughput.output_tps': 370, 'tpot.p50': 30 }), row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400, 'tpot.p50': 25 })];
     const text = historyText('demo', 'Demo lab', runs);
     expect(text).not.toContain('0.000 tokens/s');
-    expect(text).toContain('Last two runs compared (#1 -> #2):');
+    expect(text).toContain('Last two complete runs compared (#1 -> #2; the newer one stopped short):');
     // The headline figures are compared too, not only the checks' (the exercise asks about TPOT).
     expect(text).toMatch(/tpot\.p50\s+25\.00 ms\/token -> 30\.00 ms\/token \(\+20%\)/);
   });
