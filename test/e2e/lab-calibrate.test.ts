@@ -148,7 +148,7 @@ describe('kb lab ttft-breakdown --preset seed-003', () => {
     expect(r.code, r.stderr).toBe(0);
     const run = JSON.parse(r.stdout) as { settings: { model: string; device: string }; device: string; points: Array<{ metrics: Record<string, number> }> };
     expect(run.settings).toMatchObject({ model: 'gpt2', device: 'seed-003-gpu' });
-    expect(run.device).toMatch(/^sim, simulated seed-003-gpu \(fitted step costs\); KV capacity: 12\.00 GiB memory - [\d.]+ MiB weights - 1\.20 GiB reserve = [\d.]+ GiB -> \d+ blocks x 16 tokens( \(capped: \d+ sequences x \d+ tokens\))?$/);
+    expect(run.device).toMatch(/^sim, simulated seed-003-gpu \(fitted step costs\); each request reaches the scheduler \d+ ms after it is sent \(counted in queue wait\); KV capacity: 12\.00 GiB memory - [\d.]+ MiB weights - 1\.20 GiB reserve = [\d.]+ GiB -> \d+ blocks x 16 tokens( \(capped: \d+ sequences x \d+ tokens\))?$/);
     const m = run.points[0].metrics;
     const off = (metric: keyof typeof AFTER) => Math.abs(m[metric] / AFTER[metric] - 1);
     for (const metric of Object.keys(AFTER) as Array<keyof typeof AFTER>) expect(off(metric), metric).toBeLessThan(0.1);

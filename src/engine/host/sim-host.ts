@@ -41,7 +41,7 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     backend: 'sim',
     device: backend.device,
     // Every sim report says how much KV the modelled device holds and where that comes from.
-    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}; ${describeKvCapacity(capacity, numBlocks, options.blockSize, options.kvMemoryBytes !== undefined || options.numBlocks !== undefined, pool.capped)}`,
+    description: `sim, ${backend.device}${device.fitted ? (device.stepSpread ? ' (fitted step costs, each step drawn from their measured spread)' : ' (fitted step costs)') : ''}${describeSubmitDelay(device.submitMs ?? 0)}; ${describeKvCapacity(capacity, numBlocks, options.blockSize, options.kvMemoryBytes !== undefined || options.numBlocks !== undefined, pool.capped)}`,
     clock: 'virtual',
     numBlocks,
     blockSize: options.blockSize,
@@ -170,4 +170,14 @@ export function createSimHost(options: ResolvedEngineOptions, config: ModelConfi
     .then(() => runSteps(core, stepHost))
     .catch((error: unknown) => host.onFatal(error as Error));
   return host;
+}
+
+/**
+ * The modelled delay before the scheduler sees a request, where it matters: seed 003's fitted
+ * profile has ~370 ms of it, which a learner estimating TTFT from the steps alone could not
+ * account for (found as a user: the report never said it was there).
+ */
+function describeSubmitDelay(submitMs: number): string {
+  if (submitMs < 0.5) return '';
+  return `; each request reaches the scheduler ${submitMs >= 10 ? submitMs.toFixed(0) : submitMs.toFixed(1)} ms after it is sent (counted in queue wait)`;
 }
