@@ -20,9 +20,12 @@ export function settingsLine(settings: LabSettings, sweptKey: string | null = nu
   const rate = or('workload.rate', `${w.rate}/s`, 'rate');
   const arrival = w.arrival === 'burst' ? 'burst' : `${w.arrival} ${rate}${w.arrival === 'gamma' ? ` (burstiness ${w.burstiness})` : ''}`;
   const lengths = `${or('workload.promptTokens', `prompt ${formatSettingValue(w.promptTokens)}`, 'prompt')} / ${or('workload.outputTokens', `output ${formatSettingValue(w.outputTokens)}`, 'output')}`;
+  // "output 1 token", "1 request": the unit follows the figures shown (ttft-vs-length read "1 requests, ... output 1 tokens").
+  const shownLengths = [['workload.promptTokens', w.promptTokens], ['workload.outputTokens', w.outputTokens]].filter(([key]) => key !== sweptKey).map(([, value]) => formatSettingValue(value as typeof w.promptTokens));
+  const tokens = shownLengths.length > 0 && shownLengths.every((value) => value === '1') && w.maxNewTokens.max === 0 ? 'token' : 'tokens';
   return [
     `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
-    `${or('workload.requests', `${w.requests} requests`)}, ${lengths}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} tokens, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
+    `${or('workload.requests', `${w.requests} ${w.requests === 1 ? 'request' : 'requests'}`)}, ${lengths}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} ${tokens}, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
     `${or('engine.policy', e.policy)}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, ${or('engine.chunkSize', `chunk ${e.chunkSize || 'off'}`, 'chunk')}, block ${e.blockSize}, ${or('engine.kvReservation', `KV ${e.kvReservation}`, 'KV reservation')} in ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : "the engine's default pool"}, ${or('engine.prefixCaching', `prefix cache ${e.prefixCaching ? 'on' : 'off'}`, 'prefix cache')}`,
     `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.profile ? ', kernels profiled' : ''}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
   ].join('\n  ');

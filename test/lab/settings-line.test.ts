@@ -14,4 +14,12 @@ describe('settingsLine', () => {
     expect(settingsLine(settings, 'engine.policy').split('\n')[2]).toMatch(/^ {2}policy swept, prefillMaxBatch /);
     expect(settingsLine(settings, 'engine.prefixCaching').split('\n')[2]).toMatch(/, prefix cache swept$/);
   });
+
+  it('says one request and one token in the singular (ttft-vs-length read "1 requests, ... output 1 tokens")', () => {
+    const one = applyOverrides(defaultSettings, parseOverrides(['workload.requests=1', 'workload.outputTokens=1', 'workload.promptTokens=1']));
+    expect(settingsLine(one).split('\n')[1]).toMatch(/^ {2}1 request, prompt 1 \/ output 1 token, /);
+    expect(settingsLine(one, 'workload.promptTokens').split('\n')[1]).toMatch(/^ {2}1 request, prompt swept \/ output 1 token, /);
+    const longer = applyOverrides(defaultSettings, parseOverrides(['workload.requests=2', 'workload.outputTokens=1', 'workload.promptTokens=8']));
+    expect(settingsLine(longer).split('\n')[1]).toMatch(/^ {2}2 requests, prompt 8 \/ output 1 tokens, /);
+  });
 });
