@@ -106,7 +106,7 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     const undone = runKb(['--kb', root, 'undo']);
     expect(undone.code).toBe(0);
     expect(undone.stdout).toMatch(/^undid Good on aaaaaaaaaaaa: /);
-    expect(undone.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the undo is stored (kb doctor --fix writes the fields later)\n');
+    expect(undone.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the undo is stored (once the file is fixed, kb doctor --fix writes the fields)\n');
   });
 
   it('a note kb could not write an id into keeps the id it has when kb writes one later: its ratings stay with it (they were left on an orphan)', () => {
