@@ -28,6 +28,7 @@ export function register(program: Command): void {
       const { openKnowledgeBase, scanForUnknownIds } = await import('./context.ts');
       const { ReviewService, UnknownCardError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
+      const { refusedWritebackNote } = await import('../kb/writeback.ts');
       const { leechMessage } = await import('../srs/leech.ts');
       const { clockBehindMessage } = await import('../srs/replay.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
@@ -50,9 +51,7 @@ export function register(program: Command): void {
         const clock = clockBehindMessage(outcome.at, now);
         if (clock) process.stderr.write(`kb: warning: ${clock}\n`);
         if (outcome.writeback?.status === 'refused') {
-          // Held by git's operation, the reason already says when the note is written (by kb itself).
-          const later = outcome.writeback.heldByGit ? '' : outcome.writeback.untilEdited ? ' (once the file is fixed, kb doctor --fix writes the fields)' : ' (kb doctor --fix writes the fields later)';
-          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; the rating is stored${later}\n`);
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; ${refusedWritebackNote(outcome.writeback, 'rating')}\n`);
         }
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(grade) }, null, 2)}\n`);

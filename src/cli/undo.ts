@@ -14,6 +14,7 @@ export function register(program: Command): void {
       const { openKnowledgeBase } = await import('./context.ts');
       const { ReviewService, UndoError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeLabel, gradeName } = await import('../ui/text/rating-report.ts');
+      const { refusedWritebackNote } = await import('../kb/writeback.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         let outcome;
@@ -37,8 +38,7 @@ export function register(program: Command): void {
         // A note that could not be written is a warning on stderr, as kb rate gives it (it was a
         // plain stdout line with no word of what comes next: found by a fault probe).
         if (outcome.file?.status === 'refused') {
-          const later = outcome.file.heldByGit ? '' : ' (kb doctor --fix writes the fields later)';
-          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.file.reason}; the undo is stored${later}\n`);
+          process.stderr.write(`kb: warning: frontmatter not written: ${outcome.file.reason}; ${refusedWritebackNote(outcome.file, 'undo')}\n`);
         } else {
           const file = describeWriteback(outcome.file);
           if (file) lines.push(file);

@@ -61,7 +61,9 @@ export function readMastery(reader: FieldReader): number | null {
 export function readReviewCount(reader: FieldReader): number | null {
   if (!has(reader, 'review_count')) return null;
   const value = reader.data.review_count;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  // A safe integer, not just a whole one: 1e308 (or 2^62, already rounded by the parse) is a
+  // whole number too, and the card's INTEGER column refused it, failing the scan of every note.
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   warn(reader, 'review_count', `expected a whole number >= 0, got ${JSON.stringify(value)}; ignored`);
   return null;
 }

@@ -57,6 +57,19 @@ export type WritebackResult =
       heldByGit?: true;
     };
 
+/**
+ * What comes of a refused write-back, after its reason: that the rating (or undo) is stored,
+ * and when the fields are written. kb rate, kb undo and kb review's status line say the same
+ * (the screen said only "note not updated: …", with no word that the rating stood or how the
+ * note would be mended: found as a user).
+ */
+export function refusedWritebackNote(result: Extract<WritebackResult, { status: 'refused' }>, stored: 'rating' | 'undo'): string {
+  // Held by git's operation, the reason already says when the note is written (by kb itself).
+  if (result.heldByGit) return `the ${stored} is stored`;
+  if (result.untilEdited) return `the ${stored} is stored (once the file is fixed, kb doctor --fix writes the fields)`;
+  return `the ${stored} is stored (kb doctor --fix writes the fields later)`;
+}
+
 function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
@@ -101,7 +114,10 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
     mtimeMs = stat.mtimeMs;
     if (isWriteProtected(stat)) return { refused: `${path}: ${WRITE_PROTECTED}`, untilEdited: true };
   } catch (error) {
-    return { refused: `${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? error})` };
+    const code = (error as NodeJS.ErrnoException).code;
+    // Renamed or deleted while kb review showed it: "cannot read it (ENOENT)" said neither.
+    if (code === 'ENOENT') return { refused: `${path}: moved or deleted since kb read it (ENOENT)` };
+    return { refused: `${path}: cannot read it (${code ?? error})` };
   }
   const file = readKnowledgeFile(abs, path);
   if ('diagnostic' in file) return { refused: `${path}: ${file.diagnostic.message}`, untilEdited: true };

@@ -100,6 +100,22 @@ describe('kb doctor', () => {
     expect(JSON.parse(doctor(root).stdout).frontmatter).toEqual([]);
   });
 
+  it("--fix never writes a card's review fields into another file carrying a copy of its id (found as a user: the copy's review_count 1 became 15)", () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }), 'notes/b.md': note('B', { id: 'bbbbbbbbbbbb' }) });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    recordReview(root, 'aaaaaaaaaaaa', new Date(2030, 0, 15, 4).getTime());
+    expect(runKb(['--kb', root, 'doctor', '--fix']).code).toBe(0);
+    // b.md is given a's id by hand (a slip of copy and paste); its own fields stay its own.
+    const copy = readFileSync(join(root, 'notes/b.md'), 'utf8').replace('id: bbbbbbbbbbbb', 'id: aaaaaaaaaaaa');
+    writeFileSync(join(root, 'notes/b.md'), copy);
+    const fixed = doctor(root, '--fix');
+    expect(fixed.code).toBe(1);
+    const report = JSON.parse(fixed.stdout);
+    expect(report.duplicates).toEqual([{ id: 'aaaaaaaaaaaa', places: [{ file: 'notes/a.md', line: 1 }, { file: 'notes/b.md', line: 1 }] }]);
+    expect(report.frontmatter).toEqual([]);
+    expect(readFileSync(join(root, 'notes/b.md'), 'utf8')).toBe(copy);
+  });
+
   it('a file kb scan skips for an error is an error for kb doctor too (it was a warning, exit 0)', () => {
     const root = writeKb({ 'notes/good.md': '# Fine?\n\n## Answer\n\nYes.\n', 'notes/bad.md': '---\nid: 12345\n---\n# Bad id?\n\n## Answer\n\nNo.\n' });
     const scan = runKb(['--kb', root, 'scan']);

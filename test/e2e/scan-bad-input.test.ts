@@ -64,6 +64,23 @@ describe('kb scan on bad input', () => {
     expect(runKb(['--kb', root, 'scan']).stderr).toContain('warning: notes/pipe.md: not a regular file (named pipe); skipped');
   });
 
+  it('a review_count no database integer holds (1e308, 2^62) is a warning on its line, not a fault that stops every command (found as a user)', () => {
+    const reviewed = (count: string) => note('Counted').replace('review_count: 0', `review_count: ${count}`).replace('last_reviewed: null', "last_reviewed: '2025-10-10'");
+    const root = writeKb({ 'notes/good.md': note('Good'), 'notes/huge.md': reviewed('1e308'), 'notes/big.md': reviewed('4611686018427387904') });
+    const scan = runKb(['--kb', root, 'scan', '--json']);
+    expect(scan.stderr).toBe('');
+    expect(scan.code).toBe(0);
+    const report = JSON.parse(scan.stdout);
+    expect(report.cards.total).toBe(3);
+    expect(report.warnings.map((d: { file: string; line: number; message: string }) => [d.file, d.line, d.message]).sort()).toEqual([
+      ['notes/big.md', 5, 'review_count: expected a whole number >= 0, got 4611686018427388000; ignored'],
+      ['notes/huge.md', 5, 'review_count: expected a whole number >= 0, got 1e+308; ignored'],
+    ]);
+    const due = runKb(['--kb', root, 'due']);
+    expect(due.code).toBe(0);
+    expect(due.stdout).toContain('Counted');
+  });
+
   it("says a frontmatter problem once, as kb's own line: yaml's warning does not leak to stderr (found as a user)", () => {
     const root = writeKb({ 'notes/daily.md': '---\ncreated: {{date}}\n---\n# A daily note?\n\nYes.\n' });
     const scan = runKb(['--kb', root, 'scan']);

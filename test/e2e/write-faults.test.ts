@@ -106,7 +106,7 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     const undone = runKb(['--kb', root, 'undo']);
     expect(undone.code).toBe(0);
     expect(undone.stdout).toMatch(/^undid Good on aaaaaaaaaaaa: /);
-    expect(undone.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the undo is stored (kb doctor --fix writes the fields later)\n');
+    expect(undone.stderr).toBe('kb: warning: frontmatter not written: notes/a.md: the file is read-only (no write permission); the undo is stored (once the file is fixed, kb doctor --fix writes the fields)\n');
   });
 
   it('a note kb could not write an id into keeps the id it has when kb writes one later: its ratings stay with it (they were left on an orphan)', () => {
@@ -245,6 +245,26 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(rated.stderr).toMatch(new RegExp(`^kb: ${reviews}/[\\w-]+\\.jsonl: no space left on the device; free some space and run the command again \\(ENOSPC on write\\)\\n$`));
     expect(ratings(kb.root)).toBe(0);
   });
+
+  it('a lab run whose result the database cannot store (a full disk under it): the database\'s line, not "lab failed: database or disk is full (stored as failed)" (found as a user)', () => {
+    const kb = reviewKb();
+    const dbPath = join(kb.root, '.kb/kb.db');
+    const state = join(kb.root, '.kb');
+    // The run's first row fits and its report does not, for some room left between these; which
+    // ones depends on the report's size, so each is tried and one must meet the fault.
+    const outcomes = [40, 56, 72, 88, 104].map((freeKb) => {
+      const full = `mkdir -p /tmp/kb-db-$$ && cp -a ${state}/. /tmp/kb-db-$$ && mount -t tmpfs -o size=1m tmpfs ${state} && cp -a /tmp/kb-db-$$/. ${state} && rm -rf /tmp/kb-db-$$ && dd if=/dev/zero of=${state}/.filler bs=1k count=$(( $(df -k ${state} | tail -1 | awk '{print $4}') - ${freeKb} )) 2>/dev/null`;
+      return kbUnderMount(kb.root, dbPath, ['lab', 'batching', '--backend', 'sim'], full);
+    });
+    for (const run of outcomes) expect(run.stderr).not.toMatch(/lab batching failed|stored as failed/);
+    const faulted = outcomes.filter((run) => run.stderr.includes('(SQLITE_FULL)'));
+    expect(faulted.length, outcomes.map((run) => run.stderr).join('\n')).toBeGreaterThan(0);
+    for (const run of faulted) {
+      expect(run.code).toBe(1);
+      const line = run.stderr.split('\n').filter((l) => l.startsWith('kb: '));
+      expect(line).toEqual([`kb: database ${dbPath}: the disk is full; free some space and run the command again (the change in flight was rolled back) (SQLITE_FULL)`]);
+    }
+  }, 120_000);
 
   it('kb add --edit with the database on a full disk: the note keeps the typed answer and says so; a rerun says kb scan reads it in (found by a probe: "rolled back", then "already exists")', () => {
     const kb = reviewKb();

@@ -131,6 +131,8 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   );
 
   const places = new Map<string, { file: KbPath; line: number }[]>();
+  // Files whose review fields differ from the database, compared (and fixed) once every file's ids are known.
+  const pending: { index: number; path: KbPath; sha: string; found: DoctorReport['frontmatter']; fixes: Partial<Record<ReviewField, string | number | null>> }[] = [];
   outcomes.forEach((outcome, index) => {
     if (outcome.kind === 'unreadable') return void report.unreadable.push(outcome.diagnostic);
     if (outcome.kind !== 'parsed') return;
@@ -160,16 +162,25 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
       }
       if (mismatches.length > 0) found.push({ id: card.id, file: outcome.path, mismatches, fixed: false });
     }
-    if (options.fix && target.writable && found.length > 0) {
-      const error = rewriteFields(target.root, sources[index].abs, outcome.path, outcome.sha, fixes);
-      for (const entry of found) {
+    if (found.length > 0) pending.push({ index, path: outcome.path, sha: outcome.sha, found, fixes });
+  });
+  for (const [id, list] of places) if (list.length > 1) report.duplicates.push({ id, places: list });
+  // A note whose id another file carries too (a copy) is compared with nothing: the database's
+  // row is one card's, and which file is that card is the user's call (the duplicate is an
+  // error saying so). Taken as this note's, --fix wrote another card's review fields into the
+  // copy (found as a user: review_count 1 became 15).
+  const duplicated = new Set(report.duplicates.map((duplicate) => duplicate.id));
+  for (const file of pending) {
+    if (file.found.some((entry) => duplicated.has(entry.id))) continue;
+    if (options.fix && target.writable) {
+      const error = rewriteFields(target.root, sources[file.index].abs, file.path, file.sha, file.fixes);
+      for (const entry of file.found) {
         entry.fixed = error === null;
         if (error !== null) entry.fixError = error;
       }
     }
-    report.frontmatter.push(...found);
-  });
-  for (const [id, list] of places) if (list.length > 1) report.duplicates.push({ id, places: list });
+    report.frontmatter.push(...file.found);
+  }
   for (const link of cards.labLinks()) if (!labs.has(link.lab)) report.unknownLabs.push(link);
 
   // A file kb scan skips for an error (its cards are not reviewed) is an error here too, as scan counts it.

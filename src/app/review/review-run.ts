@@ -1,7 +1,7 @@
 // One `kb review` run: the session queue, the service that stores each action, and the
 // undo stack of this run (ratings, burials, suspensions), as the review screen's controller.
 import { join } from 'node:path';
-import type { WritebackResult } from '../../kb/writeback.ts';
+import { refusedWritebackNote, type WritebackResult } from '../../kb/writeback.ts';
 import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
@@ -54,8 +54,8 @@ export interface ReviewRunOptions {
 /** The status line when a run crosses into a new study day. */
 export const NEW_STUDY_DAY = "new study day: today's queue loaded";
 
-function fileMessage(result: WritebackResult | null): string | null {
-  if (result?.status === 'refused') return `note not updated: ${result.reason}`;
+function fileMessage(result: WritebackResult | null, stored: 'rating' | 'undo'): string | null {
+  if (result?.status === 'refused') return `note not updated: ${result.reason}; ${refusedWritebackNote(result, stored)}`;
   return null;
 }
 
@@ -304,7 +304,7 @@ export class ReviewRun implements ReviewController {
     const answerMs = recordedAnswerMs(durationMs);
     this.studiedMs += answerMs;
     this.undoSteps.push({ kind: 'rate', uuid: outcome.uuid, card: before, answerMs });
-    return { message: clockBehindMessage(outcome.at, now) ?? fileMessage(outcome.writeback) ?? leechMessage(outcome.leech, outcome.after.lapses) };
+    return { message: clockBehindMessage(outcome.at, now) ?? fileMessage(outcome.writeback, 'rating') ?? leechMessage(outcome.leech, outcome.after.lapses) };
   }
 
   /** The card was rated or changed by another kb since this session queued or showed it: the session takes it as it is now. */
@@ -346,7 +346,7 @@ export class ReviewRun implements ReviewController {
     if (step.kind === 'rate') {
       this.studiedMs -= step.answerMs ?? 0;
       this.session.restored(this.service.queueCard(step.card.id), true);
-      return { message: fileMessage(outcome?.file ?? null) ?? `undid ${GRADE_LABELS[outcome?.grade ?? 3]}` };
+      return { message: fileMessage(outcome?.file ?? null, 'undo') ?? `undid ${GRADE_LABELS[outcome?.grade ?? 3]}` };
     }
     this.session.restored(step.card, false);
     return { message: step.kind === 'bury' ? 'unburied' : 'unsuspended' };

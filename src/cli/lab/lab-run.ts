@@ -29,6 +29,12 @@ import { fittedToTerminal } from '../terminal-output.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+/** A fault SQLite raised (its codes are SQLITE_*), as opposed to the engine's or the lab's own error. */
+function isDatabaseFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_');
+}
+
 /** The engine's error when `--backend webgpu` finds no adapter (src/engine/backend/webgpu/device.ts). */
 const noAdapter = /^WebGPU found no (hardware )?adapter\./;
 
@@ -161,6 +167,11 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         return await runLab({ db: kb.db, lab, overrides: runOverrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), ...(endpoint ? { endpoint } : {}) });
       } catch (error) {
         progress.done();
+        // The database refusing the run's rows (a full disk under it, a lock held past the busy
+        // timeout) is no failure of the lab, and nothing could be stored: it was said as "lab
+        // failed: database or disk is full (stored as failed)", naming no file and untrue. It
+        // goes up to kb's fault line, which names the database and what to do.
+        if (isDatabaseFault(error)) throw error;
         if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
         const message = error instanceof Error ? error.message : String(error);
         // No adapter is the machine's setup, not the lab's failure: the engine's one line says how to get one.

@@ -1,0 +1,35 @@
+// What kb review's status line says when a rating's write-back is refused: the reason, that
+// the rating stands, and how the note gets its fields. It said only "note not updated:
+// notes/a.md: cannot read it (ENOENT)" for a note renamed while the screen showed it (found as
+// a user), with no word that the rating was kept or that kb doctor --fix writes the note later.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/kb/config.ts';
+import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
+import { openDatabase } from '../../src/store/db.ts';
+import { ReviewRun } from '../../src/app/review/review-run.ts';
+import { ReviewService } from '../../src/app/review/review-service.ts';
+import { tempDir } from '../helpers/kb-cli.ts';
+import { FakeLabs } from '../ui/fake-labs.ts';
+
+const START = new Date(2026, 2, 10, 6).getTime();
+
+describe('kb review: a refused write-back', () => {
+  it('a note renamed while shown: moved or deleted, the rating is stored, kb doctor --fix writes it later', async () => {
+    const root = tempDir('kb-writeback-');
+    mkdirSync(join(root, 'notes'), { recursive: true });
+    writeFileSync(join(root, 'notes/a.md'), "---\ncreated: '2026-03-01'\nreview_count: 0\n---\n# Renamed while shown?\n\n## Answer\n\nYes.\n");
+    const db = openDatabase(':memory:');
+    await scanKnowledgeBase({ root, db, writable: true, config: defaultConfig }, { now: START });
+    const service = new ReviewService({ root, db, writable: true, config: defaultConfig });
+    const run = new ReviewRun(service, root, {}, { rescan: async () => [], editor: 'vi', writable: true, startedAt: START, labs: new FakeLabs() });
+    const shown = run.next(START);
+    expect(shown.kind).toBe('card');
+    if (shown.kind !== 'card') return;
+    renameSync(join(root, 'notes/a.md'), join(root, 'notes/b.md'));
+    const rated = run.rate(shown.card.id, 3, START + 5_000, 5_000);
+    expect(rated.message).toBe('note not updated: notes/a.md: moved or deleted since kb read it (ENOENT); the rating is stored (kb doctor --fix writes the fields later)');
+    expect((db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n).toBe(1);
+  });
+});
