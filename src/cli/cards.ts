@@ -67,7 +67,7 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
           return;
         }
-        process.stdout.write(formatCardTable(entries, now, terminalColumns() ?? 80));
+        process.stdout.write(formatCardTable(entries, now, terminalColumns() ?? 80, kb.config.dayStartsAt));
       } finally {
         kb.db.close();
       }

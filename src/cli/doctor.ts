@@ -16,7 +16,8 @@ export function register(program: Command): void {
       'after',
       helpText("\nStale temp files: kb's own .<file>.<pid>.<hex>.kb-tmp files left beside a note when kb was killed\n" +
         'mid-write, whose process is gone; --fix removes them (never a file of a kb still running).\n' +
-        "\nExit code 1 when the database is damaged, two cards share an id, or a card's schedule does not replay from its log of ratings and actions."),
+        "\nExit code 1 when the database is damaged, two cards share an id, a card's schedule does not replay from its log of ratings and actions, " +
+        'or a file has an error that makes kb scan skip it (as kb scan exits 1 for it).'),
     )
     .action(async (options: { json?: boolean; fix?: boolean; verbose?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');

@@ -5,7 +5,7 @@ import { fittedToTerminal, terminalColumns } from './terminal-output.ts';
 export function register(program: Command): void {
   program
     .command('stats')
-    .description('charts of the review state: due forecast (30 days), reviews per day (12 weeks), true retention per week, cards by state, stability and difficulty')
+    .description('charts of the review state: due forecast (30 days), reviews per day (12 weeks), true retention per week, cards by state, stability and difficulty, quiz accuracy by tag, and the FSRS parameters in use')
     .option('--json', 'print the numbers as JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');

@@ -9,7 +9,10 @@ export function register(program: Command): void {
     .command('undo')
     .description("take back the latest rating exactly (the card's schedule, its review-log row and the note's frontmatter), or the latest suspend, unsuspend, bury, unbury or forget, whichever came last")
     .option('--json', 'print the outcome as JSON')
-    .addHelpText('after', helpText('\nRun it again to take back the rating before. Refused when the card changed after that rating.'))
+    .addHelpText('after', helpText(
+      '\nRun it again to take back the rating before. Refused when the card changed after that rating.\n' +
+        "Only this device's ratings and actions: another device's (merged by kb sync or git) and history brought in with kb import --revlog stay.",
+    ))
     .action(async (options: { json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
       const { ReviewService, UndoError } = await import('../app/review/review-service.ts');
@@ -24,7 +27,9 @@ export function register(program: Command): void {
           if (error instanceof UndoError) throw new UserError(error.message);
           throw error;
         }
-        if (outcome === null) throw new UserError('nothing to undo: no rating or card action stands in the log');
+        // Only this device's own events are taken back (README: Review on several machines): an
+        // imported rating or another device's stands all the same, so "none stands" was untrue.
+        if (outcome === null) throw new UserError("nothing to undo: no rating or card action made on this device stands (kb undo leaves another device's and imported history alone)");
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...outcome, rating: outcome.grade === null ? null : gradeName(outcome.grade) }, null, 2)}\n`);
           return;

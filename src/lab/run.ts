@@ -201,10 +201,12 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const nothingMeasured = points.length === 0;
   if (status === 'ok' && (signal?.aborted || points.length < planned.length || points.some((p) => p.partial))) {
     status = 'partial';
-    note = lab.sweep
-      ? `interrupted: ${points.filter((p) => !p.partial).length} of ${planned.length} points completed`
-      : nothingMeasured
-        ? 'interrupted before any request finished: nothing was measured'
+    // A sweep stopped before its first request finished is said as a single run's is (the
+    // README's words), not as "0 of 2 points completed", which reads as a count of results.
+    note = nothingMeasured
+      ? 'interrupted before any request finished: nothing was measured'
+      : lab.sweep
+        ? `interrupted: ${points.filter((p) => !p.partial).length} of ${planned.length} points completed`
         : 'interrupted before every request finished';
   }
 

@@ -122,6 +122,20 @@ describe('revlog CSV', () => {
     expect(cards(fresh).find((card) => card.id === 'aaaaaaaaaaaa')).toMatchObject({ reps: 3 });
   });
 
+  it('kb undo leaves an imported review alone and says so, rather than that no rating stands (found following the README)', () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/itl.md': '# What is ITL?\n\n## Answer\n\nThe gap between two tokens.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const [card] = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as ListedCard[];
+    const csv = join(tempDir('kb-revlog-'), 'one.csv');
+    writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\n${card.id},${Date.UTC(2024, 0, 5, 9)},3,0,4000\n`);
+    expect(runKb(['--kb', root, 'import', '--revlog', csv]).code).toBe(0);
+    const undo = runKb(['--kb', root, 'undo']);
+    expect(undo.code).toBe(1);
+    expect(undo.stderr).toContain("nothing to undo: no rating or card action made on this device stands (kb undo leaves another device's and imported history alone)");
+    expect(reviewedCards(root).map((listed) => listed.reps)).toEqual([1]);
+    expect(runKb(['undo', '--help']).stdout.replace(/\s+/g, ' ')).toContain('history brought in with kb import --revlog stay');
+  });
+
   it('two identical rows in one whole second are two reviews, and the file again adds nothing (found as a user: one was kept)', () => {
     const root = writeKb({ 'kb.json': '{}\n', 'notes/itl.md': '# What is ITL?\n\n## Answer\n\nThe gap between two tokens.\n' });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);

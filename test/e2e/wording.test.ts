@@ -78,6 +78,17 @@ describe('--help', () => {
   });
 });
 
+describe('--help agrees with the README', () => {
+  it("kb stats names every part it prints; kb doctor's exit 1 names a file kb scan skips for an error", () => {
+    // Found following the README: kb stats printed quiz accuracy and the FSRS parameters that its
+    // --help left out, and kb doctor exited 1 on a note with an unclosed frontmatter while its
+    // --help listed only a damaged database, shared ids and schedules that do not replay.
+    const flat = (command: string) => helpOf(command).replace(/\s+/g, ' ');
+    expect(flat('stats')).toContain('quiz accuracy by tag, and the FSRS parameters in use');
+    expect(flat('doctor')).toContain('or a file has an error that makes kb scan skip it');
+  });
+});
+
 describe('kb lab list, show and devices', () => {
   it('fit 80 columns when piped: kb\'s own lines wrap, and the bundled labs\' exercises are written that wide', () => {
     const labs = (JSON.parse(runKb(['lab', 'list', '--json']).stdout) as { labs: Array<{ name: string }> }).labs.map((lab) => lab.name);

@@ -99,6 +99,24 @@ describe('ttft-breakdown on the cpu backend', () => {
   }, 60_000);
 });
 
+describe('a sweep stopped before any request finished', () => {
+  it('says nothing was measured, as a single run does, not "0 of 2 points completed"', async () => {
+    // Found following the README: kb lab batching, Ctrl-C while gpt2 loaded, said
+    // "Note: interrupted: 0 of 2 points completed" where the README promises the words below.
+    const sweep = parseLab(readFileSync(join(repoRoot, 'lab/ttft-vs-length.md'), 'utf8'), 'ttft-vs-length');
+    const db = openDatabase(':memory:');
+    const stopped = new AbortController();
+    stopped.abort();
+    const result = await runLab({ db, lab: sweep, overrides: parseOverrides(['backend=sim']), signal: stopped.signal });
+    expect(result.status).toBe('partial');
+    expect(result.points).toEqual([]);
+    expect(result.note).toBe('interrupted before any request finished: nothing was measured');
+    expect(labRunText(result)).toMatch(/Note: interrupted before any request finished: nothing was measured\n/);
+    expect(labRunText(result)).toMatch(/Run #1 stored \(partial: its settings, no figures\)/);
+    db.close();
+  });
+});
+
 describe('a sweep interrupted part way', () => {
   it("judges its points that finished, not its sweep-wide fit (a fit of two points gave an exponent ratio of -46), and its verdict says why it is incomplete", async () => {
     const sweep = parseLab(readFileSync(join(repoRoot, 'lab/ttft-vs-length.md'), 'utf8'), 'ttft-vs-length');

@@ -60,6 +60,18 @@ describe('listing widths', () => {
     expect(text).toMatch(/^llllllllllll {2}later {3}in 10m /m);
   });
 
+  it("kb cards gives the study day a card is due, as its note's next_review writes it, not the calendar date of its due time (found following the README)", () => {
+    // Rated at 03:40 local for a day: due at 03:40 the next day, before a 04:00 day start, so in
+    // the study day of the 27th (next_review: 2026-11-27; kb due lists it that day), not the 28th.
+    const now = new Date(2026, 10, 27, 10, 0).getTime();
+    const entry: CardEntry = { ...cardEntries[0], due: new Date(2026, 10, 28, 3, 40).toISOString() };
+    const later: CardEntry = { ...cardEntries[0], id: 'dddddddddddd', due: new Date(2026, 10, 30, 9, 0).toISOString() };
+    const table = formatCardTable([entry, later], now, 200, '04:00');
+    expect(table).toMatch(new RegExp(`^${entry.id} +review +2026-11-27 `, 'm'));
+    expect(table).toMatch(/^dddddddddddd +review +2026-11-30 /m);
+    expect(formatCardTable([{ ...entry, due: new Date(now - 1).toISOString() }], now, 200, '04:00')).toMatch(/ review +now /);
+  });
+
   it('kb cards shows a long deck whole where the question keeps its room (found as a user: cut to 16 at 200 columns)', () => {
     const deck = 'Inference/Deep Learning Systems';
     const entries = cardEntries.map((entry) => ({ ...entry, deck }));

@@ -2,6 +2,7 @@
 import stringWidth from 'string-width';
 import { plainQuestion } from '../markdown/plain-question.ts';
 import { padToWidth, truncateToWidth } from './truncate.ts';
+import { reviewDayLabel } from '../../srs/study-day.ts';
 
 export interface CardEntry {
   id: string;
@@ -34,13 +35,18 @@ export function listedDue(state: number, due: number, now: number): string | nul
   return state === 0 && due <= now ? null : new Date(due).toISOString();
 }
 
-/** The local date a card is due ("2026-03-10"), "now" when it is due already, "-" for a new card. */
-function dueLabel(due: string | null, now: number): string {
+/**
+ * The study day a card is due ("2026-03-10"), "now" when it is due already, "-" for a new card.
+ * The study day, as the note's next_review writes it and kb due counts it, not the calendar date:
+ * a card rated at 03:40 for a day later is due at 03:40, before a 04:00 day start, so in the
+ * study day before that date (found following the README: kb cards said 2026-11-28 beside a
+ * note's next_review: 2026-11-27, and kb due listed the card as due on the 27th).
+ */
+function dueLabel(due: string | null, now: number, dayStartsAt: string): string {
   if (due === null) return '-';
   const ms = Date.parse(due);
   if (ms <= now) return 'now';
-  const date = new Date(ms);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  return reviewDayLabel(ms, dayStartsAt);
 }
 
 /** Columns a narrow terminal drops first, so the question keeps room: `kb cards --json` has them all. */
@@ -48,12 +54,13 @@ const DROPPED_FIRST = ['lapses', 'diff', 'stab'];
 /** Cells the question should keep at least. */
 const QUESTION_CELLS = 24;
 
-export function formatCardTable(entries: readonly CardEntry[], now: number, columns: number): string {
+/** `dayStartsAt`: the knowledge base's (kb.json), so a due date is the study day it falls in. */
+export function formatCardTable(entries: readonly CardEntry[], now: number, columns: number, dayStartsAt = '00:00'): string {
   if (entries.length === 0) return 'No cards match.\n';
   const all = entries.map((entry) => ({
     id: entry.id,
     state: stateLabel(entry),
-    due: dueLabel(entry.due, now),
+    due: dueLabel(entry.due, now, dayStartsAt),
     stab: entry.stability === null ? '-' : entry.stability.toFixed(1),
     diff: entry.difficulty === null ? '-' : entry.difficulty.toFixed(1),
     reps: String(entry.reps),
