@@ -215,7 +215,16 @@ export function CardLabPanel({ control, height, width }: { control: CardLabContr
           <Text color="red">{`lab ${state.lab} could not run: ${state.message}`}</Text>
         )}
       </Viewport>
-      <Text dimColor>any other key: back to the card</Text>
+      <Text dimColor>{panelFooter(width)}</Text>
     </Box>
   );
+}
+
+/**
+ * The panel's keys: j and k scroll the report (it said only "any other key: back to the card",
+ * and j scrolled, found as a user), said shorter where the panel is narrow.
+ */
+export function panelFooter(width: number): string {
+  const full = 'j k, arrows, PgUp PgDn scroll · any other key: back to the card';
+  return full.length <= width ? full : 'j k scroll · other keys: back';
 }

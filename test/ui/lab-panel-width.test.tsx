@@ -4,7 +4,7 @@
 import { renderToString } from 'ink';
 import { describe, expect, it } from 'vitest';
 import type { CardLabOutcome } from '../../src/app/card-labs/card-labs.ts';
-import { CardLabPanel, type CardLabControl } from '../../src/ui/card-lab-panel.tsx';
+import { CardLabPanel, panelFooter, type CardLabControl } from '../../src/ui/card-lab-panel.tsx';
 
 const outcome = {
   lab: 'ttft-breakdown',
@@ -82,5 +82,13 @@ describe('the lab panel\'s chart at 80 columns (load-sweep, found as a user)', (
     const at = lines.findIndex((line) => line.startsWith('  SLO: '));
     expect(lines.slice(at, at + 2)).toEqual(['  SLO: ttft.p95 <= 38 ms; highest workload.rate / capacity (72.9 req/s) meeting', '       it: 0.500']);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(79);
+  });
+});
+
+describe("the lab panel's keys", () => {
+  it('says j and k scroll the report, as they do, and any other key goes back (found as a user)', () => {
+    expect(panel(79).at(-1)?.trimEnd() || panel(79).at(-2)?.trimEnd()).toBe('j k, arrows, PgUp PgDn scroll · any other key: back to the card');
+    expect(panelFooter(39)).toBe('j k scroll · other keys: back');
+    expect(panel(39).some((line) => line.trimEnd() === 'j k scroll · other keys: back')).toBe(true);
   });
 });
