@@ -20,8 +20,9 @@ export function unknownFilterProblem(flags: FilterFlags, db: KbDatabase): string
     const kind = flag === '--tag' ? 'tag' : 'deck';
     if (value === undefined || hasFilterName(db, kind, value)) continue;
     const names = filterNames(db);
-    const closest = closestNames(value, kind === 'tag' ? names.tags : names.decks, 3);
-    const hint = closest.length > 0 ? `; closest: ${closest.join(', ')}` : `; this knowledge base has no ${kind}s`;
+    const known = kind === 'tag' ? names.tags : names.decks;
+    const closest = closestNames(value, known, 3);
+    const hint = closest.length > 0 ? `; closest: ${closest.join(', ')}` : known.length > 0 ? `; none is close: the ${kind}s here are ${sample(known)}` : `; this knowledge base has no ${kind}s`;
     return `${flag}: no card has the ${kind} "${value}"${hint}`;
   }
   return null;
@@ -33,12 +34,26 @@ export function checkFilter(flags: FilterFlags, db: KbDatabase): void {
   if (problem !== null) throw new UserError(problem);
 }
 
-/** Up to `count` names nearest to `wanted` by edit distance (case-insensitive), nearest first, ties alphabetical. */
+/**
+ * Up to `count` names near `wanted` by edit distance (case-insensitive), nearest first, ties
+ * alphabetical: a name that holds it, or one a typo away (an edit per three letters). Farther
+ * names are no suggestion ("nosuch" drew "closest: mbu, mfu, mydeck", found as a user).
+ */
 export function closestNames(wanted: string, names: readonly string[], count: number): string[] {
   const key = wanted.toLowerCase();
+  const near = Math.max(1, Math.floor(key.length / 3));
   return names
-    .map((name) => ({ name, d: distance(key, name.toLowerCase()) - (name.toLowerCase().includes(key) ? key.length : 0) }))
+    .map((name) => ({ name, holds: name.toLowerCase().includes(key) }))
+    .map(({ name, holds }) => ({ name, holds, d: distance(key, name.toLowerCase()) - (holds ? key.length : 0) }))
+    .filter((entry) => entry.holds || entry.d <= near)
     .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
     .slice(0, count)
     .map((entry) => entry.name);
+}
+
+/** The first names in order, and how many more. */
+function sample(names: readonly string[], shown = 5): string {
+  const sorted = [...names].sort((a, b) => a.localeCompare(b));
+  const more = sorted.length - shown;
+  return `${sorted.slice(0, shown).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }

@@ -39,11 +39,13 @@ describe('unknown --tag and --deck', () => {
       expect({ command, code: tag.code, stderr: tag.stderr }).toEqual({
         command,
         code: command[0] === 'review' ? 2 : 1, // review without a terminal says so first
-        stderr: command[0] === 'review' ? expect.stringContaining('needs a terminal') : 'kb: --tag: no card has the tag "metric"; closest: metrics, metrics/ttft, memory\n',
+        stderr: command[0] === 'review' ? expect.stringContaining('needs a terminal') : 'kb: --tag: no card has the tag "metric"; closest: metrics, metrics/ttft\n',
       });
       const deck = runKb(['--kb', root, ...command, '--deck', 'kv']);
-      if (command[0] !== 'review') expect(deck).toMatchObject({ code: 1, stderr: 'kb: --deck: no card has the deck "kv"; closest: kv-cache, serving, metrics\n' });
+      if (command[0] !== 'review') expect(deck).toMatchObject({ code: 1, stderr: 'kb: --deck: no card has the deck "kv"; closest: kv-cache\n' });
     }
+    // A name like none of them: no far name offered as "closest" (it offered three, found as a user).
+    expect(runKb(['--kb', root, 'cards', '--tag', 'nosuch'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^kb: --tag: no card has the tag "nosuch"; none is close: the tags here are \S/) });
   });
 
   it('a known tag or deck with nothing due is an ordinary "Nothing due", exit 0; a parent tag or deck is known', () => {
