@@ -36,6 +36,11 @@ describe('typed answers: numbers', () => {
     expect(refusal('', 'ms')).toMatch(/type a number/);
     expect(refusal('abc', 'ms')).toMatch(/not a number/);
     expect(refusal('0,5', null)).toMatch(/decimals with a dot/);
+    // Found as a user: "0,025 s" (a decimal comma) was read as 25 thousands-grouped, i.e.
+    // 25 s, and a right TPOT of 25 ms was graded wrong. A group of thousands never starts with 0.
+    expect(refusal('0,025 s', 'ms')).toMatch(/decimals with a dot/);
+    expect(refusal('0,025', 'ms')).toMatch(/decimals with a dot/);
+    expect(refusal('00,500', null)).toMatch(/decimals with a dot/);
     expect(refusal('1e999', null)).toMatch(/too large/);
   });
 });

@@ -126,7 +126,9 @@ function describe(meaning: UnitMeaning): string {
 
 // A number: digits with optional thousands commas (1,024) or underscores, a fraction, an
 // exponent. Its sign may be the minus sign \u2212 − (an escape: the start-up bundle stays ASCII).
-const NUMBER = /^([+\-\u2212]?)((?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
+// Grouped thousands start with 1-9: "0,025" is a decimal comma (0.025), never 25, so it is
+// refused with the reason rather than graded as 25 (a right 0,025 s was marked wrong).
+const NUMBER = /^([+\-\u2212]?)((?:[1-9]\d{0,2}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
 
 /**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
