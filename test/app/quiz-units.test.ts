@@ -45,6 +45,21 @@ describe('typed answers: numbers', () => {
   });
 });
 
+describe('typed answers: full-width characters (a Chinese or Japanese input method)', () => {
+  // Found as a user: with a Chinese input method on, "２５ｍｓ" was "not a number" (kb quiz
+  // --json) and the terminal screens dropped its digits without a word.
+  it.each([
+    ['\uff12\uff15', 'ms', 25],
+    ['\uff12\uff15\uff4d\uff53', 'ms', 25],
+    ['\uff10\uff0e\uff10\uff12\uff15\u3000\uff53', 'ms', 25],
+    ['\uff15\uff10\uff05', '%', 50],
+    ['\uff12\uff0c\uff10\uff14\uff18', 'KiB', 2048],
+    ['\uff0d\uff13', null, -3],
+  ])('%s [%s] is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBe(expected);
+  });
+});
+
 describe('typed answers: units', () => {
   it.each([
     ['20ms', 'ms', 20],

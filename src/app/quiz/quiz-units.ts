@@ -135,7 +135,10 @@ const NUMBER = /^([+\-\u2212]?)((?:[1-9]\d{0,2}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*
  * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
  */
 export function parseTypedAnswer(input: string, cardUnit: string | null): TypedAnswer {
-  const text = input.trim();
+  // NFKC folds what a Chinese or Japanese input method types into ASCII: full-width digits,
+  // point, comma, signs, letters, % and the ideographic space ("２５ｍｓ" is 25ms). They were
+  // "not a number", so a learner with such an input method on could not answer at all.
+  const text = input.normalize('NFKC').trim();
   if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
   const match = NUMBER.exec(text);
   if (!match) return { ok: false, message: `"${text}" is not a number` };
