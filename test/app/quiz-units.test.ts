@@ -108,6 +108,19 @@ describe('typed answers: units', () => {
     expect(refusal('20 kb', 'KiB')).toMatch(/not a unit kb knows/);
   });
 
+  it('a per-token answer takes its unit written per token, as the question asks it (found as a user)', () => {
+    // A TPOT card in ms refused "25 ms/token" ("does not convert to ms"), and a card asking
+    // "how many KiB of KV cache per token?" refused "40 KiB/token".
+    expect(value('25 ms/token', 'ms')).toBe(25);
+    expect(value('25ms/tok', 'ms')).toBe(25);
+    expect(value('0.025 s/token', 'ms')).toBe(25);
+    expect(value('40 KiB/token', 'KiB')).toBe(40);
+    expect(value('2 ms/request', 'ms')).toBe(2);
+    // Only a count below the line: a rate stays another kind of unit.
+    expect(refusal('25 ms/GB', 'ms')).toMatch(/does not convert to ms/);
+    expect(refusal('25 tokens/s', 'tokens')).toMatch(/does not convert to tokens/);
+  });
+
   it('a ratio without a unit takes a trailing x or ×, as its worked answer writes it ("11.67x")', () => {
     for (const typed of ['11.7x', '11.7 x', '11.7×', '11.7 ×', '11.7X']) expect(value(typed, null)).toBe(11.7);
     expect(refusal('11.7 xs', null)).toMatch(/has no unit/);

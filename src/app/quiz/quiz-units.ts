@@ -130,6 +130,21 @@ function describe(meaning: UnitMeaning): string {
 // refused with the reason rather than graded as 25 (a right 0,025 s was marked wrong).
 const NUMBER = /^([+\-\u2212]?)((?:[1-9]\d{0,2}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
 
+/** Counts a question's quantity can be "per": TPOT is ms per token, KV size KiB per token. */
+const PER_ONE = new Set(['token', 'request', 'sequence', 'step']);
+
+/**
+ * A typed unit that is the card's unit per one token (request, sequence, step), read as the
+ * card's unit: a TPOT card in ms takes "25 ms/token", as the question asks it. It was refused
+ * ("ms/token does not convert to ms"), which told the learner their right unit was wrong.
+ */
+function perCount(typed: UnitMeaning | null, card: UnitMeaning): UnitMeaning | null {
+  if (typed === null) return null;
+  const slash = typed.dimension.lastIndexOf('/');
+  if (slash < 0 || typed.dimension.slice(0, slash) !== card.dimension || !PER_ONE.has(typed.dimension.slice(slash + 1))) return null;
+  return { ...typed, dimension: card.dimension };
+}
+
 /**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
  * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
@@ -164,7 +179,7 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     if (unitMeaning(unit)?.dimension === 'times') return { ok: true, value: number };
     return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
   }
-  const typed = unitMeaning(unit) ?? literalMeaning(unit);
+  const typed = perCount(unitMeaning(unit), card) ?? unitMeaning(unit) ?? literalMeaning(unit);
   if (typed.dimension !== card.dimension) {
     const known = unitMeaning(unit) !== null;
     const what = describe(card);
