@@ -56,6 +56,6 @@ describe('lab-sourced calc cards', () => {
     const root = writeKb({ 'cards/a.md': calc('no-such-lab', 'ttft.p50'), 'cards/b.md': calc('no-such-lab', 'ttft.p42') });
     const r = runKb(['--kb', root, 'scan'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
     expect(r.stdout + r.stderr).toMatch(/warning: cards\/a\.md:1: lab "no-such-lab" not found \(no lab\/no-such-lab\.md here, nor among kb's own labs\)/);
-    expect(r.stdout + r.stderr).toMatch(/cards\/b\.md:5: kb-calc: r: metric: "ttft\.p42" is not a lab metric; known metrics: /);
+    expect(r.stdout + r.stderr).toMatch(/cards\/b\.md:5: kb-calc: r: metric: "ttft\.p42" is not a lab metric; did you mean ttft\.p50\? Known metrics: /);
   });
 });

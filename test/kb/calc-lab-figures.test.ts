@@ -40,6 +40,8 @@ describe('lab-sourced kb-calc variables', () => {
   it('refuse an unknown metric, a sweep metric at a point, a missing fallback and an unknown field, naming the line', () => {
     const bad = (v: string) => parseCalc(`vars:\n  x: ${v}\nanswer: x\n`, 4, 'cards/x.md').diagnostics.map((d) => `${d.line}: ${d.message}`);
     expect(bad('{ lab: batching, metric: nope.p50, fallback: 1 }')[0]).toMatch(/^6: kb-calc: x: metric: "nope\.p50" is not a lab metric; known metrics: add_request\.p50, /);
+    // A typo gets the metric it was meant to be first, not only the list of all 90 (found as a user).
+    expect(bad('{ lab: batching, metric: decode.tokenz_per_s@1, fallback: 1 }')[0]).toMatch(/^6: kb-calc: x: metric: "decode\.tokenz_per_s" is not a lab metric; did you mean decode\.tokens_per_s\? Known metrics: add_request\.p50, /);
     expect(bad('{ lab: load-sweep, metric: load.capacity_rps@1, fallback: 1 }')).toEqual(['6: kb-calc: x: metric: load.capacity_rps is one number per sweep; drop @1']);
     expect(bad('{ lab: batching, metric: ttft.p50 }')).toEqual(['6: kb-calc: x: fallback must be a number: the figure used until the learner has run the lab']);
     expect(bad('{ lab: Batching!, metric: ttft.p50, fallback: 1 }')).toEqual(['6: kb-calc: x: lab must be a lab name (lowercase letters, digits, -)']);
