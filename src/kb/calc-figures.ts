@@ -9,6 +9,7 @@ import type { KbDatabase } from '../store/db.ts';
 import { labRunsOf, type LabRunRow } from '../store/lab-runs.ts';
 import { labNames } from '../lab/lab-names.ts';
 import { labRoots } from './location.ts';
+import { formatNumber } from './calc.ts';
 import type { CalcSpec, LabFigure } from '../model/knowledge-base.ts';
 
 interface StoredPoint {
@@ -81,7 +82,10 @@ export function labFigure(lab: string, metric: string, runs: readonly LabRunRow[
   }
   const verdict = (run.result as StoredResult | null)?.verdict;
   return {
-    value,
+    // The figure as the question prints it (4 significant digits): the answer is computed
+    // from what the learner reads. From the raw measurement (2000.49 printed as 2000), a sum
+    // worked from the printed figures could miss an absolute tolerance and be marked wrong.
+    value: Number(formatNumber(value)),
     source: `your last ${lab}, ${ago(now - run.startedAt)} (run #${run.id})`,
     notReproduced: verdict === 'not reproduced' ? `Your last ${lab} (run #${run.id}, ${ago(now - run.startedAt)}) did not show this — why?` : null,
   };

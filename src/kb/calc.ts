@@ -6,6 +6,7 @@ import { seededRandom } from './seeded-random.ts';
 import type { CalcSpec, CalcVar, Diagnostic, KbPath } from '../model/knowledge-base.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
 import { isLabMetric, isSweepMetric, labMetricNames } from '../lab/metrics.ts';
+import { editDistance } from '../lab/lab-settings.ts';
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KNOWN_KEYS = new Set(['vars', 'answer', 'unit', 'tolerance', 'explain']);
@@ -154,6 +155,17 @@ function parseVar(name: string, node: Node | null, declared: ReadonlySet<string>
 const LAB_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const LAB_METRIC = /^[a-z_][a-z0-9_.]*(@[^\s@]+)?$/;
 
+/** The lab metric `name` is a typo of (at most a third of its letters wrong), or null. */
+function closestMetric(name: string): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const known of labMetricNames()) {
+    const distance = editDistance(name.toLowerCase(), known.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [known, distance];
+  }
+  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : null;
+}
+
 /** `{ lab, metric, fallback }`: shape only here; scan checks the lab and the metric exist. */
 function parseLabVar(name: string, fields: Record<string, unknown>): CalcVar | string {
   const extra = Object.keys(fields).filter((key) => key !== 'lab' && key !== 'metric' && key !== 'fallback');
@@ -162,7 +174,11 @@ function parseLabVar(name: string, fields: Record<string, unknown>): CalcVar | s
   if (typeof lab !== 'string' || !LAB_NAME.test(lab)) return 'lab must be a lab name (lowercase letters, digits, -)';
   if (typeof metric !== 'string' || !LAB_METRIC.test(metric)) return 'metric must be a lab metric, e.g. decode.tokens_per_s@1 (see kb lab show)';
   const [base, point] = metric.split('@');
-  if (!isLabMetric(base)) return `metric: "${base}" is not a lab metric; known metrics: ${labMetricNames().join(", ")}`;
+  if (!isLabMetric(base)) {
+    // The metric a typo away comes first: alone, the list of ~90 names hid the one meant.
+    const closest = closestMetric(base);
+    return `metric: "${base}" is not a lab metric; ${closest ? `did you mean ${closest}? Known` : 'known'} metrics: ${labMetricNames().join(", ")}`;
+  }
   if (point !== undefined && isSweepMetric(base)) return `metric: ${base} is one number per sweep; drop @${point}`;
   if (typeof fallback !== 'number' || !Number.isFinite(fallback)) return 'fallback must be a number: the figure used until the learner has run the lab';
   return { name, kind: 'lab', lab, metric, fallback };

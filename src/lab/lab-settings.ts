@@ -194,7 +194,7 @@ export function settingRows(): Array<{ key: string; description: string }> {
 const KEYS_LISTED = 'kb lab --help lists the keys';
 
 /** Levenshtein distance: how many letters to change, add or drop to turn `a` into `b`. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -36,7 +36,27 @@ describe('typed answers: numbers', () => {
     expect(refusal('', 'ms')).toMatch(/type a number/);
     expect(refusal('abc', 'ms')).toMatch(/not a number/);
     expect(refusal('0,5', null)).toMatch(/decimals with a dot/);
+    // Found as a user: "0,025 s" (a decimal comma) was read as 25 thousands-grouped, i.e.
+    // 25 s, and a right TPOT of 25 ms was graded wrong. A group of thousands never starts with 0.
+    expect(refusal('0,025 s', 'ms')).toMatch(/decimals with a dot/);
+    expect(refusal('0,025', 'ms')).toMatch(/decimals with a dot/);
+    expect(refusal('00,500', null)).toMatch(/decimals with a dot/);
     expect(refusal('1e999', null)).toMatch(/too large/);
+  });
+});
+
+describe('typed answers: full-width characters (a Chinese or Japanese input method)', () => {
+  // Found as a user: with a Chinese input method on, "２５ｍｓ" was "not a number" (kb quiz
+  // --json) and the terminal screens dropped its digits without a word.
+  it.each([
+    ['\uff12\uff15', 'ms', 25],
+    ['\uff12\uff15\uff4d\uff53', 'ms', 25],
+    ['\uff10\uff0e\uff10\uff12\uff15\u3000\uff53', 'ms', 25],
+    ['\uff15\uff10\uff05', '%', 50],
+    ['\uff12\uff0c\uff10\uff14\uff18', 'KiB', 2048],
+    ['\uff0d\uff13', null, -3],
+  ])('%s [%s] is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBe(expected);
   });
 });
 
@@ -86,6 +106,19 @@ describe('typed answers: units', () => {
     expect(refusal('20 furlongs', 'ms')).toMatch(/not a unit kb knows/);
     expect(refusal('20 ms', null)).toMatch(/has no unit/);
     expect(refusal('20 kb', 'KiB')).toMatch(/not a unit kb knows/);
+  });
+
+  it('a per-token answer takes its unit written per token, as the question asks it (found as a user)', () => {
+    // A TPOT card in ms refused "25 ms/token" ("does not convert to ms"), and a card asking
+    // "how many KiB of KV cache per token?" refused "40 KiB/token".
+    expect(value('25 ms/token', 'ms')).toBe(25);
+    expect(value('25ms/tok', 'ms')).toBe(25);
+    expect(value('0.025 s/token', 'ms')).toBe(25);
+    expect(value('40 KiB/token', 'KiB')).toBe(40);
+    expect(value('2 ms/request', 'ms')).toBe(2);
+    // Only a count below the line: a rate stays another kind of unit.
+    expect(refusal('25 ms/GB', 'ms')).toMatch(/does not convert to ms/);
+    expect(refusal('25 tokens/s', 'tokens')).toMatch(/does not convert to tokens/);
   });
 
   it('a ratio without a unit takes a trailing x or ×, as its worked answer writes it ("11.67x")', () => {

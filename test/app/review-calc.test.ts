@@ -78,6 +78,8 @@ describe('the answer line keys', () => {
     expect(calcKey('', '\r', { ...noKey, return: true })).toEqual({ kind: 'pass' });
     expect(calcKey('', '2', noKey)).toEqual({ kind: 'type', typed: '2' });
     expect(calcKey('', '.5', noKey)).toEqual({ kind: 'type', typed: '.5' });
+    // A full-width digit (a Chinese input method) starts a number too: it was dropped silently.
+    expect(calcKey('', '\uff13', noKey)).toEqual({ kind: 'type', typed: '\uff13' });
     expect(calcKey('0.5', ' ', noKey)).toEqual({ kind: 'type', typed: '0.5 ' });
     expect(calcKey('0.5 ', 's', noKey)).toEqual({ kind: 'type', typed: '0.5 s' });
     expect(calcKey('0.5 s', '', { ...noKey, backspace: true })).toEqual({ kind: 'type', typed: '0.5 ' });

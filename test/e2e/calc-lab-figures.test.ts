@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { formatNumber } from '../../src/kb/calc.ts';
 
 const SLOW = 300_000;
 
@@ -45,7 +46,9 @@ describe('lab-sourced calc cards', () => {
 
     const after = waveQuestion(env);
     expect(after.question).toMatch(new RegExp(`\\(qw: your last ttft-breakdown, just now \\(run #${run.id}\\)\\)$`));
-    expect(after.expected).toBeCloseTo(measured / 15, 6);
+    // Worked from the figure as the question prints it (4 significant digits), not the raw float.
+    expect(after.question).toContain(`queue wait p99 of ${formatNumber(measured)} ms`);
+    expect(after.expected).toBeCloseTo(Number(formatNumber(measured)) / 15, 9);
   });
 
   it('kb scan warns about a figure from a lab the knowledge base lacks and refuses an unknown metric, with the line', () => {
@@ -53,6 +56,6 @@ describe('lab-sourced calc cards', () => {
     const root = writeKb({ 'cards/a.md': calc('no-such-lab', 'ttft.p50'), 'cards/b.md': calc('no-such-lab', 'ttft.p42') });
     const r = runKb(['--kb', root, 'scan'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
     expect(r.stdout + r.stderr).toMatch(/warning: cards\/a\.md:1: lab "no-such-lab" not found \(no lab\/no-such-lab\.md here, nor among kb's own labs\)/);
-    expect(r.stdout + r.stderr).toMatch(/cards\/b\.md:5: kb-calc: r: metric: "ttft\.p42" is not a lab metric; known metrics: /);
+    expect(r.stdout + r.stderr).toMatch(/cards\/b\.md:5: kb-calc: r: metric: "ttft\.p42" is not a lab metric; did you mean ttft\.p50\? Known metrics: /);
   });
 });

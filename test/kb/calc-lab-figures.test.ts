@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calcAnswer, drawCalc, parseCalc } from '../../src/kb/calc.ts';
+import { calcAnswer, checkCalcAnswer, drawCalc, parseCalc } from '../../src/kb/calc.ts';
 import { withLabFigures } from '../../src/kb/calc-figures.ts';
 import { figureNotes } from '../../src/kb/calc-figure-notes.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
@@ -40,6 +40,8 @@ describe('lab-sourced kb-calc variables', () => {
   it('refuse an unknown metric, a sweep metric at a point, a missing fallback and an unknown field, naming the line', () => {
     const bad = (v: string) => parseCalc(`vars:\n  x: ${v}\nanswer: x\n`, 4, 'cards/x.md').diagnostics.map((d) => `${d.line}: ${d.message}`);
     expect(bad('{ lab: batching, metric: nope.p50, fallback: 1 }')[0]).toMatch(/^6: kb-calc: x: metric: "nope\.p50" is not a lab metric; known metrics: add_request\.p50, /);
+    // A typo gets the metric it was meant to be first, not only the list of all 90 (found as a user).
+    expect(bad('{ lab: batching, metric: decode.tokenz_per_s@1, fallback: 1 }')[0]).toMatch(/^6: kb-calc: x: metric: "decode\.tokenz_per_s" is not a lab metric; did you mean decode\.tokens_per_s\? Known metrics: add_request\.p50, /);
     expect(bad('{ lab: load-sweep, metric: load.capacity_rps@1, fallback: 1 }')).toEqual(['6: kb-calc: x: metric: load.capacity_rps is one number per sweep; drop @1']);
     expect(bad('{ lab: batching, metric: ttft.p50 }')).toEqual(['6: kb-calc: x: fallback must be a number: the figure used until the learner has run the lab']);
     expect(bad('{ lab: Batching!, metric: ttft.p50, fallback: 1 }')).toEqual(['6: kb-calc: x: lab must be a lab name (lowercase letters, digits, -)']);
@@ -118,5 +120,27 @@ describe('lab-sourced kb-calc variables', () => {
     const s = withLabFigures(missing, db, Date.now(), ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 35, 10);
     expect(figureNotes(s).sources).toEqual(['tps: a typical figure: there is no lab named nolab (kb lab lists them)']);
+  });
+  it('computes the answer from the figures as the question prints them (found as a user)', () => {
+    // A measured figure has a dozen decimals; the question prints 4 significant digits (2000,
+    // 1001). The answer was computed from the raw floats, so on an absolute tolerance the
+    // learner's sum from the printed figures (2000 - 1001 = 999) was marked wrong (999.99).
+    const db = openDatabase(':memory:');
+    store(db, { verdict: 'reproduced', points: [
+      { label: '1', metrics: { 'decode.tokens_per_s': 2000.49 } },
+      { label: '32', metrics: { 'decode.tokens_per_s': 1000.5 } },
+    ] }, Date.now() - 60_000);
+    const parsed = parseCalc(`vars:
+  a: { lab: batch-size-sweep, metric: decode.tokens_per_s@1, fallback: 60 }
+  b: { lab: batch-size-sweep, metric: decode.tokens_per_s@32, fallback: 700 }
+answer: a - b
+tolerance: 0.5
+`, 10, 'cards/x.md');
+    expect(parsed.diagnostics).toEqual([]);
+    const s = withLabFigures(parsed.spec!, db, Date.now(), ROOT)!;
+    const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: '{a} - {b}?', back: '', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
+    expect(question.prompt.split('\n')[0]).toBe('2000 - 1001?');
+    expect(question.expected).toBe(999);
+    expect(checkCalcAnswer(s, drawCalc(s, () => 0), 999)).toBe(true);
   });
 });

@@ -83,6 +83,9 @@ describe('kb quiz keys', () => {
     expect(quizKey(empty, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
     expect(quizKey(empty, 'x', noKey)).toBeNull();
     expect(quizKey(empty, '2', noKey)).toEqual({ kind: 'type', typed: '2', submit: false });
+    // A full-width digit (a Chinese input method) starts a number too: it was dropped silently.
+    expect(quizKey(empty, '\uff12', noKey)).toEqual({ kind: 'type', typed: '\uff12', submit: false });
+    expect(quizKey(empty, '\uff0e\uff15', noKey)).toEqual({ kind: 'type', typed: '\uff0e\uff15', submit: false });
     expect(quizKey(quiz, 'q', noKey)).toEqual({ kind: 'finish' });
     expect(quizKey(quiz, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
     // ? lists the keys, as in kb review (it did nothing); in a number being typed it is text.

@@ -126,14 +126,34 @@ function describe(meaning: UnitMeaning): string {
 
 // A number: digits with optional thousands commas (1,024) or underscores, a fraction, an
 // exponent. Its sign may be the minus sign \u2212 − (an escape: the start-up bundle stays ASCII).
-const NUMBER = /^([+\-\u2212]?)((?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
+// Grouped thousands start with 1-9: "0,025" is a decimal comma (0.025), never 25, so it is
+// refused with the reason rather than graded as 25 (a right 0,025 s was marked wrong).
+const NUMBER = /^([+\-\u2212]?)((?:[1-9]\d{0,2}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
+
+/** Counts a question's quantity can be "per": TPOT is ms per token, KV size KiB per token. */
+const PER_ONE = new Set(['token', 'request', 'sequence', 'step']);
+
+/**
+ * A typed unit that is the card's unit per one token (request, sequence, step), read as the
+ * card's unit: a TPOT card in ms takes "25 ms/token", as the question asks it. It was refused
+ * ("ms/token does not convert to ms"), which told the learner their right unit was wrong.
+ */
+function perCount(typed: UnitMeaning | null, card: UnitMeaning): UnitMeaning | null {
+  if (typed === null) return null;
+  const slash = typed.dimension.lastIndexOf('/');
+  if (slash < 0 || typed.dimension.slice(0, slash) !== card.dimension || !PER_ONE.has(typed.dimension.slice(slash + 1))) return null;
+  return { ...typed, dimension: card.dimension };
+}
 
 /**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
  * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
  */
 export function parseTypedAnswer(input: string, cardUnit: string | null): TypedAnswer {
-  const text = input.trim();
+  // NFKC folds what a Chinese or Japanese input method types into ASCII: full-width digits,
+  // point, comma, signs, letters, % and the ideographic space ("２５ｍｓ" is 25ms). They were
+  // "not a number", so a learner with such an input method on could not answer at all.
+  const text = input.normalize('NFKC').trim();
   if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
   const match = NUMBER.exec(text);
   if (!match) return { ok: false, message: `"${text}" is not a number` };
@@ -159,7 +179,7 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     if (unitMeaning(unit)?.dimension === 'times') return { ok: true, value: number };
     return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
   }
-  const typed = unitMeaning(unit) ?? literalMeaning(unit);
+  const typed = perCount(unitMeaning(unit), card) ?? unitMeaning(unit) ?? literalMeaning(unit);
   if (typed.dimension !== card.dimension) {
     const known = unitMeaning(unit) !== null;
     const what = describe(card);

@@ -19,8 +19,12 @@ export type CalcStep =
   | { kind: 'type'; typed: string }
   | { kind: 'submit'; typed: string };
 
-/** What can start a number: a digit, a sign or a decimal point. */
-export const NUMBER_START = /^[0-9.+\-]/;
+/**
+ * What can start a number: a digit, a sign or a decimal point, also full-width as a Chinese or
+ * Japanese input method types them (０-９ ． ＋ －; the answer is read through NFKC). They were
+ * dropped without a word, so such a learner saw nothing happen.
+ */
+export const NUMBER_START = /^[0-9.+\-\uff10-\uff19\uff0e\uff0b\uff0d]/;
 
 export function calcKey(typed: string, input: string, key: CalcKey): CalcStep {
   if (key.ctrl && input === 'c') return { kind: 'pass' };
