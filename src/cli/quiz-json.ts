@@ -44,10 +44,15 @@ function questionEvent(question: QuizQuestion, total: number): Record<string, un
     tags: card.tags,
     question: question.prompt,
     // As the question prints them: a drawn 0.5 + 1.325 is 1.825, not 1.8250000000000002.
-    values: question.values === null ? null : Object.fromEntries(Object.entries(question.values).map(([name, value]) => [name, Number(value.toPrecision(12))])),
+    values: question.values === null ? null : Object.fromEntries(Object.entries(question.values).map(([name, value]) => [name, printed(value)])),
     unit: card.calc?.unit ?? null,
     tolerance: card.calc ? card.calc.tolerance : null,
   };
+}
+
+/** A computed number to 12 significant digits: what the arithmetic meant, without its rounding noise. */
+function printed(value: number): number {
+  return Number(value.toPrecision(12));
 }
 
 function answerEvent(question: QuizQuestion, answer: QuizAnswer, scheduled: string | null | undefined): Record<string, unknown> {
@@ -56,8 +61,9 @@ function answerEvent(question: QuizQuestion, answer: QuizAnswer, scheduled: stri
     n: answer.index + 1,
     cardId: answer.cardId,
     answered: answer.typed,
-    value: answer.value,
-    expected: answer.expected,
+    value: answer.value === null ? null : printed(answer.value),
+    // The formula's floating-point noise left out, as for values: 6553.6, not 6553.5999999999985.
+    expected: answer.expected === null ? null : printed(answer.expected),
     expectedLabel: expectedLabel(question),
     correct: answer.correct,
     timedOut: answer.timedOut,

@@ -89,6 +89,18 @@ describe('kb quiz --json', () => {
     expect(quizRows(root)).toEqual([]);
   });
 
+  it("gives expected and value as the arithmetic meant them, without floating-point noise (found as a user: 6553.5999999999985)", () => {
+    // The bundled knowledge base's calc cards, answered 1 each: every expected figure is printed.
+    const run = runKb(['quiz', '--json', '--calc', '-n', '12', '--seed', '5'], { input: '1\n'.repeat(12) });
+    expect(run.code, run.stderr).toBe(0);
+    const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event).filter((event) => event.type === 'answer');
+    expect(answers.length).toBe(12);
+    for (const answer of answers) {
+      const expected = answer.expected as number;
+      expect(Number(expected.toPrecision(12)), String(expected)).toBe(expected);
+    }
+  });
+
   it('says in its session line why there are fewer questions than -n: fewer cards match (null when -n is met)', () => {
     const root = quizKb();
     const session = (args: string[]) => JSON.parse(runKb(['--kb', root, 'quiz', '--json', ...args]).stdout.split('\n')[0]) as Event;
