@@ -2,7 +2,7 @@
 // are synthetic, the README's quiz example works on the bundled data, a lab report names
 // its backend once and gives the mean step time, --help quotes defaults one way, and
 // kb lab history without a name lists every lab's runs.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
@@ -218,6 +218,9 @@ describe('usage errors', () => {
 describe('kb stats on a narrow terminal', () => {
   it('draws the forecast\'s bars with one cell a day, and no line wider than the terminal', () => {
     const kb = reviewKb();
+    // The study day starts half a day from now: a card rated Good, due again in minutes, falls
+    // due today whatever the hour (run in the minutes before 04:00, it fell due tomorrow).
+    writeFileSync(join(kb.root, 'kb.json'), `${JSON.stringify({ dayStartsAt: `${String((new Date().getHours() + 12) % 24).padStart(2, '0')}:00` })}\n`);
     expect(runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'good']).code).toBe(0);
     for (const columns of ['40', '60', '80']) {
       const stats = runKb(['--kb', kb.root, 'stats'], { env: { COLUMNS: columns } });
