@@ -3,7 +3,7 @@
 //   {"type":"session", ...}                      once, first ("shortfall": why fewer than -n)
 //   {"type":"question", "n":1, ...}              then waits for a line:
 //       a calc card: the number, a unit optional ("20", "20 ms", "0.02s")
-//       a text card: y / yes / right, or n / no / wrong (the learner's own verdict)
+//       a text card: y / yes / right / 3, or n / no / wrong / 1 (the learner's own verdict)
 //   {"type":"retry", "n":1, "message":...}       the line could not be read; send another
 //   {"type":"answer", "n":1, "correct":true, ...}
 //   {"type":"summary", ...}                      last, also when stdin ends early
@@ -12,8 +12,10 @@ import { createInterface } from 'node:readline';
 import type { QuizRun } from '../app/quiz/quiz-run.ts';
 import { expectedLabel, solutionText, type QuizAnswer, type QuizQuestion } from '../app/quiz/quiz-session.ts';
 
-const YES = new Set(['y', 'yes', 'right', 'correct', 'true']);
-const NO = new Set(['n', 'no', 'wrong', 'false']);
+// 3 and 1 as well: the quiz screen grades a text card with y or 3, n or 1 (Good and Again, as
+// in kb review), so a script written from the screen's keys is not asked again.
+const YES = new Set(['y', 'yes', 'right', 'correct', 'true', '3']);
+const NO = new Set(['n', 'no', 'wrong', 'false', '1']);
 
 export interface JsonQuizIo {
   lines: AsyncIterator<string>;
@@ -100,7 +102,7 @@ export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<void> {
       }
       const verdict = YES.has(text.toLowerCase()) ? true : NO.has(text.toLowerCase()) ? false : null;
       if (verdict === null) {
-        io.write({ type: 'retry', n: question.index + 1, message: 'a text card takes y (I knew it) or n (I did not)' });
+        io.write({ type: 'retry', n: question.index + 1, message: 'a text card takes y or 3 (I knew it), n or 1 (I did not)' });
         continue;
       }
       const graded = run.gradeText(verdict, timing);

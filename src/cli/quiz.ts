@@ -23,7 +23,7 @@ interface QuizFlags {
 const NOT_A_TERMINAL = `kb quiz needs a terminal: it is interactive (stdin or stdout is no TTY).
 From a script or a pipe, use kb quiz --json: it writes each question as a JSON
 line and reads one answer a line from stdin (a number, with its unit or not,
-for calc cards; y or n for text cards).`;
+for calc cards; y or 3, n or 1 for text cards).`;
 
 export function register(program: Command): void {
   program
@@ -43,7 +43,7 @@ export function register(program: Command): void {
 Calc cards: type the number, with or without a unit: 20, 20ms, 0.02 s, 2.4 GB, 1,024, 1.5e3,
 50%, 11.7x (a ratio), 25 ms/token (the card's unit per token, request, sequence or step); full-width digits as a Chinese input method types them (２５ｍｓ) too. It is converted to the card's unit and checked against the card's tolerance; a unit
 that does not fit (GB for a time) asks again. The worked solution follows, with the values
-filled in. Text cards: Space shows the answer, then y (knew it) or n (did not).
+filled in. Text cards: Space shows the answer, then y or 3 (knew it), n or 1 (did not).
 l on a card linked to a lab (not while typing a number) runs the lab in place with its
 own settings, as kb lab <name> would: a progress bar (Esc stops it; the partial run is
 stored), then the chart if any and each expectation with its measured value; any other
@@ -56,9 +56,10 @@ typed, q is typed and Esc clears it first); Ctrl-Z goes back to the shell (fg re
 
 --json protocol, one JSON object per line on stdout:
   session (its "shortfall" says why there are fewer questions than -n, else
-  null), then for each question: question (waits for one line on stdin),
-  retry (the line could not be read; send another), answer; finally summary
-  (also when stdin ends).
+  null), then for each question: question (waits for one line on stdin: a
+  calc card's number, a text card's y, yes or 3 if you knew it, n, no or 1 if
+  not), retry (the line could not be read; send another), answer; finally
+  summary (also when stdin ends).
 Example (bundled knowledge base: a TPOT of 25 ms):
   printf '25ms\\n' | kb quiz --json --calc --deck metrics -n 1 --seed 7`),
     )

@@ -47,7 +47,8 @@ export function register(program: Command): void {
     .addHelpText(
       'after',
       helpText(
-        `${FORMAT_HELP}\nRows that cannot be placed (no such card, a bad value) are refused and counted by reason. A review already ` +
+        `${FORMAT_HELP}\nkb counts rows: imported, already in the log, and refused (no such card, a bad value), by reason. ` +
+          'A row from state 0 after earlier reviews of its card adds a reset (forget) before it, counted apart. A review already ' +
           "in the log (same card, time and answer) is not added (two such rows in the file are two reviews: a file in whole " +
           "seconds, say); one another clone's log brings in later (its export imported here " +
           'before the two synced) is counted once all the same.',
@@ -81,7 +82,9 @@ export function register(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...outcome, map: mapFile ?? null }, null, 2)}\n`);
           return;
         }
-        const lines = [`imported ${counted(outcome.added, 'event')} from ${counted(outcome.rows, 'row')}; ${outcome.duplicates} already in the log`];
+        // Rows only, so they add up: imported + already in the log + refused = the file's rows.
+        const lines = [`imported ${outcome.added} of ${counted(outcome.rows, 'row')}; ${outcome.duplicates} already in the log`];
+        if (outcome.resets > 0) lines.push(`inferred ${counted(outcome.resets, 'reset')} (forget): a row from state 0 after earlier reviews of its card`);
         if (mapFile !== undefined && options.map === undefined) lines.push(`card ids read through ${mapFile} (kb export's mapping beside it)`);
         for (const refusal of outcome.refused) lines.push(`refused ${counted(refusal.count, 'row')}: ${refusal.reason} (line ${refusal.lines.join(', ')}${refusal.count > refusal.lines.length ? ', ...' : ''})`);
         process.stdout.write(await fittedToTerminal(`${lines.join('\n')}\n`));

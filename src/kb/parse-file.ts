@@ -33,7 +33,7 @@ export function parseKnowledgeFile(path: KbPath, text: string): ParsedFile {
 export function parseLocated(path: KbPath, input: string, notesFolders: readonly string[] = DEFAULT_NOTES_FOLDERS): LocatedParse {
   const text = stripBom(input);
   const kind = sourceKind(path, notesFolders);
-  const skipped = (file: KbPath, diagnostics: Diagnostic[]) => skippedParse(file, diagnostics, notesFolders);
+  const skipped = (file: KbPath, diagnostics: Diagnostic[], read: LocatedCard[] = []) => skippedParse(file, diagnostics, notesFolders, read);
   if (kind !== 'note' && kind !== 'cards') return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null, notesFolders };
 
   const shape = fileShapeProblem(path, text);
@@ -53,20 +53,21 @@ export function parseLocated(path: KbPath, input: string, notesFolders: readonly
     diagnostics = note.diagnostics;
   } else {
     const result = parseCardsFile(path, text, fmOk);
-    if (result.failed) return skipped(path, result.diagnostics);
+    if (result.failed) return skipped(path, result.diagnostics, result.cards);
     located = result.cards;
     diagnostics = result.diagnostics;
   }
 
   const duplicates = duplicateIds(path, located);
-  if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates]);
+  if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates], located);
   const block = fmOk.block;
   const appendsCleanly = fmOk.appendsCleanly === true && block !== null && block.yamlEnd - block.yamlStart < MAX_FRONTMATTER_BYTES - 1024;
   return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data, notesFolders, appendsCleanly };
 }
 
-function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: readonly string[]): LocatedParse {
-  return { parsed: { file, cards: [], diagnostics, skipped: true }, located: [], frontmatter: null, notesFolders };
+function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: readonly string[], read: LocatedCard[]): LocatedParse {
+  const cardsAsRead = read.length === 0 ? {} : { cardsAsRead: read.map((l) => l.card) };
+  return { parsed: { file, cards: [], diagnostics, skipped: true, ...cardsAsRead }, located: [], frontmatter: null, notesFolders };
 }
 
 /** Two cards of one file with one id: an error naming both lines; nothing is merged. */

@@ -54,6 +54,8 @@ export type ScanFileOutcome =
       sha: string;
       /** An error kept the file's cards from being read at all (ParsedFile.skipped). */
       skipped: boolean;
+      /** A skipped file's cards as read all the same, never stored (ParsedFile.cardsAsRead). */
+      cardsAsRead?: ParsedCard[];
       cards: SettledCard[];
       /** Ids written into the file by this scan. */
       idsWritten: number;
@@ -112,7 +114,7 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   const located = parseLocated(path, read.text, context.notesFolders);
   const parsed = located.parsed;
   // Ids that could not be written (a file reached through a symbolic link, say) are derived, as for a read-only knowledge base.
-  const derived: ParsedFileOutcome = { kind: 'parsed', path, size: input.size, mtimeMs, sha, skipped: parsed.skipped === true, cards: settle(path, parsed), idsWritten: 0, diagnostics: [...parsed.diagnostics] };
+  const derived: ParsedFileOutcome = { kind: 'parsed', path, size: input.size, mtimeMs, sha, skipped: parsed.skipped === true, cards: settle(path, parsed), idsWritten: 0, diagnostics: [...parsed.diagnostics], ...(parsed.cardsAsRead ? { cardsAsRead: parsed.cardsAsRead } : {}) };
   const missing = parsed.cards.some((card) => card.id === null);
   if (!missing || !context.writeIds) return derived;
   // Someone (another kb, an editor) is changing the file right now: take only the cards

@@ -90,6 +90,11 @@ export interface ParsedFile {
    * rather than treat them as removed.
    */
   skipped?: boolean;
+  /**
+   * A skipped file's cards as far as they were read, never stored: what a scan says of them
+   * beside the error (a link to a missing lab), so a learner sees every problem at once.
+   */
+  cardsAsRead?: ParsedCard[];
 }
 
 /** A file as it stands on disk: what kb scan records of it, and what write-back expects to find. */

@@ -70,6 +70,15 @@ describe('a review run summary', () => {
     db.close();
   });
 
+  it('leaves a buried new card out of tomorrow: it comes back tomorrow, but new cards are not due (reported by a tester, not reproduced)', async () => {
+    const { run, db } = await runOnDeck('## One?\n\nA.\n\n## Two?\n\nB.\n');
+    const first = run.next(START);
+    if (first.kind !== 'card') throw new Error('expected a card');
+    run.bury(first.card.id, START + 1_000);
+    expect(run.summary(START + 2_000)).toMatchObject({ cards: 0, laterToday: 0, stillDue: { learning: 0, review: 0, new: 1 }, tomorrow: 0 });
+    db.close();
+  });
+
   it('says what a run quit early leaves due now, and does not count it again as tomorrow\'s', async () => {
     const { run, db } = await runOnDeck('## One?\n\nA.\n\n## Two?\n\nB.\n\n## Three?\n\nC.\n');
     const first = run.next(START);

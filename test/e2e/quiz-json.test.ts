@@ -53,7 +53,7 @@ describe('kb quiz --json', () => {
     expect(tpot?.question).toBe("A request's TTFT is 0.5 s and its 100 tokens end at 2.5 s. What is its TPOT?");
     const retries = events.filter((e) => e.type === 'retry');
     expect(retries.map((r) => r.message)).toEqual(
-      expect.arrayContaining([expect.stringContaining('"GB" does not convert to ms'), expect.stringContaining('y (I knew it) or n')]),
+      expect.arrayContaining([expect.stringContaining('"GB" does not convert to ms'), expect.stringContaining('y or 3 (I knew it), n or 1')]),
     );
     const answers = events.filter((e) => e.type === 'answer');
     expect(answers).toHaveLength(3);
@@ -77,6 +77,24 @@ describe('kb quiz --json', () => {
       db.close();
     }
   }, 60_000);
+
+  it("takes 3 and 1 for a text card as the quiz screen does (found as a user: '3' was asked again)", () => {
+    // The bundled knowledge base: seed 11 draws a text card of the quantization deck.
+    const answer = (typed: string) => {
+      const run = runKb(['quiz', '--json', '--deck', 'quantization', '-n', '1', '--seed', '11'], { input: `${typed}\n` });
+      expect(run.code, run.stderr).toBe(0);
+      const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event);
+      expect(events[1]).toMatchObject({ type: 'question', kind: 'text' });
+      return events;
+    };
+    expect(answer('3').map((e) => e.type)).toEqual(['session', 'question', 'answer', 'summary']);
+    expect(answer('3')[2]).toMatchObject({ answered: '3', correct: true });
+    expect(answer('1')[2]).toMatchObject({ type: 'answer', answered: '1', correct: false });
+    // Anything else still asks again, naming every answer it takes.
+    const retry = answer('2')[2];
+    expect(retry).toMatchObject({ type: 'retry' });
+    expect(retry.message).toContain('y or 3 (I knew it), n or 1 (I did not)');
+  });
 
   it('ends with a summary when stdin ends early, storing nothing unanswered', () => {
     const root = quizKb();

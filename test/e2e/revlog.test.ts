@@ -57,13 +57,16 @@ describe('revlog CSV', () => {
     // it the rows of a hand-written id were refused).
     const imported = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toBe(`imported 42 events from 41 rows; 0 already in the log\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
+    expect(imported.stdout).toBe(`imported 41 of 41 rows; 0 already in the log\ninferred 1 reset (forget): a row from state 0 after earlier reviews of its card\ncard ids read through ${out.replace(/\.csv$/, '.ids.csv')} (kb export's mapping beside it)\n`);
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
 
     const again = runKb(['--kb', fresh, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]);
-    expect(again.stdout).toBe('imported 0 events from 41 rows; 42 already in the log\n');
+    expect(again.stdout).toBe('imported 0 of 41 rows; 41 already in the log\n');
+    // Rows add up (found as a user: "imported 0 events from 5 rows; 6 already in the log", a reset counted as a row).
+    const json = JSON.parse(runKb(['--kb', fresh, 'import', '--revlog', out, '--json']).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ rows: 41, added: 0, duplicates: 41, resets: 0, refused: [] });
     // Into the knowledge base it came from: every rating is already there under its own id.
-    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 events from 41 rows; 42 already in the log\n');
+    expect(runKb(['--kb', root, 'import', '--revlog', out, '--map', out.replace(/\.csv$/, '.ids.csv')]).stdout).toBe('imported 0 of 41 rows; 41 already in the log\n');
     expect(reviewedCards(fresh)).toEqual(reviewedCards(root));
   });
 
@@ -92,16 +95,16 @@ describe('revlog CSV', () => {
     const cards = (kb: string) => (JSON.parse(runKb(['--kb', kb, 'cards', '--json']).stdout) as Array<Record<string, unknown>>).map(({ id, reps, lapses, state, due }) => ({ id, reps, lapses, state, due }));
 
     // Into the knowledge base it came from: the forget is there already, under its own id.
-    for (const file of [ms, seconds]) expect(runKb(['--kb', root, 'import', '--revlog', file]).stdout).toMatch(/^imported 0 events from 3 rows; 4 already in the log$/m);
+    for (const file of [ms, seconds]) expect(runKb(['--kb', root, 'import', '--revlog', file]).stdout).toMatch(/^imported 0 of 3 rows; 3 already in the log$/m);
     expect(forgets(root)).toBe(1);
 
     // Into a fresh copy of the notes: once, then again, then the same history in seconds.
     const fresh = tempDir('kb-fresh-');
     cpSync(join(root, 'notes'), join(fresh, 'notes'), { recursive: true });
     writeFileSync(join(fresh, 'kb.json'), '{}\n');
-    expect(runKb(['--kb', fresh, 'import', '--revlog', ms]).stdout).toMatch(/^imported 4 events from 3 rows; 0 already in the log$/m);
-    expect(runKb(['--kb', fresh, 'import', '--revlog', ms]).stdout).toMatch(/^imported 0 events from 3 rows; 4 already in the log$/m);
-    expect(runKb(['--kb', fresh, 'import', '--revlog', seconds]).stdout).toMatch(/^imported 0 events from 3 rows; 4 already in the log$/m);
+    expect(runKb(['--kb', fresh, 'import', '--revlog', ms]).stdout).toMatch(/^imported 3 of 3 rows; 0 already in the log\ninferred 1 reset \(forget\): a row from state 0 after earlier reviews of its card$/m);
+    expect(runKb(['--kb', fresh, 'import', '--revlog', ms]).stdout).toMatch(/^imported 0 of 3 rows; 3 already in the log$/m);
+    expect(runKb(['--kb', fresh, 'import', '--revlog', seconds]).stdout).toMatch(/^imported 0 of 3 rows; 3 already in the log$/m);
     expect(forgets(fresh)).toBe(1);
     expect(cards(fresh)).toEqual(cards(root));
   });
@@ -145,14 +148,14 @@ describe('revlog CSV', () => {
     const second = Date.UTC(2024, 0, 5, 9, 0, 7);
     const csv = join(tempDir('kb-revlog-'), 'seconds.csv');
     writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\n${card.id},${second},3,0,4000\n${card.id},${second + 86_400_000},3,2,4000\n${card.id},${second},3,1,3000\n`);
-    expect(runKb(['--kb', root, 'import', '--revlog', csv]).stdout).toBe('imported 3 events from 3 rows; 0 already in the log\n');
+    expect(runKb(['--kb', root, 'import', '--revlog', csv]).stdout).toBe('imported 3 of 3 rows; 0 already in the log\n');
     expect(reviewedCards(root).map((listed) => listed.reps)).toEqual([3]);
-    expect(runKb(['--kb', root, 'import', '--revlog', csv]).stdout).toBe('imported 0 events from 3 rows; 3 already in the log\n');
+    expect(runKb(['--kb', root, 'import', '--revlog', csv]).stdout).toBe('imported 0 of 3 rows; 3 already in the log\n');
     // kb's own export of them (ms, here whole seconds) into the same knowledge base: nothing either.
     const out = join(tempDir('kb-revlog-'), 'out.csv');
     expect(runKb(['--kb', root, 'export', '--revlog', out]).code).toBe(0);
     expect(readFileSync(out, 'utf8').split('\n').filter((line) => line.includes(`,${second},3,`))).toHaveLength(2);
-    expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toMatch(/^imported 0 events from 3 rows; 3 already in the log$/m);
+    expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toMatch(/^imported 0 of 3 rows; 3 already in the log$/m);
     expect(reviewedCards(root).map((listed) => listed.reps)).toEqual([3]);
     expect(runKb(['--kb', root, 'doctor']).stdout).toContain('0 errors, 0 warnings');
   });
@@ -197,7 +200,7 @@ describe('revlog CSV', () => {
     const run = runKb(['--kb', fresh, 'import', '--revlog', out], WIDE);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n')).toEqual([
-      'imported 36 events from 46 rows; 0 already in the log',
+      'imported 36 of 46 rows; 0 already in the log',
       'refused 1 row: review_rating 0 is not 1-4 (line 45)',
       'refused 1 row: card_id is neither a whole number nor a kb id (line 46)',
       // Rows are placed in time order, but their lines are listed in file order.
@@ -254,7 +257,7 @@ describe('revlog CSV', () => {
       // A CSV from a tool that keeps whole seconds: the same reviews.
       if (seconds) writeFileSync(out, readFileSync(out, 'utf8').replace(/^(\d+),(\d{10})\d{3},/gm, '$1,$2000,'));
       const imported = runKb(['--kb', b, 'import', '--revlog', out]);
-      expect(imported.stdout).toMatch(/^imported 3 events from 3 rows; 0 already in the log$/m);
+      expect(imported.stdout).toMatch(/^imported 3 of 3 rows; 0 already in the log$/m);
       for (const root of [b, a, b]) {
         const synced = sync(root);
         expect(synced.code, synced.stderr).toBe(0);
@@ -271,7 +274,7 @@ describe('revlog CSV', () => {
         expect(readFileSync(join(root, 'notes/one.md'), 'utf8')).toMatch(/review_count: 1\n/);
       }
       // Importing it again on either clone adds nothing.
-      for (const root of [a, b]) expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toMatch(/^imported 0 events from 3 rows; 3 already in the log$/m);
+      for (const root of [a, b]) expect(runKb(['--kb', root, 'import', '--revlog', out]).stdout).toMatch(/^imported 0 of 3 rows; 3 already in the log$/m);
     });
   }
 });

@@ -121,6 +121,29 @@ describe('kb scan', () => {
     ]);
   });
 
+  it("warns of a file's missing lab beside its error, not only once the error is fixed (found as a user), and stores nothing of it", () => {
+    const calc = (answer: string) => `\`\`\`kb-calc\nvars:\n  a: { min: 1, max: 5, step: 1 }\nanswer: ${answer}\nunit: ms\ntolerance: 1%\n\`\`\``;
+    const deck = (answer: string, lab: string) => `---\ntags: [t]\n---\n\n## What is {a} doubled?\n<!-- kb:id=calccard0001 -->\n\n${calc(answer)}\n\n## A linked card?\n<!-- kb:id=linkcard0001 -->\nlab: ${lab}\nSome answer.\n`;
+    const root = writeKb({ 'cards/deck.md': deck('a * (2', 'no-such-lab') });
+    const missingLab = (lab: string) => expect.objectContaining({ file: 'cards/deck.md', line: 16, message: expect.stringContaining(`lab "${lab}" not found`) });
+    const first = scan(root);
+    expect(first.code).toBe(1);
+    const report = parseJson(first.stdout);
+    expect(report.errors).toEqual([expect.objectContaining({ file: 'cards/deck.md', message: expect.stringContaining('file skipped') })]);
+    expect(report.warnings).toEqual([missingLab('no-such-lab')]);
+    expect(report.cards).toMatchObject({ added: 0, total: 0 });
+    // Scanned clean once, then broken with another missing lab: the file's link as it is now, not the stored card's.
+    writeFileSync(join(root, 'cards/deck.md'), deck('a * 2', 'no-such-lab'));
+    expect(parseJson(scan(root).stdout).warnings).toEqual([missingLab('no-such-lab')]);
+    writeFileSync(join(root, 'cards/deck.md'), deck('a * (2', 'other-missing-lab'));
+    const broken = parseJson(scan(root).stdout);
+    expect(broken.errors).toHaveLength(1);
+    expect(broken.warnings).toEqual([missingLab('other-missing-lab')]);
+    const db = openDb(root);
+    expect(db.prepare("SELECT lab FROM cards WHERE id = 'linkcard0001'").get()).toEqual({ lab: 'no-such-lab' });
+    db.close();
+  });
+
   it('re-reads a touched file but writes no card when its content is the same', () => {
     const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaab' }) });
     expect(scan(root).code).toBe(0);

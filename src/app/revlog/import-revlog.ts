@@ -17,9 +17,14 @@ import type { ReviewLog } from '../review-log/review-log.ts';
 import { IMPORTED_EVENT_PREFIX, importedTimeWindow } from '../../srs/imported-copies.ts';
 
 export interface RevlogImport {
+  /** The file's rows: added + duplicates + the refused ones' counts. */
   rows: number;
+  /** Rows added to the log, each one review. */
   added: number;
+  /** Rows whose review the log holds already (the file imported before, or exported from here). */
   duplicates: number;
+  /** Resets (forgets) inferred and added: a row from state 0 after earlier reviews of its card. Not rows. */
+  resets: number;
   /** Each reason a row was refused, with how many and the first lines. */
   refused: Array<{ reason: string; count: number; lines: number[] }>;
   rewritten: number;
@@ -105,24 +110,32 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     nthOf.set(id, nth);
     events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
   }
-  const outcome = log.importEvents(events, {
-    root: target.root,
-    writable: target.writable,
-    isDuplicate: (event) =>
-      event.kind === 'rate'
-        ? // The nth such row is in the log when the log holds more than n such ratings, those of
-          // this import added before it included (events are added in order): the file again
-          // adds nothing, and the second of two in one second is not taken for the first.
-          queries.countRatings(event.card, importedTimeWindow(event.at), event.rating as number) > (nthOf.get(event.id) ?? 0)
-        : // The forget itself was logged between the two reviews: after the one before (at or
-          // after its time as read) and before the review that follows, which is at `at + 1`
-          // as read, and up to the end of that second when the file keeps whole seconds (a
-          // file in seconds of a history with a kb forget added the forget again, found by
-          // importing it twice: into the knowledge base it came from, or after the same
-          // history in milliseconds).
-          queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, importedTimeWindow(event.at + 1).until),
-  });
+  const isLogged = (event: NewEvent): boolean =>
+    event.kind === 'rate'
+      ? // The nth such row is in the log when the log holds more than n such ratings, those of
+        // this import added before it included (events are added in order): the file again
+        // adds nothing, and the second of two in one second is not taken for the first.
+        queries.countRatings(event.card, importedTimeWindow(event.at), event.rating as number) > (nthOf.get(event.id) ?? 0)
+      : // The forget itself was logged between the two reviews: after the one before (at or
+        // after its time as read) and before the review that follows, which is at `at + 1`
+        // as read, and up to the end of that second when the file keeps whole seconds (a
+        // file in seconds of a history with a kb forget added the forget again, found by
+        // importing it twice: into the knowledge base it came from, or after the same
+        // history in milliseconds).
+        queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, importedTimeWindow(event.at + 1).until);
+  // The inferred forgets that importEvents adds: it asks isDuplicate of each event whose id the
+  // log lacks and adds it when the answer is no. Counted apart from the rows: a reset is no row,
+  // and counted among them it made a second import say "6 already in the log" of 5 rows.
+  const resetsAdded = new Set<string>();
+  const isDuplicate = (event: NewEvent): boolean => {
+    const duplicate = isLogged(event);
+    if (event.kind === 'forget' && !duplicate) resetsAdded.add(event.id);
+    return duplicate;
+  };
+  const outcome = log.importEvents(events, { root: target.root, writable: target.writable, isDuplicate });
+  const placed = events.filter((event) => event.kind === 'rate').length;
+  const added = outcome.added - resetsAdded.size;
   // Rows are placed in time order: their lines are said in file order, the first ones.
   const refused = [...refusals].map(([reason, lines]) => ({ reason, count: lines.length, lines: [...lines].sort((a, b) => a - b).slice(0, 5) }));
-  return { rows: read.rows.length + read.refused.length, added: outcome.added, duplicates: outcome.duplicates, refused, rewritten: outcome.rewritten };
+  return { rows: read.rows.length + read.refused.length, added, duplicates: placed - added, resets: resetsAdded.size, refused, rewritten: outcome.rewritten };
 }

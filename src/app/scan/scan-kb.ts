@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
-import { knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
+import { cardLabLinks, knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
 import { describeFolders, sourceKind } from '../../kb/note-folders.ts';
 import { applyChanges } from './scan-apply.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
@@ -71,6 +71,19 @@ function digest(outcomes: ScanFileOutcome[], report: ScanReport, note: (diagnost
   return { touched, parsedSources, heldPaths };
 }
 
+/**
+ * The lab links to check: the database's, but a file parsed now with an error (skipped, its
+ * cards kept as they were) by its links as read now, so its missing labs are warned of beside
+ * the error rather than once it is fixed, and a stale link of its stored cards is not.
+ */
+function labLinks(stored: { path: string; line: number; lab: string }[], outcomes: ScanFileOutcome[]) {
+  const erred = outcomes.filter((o): o is ParsedOutcome => o.kind === 'parsed' && !o.held && (o.skipped || o.diagnostics.some((d) => d.severity === 'error')));
+  if (erred.length === 0) return stored;
+  const paths = new Set<string>(erred.map((o) => o.path));
+  const read = erred.flatMap((o) => cardLabLinks(o.path, o.skipped ? (o.cardsAsRead ?? []) : o.cards));
+  return [...stored.filter((link) => !paths.has(link.path)), ...read].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
+}
+
 export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions = {}): Promise<ScanReport> {
   const now = options.now ?? Date.now();
   const { db } = target;
@@ -103,6 +116,8 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     const row = known.get(file.path);
     return options.full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);
   });
+  /** The outcomes the transaction applied (after any id write corrected). */
+  let applied: ScanFileOutcome[] = [];
   const removedPaths = new Set<string>();
   for (const path of known.keys()) if (!onDisk.has(path)) removedPaths.add(path);
   for (const path of cards.livePaths()) if (!onDisk.has(path)) removedPaths.add(path);
@@ -134,6 +149,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
       // both insert a card.
       const before = structuredClone(report);
       const apply = (outcomes: ScanFileOutcome[]) => {
+        applied = outcomes;
         const { parsedSources, touched, heldPaths } = digest(outcomes, report, note, now);
         applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now);
       };
@@ -163,7 +179,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     const stored = parsedNow.has(file.path) ? null : known.get(file.path)?.warnings;
     if (stored) for (const diagnostic of JSON.parse(stored) as Diagnostic[]) note(diagnostic);
   }
-  report.warnings.push(...unknownLabWarnings(cards.labLinks(), labs));
+  report.warnings.push(...unknownLabWarnings(labLinks(cards.labLinks(), applied), labs));
   report.cards.total = cards.liveCount();
   report.cards.orphans = cards.orphanCount();
   const { added, changed, moved, restored } = report.cards;
