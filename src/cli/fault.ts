@@ -3,10 +3,8 @@
 // A mistake in the user's input is a UserError and says so itself; a fault of the machine (a
 // full disk, a read-only mount, a database another process holds) is explained here; anything
 // else is a bug in kb, said as such.
-import { statfsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
-import { cannotWrite } from '../store/db.ts';
+import { describeSqliteFault } from '../store/sqlite-fault.ts';
 import { fittedToStderr } from './terminal-output.ts';
 
 /** The database the command opened, so a SQLite fault can name it (SQLite's errors do not). */
@@ -15,18 +13,6 @@ let databasePath: string | null = null;
 export function noteDatabasePath(path: string): void {
   databasePath = path;
 }
-
-const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
-  ['SQLITE_BUSY', 'another process kept it locked past the 5 s kb waits (another kb, or a tool holding it open); close that and run the command again'],
-  ['SQLITE_LOCKED', 'it is locked by another connection; close that and run the command again'],
-  ['SQLITE_FULL', 'the disk is full; free some space and run the command again (the change in flight was rolled back)'],
-  ['SQLITE_IOERR', 'disk I/O error; check the disk (dmesg), then run kb doctor'],
-  ['SQLITE_READONLY', 'it cannot be written (read-only file or file system); make it writable, or set KB_DB to a writable path'],
-  ['SQLITE_CANTOPEN', 'it cannot be opened; check that its folder exists and is writable'],
-  ['SQLITE_CORRUPT', 'it is damaged; move it aside and the next kb command rebuilds it from the notes and review logs'],
-  ['SQLITE_NOTADB', 'it is not a SQLite database; move it aside and the next kb command rebuilds it from the notes and review logs'],
-  ['SQLITE_PROTOCOL', 'file locking failed; run the command again'],
-];
 
 /**
  * One line for an error that is not the user's: a fault of the machine, or a bug in kb.
@@ -40,46 +26,10 @@ export function describeFault(error: unknown, rerun?: string): string {
 
 function faultLine(error: unknown): string {
   if (isFsFault(error)) return describeFsFault(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
-    const known = SQLITE_FAULTS.find(([prefix]) => code.startsWith(prefix));
-    const where = `database ${databasePath ?? '(not yet opened)'}`;
-    // An I/O error on a full disk is the full disk: even a command that only reads must grow
-    // the WAL's shared-memory file when it opens (SQLITE_IOERR_SHMSIZE).
-    const full = code.startsWith('SQLITE_IOERR') && databasePath !== null ? freeBytesIfFull(dirname(databasePath)) : null;
-    if (full !== null) return `${where}: the disk holding it is full (${full} bytes free); free some space and run the command again (${code})`;
-    // "Cannot be opened / written" on a read-only mount is the mount: say so, and what still works there.
-    const blocked = (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) && databasePath !== null ? cannotWrite(databasePath) : null;
-    // A folder where the database file should be (KB_DB=/tmp, a slip): SQLite says only "cannot
-    // open", and "check that its folder exists" sent the user looking at the wrong thing.
-    if (code.startsWith('SQLITE_CANTOPEN') && databasePath !== null && isFolder(databasePath)) return `${where}: a folder stands there, not a database file; set KB_DB to a file's path (${code})`;
-    if (blocked === 'EROFS') return `${where}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (${code})`;
-    return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
-  }
+  const sqlite = describeSqliteFault(error, databasePath);
+  if (sqlite !== null) return sqlite;
   const name = error instanceof Error ? error.name : 'error';
   return `internal error: ${name}: ${firstLine(error)}; this is a bug in kb: please report it with the trace (run again with KB_DEBUG=1)`;
-}
-
-/** Below this many free bytes a file system is taken as full: SQLite cannot grow a page or its shared memory. */
-const FULL_BELOW_BYTES = 1024 * 1024;
-
-/** The free bytes of the file system holding `folder` when it is (nearly) full, else null (or when that cannot be told). */
-function freeBytesIfFull(folder: string): number | null {
-  try {
-    const stats = statfsSync(folder);
-    const free = stats.bavail * stats.bsize;
-    return free < FULL_BELOW_BYTES ? free : null;
-  } catch {
-    return null;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(error: unknown): string {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/db.ts';
 import { finishLabRun, startLabRun } from '../../src/store/lab-runs.ts';
 import { cardLabRunner, latestRunLine } from '../../src/app/card-labs/card-lab-runner.ts';
+import { join } from 'node:path';
 import { tempDir } from '../helpers/kb-cli.ts';
 
 const HOUR = 3_600_000;
@@ -63,6 +64,18 @@ describe('latestRunLine', () => {
     const failed = startLabRun(db, { lab: 'ttft-breakdown', startedAt: 4000, settings: {}, backend: 'cpu' });
     finishLabRun(db, failed, { status: 'failed', finishedAt: 5000, result: { note: 'boom' } });
     expect(latestRunLine(db, 'ttft-breakdown', 5000 + 2 * 24 * HOUR)).toBe('ttft-breakdown · failed · 2d ago');
+    db.close();
+  });
+});
+
+describe('a card lab run on a full disk', () => {
+  it('says which database is full and what to do, as the command line does (it said only "database or disk is full")', async () => {
+    const path = join(tempDir('kb-full-'), 'kb.db');
+    const db = openDatabase(path);
+    // No page more than it has: the run's first row cannot be stored (SQLITE_FULL), as on a full disk.
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const run = cardLabRunner(db, tempDir()).run('ttft-breakdown', { signal: new AbortController().signal, onProgress: () => {} });
+    await expect(run).rejects.toThrow(`database ${path}: the disk is full; free some space and run the lab again (the change in flight was rolled back) (SQLITE_FULL)`);
     db.close();
   });
 });

@@ -5,6 +5,8 @@ import type { CardLabCheck, CardLabHooks, CardLabOutcome, CardLabs } from './car
 import { checksTally, NO_SUCH_LAB } from './card-labs.ts';
 import { intervalLabel } from '../../srs/interval-label.ts';
 import type { KbDatabase } from '../../store/db.ts';
+import { describeSqliteFault } from '../../store/sqlite-fault.ts';
+import { describeFsFault, isFsFault } from '../../kb/fs-fault.ts';
 import { latestCompleteLabRun } from '../../store/lab-runs.ts';
 import { formatMeasured } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
@@ -71,7 +73,16 @@ async function runCardLab(db: KbDatabase, root: string, name: string, hooks: Car
     import('../../lab/chart-view.ts'),
   ]);
   // A missing or broken lab file, or an engine failure (stored as failed), rejects: the panel shows why.
-  const result = await runLab({ db, lab: loadLab(labRoots(root), name), overrides: [], signal: hooks.signal, onProgress: hooks.onProgress });
+  let result;
+  try {
+    result = await runLab({ db, lab: loadLab(labRoots(root), name), overrides: [], signal: hooks.signal, onProgress: hooks.onProgress });
+  } catch (error) {
+    // A fault of the machine is said as kb says it on the command line, naming the database and
+    // what to do (on a full disk the panel said only "database or disk is full", found as a user).
+    const fault = isFsFault(error) ? describeFsFault(error) : describeSqliteFault(error, db.name);
+    if (fault !== null) throw new Error(fault.replaceAll('run the command again', 'run the lab again'), { cause: error });
+    throw error;
+  }
   return {
     lab: result.lab,
     title: result.title,
