@@ -255,9 +255,12 @@ export class ReviewLog {
    * skipping any whose id is already in the log, then the cards replayed and their fields
    * rewritten. `isDuplicate` may refuse others (the same rating under another id).
    */
-  importEvents(events: readonly NewEvent[], options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean }): { added: number; duplicates: number; rewritten: number } {
+  importEvents(
+    events: readonly NewEvent[],
+    options: { root: string; writable: boolean; isDuplicate?: (event: NewEvent) => boolean },
+  ): { added: number; forgetsAdded: number; duplicates: number; rewritten: number } {
     const writes = noteWrites(options);
-    const { added, duplicates, changed } = this.transaction(() => {
+    const { added, forgetsAdded, duplicates, changed } = this.transaction(() => {
       this.catchUp();
       const lines: ReviewEvent[] = [];
       let duplicates = 0;
@@ -279,9 +282,9 @@ export class ReviewLog {
       this.deviceLog.append(lines);
       const changed = this.replayPending();
       if (writes.mode === 'deferred') deferFields(this.events, changed);
-      return { added: lines.length, duplicates, changed };
+      return { added: lines.length, forgetsAdded: lines.filter((line) => line.kind === 'forget').length, duplicates, changed };
     });
-    return { added, duplicates, rewritten: this.finishFields(options.root, writes, changed) };
+    return { added, forgetsAdded, duplicates, rewritten: this.finishFields(options.root, writes, changed) };
   }
 
   /**

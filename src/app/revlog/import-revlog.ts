@@ -110,7 +110,7 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     nthOf.set(id, nth);
     events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
   }
-  const isLogged = (event: NewEvent): boolean =>
+  const isDuplicate = (event: NewEvent): boolean =>
     event.kind === 'rate'
       ? // The nth such row is in the log when the log holds more than n such ratings, those of
         // this import added before it included (events are added in order): the file again
@@ -123,19 +123,12 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
         // importing it twice: into the knowledge base it came from, or after the same
         // history in milliseconds).
         queries.hasForgetBetween(event.card, forgetWindow.get(event.id) ?? event.at, importedTimeWindow(event.at + 1).until);
-  // The inferred forgets that importEvents adds: it asks isDuplicate of each event whose id the
-  // log lacks and adds it when the answer is no. Counted apart from the rows: a reset is no row,
-  // and counted among them it made a second import say "6 already in the log" of 5 rows.
-  const resetsAdded = new Set<string>();
-  const isDuplicate = (event: NewEvent): boolean => {
-    const duplicate = isLogged(event);
-    if (event.kind === 'forget' && !duplicate) resetsAdded.add(event.id);
-    return duplicate;
-  };
   const outcome = log.importEvents(events, { root: target.root, writable: target.writable, isDuplicate });
+  // The inferred resets are counted apart from the rows: a reset is no row, and counted among
+  // them it made a second import say "6 already in the log" of 5 rows.
   const placed = events.filter((event) => event.kind === 'rate').length;
-  const added = outcome.added - resetsAdded.size;
+  const added = outcome.added - outcome.forgetsAdded;
   // Rows are placed in time order: their lines are said in file order, the first ones.
   const refused = [...refusals].map(([reason, lines]) => ({ reason, count: lines.length, lines: [...lines].sort((a, b) => a - b).slice(0, 5) }));
-  return { rows: read.rows.length + read.refused.length, added, duplicates: placed - added, resets: resetsAdded.size, refused, rewritten: outcome.rewritten };
+  return { rows: read.rows.length + read.refused.length, added, duplicates: placed - added, resets: outcome.forgetsAdded, refused, rewritten: outcome.rewritten };
 }
