@@ -1,8 +1,7 @@
 // kb's git merge driver for notes (`merge=kb-review` in .gitattributes): the three versions
 // are made to agree on the four review fields (those of the side that changed them), then git
-// merge-file merges the rest. Conflicts
-// in the review fields vanish (kb rewrites them from the replayed log afterwards); any other
-// conflict stays, with git's ordinary markers.
+// merge-file merges the rest. Conflicts in the review fields vanish (kb rewrites them from the
+// replayed log afterwards); any other conflict stays, with git's ordinary markers.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitDirOf } from '../../kb/git-operation.ts';
@@ -17,12 +16,11 @@ export const MERGE_ATTRIBUTE_LINE = `*.md merge=${MERGE_DRIVER_NAME}`;
  * note's path). Returns the driver's exit status: 0 merged cleanly, 1 conflicts left.
  */
 export function mergeNoteVersions(basePath: string, oursPath: string, theirsPath: string, notePath: string): number {
-  const read = (path: string) => readFileSync(path, 'utf8');
-  const values = agreedReviewFields(notePath, read(basePath), read(oursPath), read(theirsPath));
+  const versions = [basePath, oursPath, theirsPath].map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+  const values = agreedReviewFields(notePath, versions[0].text, versions[1].text, versions[2].text);
   if (values !== null) {
     // All three agree, ours included: the fields may be theirs (the side that changed them).
-    for (const path of [basePath, oursPath, theirsPath]) {
-      const text = readFileSync(path, 'utf8');
+    for (const { path, text } of versions) {
       const agreed = withReviewFields(notePath, text, values);
       if (agreed !== text) writeFileSync(path, agreed);
     }
