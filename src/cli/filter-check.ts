@@ -2,6 +2,7 @@
 // knowledge base has is a user error naming it (most likely a typo), with the closest
 // names that exist. A known name with nothing due is not an error: "Nothing due", exit 0.
 import { distance } from 'fastest-levenshtein';
+import { typoBudget } from '../lab/typo.ts';
 import type { KbDatabase } from '../store/db.ts';
 import { filterNames, hasFilterName } from '../store/filter-names.ts';
 import { UserError } from './errors.ts';
@@ -41,7 +42,7 @@ export function checkFilter(flags: FilterFlags, db: KbDatabase): void {
  */
 export function closestNames(wanted: string, names: readonly string[], count: number): string[] {
   const key = wanted.toLowerCase();
-  const near = Math.max(1, Math.floor(key.length / 3));
+  const near = typoBudget(key.length);
   return names
     .map((name) => ({ name, holds: name.toLowerCase().includes(key) }))
     .map(({ name, holds }) => ({ name, holds, d: distance(key, name.toLowerCase()) - (holds ? key.length : 0) }))

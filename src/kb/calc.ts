@@ -6,7 +6,7 @@ import { seededRandom } from './seeded-random.ts';
 import type { CalcSpec, CalcVar, Diagnostic, KbPath } from '../model/knowledge-base.ts';
 import { lineAt, parseYaml, yamlProblems } from './yaml-safe.ts';
 import { isLabMetric, isSweepMetric, labMetricNames } from '../lab/metrics.ts';
-import { editDistance } from '../lab/lab-settings.ts';
+import { nearestTypo } from '../lab/typo.ts';
 
 const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KNOWN_KEYS = new Set(['vars', 'answer', 'unit', 'tolerance', 'explain']);
@@ -155,17 +155,6 @@ function parseVar(name: string, node: Node | null, declared: ReadonlySet<string>
 const LAB_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const LAB_METRIC = /^[a-z_][a-z0-9_.]*(@[^\s@]+)?$/;
 
-/** The lab metric `name` is a typo of (at most a third of its letters wrong), or null. */
-function closestMetric(name: string): string | null {
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const known of labMetricNames()) {
-    const distance = editDistance(name.toLowerCase(), known.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [known, distance];
-  }
-  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : null;
-}
-
 /** `{ lab, metric, fallback }`: shape only here; scan checks the lab and the metric exist. */
 function parseLabVar(name: string, fields: Record<string, unknown>): CalcVar | string {
   const extra = Object.keys(fields).filter((key) => key !== 'lab' && key !== 'metric' && key !== 'fallback');
@@ -176,7 +165,7 @@ function parseLabVar(name: string, fields: Record<string, unknown>): CalcVar | s
   const [base, point] = metric.split('@');
   if (!isLabMetric(base)) {
     // The metric a typo away comes first: alone, the list of ~90 names hid the one meant.
-    const closest = closestMetric(base);
+    const closest = nearestTypo(base, labMetricNames());
     return `metric: "${base}" is not a lab metric; ${closest ? `did you mean ${closest}? Known` : 'known'} metrics: ${labMetricNames().join(", ")}`;
   }
   if (point !== undefined && isSweepMetric(base)) return `metric: ${base} is one number per sweep; drop @${point}`;

@@ -3,6 +3,7 @@
 // unknown key or an out-of-range value is refused before the engine allocates anything.
 // The scheduler's ranges and defaults and the model names come from the engine itself
 // (small, pure modules), so the two can never disagree.
+import { nearestTypo } from './typo.ts';
 import { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName, namedDevices, NAMED_CONFIGS, defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from '../engine/index.ts';
 
 /** A uniform range, or a list used in turn (`values`, with min and max its extremes). */
@@ -193,17 +194,6 @@ export function settingRows(): Array<{ key: string; description: string }> {
 /** Where the keys are listed, for an error that names a bad one (kb serve --help points there too). */
 const KEYS_LISTED = 'kb lab --help lists the keys';
 
-/** Levenshtein distance: how many letters to change, add or drop to turn `a` into `b`. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
-}
-
 /**
  * The valid key the learner probably meant: the same key in another case or without its group
  * ("prefillMaxBatch", "engine.requests"), else one a typo away (at most a third of its name's letters).
@@ -214,14 +204,8 @@ export function closestKey(key: string, accepts: (key: string) => boolean = () =
   const last = (k: string) => k.toLowerCase().split('.').pop()!;
   const same = keys.find((k) => k.toLowerCase() === lower) ?? keys.find((k) => last(k) === last(key));
   if (same) return same;
-  let best: string | null = null;
-  let bestDistance = Infinity;
-  for (const k of keys) {
-    const distance = editDistance(lower, k.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [k, distance];
-  }
   // Counted on the name after the group: "engine." shared made engine.nosuch look close to engine.policy.
-  return bestDistance <= Math.max(1, Math.floor(last(key).length / 3)) ? best : null;
+  return nearestTypo(key, keys, last(key).length);
 }
 
 /** One line, as every kb error is: the bad key, the closest valid one, where the list is (the whole table ran to 30 lines). */
