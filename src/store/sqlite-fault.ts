@@ -17,10 +17,16 @@ const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
   ['SQLITE_PROTOCOL', 'file locking failed; run the command again'],
 ];
 
-/** The line for `error` when it is a SQLite fault (its code starts SQLITE_), else null. `databasePath`: the database it met. */
-export function describeSqliteFault(error: unknown, databasePath: string | null): string | null {
+/** A fault SQLite raised (its codes are SQLITE_*), as opposed to kb's own errors. */
+export function isSqliteFault(error: unknown): error is { code: string } {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
+  return typeof code === 'string' && code.startsWith('SQLITE_');
+}
+
+/** The line for `error` when it is a SQLite fault, else null. `databasePath`: the database it met. */
+export function describeSqliteFault(error: unknown, databasePath: string | null): string | null {
+  if (!isSqliteFault(error)) return null;
+  const code = error.code;
   const known = SQLITE_FAULTS.find(([prefix]) => code.startsWith(prefix));
   const where = `database ${databasePath ?? '(not yet opened)'}`;
   // An I/O error on a full disk is the full disk: even a command that only reads must grow

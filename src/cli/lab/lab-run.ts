@@ -26,14 +26,9 @@ import { registerCompare } from './lab-compare.ts';
 import { labRoots } from '../../kb/location.ts';
 import { helpTable } from '../help-layout.ts';
 import { fittedToTerminal } from '../terminal-output.ts';
+import { isSqliteFault } from '../../store/sqlite-fault.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
-
-/** A fault SQLite raised (its codes are SQLITE_*), as opposed to the engine's or the lab's own error. */
-function isDatabaseFault(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_');
-}
 
 /** The engine's error when `--backend webgpu` finds no adapter (src/engine/backend/webgpu/device.ts). */
 const noAdapter = /^WebGPU found no (hardware )?adapter\./;
@@ -171,7 +166,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         // timeout) is no failure of the lab, and nothing could be stored: it was said as "lab
         // failed: database or disk is full (stored as failed)", naming no file and untrue. It
         // goes up to kb's fault line, which names the database and what to do.
-        if (isDatabaseFault(error)) throw error;
+        if (isSqliteFault(error)) throw error;
         if (error instanceof Error && userErrorNames.has(error.name)) throw new UserError(error.message);
         const message = error instanceof Error ? error.message : String(error);
         // No adapter is the machine's setup, not the lab's failure: the engine's one line says how to get one.
