@@ -38,6 +38,8 @@ export function kbEnv(home: string): NodeJS.ProcessEnv {
     XDG_CONFIG_HOME: join(home, '.config'),
     XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? home, '.cache'),
     XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR,
+    // The suite's time zone (test/setup-time-zone.ts): kb must agree with the test on what day it is.
+    TZ: process.env.TZ,
     TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'),
     NO_COLOR: '1',
   };
