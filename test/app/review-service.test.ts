@@ -186,10 +186,11 @@ describe('ReviewService', () => {
 
   it('stores a rating given at a clock set back at the card\'s last review, keeping its log in order, and says the clock looks wrong', async () => {
     const f = await fixture();
-    const real = Date.UTC(2026, 10, 26, 19);
+    // Local times: the message shows them in the user's time zone.
+    const real = new Date(2026, 10, 26, 19).getTime();
     f.service.rate(f.ids[0], 3, real);
     // The clock set back eleven months (faketime, a dead RTC battery).
-    const back = Date.UTC(2026, 0, 1);
+    const back = new Date(2026, 0, 1, 12).getTime();
     const outcome = f.service.rate(f.ids[0], 3, back);
     expect(outcome.at).toBe(real);
     expect(outcome.before.lastReview).toBe(real);
