@@ -39,16 +39,21 @@ const fragments = [
 
 const frontmatterLines = fc.array(fc.constantFrom(...fragments), { maxLength: 6 }).map((lines) => lines.map((line, i) => line.replace(/K/g, `k${i}`)));
 
+/** A note with these frontmatter lines, CRLF or LF line ends, a plain or a calc card. */
+function noteText(lines: string[], crlf: boolean, calc: boolean): string {
+  const body = calc ? '# Q\n\nA\n\n```kb-calc\nx = 2\nanswer: x * 3\n```\n' : '# Q\n\nA\n';
+  return `---\n${lines.join('\n')}\n---\n${body}`.replace(/\n/g, crlf ? '\r\n' : '\n');
+}
+
+const notes = fc.tuple(frontmatterLines, fc.boolean(), fc.boolean());
+
 describe('insertMissingIds: appending a note id without a second parse', () => {
   it('property: the written note parses to the same card and frontmatter, plus the id', () => {
-    let appended = 0;
     fc.assert(
-      fc.property(frontmatterLines, fc.boolean(), fc.boolean(), (lines, crlf, calc) => {
-        const body = calc ? '# Q\n\nA\n\n```kb-calc\nx = 2\nanswer: x * 3\n```\n' : '# Q\n\nA\n';
-        const text = `---\n${lines.join('\n')}\n---\n${body}`.replace(/\n/g, crlf ? '\r\n' : '\n');
+      fc.property(notes, ([lines, crlf, calc]) => {
+        const text = noteText(lines, crlf, calc);
         const first = parseLocated('notes/a.md', text);
         if (first.parsed.cards.length !== 1) return;
-        if (first.appendsCleanly) appended++;
         let result: ReturnType<typeof insertMissingIds>;
         try {
           result = insertMissingIds(text, first, () => 'abcdef234567');
@@ -65,7 +70,13 @@ describe('insertMissingIds: appending a note id without a second parse', () => {
       }),
       { numRuns: 400 },
     );
-    // The property is about the shortcut: most generated notes must have taken it.
+    // The property is about the shortcut: most generated notes must take it. Counted on a
+    // fixed sample: over random runs the count swings (109 to 158 of 400 over 200 seeds; a
+    // run of the suite once saw 97).
+    const appended = fc.sample(notes, { numRuns: 400, seed: 13 }).filter(([lines, crlf, calc]) => {
+      const parsed = parseLocated('notes/a.md', noteText(lines, crlf, calc));
+      return parsed.parsed.cards.length === 1 && parsed.appendsCleanly;
+    }).length;
     expect(appended).toBeGreaterThan(100);
   });
 
