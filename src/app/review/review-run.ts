@@ -469,10 +469,10 @@ function isLive(card: ReviewCard | null): card is ReviewCard {
 
 /** Whether the card's row still is what the session queued it as (state, due, not suspended or buried since). */
 function sameAsQueued(card: ReviewCard, queued: QueueCard): boolean {
-  return card.schedule.state === queued.state && card.schedule.due === queued.due && card.suspended === queued.suspended && card.buriedUntil === queued.buriedUntil;
+  return sameQueueEntry({ state: card.schedule.state, due: card.schedule.due, suspended: card.suspended, buriedUntil: card.buriedUntil }, queued);
 }
 
 /** sameAsQueued for a queue entry read from the card's row. */
-function sameQueueEntry(entry: QueueCard, queued: QueueCard): boolean {
+function sameQueueEntry(entry: Pick<QueueCard, 'state' | 'due' | 'suspended' | 'buriedUntil'>, queued: QueueCard): boolean {
   return entry.state === queued.state && entry.due === queued.due && entry.suspended === queued.suspended && entry.buriedUntil === queued.buriedUntil;
 }
