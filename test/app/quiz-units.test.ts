@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseTypedAnswer } from '../../src/app/quiz/quiz-units.ts';
+import { parseDuration, parseTypedAnswer, unitMeaning } from '../../src/app/quiz/quiz-units.ts';
 
 function value(text: string, unit: string | null): number {
   const parsed = parseTypedAnswer(text, unit);
@@ -132,6 +132,53 @@ describe('typed answers: units', () => {
     expect(refusal('1.5k', 'ms')).toMatch(/ambiguous/);
     expect(value('4k', 'B')).toBe(4000);
     expect(value('3M', null)).toBe(3_000_000);
+  });
+});
+
+describe('typed answers: units that differ only by letter case', () => {
+  // Found as a user: "25 Ms" on a TPOT card in ms was read as 25 megaseconds (2.5e10 ms) and
+  // graded wrong, where the learner plainly meant 25 ms. Nobody means megaseconds here.
+  it('refuses a case slip with the unit it was probably meant as, never reads it 10^6 off', () => {
+    expect(refusal('25 Ms', 'ms')).toMatch(/"Ms" is not a unit kb knows here \(did you mean ms\?\): answer in ms/);
+    expect(refusal('25 MS', 'ms')).toMatch(/did you mean ms\?/);
+    expect(refusal('25 Msec', 's')).toMatch(/did you mean msec\?/);
+    expect(refusal('25 Ms/token', 'ms')).toMatch(/did you mean ms\/token\?/);
+    expect(refusal('2 Gs', 's')).toMatch(/not a unit kb knows/);
+    expect(refusal('3 mtokens', 'tokens')).toMatch(/did you mean Mtokens\?/);
+    expect(refusal('7m', 'tokens')).toMatch(/did you mean M\?/);
+    expect(refusal('2 mB', 'GB')).toMatch(/did you mean MB\?/);
+    expect(refusal('2 mbit', 'GB')).toMatch(/did you mean Mbit\?/);
+    // A lower-case b is a bit or a byte, depending on who wrote it: both are offered.
+    expect(refusal('2 Mb', 'MB')).toMatch(/did you mean MB or Mbit\?/);
+    expect(refusal('2 mb', 'MB')).toMatch(/did you mean MB or Mbit\?/);
+    // A bare prefix on a time card would be megaseconds again (or minutes mistyped).
+    expect(refusal('25 M', 's')).toMatch(/ambiguous.*25 s/);
+    expect(refusal('1.5k', 's')).toMatch(/ambiguous/);
+    expect(refusal('50 k', '%')).toMatch(/ambiguous/);
+    // What stays: the right case reads as before.
+    expect(value('25 ms', 'ms')).toBe(25);
+    expect(value('25 mSec', 'ms')).toBe(25);
+    expect(value('2 MB', 'GB')).toBeCloseTo(0.002, 12);
+    expect(value('2 KB', 'B')).toBe(2000);
+    expect(value('2 MBIT', 'KiB')).toBeCloseTo(2e6 / 8 / 1024, 12);
+    expect(value('3 Mtokens', 'tokens')).toBe(3e6);
+  });
+
+  it('no two spellings that differ only by case read as different amounts of one kind', () => {
+    const prefixes = ['', 'n', 'u', 'µ', 'm', 'k', 'K', 'M', 'G', 'T', 'P', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'];
+    const bases = ['B', 'byte', 'bytes', 'bit', 's', 'sec', 'second', 'min', 'h', 'hr', 'token', 'tok', 'req', 'flop', 'FLOPs', 'FLOPS', 'seq', 'block', 'step', 'gpu', 'param', 'weights', '%', 'x'];
+    const flipped = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
+    fc.assert(
+      fc.property(fc.constantFrom(...prefixes), fc.constantFrom(...bases), fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }), (prefix, base, flips) => {
+        const text = `${prefix}${base}`;
+        const other = flipped(text, flips);
+        const a = unitMeaning(text);
+        const b = unitMeaning(other);
+        // Another kind (FLOPS a rate, FLOPs a count) is refused on any card; the same kind must be the same amount.
+        if (a && b && a.dimension === b.dimension) expect([other, b.factor]).toEqual([other, a.factor]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 
