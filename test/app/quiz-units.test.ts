@@ -182,6 +182,50 @@ describe('typed answers: units that differ only by letter case', () => {
   });
 });
 
+describe('typed answers: Chinese unit names', () => {
+  // Found as a user: "25毫秒" and "0.025 秒" were "not a unit kb knows", though kb's users
+  // write Chinese notes and type their answers with a Chinese input method.
+  it.each([
+    ['25毫秒', 'ms', 25],
+    ['25 毫秒', 'ms', 25],
+    ['\uff12\uff15\u3000毫秒', 'ms', 25],
+    ['0.025秒', 'ms', 25],
+    ['0.025 秒钟', 'ms', 25],
+    ['25000微秒', 'ms', 25],
+    ['25纳秒', 'µs', 0.025],
+    ['2分钟', 's', 120],
+    ['2 分', 's', 120],
+    ['2小时', 'min', 120],
+    ['2个小时', 'min', 120],
+    ['4096字节', 'KiB', 4],
+    ['16 比特', 'B', 2],
+    ['100个token', 'tokens', 100],
+    ['100 个词元', 'tokens', 100],
+    ['100条请求', 'requests', 100],
+    ['100个', 'requests', 100],
+    ['8张GPU', 'gpus', 8],
+    ['12块', 'blocks', 12],
+    ['1200 tokens/秒', 'tokens/s', 1200],
+    ['1200个词元/秒', 'tokens/s', 1200],
+    ['25毫秒/token', 'ms', 25],
+    ['25 毫秒/个词元', 'ms', 25],
+    ['40请求/秒', 'req/s', 40],
+    ['11.7倍', 'x', 11.7],
+  ])('%s with the card in %s is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBeCloseTo(expected, 9);
+  });
+
+  it('a ratio without a unit takes 倍 as it takes x', () => {
+    expect(value('11.7倍', null)).toBe(11.7);
+  });
+
+  it('a Chinese unit of the wrong kind is refused as an English one is', () => {
+    expect(refusal('25毫秒', 'GB')).toMatch(/"毫秒" does not convert to GB/);
+    expect(refusal('25个', 'ms')).toMatch(/not a unit kb knows/);
+    expect(refusal('25个毫秒', 'ms')).toMatch(/not a unit kb knows/);
+  });
+});
+
 describe('typed answers: a value written with any prefix reads back', () => {
   const prefixes: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
   const timePrefixes: Record<string, number> = { '': 1, m: 1e-3, u: 1e-6, µ: 1e-6, n: 1e-9 };
@@ -243,6 +287,11 @@ describe('--time durations', () => {
     ['500ms', 500],
   ])('%s is %d ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
+  });
+
+  it('takes Chinese units too', () => {
+    expect(parseDuration('45秒')).toBe(45_000);
+    expect(parseDuration('2分钟')).toBe(120_000);
   });
 
   it.each(['soon', '0', '-5s', '5 GB', ''])('refuses %j', (text) => {

@@ -6,7 +6,8 @@
 // Units that differ only by letter case never mean two amounts of one kind: each base takes
 // either the prefixes below one (time: n, µ, m) or those above (k, M, G, T, P; Ki, Mi, Gi for
 // sizes), never both, so `Ms` (which someone writing a TPOT means as ms, not megaseconds),
-// `mtokens` or `mB` are refused with "did you mean ms?" rather than read 10^9 off.
+// `mtokens` or `mB` are refused with "did you mean ms?" rather than read 10^9 off. Chinese unit
+// names (毫秒, 秒, 分钟, 字节, 个token, 倍) read as their ASCII units.
 
 export type TypedAnswer =
   | { ok: true; value: number }
@@ -71,6 +72,22 @@ const BARE_MULTIPLIERS = new Map<string, number>([['k', 1e3], ['K', 1e3], ['M', 
  */
 const NO_BARE_MULTIPLIER = new Set(['second', 'percent', 'times']);
 
+/**
+ * Chinese unit names, as kb's users write them in Chinese notes and type them with an input
+ * method: each reads as the ASCII unit, alone or in a rate (毫秒/token, tokens/秒).
+ */
+const CHINESE_UNITS = new Map<string, string>([
+  ['纳秒', 'ns'], ['微秒', 'µs'], ['毫秒', 'ms'], ['秒', 's'], ['秒钟', 's'],
+  ['分钟', 'min'], ['分', 'min'], ['小时', 'h'], ['钟头', 'h'],
+  ['字节', 'B'], ['比特', 'bit'],
+  ['词元', 'token'], ['请求', 'request'], ['序列', 'sequence'], ['块', 'block'], ['步', 'step'],
+  ['副本', 'replica'], ['槽位', 'slot'], ['参数', 'param'],
+  ['倍', 'x'],
+]);
+/** A measure word before a count (25个token, 8张GPU, 100条请求, 2个小时) adds nothing to it. */
+const CHINESE_CLASSIFIERS = ['个', '张', '条'];
+const COUNTED = new Set(['token', 'request', 'sequence', 'block', 'step', 'replica', 'slot', 'gpu', 'parameter']);
+
 const DIMENSION_NAMES: Record<string, string> = {
   byte: 'a size in bytes',
   second: 'a time',
@@ -112,9 +129,21 @@ function simpleUnit(text: string): UnitMeaning | null {
   return null;
 }
 
+/** One side of a unit, a Chinese name read as its ASCII unit (毫秒 is ms, 个token is token). */
+function fromChinese(part: string): string {
+  const direct = CHINESE_UNITS.get(part);
+  if (direct !== undefined) return direct;
+  if (CHINESE_CLASSIFIERS.includes(part[0]) && part.length > 1) {
+    const rest = CHINESE_UNITS.get(part.slice(1)) ?? part.slice(1);
+    const base = findBase(rest);
+    if ((base && COUNTED.has(base.dimension)) || rest === 'h') return rest;
+  }
+  return part;
+}
+
 function normalizeUnit(text: string): string {
   // Greek mu for micro; spaces inside a unit ("tokens / s", "k tokens") carry no meaning.
-  return text.replace(/\s+/g, '').replaceAll('μ', 'µ');
+  return text.replace(/\s+/g, '').replaceAll('μ', 'µ').split('/').map(fromChinese).join('/');
 }
 
 /** A unit's meaning, or null when kb does not know it (then only the same text matches it). */
@@ -224,6 +253,8 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     if (unitMeaning(unit)?.dimension === 'times') return { ok: true, value: number };
     return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
   }
+  // A measure word alone on a card that counts (25个 for 25 requests) is that many of them.
+  if (CHINESE_CLASSIFIERS.includes(unit) && COUNTED.has(card.dimension)) return { ok: true, value: number / card.factor };
   const typed = perCount(unitMeaning(unit), card) ?? unitMeaning(unit) ?? literalMeaning(unit);
   if (typed.dimension !== card.dimension) {
     const known = unitMeaning(unit) !== null;
