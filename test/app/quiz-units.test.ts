@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseTypedAnswer } from '../../src/app/quiz/quiz-units.ts';
+import { parseDuration, parseTypedAnswer, unitMeaning } from '../../src/app/quiz/quiz-units.ts';
 
 function value(text: string, unit: string | null): number {
   const parsed = parseTypedAnswer(text, unit);
@@ -135,6 +135,97 @@ describe('typed answers: units', () => {
   });
 });
 
+describe('typed answers: units that differ only by letter case', () => {
+  // Found as a user: "25 Ms" on a TPOT card in ms was read as 25 megaseconds (2.5e10 ms) and
+  // graded wrong, where the learner plainly meant 25 ms. Nobody means megaseconds here.
+  it('refuses a case slip with the unit it was probably meant as, never reads it 10^6 off', () => {
+    expect(refusal('25 Ms', 'ms')).toMatch(/"Ms" is not a unit kb knows here \(did you mean ms\?\): answer in ms/);
+    expect(refusal('25 MS', 'ms')).toMatch(/did you mean ms\?/);
+    expect(refusal('25 Msec', 's')).toMatch(/did you mean msec\?/);
+    expect(refusal('25 Ms/token', 'ms')).toMatch(/did you mean ms\/token\?/);
+    expect(refusal('2 Gs', 's')).toMatch(/not a unit kb knows/);
+    expect(refusal('3 mtokens', 'tokens')).toMatch(/did you mean Mtokens\?/);
+    expect(refusal('7m', 'tokens')).toMatch(/did you mean M\?/);
+    expect(refusal('2 mB', 'GB')).toMatch(/did you mean MB\?/);
+    expect(refusal('2 mbit', 'GB')).toMatch(/did you mean Mbit\?/);
+    // A lower-case b is a bit or a byte, depending on who wrote it: both are offered.
+    expect(refusal('2 Mb', 'MB')).toMatch(/did you mean MB or Mbit\?/);
+    expect(refusal('2 mb', 'MB')).toMatch(/did you mean MB or Mbit\?/);
+    // A bare prefix on a time card would be megaseconds again (or minutes mistyped).
+    expect(refusal('25 M', 's')).toMatch(/ambiguous.*25 s/);
+    expect(refusal('1.5k', 's')).toMatch(/ambiguous/);
+    expect(refusal('50 k', '%')).toMatch(/ambiguous/);
+    // What stays: the right case reads as before.
+    expect(value('25 ms', 'ms')).toBe(25);
+    expect(value('25 mSec', 'ms')).toBe(25);
+    expect(value('2 MB', 'GB')).toBeCloseTo(0.002, 12);
+    expect(value('2 KB', 'B')).toBe(2000);
+    expect(value('2 MBIT', 'KiB')).toBeCloseTo(2e6 / 8 / 1024, 12);
+    expect(value('3 Mtokens', 'tokens')).toBe(3e6);
+  });
+
+  it('no two spellings that differ only by case read as different amounts of one kind', () => {
+    const prefixes = ['', 'n', 'u', 'µ', 'm', 'k', 'K', 'M', 'G', 'T', 'P', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'];
+    const bases = ['B', 'byte', 'bytes', 'bit', 's', 'sec', 'second', 'min', 'h', 'hr', 'token', 'tok', 'req', 'flop', 'FLOPs', 'FLOPS', 'seq', 'block', 'step', 'gpu', 'param', 'weights', '%', 'x'];
+    const flipped = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
+    fc.assert(
+      fc.property(fc.constantFrom(...prefixes), fc.constantFrom(...bases), fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }), (prefix, base, flips) => {
+        const text = `${prefix}${base}`;
+        const other = flipped(text, flips);
+        const a = unitMeaning(text);
+        const b = unitMeaning(other);
+        // Another kind (FLOPS a rate, FLOPs a count) is refused on any card; the same kind must be the same amount.
+        if (a && b && a.dimension === b.dimension) expect([other, b.factor]).toEqual([other, a.factor]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('typed answers: Chinese unit names', () => {
+  // Found as a user: "25毫秒" and "0.025 秒" were "not a unit kb knows", though kb's users
+  // write Chinese notes and type their answers with a Chinese input method.
+  it.each([
+    ['25毫秒', 'ms', 25],
+    ['25 毫秒', 'ms', 25],
+    ['\uff12\uff15\u3000毫秒', 'ms', 25],
+    ['0.025秒', 'ms', 25],
+    ['0.025 秒钟', 'ms', 25],
+    ['25000微秒', 'ms', 25],
+    ['25纳秒', 'µs', 0.025],
+    ['2分钟', 's', 120],
+    ['2 分', 's', 120],
+    ['2小时', 'min', 120],
+    ['2个小时', 'min', 120],
+    ['4096字节', 'KiB', 4],
+    ['16 比特', 'B', 2],
+    ['100个token', 'tokens', 100],
+    ['100 个词元', 'tokens', 100],
+    ['100条请求', 'requests', 100],
+    ['100个', 'requests', 100],
+    ['8张GPU', 'gpus', 8],
+    ['12块', 'blocks', 12],
+    ['1200 tokens/秒', 'tokens/s', 1200],
+    ['1200个词元/秒', 'tokens/s', 1200],
+    ['25毫秒/token', 'ms', 25],
+    ['25 毫秒/个词元', 'ms', 25],
+    ['40请求/秒', 'req/s', 40],
+    ['11.7倍', 'x', 11.7],
+  ])('%s with the card in %s is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBeCloseTo(expected, 9);
+  });
+
+  it('a ratio without a unit takes 倍 as it takes x', () => {
+    expect(value('11.7倍', null)).toBe(11.7);
+  });
+
+  it('a Chinese unit of the wrong kind is refused as an English one is', () => {
+    expect(refusal('25毫秒', 'GB')).toMatch(/"毫秒" does not convert to GB/);
+    expect(refusal('25个', 'ms')).toMatch(/not a unit kb knows/);
+    expect(refusal('25个毫秒', 'ms')).toMatch(/not a unit kb knows/);
+  });
+});
+
 describe('typed answers: a value written with any prefix reads back', () => {
   const prefixes: Record<string, number> = { '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30 };
   const timePrefixes: Record<string, number> = { '': 1, m: 1e-3, u: 1e-6, µ: 1e-6, n: 1e-9 };
@@ -196,6 +287,11 @@ describe('--time durations', () => {
     ['500ms', 500],
   ])('%s is %d ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
+  });
+
+  it('takes Chinese units too', () => {
+    expect(parseDuration('45秒')).toBe(45_000);
+    expect(parseDuration('2分钟')).toBe(120_000);
   });
 
   it.each(['soon', '0', '-5s', '5 GB', ''])('refuses %j', (text) => {

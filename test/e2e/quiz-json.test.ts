@@ -41,7 +41,9 @@ describe('kb quiz --json', () => {
     const { events, code } = await converse(root, ['-n', '3', '--seed', '5', '--schedule'], (question, retries) => {
       const v = question.values as Record<string, number> | null;
       if (question.kind === 'text') return retries === 0 ? 'maybe' : 'n';
-      if (String(question.question).startsWith("A request's")) return retries === 0 ? '20 GB' : `${(((v!.total - v!.ttft) / v!.n) * 1000) / 1000} s`;
+      // 20 Ms (megaseconds, a case slip for ms) is refused with the unit meant, not graded wrong;
+      // the answer then in Chinese units, 毫秒 (ms), as a Chinese input method types it.
+      if (String(question.question).startsWith("A request's")) return ['20 GB', '20 Ms'][retries] ?? `${((v!.total - v!.ttft) / v!.n) * 1000}毫秒`;
       return String(v!.lam * v!.w);
     });
     expect(code).toBe(0);
@@ -53,12 +55,16 @@ describe('kb quiz --json', () => {
     expect(tpot?.question).toBe("A request's TTFT is 0.5 s and its 100 tokens end at 2.5 s. What is its TPOT?");
     const retries = events.filter((e) => e.type === 'retry');
     expect(retries.map((r) => r.message)).toEqual(
-      expect.arrayContaining([expect.stringContaining('"GB" does not convert to ms'), expect.stringContaining('y or 3 (I knew it), n or 1')]),
+      expect.arrayContaining([
+        expect.stringContaining('"GB" does not convert to ms'),
+        expect.stringContaining('"Ms" is not a unit kb knows here (did you mean ms?)'),
+        expect.stringContaining('y or 3 (I knew it), n or 1'),
+      ]),
     );
     const answers = events.filter((e) => e.type === 'answer');
     expect(answers).toHaveLength(3);
     const tpotAnswer = answers.find((a) => a.cardId === tpot?.cardId);
-    expect(tpotAnswer).toMatchObject({ answered: '0.02 s', value: 20, expectedLabel: '20 ms', correct: true, scheduled: 'good', solution: 'TPOT = (2.5 - 0.5) / 100 s = 20 ms' });
+    expect(tpotAnswer).toMatchObject({ answered: '20毫秒', value: 20, expectedLabel: '20 ms', correct: true, scheduled: 'good', solution: 'TPOT = (2.5 - 0.5) / 100 s = 20 ms' });
     // A text card's answer is what was typed too (it was null).
     const textCards = new Set(questions.filter((q) => q.kind === 'text').map((q) => q.cardId));
     expect(textCards.size).toBeGreaterThan(0);

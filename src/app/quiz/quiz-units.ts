@@ -2,6 +2,12 @@
 // `2.4 GB`, `1,024`, `1.5e3`, `50%`, `11.7x` for a ratio). The number is converted into the
 // card's unit. A unit that cannot be converted is a message to the learner (type it again),
 // never a wrong answer.
+//
+// Units that differ only by letter case never mean two amounts of one kind: each base takes
+// either the prefixes below one (time: n, µ, m) or those above (k, M, G, T, P; Ki, Mi, Gi for
+// sizes), never both, so `Ms` (which someone writing a TPOT means as ms, not megaseconds),
+// `mtokens` or `mB` are refused with "did you mean ms?" rather than read 10^9 off. Chinese unit
+// names (毫秒, 秒, 分钟, 字节, 个token, 倍) read as their ASCII units.
 
 export type TypedAnswer =
   | { ok: true; value: number }
@@ -21,42 +27,66 @@ interface BaseUnit {
   caseSensitive?: boolean;
   dimension: string;
   factor: number;
-  /** Which prefixes it takes. */
-  prefixes: 'si' | 'si+binary' | 'none';
+  /**
+   * Which prefixes it takes: `small` (n, u, µ, m: a time), `large` (k, K, M, G, T, P: a count),
+   * `large+binary` (also Ki, Mi, Gi, Ti, Pi: a size), or none. Never small and large both, so
+   * m and M never both read on one base (ms vs Ms, mB vs MB).
+   */
+  prefixes: 'small' | 'large' | 'large+binary' | 'none';
 }
 
 const BASES: readonly BaseUnit[] = [
-  { names: ['B'], caseSensitive: true, dimension: 'byte', factor: 1, prefixes: 'si+binary' },
-  { names: ['byte', 'bytes'], dimension: 'byte', factor: 1, prefixes: 'si+binary' },
-  { names: ['bit', 'bits'], dimension: 'byte', factor: 1 / 8, prefixes: 'si+binary' },
-  { names: ['s'], caseSensitive: true, dimension: 'second', factor: 1, prefixes: 'si' },
-  { names: ['sec', 'secs', 'second', 'seconds'], dimension: 'second', factor: 1, prefixes: 'si' },
+  { names: ['B'], caseSensitive: true, dimension: 'byte', factor: 1, prefixes: 'large+binary' },
+  { names: ['byte', 'bytes'], dimension: 'byte', factor: 1, prefixes: 'large+binary' },
+  { names: ['bit', 'bits'], dimension: 'byte', factor: 1 / 8, prefixes: 'large+binary' },
+  // A time takes only prefixes below one: nobody means megaseconds (Ms, Msec), they mean ms.
+  { names: ['s'], caseSensitive: true, dimension: 'second', factor: 1, prefixes: 'small' },
+  { names: ['sec', 'secs', 'second', 'seconds'], dimension: 'second', factor: 1, prefixes: 'small' },
   { names: ['min', 'mins', 'minute', 'minutes'], dimension: 'second', factor: 60, prefixes: 'none' },
   { names: ['h', 'hr', 'hrs', 'hour', 'hours'], dimension: 'second', factor: 3600, prefixes: 'none' },
-  { names: ['token', 'tokens', 'tok', 'toks'], dimension: 'token', factor: 1, prefixes: 'si' },
-  { names: ['request', 'requests', 'req', 'reqs'], dimension: 'request', factor: 1, prefixes: 'si' },
+  { names: ['token', 'tokens', 'tok', 'toks'], dimension: 'token', factor: 1, prefixes: 'large' },
+  { names: ['request', 'requests', 'req', 'reqs'], dimension: 'request', factor: 1, prefixes: 'large' },
   // FLOPS (capital S) is a rate and is handled before this table; FLOP, FLOPs, flops count work.
-  { names: ['flop', 'flops'], dimension: 'flop', factor: 1, prefixes: 'si' },
-  { names: ['sequence', 'sequences', 'seq', 'seqs'], dimension: 'sequence', factor: 1, prefixes: 'si' },
-  { names: ['block', 'blocks'], dimension: 'block', factor: 1, prefixes: 'si' },
-  { names: ['step', 'steps'], dimension: 'step', factor: 1, prefixes: 'si' },
-  { names: ['replica', 'replicas'], dimension: 'replica', factor: 1, prefixes: 'si' },
-  { names: ['slot', 'slots'], dimension: 'slot', factor: 1, prefixes: 'si' },
-  { names: ['gpu', 'gpus'], dimension: 'gpu', factor: 1, prefixes: 'si' },
-  { names: ['param', 'params', 'parameter', 'parameters', 'weight', 'weights'], dimension: 'parameter', factor: 1, prefixes: 'si' },
+  { names: ['flop', 'flops'], dimension: 'flop', factor: 1, prefixes: 'large' },
+  { names: ['sequence', 'sequences', 'seq', 'seqs'], dimension: 'sequence', factor: 1, prefixes: 'large' },
+  { names: ['block', 'blocks'], dimension: 'block', factor: 1, prefixes: 'large' },
+  { names: ['step', 'steps'], dimension: 'step', factor: 1, prefixes: 'large' },
+  { names: ['replica', 'replicas'], dimension: 'replica', factor: 1, prefixes: 'large' },
+  { names: ['slot', 'slots'], dimension: 'slot', factor: 1, prefixes: 'large' },
+  { names: ['gpu', 'gpus'], dimension: 'gpu', factor: 1, prefixes: 'large' },
+  { names: ['param', 'params', 'parameter', 'parameters', 'weight', 'weights'], dimension: 'parameter', factor: 1, prefixes: 'large' },
   { names: ['%', 'percent'], dimension: 'percent', factor: 1, prefixes: 'none' },
   { names: ['x', '×', 'times'], dimension: 'times', factor: 1, prefixes: 'none' },
 ];
 
-const SI_PREFIXES: ReadonlyArray<[string, number]> = [
-  ['n', 1e-9], ['u', 1e-6], ['µ', 1e-6], ['m', 1e-3],
-  ['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12], ['P', 1e15],
-];
+const SMALL_PREFIXES: ReadonlyArray<[string, number]> = [['n', 1e-9], ['u', 1e-6], ['µ', 1e-6], ['m', 1e-3]];
+const LARGE_PREFIXES: ReadonlyArray<[string, number]> = [['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12], ['P', 1e15]];
 const BINARY_PREFIXES: ReadonlyArray<[string, number]> = [
   ['Ki', 2 ** 10], ['Mi', 2 ** 20], ['Gi', 2 ** 30], ['Ti', 2 ** 40], ['Pi', 2 ** 50],
 ];
 /** A prefix typed alone after the number (`1.2k`) multiplies it. */
 const BARE_MULTIPLIERS = new Map<string, number>([['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12]]);
+/**
+ * Cards of these kinds take no bare multiplier: a time takes no prefix above one (`25 M` on a
+ * card in s is minutes or ms mistyped, not 25 million seconds), a percentage or ratio none.
+ */
+const NO_BARE_MULTIPLIER = new Set(['second', 'percent', 'times']);
+
+/**
+ * Chinese unit names, as kb's users write them in Chinese notes and type them with an input
+ * method: each reads as the ASCII unit, alone or in a rate (毫秒/token, tokens/秒).
+ */
+const CHINESE_UNITS = new Map<string, string>([
+  ['纳秒', 'ns'], ['微秒', 'µs'], ['毫秒', 'ms'], ['秒', 's'], ['秒钟', 's'],
+  ['分钟', 'min'], ['分', 'min'], ['小时', 'h'], ['钟头', 'h'],
+  ['字节', 'B'], ['比特', 'bit'],
+  ['词元', 'token'], ['请求', 'request'], ['序列', 'sequence'], ['块', 'block'], ['步', 'step'],
+  ['副本', 'replica'], ['槽位', 'slot'], ['参数', 'param'],
+  ['倍', 'x'],
+]);
+/** A measure word before a count (25个token, 8张GPU, 100条请求, 2个小时) adds nothing to it. */
+const CHINESE_CLASSIFIERS = ['个', '张', '条'];
+const COUNTED = new Set(['token', 'request', 'sequence', 'block', 'step', 'replica', 'slot', 'gpu', 'parameter']);
 
 const DIMENSION_NAMES: Record<string, string> = {
   byte: 'a size in bytes',
@@ -79,23 +109,41 @@ function simpleUnit(text: string): UnitMeaning | null {
   const base = findBase(text);
   if (base) return { dimension: base.dimension, factor: base.factor, prefixed: false };
   if (text.endsWith('FLOPS')) {
-    const prefix = SI_PREFIXES.find(([name]) => name === text.slice(0, -5));
+    const prefix = LARGE_PREFIXES.find(([name]) => name === text.slice(0, -5));
     if (prefix) return { dimension: 'flop/second', factor: prefix[1], prefixed: true };
   }
   // Binary prefixes first: Ki must not read as K + "iB".
-  for (const [prefix, multiplier] of [...BINARY_PREFIXES, ...SI_PREFIXES]) {
-    if (!text.startsWith(prefix) || text.length === prefix.length) continue;
-    const rest = findBase(text.slice(prefix.length));
-    if (!rest || rest.prefixes === 'none') continue;
-    if (prefix.endsWith('i') && rest.prefixes !== 'si+binary') continue;
-    return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
+  const groups: Array<[ReadonlyArray<[string, number]>, BaseUnit['prefixes'][]]> = [
+    [BINARY_PREFIXES, ['large+binary']],
+    [SMALL_PREFIXES, ['small']],
+    [LARGE_PREFIXES, ['large', 'large+binary']],
+  ];
+  for (const [prefixes, takers] of groups) {
+    for (const [prefix, multiplier] of prefixes) {
+      if (!text.startsWith(prefix) || text.length === prefix.length) continue;
+      const rest = findBase(text.slice(prefix.length));
+      if (!rest || !takers.includes(rest.prefixes)) continue;
+      return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
+    }
   }
   return null;
 }
 
+/** One side of a unit, a Chinese name read as its ASCII unit (毫秒 is ms, 个token is token). */
+function fromChinese(part: string): string {
+  const direct = CHINESE_UNITS.get(part);
+  if (direct !== undefined) return direct;
+  if (CHINESE_CLASSIFIERS.includes(part[0]) && part.length > 1) {
+    const rest = CHINESE_UNITS.get(part.slice(1)) ?? part.slice(1);
+    const base = findBase(rest);
+    if ((base && COUNTED.has(base.dimension)) || rest === 'h') return rest;
+  }
+  return part;
+}
+
 function normalizeUnit(text: string): string {
   // Greek mu for micro; spaces inside a unit ("tokens / s", "k tokens") carry no meaning.
-  return text.replace(/\s+/g, '').replaceAll('μ', 'µ');
+  return text.replace(/\s+/g, '').replaceAll('μ', 'µ').split('/').map(fromChinese).join('/');
 }
 
 /** A unit's meaning, or null when kb does not know it (then only the same text matches it). */
@@ -145,6 +193,32 @@ function perCount(typed: UnitMeaning | null, card: UnitMeaning): UnitMeaning | n
   return { ...typed, dimension: card.dimension };
 }
 
+function swapFirstCase(text: string): string {
+  const first = text.charAt(0);
+  const swapped = first === first.toUpperCase() ? first.toLowerCase() : first.toUpperCase();
+  return swapped + text.slice(1);
+}
+
+/**
+ * For a unit kb does not know, the units of the card's kind it differs from only by letter case
+ * (Ms: ms; mtokens: Mtokens; Mb: MB or Mbit), as " (did you mean ms?)", else "".
+ */
+function hint(unit: string, card: UnitMeaning): string {
+  const forms = [unit, unit.toLowerCase(), swapFirstCase(unit), swapFirstCase(unit.toLowerCase()), unit.toUpperCase()];
+  // A lower-case b typed is a bit in most writing, a byte in some: offer both (a B typed is a byte).
+  const candidates = forms.flatMap((form) => (unit.endsWith('b') && /b$/i.test(form) ? [form, `${form.slice(0, -1)}B`, `${form.slice(0, -1)}bit`] : [form]));
+  const bareAllowed = !card.prefixed && !NO_BARE_MULTIPLIER.has(card.dimension.split('/')[0]);
+  const found = new Map<number, string>();
+  for (const candidate of candidates) {
+    if (candidate === unit) continue;
+    const meaning = perCount(unitMeaning(candidate), card) ?? unitMeaning(candidate);
+    const factor = meaning?.dimension === card.dimension ? meaning.factor : bareAllowed ? BARE_MULTIPLIERS.get(candidate) : undefined;
+    // One spelling per amount: kB and KB are the same, so only the first is offered.
+    if (factor !== undefined && !found.has(factor)) found.set(factor, candidate);
+  }
+  return found.size === 0 ? '' : ` (did you mean ${[...found.values()].slice(0, 2).join(' or ')}?)`;
+}
+
 /**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
  * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
@@ -170,7 +244,7 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   const unit = normalizeUnit(rest);
   const multiplier = BARE_MULTIPLIERS.get(unit);
   if (multiplier !== undefined) {
-    if (card?.prefixed) return { ok: false, message: `"${rest}" alone is ambiguous here: write the unit, e.g. ${match[0]} ${cardUnit}` };
+    if (card?.prefixed || (card && NO_BARE_MULTIPLIER.has(card.dimension.split('/')[0]))) return { ok: false, message: `"${rest}" alone is ambiguous here: write the unit, e.g. ${match[0]} ${cardUnit}` };
     return { ok: true, value: number * multiplier };
   }
   if (card === null) {
@@ -179,6 +253,8 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     if (unitMeaning(unit)?.dimension === 'times') return { ok: true, value: number };
     return { ok: false, message: `this answer has no unit: type just the number (not "${rest}")` };
   }
+  // A measure word alone on a card that counts (25个 for 25 requests) is that many of them.
+  if (CHINESE_CLASSIFIERS.includes(unit) && COUNTED.has(card.dimension)) return { ok: true, value: number / card.factor };
   const typed = perCount(unitMeaning(unit), card) ?? unitMeaning(unit) ?? literalMeaning(unit);
   if (typed.dimension !== card.dimension) {
     const known = unitMeaning(unit) !== null;
@@ -187,7 +263,7 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
       ok: false,
       message: known
         ? `"${rest}" does not convert to ${cardUnit}: answer in ${cardUnit}${what ? ` (${what})` : ''}`
-        : `"${rest}" is not a unit kb knows here: answer in ${cardUnit}, or type just the number`,
+        : `"${rest}" is not a unit kb knows here${hint(unit, card)}: answer in ${cardUnit}, or type just the number`,
     };
   }
   // Divide the factors first: 1 / 0.001 is exactly 1000, so 0.5 s is exactly 500 ms.
