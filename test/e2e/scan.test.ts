@@ -134,6 +134,17 @@ describe('kb scan', () => {
     expect(said('cards/o.md')).toContain('delete its kb:id comment');
   });
 
+  it('warns of a last_reviewed in the future (2099-01-01) at its line and seeds the card as without it, not as reviewed in 2099 (found by hand)', () => {
+    const root = writeKb({ 'notes/a.md': '---\nreview_count: 3\nlast_reviewed: 2099-01-01\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    const result = scan(root);
+    expect(result.code).toBe(0);
+    expect(parseJson(result.stdout).warnings).toEqual([
+      expect.objectContaining({ file: 'notes/a.md', line: 3, message: expect.stringMatching(/^last_reviewed: 2099-01-01 is after today \(\d{4}-\d\d-\d\d\): no review happened then; ignored$/) }),
+    ]);
+    const [card] = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as { state: string; lastReview: string | null; reps: number }[];
+    expect(card).toMatchObject({ state: 'new', lastReview: null, reps: 3 });
+  });
+
   it('warns about a lab link to a lab that does not exist', () => {
     const root = writeKb({ 'notes/a.md': note('A', { extra: 'lab: no-such-lab' }) });
     const result = scan(root);
