@@ -67,6 +67,7 @@ export function parseCardsFile(file: KbPath, text: string, fm: ParsedFrontmatter
     let contentStart = endOffset(heading);
     let next = 0;
     let id: string | null = null;
+    let idLine: number | null = null;
     let cardLab: string | null = null;
     const headingLineEnd = lineEndAt(text, fm.bodyStart + endOffset(heading));
     let slot: IdSlot = { kind: 'line-after', offset: headingLineEnd };
@@ -82,6 +83,7 @@ export function parseCardsFile(file: KbPath, text: string, fm: ParsedFrontmatter
         slot = { kind: 'comment', offset: fm.bodyStart + startOffset(first) + meta.insertAt };
       } else if (CARD_ID_PATTERN.test(rawId)) {
         id = rawId;
+        idLine = metaLine;
       } else {
         diagnostics.push({ severity: 'error', file, line: metaLine, message: `card id "${rawId}" must be letters, digits, - or _; file skipped` });
         failed = true;
@@ -121,6 +123,7 @@ export function parseCardsFile(file: KbPath, text: string, fm: ParsedFrontmatter
       kind: 'card',
       file,
       line,
+      ...(idLine === null ? {} : { idLine }),
       front,
       back,
       full,

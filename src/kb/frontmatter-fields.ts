@@ -1,6 +1,7 @@
 // Typed reading of the frontmatter fields kb understands. A wrong-typed field is a warning
 // (with its line) and falls back to a default; it never stops the note from being read.
 import type { Diagnostic, Difficulty, KbPath, NoteSeed } from '../model/knowledge-base.ts';
+import { localMinuteLabel } from '../srs/study-day.ts';
 
 export interface FieldReader {
   file: KbPath;
@@ -78,10 +79,27 @@ export function nextReviewBeforeLastReviewed(seed: Pick<NoteSeed, 'lastReviewed'
   return seed.lastReviewed !== null && seed.nextReview !== null && seed.nextReview.slice(0, 10) < seed.lastReviewed.slice(0, 10);
 }
 
-export function readNoteSeed(reader: FieldReader): NoteSeed {
+/**
+ * A last_reviewed on a day after today is a typo or a wrong clock: taken, it seeded the card as
+ * reviewed then, and the review log showed a rating in 2099 (found by hand). Warned and left out,
+ * so the card is seeded as without it. Today is the local calendar date: the study day is never
+ * after it (a day starts at dayStartsAt, after midnight), so no date kb wrote on this device is
+ * future here, nor is today's date before dayStartsAt; tomorrow's is. A timestamp counts by its
+ * local date. `now` is the time the note is read.
+ */
+function pastReviewDate(reader: FieldReader, value: string | null, now: number): string | null {
+  if (value === null) return null;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : localMinuteLabel(Date.parse(value.replace(' ', 'T')), true).slice(0, 10);
+  const today = localMinuteLabel(now, true).slice(0, 10);
+  if (day <= today) return value;
+  warn(reader, 'last_reviewed', `${value} is after today (${today}): no review happened then; ignored`);
+  return null;
+}
+
+export function readNoteSeed(reader: FieldReader, now = Date.now()): NoteSeed {
   const seed: NoteSeed = {
     created: readDate(reader, 'created'),
-    lastReviewed: readDate(reader, 'last_reviewed'),
+    lastReviewed: pastReviewDate(reader, readDate(reader, 'last_reviewed'), now),
     nextReview: readDate(reader, 'next_review'),
     reviewCount: readReviewCount(reader),
     difficulty: readDifficulty(reader),

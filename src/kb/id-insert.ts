@@ -6,6 +6,7 @@ import { formatValue, updateFrontmatterFields } from './frontmatter-edit.ts';
 import { parseLocated, type LocatedParse } from './parse-file.ts';
 import type { ParsedCard, ParsedFile } from '../model/knowledge-base.ts';
 import { newCardId } from './card-identity.ts';
+import { lineIndex } from './line-index.ts';
 
 export interface InsertedIds {
   /** The new text: the old one with only the ids added. */
@@ -68,8 +69,11 @@ export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse
     // appended line only adds `id` (appendsCleanly), so the card is the same with its id:
     // a cold scan writing ids into thousands of notes spares a second parse of each. (A
     // kb-calc block records its line, which the new line moves: that note is parsed again.)
+    // The id's line is the block's closing line as it was (appendsCleanly: the note has a block).
+    const close = locateFrontmatter(next)!.close;
+    const idLine = lineIndex(next.slice(0, close + 1))(close);
     next = appendFrontmatterId(next, noteId);
-    reparsed = { ...current, cards: [{ ...current.cards[0], id: noteId }] };
+    reparsed = { ...current, cards: [{ ...current.cards[0], id: noteId, idLine }] };
   } else if (noteId !== null) {
     // A missing `id:` is appended as updateFrontmatterFields would append it; anything else
     // (an empty `id:`, or an append that does not read back) goes through it, with its checks.

@@ -65,6 +65,7 @@ export function parseNote(file: KbPath, text: string, fm: ParsedFrontmatter & { 
     kind: 'note',
     file,
     line: 1,
+    ...(id === null ? {} : { idLine: fm.keyLines.get('id') ?? 1 }),
     front,
     back: blocks.back,
     full,

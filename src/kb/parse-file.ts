@@ -10,7 +10,7 @@ import { DEFAULT_NOTES_FOLDERS, notesFolderOf, sourceKind } from './note-folders
 import { parseNote } from './note.ts';
 import { MAX_FRONTMATTER_BYTES, parseLimitProblem } from './parse-limits.ts';
 import { stripBom } from './read-file.ts';
-import type { Diagnostic, KbPath, ParsedFile } from '../model/knowledge-base.ts';
+import type { Diagnostic, KbPath, ParsedCard, ParsedFile } from '../model/knowledge-base.ts';
 
 export interface LocatedParse {
   parsed: ParsedFile;
@@ -70,15 +70,31 @@ function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: rea
   return { parsed: { file, cards: [], diagnostics, skipped: true, ...cardsAsRead }, located: [], frontmatter: null, notesFolders };
 }
 
-/** Two cards of one file with one id: an error naming both lines; nothing is merged. */
+/**
+ * Two cards of one file with one id: an error at the second id's line, naming both ids' lines
+ * and both cards' questions; nothing is merged. The id's line, not the heading's: the kb:id
+ * comment is what the user edits (the headings' lines sent them one line off, found by hand).
+ */
 function duplicateIds(file: KbPath, located: LocatedCard[]): Diagnostic[] {
-  const firstLine = new Map<string, number>();
+  const first = new Map<string, ParsedCard>();
   const problems: Diagnostic[] = [];
   for (const { card } of located) {
     if (card.id === null) continue;
-    const earlier = firstLine.get(card.id);
-    if (earlier === undefined) firstLine.set(card.id, card.line);
-    else problems.push({ severity: 'error', file, line: card.line, message: `duplicate card id "${card.id}" on lines ${earlier} and ${card.line}; file skipped until one is changed` });
+    const earlier = first.get(card.id);
+    if (earlier === undefined) {
+      first.set(card.id, card);
+      continue;
+    }
+    const line = card.idLine ?? card.line;
+    const lines = `lines ${earlier.idLine ?? earlier.line} and ${line} (${quotedQuestion(earlier)} and ${quotedQuestion(card)})`;
+    problems.push({ severity: 'error', file, line, message: `duplicate card id "${card.id}" on ${lines}; file skipped until one is changed` });
   }
   return problems;
+}
+
+/** A card's question as a message names it: "## What is TPOT?", cut to one short line. */
+export function quotedQuestion(card: Pick<ParsedCard, 'front' | 'kind'>): string {
+  const front = card.front.replace(/\s+/g, ' ').trim();
+  const short = front.length > 60 ? `${front.slice(0, 59)}…` : front;
+  return card.kind === 'card' ? `"## ${short}"` : `"${short}"`;
 }

@@ -63,6 +63,11 @@ export interface ParsedCard {
   file: KbPath;
   /** 1-based line where the card starts: a note's first line, a card's `##` heading. */
   line: number;
+  /**
+   * 1-based line of the id in the file (a card's kb:id comment, a note's `id:` key), absent
+   * without one: where the user edits a duplicate id, so where kb says it is.
+   */
+  idLine?: number;
   /** Markdown of the question (a note's H1 text or file name; a card's heading text). */
   front: string;
   /** Markdown of the answer shown on reveal. */

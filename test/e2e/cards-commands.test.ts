@@ -1,6 +1,7 @@
 // kb cards (Anki's browser), kb suspend | unsuspend | unbury | forget, kb undo of each,
 // leeches through kb rate, kb stats and kb cards --state leech, and kb doctor's replay check.
 import Database from 'better-sqlite3';
+import stringWidth from 'string-width';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -163,6 +164,30 @@ describe('kb cards and the card commands', () => {
     expect(card).toMatchObject({ id: ttft.id, suspended: true, leech: true, lapses: 1 });
     const doctor = kb('doctor');
     expect(doctor.code, doctor.stdout).toBe(0);
+  });
+
+  it('kb cards --state suspended at 80 columns: every column gives way a little, the deck no longer cut to "pr…" (found by hand)', () => {
+    const root = writeKb({
+      'cards/prefill-decode.md': '## What does the prefill phase do?\n\nIt processes the prompt.\n\n## 连续批处理为什么能提高吞吐，又为什么能降低首个令牌延迟？\n\n空出的槽位立刻补上。\n',
+      'cards/推理优化技巧.md': '## Why is decode memory-bound while prefill is compute-bound?\n\nArithmetic intensity.\n',
+    });
+    const home = tempDir('kb-home-');
+    const kbAt = (columns: number, ...args: string[]) => runKb(['--kb', root, ...args], { env: { HOME: home, COLUMNS: String(columns) } });
+    const ids = (JSON.parse(kbAt(80, 'cards', '--json').stdout) as CardJson[]).map((card) => card.id);
+    for (const id of ids) {
+      expect(kbAt(80, 'rate', id, 'good').code).toBe(0);
+      expect(kbAt(80, 'suspend', id).code).toBe(0);
+    }
+    const narrow = kbAt(80, 'cards', '--state', 'suspended').stdout.trimEnd().split('\n');
+    for (const line of narrow) expect(stringWidth(line), line).toBeLessThan(80);
+    // The state whole, the deck's first cells (it had 4: "pr…"), and the question's first 20 cells and more.
+    expect(narrow[1]).toMatch(/^\w{12} {2}learning suspended {2}\d{4}-\d\d-\d\d {2}prefill… {2}What does the prefill/);
+    expect(narrow[2]).toMatch(/ {2}prefill… {2}连续批处理为什么能提高/);
+    expect(narrow[3]).toMatch(/ {2}推理优… {3}Why is decode memory/);
+    // At 200 columns nothing is cut.
+    const wide = kbAt(200, 'cards', '--state', 'suspended').stdout;
+    expect(wide.split('\n')[0].split(/\s+/)).toEqual(['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck', 'question']);
+    for (const text of ['learning suspended', 'prefill-decode', '推理优化技巧', '连续批处理为什么能提高吞吐，又为什么能降低首个令牌延迟？', 'Why is decode memory-bound while prefill is compute-bound?']) expect(wide).toContain(text);
   });
 
   it('kb doctor reports a card whose schedule does not replay from its log', () => {

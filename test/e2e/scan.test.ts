@@ -112,6 +112,39 @@ describe('kb scan', () => {
     db.close();
   });
 
+  it('says a duplicated id at the line that holds it (the kb:id comment, the id: key), not the heading or line 1, with the card\'s question (found by hand)', () => {
+    const comment = '<!-- kb:id=dupcarddup001 -->';
+    const root = writeKb({
+      'cards/m.md': `## What is TTFT?\n${comment}\n\nTime to first token.\n\n## What is TPOT?\n${comment}\n\nTime per output token.\n`,
+      'cards/n.md': `---\ntags: [x]\n---\n## 什么是 goodput？\n<!-- kb:id=dupcarddup002 -->\n\nGood.\n`,
+      'cards/o.md': `## What is goodput?\n<!-- kb:id=dupcarddup002 -->\n\nGood.\n`,
+      'notes/a.md': note('A', { id: 'dupnotedup01' }),
+      'notes/copy.md': note('Copy', { id: 'dupnotedup01' }),
+    });
+    const result = scan(root);
+    expect(result.code).toBe(1);
+    const errors = parseJson(result.stdout).errors as { file: string; line: number; message: string }[];
+    const idLine = note('A', { id: 'dupnotedup01' }).split('\n').indexOf('id: dupnotedup01') + 1;
+    expect(errors.map((error) => `${error.file}:${error.line}`).sort()).toEqual(['cards/m.md:7', 'cards/n.md:5', 'cards/o.md:2', `notes/a.md:${idLine}`, `notes/copy.md:${idLine}`]);
+    const said = (file: string) => errors.find((error) => error.file === file)!.message;
+    expect(said('cards/m.md')).toContain('on lines 2 and 7 ("## What is TTFT?" and "## What is TPOT?")');
+    expect(said('cards/n.md')).toContain('duplicate card id dupcarddup002 ("## 什么是 goodput？"): also at cards/o.md:2');
+    expect(said('notes/a.md')).toContain(`also at notes/copy.md:${idLine}`);
+    expect(said('notes/a.md')).toContain('delete its id: line');
+    expect(said('cards/o.md')).toContain('delete its kb:id comment');
+  });
+
+  it('warns of a last_reviewed in the future (2099-01-01) at its line and seeds the card as without it, not as reviewed in 2099 (found by hand)', () => {
+    const root = writeKb({ 'notes/a.md': '---\nreview_count: 3\nlast_reviewed: 2099-01-01\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    const result = scan(root);
+    expect(result.code).toBe(0);
+    expect(parseJson(result.stdout).warnings).toEqual([
+      expect.objectContaining({ file: 'notes/a.md', line: 3, message: expect.stringMatching(/^last_reviewed: 2099-01-01 is after today \(\d{4}-\d\d-\d\d\): no review happened then; ignored$/) }),
+    ]);
+    const [card] = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as { state: string; lastReview: string | null; reps: number }[];
+    expect(card).toMatchObject({ state: 'new', lastReview: null, reps: 3 });
+  });
+
   it('warns about a lab link to a lab that does not exist', () => {
     const root = writeKb({ 'notes/a.md': note('A', { extra: 'lab: no-such-lab' }) });
     const result = scan(root);

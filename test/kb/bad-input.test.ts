@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { MAX_FILE_BYTES, readKnowledgeFile } from '../../src/kb/read-file.ts';
 import { walkKnowledgeBase } from '../../src/kb/walk.ts';
@@ -82,7 +82,7 @@ describe('bad input', () => {
       expect(parsed.cards[0].seed?.lastReviewed).toBeNull();
       expect(parsed.diagnostics.map((d) => [d.line, d.message])).toEqual([[3, `last_reviewed: expected a date like 2025-10-19, got "${day}"; ignored`]]);
     }
-    expect(parseKnowledgeFile('notes/a.md', "---\nid: abcdefgh2345\nlast_reviewed: '2028-02-29'\n---\n# Q\n\n## Answer\n\nA\n").cards[0].seed?.lastReviewed).toBe('2028-02-29');
+    expect(parseKnowledgeFile('notes/a.md', "---\nid: abcdefgh2345\nlast_reviewed: '2024-02-29'\n---\n# Q\n\n## Answer\n\nA\n").cards[0].seed?.lastReviewed).toBe('2024-02-29');
   });
 
   it('a next_review before last_reviewed (a hand edit) is warned with both dates and what kb does with it (it was taken without a word)', () => {
@@ -100,6 +100,33 @@ describe('bad input', () => {
     for (const next of ['2026-11-20', '2026-11-20T01:00:00Z', '2026-12-01']) {
       expect(parseKnowledgeFile('notes/a.md', note(`last_reviewed: 2026-11-20T09:00:00Z\nnext_review: ${next}\nreview_count: 3\n`)).diagnostics).toEqual([]);
     }
+  });
+
+  describe('a last_reviewed after today', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const note = (lastReviewed: string) => `---\nid: abcdefgh2345\nreview_count: 3\nlast_reviewed: ${lastReviewed}\nnext_review: 2099-02-01\n---\n# Q\n\n## Answer\n\nA\n`;
+
+    it('is warned at its line and left out, so the card is seeded as without it (2099-01-01 seeded a review in 2099, found by hand)', () => {
+      // 02:00 local on 2026-11-27: before a 04:00 day start, the study day is still the 26th.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(new Date(2026, 10, 27, 2, 0));
+      for (const future of ['2026-11-28', "'2026-11-28T00:30:00'", '2099-01-01']) {
+        const parsed = parseKnowledgeFile('notes/a.md', note(future));
+        expect(parsed.cards[0].seed).toMatchObject({ lastReviewed: null, reviewCount: 3, nextReview: '2099-02-01' });
+        const value = future.replace(/'/g, '');
+        expect(parsed.diagnostics).toEqual([
+          { severity: 'warning', file: 'notes/a.md', line: 4, message: `last_reviewed: ${value} is after today (2026-11-27): no review happened then; ignored` },
+        ]);
+      }
+      // Today's date (even before the day start) and earlier days are no future.
+      for (const past of ['2026-11-27', "'2026-11-27T23:59:00'", '2026-11-26', '2020-01-01']) {
+        const parsed = parseKnowledgeFile('notes/a.md', note(past));
+        expect(parsed.diagnostics).toEqual([]);
+        expect(parsed.cards[0].seed?.lastReviewed).toBe(past.replace(/'/g, ''));
+      }
+    });
   });
 
   it('binary files are skipped with a warning', () => {

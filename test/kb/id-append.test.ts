@@ -65,7 +65,7 @@ describe('insertMissingIds: appending a note id without a second parse', () => {
         }
         const again = parseLocated('notes/a.md', result.text);
         expect(again.parsed.cards).toEqual(result.parsed.cards);
-        expect(again.parsed.cards[0]).toEqual({ ...first.parsed.cards[0], id: 'abcdef234567', calc: again.parsed.cards[0].calc });
+        expect(again.parsed.cards[0]).toEqual({ ...first.parsed.cards[0], id: 'abcdef234567', idLine: again.parsed.cards[0].idLine, calc: again.parsed.cards[0].calc });
         expect(again.frontmatter).toEqual({ ...first.frontmatter, id: 'abcdef234567' });
       }),
       { numRuns: 400 },

@@ -26,7 +26,8 @@ describe('insertMissingIds in notes', () => {
     expect(line).toBe(1);
     expect(result.text).toBe(SEED_STYLE_NOTE.replace('related_outlines: []\n---\n', `related_outlines: []\nid: ${id}\n---\n`));
     const before = parseKnowledgeFile('notes/a.md', SEED_STYLE_NOTE).cards[0];
-    expect(result.parsed.cards[0]).toEqual({ ...before, id });
+    const idLine = result.text.split('\n').indexOf(`id: ${id}`) + 1;
+    expect(result.parsed.cards[0]).toEqual({ ...before, id, idLine });
   });
 
   it('keeps CRLF and the BOM', () => {
@@ -74,7 +75,10 @@ describe('insertMissingIds in notes: property', () => {
         ? result.text.replace(text.includes('\n') ? `---${eol}id: ${id}${eol}---${eol}` : `---\nid: ${id}\n---\n`, '')
         : result.text.replace(emptyId ? `id: ${id}` : `id: ${id}${block.eol}`, emptyId ? 'id:' : '');
       expect(restored).toBe(text);
-      expect(result.parsed.cards[0]).toEqual({ ...before.cards[0], id });
+      // The card's id line is the line that now holds its id, however the id went in.
+      const { idLine } = result.parsed.cards[0];
+      expect(result.parsed.cards[0]).toEqual({ ...before.cards[0], id, idLine });
+      expect(result.text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)[idLine! - 1]).toMatch(new RegExp(`^id: ${id}\\s*$`));
     }), { numRuns: 300 });
   });
 });
@@ -128,13 +132,13 @@ describe('insertMissingIds in cards files', () => {
 });
 
 describe('duplicate and invalid ids', () => {
-  it('reports two cards of one file with one id, naming both lines', () => {
+  it('reports two cards of one file with one id at the second id comment\'s line, naming both comments\' lines and both questions', () => {
     const text = '## Q1\n<!-- kb:id=abcdefgh2345 -->\nA\n\n## Q2\n<!-- kb:id=abcdefgh2345 -->\nB\n';
     const parsed = parseKnowledgeFile('cards/d.md', text);
     expect(parsed.cards).toEqual([]);
     expect(parsed.skipped).toBe(true);
-    expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: 'cards/d.md', line: 5 })]);
-    expect(parsed.diagnostics[0].message).toMatch(/lines 1 and 5/);
+    expect(parsed.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file: 'cards/d.md', line: 6 })]);
+    expect(parsed.diagnostics[0].message).toContain('lines 2 and 6 ("## Q1" and "## Q2")');
     expect(insertMissingIds(text, parsed).text).toBe(text);
   });
 

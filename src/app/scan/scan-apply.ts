@@ -10,6 +10,7 @@ import { sameFsrsState } from '../../model/fsrs-state.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
 import type { SettledCard } from '../../kb/scan-file.ts';
 import { newCardState, seedFsrsState } from '../../kb/seed-fsrs.ts';
+import { quotedQuestion } from '../../kb/parse-file.ts';
 
 function place(diagnostic: { file: string; line?: number }): string {
   return diagnostic.line ? `${diagnostic.file}:${diagnostic.line}` : diagnostic.file;
@@ -54,11 +55,12 @@ export function applyChanges(
   // Duplicates: an id twice among the changed files, or once there and once in a file this
   // scan did not re-read. Neither copy is written; the database keeps what it had.
   const reparsed = new Set(parsedSources.map((source) => source.path));
-  const places = new Map<string, { file: string; line: number }[]>();
+  // At the id's line (the kb:id comment, the note's id: key), which is what the user edits.
+  const places = new Map<string, { file: string; line: number; card?: SettledCard }[]>();
   for (const source of parsedSources) {
     for (const card of source.cards) {
       const list = places.get(card.id) ?? [];
-      list.push({ file: source.path, line: card.line });
+      list.push({ file: source.path, line: card.idLine ?? card.line, card });
       places.set(card.id, list);
     }
   }
@@ -76,8 +78,11 @@ export function applyChanges(
     for (const here of list) {
       const others = all.filter((other) => other !== here).map(place).join(', ');
       // Most often a copied note (Obsidian's "Make a copy", cp): the copy needs an id of its own.
-      const fix = here.line === 1 ? 'if this file is a copy, delete its id: line and kb scan gives it a new one' : 'if this card is a copy, delete its kb:id comment and kb scan gives it a new one';
-      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}: also at ${others}; neither card was updated (${fix})` });
+      const note = here.card?.kind === 'note';
+      const fix = note ? 'if this file is a copy, delete its id: line and kb scan gives it a new one' : 'if this card is a copy, delete its kb:id comment and kb scan gives it a new one';
+      // A deck's card is named by its question: the file holds many.
+      const which = here.card && !note ? ` (${quotedQuestion(here.card)})` : '';
+      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}${which}: also at ${others}; neither card was updated (${fix})` });
       heldPaths.add(here.file);
     }
   }

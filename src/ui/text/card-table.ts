@@ -49,10 +49,46 @@ function dueLabel(due: string | null, now: number, dayStartsAt: string): string 
   return reviewDayLabel(ms, dayStartsAt);
 }
 
-/** Columns a narrow terminal drops first, so the question keeps room: `kb cards --json` has them all. */
-const DROPPED_FIRST = ['lapses', 'diff', 'stab'];
-/** Cells the question should keep at least. */
-const QUESTION_CELLS = 24;
+/** Columns a narrow terminal drops first, so the other columns keep room: `kb cards --json` has them all. */
+const DROPPED_FIRST = ['lapses', 'diff', 'stab', 'reps'];
+
+type Flexible = 'state' | 'deck' | 'question';
+
+/**
+ * How the state, deck and question share the room the other columns leave: each step raises one
+ * column to a width (never past what its cells need), in this order, as far as the room goes.
+ * So on a narrow terminal each column gives way a little, not one alone: the deck was cut to
+ * "ba…" at 80 columns beside a "learning suspended" column kept whole and 24 cells kept for the
+ * question (found as a user). `word`: the state's FSRS state ("relearning") and a cell for a "…".
+ */
+function steps(word: number): [Flexible, number][] {
+  return [
+    ['question', 20],
+    ['state', word],
+    ['deck', 8],
+    ['state', 20], // one flag: "relearning suspended"
+    ['question', 24],
+    ['state', Infinity],
+    ['deck', 16],
+    // A long deck name (an Obsidian folder path) is shown whole where the question keeps 60 cells beside it.
+    ['question', 60],
+    ['deck', Infinity],
+    ['question', Infinity],
+  ];
+}
+/** The steps a narrow terminal drops numbers for (lapses, then difficulty, ...), the question's 24 cells the last. */
+const FIRST_STEPS = 5;
+
+function shareRoom(room: number, natural: Record<Flexible, number>, word: number, count = Infinity): Record<Flexible, number> {
+  const widths: Record<Flexible, number> = { state: 0, deck: 0, question: 0 };
+  let left = room;
+  for (const [column, target] of steps(word).slice(0, count)) {
+    const taken = Math.min(left, Math.max(0, Math.min(target, natural[column]) - widths[column]));
+    widths[column] += taken;
+    left -= taken;
+  }
+  return widths;
+}
 
 /** `dayStartsAt`: the knowledge base's (kb.json), so a due date is the study day it falls in. */
 export function formatCardTable(entries: readonly CardEntry[], now: number, columns: number, dayStartsAt = '00:00'): string {
@@ -68,27 +104,39 @@ export function formatCardTable(entries: readonly CardEntry[], now: number, colu
     deck: entry.deck,
   }));
   const questions = entries.map((entry) => plainQuestion(entry.question));
-  // The question keeps QUESTION_CELLS, or less when every question is shorter: the deck then has
-  // the room ("metri…" beside "What is ITL?" with twelve cells unused, found as a user).
-  const questionNeed = Math.min(QUESTION_CELLS, questions.reduce((widest, question) => Math.max(widest, stringWidth(question)), 'question'.length));
   type Column = keyof (typeof all)[number];
   const order: Column[] = ['id', 'state', 'due', 'stab', 'diff', 'reps', 'lapses', 'deck'];
   // Widths in terminal cells (a Chinese deck name takes two per character), measured once.
-  // (A reduce, not Math.max(...rows): a spread of 150,000 cards overflows the stack.)
-  const natural = new Map(order.map((column) => [column, Math.min(40, all.reduce((widest, row) => Math.max(widest, stringWidth(row[column])), column.length))]));
+  // (A loop, not Math.max(...rows): a spread of 150,000 cards overflows the stack.)
+  const widest = (texts: Iterable<string>, title: string) => {
+    let most = stringWidth(title);
+    for (const text of texts) most = Math.max(most, stringWidth(text));
+    return most;
+  };
+  const natural = new Map(order.map((column) => [column, Math.min(40, widest(all.map((row) => row[column]), column))]));
+  const flexibleNatural: Record<Flexible, number> = {
+    state: natural.get('state')!,
+    deck: natural.get('deck')!,
+    question: widest(questions, 'question'),
+  };
+  // The FSRS state alone ("relearning"), and a cell for the "…" that says flags follow when some do.
+  const word = Math.min(flexibleNatural.state, widest(entries.map((entry) => entry.state), 'state') + 1);
+  // The room the state, deck and question share: the line less the other columns, the two cells
+  // after each column, and the terminal's last cell (a line that reaches it wraps in some terminals).
   let shown = order;
-  const headWidth = () => shown.reduce((sum, column) => sum + natural.get(column)! + 2, 0);
-  // A long deck name (an Obsidian folder path) is shown whole where the question keeps 60 cells
-  // beside it, else cut to 16 as on a narrow terminal (it was cut to 16 at 200 columns too).
-  const deckRoom = columns - (headWidth() - natural.get('deck')! - 2) - 60 - 3;
-  natural.set('deck', Math.min(natural.get('deck')!, Math.max(16, deckRoom)));
-  for (const column of DROPPED_FIRST) if (columns - headWidth() - 1 < questionNeed) shown = shown.filter((other) => other !== column);
-  // Then the deck column gives way (to its title's width at least).
+  const room = () => columns - 1 - shown.reduce((sum, column) => sum + 2 + (column === 'state' || column === 'deck' ? 0 : natural.get(column)!), 0);
+  // A narrow terminal drops numbers, one by one, while the first steps lack room.
+  const first = shareRoom(Infinity, flexibleNatural, word, FIRST_STEPS);
+  const firstCells = first.state + first.deck + first.question;
+  for (const column of DROPPED_FIRST) if (room() < firstCells) shown = shown.filter((other) => other !== column);
+  const shared = shareRoom(room(), flexibleNatural, word);
   const widths = new Map(natural);
-  widths.set('deck', Math.max(4, natural.get('deck')! - Math.max(0, headWidth() + questionNeed + 1 - columns)));
+  // A terminal too narrow for the first cells of each still shows a few of each (as before: the line may wrap there).
+  widths.set('state', Math.max(4, shared.state));
+  widths.set('deck', Math.max(4, shared.deck));
   // Every cell is cut and padded to its column's width, so every line's head has the same width.
-  const headCells = shown.reduce((sum, column) => sum + widths.get(column)! + 2, -2);
-  const questionCells = Math.max(10, columns - headCells - 3);
+  const headCells = shown.reduce((sum, column) => sum + widths.get(column)! + 2, 0);
+  const questionCells = Math.max(10, columns - 1 - headCells);
   const line = (cells: Record<Column, string>, question: string) => {
     const head = shown.map((column) => padToWidth(truncateToWidth(cells[column], widths.get(column)!), widths.get(column)!)).join('  ');
     return `${head}  ${truncateToWidth(question, questionCells)}`;
