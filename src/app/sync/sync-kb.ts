@@ -2,7 +2,7 @@
 // are committed, the remote's pulled (rebase), the merged logs replayed and the rewritten
 // fields committed, then pushed. Plain git does the same by hand; kb sync only refuses
 // where a person must decide: other uncommitted changes, or a conflict outside the fields.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
@@ -78,7 +78,9 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const listed = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
   if (listed.signal === 'SIGINT') throw new GitError(`git ls-remote ${remote}: interrupted (Ctrl-C); nothing was pulled or pushed: run kb sync again`, { interrupted: true });
   if (listed.code === 0) {
+    const tempsBefore = mergeTempFiles(top);
     const pull = outlivingCtrlC(() => git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true }));
+    removeNewMergeTempFiles(top, tempsBefore);
     const interrupted = pull.signal === 'SIGINT';
     if (pull.code !== 0) {
       const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
@@ -131,6 +133,43 @@ function outlivingCtrlC<T>(run: () => T): T {
     return run();
   } finally {
     process.off('SIGINT', outlive);
+  }
+}
+
+/**
+ * git's temporary copies of a note's three versions for a merge driver (%O %A %B):
+ * ".merge_file_" and six characters, in the worktree's top. git (2.39 at least) makes them with
+ * mkstemp and, dying midway, leaves them there: a full disk ("fatal: unable to write
+ * temp-file"), a Ctrl-C while the driver ran. kb's driver itself writes only into them.
+ */
+const MERGE_TEMP_FILE = /^\.merge_file_[A-Za-z0-9]{6}$/;
+
+function mergeTempFiles(top: string): Set<string> {
+  try {
+    return new Set(readdirSync(top).filter((name) => MERGE_TEMP_FILE.test(name)));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Removes the merge temporary files that appeared during kb sync's own pull (found as a user: a
+ * pull stopped by a full disk left them in the repository's top). One there before, or one git
+ * tracks, may be the user's: it stays.
+ */
+function removeNewMergeTempFiles(top: string, before: ReadonlySet<string>): void {
+  const appeared = [...mergeTempFiles(top)].filter((name) => !before.has(name));
+  if (appeared.length === 0) return;
+  const listed = git(top, ['ls-files', '-z', '--', ...appeared.map((name) => `:(literal)${name}`)], { allowFail: true });
+  if (listed.code !== 0) return; // which are tracked is unknown: none is taken for git's
+  const tracked = new Set(listed.stdout.split('\0'));
+  for (const name of appeared) {
+    if (tracked.has(name)) continue;
+    try {
+      rmSync(join(top, name), { force: true });
+    } catch {
+      // Not removable: left as git left it, the sync's own error says what went wrong.
+    }
   }
 }
 
