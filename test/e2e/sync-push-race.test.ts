@@ -1,10 +1,11 @@
 // kb sync's push refused because the remote moved after the pull (the other clone pushed
 // meanwhile): found as a user, kb said only "error: failed to push some refs to ...". kb sync
 // pulls, replays and pushes once more itself, and says plainly when the remote moved again.
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, tempDir } from '../helpers/kb-cli.ts';
 import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -53,4 +54,23 @@ describe('kb sync when the remote moves while it pushes', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toBe('kb: sync: git push origin main: the remote received other commits again while kb sync pulled and pushed: run kb sync again\n');
   });
+
+  it('says a Ctrl-C during the push keeps the commits, and to run it again (exit 130)', async () => {
+    const { b, ids } = twoClones();
+    rate(b, ids[0], 'good');
+    const started = join(tempDir('kb-hook-'), 'started');
+    git(b, 'config', 'remote.origin.receivepack', `touch ${quote(started)}; sleep 30; git-receive-pack`);
+    const child = spawn(process.execPath, [kbBin, '--kb', b, 'sync'], { env: kbEnv(tempDir('kb-home-')), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
+    for (let i = 0; i < 400 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(started)).toBe(true);
+    process.kill(-child.pid!, 'SIGINT'); // the whole process group, as a terminal sends it
+    expect(await code).toBe(130);
+    expect(stderr).toBe("kb: sync: git push origin main: interrupted (Ctrl-C); this clone's commits are kept: run kb sync again to push them\n");
+    expect(git(b, 'log', '-1', '--format=%s')).toMatch(/^kb sync: reviews from device/);
+    git(b, 'config', '--unset', 'remote.origin.receivepack');
+    expect(sync(b).stdout).toMatch(/^pushed to origin\/main$/m);
+  }, 60_000);
 });
