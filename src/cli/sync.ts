@@ -21,7 +21,8 @@ export function register(program: Command): void {
         'alone; another device\'s log changed here is what a git command stopped midway leaves), while a rebase\n' +
         "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
         "leaving git's conflict for you (a pull stopped otherwise, by a full disk or Ctrl-C, it takes back with\n" +
-        'git rebase --abort). Ratings made meanwhile are kept in the database and appended to\n' +
+        'git rebase --abort, removing the .merge_file_* copies git left for the driver). A push refused\n' +
+        'because the remote moved meanwhile (the other clone pushed) is pulled and pushed once more. Ratings made meanwhile are kept in the database and appended to\n' +
         'the log (and the notes written) by the first kb command after git\'s operation ends.'),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {

@@ -2,7 +2,7 @@
 // are committed, the remote's pulled (rebase), the merged logs replayed and the rewritten
 // fields committed, then pushed. Plain git does the same by hand; kb sync only refuses
 // where a person must decide: other uncommitted changes, or a conflict outside the fields.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
@@ -74,11 +74,49 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const noteChange = (path: string) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
   const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device, noteChange));
 
+  // The push is refused when the remote moved since the pull (the other clone pushed meanwhile,
+  // found as a user: kb said only "error: failed to push some refs"). kb sync then pulls,
+  // replays and pushes once more itself; a remote that moves again is said as such.
   let pulled: string | null = null;
+  let eventsAfter = eventsBefore;
+  let committedAfter = false;
+  for (let attempt = 1; ; attempt++) {
+    pulled = pullFromRemote(top, remote, branch) ?? pulled;
+    eventsAfter = await steps.replay();
+    committedAfter = commitReviewChanges(top, inKb, kbChanged, ownLog, () => 'review fields from the merged review logs') !== null || committedAfter;
+    const push = outlivingCtrlC(() => git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`], { allowFail: true }));
+    if (push.code === 0) {
+      // --porcelain marks a ref the remote already had with '=': then nothing was sent.
+      const sent = !/^=\t/m.test(push.stdout);
+      return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: sent ? `${remote}/${branch}` : null, remote: `${remote}/${branch}` };
+    }
+    const failure = `git push ${remote} ${branch}`;
+    if (push.signal === 'SIGINT') {
+      throw new GitError(`${failure}: interrupted (Ctrl-C); this clone's commits are kept: run kb sync again to push them`, { interrupted: true });
+    }
+    // The ref's line: "!\t<src>:<dst>\t[rejected] (fetch first)" when the remote has commits
+    // this clone lacks; "[remote rejected] (failed to update ref)" when they arrived while this
+    // push was under way (or the remote could not write: a second try then says so again).
+    const refused = /^!\t[^\t]*\t(.*)$/m.exec(push.stdout)?.[1];
+    const stale = refused !== undefined && /^\[rejected\] \((fetch first|non-fast-forward)\)/.test(refused);
+    const raced = refused !== undefined && /^\[remote rejected\] \((failed to update ref|cannot lock ref)/.test(refused);
+    if ((stale || raced) && attempt === 1) continue;
+    if (stale) throw new GitError(`${failure}: the remote received other commits again while kb sync pulled and pushed: run kb sync again`);
+    throw new GitError(`${failure}: ${refused ?? gitComplaint(push)}`);
+  }
+}
+
+/**
+ * git pull --rebase from `remote`'s `branch`, when the remote has it; returns what was pulled, or
+ * null when the remote has no such branch yet. Throws (SyncRefused, GitError) saying what stopped it.
+ */
+function pullFromRemote(top: string, remote: string, branch: string): string | null {
   const listed = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
   if (listed.signal === 'SIGINT') throw new GitError(`git ls-remote ${remote}: interrupted (Ctrl-C); nothing was pulled or pushed: run kb sync again`, { interrupted: true });
   if (listed.code === 0) {
+    const tempsBefore = mergeTempFiles(top);
     const pull = outlivingCtrlC(() => git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true }));
+    removeNewMergeTempFiles(top, tempsBefore);
     const interrupted = pull.signal === 'SIGINT';
     if (pull.code !== 0) {
       const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
@@ -108,15 +146,9 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
       }
       throw new GitError(interrupted ? `${failure}: run kb sync again` : failure, { interrupted });
     }
-    pulled = `${remote}/${branch}`;
+    return `${remote}/${branch}`;
   }
-
-  const eventsAfter = await steps.replay();
-  const committedAfter = commitReviewChanges(top, inKb, kbChanged, ownLog, () => 'review fields from the merged review logs') !== null;
-  // --porcelain marks a ref the remote already had with '=': then nothing was sent.
-  const push = outlivingCtrlC(() => git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]));
-  const sent = !/^=\t/m.test(push.stdout);
-  return { committedBefore, pulled, eventsBefore, eventsAfter, committedAfter, pushed: sent ? `${remote}/${branch}` : null, remote: `${remote}/${branch}` };
+  return null;
 }
 
 /**
@@ -131,6 +163,43 @@ function outlivingCtrlC<T>(run: () => T): T {
     return run();
   } finally {
     process.off('SIGINT', outlive);
+  }
+}
+
+/**
+ * git's temporary copies of a note's three versions for a merge driver (%O %A %B):
+ * ".merge_file_" and six characters, in the worktree's top. git (2.39 at least) makes them with
+ * mkstemp and, dying midway, leaves them there: a full disk ("fatal: unable to write
+ * temp-file"), a Ctrl-C while the driver ran. kb's driver itself writes only into them.
+ */
+const MERGE_TEMP_FILE = /^\.merge_file_[A-Za-z0-9]{6}$/;
+
+function mergeTempFiles(top: string): Set<string> {
+  try {
+    return new Set(readdirSync(top).filter((name) => MERGE_TEMP_FILE.test(name)));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * Removes the merge temporary files that appeared during kb sync's own pull (found as a user: a
+ * pull stopped by a full disk left them in the repository's top). One there before, or one git
+ * tracks, may be the user's: it stays.
+ */
+function removeNewMergeTempFiles(top: string, before: ReadonlySet<string>): void {
+  const appeared = [...mergeTempFiles(top)].filter((name) => !before.has(name));
+  if (appeared.length === 0) return;
+  const listed = git(top, ['ls-files', '-z', '--', ...appeared.map((name) => `:(literal)${name}`)], { allowFail: true });
+  if (listed.code !== 0) return; // which are tracked is unknown: none is taken for git's
+  const tracked = new Set(listed.stdout.split('\0'));
+  for (const name of appeared) {
+    if (tracked.has(name)) continue;
+    try {
+      rmSync(join(top, name), { force: true });
+    } catch {
+      // Not removable: left as git left it, the sync's own error says what went wrong.
+    }
   }
 }
 
