@@ -15,7 +15,10 @@ import { labNames } from '../../lab/lab-names.ts';
 import { runChangesText, singleRunFigures, type StoredResult, type StoredSettings } from '../../lab/history.ts';
 
 function measuredText(check: StoredCheck): string {
-  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMeasured(check.metric, check.measured);
+  // Against a server: where the ratio's figures came from, as kb lab's report says it.
+  const notes = [check.measured === null ? (check.problem ?? 'not measured') : null, check.sides ?? null].filter((note) => note !== null).join('; ');
+  const measured = check.measured === null ? '?' : formatMeasured(check.metric, check.measured);
+  const value = notes ? `${measured} (${notes})` : measured;
   const where = check.at !== null && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
   return `${check.metric} = ${value}${where}; expected ${check.op} ${check.value}`;
 }
