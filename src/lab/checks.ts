@@ -126,12 +126,33 @@ export interface RequestSide {
  */
 export type MetricBounds = Record<string, { lower: number; upper: number }>;
 
+/**
+ * What a server measured itself (its /metrics), under the lab's names: for a run against a
+ * server (--endpoint), beside what kb's client measured. A run's metrics hold the client's
+ * figures and those only the server has (queue_wait.*, prefill_first.*); the server's own
+ * readings of what the client also measures (its TTFT) are here alone.
+ */
+export interface ServerFigures {
+  metrics: MeasuredMetrics;
+  bounds?: MetricBounds;
+}
+
+/** The names a client measures of any run (requestSide below): the rest of a server run's figures are the server's. */
+const REQUEST_SIDE_FAMILIES = ['ttft', 'tpot', 'itl', 'latency'];
+const REQUEST_SIDE_SCALARS = ['requests', 'requests_failed', 'prompt_tokens', 'output_tokens', 'duration', 'throughput.output_tps', 'throughput.total_tps', 'throughput.requests_per_s', 'goodput.requests_per_s'];
+
+export function isRequestSideMetric(name: string): boolean {
+  return REQUEST_SIDE_SCALARS.includes(name) || REQUEST_SIDE_FAMILIES.includes(name.split('.')[0]);
+}
+
 export interface CheckInput {
   /** A single run's metrics; for a sweep, null. */
   single: MeasuredMetrics | null;
   singleBounds?: MetricBounds;
+  /** A single run against a server: what the server measured itself. */
+  singleServer?: ServerFigures;
   /** A sweep's points in order: label and metrics. */
-  points: Array<{ label: string; metrics: MeasuredMetrics; bounds?: MetricBounds }>;
+  points: Array<{ label: string; metrics: MeasuredMetrics; bounds?: MetricBounds; server?: ServerFigures }>;
   /** A sweep's own metrics (fit, knee, SLO limit, probe), computed across its points. */
   sweep?: MeasuredMetrics;
 }
@@ -145,6 +166,12 @@ export interface CheckOutcome {
   /** null: could not be evaluated (metric missing from this run, division by zero). */
   pass: boolean | null;
   problem: string | null;
+  /**
+   * Where a ratio's two figures came from in a run against a server, or null when from one
+   * place as ever: "both from the server's /metrics", or, where the server gives only one of
+   * them, that it compares the server's figure with kb's client's (two clocks, two paths).
+   */
+  sides: string | null;
 }
 
 export function compare(measured: number, op: CheckOp, value: number): boolean {
@@ -168,24 +195,54 @@ interface Known {
   ranged: string | null;
 }
 
-function lookup(input: CheckInput, term: MetricTerm, point: string | null): Known | null {
+function pointOf(input: CheckInput, term: MetricTerm, point: string | null) {
+  const label = term.at ?? point;
+  return label === null ? { metrics: input.single, bounds: input.singleBounds, server: input.singleServer } : input.points.find((p) => p.label === label);
+}
+
+function lookup(input: CheckInput, term: MetricTerm, point: string | null, side: 'run' | 'server' = 'run'): Known | null {
   if (isSweepMetric(term.metric)) {
     const value = input.sweep?.[term.metric];
     return typeof value === 'number' && Number.isFinite(value) ? { value, lower: value, upper: value, ranged: null } : null;
   }
-  const label = term.at ?? point;
-  const found = label === null ? { metrics: input.single, bounds: input.singleBounds } : input.points.find((p) => p.label === label);
+  const at = pointOf(input, term, point);
+  const found = side === 'server' ? at?.server : at;
   const value = found?.metrics?.[term.metric];
   if (typeof value !== 'number' || !Number.isFinite(value)) return null;
   const range = found?.bounds?.[term.metric];
   return range ? { value, lower: range.lower, upper: range.upper, ranged: term.metric } : { value, lower: value, upper: value, ranged: null };
 }
 
-function measureAt(input: CheckInput, check: CheckSpec, point: string | null): Known | { problem: string } {
-  const top = lookup(input, check.numerator, point);
+/** Of a run against a server, whether the run's figure for `term` is the server's (a client cannot see admission or prefill). */
+function serverOnly(input: CheckInput, term: MetricTerm, point: string | null): boolean {
+  return !isSweepMetric(term.metric) && !isRequestSideMetric(term.metric) && pointOf(input, term, point)?.server?.metrics[term.metric] !== undefined;
+}
+
+/**
+ * Which figures a ratio divides in a run against a server. "queue wait >= 80% of TTFT p99"
+ * took queue wait from the server's /metrics and TTFT from kb's client: two clocks, and the
+ * client's TTFT adds the network and the client's own overhead. Where the server measured
+ * both, both are the server's; where it measured only one, the ratio mixes them and says so.
+ */
+function ratioSides(input: CheckInput, check: CheckSpec, point: string | null): { side: 'run' | 'server'; sides: string | null } {
+  const { numerator, denominator } = check;
+  if (denominator === null) return { side: 'run', sides: null };
+  const [top, bottom] = [serverOnly(input, numerator, point), serverOnly(input, denominator, point)];
+  if (top === bottom) return { side: 'run', sides: null };
+  const client = top ? denominator : numerator;
+  if (lookup(input, client, point, 'server') !== null && lookup(input, top ? numerator : denominator, point, 'server') !== null) {
+    return { side: 'server', sides: "both from the server's /metrics" };
+  }
+  const server = top ? numerator : denominator;
+  return { side: 'run', sides: `mixed: ${server.metric} from the server's /metrics, ${client.metric} from kb's client, the server giving none usable; two clocks, the client's with the network in it` };
+}
+
+function measureAt(input: CheckInput, check: CheckSpec, point: string | null): (Known & { sides: string | null }) | { problem: string } {
+  const { side, sides } = ratioSides(input, check, point);
+  const top = lookup(input, check.numerator, point, side);
   if (top === null) return { problem: `${check.numerator.metric} was not measured` };
-  if (!check.denominator) return top;
-  const bottom = lookup(input, check.denominator, point);
+  if (!check.denominator) return { ...top, sides };
+  const bottom = lookup(input, check.denominator, point, side);
   if (bottom === null) return { problem: `${check.denominator.metric} was not measured` };
   if (bottom.value === 0) return { problem: `${check.denominator.metric} is 0, the ratio is undefined` };
   // Metrics are times, rates and counts (never negative): the ratio's range comes from the ends.
@@ -195,6 +252,7 @@ function measureAt(input: CheckInput, check: CheckSpec, point: string | null): K
     lower: Math.min(top.value / bottom.value, ...ratios),
     upper: Math.max(top.value / bottom.value, ...ratios),
     ranged: top.ranged ?? bottom.ranged,
+    sides,
   };
 }
 
@@ -233,7 +291,7 @@ export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome
   const fixed = (term: MetricTerm) => term.at !== null || isSweepMetric(term.metric);
   const pinned = fixed(check.numerator) && (check.denominator === null || fixed(check.denominator));
   const points: Array<string | null> = input.single !== null || pinned ? [null] : input.points.map((p) => p.label);
-  if (points.length === 0) return { check, measured: null, at: null, pass: null, problem: 'no points were measured' };
+  if (points.length === 0) return { check, measured: null, at: null, pass: null, problem: 'no points were measured', sides: null };
   // A check at a point this run left out (--points 1,2,4 and decode.tokens_per_s@128) said
   // "decode.tokens_per_s was not measured", as if the metric were missing at every point.
   if (input.single === null && input.points.length > 0) {
@@ -241,15 +299,18 @@ export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome
     const missing = pointsNotMeasured(check, measured);
     if (missing.length > 0) {
       const which = missing.length === 1 ? `point ${missing[0]} was` : `points ${labelList(missing)} were`;
-      return { check, measured: null, at: null, pass: null, problem: `${which} not measured in this run, which measured ${labelList(measured)}` };
+      return { check, measured: null, at: null, pass: null, problem: `${which} not measured in this run, which measured ${labelList(measured)}`, sides: null };
     }
   }
   let worst: { measured: number; at: string | null } | null = null;
   let failedOutright = false;
   let undecided: { known: Known; at: string | null } | null = null;
+  // Where the figures came from: the same at every point of a run against one server.
+  let sides: string | null = null;
   for (const point of points) {
     const result = measureAt(input, check, point);
-    if ('problem' in result) return { check, measured: null, at: point, pass: null, problem: point === null ? result.problem : `at ${point}: ${result.problem}` };
+    if ('problem' in result) return { check, measured: null, at: point, pass: null, problem: point === null ? result.problem : `at ${point}: ${result.problem}`, sides: null };
+    sides ??= result.sides;
     const [low, high] = [compare(result.lower, check.op, check.value), compare(result.upper, check.op, check.value)];
     // A range that straddles the expected value cannot say which side the truth is on.
     if (low !== high) undecided ??= { known: result, at: point };
@@ -260,9 +321,9 @@ export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome
   if (undecided !== null && !failedOutright) {
     const { known } = undecided;
     const span = check.denominator ? ` (the ratio lies in ${boundText(known.lower, check.value)}-${boundText(known.upper, check.value)})` : '';
-    return { check, measured: null, at: undecided.at, pass: null, problem: `${known.ranged} is only known to lie in a /metrics bucket${span}, either side of ${check.value}` };
+    return { check, measured: null, at: undecided.at, pass: null, problem: `${known.ranged} is only known to lie in a /metrics bucket${span}, either side of ${check.value}`, sides };
   }
-  return { check, measured, at, pass: compare(measured, check.op, check.value), problem: null };
+  return { check, measured, at, pass: compare(measured, check.op, check.value), problem: null, sides };
 }
 
 export function evaluateChecks(checks: readonly CheckSpec[], input: CheckInput): CheckOutcome[] {

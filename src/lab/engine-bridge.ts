@@ -1,7 +1,7 @@
 // The one place the lab runner meets the engine: lab settings -> the engine's benchmark
 // options, and the benchmark report -> the flat lab metrics that checks and history read.
 import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport, formatReport, type LengthSpec, percentile, type Percentiles, requestMetrics, type RequestTimeline, type DeviceSpec } from '../engine/index.ts';
-import { metricCollector, type MeasuredMetrics, type MetricBounds } from './checks.ts';
+import { metricCollector, type MeasuredMetrics, type MetricBounds, type ServerFigures } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
 import type { LabSettings, Length } from './lab-settings.ts';
@@ -12,6 +12,8 @@ export interface PointRun {
   metrics: MeasuredMetrics;
   /** Metrics only known to lie in a range (a server's histogram buckets); none from the bundled engine. */
   bounds?: MetricBounds;
+  /** A server's own figures (--endpoint), its TTFT beside the client's; none from the bundled engine. */
+  server?: ServerFigures;
   /** The engine's report (JSON-safe), or null when nothing was measured. */
   report: BenchmarkReport | null;
   table: string;

@@ -57,6 +57,20 @@ function singleMetrics(result: StoredResult): Record<string, number> | null {
   return points.length === 1 && points[0].label === null && !points[0].partial ? points[0].metrics : null;
 }
 
+/**
+ * A single-run lab's figures worth showing (its checks' and chart's metrics, then TTFT p99 and
+ * throughput), in that order; none for a sweep, an interrupted run or one that measured nothing.
+ * One run is enough: kb lab history and a card's lab line and panel show them for any run,
+ * not only where two runs are compared.
+ */
+export function singleRunFigures(result: StoredResult): Array<{ metric: string; value: number }> {
+  const metrics = singleMetrics(result);
+  if (!metrics) return [];
+  return shownMetrics(result)
+    .filter((metric) => metrics[metric] !== undefined)
+    .map((metric) => ({ metric, value: metrics[metric] }));
+}
+
 /** A run with at least one point measured to its end: one that can be compared with another. */
 function measuredToTheEnd(run: LabRunRow): boolean {
   return run.finishedAt !== null && run.status !== 'failed' && ((run.result as StoredResult | null)?.points ?? []).some((p) => !p.partial);
@@ -239,10 +253,9 @@ export function historyText(name: string, title: string | null, runs: readonly L
   for (const run of runs) {
     const result = (run.result ?? {}) as StoredResult;
     out.push(...runLines(run, columns, width));
-    const metrics = singleMetrics(result);
-    if (metrics) {
-      const shown = shownMetrics(result).filter((m) => metrics[m] !== undefined);
-      out.push(`${DETAIL_INDENT}${shown.map((m) => `${m} ${formatMetric(m, metrics[m])}`).join(' · ')}`);
+    const figures = singleRunFigures(result);
+    if (figures.length > 0) {
+      out.push(`${DETAIL_INDENT}${figures.map(({ metric, value }) => `${metric} ${formatMetric(metric, value)}`).join(' · ')}`);
     } else if ((result.points ?? []).length > 1) {
       const swept = sweptRun(run);
       out.push(`${DETAIL_INDENT}${sweptPointsText(swept, (result.points ?? []).map((p) => p.label ?? '-'))}`);

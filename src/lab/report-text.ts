@@ -46,7 +46,10 @@ function checkLine(outcome: CheckOutcome, color: boolean): string {
   const { check } = outcome;
   const mark = outcome.pass === null ? '?' : outcome.pass ? '✓' : '✗';
   const paint = (text: string) => (!color || outcome.pass === null ? text : `\x1b[${outcome.pass ? 32 : 31}m${text}\x1b[39m`);
-  const measured = outcome.measured === null ? `? (${outcome.problem})` : formatMeasured(check.text, outcome.measured);
+  // Against a server: where the ratio's figures came from (the server's clock, or both clocks mixed).
+  const notes = [outcome.measured === null ? outcome.problem : null, outcome.sides].filter((note) => note !== null).join('; ');
+  const value = outcome.measured === null ? '?' : formatMeasured(check.text, outcome.measured);
+  const measured = notes ? `${value} (${notes})` : value;
   const where = outcome.at !== null && check.numerator.at === null ? ` (worst at ${outcome.at})` : '';
   const word = outcome.pass === null ? 'not evaluated' : outcome.pass ? 'reproduced' : 'not reproduced';
   return `  ${paint(`${mark} ${check.say}`)}\n      ${check.text} = ${measured}${where}; expected ${check.op} ${check.value} — ${word}`;

@@ -4,7 +4,7 @@
 import type { KbDatabase } from '../store/db.ts';
 import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.ts';
 import { isSweepMetric, isSweepShapeMetric } from './metrics.ts';
-import { evaluateChecks, labelList, POINTS_LEFT_OUT, type CheckOutcome, type MeasuredMetrics, type MetricBounds } from './checks.ts';
+import { evaluateChecks, labelList, POINTS_LEFT_OUT, type CheckOutcome, type MeasuredMetrics, type MetricBounds, type ServerFigures } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
@@ -46,6 +46,8 @@ export interface LabPointResult {
   metrics: MeasuredMetrics;
   /** Metrics only known to lie in a range (an endpoint's /metrics buckets). */
   bounds?: MetricBounds;
+  /** What the server measured itself (--endpoint): checks divide its figures by its own. */
+  server?: ServerFigures;
   /** The engine's full benchmark report (JSON-safe). */
   report: unknown;
   /** The report as the seed-003 text table. */
@@ -191,7 +193,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     backend = run.backend ?? backend;
     if (lab.chart?.roofline && probe === null && run.backend === 'cpu' && !signal?.aborted) probe = probeMachine(await engineProbeKernel());
     if (run.report !== null) {
-      points.push({ label: point.label, settings: point.settings, metrics: run.metrics, ...(run.bounds ? { bounds: run.bounds } : {}), report: run.report, table: run.table, partial: !run.completed });
+      points.push({ label: point.label, settings: point.settings, metrics: run.metrics, ...(run.bounds ? { bounds: run.bounds } : {}), ...(run.server ? { server: run.server } : {}), report: run.report, table: run.table, partial: !run.completed });
     }
     if (!run.completed) break;
   }
@@ -235,8 +237,8 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const evaluated = evaluateChecks(
     lab.expect,
     lab.sweep
-      ? { single: null, points: complete.map((p) => ({ label: p.label!, metrics: p.metrics, bounds: p.bounds })), sweep: sweepMetrics }
-      : { single: points[0] && !points[0].partial ? points[0].metrics : null, singleBounds: points[0]?.bounds, points: [] },
+      ? { single: null, points: complete.map((p) => ({ label: p.label!, metrics: p.metrics, bounds: p.bounds, server: p.server })), sweep: sweepMetrics }
+      : { single: points[0] && !points[0].partial ? points[0].metrics : null, singleBounds: points[0]?.bounds, singleServer: points[0]?.server, points: [] },
   );
   // Checks are judged on complete measurements only; say why one was not judged. A sweep cut
   // short has fewer points than its fit, knee and limits were made for (a two-point fit gave an
@@ -326,10 +328,12 @@ export interface StoredCheck {
   at: string | null;
   pass: boolean | null;
   problem: string | null;
+  /** A ratio's sources in a run against a server (CheckOutcome.sides); absent in runs stored before it. */
+  sides?: string | null;
 }
 
 export function checkJson(c: CheckOutcome): StoredCheck {
-  return { metric: c.check.text, op: c.check.op, value: c.check.value, say: c.check.say, measured: c.measured, at: c.at, pass: c.pass, problem: c.problem };
+  return { metric: c.check.text, op: c.check.op, value: c.check.value, say: c.check.say, measured: c.measured, at: c.at, pass: c.pass, problem: c.problem, sides: c.sides };
 }
 
 /** Everything about a run for `--json`, the per-request timelines included. */

@@ -153,6 +153,12 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
   return (
     <Box flexDirection="column">
       <Text bold>{`lab ${outcome.lab}: ${outcome.title}`}</Text>
+      {outcome.figures.length > 0 ? (
+        <Box marginTop={1}>
+          {/* Broken between figures, never inside one. */}
+          <Text>{packParts(outcome.figures, ' · ', width).join('\n')}</Text>
+        </Box>
+      ) : null}
       {outcome.chart.length > 0 ? (
         <Box flexDirection="column" marginTop={1}>
           {/* Wrapped by kb as kb lab prints it, a note under its label ("SLO: ", "Growth exponent ..."); Ink's wrap began the next row at column 0 with the space it broke at. */}

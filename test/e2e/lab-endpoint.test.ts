@@ -4,8 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/kb-cli.ts';
+import { repoRoot, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { runKbAsync, spawnKb } from '../helpers/kb-cli-async.ts';
 import { startFakeServer, type FakeServer } from '../helpers/fake-openai-server.ts';
 
@@ -70,6 +71,38 @@ describe('kb lab --endpoint', () => {
     expect(history.stdout).toContain(`endpoint ${server.url} · gpt2 · 0.0.0-fake`);
     const compare = await runKbAsync(['lab', 'compare', '1', '2'], { env });
     expect(compare.stdout).toMatch(/#2 ran on endpoint http/);
+  }, 60_000);
+
+  it("a check dividing the server's queue wait by TTFT takes the server's own TTFT, or says it mixes the two", async () => {
+    // Means, which a histogram gives exactly: the fake server's queue waits fall in vLLM's first bucket (under 300 ms).
+    const lab = readFileSync(join(repoRoot, 'lab/ttft-breakdown.md'), 'utf8').replace(
+      /^expect:\n(?: .*\n)+/m,
+      ['expect:', '  - metric: queue_wait.mean / ttft.mean', '    op: ">="', '    value: 0.1', '    say: queue wait is most of TTFT', '  - metric: ttft.p99 / tpot.p50', '    op: ">="', '    value: 1', '    say: the client alone', ''].join('\n'),
+    );
+    const root = writeKb({ 'lab/split.md': lab });
+    const run = async (server: FakeServer) => {
+      const text = await runKbAsync(['--kb', root, 'lab', 'split', '--endpoint', server.url, ...small], { env: WIDE });
+      expect(text.code, text.stderr).toBe(0);
+      return text.stdout;
+    };
+    const both = await run(await serve({ slots: 4, prefillMs: 3, decodeMs: 1 }));
+    expect(both).toMatch(/queue_wait\.mean \/ ttft\.mean = [\d.]+ \(both from the server's \/metrics\); expected >= 0\.1/);
+    expect(both).toMatch(/ttft\.p99 \/ tpot\.p50 = [\d.]+; expected >= 1/);
+    const mixed = await run(await serve({ slots: 4, prefillMs: 3, decodeMs: 1, ttftHistogram: false }));
+    expect(mixed).toMatch(
+      /queue_wait\.mean \/ ttft\.mean = [\d.]+ \(mixed: queue_wait\.mean from the server's \/metrics, ttft\.mean from kb's client, the server giving none usable; two clocks, the client's with the network in it\); expected >= 0\.1/,
+    );
+    // Stored with the run: kb lab history --json and a card's lab panel say it too.
+    const db = new Database(join(root, '.kb/kb.db'), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT result FROM lab_runs WHERE lab = 'split' ORDER BY id").all() as Array<{ result: string }>;
+      expect(rows.map((row) => (JSON.parse(row.result) as { checks: Array<{ sides: string | null }> }).checks[0].sides)).toEqual([
+        "both from the server's /metrics",
+        expect.stringMatching(/^mixed: /),
+      ]);
+    } finally {
+      db.close();
+    }
   }, 60_000);
 
   it('lists failed requests with their reasons, and says when the server has no metrics', async () => {

@@ -29,6 +29,21 @@ function labKb(): string {
   return root;
 }
 
+/**
+ * A lab of the learner's own with no `expect:`: a run of it has figures but no expectation to
+ * measure them (its card's back read "mine · reproduced · <1m ago", and its panel no figure at all).
+ */
+function ownLabKb(): string {
+  const bundled = readFileSync(join(repoRoot, 'lab/ttft-breakdown.md'), 'utf8').replace(/^backend: cpu$/m, 'backend: sim');
+  const own = bundled.replace(/^expect:\n(?: .*\n)+/m, '');
+  if (own === bundled) throw new Error('lab/ttft-breakdown.md no longer has an expect: block; update this test');
+  const card = CARDS.replace('lab: ttft-breakdown', 'lab: mine');
+  const root = writeKb({ 'cards/metrics.md': card, 'lab/mine.md': own });
+  const scan = runKb(['--kb', root, 'scan']);
+  if (scan.code !== 0) throw new Error(`kb scan failed: ${scan.stderr}`);
+  return root;
+}
+
 function storedRuns(root: string): Array<{ lab: string; status: string }> {
   const db = new Database(join(root, '.kb/kb.db'), { readonly: true });
   try {
@@ -61,11 +76,34 @@ describe('a card\'s lab from kb review and kb quiz', () => {
     expect(report).toContain('Verdict: reproduced (2/2 expectations hold)');
     expect(report).toContain('✓ queue wait is at least 80% of TTFT p99');
     expect(report).toMatch(/queue_wait\.p99 \/ ttft\.p99 = 0\.\d+; expected >= 0\.8/);
+    // The figures the ratios are made of, as kb lab history shows them.
+    expect(report).toMatch(/queue_wait\.p99 \d+\.\d+ ms · ttft\.p99 \d+\.\d+ ms/);
     review.send('x');
     const back = await review.waitFor('Lab: ttft-breakdown · reproduced 2/2');
     expect(back).toContain('Queue wait: the request waits for its admission wave.');
     expect(back).toContain('1 Again');
     expect(storedRuns(root)).toEqual([{ lab: 'ttft-breakdown', status: 'ok' }]);
+    review.send('q');
+    await review.waitForExit();
+  }, TMUX_TEST_TIMEOUT_MS);
+
+  it('one stored run of a lab with no expectations: the card\'s back and the panel show its figures', async () => {
+    const root = ownLabKb();
+    const run = runKb(['--kb', root, 'lab', 'mine']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(storedRuns(root)).toEqual([{ lab: 'mine', status: 'ok' }]);
+    review = new TmuxKb();
+    review.start(root, 'review');
+    await review.waitFor('which part of TTFT dominates?');
+    review.send('Space');
+    const back = await review.waitFor('Lab: mine · ok · <1m ago');
+    expect(back).toMatch(/Lab: mine · ok · <1m ago · ttft\.p99 = \d+\.\d+ ms/);
+    expect(back).not.toContain('reproduced');
+    review.send('l');
+    const report = await review.waitFor('this lab states no expectations', 60_000);
+    expect(report).toMatch(/ttft\.p99 \d+\.\d+ ms · throughput\.output_tps \d+(\.\d+)? tokens\/s/);
+    review.send('x');
+    await review.waitFor('Lab: mine · ok · <1m ago · ttft.p99');
     review.send('q');
     await review.waitForExit();
   }, TMUX_TEST_TIMEOUT_MS);

@@ -15,6 +15,8 @@ export interface FakeServerOptions {
   /** Every Nth completion answers HTTP 500 (0: never). */
   failEvery?: number;
   metrics?: boolean;
+  /** false: /metrics without vllm:time_to_first_token_seconds (only the phase histograms). */
+  ttftHistogram?: boolean;
   tokenize?: boolean;
   version?: boolean;
   /** Answer 400 naming ignore_eos, as a strict OpenAI server would. */
@@ -186,7 +188,9 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       '# HELP vllm:num_requests_waiting Number of requests waiting to be processed.',
       '# TYPE vllm:num_requests_waiting gauge',
       `vllm:num_requests_waiting{${labels}} ${waiting.length.toFixed(1)}`,
-      ...Object.values(h).map((x) => x.text(labels)),
+      ...Object.entries(h)
+        .filter(([key]) => key !== 'ttft' || options.ttftHistogram !== false)
+        .map(([, x]) => x.text(labels)),
       '',
     ].join('\n');
   };

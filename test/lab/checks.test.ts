@@ -69,6 +69,40 @@ describe('checks', () => {
     expect(evaluateCheck(every, { single: null, points: [undecided, { label: '256', metrics: { 'ttft.p99': 200, 'queue_wait.p99': 190 } }] })).toMatchObject({ pass: null, at: '16' });
   });
 
+  describe('against a server: a ratio compares figures of one side', () => {
+    // The run's metrics: the client's TTFT, and the queue wait only the server sees (as endpointMetrics puts them).
+    const run = { 'queue_wait.p99': 850, 'ttft.p99': 1000, 'tpot.p50': 10 };
+
+    it("divides the server's queue wait by the server's own TTFT, not the client's", () => {
+      // The client's TTFT adds the network and the client: 850 / 1000 failed where the server's own 850 / 900 holds.
+      const server = { metrics: { 'queue_wait.p99': 850, 'ttft.p99': 900 } };
+      expect(evaluateCheck(ratio, { single: run, singleServer: server, points: [] })).toMatchObject({ measured: 850 / 900, pass: true, sides: "both from the server's /metrics" });
+      // The server's TTFT is a bucket estimate too: the check is judged on its whole bucket.
+      const bucketed = { ...server, bounds: { 'ttft.p99': { lower: 750, upper: 1000 } } };
+      expect(evaluateCheck(ratio, { single: run, singleServer: bucketed, points: [] })).toMatchObject({ pass: true, sides: "both from the server's /metrics" });
+      // In a sweep, at each point.
+      const every = parseCheck({ metric: 'queue_wait.p99 / ttft.p99', op: '>=', value: 0.8, say: 'x' }, ['1', '2']);
+      const points = [
+        { label: '1', metrics: run, server },
+        { label: '2', metrics: run, server: { metrics: { 'queue_wait.p99': 850, 'ttft.p99': 2000 } } },
+      ];
+      expect(evaluateCheck(every, { single: null, points })).toMatchObject({ measured: 850 / 2000, at: '2', pass: false, sides: "both from the server's /metrics" });
+    });
+
+    it('where the server gives no TTFT, mixes the two and says so', () => {
+      const outcome = evaluateCheck(ratio, { single: run, singleServer: { metrics: { 'queue_wait.p99': 850 } }, points: [] });
+      expect(outcome).toMatchObject({ measured: 0.85, pass: true });
+      expect(outcome.sides).toBe("mixed: queue_wait.p99 from the server's /metrics, ttft.p99 from kb's client, the server giving none usable; two clocks, the client's with the network in it");
+    });
+
+    it("a ratio of the client's own figures stays the client's, and a run on kb's engine says nothing", () => {
+      const client = parseCheck({ metric: 'ttft.p99 / tpot.p50', op: '>=', value: 1, say: 'x' }, null);
+      const server = { metrics: { 'queue_wait.p99': 850, 'ttft.p99': 900 } };
+      expect(evaluateCheck(client, { single: run, singleServer: server, points: [] })).toMatchObject({ measured: 100, sides: null });
+      expect(evaluateCheck(ratio, { single: run, points: [] })).toMatchObject({ measured: 0.85, sides: null });
+    });
+  });
+
   it('names the points a check needs that the sweep did not measure, not a metric "not measured"', () => {
     const labels = ['1', '2', '4', '8', '32', '128'];
     const ratio = parseCheck({ metric: 'decode.tokens_per_s@128 / decode.tokens_per_s@32', op: '<=', value: 2, say: 'flattens' }, labels);

@@ -55,6 +55,15 @@ describe('latestRunLine', () => {
     db.close();
   });
 
+  it('one run of a lab with no expectations: its headline figure, and no "reproduced" it did not test', () => {
+    const db = openDatabase(':memory:');
+    const only = startLabRun(db, { lab: 'mine', startedAt: 0, settings: {}, backend: 'cpu' });
+    const points = [{ label: null, partial: false, metrics: { 'ttft.p99': 16.27, 'throughput.output_tps': 129859.7 } }];
+    finishLabRun(db, only, { status: 'ok', finishedAt: 1000, result: { verdict: 'reproduced', checks: [], points } });
+    expect(latestRunLine(db, 'mine', 1000 + HOUR)).toBe('mine · ok · 1h ago · ttft.p99 = 16.27 ms');
+    db.close();
+  });
+
   it('with no complete run, gives the newest finished one: interrupted, or failed', () => {
     const db = openDatabase(':memory:');
     // Its figure is the first one it measured.

@@ -13,6 +13,7 @@ export function labOutcome(lab: string, overrides: Partial<CardLabOutcome> = {})
       { pass: true, say: 'queue wait is at least 80% of TTFT p99', measured: 'queue_wait.p99 / ttft.p99 = 0.937; expected >= 0.8' },
       { pass: true, say: 'prefill is a small part of TTFT p99', measured: 'prefill_first.p99 / ttft.p99 = 0.063; expected <= 0.2' },
     ],
+    figures: [],
     chart: [],
     note: null,
     runId: 7,

@@ -12,6 +12,7 @@ const outcome = {
   status: 'partial' as const,
   verdict: 'incomplete' as const,
   checks: [{ say: 'queue wait is at least 80% of TTFT p99', measured: 'queue_wait.p99 / ttft.p99 = ? (the run was interrupted before every request finished); expected >= 0.8', pass: null }],
+  figures: [],
   chart: [],
   note: null,
   runId: 7,

@@ -8,14 +8,17 @@ import type { KbDatabase } from '../../store/db.ts';
 import { describeSqliteFault } from '../../store/sqlite-fault.ts';
 import { describeFsFault, isFsFault } from '../../kb/fs-fault.ts';
 import { latestCompleteLabRun } from '../../store/lab-runs.ts';
-import { formatMeasured } from '../../lab/metrics.ts';
+import { formatMeasured, formatMetric } from '../../lab/metrics.ts';
 import type { StoredCheck } from '../../lab/run.ts';
 import { labRoots } from '../../kb/location.ts';
 import { labNames } from '../../lab/lab-names.ts';
-import { runChangesText, type StoredSettings } from '../../lab/history.ts';
+import { runChangesText, singleRunFigures, type StoredResult, type StoredSettings } from '../../lab/history.ts';
 
 function measuredText(check: StoredCheck): string {
-  const value = check.measured === null ? `? (${check.problem ?? 'not measured'})` : formatMeasured(check.metric, check.measured);
+  // Against a server: where the ratio's figures came from, as kb lab's report says it.
+  const notes = [check.measured === null ? (check.problem ?? 'not measured') : null, check.sides ?? null].filter((note) => note !== null).join('; ');
+  const measured = check.measured === null ? '?' : formatMeasured(check.metric, check.measured);
+  const value = notes ? `${measured} (${notes})` : measured;
   const where = check.at !== null && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
   return `${check.metric} = ${value}${where}; expected ${check.op} ${check.value}`;
 }
@@ -36,14 +39,22 @@ export function latestRunLine(db: KbDatabase, lab: string, now: number): string 
   const run = complete ?? newer;
   if (!run || run.finishedAt === null) return `${lab} · not run yet`;
   const since = complete && newer ? ` · a newer run ${newer.status === 'failed' ? 'failed' : 'was interrupted'}` : '';
-  const result = (run.result ?? {}) as { verdict?: string; checks?: StoredCheck[] };
+  const result = (run.result ?? {}) as StoredResult;
   const checks = result.checks ?? [];
   const ago = `${intervalLabel(Math.max(0, now - run.finishedAt))} ago`;
   if (run.status === 'failed') return `${lab} · failed · ${ago}`;
-  const verdict = `${result.verdict ?? run.status}${checks.length > 0 ? ` ${checksTally(checks)}` : ''}${run.status === 'partial' ? ' (interrupted)' : ''}`;
-  // The key figure: the first expectation's measured value, the number the lab is about.
+  // A lab with no expectations tested nothing: its stored verdict "reproduced" claimed a result it has not.
+  const said = checks.length > 0 ? `${result.verdict ?? run.status} ${checksTally(checks)}` : run.status;
+  const verdict = `${said}${run.status === 'partial' ? ' (interrupted)' : ''}`;
+  // The key figure: the first expectation's measured value, the number the lab is about; with
+  // none, the run's own headline figure (this one run is enough; the line showed no figure at all).
   const first = checks.find((check) => check.measured !== null);
-  const figure = first ? ` · ${first.metric} = ${formatMeasured(first.metric, first.measured as number)}` : '';
+  const headline = first ? null : (singleRunFigures(result)[0] ?? null);
+  const figure = first
+    ? ` · ${first.metric} = ${formatMeasured(first.metric, first.measured as number)}`
+    : headline
+      ? ` · ${headline.metric} = ${formatMeasured(headline.metric, headline.value)}`
+      : '';
   // A run with --set, a preset or against a server tested something else than the lab as
   // written (its own exercise says the expectations will then not hold): say so beside the
   // verdict, or "not reproduced" under the card reads as the lab failing to show the card's point.
@@ -67,7 +78,7 @@ export function cardLabRunner(db: KbDatabase, root: string): CardLabs {
 }
 
 async function runCardLab(db: KbDatabase, root: string, name: string, hooks: CardLabHooks): Promise<CardLabOutcome> {
-  const [{ loadLab }, { runLab, checkJson }, { chartLines }] = await Promise.all([
+  const [{ loadLab }, { runLab, checkJson, storedResult }, { chartLines }] = await Promise.all([
     import('../../lab/lab-files.ts'),
     import('../../lab/run.ts'),
     import('../../lab/chart-view.ts'),
@@ -89,6 +100,8 @@ async function runCardLab(db: KbDatabase, root: string, name: string, hooks: Car
     status: result.status,
     verdict: result.verdict,
     checks: result.checks.map((outcome) => cardLabCheck(checkJson(outcome))),
+    // As kb lab history shows a run: a lab with no expectations otherwise showed no figure at all.
+    figures: singleRunFigures(storedResult(result) as StoredResult).map(({ metric, value }) => `${metric} ${formatMetric(metric, value)}`),
     chart: result.chart ? chartLines(result.chart, { sweepKey: result.sweep?.key ?? null, sweepMetrics: result.sweepMetrics, chart: result.chart }) : [],
     note: result.note,
     runId: result.runId,

@@ -18,6 +18,8 @@ export interface CardLabOutcome {
   status: 'ok' | 'partial' | 'failed';
   verdict: 'reproduced' | 'not reproduced' | 'incomplete';
   checks: CardLabCheck[];
+  /** A single run's headline figures ("ttft.p99 16.27 ms"), as kb lab history shows them; empty for a sweep or an interrupted run. */
+  figures: string[];
   /** The lab's chart drawn as text lines; empty when the lab has no chart. */
   chart: string[];
   /** Why a run is partial or failed. */

@@ -4,7 +4,7 @@
 // ITL = the gaps between chunks, every request pooled; percentiles interpolated linearly.
 // The server-side split of TTFT comes from /metrics histogram deltas (server-histograms.ts).
 import { percentiles, type Percentiles } from '../../engine/index.ts';
-import { metricCollector, type MeasuredMetrics, type MetricBounds } from '../checks.ts';
+import { metricCollector, type MeasuredMetrics, type MetricBounds, type ServerFigures } from '../checks.ts';
 import { bucketQuantile, histogramDelta, serverHistograms, type BucketQuantile, type Histogram, type Scrape, type ServerHistogramKey } from './server-histograms.ts';
 import type { RequestOutcome } from './stream-client.ts';
 
@@ -161,6 +161,26 @@ export function endpointMetrics(client: ClientSummary, server: ServerSide): Meas
   const step = client.itlMs.p50;
   if (step > 0) put('itl.spike', client.itlMs.p99 / step);
   return out;
+}
+
+/**
+ * Everything the server measured itself, its TTFT included, under the lab's names: a check
+ * dividing a server figure by one the client also measures (queue_wait.p99 / ttft.p99) reads
+ * both from here, one clock, rather than the server's queue wait over the client's TTFT.
+ */
+export function endpointServerFigures(server: ServerSide): ServerFigures {
+  const metrics: MeasuredMetrics = {};
+  const bounds: MetricBounds = {};
+  const named = [...serverSeries(server), ...(server.available && server.series.ttft ? [['ttft', server.series.ttft] as [string, ServerSeries]] : [])];
+  for (const [metric, s] of named) {
+    for (const p of PERCENTILES) {
+      if (!resolved(s[p])) continue;
+      metrics[`${metric}.${p}`] = s[p].value;
+      bounds[`${metric}.${p}`] = { lower: s[p].lower, upper: s[p].upper };
+    }
+    if (Number.isFinite(s.meanMs)) metrics[`${metric}.mean`] = s.meanMs;
+  }
+  return { metrics, bounds };
 }
 
 /** The bucket each server-side percentile of endpointMetrics lies in: a check is judged on all of it. */

@@ -5,7 +5,7 @@
 import type { RequestTimeline, WorkloadSpec } from '../../engine/index.ts';
 import type { PointHooks, PointRun } from '../engine-bridge.ts';
 import type { LabSettings, Length } from '../lab-settings.ts';
-import { endpointBounds, endpointMetrics, serverSide, summarizeRequests, type ClientSummary, type MeasuredRequest, type ServerSide } from './measure.ts';
+import { endpointBounds, endpointMetrics, endpointServerFigures, serverSide, summarizeRequests, type ClientSummary, type MeasuredRequest, type ServerSide } from './measure.ts';
 import { planPrompts, promptSourceText, type PlannedRequest, type PromptSource } from './prompts.ts';
 import { endpointTable, type EndpointReportHeader } from './endpoint-report.ts';
 import { Semaphore } from './semaphore.ts';
@@ -169,6 +169,7 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
     completed,
     metrics: endpointMetrics(client, server),
     bounds: endpointBounds(server),
+    server: endpointServerFigures(server),
     report: { kind: 'endpoint', endpoint: { ...header, promptSource: plan.source }, client, server, runs },
     table: endpointTable(header, client, server),
     device: endpointDescription(session),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointBounds, endpointMetrics, serverSide, summarizeRequests, type MeasuredRequest } from '../../../src/lab/endpoint/measure.ts';
+import { endpointBounds, endpointMetrics, endpointServerFigures, serverSide, summarizeRequests, type MeasuredRequest } from '../../../src/lab/endpoint/measure.ts';
 import type { Histogram, Scrape } from '../../../src/lab/endpoint/server-histograms.ts';
 
 const ok = (sentAt: number, chunks: number[], outputTokens: number, promptTokens: number | null = 8): MeasuredRequest => ({
@@ -71,6 +71,28 @@ describe("endpoint metrics, vllm bench serve's definitions", () => {
     // Each percentile comes with its bucket, so a check is judged on all of it.
     expect(endpointBounds(server)['queue_wait.p50']).toEqual({ lower: 300, upper: 500 });
     expect(endpointBounds(server)['prefill_first.p99']).toBeUndefined();
+  });
+
+  it("gives the server's own figures, its TTFT included, for checks that divide one server figure by another", () => {
+    const h = (edges: number[], cumulative: number[], sum: number): Histogram => ({ edges, cumulative, count: cumulative.at(-1)!, sum });
+    const empty = (edges: number[]) => h(edges, edges.map(() => 0), 0);
+    const [latency, ttft] = [[0.3, 0.5, 0.8, Infinity], [0.1, 0.25, 0.5, 0.75, Infinity]];
+    const before: Scrape = new Map([
+      ['vllm:request_queue_time_seconds', empty(latency)],
+      ['vllm:time_to_first_token_seconds', empty(ttft)],
+    ]);
+    const after: Scrape = new Map([
+      ['vllm:request_queue_time_seconds', h(latency, [0, 5, 10, 10], 5)],
+      ['vllm:time_to_first_token_seconds', h(ttft, [0, 0, 5, 10, 10], 6)],
+    ]);
+    const figures = endpointServerFigures(serverSide(before, after));
+    expect(figures.metrics['queue_wait.p50']).toBeCloseTo(500);
+    expect(figures.metrics['ttft.p50']).toBeCloseTo(500);
+    expect(figures.metrics['ttft.mean']).toBeCloseTo(600);
+    expect(figures.bounds?.['ttft.p99']).toEqual({ lower: 500, upper: 750 });
+    // The run's own TTFT stays the client's.
+    expect(endpointMetrics(summary, serverSide(before, after))['ttft.mean']).toBeCloseTo(summary.ttftMs.mean);
+    expect(endpointServerFigures(serverSide(null, null))).toEqual({ metrics: {}, bounds: {} });
   });
 
   it('says why there is no server side', () => {
