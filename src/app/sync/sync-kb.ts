@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
 import { git, gitComplaint, GitError } from './git.ts';
-import { installMergeDriver } from './merge-driver.ts';
+import { installMergeDriver, MERGE_DRIVER_FAILED } from './merge-driver.ts';
 
 export class SyncRefused extends Error {
   constructor(message: string) {
@@ -120,7 +120,12 @@ function pullFromRemote(top: string, remote: string, branch: string): string | n
     const interrupted = pull.signal === 'SIGINT';
     if (pull.code !== 0) {
       const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
-      if (conflicted.length > 0 && !interrupted) {
+      // git (2.39) counts a failure of kb's merge driver (a full disk) as a conflict: kb said to
+      // resolve it and run git rebase --continue, which commits whatever the driver left. The
+      // driver says it failed in a line of its own; the rebase is then taken back below.
+      // (git's progress, "Rebasing (1/1)", ends in a carriage return before it.)
+      const driverFailures = pull.stderr.split(/[\r\n]+/).filter((line) => line.startsWith(MERGE_DRIVER_FAILED)).map((line) => line.slice(MERGE_DRIVER_FAILED.length));
+      if (conflicted.length > 0 && !interrupted && driverFailures.length === 0) {
         throw new SyncRefused(
           `git pull --rebase stopped on a conflict outside the review fields in ${conflicted[0]}${conflicted.length > 1 ? ` (and ${conflicted.length - 1} more)` : ''}: ` +
             'resolve it with git (git status, then git rebase --continue), then run kb sync again',
@@ -133,14 +138,18 @@ function pullFromRemote(top: string, remote: string, branch: string): string | n
             'commit it (git add, git commit) or move it away, then run kb sync again',
         );
       }
-      const failure = `git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`;
+      const failure =
+        `git pull --rebase ${remote} ${branch}: ` +
+        (driverFailures.length > 0
+          ? `kb's merge driver failed on ${driverFailures[0]}${driverFailures.length > 1 ? ` (and ${driverFailures.length - 1} more)` : ''}`
+          : gitComplaint(pull));
       // Stopped otherwise (found as a user: a full disk) git can leave its rebase in progress
       // with this device's commit not replayed, and git rebase --continue, as for a conflict,
       // then ends it without that commit: its ratings' lines gone from the log. kb sync began
       // this rebase and nothing of the user's is in it yet: it takes it back.
       if (gitOperationInProgress(top) === 'rebase') {
         if (git(top, ['rebase', '--abort'], { allowFail: true }).code === 0) {
-          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort): run kb sync again${interrupted ? ' to finish' : ' once that is fixed'}`, { interrupted });
+          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort), this device's commits kept: run kb sync again${interrupted ? ' to finish' : ' once that is fixed'}`, { interrupted });
         }
         throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`, { interrupted });
       }
