@@ -22,7 +22,9 @@ export function register(program: Command): void {
         "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
         "leaving git's conflict for you (a pull stopped otherwise, by a full disk, Ctrl-C or the merge driver\n" +
         'failing, it takes back with ' +
-        'git rebase --abort, removing the .merge_file_* copies git left for the driver). A push refused\n' +
+        'git rebase --abort, removing the .merge_file_* copies git left for the driver; when git cannot yet, the\n' +
+        'next kb sync does it first, removing a file in the way only when it is identical to its copy in\n' +
+        'this device\'s commit). A push refused\n' +
         'because the remote moved meanwhile (the other clone pushed) is pulled and pushed once more. Ratings made meanwhile are kept in the database and appended to\n' +
         'the log (and the notes written) by the first kb command after git\'s operation ends.'),
     )
