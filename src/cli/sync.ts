@@ -20,8 +20,11 @@ export function register(program: Command): void {
         'appends to its log, review fields and the card ids kb scan wrote (untracked files are left\n' +
         'alone; another device\'s log changed here is what a git command stopped midway leaves), while a rebase\n' +
         "or merge is in progress, and on a detached HEAD; it stops on a conflict outside those fields,\n" +
-        "leaving git's conflict for you (a pull stopped otherwise, by a full disk or Ctrl-C, it takes back with\n" +
-        'git rebase --abort, removing the .merge_file_* copies git left for the driver). A push refused\n' +
+        "leaving git's conflict for you (a pull stopped otherwise, by a full disk, Ctrl-C or the merge driver\n" +
+        'failing, it takes back with ' +
+        'git rebase --abort, removing the .merge_file_* copies git left for the driver; when git cannot yet, the\n' +
+        'next kb sync does it first, removing a file in the way only when it is identical to its copy in\n' +
+        'this device\'s commit). A push refused\n' +
         'because the remote moved meanwhile (the other clone pushed) is pulled and pushed once more. Ratings made meanwhile are kept in the database and appended to\n' +
         'the log (and the notes written) by the first kb command after git\'s operation ends.'),
     )
@@ -74,9 +77,9 @@ export function register(program: Command): void {
     .argument('<ours>', "git's %A: our version, where the result is written")
     .argument('<theirs>', "git's %B: their version")
     .argument('[path]', "git's %P: the note's path")
-    .addHelpText('after', helpText(`\nInstalled as: git config merge.kb-review.driver "<node> <kb>/bin/kb merge-driver %O %A %B %P" (the absolute paths of the Node and kb that ran kb sync, written again by each kb sync) and "*.md merge=kb-review" in .gitattributes.`))
+    .addHelpText('after', helpText(`\nExits 0 merged, 1 with conflicts left in <ours>, 2 failed (a full disk, say): it then prints "kb merge-driver failed on <path>: <why>" and leaves <ours> as it was or merged, never half written.\nInstalled as: git config merge.kb-review.driver "<node> <kb>/bin/kb merge-driver %O %A %B %P" (the absolute paths of the Node and kb that ran kb sync, written again by each kb sync) and "*.md merge=kb-review" in .gitattributes.`))
     .action(async (base: string, ours: string, theirs: string, path: string | undefined) => {
-      const { mergeNoteVersions } = await import('../app/sync/merge-driver.ts');
-      process.exitCode = mergeNoteVersions(base, ours, theirs, path ?? ours);
+      const { runMergeDriver } = await import('../app/sync/merge-driver.ts');
+      process.exitCode = runMergeDriver(base, ours, theirs, path ?? ours);
     });
 }

@@ -22,7 +22,8 @@ export class GitError extends Error {
 
 /** Runs git in `cwd`; throws GitError (naming the command and git's first line of complaint) unless `allowFail`. */
 export function git(cwd: string, args: readonly string[], options: { allowFail?: boolean } = {}): GitResult {
-  const run = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+  // No cap on what git prints (spawnSync's is 1 MiB): the merge driver reads a merged note from it.
+  const run = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: Infinity, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
   if (run.error) throw new GitError(`git ${args[0]}: ${run.error.message} (is git installed?)`);
   const result = { code: run.status ?? 1, stdout: run.stdout, stderr: run.stderr, signal: run.signal };
   if (result.code !== 0 && !options.allowFail) {

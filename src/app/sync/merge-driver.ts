@@ -1,20 +1,41 @@
 // kb's git merge driver for notes (`merge=kb-review` in .gitattributes): the three versions
 // are made to agree on the four review fields (those of the side that changed them), then git
 // merge-file merges the rest. Conflicts in the review fields vanish (kb rewrites them from the
-// replayed log afterwards); any other conflict stays, with git's ordinary markers.
+// replayed log afterwards); any other conflict stays, with git's ordinary markers. A driver that
+// fails says so in one line (MERGE_DRIVER_FAILED) and leaves %A whole, never cut short.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../kb/atomic-write.ts';
+import { describeFsFault, isFsFault } from '../../kb/fs-fault.ts';
 import { gitDirOf } from '../../kb/git-operation.ts';
 import { agreedReviewFields, withReviewFields } from '../../kb/review-fields-merge.ts';
-import { git } from './git.ts';
+import { git, gitComplaint } from './git.ts';
 
 export const MERGE_DRIVER_NAME = 'kb-review';
 export const MERGE_ATTRIBUTE_LINE = `*.md merge=${MERGE_DRIVER_NAME}`;
 
 /**
- * git's %O (base), %A (ours, where the result goes) and %B (theirs) files, and %P (the
- * note's path). Returns the driver's exit status: 0 merged cleanly, 1 conflicts left.
+ * The line the driver prints when it fails: kb sync finds it in git's output. git (2.39) counts
+ * any failure of a driver as a conflict, so without it kb sync could not tell one from the other.
  */
+export const MERGE_DRIVER_FAILED = 'kb merge-driver failed on ';
+
+/**
+ * git's %O (base), %A (ours, where the result goes) and %B (theirs) files, and %P (the
+ * note's path). Returns the driver's exit status: 0 merged cleanly, 1 conflicts left, 2 failed
+ * (its line, MERGE_DRIVER_FAILED, printed on stderr).
+ */
+export function runMergeDriver(basePath: string, oursPath: string, theirsPath: string, notePath: string): number {
+  try {
+    return mergeNoteVersions(basePath, oursPath, theirsPath, notePath);
+  } catch (error) {
+    const reason = isFsFault(error) ? describeFsFault({ code: error.code, syscall: error.syscall }) : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${MERGE_DRIVER_FAILED}${notePath}: ${reason}\n`);
+    return 2;
+  }
+}
+
+/** The merge itself; throws when it cannot be done (a full disk). %A is then whole: as git wrote it, or agreed. */
 export function mergeNoteVersions(basePath: string, oursPath: string, theirsPath: string, notePath: string): number {
   const versions = [basePath, oursPath, theirsPath].map((path) => ({ path, text: readFileSync(path, 'utf8') }));
   const values = agreedReviewFields(notePath, versions[0].text, versions[1].text, versions[2].text);
@@ -22,12 +43,23 @@ export function mergeNoteVersions(basePath: string, oursPath: string, theirsPath
     // All three agree, ours included: the fields may be theirs (the side that changed them).
     for (const { path, text } of versions) {
       const agreed = withReviewFields(notePath, text, values);
-      if (agreed !== text) writeFileSync(path, agreed);
+      if (agreed !== text) writeWhole(path, agreed);
     }
   }
   const { ours: oursLabel, theirs: theirsLabel } = conflictLabels(process.cwd());
-  const merged = git(process.cwd(), ['merge-file', '-L', oursLabel, '-L', 'base', '-L', theirsLabel, oursPath, basePath, theirsPath], { allowFail: true });
+  // Merged to stdout, then written whole: git keeps %A as the note even when the driver fails,
+  // and git merge-file writing %A itself left it cut short when the disk filled (found as a user).
+  const merged = git(process.cwd(), ['merge-file', '-p', '-L', oursLabel, '-L', 'base', '-L', theirsLabel, oursPath, basePath, theirsPath], { allowFail: true });
+  // Its status is the number of conflicts (at most 127); 255 (-1) when it could not merge.
+  if (merged.signal !== null || merged.code < 0 || merged.code > 127) throw new Error(`git merge-file: ${gitComplaint(merged)}`);
+  writeWhole(oursPath, merged.stdout);
   return merged.code === 0 ? 0 : 1;
+}
+
+/** Replaces one of git's copies whole or not at all (a temp file beside it, renamed over it). */
+function writeWhole(path: string, text: string): void {
+  const abs = resolve(path);
+  writeFileAtomic(dirname(abs), abs, text);
 }
 
 /**

@@ -8,7 +8,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
 import { git, gitComplaint, GitError } from './git.ts';
-import { installMergeDriver } from './merge-driver.ts';
+import { installMergeDriver, MERGE_DRIVER_FAILED } from './merge-driver.ts';
+import { filesTheAbortWouldLose, keepOwnRebaseMark, listed, markOwnRebase, overwrittenUntracked, ownRebaseOrigin, takeBackOwnRebase, unmarkOwnRebase } from './own-rebase.ts';
 
 export class SyncRefused extends Error {
   constructor(message: string) {
@@ -55,7 +56,10 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   // A paused rebase is a detached HEAD: committing there and pushing `HEAD` would create a
   // remote branch named HEAD while the rebase still waits to be finished.
   const operation = gitOperationInProgress(top);
-  if (operation !== null) throw new SyncRefused(gitOperationMessage(operation));
+  const interruptedSync = operation === 'rebase' ? ownRebaseOrigin(top) : null;
+  if (interruptedSync !== null) takeBackInterruptedSync(top, interruptedSync);
+  else if (operation !== null) throw new SyncRefused(gitOperationMessage(operation));
+  else unmarkOwnRebase(top); // the user took the rebase back: the mark must not name a later one
   const branch = currentBranch(top);
   if (git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim() !== '') {
     throw new SyncRefused('the repository has unresolved merge conflicts: resolve them with git (git status), then run kb sync again');
@@ -111,44 +115,82 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
  * null when the remote has no such branch yet. Throws (SyncRefused, GitError) saying what stopped it.
  */
 function pullFromRemote(top: string, remote: string, branch: string): string | null {
-  const listed = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
-  if (listed.signal === 'SIGINT') throw new GitError(`git ls-remote ${remote}: interrupted (Ctrl-C); nothing was pulled or pushed: run kb sync again`, { interrupted: true });
-  if (listed.code === 0) {
-    const tempsBefore = mergeTempFiles(top);
-    const pull = outlivingCtrlC(() => git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true }));
-    removeNewMergeTempFiles(top, tempsBefore);
-    const interrupted = pull.signal === 'SIGINT';
-    if (pull.code !== 0) {
-      const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
-      if (conflicted.length > 0 && !interrupted) {
-        throw new SyncRefused(
-          `git pull --rebase stopped on a conflict outside the review fields in ${conflicted[0]}${conflicted.length > 1 ? ` (and ${conflicted.length - 1} more)` : ''}: ` +
-            'resolve it with git (git status, then git rebase --continue), then run kb sync again',
-        );
-      }
-      const overwritten = overwrittenUntracked(pull.stderr);
-      if (overwritten.length > 0 && !interrupted) {
-        throw new SyncRefused(
-          `the remote adds ${overwritten[0]}${overwritten.length > 1 ? ` (and ${overwritten.length - 1} more)` : ''}, untracked here: ` +
-            'commit it (git add, git commit) or move it away, then run kb sync again',
-        );
-      }
-      const failure = `git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`;
-      // Stopped otherwise (found as a user: a full disk) git can leave its rebase in progress
-      // with this device's commit not replayed, and git rebase --continue, as for a conflict,
-      // then ends it without that commit: its ratings' lines gone from the log. kb sync began
-      // this rebase and nothing of the user's is in it yet: it takes it back.
-      if (gitOperationInProgress(top) === 'rebase') {
-        if (git(top, ['rebase', '--abort'], { allowFail: true }).code === 0) {
-          throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort): run kb sync again${interrupted ? ' to finish' : ' once that is fixed'}`, { interrupted });
-        }
-        throw new GitError(`${failure}; then run git rebase --abort (not --continue: it would drop this device's commit) and kb sync again`, { interrupted });
-      }
-      throw new GitError(interrupted ? `${failure}: run kb sync again` : failure, { interrupted });
+  const heads = outlivingCtrlC(() => git(top, ['ls-remote', '--exit-code', '--heads', remote, branch], { allowFail: true }));
+  if (heads.signal === 'SIGINT') throw new GitError(`git ls-remote ${remote}: interrupted (Ctrl-C); nothing was pulled or pushed: run kb sync again`, { interrupted: true });
+  if (heads.code === 0) {
+    const origin = markOwnRebase(top);
+    let keepMark = false;
+    try {
+      return pullMarked(top, remote, branch, origin, () => (keepMark = true));
+    } finally {
+      if (!keepMark) unmarkOwnRebase(top);
     }
-    return `${remote}/${branch}`;
   }
   return null;
+}
+
+/** pullFromRemote's pull, its rebase marked as kb sync's own; `keepMark` when that rebase is left stopped midway. */
+function pullMarked(top: string, remote: string, branch: string, origin: string, keepMark: () => void): string {
+  const tempsBefore = mergeTempFiles(top);
+  const pull = outlivingCtrlC(() => git(top, ['pull', '--rebase', '--no-autostash', remote, branch], { allowFail: true }));
+  removeNewMergeTempFiles(top, tempsBefore);
+  const interrupted = pull.signal === 'SIGINT';
+  if (pull.code !== 0) {
+    const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
+    // git (2.39) counts a failure of kb's merge driver (a full disk) as a conflict: kb said to
+    // resolve it and run git rebase --continue, which commits whatever the driver left. The
+    // driver says it failed in a line of its own; the rebase is then taken back below.
+    // (git's progress, "Rebasing (1/1)", ends in a carriage return before it.)
+    const driverFailures = pull.stderr.split(/[\r\n]+/).filter((line) => line.startsWith(MERGE_DRIVER_FAILED)).map((line) => line.slice(MERGE_DRIVER_FAILED.length));
+    if (conflicted.length > 0 && !interrupted && driverFailures.length === 0) {
+      throw new SyncRefused(
+        `git pull --rebase stopped on a conflict outside the review fields in ${listed(conflicted)}: ` +
+          'resolve it with git (git status, then git rebase --continue), then run kb sync again',
+      );
+    }
+    const overwritten = overwrittenUntracked(pull.stderr);
+    if (overwritten.length > 0 && !interrupted) {
+      throw new SyncRefused(
+        `the remote adds ${listed(overwritten)}, untracked here: ` +
+          'commit it (git add, git commit) or move it away, then run kb sync again',
+      );
+    }
+    const failure = `git pull --rebase ${remote} ${branch}: ${driverFailures.length > 0 ? `kb's merge driver failed on ${listed(driverFailures)}` : gitComplaint(pull)}`;
+    // Stopped otherwise (found as a user: a full disk) git can leave its rebase in progress
+    // with this device's commit not replayed, and git rebase --continue, as for a conflict,
+    // then ends it without that commit: its ratings' lines gone from the log. kb sync began
+    // this rebase and nothing of the user's is in it yet: it takes it back.
+    if (gitOperationInProgress(top) === 'rebase') {
+      const notTakenBack = takeBackOwnRebase(top, origin);
+      if (notTakenBack === null) {
+        throw new GitError(`${failure}; the rebase it began was taken back (git rebase --abort), this device's commits kept: run kb sync again${interrupted ? ' to finish' : ' once that is fixed'}`, { interrupted });
+      }
+      // (A full disk still full, say.) The mark stays: the next kb sync takes the rebase back.
+      keepMark();
+      keepOwnRebaseMark(top, origin);
+      throw new GitError(`${failure}; the rebase it began could not be taken back yet: ${notTakenBack}`, { interrupted });
+    }
+    throw new GitError(interrupted ? `${failure}: run kb sync again` : failure, { interrupted });
+  }
+  return `${remote}/${branch}`;
+}
+
+/**
+ * An earlier kb sync's own rebase, stopped midway and not taken back then (the disk still
+ * full): taken back now, unless that would lose a file changed since; then kb sync goes on.
+ */
+function takeBackInterruptedSync(top: string, origin: string): void {
+  const stopped = "an earlier kb sync's git pull --rebase was stopped midway (a full disk, say)";
+  const lost = filesTheAbortWouldLose(top, origin);
+  if (lost.length > 0) {
+    throw new SyncRefused(
+      `${stopped}, and ${listed(lost)} differs from both this device's commit and the remote's, which git rebase --abort would overwrite: ` +
+        `move it elsewhere, then run kb sync again (not git rebase --continue: it would drop this device's commit)`,
+    );
+  }
+  const notTakenBack = takeBackOwnRebase(top, origin);
+  if (notTakenBack !== null) throw new GitError(`${stopped} and cannot be taken back yet: ${notTakenBack}`);
+  unmarkOwnRebase(top);
 }
 
 /**
@@ -201,19 +243,6 @@ function removeNewMergeTempFiles(top: string, before: ReadonlySet<string>): void
       // Not removable: left as git left it, the sync's own error says what went wrong.
     }
   }
-}
-
-/** The files git named when it refused to overwrite untracked files (its list is indented by a tab). */
-function overwrittenUntracked(stderr: string): string[] {
-  const lines = stderr.split('\n');
-  const start = lines.findIndex((line) => line.includes('untracked working tree files would be overwritten'));
-  if (start === -1) return [];
-  const files: string[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (!line.startsWith('\t')) break;
-    files.push(line.trim());
-  }
-  return files;
 }
 
 function repositoryTop(root: string): string {
