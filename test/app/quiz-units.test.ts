@@ -215,6 +215,28 @@ describe('typed answers: Chinese unit names', () => {
     expect(value(text, unit)).toBeCloseTo(expected, 9);
   });
 
+  it.each([
+    ['70亿参数', 'params', 7e9],
+    ['70亿', 'params', 7e9],
+    ['1.2万', 'tokens', 12_000],
+    ['1.2万 tokens/s', 'tokens/s', 12_000],
+    ['3千个词元', 'tokens', 3000],
+    ['2万亿', 'tokens', 2e12],
+    ['5万毫秒', 's', 50],
+  ])('a Chinese numeral scales the number: %s with the card in %s is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBeCloseTo(expected, 6);
+  });
+
+  it('a numeral with no unit after it, on a card whose unit has a prefix or is a time, is asked again as 1.5k is', () => {
+    expect(refusal('1.2万', 'k tokens')).toMatch(/"万" alone is ambiguous here: write the unit, e\.g\. 1\.2 k tokens/);
+    expect(refusal('5万', 'ms')).toMatch(/ambiguous/);
+    expect(value('1.2万 tokens', 'k tokens')).toBeCloseTo(12, 9);
+  });
+
+  it('兆 (10^6 in some places, 10^12 in others) is not read as a numeral', () => {
+    expect(refusal('3兆', 'tokens')).toMatch(/not a unit kb knows/);
+  });
+
   it('a ratio without a unit takes 倍 as it takes x', () => {
     expect(value('11.7倍', null)).toBe(11.7);
   });

@@ -84,6 +84,12 @@ const CHINESE_UNITS = new Map<string, string>([
   ['副本', 'replica'], ['槽位', 'slot'], ['参数', 'param'],
   ['倍', 'x'],
 ]);
+/**
+ * Chinese numerals after the digits scale the number, whatever the unit: 70亿 is 7 billion
+ * (70亿参数, a 7B model), 1.2万 is 12,000, 3千 3,000. 兆 is left out: 10^6 in some places, 10^12 in
+ * others. 万亿 (10^12) before 亿 and 万, so the longest is read.
+ */
+const CHINESE_NUMERALS: ReadonlyArray<[string, number]> = [['万亿', 1e12], ['亿', 1e8], ['万', 1e4], ['千', 1e3]];
 /** A measure word before a count (25个token, 8张GPU, 100条请求, 2个小时) adds nothing to it. */
 const CHINESE_CLASSIFIERS = ['个', '张', '条'];
 const COUNTED = new Set(['token', 'request', 'sequence', 'block', 'step', 'replica', 'slot', 'gpu', 'parameter']);
@@ -231,22 +237,28 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
   const match = NUMBER.exec(text);
   if (!match) return { ok: false, message: `"${text}" is not a number` };
-  const rest = text.slice(match[0].length).trim();
+  let rest = text.slice(match[0].length).trim();
   if (/^,\d/.test(rest) || /^\d/.test(rest)) {
     return { ok: false, message: 'write decimals with a dot (0.5) and commas only between groups of three digits (1,024)' };
   }
   // A minus sign (ASCII or Unicode) makes it negative; a plus sign is only a sign ("+20" is 20).
-  const number = Number(`${match[1] === '-' || match[1] === '\u2212' ? '-' : ''}${match[2].replace(/[,_]/g, '')}${match[3] === undefined ? '' : `e${match[3]}`}`);
+  let number = Number(`${match[1] === '-' || match[1] === '\u2212' ? '-' : ''}${match[2].replace(/[,_]/g, '')}${match[3] === undefined ? '' : `e${match[3]}`}`);
   if (!Number.isFinite(number)) return { ok: false, message: 'that number is too large' };
+  const card = cardUnit === null || cardUnit.trim() === '' ? null : meaningOf(cardUnit);
+  // A multiplier with no unit after it (1.5k, 70亿) on a card in k tokens or in ms: of what?
+  const ambiguous = (typed: string) =>
+    card?.prefixed || (card && NO_BARE_MULTIPLIER.has(card.dimension.split('/')[0])) ? { ok: false as const, message: `"${typed}" alone is ambiguous here: write the unit, e.g. ${match[0]} ${cardUnit}` } : null;
+  const numeral = CHINESE_NUMERALS.find(([name]) => rest.startsWith(name));
+  if (numeral) {
+    number *= numeral[1];
+    rest = rest.slice(numeral[0].length).trim();
+    if (rest === '') return ambiguous(numeral[0]) ?? { ok: true, value: number };
+  }
   if (rest === '') return { ok: true, value: number };
 
-  const card = cardUnit === null || cardUnit.trim() === '' ? null : meaningOf(cardUnit);
   const unit = normalizeUnit(rest);
   const multiplier = BARE_MULTIPLIERS.get(unit);
-  if (multiplier !== undefined) {
-    if (card?.prefixed || (card && NO_BARE_MULTIPLIER.has(card.dimension.split('/')[0]))) return { ok: false, message: `"${rest}" alone is ambiguous here: write the unit, e.g. ${match[0]} ${cardUnit}` };
-    return { ok: true, value: number * multiplier };
-  }
+  if (multiplier !== undefined) return ambiguous(rest) ?? { ok: true, value: number * multiplier };
   if (card === null) {
     // A card without a unit is often a ratio whose worked answer writes "11.67x": x or × after
     // it marks that ratio, not a unit (it was refused as one).
