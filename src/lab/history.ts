@@ -24,6 +24,16 @@ export interface StoredResult {
   checks?: StoredCheck[];
 }
 
+/**
+ * A stored run's verdict, or null where there is none to show: a lab that states no
+ * expectations is neither reproduced nor missed by a run (kb lab list said "reproduced").
+ */
+export function storedVerdict(result: unknown): string | null {
+  const stored = (result ?? {}) as StoredResult;
+  if (typeof stored.verdict !== 'string') return null;
+  return Array.isArray(stored.checks) && stored.checks.length === 0 ? null : stored.verdict;
+}
+
 /** Metrics worth showing for a run: those its checks and chart name, then TTFT p99 and throughput. */
 export function shownMetrics(result: StoredResult): string[] {
   const named = (result.checks ?? []).flatMap((check) => check.metric.split('/').map((term) => term.trim().split('@')[0]));
@@ -197,7 +207,7 @@ function statusOf(run: LabRunRow): string {
 function verdictOf(run: LabRunRow): string {
   // A run that failed measured nothing: there is no verdict to give, "incomplete" would suggest a partial one.
   if (run.status === 'failed') return '-';
-  return ((run.result ?? {}) as StoredResult).verdict ?? '-';
+  return storedVerdict(run.result) ?? '-';
 }
 
 /** Column widths for runLine: each as wide as its widest value among `runs` (fixed widths pushed every line past 80 columns, where the list lost its columns). */
@@ -297,7 +307,7 @@ export function storedRunJson(run: LabRunRow): Record<string, unknown> {
     backend: run.backend,
     device: run.device,
     endpoint: stored.endpoint ?? null,
-    verdict: ((run.result ?? {}) as StoredResult).verdict ?? null,
+    verdict: storedVerdict(run.result),
     settings: stored.settings ?? null,
     changed: Object.fromEntries((stored.changed ?? []).map(({ key, value }) => [key, value])),
     sweep: stored.sweep ?? null,

@@ -92,6 +92,12 @@ describe('a card\'s lab from kb review and kb quiz', () => {
     const run = runKb(['--kb', root, 'lab', 'mine']);
     expect(run.code, run.stderr).toBe(0);
     expect(storedRuns(root)).toEqual([{ lab: 'mine', status: 'ok' }]);
+    // kb lab list and history said "reproduced" of it: no verdict, the run's status.
+    const list = runKb(['--kb', root, 'lab', 'list']);
+    expect(list.stdout.replace(/\s+/g, ' ')).toContain('[last run #1 on sim: ok]');
+    const history = runKb(['--kb', root, 'lab', 'history']);
+    expect(history.stdout).toMatch(/#1 .* mine +ok +- +sim/);
+    expect(JSON.parse(runKb(['--kb', root, 'lab', 'history', 'mine', '--json']).stdout).runs[0].verdict).toBeNull();
     review = new TmuxKb();
     review.start(root, 'review');
     await review.waitFor('which part of TTFT dominates?');

@@ -29,12 +29,13 @@ export async function printList(kbDir: string | undefined, json: boolean): Promi
 async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
   const { listLabs } = await import('../../lab/lab-files.ts');
   const { latestLabRuns } = await import('../../store/lab-runs.ts');
+  const { storedVerdict } = await import('../../lab/history.ts');
   const labs = listLabs(labRoots(root));
   const latest = latestLabRuns(db);
   if (json) {
     const rows = labs.map((entry) => {
       const last = latest.get(entry.name) ?? null;
-      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: verdictOfStored(last.result) } : null;
+      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: storedVerdict(last.result) } : null;
       return entry.lab
         ? { name: entry.name, file: entry.lab.file, title: entry.lab.title, summary: entry.lab.summary, sweep: entry.lab.sweep?.key ?? null, expect: entry.lab.expect.map((c) => c.say), lastRun, error: null }
         : { name: entry.name, file: `lab/${entry.name}.md`, title: null, summary: null, sweep: null, expect: [], lastRun, error: entry.error };
@@ -50,14 +51,9 @@ async function printListFrom(root: string, db: KbDatabase, json: boolean): Promi
   const entries = labs.map((entry) => {
     const last = latest.get(entry.name);
     // Where it ran: a sim run's verdict is a prediction's, an endpoint's a server's.
-    const lastText = last ? `  [last run #${last.id} on ${last.backend}: ${verdictOfStored(last.result) ?? last.status}]` : '';
+    const lastText = last ? `  [last run #${last.id} on ${last.backend}: ${storedVerdict(last.result) ?? last.status}]` : '';
     return { name: entry.name, lines: entry.lab ? [`${entry.lab.title}${lastText}`, entry.lab.summary] : [`(broken) ${entry.error.split('\n')[0]}`] };
   });
   const hints = ['Read one: kb lab show <name>', 'Run it: kb lab <name> [--set key=value ...]', 'Past runs: kb lab history <name>'];
   process.stdout.write(nameListing(entries, hints, terminalColumns()));
-}
-
-function verdictOfStored(result: unknown): string | null {
-  const verdict = (result as { verdict?: unknown } | null)?.verdict;
-  return typeof verdict === 'string' ? verdict : null;
 }
