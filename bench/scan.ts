@@ -2,7 +2,8 @@
 // Generates N notes in the style of seed 000 (Chinese titles, frontmatter, code blocks) into a
 // temp folder, then times: a cold scan (no database, no ids: every id is written), a cold
 // scan of files that already carry ids, a warm scan with nothing changed, a warm scan after
-// touching 10 files (mtime only) and after editing 10 files. In this process, from source (as
+// touching 10 files (mtime only) and after editing 10 files; last, the file system's floor: the
+// same files rewritten as kb writes them, with no kb code. In this process, from source (as
 // issue #13 measured it), or with --cli the real `kb scan` as a user runs it (bin/kb.js, its
 // start-up bundle and its workers' bundles): then each phase includes kb's start (~0.2-0.4 s)
 // and the CPU time counts the process and all its threads.
@@ -14,7 +15,7 @@
 // (ext4's recently_deleted), which here made the same cold scan take 5 s or 9 s.
 // (plain node, as bin/kb.js runs kb: under tsx, libuv's threads start before the line below can size them)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,7 +107,36 @@ interface Row {
   ms: number;
   /** CPU time of the process, all threads (scan workers included): less disturbed by other load than wall time. */
   cpuMs: number;
-  report: ScanReport;
+  /** Null for the file system's floor, which is not a scan. */
+  report: ScanReport | null;
+}
+
+/**
+ * What the file system alone charges for a cold scan's id writes, with no kb code: each note
+ * rewritten with one more line the way kb writes it (a temp file beside it, one sync of the file
+ * system, a rename over the note, each folder fsynced once), on one thread. kb's cold scan with
+ * ids written, less this, is what kb itself adds: parsing, its database, its checks.
+ */
+function timeFileSystemFloor(paths: readonly string[]): Row {
+  settleDisk();
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const temps = paths.map((path) => {
+    const temp = join(dirname(path), `.${path.slice(dirname(path).length + 1)}.floor.tmp`);
+    const fd = openSync(temp, 'wx', 0o644);
+    writeSync(fd, `${readFileSync(path, 'utf8')}\n`);
+    closeSync(fd);
+    return temp;
+  });
+  execFileSync('sync', ['-f', root]);
+  paths.forEach((path, k) => renameSync(temps[k], path));
+  for (const folder of new Set(paths.map((path) => dirname(path)))) {
+    const fd = openSync(folder, 'r');
+    fsyncSync(fd);
+    closeSync(fd);
+  }
+  const used = process.cpuUsage(cpu);
+  return { phase: 'floor: the file system alone, no kb', ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, report: null };
 }
 
 /**
@@ -168,6 +198,7 @@ for (const path of touched) utimesSync(path, later, later);
 rows.push(await timeScan(root, dbPath, 'warm: 10 files touched (mtime)'));
 for (const path of touched) writeFileSync(path, `${readFileSync(path, 'utf8')}\n补充一句。\n`);
 rows.push(await timeScan(root, dbPath, 'warm: 10 files edited'));
+rows.push(timeFileSystemFloor(paths));
 
 const table = [
   ['phase', 'wall ms', 'cpu ms', 'files read', 'parsed', 'added', 'changed', 'errors'],
@@ -175,11 +206,7 @@ const table = [
     phase,
     ms.toFixed(0),
     cpuMs.toFixed(0),
-    String(report.files.read),
-    String(report.files.parsed),
-    String(report.cards.added),
-    String(report.cards.changed),
-    String(report.errors.length),
+    ...(report ? [report.files.read, report.files.parsed, report.cards.added, report.cards.changed, report.errors.length].map(String) : ['-', '-', '-', '-', '-']),
   ]),
 ];
 const widths = table[0].map((_, column) => Math.max(...table.map((row) => row[column].length)));
