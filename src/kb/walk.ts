@@ -29,8 +29,8 @@ function isMarkdown(name: string): boolean {
   return lower.endsWith('.md') && !name.startsWith('.') && !lower.endsWith('.excalidraw.md');
 }
 
-/** A directory's identity on disk, so a link back to it (a loop) is seen whatever its path. */
-function dirKey(stats: Stats): string {
+/** A folder's or file's identity on disk, so a link back to it (a loop, a note met twice) is seen whatever its path. */
+function diskKey(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
@@ -40,17 +40,25 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
   const visitedDirs = new Set<string>();
   /** Linked folders wait until every real folder is read, so files keep their real paths. */
   const deferredLinks: Array<{ abs: string; path: KbPath; ancestors: Set<string>; stats: Stats }> = [];
+  /**
+   * Linked files wait too, until every folder is read: a link to a note the walk also meets at
+   * its own path is that note again, not a second one. Read twice, the note's id stood in two
+   * files, both cards were blocked as duplicates, and the advice to delete the copy's id line
+   * would have deleted the note's own (found adopting a vault).
+   */
+  const deferredFiles: Array<KnowledgeFileEntry & { key: string }> = [];
+  const fileAt = new Map<string, KbPath>();
   // An Obsidian vault's templates are skeletons, and its daily notes a journal: not questions.
   const skippedFolders = new Set(obsidianSkippedFolders(root));
   let rootKey: string | null = null;
   try {
-    rootKey = dirKey(statSync(root));
+    rootKey = diskKey(statSync(root));
   } catch {
     // a missing root simply has no files; the caller reports it
   }
 
   const enterDir = (abs: string, path: KbPath, stats: Stats, ancestors: Set<string>): void => {
-    const key = dirKey(stats);
+    const key = diskKey(stats);
     if (ancestors.has(key)) {
       diagnostics.push({ severity: 'warning', file: path, message: 'symbolic link loops back to a folder that contains it; not followed' });
       return;
@@ -99,8 +107,12 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
         else enterDir(childAbs, childPath, stats, ancestors);
       } else if (isMarkdown(entry.name)) {
         // A link may lead to a pipe or device: said like one met directly, never opened.
-        if (stats.isFile()) files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
-        else diagnostics.push(notRegularFile(childPath, stats));
+        if (!stats.isFile()) diagnostics.push(notRegularFile(childPath, stats));
+        else if (entry.isSymbolicLink()) deferredFiles.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs, key: diskKey(stats) });
+        else {
+          files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
+          fileAt.set(diskKey(stats), childPath);
+        }
       }
     }
   };
@@ -124,6 +136,15 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
   for (let i = 0; i < deferredLinks.length; i++) {
     const link = deferredLinks[i];
     enterDir(link.abs, link.path, link.stats, link.ancestors);
+  }
+  for (const { key, ...link } of deferredFiles) {
+    const other = fileAt.get(key);
+    if (other !== undefined) {
+      diagnostics.push({ severity: 'warning', file: link.path, message: `same file as ${other} (symbolic link); not read twice` });
+      continue;
+    }
+    files.push(link);
+    fileAt.set(key, link.path);
   }
 
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
