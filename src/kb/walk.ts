@@ -29,6 +29,21 @@ function isMarkdown(name: string): boolean {
   return lower.endsWith('.md') && !name.startsWith('.') && !lower.endsWith('.excalidraw.md');
 }
 
+/**
+ * Why the walk never reads files in `folder` (a knowledge-base path), or null when it does:
+ * kb add asks, so it writes no note where no scan would ever find it.
+ */
+export function unwalkedFolder(root: string, folder: KbPath): string | null {
+  const segments = folder.split('/');
+  const skipped = new Set(obsidianSkippedFolders(root));
+  for (let i = 1; i <= segments.length; i++) {
+    const path = segments.slice(0, i).join('/');
+    if (isSkippedFolder(segments[i - 1])) return `kb never reads ${path}/ (a hidden or installed-packages folder)`;
+    if (skipped.has(path)) return `kb never reads ${path}/ (the vault's templates or daily notes folder, as its Obsidian settings name it)`;
+  }
+  return null;
+}
+
 /** A folder's or file's identity on disk, so a link back to it (a loop, a note met twice) is seen whatever its path. */
 function diskKey(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
