@@ -20,6 +20,7 @@ import type { Diagnostic, Difficulty, KbPath, ParsedCard } from '../model/knowle
 // The labs a card may link to are those `kb lab` can run.
 import { labNames } from '../lab/lab-names.ts';
 import { labRoots } from '../kb/location.ts';
+import { unwalkedFolder } from '../kb/walk.ts';
 
 /** A mistake in what was asked for (a bad name, an existing file, text that would not read back). */
 export class AddError extends Error {
@@ -208,6 +209,10 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   const notesFolder = normalFolder(options.notesFolder ?? 'notes');
   const folder = notesFolder === '.' ? topic : `${notesFolder}/${topic}`;
   const path = `${folder}/${slugify(question) || id}.md`;
+  // A note in a folder the scan leaves out (an Obsidian vault's Templates/ or Daily/) was
+  // written and never became a card, and Obsidian then offered it as a template.
+  const unread = unwalkedFolder(root, folder);
+  if (unread !== null) throw new AddError(`${path}: ${unread}; nothing was written (choose another --topic)`);
   const abs = join(root, ...path.split('/'));
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written (reword the question or use --topic)`, path);
 

@@ -55,7 +55,8 @@ in any script, what-is-ttft or 什么是首字延迟, at most 60 columns, or the
 has none) in the format of kb's notes:
 created and next_review today, review_count 0, difficulty, mastery_level 0.0, tags, lab,
 id; the question as its H1 and a "## Answer" section. An existing file is never
-overwritten. --edit with an answer left empty (or an editor that fails, or one left
+overwritten, and a topic in a folder kb never reads (a vault's templates or daily notes
+folder, node_modules) is refused. --edit with an answer left empty (or an editor that fails, or one left
 with Ctrl-C: exit 130) adds nothing.
 A note written whose scan then fails (a full disk under the database) stays, with what
 you typed; kb says so, and kb scan reads it in.

@@ -58,19 +58,25 @@ function formatDoctorReport(report: Report, kb: { bundled: boolean; dbPath: stri
   for (const duplicate of report.duplicates) {
     lines.push(`error: duplicate card id ${duplicate.id}: ${duplicate.places.map((p) => `${p.file}:${p.line}`).join(', ')}`);
   }
-  for (const readOnly of [false, true]) {
-    const missing = report.missingIds.filter((entry) => entry.readOnly === readOnly);
+  // kb scan names the files it writes ids into; a file it cannot write is named here, where
+  // the user learns that it needs them (a read-only file, one reached through a symbolic link).
+  const named = (files: string[]) => (verbose || files.length <= 4 ? files : [...files.slice(0, 3), `${files.length - 3} more (kb doctor --verbose lists them all)`]).join(', ');
+  for (const group of ['scan', 'read-only', 'linked'] as const) {
+    const missing = report.missingIds.filter((entry) => (entry.linked ? 'linked' : entry.readOnly ? 'read-only' : 'scan') === group);
     if (missing.length === 0) continue;
     const one = missing.length === 1;
-    const cards = `${counted(missing.length, 'card')} in ${counted(new Set(missing.map((entry) => entry.file)).size, readOnly ? 'read-only file' : 'file')} ${one ? 'has' : 'have'}`;
+    const files = [...new Set(missing.map((entry) => entry.file))];
+    const cards = `${counted(missing.length, 'card')} in ${counted(files.length, group === 'scan' ? 'file' : `${group} file`)} ${one ? 'has' : 'have'}`;
     const their = one ? 'its' : 'their';
     lines.push(
       bundled
         ? `warning: ${cards} no id in ${their} file; kb uses ids derived from file and question (maintainers: kb --kb <repo> scan --write-ids)`
-        : readOnly
+        : group === 'read-only'
           ? // kb scan cannot write into them: "run kb scan" sent the user to a command that left them so.
-            `warning: ${cards} no id in ${their} file; kb keeps ids derived from file and question, and kb scan writes them once a file is writable`
-          : `warning: ${cards} no id yet; run kb scan`,
+            `warning: ${cards} no id in ${their} file (${named(files)}); kb keeps ids derived from file and question, and kb scan writes them once a file is writable`
+          : group === 'linked'
+            ? `warning: ${cards} no id in ${their} file (${named(files)}); kb keeps ids derived from file and question, as it never writes through a symbolic link`
+            : `warning: ${cards} no id yet; run kb scan`,
     );
   }
   for (const entry of report.replay) lines.push(`error: card ${entry.id}: ${entry.problem}`);

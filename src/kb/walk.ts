@@ -29,8 +29,23 @@ function isMarkdown(name: string): boolean {
   return lower.endsWith('.md') && !name.startsWith('.') && !lower.endsWith('.excalidraw.md');
 }
 
-/** A directory's identity on disk, so a link back to it (a loop) is seen whatever its path. */
-function dirKey(stats: Stats): string {
+/**
+ * Why the walk never reads files in `folder` (a knowledge-base path), or null when it does:
+ * kb add asks, so it writes no note where no scan would ever find it.
+ */
+export function unwalkedFolder(root: string, folder: KbPath): string | null {
+  const segments = folder.split('/');
+  const skipped = new Set(obsidianSkippedFolders(root));
+  for (let i = 1; i <= segments.length; i++) {
+    const path = segments.slice(0, i).join('/');
+    if (isSkippedFolder(segments[i - 1])) return `kb never reads ${path}/ (a hidden or installed-packages folder)`;
+    if (skipped.has(path)) return `kb never reads ${path}/ (the vault's templates or daily notes folder, as its Obsidian settings name it)`;
+  }
+  return null;
+}
+
+/** A folder's or file's identity on disk, so a link back to it (a loop, a note met twice) is seen whatever its path. */
+function diskKey(stats: Stats): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
@@ -40,17 +55,25 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
   const visitedDirs = new Set<string>();
   /** Linked folders wait until every real folder is read, so files keep their real paths. */
   const deferredLinks: Array<{ abs: string; path: KbPath; ancestors: Set<string>; stats: Stats }> = [];
+  /**
+   * Linked files wait too, until every folder is read: a link to a note the walk also meets at
+   * its own path is that note again, not a second one. Read twice, the note's id stood in two
+   * files, both cards were blocked as duplicates, and the advice to delete the copy's id line
+   * would have deleted the note's own (found adopting a vault).
+   */
+  const deferredFiles: Array<KnowledgeFileEntry & { key: string }> = [];
+  const fileAt = new Map<string, KbPath>();
   // An Obsidian vault's templates are skeletons, and its daily notes a journal: not questions.
   const skippedFolders = new Set(obsidianSkippedFolders(root));
   let rootKey: string | null = null;
   try {
-    rootKey = dirKey(statSync(root));
+    rootKey = diskKey(statSync(root));
   } catch {
     // a missing root simply has no files; the caller reports it
   }
 
   const enterDir = (abs: string, path: KbPath, stats: Stats, ancestors: Set<string>): void => {
-    const key = dirKey(stats);
+    const key = diskKey(stats);
     if (ancestors.has(key)) {
       diagnostics.push({ severity: 'warning', file: path, message: 'symbolic link loops back to a folder that contains it; not followed' });
       return;
@@ -99,8 +122,12 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
         else enterDir(childAbs, childPath, stats, ancestors);
       } else if (isMarkdown(entry.name)) {
         // A link may lead to a pipe or device: said like one met directly, never opened.
-        if (stats.isFile()) files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
-        else diagnostics.push(notRegularFile(childPath, stats));
+        if (!stats.isFile()) diagnostics.push(notRegularFile(childPath, stats));
+        else if (entry.isSymbolicLink()) deferredFiles.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs, key: diskKey(stats) });
+        else {
+          files.push({ path: childPath, abs: childAbs, size: stats.size, mtimeMs: stats.mtimeMs });
+          fileAt.set(diskKey(stats), childPath);
+        }
       }
     }
   };
@@ -124,6 +151,15 @@ export function walkKnowledgeBase(root: string, notesFolders: readonly string[] 
   for (let i = 0; i < deferredLinks.length; i++) {
     const link = deferredLinks[i];
     enterDir(link.abs, link.path, link.stats, link.ancestors);
+  }
+  for (const { key, ...link } of deferredFiles) {
+    const other = fileAt.get(key);
+    if (other !== undefined) {
+      diagnostics.push({ severity: 'warning', file: link.path, message: `same file as ${other} (symbolic link); not read twice` });
+      continue;
+    }
+    files.push(link);
+    fileAt.set(key, link.path);
   }
 
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
@@ -67,8 +68,20 @@ describe('kb doctor', () => {
     chmodSync(join(root, 'notes/new-5.md'), 0o444);
     const split = runKb(['--kb', root, 'doctor'], { env: { COLUMNS: '400' } });
     expect(split.stdout).toContain('warning: 4 cards in 4 files have no id yet; run kb scan\n');
-    expect(split.stdout).toContain('warning: 1 card in 1 read-only file has no id in its file; kb keeps ids derived from file and question, and kb scan writes them once a file is writable\n');
+    expect(split.stdout).toContain('warning: 1 card in 1 read-only file has no id in its file (notes/new-5.md); kb keeps ids derived from file and question, and kb scan writes them once a file is writable\n');
     expect(split.stdout).toMatch(/\n0 errors, 2 warnings\n$/);
+  });
+
+  it('names a note reached through a symbolic link, whose id kb scan never writes, instead of sending the user to kb scan (found adopting a vault with a linked folder)', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'kb-linked-'));
+    writeFileSync(join(outside, 'goodput.md'), note('Goodput'));
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }) });
+    symlinkSync(outside, join(root, 'notes/linked'));
+    expect(runKb(['--kb', root, 'scan']).stderr).toContain('linked/goodput.md: card ids not written');
+    const text = runKb(['--kb', root, 'doctor'], { env: { COLUMNS: '400' } });
+    expect(text.stdout).toContain('warning: 1 card in 1 linked file has no id in its file (notes/linked/goodput.md); kb keeps ids derived from file and question, as it never writes through a symbolic link\n');
+    expect(text.stdout).not.toContain('run kb scan');
+    expect(JSON.parse(doctor(root).stdout)).toMatchObject({ warnings: 1, missingIds: [{ file: 'notes/linked/goodput.md', readOnly: false, linked: true }] });
   });
 
   it('finds a note whose frontmatter disagrees with the database and --fix rewrites only those fields', () => {

@@ -183,6 +183,20 @@ describe('addNote', () => {
     expect(readdirSync(join(root, 'notes'))).toEqual([]);
   });
 
+  it("refuses a topic the scan never reads (an Obsidian vault's Templates/ or Daily/, node_modules): the note was written and never became a card", () => {
+    const root = knowledgeBase({ '.obsidian/templates.json': '{"folder": "Templates"}', '.obsidian/daily-notes.json': '{"folder": "Journal/Daily"}' });
+    const topics = ['Templates', 'Templates/sub', 'Journal/Daily', 'node_modules', 'a/node_modules'];
+    for (const topic of topics) {
+      expect(() => addNote(root, note({ topic }), { notesFolder: '.' })).toThrow(/kb never reads .*; nothing was written \(choose another --topic\)/);
+    }
+    expect(() => addNote(root, note({ topic: 'Templates' }), { notesFolder: '.' })).toThrow(
+      "Templates/what-does-ttft-measure.md: kb never reads Templates/ (the vault's templates or daily notes folder, as its Obsidian settings name it); nothing was written (choose another --topic)",
+    );
+    for (const folder of ['Templates', 'Journal', 'node_modules', 'a']) expect(existsSync(join(root, folder))).toBe(false);
+    // A folder that only starts like one is a topic like any other.
+    expect(addNote(root, note({ topic: 'Templates2' }), { notesFolder: '.' }).path).toBe('Templates2/what-does-ttft-measure.md');
+  });
+
   it('never writes through a topic folder that links outside the knowledge base', () => {
     const outside = mkdtempSync(join(tmpdir(), 'kb-outside-'));
     const root = knowledgeBase();

@@ -84,6 +84,23 @@ describe('walkKnowledgeBase', () => {
     expect(walked.diagnostics.map((d) => [d.file, d.severity])).toEqual([['notes/alias', 'warning'], ['notes/broken.md', 'warning']]);
   });
 
+  it('reads a note once when a link to it sits in the vault too (read twice, its id stood in two files: both cards blocked)', () => {
+    const root = tempKb();
+    const outside = tempKb();
+    put(outside, 'shared.md', '# Shared');
+    put(root, 'notes/GPU/roofline.md', '# Roofline');
+    // Named to sort before the note it points to: the note keeps its own path all the same.
+    symlinkSync('../notes/GPU/roofline.md', join(root, 'notes/A-link.md'));
+    symlinkSync(join(outside, 'shared.md'), join(root, 'notes/one.md'));
+    symlinkSync(join(outside, 'shared.md'), join(root, 'notes/two.md'));
+    const walked = walkKnowledgeBase(root);
+    expect(walked.files.map((f) => f.path)).toEqual(['notes/GPU/roofline.md', 'notes/one.md']);
+    expect(walked.diagnostics).toEqual([
+      { severity: 'warning', file: 'notes/A-link.md', message: 'same file as notes/GPU/roofline.md (symbolic link); not read twice' },
+      { severity: 'warning', file: 'notes/two.md', message: 'same file as notes/one.md (symbolic link); not read twice' },
+    ]);
+  });
+
   it('does not loop on a link to the knowledge base root or a parent folder', () => {
     const root = tempKb();
     put(root, 'notes/deep/er/n.md', '# N');

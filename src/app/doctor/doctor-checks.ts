@@ -10,7 +10,8 @@
 //   - kb's own temp files left by a killed process (--fix removes them)
 // --fix rewrites the disagreeing frontmatter fields from the database (personal knowledge bases).
 // A read-only note (no write bits) is left alone by --fix too, as write-back leaves it.
-import { statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, sep } from 'node:path';
 import { cardQueries } from '../../store/card-rows.ts';
 import type { KbDatabase } from '../../store/db.ts';
 import { fsrsQueries } from '../../store/review-writes.ts';
@@ -56,8 +57,11 @@ export interface DoctorReport {
   root: string;
   integrity: { ok: boolean; messages: string[]; foreignKeyViolations: number };
   duplicates: { id: string; places: { file: KbPath; line: number }[] }[];
-  /** Cards whose file holds no id; `readOnly`: its file is write-protected, so kb scan cannot write one (kb keeps a derived id). */
-  missingIds: { file: KbPath; line: number; front: string; readOnly: boolean }[];
+  /**
+   * Cards whose file holds no id; `readOnly`: its file is write-protected, `linked`: it is reached
+   * through a symbolic link (kb never writes through one): either way kb scan cannot write one (kb keeps a derived id).
+   */
+  missingIds: { file: KbPath; line: number; front: string; readOnly: boolean; linked: boolean }[];
   orphans: { id: string; path: string; line: number; front: string }[];
   unknownLabs: { id: string; path: string; line: number; lab: string }[];
   frontmatter: { id: string; file: KbPath; mismatches: FieldMismatch[]; fixed: boolean; fixError?: string }[];
@@ -122,6 +126,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   };
 
   const walk = walkKnowledgeBase(target.root, config.notesFolders);
+  const rootReal = realRoot(target.root);
   const labs = knownLabs(target.root, walk.files.flatMap((entry) => /^lab\/([^/]+)\.md$/.exec(entry.path)?.[1] ?? []));
   const sources = walk.files.filter((entry) => ['note', 'cards'].includes(sourceKind(entry.path, config.notesFolders) ?? ''));
   const { outcomes } = await scanFiles(
@@ -140,10 +145,12 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     const fixes: Partial<Record<ReviewField, string | number | null>> = {};
     const found: DoctorReport['frontmatter'] = [];
     let readOnly: boolean | null = null;
+    let linked: boolean | null = null;
     for (const card of outcome.cards) {
       if (!card.idInFile) {
         readOnly ??= writeProtected(sources[index].abs);
-        report.missingIds.push({ file: outcome.path, line: card.line, front: card.front, readOnly });
+        linked ??= reachedThroughLink(rootReal, sources[index].abs);
+        report.missingIds.push({ file: outcome.path, line: card.line, front: card.front, readOnly, linked });
         continue;
       }
       const list = places.get(card.id) ?? [];
@@ -190,12 +197,40 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   // finding, one line ("6000 cards in 6000 files have no id yet; run kb scan"): counted per
   // card, that line made "0 errors, 6076 warnings" of 77 warnings.
   report.warnings =
-    new Set(report.missingIds.map((entry) => entry.readOnly)).size +
+    new Set(report.missingIds.map(missingIdGroup)).size +
     unknownLabWarnings(report.unknownLabs, new Set()).length +
     report.frontmatter.filter((entry) => !entry.fixed).length +
     report.unreadable.length - unreadableErrors +
     report.staleTempFiles.filter((file) => !file.removed).length;
   return report;
+}
+
+/** Which of kb doctor's lines on cards without an id names this one (as cli/doctor.ts groups them): kb scan writes it, or cannot (read-only, a link). */
+function missingIdGroup(entry: { readOnly: boolean; linked: boolean }): 'scan' | 'read-only' | 'linked' {
+  return entry.linked ? 'linked' : entry.readOnly ? 'read-only' : 'scan';
+}
+
+function realRoot(root: string): string {
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return root;
+  }
+}
+
+/**
+ * A file kb scan never writes an id into, as the scan's writes refuse it: a symbolic link, or a
+ * file whose real path is outside the knowledge base (a linked folder). Doctor told the user to
+ * run kb scan for it, which left it as it was, every time.
+ */
+function reachedThroughLink(rootReal: string, abs: string): boolean {
+  try {
+    if (lstatSync(abs).isSymbolicLink()) return true;
+    const fromRoot = relative(rootReal, realpathSync.native(abs));
+    return fromRoot === '..' || fromRoot.startsWith(`..${sep}`) || isAbsolute(fromRoot);
+  } catch {
+    return false;
+  }
 }
 
 function writeProtected(abs: string): boolean {
