@@ -5,7 +5,8 @@
 //     on a log of that many events (read, parsed, stored, every card replayed; goal < 1 s),
 //     next to the same open with no log (the difference is the replay); a clone's first command
 //     with no database at all (the logs read, the notes scanned, the cards replayed); then the
-//     same history replayed under new settings (what kb optimize's fitted weights cost);
+//     same history replayed under new settings (what kb optimize's fitted weights cost); beside
+//     each replay, the floor: the same log replayed with no kb code (bench/replay-floor.ts);
 //   - one rating (append + fsync + transaction), and reopening after another device appended
 //     one event (goal < 20 ms);
 //   - kb optimize's fit on --reviews synthetic reviews (goal < 10 s);
@@ -29,6 +30,7 @@ import { ReviewService } from '../src/app/review/review-service.ts';
 import { fitFsrs } from '../src/srs/fit/fit-weights.ts';
 import { trainingItems } from '../src/srs/fit/training-items.ts';
 import { kbBin, kbEnv, tempDir } from '../test/helpers/kb-cli.ts';
+import { bareReplay } from './replay-floor.ts';
 import { syntheticReviews } from '../test/helpers/synthetic-reviews.ts';
 
 const { values: args } = parseArgs({
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
   const without: number[] = [];
   const withLog: number[] = [];
   const cpu: number[] = [];
+  const floor: number[] = [];
+  const floorCpu: number[] = [];
   const retunedCpu: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     rmSync(join(root, 'reviews'), { recursive: true, force: true });
@@ -107,11 +111,17 @@ async function main(): Promise<void> {
     withLog.push(time(() => openKnowledgeBase({ kb: root }).db.close())[0]);
     const used = process.cpuUsage(cpuBefore);
     cpu.push((used.user + used.system) / 1000);
+    // The same log replayed with no kb code (bench/replay-floor.ts), right after.
+    const floorBefore = process.cpuUsage();
+    floor.push(time(() => bareReplay(join(root, 'reviews/other.jsonl'), join(root, '..', 'floor.db')))[0]);
+    const floorUsed = process.cpuUsage(floorBefore);
+    floorCpu.push((floorUsed.user + floorUsed.system) / 1000);
   }
   process.stdout.write(
     `replay ${EVENTS} events from scratch: open ${ms(median(withLog))} (CPU ${ms(median(cpu))}) vs ${ms(median(without))} with no log -> replay ${ms(median(withLog) - median(without))} (goal < 1000 ms)\n`,
   );
   process.stdout.write(`  runs: ${withLog.map(ms).join(', ')}; CPU ${cpu.map(ms).join(', ')}\n`);
+  process.stdout.write(`  the floor, the same log with no kb code (parse, store, index, ts-fsrs): ${ms(median(floor))} (CPU ${ms(median(floorCpu))}); runs ${floor.map(ms).join(', ')}\n`);
 
   // 1a. A clone's first command as it runs: no database at all. The logs are read (every event
   // stored) before the scan finds the cards, which are then replayed: two transactions and a scan.
