@@ -87,7 +87,7 @@ function formatDoctorReport(report: Report, kb: { bundled: boolean; dbPath: stri
   }
   some('unknown lab links', unknownLabWarnings(report.unknownLabs, new Set()).map((warning) => `warning: ${warning.file}:${warning.line}: ${warning.message}`));
   some('notes whose frontmatter differs', report.frontmatter.map((entry) => {
-    const fields = entry.mismatches.map((m) => `${m.field} file ${JSON.stringify(m.file)} vs database ${JSON.stringify(m.database)}`).join(', ');
+    const fields = entry.mismatches.map((m) => `${m.field} file ${m.notRead === undefined ? JSON.stringify(m.file) : `not read (${m.notRead})`} vs database ${JSON.stringify(m.database)}`).join(', ');
     return `${entry.fixed ? 'fixed' : 'warning'}: ${entry.file}: ${fields}${entry.fixError ? ` (not fixed: ${entry.fixError})` : ''}`;
   }));
   // As kb scan says them: a file skipped for an error is an error here too.

@@ -24,6 +24,11 @@ export interface CardLabControl {
   /** What the panel shows, or null while the card is shown. */
   state: LabPanelState | null;
   scroll: number;
+  /**
+   * Whether the report is taller than the panel, so j, k, arrows and pages scroll it (left out:
+   * taken as scrolling). One that fits is left by any key, and its footer says only that.
+   */
+  scrolls?: boolean;
   setMaxScroll(max: number): void;
   /** Runs the card's lab; returns a line for the status bar instead when there is nothing to run. */
   open(lab: string | null): string | null;
@@ -102,7 +107,9 @@ export function useCardLab(labs: CardLabs | undefined, now: () => number, onClos
       }
       return;
     }
-    const by = key.downArrow || input === 'j' ? 1 : key.upArrow || input === 'k' ? -1 : key.pageDown ? pageRows : key.pageUp ? -pageRows : 0;
+    // A report that fits has nothing to scroll: j or an arrow goes back to the card, as any key
+    // does, rather than doing nothing under a footer that offered scrolling (found as a user).
+    const by = maxScroll === 0 ? 0 : key.downArrow || input === 'j' ? 1 : key.upArrow || input === 'k' ? -1 : key.pageDown ? pageRows : key.pageUp ? -pageRows : 0;
     if (by !== 0) return set({ scroll: clampScroll(scroll + by, maxScroll) });
     set({ state: null, scroll: 0 });
     onClose(Math.max(0, now() - openedAt));
@@ -111,10 +118,14 @@ export function useCardLab(labs: CardLabs | undefined, now: () => number, onClos
   return {
     state: held.current.state,
     scroll: held.current.scroll,
+    scrolls: held.current.maxScroll > 0,
     setMaxScroll: (max) => {
+      const scrolled = held.current.maxScroll > 0;
       held.current.maxScroll = max;
       // A larger terminal lowers the limit: the offset comes down with it (kept, it left rows blank).
       if (held.current.scroll > max) set({ scroll: max });
+      // The footer says whether j and k scroll: drawn again when that changes.
+      else if (scrolled !== max > 0) redraw();
     },
     open,
     key,
@@ -221,7 +232,7 @@ export function CardLabPanel({ control, height, width }: { control: CardLabContr
           <Text color="red">{`lab ${state.lab} could not run: ${state.message}`}</Text>
         )}
       </Viewport>
-      <Text dimColor>{panelFooter(width)}</Text>
+      <Text dimColor>{panelFooter(width, control.scrolls ?? true)}</Text>
     </Box>
   );
 }
@@ -230,7 +241,8 @@ export function CardLabPanel({ control, height, width }: { control: CardLabContr
  * The panel's keys: j and k scroll the report (it said only "any other key: back to the card",
  * and j scrolled, found as a user), said shorter where the panel is narrow.
  */
-export function panelFooter(width: number): string {
+export function panelFooter(width: number, scrolls = true): string {
+  if (!scrolls) return 'any key: back to the card';
   const full = 'j k, arrows, PgUp PgDn scroll · any other key: back to the card';
   return full.length <= width ? full : 'j k scroll · other keys: back';
 }

@@ -81,6 +81,12 @@ describe('typed answers: units', () => {
     ['50 %', '%', 50],
     ['1.2k tokens/s', 'tokens/s', 1200],
     ['1200 tok/s', 'tokens/s', 1200],
+    // TPS as dashboards and notes write tokens per second (found as a user: "not a unit kb knows").
+    ['800 TPS', 'tokens/s', 800],
+    ['800tps', 'tokens/s', 800],
+    ['1.2 kTPS', 'tokens/s', 1200],
+    ['1.2k TPS', 'tokens/s', 1200],
+    ['2 TPS', 'tokens/ms', 0.002],
     ['3 tokens/ms', 'tokens/s', 3000],
     ['1.2k', 'tokens/s', 1200],
     ['1.5k', 'requests', 1500],
@@ -106,6 +112,8 @@ describe('typed answers: units', () => {
     expect(refusal('20 furlongs', 'ms')).toMatch(/not a unit kb knows/);
     expect(refusal('20 ms', null)).toMatch(/has no unit/);
     expect(refusal('20 kb', 'KiB')).toMatch(/not a unit kb knows/);
+    expect(refusal('25 TPS', 'ms')).toMatch(/"TPS" does not convert to ms/);
+    expect(refusal('2 mtps', 'tokens/s')).toMatch(/not a unit kb knows/);
   });
 
   it('a per-token answer takes its unit written per token, as the question asks it (found as a user)', () => {

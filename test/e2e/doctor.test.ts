@@ -115,6 +115,28 @@ describe('kb doctor', () => {
     expect(JSON.parse(doctor(root).stdout).frontmatter).toEqual([]);
   });
 
+  it('quotes a review field the note holds but kb left out with the reason, not as null (found as a user: "last_reviewed file null" beside last_reviewed: 2099-01-01)', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }) });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    recordReview(root, 'aaaaaaaaaaaa', new Date(2030, 0, 15, 4).getTime(), new Date(2025, 10, 20, 4).getTime());
+    const typo = readFileSync(join(root, 'notes/a.md'), 'utf8').replace('last_reviewed: null', "last_reviewed: '2099-01-01'").replace('review_count: 0', 'review_count: lots');
+    writeFileSync(join(root, 'notes/a.md'), typo);
+    const report = JSON.parse(doctor(root).stdout);
+    expect(report.frontmatter[0].mismatches).toEqual(
+      expect.arrayContaining([
+        { field: 'last_reviewed', file: null, database: '2025-11-20', notRead: expect.stringMatching(/^2099-01-01 is after today \(\d{4}-\d\d-\d\d\): no review happened then$/) },
+        { field: 'review_count', file: null, database: 1, notRead: 'expected a whole number >= 0, got "lots"' },
+      ]),
+    );
+    const text = runKb(['--kb', root, 'doctor'], { env: { COLUMNS: '400' } }).stdout;
+    expect(text).toMatch(/last_reviewed file not read \(2099-01-01 is after today \([\d-]+\): no review happened then\) vs database "2025-11-20"/);
+    expect(text).toContain('review_count file not read (expected a whole number >= 0, got "lots") vs database 1');
+    expect(text).not.toContain('file null');
+    // A field the note leaves empty is still quoted as it is.
+    writeFileSync(join(root, 'notes/a.md'), typo.replace("last_reviewed: '2099-01-01'", 'last_reviewed: null'));
+    expect(runKb(['--kb', root, 'doctor'], { env: { COLUMNS: '400' } }).stdout).toContain('last_reviewed file null vs database "2025-11-20"');
+  });
+
   it("--fix never writes a card's review fields into another file carrying a copy of its id (found as a user: the copy's review_count 1 became 15)", () => {
     const root = writeKb({ 'notes/a.md': note('A', { id: 'aaaaaaaaaaaa' }), 'notes/b.md': note('B', { id: 'bbbbbbbbbbbb' }) });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);

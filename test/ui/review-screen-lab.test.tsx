@@ -47,6 +47,28 @@ describe('ReviewScreen: a card\'s lab', () => {
     await shows(lastFrame, 'Question b?');
   });
 
+  it('offers j and k only for a report taller than the panel; one that fits goes back on j too (found as a user: "j k … scroll" over a report with nothing to scroll, and j did nothing)', async () => {
+    const controller = new FakeController([screenCard('a', { lab: 'ttft-breakdown' })]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    await press(stdin, 'l');
+    controller.labs.finish();
+    const short = await shows(lastFrame, 'Verdict: reproduced');
+    expect(short.split('\n').at(-1)).toBe('any key: back to the card');
+    await press(stdin, 'j');
+    await shows(lastFrame, 'Question a?');
+
+    const checks = Array.from({ length: 30 }, (_, n) => ({ pass: true, say: `expectation ${n + 1}`, measured: `m = ${n}; expected >= 0` }));
+    await press(stdin, 'l');
+    controller.labs.finish({ checks });
+    const tall = await shows(lastFrame, 'expectation 1');
+    await tick();
+    expect(lastFrame()?.split('\n').at(-1)).toBe('j k, arrows, PgUp PgDn scroll · any other key: back to the card');
+    expect(tall).not.toContain('expectation 30');
+    await press(stdin, ...new Array(60).fill('j'));
+    await shows(lastFrame, 'expectation 30');
+  });
+
   it('returns to an unrevealed card unrevealed', async () => {
     const controller = new FakeController([screenCard('a', { lab: 'ttft-breakdown' })]);
     const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);

@@ -209,3 +209,29 @@ describe('ReviewScreen while the editor runs', () => {
     expect(controller.calls).toEqual(['reload a']);
   });
 });
+
+describe('ReviewScreen while a calc answer is typed', () => {
+  // Space and q go into the number being typed ("0.5 s", "25 ms"), so a bar that still said
+  // "Space answer · … · q quit" named two keys that only typed a letter (seen at 80x24, "25 Msq").
+  it('names the keys that act then: Enter checks, Esc clears, then q quits', async () => {
+    const controller = new FakeController([screenCard('a', { kind: 'card', calc: { unit: 'ms' } })]);
+    const { lastFrame, stdin } = render(<ReviewScreen controller={controller} startedAt={0} now={() => 0} />);
+    await tick();
+    expect(lastFrame()).toMatch(/Space answer · type a number/);
+    await press(stdin, '2', '5');
+    const bar = (lastFrame() ?? '').split('\n').at(-1) ?? '';
+    expect(bar).toBe('Enter checks it (ms if no unit is given) · Esc clears it, then q quits');
+    await press(stdin, 'q');
+    expect(lastFrame()).toContain('25q');
+    await press(stdin, '\u001b');
+    await tick();
+    expect((lastFrame() ?? '').split('\n').at(-1)).toMatch(/^Space answer · .* q quit$/);
+  });
+
+  it('shortens the typing hint on a narrow terminal rather than cutting it', async () => {
+    const { AnswerBar } = await import('../../src/ui/review/AnswerBar.tsx');
+    const { renderToString } = await import('ink');
+    const bar = renderToString(<AnswerBar revealed={false} options={[]} width={49} calc typing unit="tokens/s" />, { columns: 50 });
+    expect(bar).toBe('Enter checks it · Esc clears it, then q quits');
+  });
+});

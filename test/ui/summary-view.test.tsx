@@ -18,6 +18,14 @@ describe('the session summary box', () => {
     expect(inside).toEqual(['Done for today.', 'Cards reviewed: 12   Again: 25% (3)', 'Time: 1m 05s', 'Tomorrow: 7 cards due', 'u undo · q quit']);
   });
 
+  it('does not say "Done for today." when a --limit run ends with cards still due (found as a user: kb review --limit 1)', () => {
+    const limited = { ...summary, stillDue: { learning: 0, review: 1, new: 2 } };
+    const text = renderToString(<SummaryView summary={limited} waitingUntil={null} width={79} />, { columns: 80 });
+    expect(text).not.toContain('Done for today.');
+    expect(text).toContain('Done with this run.');
+    expect(text).toContain('Still due now: 1 review, 2 new (kb review for more)');
+  });
+
   it('is as wide as its lines on a wide terminal', () => {
     const lines = rows(200);
     expect(lines[0]!.length).toBe('Cards reviewed: 12   Again: 25% (3)   Time: 1m 05s'.length + 4);

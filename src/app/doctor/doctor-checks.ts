@@ -51,6 +51,12 @@ export interface FieldMismatch {
   field: ReviewField;
   file: string | number | null;
   database: string | number | null;
+  /**
+   * Why the file's value was not read, where it holds one kb left out (`2099-01-01 is after
+   * today (…): no review happened then`, `expected a whole number >= 0, got "abc"`): the field
+   * is then not null in the file, and "file null" misquoted it (found as a user).
+   */
+  notRead?: string;
 }
 
 export interface DoctorReport {
@@ -87,6 +93,12 @@ function seedValue(seed: NoteSeed, field: ReviewField): string | number | null {
     case 'mastery_level':
       return seed.masteryLevel;
   }
+}
+
+/** The scan's warning that left a note's `field` out ("last_reviewed: …; ignored"), as its reason alone. */
+function notReadReason(diagnostics: readonly Diagnostic[], field: ReviewField): string | undefined {
+  const warning = diagnostics.find((d) => d.severity === 'warning' && d.message.startsWith(`${field}: `));
+  return warning?.message.slice(field.length + 2).replace(/; ignored$/, '');
 }
 
 function agree(field: ReviewField, file: string | number | null, database: string | number | null, config: KbConfig): boolean {
@@ -163,7 +175,8 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
       for (const [field, database] of Object.entries(reviewFields(state, weights, config.dayStartsAt)) as [ReviewField, string | number | null][]) {
         const file = seedValue(card.seed, field);
         if (!agree(field, file, database, config)) {
-          mismatches.push({ field, file, database });
+          const notRead = file === null ? notReadReason(outcome.diagnostics, field) : undefined;
+          mismatches.push(notRead === undefined ? { field, file, database } : { field, file, database, notRead });
           fixes[field] = database;
         }
       }

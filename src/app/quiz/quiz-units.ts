@@ -118,6 +118,14 @@ function simpleUnit(text: string): UnitMeaning | null {
     const prefix = LARGE_PREFIXES.find(([name]) => name === text.slice(0, -5));
     if (prefix) return { dimension: 'flop/second', factor: prefix[1], prefixed: true };
   }
+  // TPS is tokens per second as serving dashboards and notes write it ("tokens/second (TPS)");
+  // "800 TPS" on a card in tokens/s was "not a unit kb knows". Any case (tps, TPS), and only the
+  // prefixes above one (kTPS), as tokens take.
+  if (/tps$/i.test(text)) {
+    const prefix = text.slice(0, -3);
+    const multiplier = prefix === '' ? 1 : LARGE_PREFIXES.find(([name]) => name === prefix)?.[1];
+    if (multiplier !== undefined) return { dimension: 'token/second', factor: multiplier, prefixed: prefix !== '' };
+  }
   // Binary prefixes first: Ki must not read as K + "iB".
   const groups: Array<[ReadonlyArray<[string, number]>, BaseUnit['prefixes'][]]> = [
     [BINARY_PREFIXES, ['large+binary']],

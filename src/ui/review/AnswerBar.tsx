@@ -1,5 +1,6 @@
 // The bottom line: before reveal, how to reveal; after, the four answers with their intervals.
 import { Box, Text } from 'ink';
+import stringWidth from 'string-width';
 import type { AnswerOption } from '../../app/review/screen-contract.ts';
 import { GRADE_LABELS } from '../../model/fsrs-state.ts';
 
@@ -33,6 +34,20 @@ function hints(lab: boolean, calc: boolean, editable: boolean, note: boolean): s
   ];
 }
 
+/**
+ * While a calc answer is being typed, every printable key goes into it (Space and q included:
+ * "0.5 s", "25 ms"), so the bar before the reveal, "Space answer ... q quit", named two keys that
+ * only typed a character. Enter checks, Esc clears (and only then q quits), as kb quiz says.
+ */
+function typingHints(unit: string | null): string[] {
+  const bare = unit ? ` (${unit} if no unit is given)` : '';
+  return [
+    ` checks it${bare} · Esc clears it, then q quits`,
+    ` checks it · Esc clears it, then q quits`,
+    ` check · Esc clear`,
+  ];
+}
+
 /** After the reveal, beside the answers where they leave room. */
 const AFTER_REVEAL_HINT = 'u undo · ? keys · q quit';
 
@@ -49,15 +64,20 @@ interface AnswerBarProps {
   note?: boolean;
   /** The grade a checked answer suggests (Space and Enter give it); by default Space means Good. */
   suggested?: AnswerOption['grade'] | null;
+  /** A calc card with a number being typed (not yet checked): the keys are the input's. */
+  typing?: boolean;
+  /** The calc card's unit, for the typing hint. */
+  unit?: string | null;
 }
 
-export function AnswerBar({ revealed, options, width, lab = false, calc = false, editable = true, note = true, suggested = null }: AnswerBarProps) {
+export function AnswerBar({ revealed, options, width, lab = false, calc = false, editable = true, note = true, suggested = null, typing = false, unit = null }: AnswerBarProps) {
   if (!revealed) {
-    const all = hints(lab, calc, editable, note);
-    const hint = all.find((text) => 'Space'.length + text.length <= width) ?? all[all.length - 1];
+    const key = calc && typing ? 'Enter' : 'Space';
+    const all = calc && typing ? typingHints(unit) : hints(lab, calc, editable, note);
+    const hint = all.find((text) => key.length + stringWidth(text) <= width) ?? all[all.length - 1];
     return (
       <Text>
-        <Text bold>Space</Text>
+        <Text bold>{key}</Text>
         <Text dimColor>{hint}</Text>
       </Text>
     );

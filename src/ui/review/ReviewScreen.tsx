@@ -262,7 +262,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       ) : (
         <SummaryView summary={controller.summary(clock)} waitingUntil={current.kind === 'wait' ? current.until : null} width={width} />
       )}
-      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} note={card.kind === 'note'} suggested={verdict?.suggested} /> : null}
+      {card && !help && !lab.state ? <AnswerBar revealed={revealed} options={options} width={width} lab={card.lab !== null} calc={Boolean(card.calc)} editable={controller.editable !== false} note={card.kind === 'note'} suggested={verdict?.suggested} typing={typed !== ''} unit={card.calc?.unit ?? null} /> : null}
     </Box>
   );
 }
