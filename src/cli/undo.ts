@@ -18,6 +18,7 @@ export function register(program: Command): void {
       const { ReviewService, UndoError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeLabel, gradeName } = await import('../ui/text/rating-report.ts');
       const { refusedWritebackNote } = await import('../kb/writeback.ts');
+      const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         let outcome;
@@ -36,9 +37,12 @@ export function register(program: Command): void {
         }
         // "undid Again on ID", as kb review's u says it ("undid again" read as "undid once more").
         const what = outcome.grade === null ? outcome.action : gradeLabel(outcome.grade);
-        const state = describeState(outcome.restored, Date.now());
         // Undoing an unbury buries the card again: "back to learning, due now" read as if it were due.
         const flag = outcome.grade === null ? FLAG_AFTER_UNDO[outcome.action as keyof typeof FLAG_AFTER_UNDO] : undefined;
+        // Buried or suspended again, the card is out of the queue: its state alone ("suspended again
+        // (new, due now)" said it was due).
+        const outOfQueue = outcome.action === 'unbury' || outcome.action === 'unsuspend';
+        const state = outOfQueue ? STATE_NAMES[outcome.restored.state] : describeState(outcome.restored, Date.now());
         const lines = [flag ? `undid ${what} on ${outcome.cardId}: ${flag} (${state})` : `undid ${what} on ${outcome.cardId}: back to ${state}`];
         // A note that could not be written is a warning on stderr, as kb rate gives it (it was a
         // plain stdout line with no word of what comes next: found by a fault probe).

@@ -91,7 +91,7 @@ describe('kb cards and the card commands', () => {
     expect(kb('unsuspend', ttft.id).code).toBe(0);
     expect(cards('--state', 'suspended')).toEqual([]);
     expect(kb('due', '--json').stdout).toContain(ttft.id);
-    expect(kb('undo').stdout).toContain(`undid unsuspend on ${ttft.id}`);
+    expect(kb('undo').stdout).toBe(`undid unsuspend on ${ttft.id}: suspended again (new)\n`);
     expect(cards('--state', 'suspended').map((card) => card.id)).toEqual([ttft.id]);
   });
 
@@ -124,7 +124,8 @@ describe('kb cards and the card commands', () => {
     expect(cards(ttft.id)[0]).toMatchObject({ state: 'review', reps: 1 });
     expect(kb('undo').stdout).toContain(`undid Easy on ${ttft.id}`);
     // Buried again, said so (found as a user: "back to learning, due now" read as due).
-    expect(kb('undo').stdout).toContain(`undid unbury on ${tpot.id}: buried again until tomorrow (`);
+    // Its state alone: it is out of the queue ("(new, due now)" said it was due).
+    expect(kb('undo').stdout).toContain(`undid unbury on ${tpot.id}: buried again until tomorrow (new)\n`);
     expect(cards('--state', 'buried').map((card) => card.id)).toEqual([tpot.id]);
   });
 
