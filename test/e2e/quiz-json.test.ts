@@ -134,6 +134,8 @@ describe('kb quiz --json', () => {
     const id = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string }>)[0].id;
     expect(runKb(['--kb', root, 'suspend', id]).code).toBe(0);
     expect(session(['-n', '3'])).toMatchObject({ questions: 2, shortfall: 'only 2 cards in this knowledge base (suspended ones aside): 2 questions, not 3' });
+    // With a filter too (a suspended calc card left "only 1 card matches --calc" unexplained).
+    expect(session(['--calc', '-n', '3']).shortfall).toMatch(/^only [12] cards? match(es)? --calc \(suspended ones aside\): /);
   });
 
   it('repeats the same questions and values with the same seed, and refuses bad flags', () => {

@@ -142,15 +142,16 @@ export class QuizRun {
 
 /**
  * "only 2 cards match --deck d: 2 questions, not 3"; with no filter "only 2 cards in this
- * knowledge base (suspended ones aside)". `asked` can be fewer than `matched`: a calc card
+ * knowledge base"; either with "(suspended ones aside)" where some card is suspended. `asked` can be fewer than `matched`: a calc card
  * that never draws a finite answer is left out.
  */
 function shortfall(request: QuizRequest, matched: number, asked: number, someSuspended: boolean): string {
   const cards = matched === 1 ? '1 card' : `${matched} cards`;
   const filtered = request.tag !== undefined || request.deck !== undefined || request.calcOnly;
-  const which = filtered
-    ? `${cards} ${matched === 1 ? 'matches' : 'match'} ${describeFilter(request)}`
-    : `${cards} in this knowledge base${someSuspended ? ' (suspended ones aside)' : ''}`;
+  // Suspended cards are never asked: said with a filter too (a suspended calc card left
+  // "only 1 card matches --calc" unexplained).
+  const aside = someSuspended ? ' (suspended ones aside)' : '';
+  const which = filtered ? `${cards} ${matched === 1 ? 'matches' : 'match'} ${describeFilter(request)}${aside}` : `${cards} in this knowledge base${aside}`;
   return `only ${which}: ${asked === 1 ? '1 question' : `${asked} questions`}, not ${request.count}`;
 }
 
