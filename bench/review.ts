@@ -22,6 +22,10 @@ import { reviewRenderOptions } from '../src/ui/review/render-review.tsx';
 import { FakeTtyIn, FakeTtyOut } from './fake-tty.ts';
 import { tempDir } from '../test/helpers/kb-cli.ts';
 import { TmuxKb } from '../test/helpers/tmux.ts';
+import { renderToString } from 'ink';
+import { CardView } from '../src/ui/review/CardView.tsx';
+import { longNoteAnswer, longNoteBody } from '../test/helpers/long-note.ts';
+import { FakeController, screenCard } from '../test/ui/fake-controller.ts';
 
 const CARDS = 10_000;
 const PER_FILE = 100;
@@ -224,8 +228,70 @@ async function startAndTerminal(root: string): Promise<void> {
   }
 }
 
+/** Waits until `written` (the fake terminal's output so far, as `take` adds it) shows `text`; ms since t0. */
+async function until(stdout: FakeTtyOut, text: string | RegExp, t0: number, limitMs = 120_000): Promise<number> {
+  let written = '';
+  while (typeof text === 'string' ? !written.includes(text) : !text.test(written)) {
+    if (performance.now() - t0 > limitMs) throw new Error(`no ${text} after ${limitMs} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+    written += stdout.take();
+  }
+  return performance.now() - t0;
+}
+
+/**
+ * A long note (an Obsidian vault's: sections of English and Chinese prose, lists, code, tables,
+ * callouts) on a 100x30 screen: Space to its answer drawn, PgDn to the next page drawn, f to
+ * the whole note drawn. Before: the answer drawn whole, as the card was before it was drawn a
+ * screen at a time (CardView outside a scrolled screen still draws it so); 2 MB only, as 5 MB
+ * took minutes. Goal: the answer under 0.5 s, a page instant, at 2 MB and 5 MB (kb's limit).
+ */
+async function longNote(): Promise<void> {
+  const columns = 100;
+  const rows = 30;
+  for (const bytes of [2_000_000, 5_000_000]) {
+    const body = longNoteBody(bytes);
+    const card = screenCard(`long${bytes}`, { front: '推理优化笔记：what limits decode throughput?', back: longNoteAnswer(body), full: body });
+    const label = `${(bytes / 1e6).toFixed(0)} MB note`;
+    if (bytes === 2_000_000) {
+      const t0 = performance.now();
+      renderToString(createElement(CardView, { card, revealed: true, full: false, width: columns - 1 }), { columns });
+      console.log(`${label}, before: its answer drawn whole (parse, wrap, Ink layout of every line): ${fmt(performance.now() - t0)}`);
+    }
+    const stdout = new FakeTtyOut();
+    Object.assign(stdout, { columns, rows });
+    const stdin = new FakeTtyIn();
+    const app = render(createElement(ReviewScreen, { controller: new FakeController([card]), startedAt: Date.now() }), { ...reviewRenderOptions, stdout: stdout as never, stdin: stdin as never, stderr: stdout as never });
+    await until(stdout, 'Space answer', performance.now());
+    let t0 = performance.now();
+    stdin.press(' ');
+    const reveal = await until(stdout, 'Section 0: KV cache', t0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    stdout.take();
+    const pages: number[] = [];
+    for (let page = 1; page <= 20; page++) {
+      t0 = performance.now();
+      stdin.press('\x1b[6~');
+      // The next page's text written out (each page holds some of these).
+      pages.push(await until(stdout, /Section \d+|Decode is|prefill|每个步骤|TTFT|提示|│/, t0));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      stdout.take();
+    }
+    t0 = performance.now();
+    stdin.press('f');
+    const full = await until(stdout, 'what limits decode throughput?', t0);
+    app.unmount();
+    console.log(`${label}, after: Space to its answer drawn ${fmt(reveal)}; PgDn to the page drawn (20 pages) median ${fmt(median(pages))}, max ${fmt(Math.max(...pages))}; f to the whole note drawn ${fmt(full)}  [goal: answer < 500 ms]`);
+  }
+}
+
 // Arguments: an existing benchmark knowledge base to reuse (a first run prints its path),
-// and --screen-only to measure only the in-process rating-to-screen path.
+// --screen-only to measure only the in-process rating-to-screen path, and --long-note to
+// measure only a long note's answer and its pages (2 MB and 5 MB, before and after).
+if (process.argv.includes('--long-note')) {
+  await longNote();
+  process.exit(0);
+}
 const given = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
 const t0 = performance.now();
 const root = given ?? (await buildKnowledgeBase());

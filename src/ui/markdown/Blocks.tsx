@@ -20,8 +20,13 @@ interface BlocksProps {
   listDepth?: number;
 }
 
+/** A block that draws something: a link's definition and frontmatter do not. */
+export function isShownBlock(node: RootContent): boolean {
+  return node.type !== 'definition' && node.type !== 'yaml';
+}
+
 export function Blocks({ nodes, width, tight = false, listDepth = 0 }: BlocksProps) {
-  const shown = nodes.filter((node) => node.type !== 'definition' && node.type !== 'yaml');
+  const shown = nodes.filter(isShownBlock);
   return (
     <Box flexDirection="column">
       {shown.map((node, index) => (

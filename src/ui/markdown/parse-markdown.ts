@@ -34,11 +34,13 @@ function processorFor(source: string): typeof plainProcessor {
 const cache = new Map<string, Root>();
 const CACHE_SIZE = 64;
 
-export function parseMarkdown(source: string): Root {
+/** `cache: false` for a long text's pieces (markdown-sections.ts), each parsed once and kept there. */
+export function parseMarkdown(source: string, { cache: useCache = true }: { cache?: boolean } = {}): Root {
   const cached = cache.get(source);
   if (cached) return cached;
   const processor = processorFor(source);
   const tree = processor.runSync(processor.parse(source), source) as Root;
+  if (!useCache) return tree;
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(source, tree);
   return tree;

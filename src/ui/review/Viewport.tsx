@@ -2,7 +2,8 @@
 // The content is measured after each render; only when that changes what the last row
 // says is there a second render (most cards fit, so most ratings draw one frame).
 import { Box, Text, measureElement, type DOMElement } from 'ink';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ScreenWindowContext, type ScreenWindow } from '../markdown/screen-window.ts';
 
 interface ViewportProps {
   height: number;
@@ -12,12 +13,17 @@ interface ViewportProps {
   children: ReactNode;
 }
 
+/** Pages a screen may scroll past a long text's lines drawn so far, while more are to come. */
+const UNDRAWN_ROWS_AHEAD = 4;
+
 /** An offset within 0 and `max`: a screen clamps its own offset when the Viewport reports a new `max`. */
 export function clampScroll(offset: number, max: number): number {
   return Math.max(0, Math.min(max, offset));
 }
 
-export function indicator(below: number, scroll: number): string {
+/** `undrawn`: a long text inside has lines below not yet drawn, so their number is not known. */
+export function indicator(below: number, scroll: number, undrawn = false): string {
+  if (undrawn) return '↓ more lines (j/k, arrows, PgUp/PgDn)';
   if (below > 0) return `↓ ${below} more line${below === 1 ? '' : 's'} (j/k, arrows, PgUp/PgDn)`;
   return scroll > 0 ? '↑ (k to scroll back)' : ' ';
 }
@@ -29,11 +35,16 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
   const [hint, setHint] = useState(' ');
   // Told only on a change: each call may re-render the screen, which runs this effect again.
   const told = useRef<{ max: number; hint: string } | null>(null);
+  // The rows shown, for a long text inside to draw those only (Markdown.tsx).
+  const [undrawn, setUndrawnBelow] = useState(false);
+  const shown = useMemo<ScreenWindow>(() => ({ top: scroll, rows: bodyHeight, setUndrawnBelow }), [scroll, bodyHeight]);
   useEffect(() => {
     if (!content.current) return;
     const measured = measureElement(content.current).height;
-    const max = Math.max(0, measured - bodyHeight);
-    const next = indicator(measured - bodyHeight - scroll, scroll);
+    // Below a long text's drawn lines there is more, drawn as the screen reaches it: keys
+    // typed ahead of the drawing (PgDn held down) scroll on into it rather than stop there.
+    const max = Math.max(0, measured - bodyHeight) + (undrawn ? UNDRAWN_ROWS_AHEAD * bodyHeight : 0);
+    const next = indicator(measured - bodyHeight - scroll, scroll, undrawn);
     if (told.current?.max !== max) onMaxScroll(max);
     if (told.current?.hint !== next) setHint(next);
     told.current = { max, hint: next };
@@ -42,7 +53,7 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
     <Box flexDirection="column" height={height}>
       <Box height={bodyHeight} overflowY="hidden" flexDirection="column">
         <Box ref={content} flexDirection="column" flexShrink={0} marginTop={-scroll}>
-          {children}
+          <ScreenWindowContext.Provider value={shown}>{children}</ScreenWindowContext.Provider>
         </Box>
       </Box>
       {/* One row, whatever the width: wrapped at 40 columns, it pushed the screen past the terminal's height. */}

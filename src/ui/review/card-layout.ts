@@ -1,5 +1,5 @@
 // Layout rules of a card on the screen, shared by kb review and kb quiz.
-import { parseMarkdown } from '../markdown/parse-markdown.ts';
+import { hasTopLevelH1 } from '../markdown/markdown-sections.ts';
 
 /**
  * Text is read most easily at 60-100 characters a line: on a wide terminal the card keeps
@@ -13,5 +13,6 @@ export function readableWidth(width: number): number {
 
 /** Whether a note's full text shows its own title (an H1); a note without one needs its question line. */
 export function hasOwnTitle(full: string): boolean {
-  return parseMarkdown(full).children.some((node) => node.type === 'heading' && node.depth === 1);
+  // A long note is parsed only as far as its title, not whole (`f` on a 2 MB note).
+  return hasTopLevelH1(full);
 }
