@@ -6,7 +6,7 @@
 // anything is written, the new text is parsed back with kb's parser; text that would not read
 // back as the card the user asked for (say, a `##` heading inside an answer, which would end
 // it) is refused with the reason, so a file is never left half-understood.
-import { lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { writeFileAtomic } from '../kb/atomic-write.ts';
 import { formatMetaComment } from '../kb/card-meta.ts';
@@ -200,13 +200,49 @@ function chooseId(options: AddOptions): string {
   return id;
 }
 
+/**
+ * The topic as the folders already there spell it: each of its folders that exists under
+ * another case (`Inbox/` for `inbox`, `GPU/` for `gpu`) is that folder. A vault's `Inbox/` got
+ * a second, lowercase `inbox/` beside it on Linux (one folder on macOS and Windows anyway).
+ * A folder spelled exactly as asked wins; two that differ only in case, neither exact, are
+ * refused, naming both.
+ */
+export function existingTopic(root: string, notesFolder: string, topic: string): string {
+  const spelled: string[] = [];
+  let parent = notesFolder === '.' ? root : join(root, ...notesFolder.split('/'));
+  let looking = true;
+  for (const segment of topic.split('/')) {
+    let name = segment;
+    if (looking) {
+      let folders: string[];
+      try {
+        folders = readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory() || entry.isSymbolicLink()).map((entry) => entry.name);
+      } catch {
+        folders = []; // the notes folder (or this one) is not there yet: it is made as asked
+      }
+      if (!folders.includes(segment)) {
+        const key = segment.normalize('NFC').toLowerCase();
+        const matches = folders.filter((folder) => folder.normalize('NFC').toLowerCase() === key);
+        const where = (folder: string) => `${[...spelled, folder].join('/')}/`;
+        if (matches.length > 1) throw new AddError(`topic "${topic}": ${matches.map(where).join(' and ')} differ only in case; name one exactly with --topic; nothing was written`);
+        if (matches.length === 1) name = matches[0];
+      }
+      looking = folders.includes(name);
+    }
+    spelled.push(name);
+    parent = join(parent, name);
+  }
+  return spelled.join('/');
+}
+
 /** Writes notes/<topic>/<slug>.md (slug from the question, else the id); refuses an existing file. */
 export function addNote(root: string, request: NoteRequest, options: AddOptions = {}): AddedCard {
   const question = checkQuestion(request.question);
-  const topic = checkName(request.topic, 'topic');
+  const named = checkName(request.topic, 'topic');
   if (request.lab !== null) checkLab(root, request.lab);
   const id = chooseId(options);
   const notesFolder = normalFolder(options.notesFolder ?? 'notes');
+  const topic = existingTopic(root, notesFolder, named);
   const folder = notesFolder === '.' ? topic : `${notesFolder}/${topic}`;
   const path = `${folder}/${slugify(question) || id}.md`;
   // A note in a folder the scan leaves out (an Obsidian vault's Templates/ or Daily/) was
