@@ -9,7 +9,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { writeFileAtomic } from '../kb/atomic-write.ts';
-import { formatMetaComment } from '../kb/card-meta.ts';
+import { DEFAULT_ID_KEY, formatMetaComment } from '../kb/card-meta.ts';
 import { newCardId } from '../kb/card-identity.ts';
 import { detectEol } from '../kb/frontmatter.ts';
 import { formatValue } from '../kb/frontmatter-edit.ts';
@@ -63,6 +63,8 @@ export interface AddOptions {
   id?: string;
   /** Where notes go: the first of kb.json's notesFolders (default notes; `.` puts <topic>/ at the top). */
   notesFolder?: string;
+  /** The frontmatter key of a note's id: kb.json's idKey (default id). */
+  idKey?: string;
 }
 
 /** What was written, enough to show it, open it at the answer, or take it back. */
@@ -80,6 +82,8 @@ export interface AddedCard {
   written: Buffer;
   /** The file's diagnostics after the write (warnings the user should see; never errors). */
   diagnostics: Diagnostic[];
+  /** How the file is read back: the notes folder it was written under and kb.json's idKey. */
+  readAs?: { notesFolders: string[]; idKey: string };
 }
 
 /** A question is one line of Markdown: inner line breaks and runs of spaces become one space. */
@@ -131,7 +135,7 @@ export function checkName(name: string, what: 'topic' | 'deck'): string {
 }
 
 /** The text of a new note, in the format of kb's notes; answerLine is where the answer goes. */
-export function noteText(request: NoteRequest, id: string): { text: string; answerLine: number } {
+export function noteText(request: NoteRequest, id: string, idKey = DEFAULT_ID_KEY): { text: string; answerLine: number } {
   const tags = request.tags.length > 0 ? request.tags : [request.topic];
   const lines = [
     '---',
@@ -145,7 +149,7 @@ export function noteText(request: NoteRequest, id: string): { text: string; answ
     ...tags.map((tag) => `- ${formatValue(tag, null)}`),
     'related_outlines: []',
     ...(request.lab ? [`lab: ${formatValue(request.lab, null)}`] : []),
-    `id: ${formatValue(id, null)}`,
+    `${idKey}: ${formatValue(id, null)}`,
     '---',
     `# ${normalizeQuestion(request.question)}`,
     '',
@@ -252,8 +256,9 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   const abs = join(root, ...path.split('/'));
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written (reword the question or use --topic)`, path);
 
-  const { text, answerLine } = noteText({ ...request, topic }, id);
-  const parsed = parseLocated(path, text, [notesFolder]);
+  const idKey = options.idKey ?? DEFAULT_ID_KEY;
+  const { text, answerLine } = noteText({ ...request, topic }, id, idKey);
+  const parsed = parseLocated(path, text, [notesFolder], idKey);
   const card = expectOneCard(parsed, path, id);
   const diagnostics = checkReadBack(card, parsed.parsed.diagnostics, path, request, { lab: request.lab, tags: request.tags.length > 0 ? request.tags : [topic] });
 
@@ -262,7 +267,7 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written`, path);
   const written = Buffer.from(text, 'utf8');
   writeFileAtomic(root, abs, written);
-  return { kind: 'note', path, abs, id, line: 1, answerLine, before: null, written, diagnostics };
+  return { kind: 'note', path, abs, id, line: 1, answerLine, before: null, written, diagnostics, readAs: { notesFolders: [notesFolder], idKey } };
 }
 
 /** Appends a card to cards/<deck>.md, creating the deck (tagged with its name) when missing. */
@@ -408,7 +413,7 @@ export function readAddedCard(added: AddedCard): ParsedCard | null {
   } catch {
     return null;
   }
-  const cards = parseLocated(added.path, text).parsed.cards;
+  const cards = parseLocated(added.path, text, added.readAs?.notesFolders, added.readAs?.idKey).parsed.cards;
   return cards.find((card) => card.id === added.id) ?? (added.kind === 'note' && cards.length === 1 ? cards[0] : null);
 }
 

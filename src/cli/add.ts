@@ -109,7 +109,7 @@ knowledge base is read-only: make your own with kb init DIR.`),
               difficulty: flags.difficulty ?? 'medium',
               lab: flags.lab ?? null,
               today: reviewDayLabel(Date.now(), kb.config.dayStartsAt),
-            }, { idTaken, notesFolder: kb.config.notesFolders[0] });
+            }, { idTaken, notesFolder: kb.config.notesFolders[0], idKey: kb.config.idKey });
         } catch (error) {
           const { FileChangedError, OutsideKnowledgeBaseError } = await import('../kb/atomic-write.ts');
           // A note there that the database does not hold yet was most likely added by a kb add
