@@ -6,10 +6,10 @@
 // anything is written, the new text is parsed back with kb's parser; text that would not read
 // back as the card the user asked for (say, a `##` heading inside an answer, which would end
 // it) is refused with the reason, so a file is never left half-understood.
-import { lstatSync, mkdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { writeFileAtomic } from '../kb/atomic-write.ts';
-import { formatMetaComment } from '../kb/card-meta.ts';
+import { DEFAULT_ID_KEY, formatMetaComment } from '../kb/card-meta.ts';
 import { newCardId } from '../kb/card-identity.ts';
 import { detectEol } from '../kb/frontmatter.ts';
 import { formatValue } from '../kb/frontmatter-edit.ts';
@@ -63,6 +63,8 @@ export interface AddOptions {
   id?: string;
   /** Where notes go: the first of kb.json's notesFolders (default notes; `.` puts <topic>/ at the top). */
   notesFolder?: string;
+  /** The frontmatter key of a note's id: kb.json's idKey (default id). */
+  idKey?: string;
 }
 
 /** What was written, enough to show it, open it at the answer, or take it back. */
@@ -80,6 +82,8 @@ export interface AddedCard {
   written: Buffer;
   /** The file's diagnostics after the write (warnings the user should see; never errors). */
   diagnostics: Diagnostic[];
+  /** How the file is read back: the notes folder it was written under and kb.json's idKey. */
+  readAs?: { notesFolders: string[]; idKey: string };
 }
 
 /** A question is one line of Markdown: inner line breaks and runs of spaces become one space. */
@@ -131,7 +135,7 @@ export function checkName(name: string, what: 'topic' | 'deck'): string {
 }
 
 /** The text of a new note, in the format of kb's notes; answerLine is where the answer goes. */
-export function noteText(request: NoteRequest, id: string): { text: string; answerLine: number } {
+export function noteText(request: NoteRequest, id: string, idKey = DEFAULT_ID_KEY): { text: string; answerLine: number } {
   const tags = request.tags.length > 0 ? request.tags : [request.topic];
   const lines = [
     '---',
@@ -145,7 +149,7 @@ export function noteText(request: NoteRequest, id: string): { text: string; answ
     ...tags.map((tag) => `- ${formatValue(tag, null)}`),
     'related_outlines: []',
     ...(request.lab ? [`lab: ${formatValue(request.lab, null)}`] : []),
-    `id: ${formatValue(id, null)}`,
+    `${idKey}: ${formatValue(id, null)}`,
     '---',
     `# ${normalizeQuestion(request.question)}`,
     '',
@@ -200,13 +204,49 @@ function chooseId(options: AddOptions): string {
   return id;
 }
 
+/**
+ * The topic as the folders already there spell it: each of its folders that exists under
+ * another case (`Inbox/` for `inbox`, `GPU/` for `gpu`) is that folder. A vault's `Inbox/` got
+ * a second, lowercase `inbox/` beside it on Linux (one folder on macOS and Windows anyway).
+ * A folder spelled exactly as asked wins; two that differ only in case, neither exact, are
+ * refused, naming both.
+ */
+export function existingTopic(root: string, notesFolder: string, topic: string): string {
+  const spelled: string[] = [];
+  let parent = notesFolder === '.' ? root : join(root, ...notesFolder.split('/'));
+  let looking = true;
+  for (const segment of topic.split('/')) {
+    let name = segment;
+    if (looking) {
+      let folders: string[];
+      try {
+        folders = readdirSync(parent, { withFileTypes: true }).filter((entry) => entry.isDirectory() || entry.isSymbolicLink()).map((entry) => entry.name);
+      } catch {
+        folders = []; // the notes folder (or this one) is not there yet: it is made as asked
+      }
+      if (!folders.includes(segment)) {
+        const key = segment.normalize('NFC').toLowerCase();
+        const matches = folders.filter((folder) => folder.normalize('NFC').toLowerCase() === key);
+        const where = (folder: string) => `${[...spelled, folder].join('/')}/`;
+        if (matches.length > 1) throw new AddError(`topic "${topic}": ${matches.map(where).join(' and ')} differ only in case; name one exactly with --topic; nothing was written`);
+        if (matches.length === 1) name = matches[0];
+      }
+      looking = folders.includes(name);
+    }
+    spelled.push(name);
+    parent = join(parent, name);
+  }
+  return spelled.join('/');
+}
+
 /** Writes notes/<topic>/<slug>.md (slug from the question, else the id); refuses an existing file. */
 export function addNote(root: string, request: NoteRequest, options: AddOptions = {}): AddedCard {
   const question = checkQuestion(request.question);
-  const topic = checkName(request.topic, 'topic');
+  const named = checkName(request.topic, 'topic');
   if (request.lab !== null) checkLab(root, request.lab);
   const id = chooseId(options);
   const notesFolder = normalFolder(options.notesFolder ?? 'notes');
+  const topic = existingTopic(root, notesFolder, named);
   const folder = notesFolder === '.' ? topic : `${notesFolder}/${topic}`;
   const path = `${folder}/${slugify(question) || id}.md`;
   // A note in a folder the scan leaves out (an Obsidian vault's Templates/ or Daily/) was
@@ -216,8 +256,9 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   const abs = join(root, ...path.split('/'));
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written (reword the question or use --topic)`, path);
 
-  const { text, answerLine } = noteText({ ...request, topic }, id);
-  const parsed = parseLocated(path, text, [notesFolder]);
+  const idKey = options.idKey ?? DEFAULT_ID_KEY;
+  const { text, answerLine } = noteText({ ...request, topic }, id, idKey);
+  const parsed = parseLocated(path, text, [notesFolder], idKey);
   const card = expectOneCard(parsed, path, id);
   const diagnostics = checkReadBack(card, parsed.parsed.diagnostics, path, request, { lab: request.lab, tags: request.tags.length > 0 ? request.tags : [topic] });
 
@@ -226,7 +267,7 @@ export function addNote(root: string, request: NoteRequest, options: AddOptions 
   if (existsOrLink(abs)) throw new AddError(`${path} already exists; nothing was written`, path);
   const written = Buffer.from(text, 'utf8');
   writeFileAtomic(root, abs, written);
-  return { kind: 'note', path, abs, id, line: 1, answerLine, before: null, written, diagnostics };
+  return { kind: 'note', path, abs, id, line: 1, answerLine, before: null, written, diagnostics, readAs: { notesFolders: [notesFolder], idKey } };
 }
 
 /** Appends a card to cards/<deck>.md, creating the deck (tagged with its name) when missing. */
@@ -372,7 +413,7 @@ export function readAddedCard(added: AddedCard): ParsedCard | null {
   } catch {
     return null;
   }
-  const cards = parseLocated(added.path, text).parsed.cards;
+  const cards = parseLocated(added.path, text, added.readAs?.notesFolders, added.readAs?.idKey).parsed.cards;
   return cards.find((card) => card.id === added.id) ?? (added.kind === 'note' && cards.length === 1 ? cards[0] : null);
 }
 

@@ -52,7 +52,8 @@ Examples:
 A note is written to notes/<topic>/<slug>.md (under the first of kb.json's notesFolders
 instead of notes/, at the top for "."; the slug is the question's letters and digits
 in any script, what-is-ttft or 什么是首字延迟, at most 60 columns, or the card id when it
-has none) in the format of kb's notes:
+has none; a topic folder there already under another case, such as a vault's Inbox/ or
+GPU/ for inbox or --topic gpu, is that folder) in the format of kb's notes:
 created and next_review today, review_count 0, difficulty, mastery_level 0.0, tags, lab,
 id; the question as its H1 and a "## Answer" section. An existing file is never
 overwritten, and a topic in a folder kb never reads (a vault's templates or daily notes
@@ -108,7 +109,7 @@ knowledge base is read-only: make your own with kb init DIR.`),
               difficulty: flags.difficulty ?? 'medium',
               lab: flags.lab ?? null,
               today: reviewDayLabel(Date.now(), kb.config.dayStartsAt),
-            }, { idTaken, notesFolder: kb.config.notesFolders[0] });
+            }, { idTaken, notesFolder: kb.config.notesFolders[0], idKey: kb.config.idKey });
         } catch (error) {
           const { FileChangedError, OutsideKnowledgeBaseError } = await import('../kb/atomic-write.ts');
           // A note there that the database does not hold yet was most likely added by a kb add

@@ -41,7 +41,9 @@ instead of the bundled knowledge base, with write-back of review dates into the 
 
 A folder that already holds Markdown notes (an Obsidian vault, a folder of .md files) is
 adopted as it is: kb writes only kb.json and a .kb/ line in .gitignore, and never touches a
-note (the first scan adds an id: line to each). kb.json's notesFolders says where the notes
+note (the first scan adds an id: line to each; kb_id: where the notes use id: for ids of
+their own, such as a Zettelkasten's id: 202311201230, which kb then never reads or changes:
+kb.json's idKey names the key). kb.json's notesFolders says where the notes
 are: ["notes"] when the folder has a notes/ folder and no Markdown at its top, else ["."]
 (the whole folder, without .obsidian/, .git/, .kb/ or node_modules/; cards/ and lab/ at the
 top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`),
@@ -64,12 +66,14 @@ top are read as kb decks and labs). A folder that already has kb.json is left un
         return;
       }
       if (result.adopted) {
-        const { notes, decks, lookedIn, kbFolders } = result.adopted;
+        const { notes, decks, lookedIn, kbFolders, idKey, ownId } = result.adopted;
         // Decks apart from notes: "3 notes" counted two deck files among them (found as a user).
         const found = [counted(notes, 'note'), ...(decks > 0 ? [counted(decks, 'card deck')] : [])].join(' and ');
         const lines = [
           `adopted ${result.root}: ${found} in ${lookedIn}`,
           `wrote ${result.configPath} and a .kb/ line in .gitignore; no note was changed`,
+          // A Zettelkasten's `id: 202311201230` was an error in every note, each skipped (found adopting a vault).
+          ...(ownId !== null ? [`card ids: the notes use id: for ids of their own (${ownId.path}:${ownId.line}: id: ${ownId.value}), so kb keeps its card ids under ${idKey}: (kb.json's idKey) and never reads or changes id:`] : []),
           ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),
         ];
         process.stdout.write(await withNextStep(lines.join('\n'), dir, 'kb review'));

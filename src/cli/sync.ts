@@ -38,7 +38,7 @@ export function register(program: Command): void {
       const first = await open();
       const root = first.root;
       const device = deviceId(first.db);
-      const { notesFolders } = first.config;
+      const { notesFolders, idKey } = first.config;
       first.db.close();
       if (first.bundled) throw new UserError('the bundled knowledge base is read-only and not a git clone of yours; kb init DIR makes one of your own to keep in git');
       const replay = async () => {
@@ -51,7 +51,7 @@ export function register(program: Command): void {
       };
       let report;
       try {
-        report = await syncKnowledgeBase({ root, remote: options.remote, kbCommand: currentKbCommand(), device, notesFolders }, { replay });
+        report = await syncKnowledgeBase({ root, remote: options.remote, kbCommand: currentKbCommand(), device, notesFolders, idKey }, { replay });
       } catch (error) {
         if (error instanceof GitError && error.interrupted) throw new UserError(`sync: ${error.message}`, ExitCode.interrupted);
         if (error instanceof SyncRefused || error instanceof GitError) throw new UserError(`sync: ${error.message}`);

@@ -4,6 +4,16 @@
 /** Ids kb accepts from a file (hand-written ones too): url-safe, one word, at most 64 chars. */
 export const CARD_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * The frontmatter key of a note's id: kb.json's idKey. `id` unless a vault uses `id:` for ids
+ * of its own (a Zettelkasten's `id: 202311201230`): then kb keeps its ids under another key
+ * (kb init picks `kb_id`) and never reads or writes that `id:`.
+ */
+export const DEFAULT_ID_KEY = 'id';
+
+/** The frontmatter keys kb reads as something else: none of them can hold a note's id. */
+export const RESERVED_NOTE_KEYS: readonly string[] = ['created', 'last_reviewed', 'next_review', 'review_count', 'difficulty', 'mastery_level', 'tags', 'related_outlines', 'lab', 'deck', 'title'];
+
 /** The invisible marker under a card's heading: `<!-- kb:id=abc lab=name -->`. */
 const META_COMMENT = /^<!--\s*kb:([\s\S]*?)-->\s*$/;
 

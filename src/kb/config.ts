@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 // from their own file: zod/locales would bring every language along.
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { DEFAULT_ID_KEY, RESERVED_NOTE_KEYS } from './card-meta.ts';
 import { NEW_CARD_ORDERS } from '../srs/new-card-order.ts';
 import { LEARNING_STEP } from '../srs/review-settings.ts';
 
@@ -52,6 +53,11 @@ export const configSchema = z.strictObject({
     }),
   ),
   notesFolders: z._default(z.array(z.string().check(z.regex(/^(?![/\\]|[A-Za-z]:)(?!(.*[/\\])?\.\.([/\\]|$)).+$/, 'a folder inside the knowledge base, such as "notes" or "."'))).check(z.minLength(1)), ['notes']),
+  /** The frontmatter key that holds a note's card id (`kb_id` in a vault whose notes use `id:` for ids of their own). */
+  idKey: z._default(z.string().check(
+    z.regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'a frontmatter key of letters, digits, _ and -, such as "id" or "kb_id"'),
+    z.refine((key) => !RESERVED_NOTE_KEYS.includes(key), 'a key kb reads as something else (a date, tags, lab...); use one such as "kb_id"'),
+  ), DEFAULT_ID_KEY),
 });
 
 export type KbConfig = z.infer<typeof configSchema>;

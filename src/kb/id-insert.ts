@@ -25,7 +25,7 @@ export interface InsertedIds {
  * Throws when the result would not parse back to the same cards.
  */
 export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse, idFor?: (card: ParsedCard) => string): InsertedIds {
-  const { parsed: current, located, frontmatter, notesFolders, appendsCleanly } = 'located' in parsed ? parsed : parseLocated(parsed.file, text);
+  const { parsed: current, located, frontmatter, notesFolders, idKey, appendsCleanly } = 'located' in parsed ? parsed : parseLocated(parsed.file, text);
   const file = current.file;
   const missing = located.filter((l) => l.card.id === null);
   if (current.skipped || missing.length === 0) return { text, inserted: [], parsed: current };
@@ -57,14 +57,14 @@ export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse
   // to the same frontmatter plus the id, too). A note's body is untouched, so this costs one
   // YAML parse (parseMarkdownBlocks remembers the last bodies); a cards file is parsed in full.
   const check = (candidate: string, appendedId: string | null): ParsedFile | null => {
-    const again = parseLocated(file, candidate, notesFolders);
+    const again = parseLocated(file, candidate, notesFolders, idKey);
     const same = again.parsed.cards.length === current.cards.length && again.parsed.cards.every((card, i) =>
       card.contentHash === current.cards[i].contentHash && card.id === (current.cards[i].id ?? ids.get(i)));
-    const sameFrontmatter = appendedId === null || isDeepStrictEqual(again.frontmatter, { ...frontmatter, id: appendedId });
+    const sameFrontmatter = appendedId === null || isDeepStrictEqual(again.frontmatter, { ...frontmatter, [idKey]: appendedId });
     return same && sameFrontmatter ? again.parsed : null;
   };
   let reparsed: ParsedFile | null = null;
-  if (noteId !== null && appendsCleanly === true && located.length === 1 && current.cards[0].calc === null && frontmatter !== null && !Object.hasOwn(frontmatter, 'id')) {
+  if (noteId !== null && appendsCleanly === true && located.length === 1 && current.cards[0].calc === null && frontmatter !== null && !Object.hasOwn(frontmatter, idKey)) {
     // A note's card is read from its body and frontmatter; the body is untouched and the
     // appended line only adds `id` (appendsCleanly), so the card is the same with its id:
     // a cold scan writing ids into thousands of notes spares a second parse of each. (A
@@ -72,17 +72,17 @@ export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse
     // The id's line is the block's closing line as it was (appendsCleanly: the note has a block).
     const close = locateFrontmatter(next)!.close;
     const idLine = lineIndex(next.slice(0, close + 1))(close);
-    next = appendFrontmatterId(next, noteId);
+    next = appendFrontmatterId(next, idKey, noteId);
     reparsed = { ...current, cards: [{ ...current.cards[0], id: noteId, idLine }] };
   } else if (noteId !== null) {
     // A missing `id:` is appended as updateFrontmatterFields would append it; anything else
     // (an empty `id:`, or an append that does not read back) goes through it, with its checks.
-    if (frontmatter !== null && !Object.hasOwn(frontmatter, 'id')) {
-      const appended = appendFrontmatterId(next, noteId);
+    if (frontmatter !== null && !Object.hasOwn(frontmatter, idKey)) {
+      const appended = appendFrontmatterId(next, idKey, noteId);
       reparsed = check(appended, noteId);
       if (reparsed) next = appended;
     }
-    if (!reparsed) next = updateFrontmatterFields(next, { id: noteId });
+    if (!reparsed) next = updateFrontmatterFields(next, { [idKey]: noteId });
   }
   reparsed ??= check(next, null);
   if (!reparsed) throw new Error(`${file}: inserting card ids would change the cards; file left as it is`);
@@ -91,14 +91,14 @@ export function insertMissingIds(text: string, parsed: ParsedFile | LocatedParse
 }
 
 /**
- * A new last line `id: …` in the frontmatter (or a new block holding only it), written as
- * updateFrontmatterFields writes a missing key, without its re-reading: insertMissingIds
- * checks the whole file afterwards.
+ * A new last line `id: …` (`<idKey>: …`) in the frontmatter (or a new block holding only it),
+ * written as updateFrontmatterFields writes a missing key, without its re-reading:
+ * insertMissingIds checks the whole file afterwards.
  */
-function appendFrontmatterId(text: string, id: string): string {
+function appendFrontmatterId(text: string, idKey: string, id: string): string {
   // kb's ids (a letter, then letters and digits) read as plain strings in YAML 1.1 and 1.2,
   // so they skip formatValue's two trial parses; insertMissingIds parses the result anyway.
-  const line = `id: ${/^[a-z][a-z0-9]{5,}$/.test(id) ? id : formatValue(id, null)}`;
+  const line = `${idKey}: ${/^[a-z][a-z0-9]{5,}$/.test(id) ? id : formatValue(id, null)}`;
   const block = locateFrontmatter(text);
   if (block) return text.slice(0, block.close) + line + block.eol + text.slice(block.close);
   const eol = detectEol(text);

@@ -1,7 +1,7 @@
 // A note (notes/**/*.md) is one card: front = its H1, back = its answer section, full = the body.
 import type { Heading, RootContent } from 'mdast';
 import { answerHeadingRank } from './answer-heading.ts';
-import { CARD_ID_PATTERN } from './card-meta.ts';
+import { CARD_ID_PATTERN, DEFAULT_ID_KEY } from './card-meta.ts';
 import { CALC_LANGUAGE, isCalcBlock, parseCalcBlocks, type CalcBlocks } from './calc-block.ts';
 import { contentHash } from './card-identity.ts';
 import type { ParsedFrontmatter } from './frontmatter.ts';
@@ -30,6 +30,8 @@ export interface NoteParseOptions {
   wholeBody?: boolean;
   /** The notes folder the note is in (kb.json's notesFolders; default notes): its deck is the path below it. */
   notesFolder?: string;
+  /** The frontmatter key of the note's id (kb.json's idKey; default id). */
+  idKey?: string;
 }
 
 /** What a note's card takes from its Markdown blocks. */
@@ -42,7 +44,8 @@ interface NoteBlocks {
 export function parseNote(file: KbPath, text: string, fm: ParsedFrontmatter & { data: Record<string, unknown> }, options: NoteParseOptions = {}): NoteParse {
   const diagnostics: Diagnostic[] = [...fm.diagnostics];
   const reader: FieldReader = { file, data: fm.data, keyLines: fm.keyLines, diagnostics };
-  const id = readNoteId(reader);
+  const idKey = options.idKey ?? DEFAULT_ID_KEY;
+  const id = readNoteId(reader, idKey);
   if (id === undefined) return { card: null, diagnostics };
 
   const body = text.slice(fm.bodyStart);
@@ -65,7 +68,7 @@ export function parseNote(file: KbPath, text: string, fm: ParsedFrontmatter & { 
     kind: 'note',
     file,
     line: 1,
-    ...(id === null ? {} : { idLine: fm.keyLines.get('id') ?? 1 }),
+    ...(id === null ? {} : { idLine: fm.keyLines.get(idKey) ?? 1 }),
     front,
     back: blocks.back,
     full,
@@ -102,15 +105,17 @@ function readBlocks(file: KbPath, body: string, bodyLine: number, prefixEnd: num
 }
 
 /** The note's id, null when missing, undefined when unusable (an error: the note is skipped). */
-function readNoteId(reader: FieldReader): string | null | undefined {
-  const value = reader.data.id;
+function readNoteId(reader: FieldReader, idKey: string): string | null | undefined {
+  const value = Object.hasOwn(reader.data, idKey) ? reader.data[idKey] : undefined;
   if (value === undefined || value === null) return null;
   if (typeof value === 'string' && CARD_ID_PATTERN.test(value)) return value;
+  // A vault's own ids (a Zettelkasten's `id: 202311201230`) under kb's key: kb.json can give kb another.
+  const ownIds = idKey === DEFAULT_ID_KEY ? ' (if your notes use id: for ids of their own, set "idKey": "kb_id" in kb.json: kb then keeps its ids there and leaves id: alone)' : '';
   reader.diagnostics.push({
     severity: 'error',
     file: reader.file,
-    line: reader.keyLines.get('id'),
-    message: `id: expected letters, digits, - or _ (as text, quoted if it looks like a number), got ${JSON.stringify(value)}; note skipped`,
+    line: reader.keyLines.get(idKey),
+    message: `${idKey}: expected letters, digits, - or _ (as text, quoted if it looks like a number), got ${JSON.stringify(value)}; note skipped${ownIds}`,
   });
   return undefined;
 }

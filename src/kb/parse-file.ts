@@ -5,6 +5,7 @@
 import type { LocatedCard } from './cards-file.ts';
 import { parseCardsFile } from './cards-file.ts';
 import { fileShapeProblem } from './file-shape.ts';
+import { DEFAULT_ID_KEY } from './card-meta.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { DEFAULT_NOTES_FOLDERS, notesFolderOf, sourceKind } from './note-folders.ts';
 import { parseNote } from './note.ts';
@@ -20,6 +21,8 @@ export interface LocatedParse {
   frontmatter: Record<string, unknown> | null;
   /** The notes folders the file was parsed with (to parse an edited text of it the same way). */
   notesFolders: readonly string[];
+  /** The frontmatter key of a note's id it was parsed with (kb.json's idKey). */
+  idKey: string;
   /** A frontmatter block that an appended `key: value` line can only extend by that key (ParsedFrontmatter.appendsCleanly), with room to spare under the size limit. */
   appendsCleanly?: boolean;
 }
@@ -29,12 +32,15 @@ export function parseKnowledgeFile(path: KbPath, text: string): ParsedFile {
   return parseLocated(path, text).parsed;
 }
 
-/** parseKnowledgeFile plus id locations; offsets are into the text without its BOM. The notes folders (kb.json) say which paths are notes. */
-export function parseLocated(path: KbPath, input: string, notesFolders: readonly string[] = DEFAULT_NOTES_FOLDERS): LocatedParse {
+/**
+ * parseKnowledgeFile plus id locations; offsets are into the text without its BOM. The notes
+ * folders (kb.json) say which paths are notes, and idKey (kb.json) which frontmatter key holds a note's id.
+ */
+export function parseLocated(path: KbPath, input: string, notesFolders: readonly string[] = DEFAULT_NOTES_FOLDERS, idKey = DEFAULT_ID_KEY): LocatedParse {
   const text = stripBom(input);
   const kind = sourceKind(path, notesFolders);
-  const skipped = (file: KbPath, diagnostics: Diagnostic[], read: LocatedCard[] = []) => skippedParse(file, diagnostics, notesFolders, read);
-  if (kind !== 'note' && kind !== 'cards') return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null, notesFolders };
+  const skipped = (file: KbPath, diagnostics: Diagnostic[], read: LocatedCard[] = []) => skippedParse(file, diagnostics, notesFolders, idKey, read);
+  if (kind !== 'note' && kind !== 'cards') return { parsed: { file: path, cards: [], diagnostics: [] }, located: [], frontmatter: null, notesFolders, idKey };
 
   const shape = fileShapeProblem(path, text);
   if (shape) return skipped(path, [shape]);
@@ -47,7 +53,7 @@ export function parseLocated(path: KbPath, input: string, notesFolders: readonly
   let located: LocatedCard[];
   let diagnostics: Diagnostic[];
   if (kind === 'note') {
-    const note = parseNote(path, text, fmOk, { notesFolder: notesFolderOf(path, notesFolders) ?? undefined });
+    const note = parseNote(path, text, fmOk, { notesFolder: notesFolderOf(path, notesFolders) ?? undefined, idKey });
     if (!note.card) return skipped(path, note.diagnostics);
     located = [{ card: note.card, slot: { kind: 'frontmatter' } }];
     diagnostics = note.diagnostics;
@@ -62,12 +68,12 @@ export function parseLocated(path: KbPath, input: string, notesFolders: readonly
   if (duplicates.length > 0) return skipped(path, [...diagnostics, ...duplicates], located);
   const block = fmOk.block;
   const appendsCleanly = fmOk.appendsCleanly === true && block !== null && block.yamlEnd - block.yamlStart < MAX_FRONTMATTER_BYTES - 1024;
-  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data, notesFolders, appendsCleanly };
+  return { parsed: { file: path, cards: located.map((l) => l.card), diagnostics }, located, frontmatter: fmOk.data, notesFolders, idKey, appendsCleanly };
 }
 
-function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: readonly string[], read: LocatedCard[]): LocatedParse {
+function skippedParse(file: KbPath, diagnostics: Diagnostic[], notesFolders: readonly string[], idKey: string, read: LocatedCard[]): LocatedParse {
   const cardsAsRead = read.length === 0 ? {} : { cardsAsRead: read.map((l) => l.card) };
-  return { parsed: { file, cards: [], diagnostics, skipped: true, ...cardsAsRead }, located: [], frontmatter: null, notesFolders };
+  return { parsed: { file, cards: [], diagnostics, skipped: true, ...cardsAsRead }, located: [], frontmatter: null, notesFolders, idKey };
 }
 
 /**

@@ -4,6 +4,7 @@
 // to agree on those four values (agreedReviewFields) before the ordinary three-way merge of
 // the rest: a change anywhere else still conflicts as git would have it.
 import { isDeepStrictEqual } from 'node:util';
+import { DEFAULT_ID_KEY } from './card-meta.ts';
 import { updateFrontmatterFields, type FrontmatterValue } from './frontmatter-edit.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { insertMissingIds } from './id-insert.ts';
@@ -55,14 +56,14 @@ export function withReviewFields(path: KbPath, text: string, values: Record<stri
 /**
  * Whether `after` is `before` changed only as kb changes a note: its review fields rewritten
  * or added (a note's first rating adds them), and ids given to cards that had none (kb scan).
- * `notesFolders` (kb.json) says which paths are notes.
+ * `notesFolders` (kb.json) says which paths are notes, `idKey` (kb.json) which key holds a note's id.
  */
-export function differOnlyInKbFields(path: KbPath, before: string, after: string, notesFolders: readonly string[]): boolean {
+export function differOnlyInKbFields(path: KbPath, before: string, after: string, notesFolders: readonly string[], idKey = DEFAULT_ID_KEY): boolean {
   if (before === after) return true;
   const values = reviewFieldValues(path, after);
   if (values === null || reviewFieldValues(path, before) === null) return false;
   try {
-    return updateFrontmatterFields(withIdsOf(path, before, after, notesFolders), values) === after;
+    return updateFrontmatterFields(withIdsOf(path, before, after, notesFolders, idKey), values) === after;
   } catch {
     return false;
   }
@@ -73,17 +74,17 @@ export function differOnlyInKbFields(path: KbPath, before: string, after: string
  * differ, and whether cards that had no id now have one. kb sync's commit title says only
  * what the commit holds (it said "ids and review fields" for a rating's fields alone).
  */
-export function kbFieldChanges(path: KbPath, before: string, after: string, notesFolders: readonly string[]): { reviewFields: boolean; ids: boolean } {
+export function kbFieldChanges(path: KbPath, before: string, after: string, notesFolders: readonly string[], idKey = DEFAULT_ID_KEY): { reviewFields: boolean; ids: boolean } {
   const reviewFields = !isDeepStrictEqual(reviewFieldValues(path, before), reviewFieldValues(path, after));
-  const withIds = (text: string) => parseLocated(path, text, notesFolders).parsed.cards.filter((card) => card.id !== null).length;
+  const withIds = (text: string) => parseLocated(path, text, notesFolders, idKey).parsed.cards.filter((card) => card.id !== null).length;
   return { reviewFields, ids: withIds(after) > withIds(before) };
 }
 
 /** `before` with the ids `after` gave its cards that had none, written where kb scan writes them. */
-function withIdsOf(path: KbPath, before: string, after: string, notesFolders: readonly string[]): string {
-  const old = parseLocated(path, before, notesFolders);
+function withIdsOf(path: KbPath, before: string, after: string, notesFolders: readonly string[], idKey: string): string {
+  const old = parseLocated(path, before, notesFolders, idKey);
   if (old.located.every(({ card }) => card.id !== null)) return before;
-  const ids = parseLocated(path, after, notesFolders).parsed.cards.map((card) => card.id);
+  const ids = parseLocated(path, after, notesFolders, idKey).parsed.cards.map((card) => card.id);
   const given = old.parsed.cards.map((card, i) => card.id ?? ids[i] ?? null);
   if (ids.length !== given.length || given.some((id) => id === null)) return before;
   return insertMissingIds(before, old, (card) => given[old.parsed.cards.indexOf(card)]!).text;

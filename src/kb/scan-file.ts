@@ -38,6 +38,8 @@ export interface ScanFileContext {
   full: boolean;
   /** kb.json's notesFolders (default notes). */
   notesFolders?: readonly string[];
+  /** kb.json's idKey: the frontmatter key of a note's id (default id). */
+  idKey?: string;
 }
 
 export type SettledCard = ParsedCard & { id: string; idInFile: boolean };
@@ -111,7 +113,7 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   const mtimeMs = Math.trunc(input.mtimeMs);
   if (sha === input.knownSha && !context.full) return { kind: 'same', path, size: input.size, mtimeMs, sha };
 
-  const located = parseLocated(path, read.text, context.notesFolders);
+  const located = parseLocated(path, read.text, context.notesFolders, context.idKey);
   const parsed = located.parsed;
   // Ids that could not be written (a file reached through a symbolic link, say) are derived, as for a read-only knowledge base.
   const derived: ParsedFileOutcome = { kind: 'parsed', path, size: input.size, mtimeMs, sha, skipped: parsed.skipped === true, cards: settle(path, parsed), idsWritten: 0, diagnostics: [...parsed.diagnostics], ...(parsed.cardsAsRead ? { cardsAsRead: parsed.cardsAsRead } : {}) };

@@ -16,6 +16,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
 import type { FileStamp } from '../model/knowledge-base.ts';
+import { DEFAULT_ID_KEY } from './card-meta.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { updateFrontmatterFields } from './frontmatter-edit.ts';
@@ -144,12 +145,16 @@ export interface PreparedWriteback {
   restore: FileRestore;
 }
 
-/** Reads the note holding card `cardId` and computes its new text; refuses when the file no longer holds the card. */
+/**
+ * Reads the note holding card `cardId` and computes its new text; refuses when the file no
+ * longer holds the card (under `idKey`, kb.json's key for a note's id).
+ */
 export function prepareWriteback(
   root: string,
   path: KbPath,
   cardId: string,
   fields: ReviewFields,
+  idKey = DEFAULT_ID_KEY,
 ): PreparedWriteback | Exclude<WritebackResult, { status: 'written' }> {
   const note = readNote(root, path);
   if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}) };
@@ -157,7 +162,8 @@ export function prepareWriteback(
   const broken = frontmatter.data === null ? frontmatter.diagnostics.find((d) => d.severity === 'error') : undefined;
   // A frontmatter that does not parse still holds the card: say what is wrong with it, not that the card moved.
   if (broken) return { status: 'refused', reason: `${path}:${broken.line}: ${broken.message}`, untilEdited: true };
-  if (frontmatter.data?.id !== cardId) {
+  const data = frontmatter.data;
+  if (data === null || !Object.hasOwn(data, idKey) || data[idKey] !== cardId) {
     return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)` };
   }
   let text: string;

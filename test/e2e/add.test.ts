@@ -123,6 +123,35 @@ describe('kb add', () => {
     }
   });
 
+  it('puts a note in the folder there is whose name differs only in case (a vault\'s Inbox/ and GPU/), not in a new one beside it (found adopting a vault)', () => {
+    const root = writeKb({
+      'kb.json': '{"notesFolders": ["."]}\n',
+      'Inbox/old.md': '# Old?\n\nYes.\n',
+      'Topics/GPU/warp.md': '# What is a warp?\n\n32 threads.\n',
+      'Two/Aa/x.md': '# X?\n\nX.\n',
+      'Two/AA/y.md': '# Y?\n\nY.\n',
+    });
+    const inbox = runKb(['--kb', root, 'add', 'Q one?', '--answer', 'a', '--json']);
+    expect(inbox.code, inbox.stderr).toBe(0);
+    expect((JSON.parse(inbox.stdout) as AddJson).path).toBe('Inbox/q-one.md');
+    // Each folder of a topic as it is spelled on disk; one not there yet is made as asked.
+    const gpu = runKb(['--kb', root, 'add', 'Q two?', '--answer', 'b', '--topic', 'topics/gpu/new', '--json']);
+    expect(gpu.code, gpu.stderr).toBe(0);
+    const added = JSON.parse(gpu.stdout) as AddJson;
+    expect(added.path).toBe('Topics/GPU/new/q-two.md');
+    // Its default tag is the topic as its folder spells it, as its deck is.
+    expect(readFileSync(join(root, added.path), 'utf8')).toContain('tags:\n- Topics/GPU/new\n');
+    expect(due(root).cards.find((card) => card.id === added.id)).toMatchObject({ path: added.path });
+    expect(readdirSync(root).filter((name) => ['inbox', 'topics'].includes(name))).toEqual([]);
+    // Two folders that differ only in case: neither is guessed.
+    const two = runKb(['--kb', root, 'add', 'Q three?', '--answer', 'c', '--topic', 'two/aA']);
+    expect(two.code).toBe(1);
+    expect(two.stderr).toContain('topic "two/aA": Two/AA/ and Two/Aa/ differ only in case');
+    expect(readdirSync(join(root, 'Two')).sort()).toEqual(['AA', 'Aa']);
+    // Spelled exactly, a folder is that folder.
+    expect(runKb(['--kb', root, 'add', 'Q four?', '--answer', 'd', '--topic', 'Two/Aa']).code).toBe(0);
+  });
+
   it('creates a deck, then appends to an existing CRLF deck byte-exact', () => {
     const root = personalKb({ 'cards/serving.md': DECK_CRLF });
     const created = runKb(['--kb', root, 'add', 'Why is decode memory-bound?', '--deck', 'prefill-decode', '--answer', 'Each step reads all the weights for one token per sequence.', '--json']);

@@ -153,4 +153,71 @@ describe('kb init on a folder of notes', () => {
     writeFileSync(join(root, 'lab/batching.md'), readFileSync(join(repoRoot, 'lab/batching.md'), 'utf8').replace(/^title: .*$/m, 'title: My own batching lab'));
     expect(runKb(['--kb', root, 'lab', 'show', 'batching']).stdout).toContain('My own batching lab');
   });
+  it('adopts a Zettelkasten vault whose notes use id: for ids of their own: kb keeps its ids under kb_id: and never reads or changes id: (found adopting a vault)', () => {
+    const own: Record<string, string> = {
+      'timestamp.md': '---\nid: 202311201230\ntags: [zk]\n---\n# What is a warp?\n\n32 threads.\n',
+      'title.md': '---\r\nid: My Zettel\r\n---\r\n# What is an SM?\r\n\r\nA streaming multiprocessor.\r\n',
+      'list.md': '---\nid: [a, b]\n---\n# What is a CTA?\n\nA block of threads.\n',
+      // A word kb could read as an id of its own: still the note's, never claimed.
+      'word.md': '---\nid: abc123\n---\n# What is HBM?\n\nHigh-bandwidth memory.\n',
+      'none.md': '# What is L2?\n\nThe shared cache.\n',
+      '.obsidian/app.json': '{}\n',
+    };
+    const root = folder(own);
+    const init = runKb(['init', root], { env: { COLUMNS: '400' } });
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain("card ids: the notes use id: for ids of their own (list.md:2: id: [a, b]), so kb keeps its card ids under kb_id: (kb.json's idKey) and never reads or changes id:");
+    expect(JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8'))).toMatchObject({ notesFolders: ['.'], idKey: 'kb_id' });
+
+    const scan = runKb(['--kb', root, 'scan', '--json']);
+    expect(scan.code, scan.stdout + scan.stderr).toBe(0);
+    expect(JSON.parse(scan.stdout)).toMatchObject({ errors: [], cards: { added: 5, total: 5 } });
+    // Each note is what it was with one line added, kb_id: last in its frontmatter (its own line endings).
+    const idOf = (path: string) => /^kb_id: (\w+)\r?$/m.exec(readFileSync(join(root, path), 'utf8'))![1];
+    for (const path of ['timestamp.md', 'title.md', 'list.md', 'word.md']) {
+      const eol = own[path].includes('\r\n') ? '\r\n' : '\n';
+      const closing = own[path].indexOf(`${eol}---${eol}`) + eol.length;
+      expect(readFileSync(join(root, path), 'utf8'), path).toBe(`${own[path].slice(0, closing)}kb_id: ${idOf(path)}${eol}${own[path].slice(closing)}`);
+    }
+    expect(readFileSync(join(root, 'none.md'), 'utf8')).toBe(`---\nkb_id: ${idOf('none.md')}\n---\n${own['none.md']}`);
+    expect(new Set(dueCards(root).map((card) => card.front))).toEqual(new Set(['What is a warp?', 'What is an SM?', 'What is a CTA?', 'What is HBM?', 'What is L2?']));
+
+    // A rating writes the review fields back beside kb_id:, and undo takes them back, byte for byte.
+    const before = readFileSync(join(root, 'timestamp.md'), 'utf8');
+    const rate = runKb(['--kb', root, 'rate', idOf('timestamp.md'), 'good']);
+    expect(rate.code, rate.stderr).toBe(0);
+    expect(rate.stdout).toContain('frontmatter updated: timestamp.md');
+    const rated = readFileSync(join(root, 'timestamp.md'), 'utf8');
+    expect(rated).toMatch(new RegExp(`^---\nid: 202311201230\ntags: \\[zk\\]\nkb_id: ${idOf('timestamp.md')}\nlast_reviewed: '\\d{4}-\\d\\d-\\d\\d'\nnext_review: '[\\d-]+'\nreview_count: 1\nmastery_level: [\\d.]+\n---\n# What is a warp\\?`));
+    const doctor = runKb(['--kb', root, 'doctor']);
+    expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
+    expect(runKb(['--kb', root, 'undo']).code).toBe(0);
+    expect(readFileSync(join(root, 'timestamp.md'), 'utf8')).toBe(before);
+
+    // kb add writes kb_id:, and a second scan changes nothing.
+    const add = runKb(['--kb', root, 'add', 'What is a warp scheduler?', '--answer', 'It issues instructions.', '--json']);
+    expect(add.code, add.stderr).toBe(0);
+    const added = JSON.parse(add.stdout) as { path: string; id: string };
+    expect(readFileSync(join(root, added.path), 'utf8')).toContain(`\nkb_id: ${added.id}\n---\n`);
+    expect(readFileSync(join(root, added.path), 'utf8')).not.toMatch(/^id:/m);
+    expect(JSON.parse(runKb(['--kb', root, 'scan', '--json']).stdout)).toMatchObject({ errors: [], cards: { total: 6 } });
+  });
+
+  it('keeps id: where the notes hold ids of kb\'s own form, and says how to give kb another key when a note\'s id: is not one', () => {
+    const root = folder({ 'a.md': '---\nid: fepiwcvxog4b\n---\n# A?\n\nYes.\n', 'b.md': '# B?\n\nYes.\n' });
+    const init = runKb(['init', root]);
+    expect(init.code).toBe(0);
+    expect(init.stdout).not.toContain('card ids');
+    expect(JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8'))).toMatchObject({ idKey: 'id' });
+    // A vault adopted as it was before kb_id: each such note's error says what to do.
+    writeFileSync(join(root, 'c.md'), '---\nid: 202311201230\n---\n# C?\n\nYes.\n');
+    const scan = runKb(['--kb', root, 'scan']);
+    expect(scan.code).toBe(1);
+    expect(scan.stderr.replace(/\s+/g, ' ')).toContain('c.md:2: id: expected letters, digits, - or _ (as text, quoted if it looks like a number), got 202311201230; note skipped (if your notes use id: for ids of their own, set "idKey": "kb_id" in kb.json');
+    // A key kb reads as something else is refused, naming it.
+    writeFileSync(join(root, 'kb.json'), JSON.stringify({ notesFolders: ['.'], idKey: 'tags' }));
+    const refused = runKb(['--kb', root, 'due']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('kb.json: idKey: a key kb reads as something else');
+  });
 });

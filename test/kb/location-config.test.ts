@@ -25,6 +25,7 @@ describe('kb.json', () => {
       leechThreshold: 8,
       leechAction: 'tag',
       notesFolders: ['notes'],
+      idKey: 'id',
     });
   });
 

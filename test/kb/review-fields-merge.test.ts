@@ -1,6 +1,6 @@
 // The merge driver's core: versions made to agree on the four review fields, nothing else.
 import { describe, expect, it } from 'vitest';
-import { agreedReviewFields, differOnlyInKbFields, reviewFieldValues, withReviewFields } from '../../src/kb/review-fields-merge.ts';
+import { agreedReviewFields, differOnlyInKbFields, kbFieldChanges, reviewFieldValues, withReviewFields } from '../../src/kb/review-fields-merge.ts';
 
 const NOTE = (fields: string, body = 'The answer.') =>
   `---\ncreated: '2025-10-01'\n${fields}tags: [x]   # kept\n---\n# Q\n\n## Answer\n\n${body}\n`;
@@ -58,5 +58,16 @@ describe('review fields merge', () => {
     const deckIds = '## Q one?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA one.\n\n## Q two?\n<!-- kb:id=bbbbbbbbbbbb -->\n\nA two.\n';
     expect(differOnlyInKbFields('cards/deck.md', deck, deckIds, ['notes'])).toBe(true);
     expect(differOnlyInKbFields('cards/deck.md', deck, deckIds.replace('A two.', 'A 2.'), ['notes'])).toBe(false);
+  });
+  // kb.json's idKey (kb_id in a vault whose notes use id: for ids of their own): kb sync takes
+  // the kb_id: line kb scan wrote as kb's, and the note's own id: as the user's.
+  it('reads ids under kb.json\'s idKey, leaving the note\'s own id: to the user', () => {
+    const own = '---\nid: 202311201230\n---\n# What is a warp?\n\n32 threads.\n';
+    const scanned = own.replace('---\n#', 'kb_id: m2unl4e4xde2\n---\n#');
+    expect(differOnlyInKbFields('w.md', own, scanned, ['.'], 'kb_id')).toBe(true);
+    expect(kbFieldChanges('w.md', own, scanned, ['.'], 'kb_id')).toEqual({ reviewFields: false, ids: true });
+    expect(differOnlyInKbFields('w.md', scanned, scanned.replace('202311201230', '202311201231'), ['.'], 'kb_id')).toBe(false);
+    // With the default key that note is no card (its id: is refused): the kb_id: line is an edit.
+    expect(differOnlyInKbFields('w.md', own, scanned, ['.'])).toBe(false);
   });
 });

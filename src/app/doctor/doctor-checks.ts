@@ -143,7 +143,7 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
   const sources = walk.files.filter((entry) => ['note', 'cards'].includes(sourceKind(entry.path, config.notesFolders) ?? ''));
   const { outcomes } = await scanFiles(
     sources.map((entry) => ({ ...entry, knownSha: null })),
-    { root: target.root, writeIds: false, deriveWrittenIds: false, full: true, notesFolders: config.notesFolders },
+    { root: target.root, writeIds: false, deriveWrittenIds: false, full: true, notesFolders: config.notesFolders, idKey: config.idKey },
     options.onProgress,
   );
 

@@ -10,12 +10,13 @@ export interface LoggedKnowledgeBase {
   root: string;
   writable: boolean;
   db: KbDatabase;
-  config: ReviewSettings;
+  /** With kb.json's idKey, where a note's id is (default id). */
+  config: ReviewSettings & { idKey?: string };
 }
 
 export function openReviewLog(kb: LoggedKnowledgeBase): ReviewLog | null {
   const folder = reviewLogFolder(kb);
-  return folder === null ? null : new ReviewLog(kb.db, folder, new FsrsScheduler(kb.config));
+  return folder === null ? null : new ReviewLog(kb.db, folder, new FsrsScheduler(kb.config), kb.config.idKey);
 }
 
 /** Exports legacy history (once) and ingests the logs; null when the knowledge base keeps no log. */

@@ -17,6 +17,7 @@ import { eventRow, seedOf, type ReviewEvent } from '../../kb/review-log/event.ts
 import { DeviceLog, type NewEvent } from '../../kb/review-log/device-log.ts';
 import { listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
+import { DEFAULT_ID_KEY } from '../../kb/card-meta.ts';
 import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
@@ -73,9 +74,12 @@ export class ReviewLog {
   private readonly events: ReviewEventQueries;
   /** The cards' fsrs rows, which a replay reads and writes (review-writes.ts is their one writer). */
   private readonly fsrs: FsrsQueries;
+  /** kb.json's idKey: where a note's id is, checked before its fields are written. */
+  private readonly idKey: string;
 
-  constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler) {
+  constructor(db: KbDatabase, folder: string, scheduler: FsrsScheduler, idKey = DEFAULT_ID_KEY) {
     this.db = db;
+    this.idKey = idKey;
     this.folder = folder;
     this.scheduler = scheduler;
     this.deviceLog = new DeviceLog(db, folder, scheduler.settings.dayStartsAt);
@@ -477,7 +481,7 @@ export class ReviewLog {
       const row = this.fsrs.row(cardId);
       if (!row) continue;
       const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
-      const prepared = prepareWriteback(root, card.path, cardId, fields);
+      const prepared = prepareWriteback(root, card.path, cardId, fields, this.idKey);
       if (!('restore' in prepared)) continue;
       const result = commitWriteback(root, prepared);
       if (result.status !== 'written') continue;

@@ -43,7 +43,8 @@ export interface ReviewTarget {
   /** Whether notes may be written back (false for the bundled knowledge base). */
   writable: boolean;
   db: KbDatabase;
-  config: ReviewSettings;
+  /** With kb.json's idKey, where a note's id is (default id). */
+  config: ReviewSettings & { idKey?: string };
 }
 
 export interface QueueRequest extends CardFilter {
@@ -172,7 +173,7 @@ export class ReviewService {
     this.files = fileQueries(target.db);
     this.actions = cardActionQueries(target.db);
     const folder = target.reviewLogFolder === undefined ? reviewLogFolder(target) : target.reviewLogFolder;
-    this.log = folder === null ? null : new ReviewLog(target.db, folder, this.scheduler);
+    this.log = folder === null ? null : new ReviewLog(target.db, folder, this.scheduler, target.config.idKey);
   }
 
   get settings(): ReviewSettings {
@@ -480,7 +481,7 @@ export class ReviewService {
   private prepareFields(card: CardRow, state: FsrsState): ReturnType<typeof prepareWriteback> {
     const held = this.heldByGit(card);
     if (held) return held;
-    return prepareWriteback(this.target.root, card.path, card.id, reviewFields(state, this.scheduler.weights, this.settings.dayStartsAt));
+    return prepareWriteback(this.target.root, card.path, card.id, reviewFields(state, this.scheduler.weights, this.settings.dayStartsAt), this.target.config.idKey);
   }
 
   /**

@@ -79,7 +79,7 @@ export function applyChanges(
       const others = all.filter((other) => other !== here).map(place).join(', ');
       // Most often a copied note (Obsidian's "Make a copy", cp): the copy needs an id of its own.
       const note = here.card?.kind === 'note';
-      const fix = note ? 'if this file is a copy, delete its id: line and kb scan gives it a new one' : 'if this card is a copy, delete its kb:id comment and kb scan gives it a new one';
+      const fix = note ? `if this file is a copy, delete its ${config.idKey}: line and kb scan gives it a new one` : 'if this card is a copy, delete its kb:id comment and kb scan gives it a new one';
       // A deck's card is named by its question: the file holds many.
       const which = here.card && !note ? ` (${quotedQuestion(here.card)})` : '';
       report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}${which}: also at ${others}; neither card was updated (${fix})` });

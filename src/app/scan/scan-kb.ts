@@ -136,7 +136,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   };
   const scanned = candidates.length === 0 ? null : await (await import('../../kb/scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null), ...keepIds(file.path) })),
-    { root: target.root, rootReal: realpathSync.native(target.root), writeIds, deriveWrittenIds, full: options.full === true, notesFolders },
+    { root: target.root, rootReal: realpathSync.native(target.root), writeIds, deriveWrittenIds, full: options.full === true, notesFolders, idKey: target.config.idKey },
     options.onProgress,
     { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );

@@ -32,6 +32,8 @@ export interface SyncOptions {
   device: string;
   /** kb.json's notesFolders: which paths hold notes (to tell kb's own changes to them). */
   notesFolders: readonly string[];
+  /** kb.json's idKey: the frontmatter key of a note's id (default id). */
+  idKey?: string;
 }
 
 export interface SyncReport {
@@ -51,7 +53,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const top = repositoryTop(options.root);
   const prefix = relative(top, options.root).split('\\').join('/');
   const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
-  const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
+  const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, options.idKey);
   const ownLog = inKb(`reviews/${options.device}.jsonl`);
   // A paused rebase is a detached HEAD: committing there and pushing `HEAD` would create a
   // remote branch named HEAD while the rebase still waits to be finished.
@@ -75,7 +77,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const noteChange = (path: string) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders);
+  const noteChange = (path: string) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, options.idKey);
   const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device, noteChange));
 
   // The push is refused when the remote moved since the pull (the other clone pushed meanwhile,
@@ -388,14 +390,14 @@ type NoteChange = { reviewFields: boolean; ids: boolean };
  * from the knowledge base's root). A change seen as neither is counted as review fields, the
  * write kb makes most, so that the title never leaves a committed note out.
  */
-function kbNoteChange(top: string, path: string, kbPath: string, notesFolders: readonly string[]): NoteChange {
+function kbNoteChange(top: string, path: string, kbPath: string, notesFolders: readonly string[], idKey?: string): NoteChange {
   const versions = headAndNow(top, path);
-  const change = versions === null ? { reviewFields: true, ids: false } : kbFieldChanges(kbPath, versions.head, versions.now, notesFolders);
+  const change = versions === null ? { reviewFields: true, ids: false } : kbFieldChanges(kbPath, versions.head, versions.now, notesFolders, idKey);
   return change.reviewFields || change.ids ? change : { reviewFields: true, ids: false };
 }
 
 /** `path` (from the repository's top; `kbPath` from the knowledge base's root) changed against HEAD only as kb changes a note. */
-function onlyKbFieldsChanged(top: string, path: string, kbPath: string, notesFolders: readonly string[]): boolean {
+function onlyKbFieldsChanged(top: string, path: string, kbPath: string, notesFolders: readonly string[], idKey?: string): boolean {
   const versions = headAndNow(top, path);
-  return versions !== null && differOnlyInKbFields(kbPath, versions.head, versions.now, notesFolders);
+  return versions !== null && differOnlyInKbFields(kbPath, versions.head, versions.now, notesFolders, idKey);
 }
