@@ -33,6 +33,10 @@ micro and the like, as --goto FILE:LINE to code/codium, as FILE:LINE to subl, hx
 any other editor (a script, gedit) gets the file alone.
 Two kb review at once: a card the other one rated since this screen showed it is not
 rated again here; the screen says so and moves on.
+Notes edited in another editor meanwhile: a card whose file changed is read again when it
+comes up and when its answer is shown (one stat tells); one whose file was deleted, or no
+longer holds it or parses, is skipped (the status line names the file), never rated. A
+note moved or renamed keeps its id and is shown from where it went.
 Calc cards (a kb-calc block) ask with values drawn once per study day (kb due lists the
 same numbers): type the number as in kb quiz (20, 20ms, 0.02 s, 2.4 GB) and Enter checks
 it and shows the worked answer; Space/Enter then answer with the suggestion (Good when

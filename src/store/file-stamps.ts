@@ -31,6 +31,7 @@ export function fileQueries(db: KbDatabase) {
   );
   const remove = db.prepare<[string]>('DELETE FROM files WHERE path = ?');
   const any = db.prepare<[], { scanned: number }>('SELECT EXISTS (SELECT 1 FROM files) AS scanned');
+  const stamp = db.prepare<[string], { size: number; mtimeMs: number }>('SELECT size, mtime_ms AS mtimeMs FROM files WHERE path = ?');
   const followFile = db.prepare<[number, number, string, string, number, number, string]>(
     'UPDATE files SET size = ?, mtime_ms = ?, sha256 = ? WHERE path = ? AND size = ? AND mtime_ms = ? AND sha256 = ?',
   );
@@ -57,6 +58,10 @@ export function fileQueries(db: KbDatabase) {
     /** Whether any file was ever scanned into this database. */
     any(): boolean {
       return any.get()?.scanned === 1;
+    },
+    /** The size and mtime (ms, truncated) the last scan recorded of `path`; undefined when it has no row. */
+    stamp(path: string): { size: number; mtimeMs: number } | undefined {
+      return stamp.get(path);
     },
     remove(path: string): void {
       remove.run(path);

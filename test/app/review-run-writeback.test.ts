@@ -10,13 +10,14 @@ import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
 import { openDatabase } from '../../src/store/db.ts';
 import { ReviewRun } from '../../src/app/review/review-run.ts';
 import { ReviewService } from '../../src/app/review/review-service.ts';
+import { refusedWritebackNote } from '../../src/kb/writeback.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 import { FakeLabs } from '../ui/fake-labs.ts';
 
 const START = new Date(2026, 2, 10, 6).getTime();
 
 describe('kb review: a refused write-back', () => {
-  it('a note renamed while shown: moved or deleted, the rating is stored, kb doctor --fix writes it later', async () => {
+  it('a note renamed while shown: kb review does not rate it (it is met again where it went: review-run-outside-edit.test.ts); kb rate stores the rating, and says kb doctor --fix writes it later', async () => {
     const root = tempDir('kb-writeback-');
     mkdirSync(join(root, 'notes'), { recursive: true });
     writeFileSync(join(root, 'notes/a.md'), "---\ncreated: '2026-03-01'\nreview_count: 0\n---\n# Renamed while shown?\n\n## Answer\n\nYes.\n");
@@ -28,8 +29,13 @@ describe('kb review: a refused write-back', () => {
     expect(shown.kind).toBe('card');
     if (shown.kind !== 'card') return;
     renameSync(join(root, 'notes/a.md'), join(root, 'notes/b.md'));
-    const rated = run.rate(shown.card.id, 3, START + 5_000, 5_000);
-    expect(rated.message).toBe('note not updated: notes/a.md: moved or deleted since kb read it (ENOENT); the rating is stored (kb doctor --fix writes the fields later)');
+    expect(run.rate(shown.card.id, 3, START + 5_000, 5_000).message).toBe('not rated: notes/a.md was moved or deleted since shown');
+    expect((db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n).toBe(0);
+    // kb rate (the service) has no screen to show it again: the rating is stored, and its note is written later.
+    const rated = service.rate(shown.card.id, 3, START + 5_000, 5_000);
+    expect(rated.writeback).toMatchObject({ status: 'refused', reason: 'notes/a.md: moved or deleted since kb read it (ENOENT)' });
+    if (rated.writeback?.status !== 'refused') return;
+    expect(refusedWritebackNote(rated.writeback, 'rating')).toBe('the rating is stored (kb doctor --fix writes the fields later)');
     expect((db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n).toBe(1);
   });
 });

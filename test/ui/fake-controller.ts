@@ -21,7 +21,7 @@ export function screenCard(id: string, overrides: Partial<ScreenCard> = {}): Scr
 export class FakeController implements ReviewController {
   readonly calls: string[] = [];
   readonly labs = new FakeLabs();
-  private queue: ScreenCard[];
+  protected queue: ScreenCard[];
   private readonly done: ScreenCard[] = [];
 
   constructor(cards: ScreenCard[]) {

@@ -78,6 +78,21 @@ export class ReviewRun implements ReviewController {
    * its bury or suspension) returns to this session's lists.
    */
   private readonly changedThere = new Map<string, { queued: QueueCard; answered: boolean }>();
+  /** The scans this run starts, one after another: two at once would both write ids into one new file. */
+  private scanning: Promise<unknown> = Promise.resolve();
+  /**
+   * Files read again (readAgain) after a change outside kb, each with its stamp then: a file the
+   * scan keeps no stamp of (its ids could not be written) is not read again at every card.
+   */
+  private readonly readAt = new Map<string, string>();
+  /**
+   * Cards skipped because their file, changed outside kb, no longer parses (the scan keeps their
+   * old text), with the file's stamp then: skipped in silence while the file stays so (today's
+   * queue read again would bring them back, and the Done screen reads it every second).
+   */
+  private readonly unreadable = new Map<string, string | null>();
+  /** What next() skipped of cards no file holds now (made orphans by a scan since they were queued): its status line. */
+  private skippedNow: string[] = [];
 
   constructor(service: ReviewService, root: string, request: QueueRequest, options: ReviewRunOptions) {
     this.service = service;
@@ -88,10 +103,11 @@ export class ReviewRun implements ReviewController {
   }
 
   async catchUp(): Promise<ActionResult & { changed: boolean }> {
-    if (!this.run.lateScan) return { changed: false, message: null };
+    const lateScan = this.run.lateScan;
+    if (!lateScan) return { changed: false, message: null };
     let scanned: { changed: boolean; problems: string | null };
     try {
-      scanned = await this.run.lateScan();
+      scanned = await this.serialScan(() => lateScan());
     } catch (error) {
       return { changed: false, message: `the knowledge base could not be scanned: ${(error as Error).message}` };
     }
@@ -109,8 +125,9 @@ export class ReviewRun implements ReviewController {
     this.followUndoneElsewhere();
     this.followTakenBackThere();
     const notice = this.followStudyDay(now);
+    this.skippedNow = [];
     const next = this.nextOfSession(now);
-    return withNotice(next, notice);
+    return withNotice(withNotice(next, skippedLine(this.skippedNow)), notice);
   }
 
   /**
@@ -221,9 +238,13 @@ export class ReviewRun implements ReviewController {
     // rated it since (a stale copy showed a card rated twice elsewhere as new).
     this.cache.delete(next.card.id);
     const card = this.card(next.card.id);
-    if (!isLive(card)) {
-      // Gone from the database, or from its file (a scan, here or in another process, made it an orphan): skip it.
+    if (!isLive(card) || this.stillUnreadable(card)) {
+      // Gone from the database, or from its file (a scan, here or in another process, made it an
+      // orphan), or its file broken outside kb and not mended since: skip it. An orphan is named
+      // (its note deleted in another editor was skipped in silence, when the scan readAgain ran
+      // for another card had found it gone).
       this.session.removed(next.card.id);
+      if (card?.orphan) this.skippedNow.push(goneLine(card.path, this.service.currentStamp(card.path) === null));
       return this.nextOfSession(now, refreshed);
     }
     if (!sameAsQueued(card, next.card)) {
@@ -252,6 +273,64 @@ export class ReviewRun implements ReviewController {
     this.replaceSession(fresh);
     this.cache.clear();
     return withNotice(this.nextOfSession(now, true), kept);
+  }
+
+  /** Whether the card was skipped as unreadable (readAgain) and its file is still as it was then. */
+  private stillUnreadable(card: ReviewCard): boolean {
+    if (!this.unreadable.has(card.id)) return false;
+    if (this.service.currentStamp(card.path) === this.unreadable.get(card.id)) return true;
+    this.unreadable.delete(card.id);
+    return false;
+  }
+
+  /**
+   * Whether the card's file changed on disk since kb read it: one stat, against the stamp the
+   * last scan recorded (kept up to date by kb's own write-backs) or the one readAgain read it
+   * at. A file written by another editor while the screen is open, or deleted, is told here
+   * without scanning the knowledge base for every card.
+   */
+  fileChanged(cardId: string): boolean {
+    const card = this.card(cardId);
+    if (!card) return false;
+    const stamp = this.service.currentStamp(card.path);
+    return stamp === null || (stamp !== this.service.recordedStamp(card.path) && stamp !== this.readAt.get(card.path));
+  }
+
+  /**
+   * The card's file changed outside kb (fileChanged): the knowledge base is scanned (which parses
+   * only the files that changed) and the card read again from it, so the screen shows what the
+   * file says now (it showed the text of the last scan, and the edit was only seen at the next
+   * launch). A deleted file is told from a moved one by the scan: a moved note keeps its id and
+   * is found where it went. The card leaves the session, with a line naming its file, when the
+   * file is gone, no longer holds it, or no longer parses (the scan keeps its old text then).
+   */
+  async readAgain(cardId: string): Promise<ActionResult> {
+    // A scan under way (kb review's first) may have read the file already.
+    await this.scanning;
+    if (!this.fileChanged(cardId)) return { message: null };
+    const path = this.card(cardId)?.path;
+    if (path === undefined) return { message: null };
+    const stamp = this.service.currentStamp(path);
+    const errors = await this.serialScan(() => this.run.rescan());
+    this.cache.delete(cardId);
+    const error = errors.find((diagnostic) => diagnostic.file === path);
+    if (error) {
+      this.unreadable.set(cardId, stamp);
+      this.session.removed(cardId);
+      return { message: `skipped: ${path} changed outside kb and no longer reads (${error.line ? `line ${error.line}: ` : ''}${error.message})` };
+    }
+    if (stamp !== null) this.readAt.set(path, stamp);
+    const card = this.card(cardId);
+    if (isLive(card)) return { message: null };
+    this.session.removed(cardId);
+    return { message: goneLine(path, this.service.currentStamp(path) === null) };
+  }
+
+  /** Runs a scan once the scans before it are done (scanning). */
+  private serialScan<T>(scan: () => Promise<T>): Promise<T> {
+    const result = this.scanning.then(scan);
+    this.scanning = result.catch(() => undefined);
+    return result;
   }
 
   checkCalc(cardId: string, typed: string, now: number): CalcCheck {
@@ -288,6 +367,11 @@ export class ReviewRun implements ReviewController {
   rate(cardId: string, grade: Grade, now: number, durationMs: number): ActionResult {
     // Before this answer goes on the stack: what was undone elsewhere is no longer its top.
     this.followUndoneElsewhere();
+    // The card's file deleted (or moved) since it was shown: no rating is stored for a card no
+    // file holds (it was, and its write-back refused). It stays in the session: met again,
+    // readAgain finds where a moved note went, or skips a deleted one.
+    const shown = this.card(cardId);
+    if (shown && this.service.currentStamp(shown.path) === null) return { message: `not rated: ${shown.path} was moved or deleted since shown` };
     let outcome;
     try {
       outcome = this.service.rate(cardId, grade, now, durationMs, this.cache.get(cardId));
@@ -385,7 +469,7 @@ export class ReviewRun implements ReviewController {
 
   async reload(cardId: string): Promise<ActionResult> {
     const path = this.card(cardId)?.path;
-    const errors = await this.run.rescan();
+    const errors = await this.serialScan(() => this.run.rescan());
     this.cache.delete(cardId);
     // An edit that broke the file leaves the card as it was: said, with the scan's reason
     // (it said "reloaded" and went on checking answers with the formula from before the edit).
@@ -436,6 +520,17 @@ export class ReviewRun implements ReviewController {
     }
     return card;
   }
+}
+
+/** The status line of a card skipped because no file holds it now: its file deleted (or moved out of the knowledge base), or the card taken out of it. */
+function goneLine(path: string, fileGone: boolean): string {
+  return fileGone ? `skipped: ${path} was deleted outside kb (or moved out of the knowledge base)` : `skipped: this card is no longer in ${path} (changed outside kb)`;
+}
+
+/** The status line of the cards next() skipped as gone: the first named, the others counted. */
+function skippedLine(lines: readonly string[]): string | null {
+  if (lines.length <= 1) return lines[0] ?? null;
+  return `${lines[0]}; and ${lines.length - 1} more card${lines.length === 2 ? '' : 's'} no file holds now`;
 }
 
 /** `next` with `notice` added to the status line it brings. */

@@ -9,6 +9,8 @@
 // A kill between 2 and 3 leaves the rating stored and the file as it was (doctor --fix
 // mends the frontmatter); a kill before 2 loses only that rating.
 import { withLabFigures } from '../../kb/calc-figures.ts';
+import { join } from 'node:path';
+import { stampOf, statStamp } from './card-file-stamp.ts';
 import { randomUUID } from 'node:crypto';
 import { cardActionQueries, type CardAction, type CardActionQueries } from '../../store/card-action-log.ts';
 import { cardQueries, type CardRow } from '../../store/card-rows.ts';
@@ -259,6 +261,17 @@ export class ReviewService {
     // A calc card asks with the learner's own lab figures where it takes any.
     const calc = withLabFigures(card.calc, this.target.db, Date.now(), this.target.root);
     return { ...card, calc, schedule: stateFromColumns(row), suspended: row.suspended === 1, buriedUntil: row.buried_until };
+  }
+
+  /** The stamp (card-file-stamp.ts) kb scan last recorded of a file, or null when it has none (never scanned cleanly). */
+  recordedStamp(path: string): string | null {
+    const row = this.files.stamp(path);
+    return row === undefined ? null : stampOf(row.size, row.mtimeMs);
+  }
+
+  /** The stamp of a file of the knowledge base as it is on disk now; null when it is gone. */
+  currentStamp(path: string): string | null {
+    return statStamp(join(this.target.root, path));
   }
 
   preview(card: ReviewCard, now: number): Preview[] {

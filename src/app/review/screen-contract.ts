@@ -75,6 +75,18 @@ export interface ReviewController {
   /** Re-reads the card's file after an edit. */
   reload(cardId: string): Promise<ActionResult>;
   /**
+   * Whether the card's file changed on disk since kb read it (written by another editor while
+   * the screen is open, or deleted): one stat. The screen then calls readAgain before it shows
+   * the card, or its answer.
+   */
+  fileChanged?(cardId: string): boolean;
+  /**
+   * Reads a changed file again (a scan: it parses only the files that changed). The card is then
+   * what the file says now; one whose file is gone (a moved note is found where it went), no
+   * longer holds it or no longer parses leaves the session, and `message` says so.
+   */
+  readAgain?(cardId: string): Promise<ActionResult>;
+  /**
    * Brings the knowledge base up to date once the first card is on screen (kb review draws
    * from the database as it stands and scans the files meanwhile); `changed` when cards
    * changed, so the screen takes its card again.

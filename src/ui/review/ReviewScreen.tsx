@@ -52,6 +52,8 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
   const [message, setMessage] = useState<string | null>(notice ?? null);
   const [clock, setClock] = useState(now);
   const [busy, setBusy] = useState(false);
+  // Cards being read again after their file changed outside kb (whenFresh): keys wait meanwhile.
+  const [rereading, setRereading] = useState(0);
   // A calc card: the number being typed, then the check's verdict.
   const [typed, setTyped] = useState('');
   // Why a typed calc answer was not checked ("GB" does not convert to ms): under the answer line, as kb quiz has it.
@@ -135,6 +137,39 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     return () => clearInterval(timer);
   }, [current, advance, show, controller, now]);
 
+  /**
+   * Runs `then` on the card as its file now says. A file changed since kb read it (written by
+   * another editor while this screen is open, or deleted) is read again first, the keys typed
+   * meanwhile waiting: the same card then takes `then` as the file now has it; one skipped
+   * (its file gone, broken, or without it) gives way to the next card, with the line that says
+   * why. Asked when a card comes up and when its answer is shown (it showed the answer of the
+   * last scan, and a deleted note could be rated).
+   */
+  const whenFresh = (cardId: string, then?: () => void) => {
+    if (!controller.readAgain || !controller.fileChanged?.(cardId)) return then?.();
+    // Counted, not a flag: the card after one skipped may be read again before this one's ends.
+    setRereading((count) => count + 1);
+    controller
+      .readAgain(cardId)
+      .then((result) => {
+        const at = now();
+        const next = controller.next(at);
+        if (next.kind === 'card' && next.card.id === cardId) {
+          setCurrent(next);
+          if (result.message || next.notice) setMessage(statusLine(result.message, next.notice));
+          then?.();
+        } else show(next, result.message, at);
+      })
+      .catch(exitOnRejection(exit))
+      .finally(() => setRereading((count) => count - 1));
+  };
+  // A card that comes up (any way: an answer, undo, the clock, the first scan) is checked. Two
+  // checks of one card at once are harmless: readAgain waits for the scan before it, then finds
+  // the file read. (whenFresh is remade at every render: only `current` is a reason to check.)
+  useEffect(() => {
+    if (current.kind === 'card') whenFresh(current.card.id);
+  }, [current]);
+
   // Time in the editor or stopped by Ctrl-Z is not time spent recalling the card either.
   const notAnswering = (awayMs: number) => setShownAt((at) => at + awayMs);
 
@@ -198,13 +233,15 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
         setCalcRetry(null);
         return setTyped(command.typed);
       case 'check':
-        return checkCalc(card.id, command.typed);
+        return whenFresh(card.id, () => checkCalc(card.id, command.typed));
       case 'scroll':
         return scroll.by(command.by);
       case 'toggle-full':
-        setRevealed(true);
-        setFull((shown) => !shown);
-        return scroll.reset();
+        return whenFresh(card.id, () => {
+          setRevealed(true);
+          setFull((shown) => !shown);
+          scroll.reset();
+        });
       case 'bury':
         return advance(controller.bury(card.id, at));
       case 'suspend':
@@ -214,7 +251,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
       case 'open-lab':
         return setMessage(lab.open(card.lab));
       case 'reveal':
-        return setRevealed(true);
+        return whenFresh(card.id, () => setRevealed(true));
       case 'hint':
         return setMessage(command.message);
       case 'rate':
@@ -222,7 +259,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     }
   };
   // The keys typed ahead, one after each render (screen-input.ts); what a key's work throws closes the screen.
-  const nextKey = useKeyQueue({ paused: busy });
+  const nextKey = useKeyQueue({ paused: busy || rereading > 0 });
   useEffect(() => {
     const typed = nextKey();
     if (typed === null) return;
