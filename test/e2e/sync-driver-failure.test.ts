@@ -7,9 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
-import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
-
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+import { git, rate, shellQuote, sync, twoClones } from '../helpers/git-clones.ts';
 
 describe("kb sync when kb's merge driver fails", () => {
   it('leaves no note cut short, takes the rebase back keeping this device\'s commits, and says to run kb sync again', () => {
@@ -28,7 +26,7 @@ describe("kb sync when kb's merge driver fails", () => {
     const headBefore = git(b, 'rev-parse', 'HEAD').trim();
     // The driver runs with no room to write more than 1 KiB (ulimit -f: its writes fail
     // partway, as on a full disk). git's environment overrides the driver kb sync installs.
-    const driver = `ulimit -f 2; ${quote(process.execPath)} ${quote(kbBin)} merge-driver %O %A %B %P`;
+    const driver = `ulimit -f 2; ${shellQuote(process.execPath)} ${shellQuote(kbBin)} merge-driver %O %A %B %P`;
     const failed = runKb(['--kb', b, 'sync'], { env: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'merge.kb-review.driver', GIT_CONFIG_VALUE_0: driver } });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(
@@ -56,7 +54,7 @@ describe("kb sync when kb's merge driver fails", () => {
     writeFileSync(join(root, 'theirs'), fields('2025-10-05') + body);
     const ours = `${fields('2025-10-01')}${body}and a line of ours\n`;
     writeFileSync(join(root, 'ours'), ours);
-    const run = spawnSync('sh', ['-c', `ulimit -f 2; exec ${quote(process.execPath)} ${quote(kbBin)} merge-driver base ours theirs notes/one.md`], { cwd: root, encoding: 'utf8', env: kbEnv(tempDir('kb-home-')) });
+    const run = spawnSync('sh', ['-c', `ulimit -f 2; exec ${shellQuote(process.execPath)} ${shellQuote(kbBin)} merge-driver base ours theirs notes/one.md`], { cwd: root, encoding: 'utf8', env: kbEnv(tempDir('kb-home-')) });
     expect(run.stderr).toMatch(/^kb merge-driver failed on notes\/one\.md: the file is too large for the file system \(EFBIG on write\)$/m);
     expect(run.status).toBe(2);
     // git keeps %A as the note: as it was (git's copy), never cut short.

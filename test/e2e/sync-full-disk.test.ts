@@ -7,22 +7,15 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir } from '../helpers/kb-cli.ts';
-import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
+import { divergedClones, git, rate, shellQuote, sync } from '../helpers/git-clones.ts';
 
 /** Whether this machine lets a test mount in a private namespace (CI does: there the test never skips). */
 const canMount = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs tmpfs /mnt']).status === 0;
 
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-
 describe('kb sync on a full disk', () => {
   it.skipIf(!canMount && !process.env.CI)("leaves none of git's merge temporary files behind, and keeps a user's of the same name", () => {
-    const { a, b, ids } = twoClones();
-    expect(sync(a).code).toBe(0);
-    expect(sync(b).code).toBe(0);
     // Both clones rate card one: its note's review fields differ, so B's pull runs the driver.
-    rate(a, ids[0], 'good');
-    expect(sync(a).code).toBe(0);
-    rate(b, ids[0], 'again');
+    const { b } = divergedClones(0);
     writeFileSync(join(b, '.merge_file_User01'), "the user's own file\n");
     // Once armed, the hook fills B's disk when the pull's rebase checks out the remote's side,
     // leaving `free` KiB: how much git needs before it writes its temporary files depends on
@@ -30,25 +23,25 @@ describe('kb sync on a full disk', () => {
     const state = tempDir('kb-full-');
     writeFileSync(
       join(b, '.git/hooks/post-checkout'),
-      `#!/bin/sh\n[ -f ${quote(join(state, 'armed'))} ] || exit 0\nrm ${quote(join(state, 'armed'))}\n` +
-        `dd if=/dev/zero of=.git/filler bs=1k 2>/dev/null\ntruncate -s -"$(cat ${quote(join(state, 'free'))})"K .git/filler\nexit 0\n`,
+      `#!/bin/sh\n[ -f ${shellQuote(join(state, 'armed'))} ] || exit 0\nrm ${shellQuote(join(state, 'armed'))}\n` +
+        `dd if=/dev/zero of=.git/filler bs=1k 2>/dev/null\ntruncate -s -"$(cat ${shellQuote(join(state, 'free'))})"K .git/filler\nexit 0\n`,
       { mode: 0o755 },
     );
     const home = tempDir('kb-home-');
-    const kb = [process.execPath, kbBin, '--kb', b, 'sync'].map(quote).join(' ');
+    const kb = [process.execPath, kbBin, '--kb', b, 'sync'].map(shellQuote).join(' ');
     const script = [
-      `mkdir -p ${quote(join(state, 'copy'))} && cp -a ${quote(b)}/. ${quote(join(state, 'copy'))}`,
-      `mount -t tmpfs -o size=2m tmpfs ${quote(b)} && cp -a ${quote(join(state, 'copy'))}/. ${quote(b)} || exit 99`,
+      `mkdir -p ${shellQuote(join(state, 'copy'))} && cp -a ${shellQuote(b)}/. ${shellQuote(join(state, 'copy'))}`,
+      `mount -t tmpfs -o size=2m tmpfs ${shellQuote(b)} && cp -a ${shellQuote(join(state, 'copy'))}/. ${shellQuote(b)} || exit 99`,
       `for free in 8 12 16 20 24 28 32 36 40; do`,
-      `  echo "$free" > ${quote(join(state, 'free'))}; touch ${quote(join(state, 'armed'))}`,
-      `  ${kb} 2> ${quote(join(state, 'stderr'))}; echo "exit $?"`,
-      `  rm -f ${quote(b)}/.git/filler`,
+      `  echo "$free" > ${shellQuote(join(state, 'free'))}; touch ${shellQuote(join(state, 'armed'))}`,
+      `  ${kb} 2> ${shellQuote(join(state, 'stderr'))}; echo "exit $?"`,
+      `  rm -f ${shellQuote(b)}/.git/filler`,
       // A disk full sooner stops the rebase's own checkout, leaving this device's log untracked
       // (git rebase --abort then refuses to overwrite it): it is in the commit the abort restores.
-      `  git -C ${quote(b)} rebase --abort 2>/dev/null || { git -C ${quote(b)} clean -fq -- reviews; git -C ${quote(b)} rebase --abort; } 2>/dev/null`,
-      `  grep -q 'unable to write temp-file' ${quote(join(state, 'stderr'))} && { cat ${quote(join(state, 'stderr'))}; break; }`,
+      `  git -C ${shellQuote(b)} rebase --abort 2>/dev/null || { git -C ${shellQuote(b)} clean -fq -- reviews; git -C ${shellQuote(b)} rebase --abort; } 2>/dev/null`,
+      `  grep -q 'unable to write temp-file' ${shellQuote(join(state, 'stderr'))} && { cat ${shellQuote(join(state, 'stderr'))}; break; }`,
       `done`,
-      `echo "files:"; ls -A ${quote(b)}`,
+      `echo "files:"; ls -A ${shellQuote(b)}`,
     ].join('\n');
     const run = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
       encoding: 'utf8',
@@ -67,26 +60,21 @@ describe('kb sync on a full disk', () => {
   // refused to overwrite it even once space was freed, and the next kb sync said to finish with
   // git rebase --continue (which drops this device's commit).
   it.skipIf(!canMount && !process.env.CI)('takes back a rebase the full disk stopped midway on the next kb sync, never saying --continue', () => {
-    const { a, b, ids } = twoClones();
-    expect(sync(a).code).toBe(0);
-    expect(sync(b).code).toBe(0);
-    rate(a, ids[0], 'good');
-    expect(sync(a).code).toBe(0);
-    rate(b, ids[1], 'again');
+    const { a, b, ids } = divergedClones(1);
     // The hook fills B's disk whole when the pull's rebase checks out the remote's side.
     writeFileSync(join(b, '.git/hooks/post-checkout'), '#!/bin/sh\n[ -f .git/armed ] || exit 0\nrm .git/armed\ndd if=/dev/zero of=.git/filler bs=1k 2>/dev/null\nexit 0\n', { mode: 0o755 });
     const state = tempDir('kb-full-');
     const home = tempDir('kb-home-');
-    const kb = [process.execPath, kbBin, '--kb', b, 'sync'].map(quote).join(' ');
+    const kb = [process.execPath, kbBin, '--kb', b, 'sync'].map(shellQuote).join(' ');
     const script = [
-      `mkdir -p ${quote(join(state, 'copy'))} && cp -a ${quote(b)}/. ${quote(join(state, 'copy'))}`,
-      `mount -t tmpfs -o size=2m tmpfs ${quote(b)} && cp -a ${quote(join(state, 'copy'))}/. ${quote(b)} || exit 99`,
-      `touch ${quote(b)}/.git/armed`,
+      `mkdir -p ${shellQuote(join(state, 'copy'))} && cp -a ${shellQuote(b)}/. ${shellQuote(join(state, 'copy'))}`,
+      `mount -t tmpfs -o size=2m tmpfs ${shellQuote(b)} && cp -a ${shellQuote(join(state, 'copy'))}/. ${shellQuote(b)} || exit 99`,
+      `touch ${shellQuote(b)}/.git/armed`,
       `${kb}; echo "exit $?"`,
-      `rm ${quote(b)}/.git/filler`,
-      `echo "status:"; git -C ${quote(b)} status --porcelain --untracked-files=all; echo "end"`,
+      `rm ${shellQuote(b)}/.git/filler`,
+      `echo "status:"; git -C ${shellQuote(b)} status --porcelain --untracked-files=all; echo "end"`,
       `${kb}; echo "exit $?"`,
-      `echo "status:"; git -C ${quote(b)} status --porcelain --untracked-files=all; echo "end"`,
+      `echo "status:"; git -C ${shellQuote(b)} status --porcelain --untracked-files=all; echo "end"`,
     ].join('\n');
     const run = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
       encoding: 'utf8',

@@ -6,9 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kbBin, kbEnv, tempDir } from '../helpers/kb-cli.ts';
-import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
-
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+import { git, rate, shellQuote, sync, twoClones } from '../helpers/git-clones.ts';
 
 describe('kb sync when the remote moves while it pushes', () => {
   it('pulls and pushes once more itself, keeping both clones\' commits', () => {
@@ -21,8 +19,8 @@ describe('kb sync when the remote moves while it pushes', () => {
     const once = join(tempDir('kb-hook-'), 'pushed');
     writeFileSync(
       join(b, '.git/hooks/pre-push'),
-      `#!/bin/sh\n[ -f ${quote(once)} ] && exit 0\ntouch ${quote(once)}\n` +
-        `env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE sh -c 'cd ${quote(a)} && git commit --quiet --allow-empty -m "from A meanwhile" && git push --quiet origin main' >&2\nexit 0\n`,
+      `#!/bin/sh\n[ -f ${shellQuote(once)} ] && exit 0\ntouch ${shellQuote(once)}\n` +
+        `env -u GIT_DIR -u GIT_WORK_TREE -u GIT_INDEX_FILE sh -c 'cd ${shellQuote(a)} && git commit --quiet --allow-empty -m "from A meanwhile" && git push --quiet origin main' >&2\nexit 0\n`,
       { mode: 0o755 },
     );
     const synced = sync(b);
@@ -59,7 +57,7 @@ describe('kb sync when the remote moves while it pushes', () => {
     const { b, ids } = twoClones();
     rate(b, ids[0], 'good');
     const started = join(tempDir('kb-hook-'), 'started');
-    git(b, 'config', 'remote.origin.receivepack', `touch ${quote(started)}; sleep 30; git-receive-pack`);
+    git(b, 'config', 'remote.origin.receivepack', `touch ${shellQuote(started)}; sleep 30; git-receive-pack`);
     const child = spawn(process.execPath, [kbBin, '--kb', b, 'sync'], { env: kbEnv(tempDir('kb-home-')), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
+import { divergedClones, git, sync } from '../helpers/git-clones.ts';
 
 /**
  * B's kb sync committed B's rating (its log new in that commit) and began its rebase onto A's
@@ -16,12 +16,7 @@ import { git, rate, sync, twoClones } from '../helpers/git-clones.ts';
  * kb sync marked the rebase as its own, as it does before each pull.
  */
 function stoppedRebase(marked: boolean) {
-  const { a, b, ids } = twoClones();
-  expect(sync(a).code).toBe(0);
-  expect(sync(b).code).toBe(0);
-  rate(a, ids[0], 'good');
-  expect(sync(a).code).toBe(0);
-  rate(b, ids[1], 'again');
+  const { a, b, ids } = divergedClones(1);
   git(b, 'add', '-A');
   git(b, 'commit', '--quiet', '-m', 'kb sync: reviews from device b');
   const own = git(b, 'rev-parse', 'HEAD').trim();

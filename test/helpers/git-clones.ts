@@ -57,6 +57,25 @@ export function twoClones(): { a: string; b: string; ids: string[] } {
   return { a, b, ids };
 }
 
+/**
+ * Two clones whose next kb sync on B merges: both synced once, then A rates card one and syncs,
+ * and B rates card `bCard` (0: the same card, so the note's review fields differ and B's pull
+ * runs the merge driver) without syncing.
+ */
+export function divergedClones(bCard: number): { a: string; b: string; ids: string[] } {
+  const clones = twoClones();
+  const { a, b, ids } = clones;
+  expect(sync(a).code).toBe(0);
+  expect(sync(b).code).toBe(0);
+  rate(a, ids[0], 'good');
+  expect(sync(a).code).toBe(0);
+  rate(b, ids[bCard], 'again');
+  return clones;
+}
+
+/** A word quoted for sh. */
+export const shellQuote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
 export function rate(root: string, id: string, rating: string): void {
   const run = runKb(['--kb', root, 'rate', id, rating]);
   expect(run.code, run.stderr).toBe(0);
