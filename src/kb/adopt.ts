@@ -111,7 +111,9 @@ function ignoreStateFolder(root: string): void {
   }
   const text = readFileSync(path, 'utf8');
   if (text.split(/\r?\n/).some((entry) => entry.trim() === line || entry.trim() === stateFolderName || entry.trim() === `/${line}`)) return;
-  appendFileSync(path, `${text === '' || text.endsWith('\n') ? '' : '\n'}# kb's database and other state\n${line}\n`);
+  // In the file's own line ends: CRLF lines appended to as LF made a file of mixed ends.
+  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+  appendFileSync(path, `${text === '' || text.endsWith('\n') ? '' : eol}# kb's database and other state${eol}${line}${eol}`);
 }
 
 /** Whether a folder holds any Markdown file kb could read as a note (outside tool folders). */

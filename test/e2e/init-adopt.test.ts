@@ -74,6 +74,10 @@ describe('kb init on a folder of notes', () => {
     expect(JSON.parse(init.stdout).adopted).toMatchObject({ notes: 1, notesFolders: ['notes'] });
     expect(readFileSync(join(root, '.gitignore'), 'utf8')).toContain('.kb/');
     expect(dueCards(root).map((card) => card.path)).toEqual(['notes/a.md']);
+    // A CRLF .gitignore gains CRLF lines (LF lines made a file of mixed line ends); one without a last line end gets one first.
+    const crlf = folder({ 'notes/a.md': '# A\n\nYes.\n', '.gitignore': 'node_modules\r\ndist' });
+    expect(runKb(['init', crlf]).code).toBe(0);
+    expect(readFileSync(join(crlf, '.gitignore'), 'utf8')).toBe("node_modules\r\ndist\r\n# kb's database and other state\r\n.kb/\r\n");
     // The message names the folders there are: without a cards/ it said "1 note in notes/, cards/".
     expect(runKb(['init', folder({ 'notes/x/a.md': '# A\n\nYes.\n' })]).stdout).toMatch(/^adopted .*vault: 1 note in notes\/$/m);
     expect(runKb(['init', folder({ 'notes/x/a.md': '# A\n\nYes.\n', 'cards/deck.md': '## Q?\n\nA.\n' })]).stdout).toMatch(/^adopted .*vault: 1 note and 1 card deck in notes\/, cards\/$/m);
