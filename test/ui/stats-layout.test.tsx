@@ -35,6 +35,18 @@ describe('kb stats layout', () => {
     expect(text).toContain('and 1 more (kb stats --json lists every tag)');
   });
 
+  it('says "1 card" and "1 review" in the section titles (they said "1 cards", "1 reviews")', () => {
+    const one = {
+      ...report(),
+      forecast: report().forecast.map((day, i) => ({ ...day, count: i === 3 ? 1 : 0 })),
+      reviewsPerDay: report().reviewsPerDay.map((day, i) => ({ ...day, count: i === 83 ? 1 : 0 })),
+    };
+    const text = statsText(one as StatsReport, 80);
+    expect(text).toContain('Due in the next 30 days (1 card; today includes overdue)');
+    expect(text).toContain('Reviews per day, last 12 weeks (1 review)');
+    expect(statsText(report(), 80)).toMatch(/\(\d+ cards; today includes overdue\)[\s\S]*last 12 weeks \(\d+ reviews\)/);
+  });
+
   it('keeps a full bar and its "100.0% of N" on one line', () => {
     const items = [{ label: 'w1', value: 1, text: '100.0% of 3' }, { label: 'w2', value: 0.5, text: '50.0% of 1234' }];
     for (const width of [40, 80, 120]) {

@@ -41,16 +41,17 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
     .map((_, day) => (day % 7 === 0 ? (day === 0 ? 'today' : `+${day}`) : ''))
     .reduce((line, label, day) => (label ? line.padEnd(day * columnWidth) + label : line), '');
   const dueTotal = report.forecast.reduce((sum, day) => sum + day.count, 0);
+  const reviewCount = report.reviewsPerDay.reduce((sum, day) => sum + day.count, 0);
   return (
     <Box flexDirection="column" width={width}>
-      <Section title={`Due in the next ${report.forecast.length} days (${dueTotal} cards; today includes overdue)`}>
+      <Section title={`Due in the next ${report.forecast.length} days (${dueTotal} card${dueTotal === 1 ? '' : 's'}; today includes overdue)`}>
         {dueTotal === 0 ? (
           <Text>{emptyForecastLine(report)}</Text>
         ) : (
           <ColumnChart values={report.forecast.map((d) => d.count)} height={6} columnWidth={columnWidth} axis={axis} />
         )}
       </Section>
-      <Section title={`Reviews per day, last ${report.reviewsPerDay.length / 7} weeks (${report.reviewsPerDay.reduce((s, d) => s + d.count, 0)} reviews)`}>
+      <Section title={`Reviews per day, last ${report.reviewsPerDay.length / 7} weeks (${reviewCount} review${reviewCount === 1 ? '' : 's'})`}>
         <Heatmap days={report.reviewsPerDay} />
       </Section>
       <Section title={`True retention per week (review cards not answered Again; overall ${percent(report.overallRetention)})`}>
