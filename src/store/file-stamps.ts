@@ -35,6 +35,9 @@ export function fileQueries(db: KbDatabase) {
   const followFile = db.prepare<[number, number, string, string, number, number, string]>(
     'UPDATE files SET size = ?, mtime_ms = ?, sha256 = ? WHERE path = ? AND size = ? AND mtime_ms = ? AND sha256 = ?',
   );
+  // The frontmatter key the files were read with (kb.json's idKey): a scan under another key reads them all again.
+  const idKeyRow = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'scan_id_key'");
+  const setIdKey = db.prepare<[string]>("INSERT INTO meta (key, value) VALUES ('scan_id_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
   const followCards = db.prepare<[number, number, string, number, number]>(
     'UPDATE cards SET file_size = ?, file_mtime_ms = ? WHERE path = ? AND file_size = ? AND file_mtime_ms = ?',
   );
@@ -54,6 +57,13 @@ export function fileQueries(db: KbDatabase) {
     /** The warnings the file's parse just gave (JSON, or null for none), said again while it stays unchanged. */
     setWarnings(path: string, warnings: string | null): void {
       setWarnings.run(warnings, path);
+    },
+    /** The idKey the recorded files were read with; undefined when no scan recorded one (before kb had the setting: id). */
+    readWithIdKey(): string | undefined {
+      return idKeyRow.get()?.value;
+    },
+    setReadWithIdKey(idKey: string): void {
+      setIdKey.run(idKey);
     },
     /** Whether any file was ever scanned into this database. */
     any(): boolean {
