@@ -250,4 +250,14 @@ describe('kb init on a folder of notes', () => {
     const cards = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
     expect(Object.fromEntries(cards.filter((card) => card.id === a || card.id === b).map((card) => [card.id, card.reps]))).toEqual({ [a]: 1, [b]: 1 });
   });
+
+  it('reads every note again when kb.json\'s notesFolders change: a note\'s deck is its folder below the new notes folder (found probing idKey)', () => {
+    const root = folder({ 'Zettel/a.md': '# A?\n\nYes.\n', 'Zettel/Sub/b.md': '# B?\n\nYes.\n', 'c.md': '# C?\n\nYes.\n' });
+    expect(runKb(['init', root]).code).toBe(0);
+    expect(new Map(dueCards(root).map((card) => [card.front, card.deck]))).toEqual(new Map([['A?', 'Zettel'], ['B?', 'Zettel/Sub'], ['C?', 'notes']]));
+    const config = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(root, 'kb.json'), JSON.stringify({ ...config, notesFolders: ['Zettel'] }));
+    // Unchanged files, read again all the same: their decks are as the new folders say.
+    expect(new Map(dueCards(root).map((card) => [card.front, card.deck]))).toEqual(new Map([['A?', 'notes'], ['B?', 'Sub']]));
+  });
 });

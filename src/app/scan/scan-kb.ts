@@ -117,13 +117,16 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   // every note is read again under the new key (a stat-only pass kept the cards as read under
   // the old one, and ratings then could not find their notes), and a note holding its card's
   // id under the old key keeps that id (scan-file.ts, carryIds). A database without the record
-  // read its files under id, the only key before the setting.
+  // read its files under id, the only key before the setting. Changed notesFolders read every
+  // file again too: a note's deck is its folder below its notes folder (it kept the old deck).
   const { idKey } = target.config;
-  const recorded = files.readWithIdKey();
-  const readWith = recorded ?? (files.any() ? DEFAULT_ID_KEY : idKey);
+  const recorded = { idKey: files.readWith('id_key'), notesFolders: files.readWith('notes_folders') };
+  const readWith = recorded.idKey ?? (files.any() ? DEFAULT_ID_KEY : idKey);
   const keyChanged = readWith !== idKey;
-  const recordKey = keyChanged || recorded === undefined;
-  const full = options.full === true || keyChanged;
+  const foldersNow = JSON.stringify(notesFolders);
+  const foldersChanged = recorded.notesFolders !== undefined && recorded.notesFolders !== foldersNow;
+  const recordSettings = keyChanged || foldersChanged || recorded.idKey === undefined || recorded.notesFolders === undefined;
+  const full = options.full === true || keyChanged || foldersChanged;
   const candidates = sources.filter((file) => {
     const row = known.get(file.path);
     return full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);
@@ -155,7 +158,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   );
   try {
     await scanned?.idWrites.prepare();
-    if (candidates.length > 0 || removedPaths.size > 0 || recordKey) {
+    if (candidates.length > 0 || removedPaths.size > 0 || recordSettings) {
       // The ids are counted as written while the transaction runs and helper threads swap them
       // in (kb/id-writes.ts); a note whose write failed has the transaction redone with its
       // true outcome. IMMEDIATE: decide and write under one lock, so two scans at once cannot
@@ -165,7 +168,10 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
         applied = outcomes;
         const { parsedSources, touched, heldPaths } = digest(outcomes, report, note, now);
         applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now);
-        if (recordKey) files.setReadWithIdKey(idKey);
+        if (recordSettings) {
+          files.setReadWith('id_key', idKey);
+          files.setReadWith('notes_folders', foldersNow);
+        }
       };
       db.transaction(() => {
         const outcomes = scanned?.outcomes ?? [];
