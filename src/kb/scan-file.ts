@@ -24,6 +24,13 @@ export interface ScanFileInput {
    * them gets that id written, not a new one: its ratings stay with it.
    */
   keepIds?: readonly string[];
+  /**
+   * The ids of the database's live cards of this file, given when kb.json's idKey changed since
+   * the last scan (ScanFileContext.carryIdKey): a note that holds one of them under the old key,
+   * and no id under the new one, gets that id written under the new key, not a new one: its
+   * card keeps its schedule and history (a new id left them on an orphan).
+   */
+  carryIds?: readonly string[];
 }
 
 export interface ScanFileContext {
@@ -40,6 +47,8 @@ export interface ScanFileContext {
   notesFolders?: readonly string[];
   /** kb.json's idKey: the frontmatter key of a note's id (default id). */
   idKey?: string;
+  /** The idKey the last scan read the notes with, when kb.json now names another (see ScanFileInput.carryIds). */
+  carryIdKey?: string;
 }
 
 export type SettledCard = ParsedCard & { id: string; idInFile: boolean };
@@ -127,14 +136,17 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   if (isWriteProtected({ mode: read.mode })) return idsNotWritten(derived, path, WRITE_PROTECTED);
   try {
     const keep = new Set(input.keepIds ?? []);
+    const carried = carriedNoteId(located.frontmatter, input.carryIds, context.carryIdKey);
     const idFor = context.deriveWrittenIds
       ? (card: ParsedCard) => derivedCardId(path, card, parsed.cards)
-      : keep.size > 0
-        ? (card: ParsedCard) => {
-            const id = derivedCardId(path, card, parsed.cards);
-            return keep.has(id) ? id : newCardId();
-          }
-        : undefined;
+      : carried !== null
+        ? (card: ParsedCard) => (card.kind === 'note' ? carried : newCardId())
+        : keep.size > 0
+          ? (card: ParsedCard) => {
+              const id = derivedCardId(path, card, parsed.cards);
+              return keep.has(id) ? id : newCardId();
+            }
+          : undefined;
     const withIds = insertMissingIds(read.raw, located, idFor);
     // Expected as read: size and hash of the bytes, mtime from the walk's stat (taken before the read).
     const staged = stageWrite(context.root, input.abs, withIds.text, { size: read.bytes.length, mtimeMs, sha256: sha }, { rootReal: context.rootReal, readBytes: read.bytes, mode: read.mode, realFolders: realFoldersOf(context) });
@@ -155,6 +167,13 @@ export function scanFileStaged(input: ScanFileInput, context: ScanFileContext): 
   } catch (error) {
     return idWriteFailed({ path, held, derived }, error);
   }
+}
+
+/** The card id a note holds under the old idKey, when it is one of the file's cards in the database (ScanFileInput.carryIds). */
+function carriedNoteId(frontmatter: Record<string, unknown> | null, carryIds: readonly string[] | undefined, carryIdKey: string | undefined): string | null {
+  if (frontmatter === null || carryIds === undefined || carryIdKey === undefined || !Object.hasOwn(frontmatter, carryIdKey)) return null;
+  const value = frontmatter[carryIdKey];
+  return typeof value === 'string' && carryIds.includes(value) ? value : null;
 }
 
 /** Why ids were not written into a note that changed under kb: one text for every such note, so kb scan can count them in one line. */

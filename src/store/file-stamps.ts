@@ -20,6 +20,9 @@ interface RawFileRow {
   scanned_at: number;
 }
 
+/** The kb.json settings that change how a file reads (which key holds a note's id; which folders hold notes, and so its deck). */
+export type ReadSetting = 'id_key' | 'notes_folders';
+
 export function fileQueries(db: KbDatabase) {
   // Raw rows: a warm scan reads every row, and arrays are cheaper to make than objects.
   const all = db.prepare<[], RawFileRow>('SELECT path, size, mtime_ms, sha256, scanned_at, warnings FROM files').raw(true);
@@ -35,6 +38,9 @@ export function fileQueries(db: KbDatabase) {
   const followFile = db.prepare<[number, number, string, string, number, number, string]>(
     'UPDATE files SET size = ?, mtime_ms = ?, sha256 = ? WHERE path = ? AND size = ? AND mtime_ms = ? AND sha256 = ?',
   );
+  // The kb.json settings the files were read with (idKey, notesFolders): a scan under others reads them all again.
+  const settingRow = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const setSetting = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
   const followCards = db.prepare<[number, number, string, number, number]>(
     'UPDATE cards SET file_size = ?, file_mtime_ms = ? WHERE path = ? AND file_size = ? AND file_mtime_ms = ?',
   );
@@ -54,6 +60,13 @@ export function fileQueries(db: KbDatabase) {
     /** The warnings the file's parse just gave (JSON, or null for none), said again while it stays unchanged. */
     setWarnings(path: string, warnings: string | null): void {
       setWarnings.run(warnings, path);
+    },
+    /** The kb.json setting the recorded files were read with, as text; undefined when no scan recorded it (a database older than the record). */
+    readWith(setting: ReadSetting): string | undefined {
+      return settingRow.get(`scan_${setting}`)?.value;
+    },
+    setReadWith(setting: ReadSetting, value: string): void {
+      setSetting.run(`scan_${setting}`, value);
     },
     /** Whether any file was ever scanned into this database. */
     any(): boolean {

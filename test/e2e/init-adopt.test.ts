@@ -224,4 +224,40 @@ describe('kb init on a folder of notes', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('kb.json: idKey: a key kb reads as something else');
   });
+
+  it('keeps every rated card when kb.json\'s idKey is changed afterwards: the notes are read again and their ids carried to the new key (found probing idKey)', () => {
+    const root = folder({ 'a.md': '# A?\n\nYes.\n', 'b.md': '# B?\n\nYes.\n' });
+    expect(runKb(['init', root]).code).toBe(0);
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const idOf = (path: string, key: string) => new RegExp(`^${key}: (\\w+)$`, 'm').exec(readFileSync(join(root, path), 'utf8'))?.[1];
+    const [a, b] = [idOf('a.md', 'id')!, idOf('b.md', 'id')!];
+    expect(runKb(['--kb', root, 'rate', a, 'good']).code).toBe(0);
+    // A Zettel note appears; its error says to set idKey kb_id, and the user does.
+    writeFileSync(join(root, 'z.md'), '---\nid: 202311201230\n---\n# Z?\n\nYes.\n');
+    const config = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(root, 'kb.json'), JSON.stringify({ ...config, idKey: 'kb_id' }));
+    const scan = runKb(['--kb', root, 'scan', '--json']);
+    expect(scan.code, scan.stdout + scan.stderr).toBe(0);
+    expect(JSON.parse(scan.stdout)).toMatchObject({ errors: [], cards: { added: 1, removed: 0, total: 3, orphans: 0 } });
+    // a.md and b.md keep their cards: the same ids, now under kb_id:, their id: lines as they were.
+    expect([idOf('a.md', 'kb_id'), idOf('b.md', 'kb_id')]).toEqual([a, b]);
+    expect([idOf('a.md', 'id'), idOf('b.md', 'id'), idOf('z.md', 'id')]).toEqual([a, b, '202311201230']);
+    // A rating finds its note and writes its fields back.
+    const rate = runKb(['--kb', root, 'rate', b, 'good']);
+    expect(rate.code, rate.stderr).toBe(0);
+    expect(rate.stderr).toBe('');
+    expect(rate.stdout).toContain('frontmatter updated: b.md');
+    const cards = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; reps: number }>;
+    expect(Object.fromEntries(cards.filter((card) => card.id === a || card.id === b).map((card) => [card.id, card.reps]))).toEqual({ [a]: 1, [b]: 1 });
+  });
+
+  it('reads every note again when kb.json\'s notesFolders change: a note\'s deck is its folder below the new notes folder (found probing idKey)', () => {
+    const root = folder({ 'Zettel/a.md': '# A?\n\nYes.\n', 'Zettel/Sub/b.md': '# B?\n\nYes.\n', 'c.md': '# C?\n\nYes.\n' });
+    expect(runKb(['init', root]).code).toBe(0);
+    expect(new Map(dueCards(root).map((card) => [card.front, card.deck]))).toEqual(new Map([['A?', 'Zettel'], ['B?', 'Zettel/Sub'], ['C?', 'notes']]));
+    const config = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(root, 'kb.json'), JSON.stringify({ ...config, notesFolders: ['Zettel'] }));
+    // Unchanged files, read again all the same: their decks are as the new folders say.
+    expect(new Map(dueCards(root).map((card) => [card.front, card.deck]))).toEqual(new Map([['A?', 'notes'], ['B?', 'Sub']]));
+  });
 });

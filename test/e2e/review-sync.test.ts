@@ -147,6 +147,24 @@ describe('reviewing on two clones through git', () => {
     expect((JSON.parse(runKb(['--kb', b, 'cards', '--json']).stdout) as Array<{ due: string | null }>).map((card) => card.due)).toEqual([null, null]);
   });
 
+  it('leaves a note without review fields as it is in a clone that replays a rating taken back (found probing idKey: the clone wrote review_count: 0 into it)', () => {
+    const a = writeKb({ 'kb.json': '{"notesFolders": ["."], "idKey": "kb_id"}\n', 'zk.md': '---\nid: 202311201230\n---\n# What is a warp?\n\n32 threads.\n' });
+    expect(runKb(['--kb', a, 'scan']).code).toBe(0);
+    const scanned = readFileSync(join(a, 'zk.md'), 'utf8');
+    const id = /^kb_id: (\w+)$/m.exec(scanned)![1];
+    expect(runKb(['--kb', a, 'rate', id, 'again']).code).toBe(0);
+    expect(runKb(['--kb', a, 'undo']).code).toBe(0);
+    expect(readFileSync(join(a, 'zk.md'), 'utf8')).toBe(scanned);
+    const origin = commitWithOrigin(a);
+    git(a, 'push', '--quiet', '-u', 'origin', 'main');
+    const b = cloneOf(origin);
+    const cards = runKb(['--kb', b, 'cards', '--json']);
+    expect(cards.code, cards.stderr).toBe(0);
+    expect((JSON.parse(cards.stdout) as Array<{ id: string; reps: number }>).map((card) => [card.id, card.reps])).toEqual([[id, 0]]);
+    expect(readFileSync(join(b, 'zk.md'), 'utf8')).toBe(scanned);
+    expect(git(b, 'status', '--porcelain')).toBe('');
+  });
+
   it('refuses a dirty tree other than the review log and review fields, losing nothing', () => {
     const { a, ids } = twoClones();
     rate(a, ids[0], 'good');

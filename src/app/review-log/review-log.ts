@@ -18,6 +18,7 @@ import { DeviceLog, type NewEvent } from '../../kb/review-log/device-log.ts';
 import { listLogFiles, readLogFrom } from '../../kb/review-log/log-file.ts';
 import { commitWriteback, prepareWriteback } from '../../kb/writeback.ts';
 import { DEFAULT_ID_KEY } from '../../kb/card-meta.ts';
+import { reviewFieldValues } from '../../kb/review-fields-merge.ts';
 import { deferFields, deferredFields, noteWrites, settleDeferred, type NoteWrites } from './deferred-fields.ts';
 import { reviewFields } from '../../srs/review-fields.ts';
 import { reviewDayLabel } from '../../srs/study-day.ts';
@@ -480,9 +481,14 @@ export class ReviewLog {
       if (!card) continue;
       const row = this.fsrs.row(cardId);
       if (!row) continue;
-      const fields = reviewFields(stateFromColumns(row), this.scheduler.weights, this.scheduler.settings.dayStartsAt);
+      const state = stateFromColumns(row);
+      const fields = reviewFields(state, this.scheduler.weights, this.scheduler.settings.dayStartsAt);
       const prepared = prepareWriteback(root, card.path, cardId, fields, this.idKey);
       if (!('restore' in prepared)) continue;
+      // A card the log leaves unreviewed (its rating taken back) whose note has no review fields:
+      // the note is as it was before the rating; writing them gave an adopted vault's untouched
+      // note four new lines (review_count: 0) in every clone that replayed the log.
+      if (state.reps === 0 && state.lastReview === null && Object.keys(reviewFieldValues(card.path, prepared.note.raw) ?? {}).length === 0) continue;
       const result = commitWriteback(root, prepared);
       if (result.status !== 'written') continue;
       rewritten++;

@@ -10,6 +10,7 @@ import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
 import { cardLabLinks, knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
 import { describeFolders, sourceKind } from '../../kb/note-folders.ts';
+import { DEFAULT_ID_KEY } from '../../kb/card-meta.ts';
 import { applyChanges } from './scan-apply.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
 import type { ScanFileOutcome } from '../../kb/scan-file.ts';
@@ -112,9 +113,23 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const onDisk = new Set(sources.map((file) => file.path));
   // --write-ids also revisits unchanged files whose cards have only derived ids.
   const idless = options.writeIds && !target.writable ? new Set(cards.derivedIds().map((card) => card.path)) : new Set<string>();
+  // kb.json's idKey changed since the last scan (a vault told to keep kb's ids under kb_id, say):
+  // every note is read again under the new key (a stat-only pass kept the cards as read under
+  // the old one, and ratings then could not find their notes), and a note holding its card's
+  // id under the old key keeps that id (scan-file.ts, carryIds). A database without the record
+  // read its files under id, the only key before the setting. Changed notesFolders read every
+  // file again too: a note's deck is its folder below its notes folder (it kept the old deck).
+  const { idKey } = target.config;
+  const recorded = { idKey: files.readWith('id_key'), notesFolders: files.readWith('notes_folders') };
+  const readWith = recorded.idKey ?? (files.any() ? DEFAULT_ID_KEY : idKey);
+  const keyChanged = readWith !== idKey;
+  const foldersNow = JSON.stringify(notesFolders);
+  const foldersChanged = recorded.notesFolders !== undefined && recorded.notesFolders !== foldersNow;
+  const recordSettings = keyChanged || foldersChanged || recorded.idKey === undefined || recorded.notesFolders === undefined;
+  const full = options.full === true || keyChanged || foldersChanged;
   const candidates = sources.filter((file) => {
     const row = known.get(file.path);
-    return options.full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);
+    return full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);
   });
   /** The outcomes the transaction applied (after any id write corrected). */
   let applied: ScanFileOutcome[] = [];
@@ -130,19 +145,20 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   // writes one at last: a new id would leave its ratings on a card no file holds.
   const firstScan = cards.isEmpty();
   const keepIds = (path: KbPath) => {
+    if (keyChanged && writeIds && !deriveWrittenIds) return { carryIds: cards.liveIdsIn(path) };
     if (!writeIds || deriveWrittenIds || firstScan) return {};
     const ids = cards.derivedIdsIn(path);
     return ids.length === 0 ? {} : { keepIds: ids };
   };
   const scanned = candidates.length === 0 ? null : await (await import('../../kb/scan-pool.ts')).scanFiles(
     candidates.map((file) => ({ ...file, knownSha: idless.has(file.path) ? null : (known.get(file.path)?.sha256 ?? null), ...keepIds(file.path) })),
-    { root: target.root, rootReal: realpathSync.native(target.root), writeIds, deriveWrittenIds, full: options.full === true, notesFolders, idKey: target.config.idKey },
+    { root: target.root, rootReal: realpathSync.native(target.root), writeIds, deriveWrittenIds, full, notesFolders, idKey, ...(keyChanged ? { carryIdKey: readWith } : {}) },
     options.onProgress,
     { workersFrom: options.workersFrom, workersOnly: options.workersOnly },
   );
   try {
     await scanned?.idWrites.prepare();
-    if (candidates.length > 0 || removedPaths.size > 0) {
+    if (candidates.length > 0 || removedPaths.size > 0 || recordSettings) {
       // The ids are counted as written while the transaction runs and helper threads swap them
       // in (kb/id-writes.ts); a note whose write failed has the transaction redone with its
       // true outcome. IMMEDIATE: decide and write under one lock, so two scans at once cannot
@@ -152,6 +168,10 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
         applied = outcomes;
         const { parsedSources, touched, heldPaths } = digest(outcomes, report, note, now);
         applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now);
+        if (recordSettings) {
+          files.setReadWith('id_key', idKey);
+          files.setReadWith('notes_folders', foldersNow);
+        }
       };
       db.transaction(() => {
         const outcomes = scanned?.outcomes ?? [];
