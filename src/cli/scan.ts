@@ -43,6 +43,7 @@ Exit code 1 when any file has an error; the other files are scanned all the same
             `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${counted(files.total, 'file')}, ${files.parsed} parsed`,
             `cards: ${cards.added} added, ${cards.changed} changed, ${cards.moved} moved, ${cards.restored} restored, ${cards.removed} removed, ${cards.unchanged} unchanged; ${cards.total} in total, ${cards.orphans} orphaned`,
           ];
+          if (report.readAgain) out.push(`every file read again: ${report.readAgain}`);
           const written = report.idsWritten.reduce((sum, entry) => sum + entry.count, 0);
           if (written > 0) out.push(`ids written: ${written} in ${counted(report.idsWritten.length, 'file')}`);
           if (files.total === 0) out.push(noSourcesMessage(report.lookedIn));

@@ -238,7 +238,7 @@ describe('kb init on a folder of notes', () => {
     writeFileSync(join(root, 'kb.json'), JSON.stringify({ ...config, idKey: 'kb_id' }));
     const scan = runKb(['--kb', root, 'scan', '--json']);
     expect(scan.code, scan.stdout + scan.stderr).toBe(0);
-    expect(JSON.parse(scan.stdout)).toMatchObject({ errors: [], cards: { added: 1, removed: 0, total: 3, orphans: 0 } });
+    expect(JSON.parse(scan.stdout)).toMatchObject({ errors: [], cards: { added: 1, removed: 0, total: 3, orphans: 0 }, readAgain: "kb.json's idKey changed from id to kb_id" });
     // a.md and b.md keep their cards: the same ids, now under kb_id:, their id: lines as they were.
     expect([idOf('a.md', 'kb_id'), idOf('b.md', 'kb_id')]).toEqual([a, b]);
     expect([idOf('a.md', 'id'), idOf('b.md', 'id'), idOf('z.md', 'id')]).toEqual([a, b, '202311201230']);
@@ -257,6 +257,8 @@ describe('kb init on a folder of notes', () => {
     expect(new Map(dueCards(root).map((card) => [card.front, card.deck]))).toEqual(new Map([['A?', 'Zettel'], ['B?', 'Zettel/Sub'], ['C?', 'notes']]));
     const config = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(root, 'kb.json'), JSON.stringify({ ...config, notesFolders: ['Zettel'] }));
+    // Said, so that reading every unchanged note is no mystery.
+    expect(runKb(['--kb', root, 'scan']).stdout).toContain("every file read again: kb.json's notesFolders changed from . to Zettel");
     // Unchanged files, read again all the same: their decks are as the new folders say.
     expect(new Map(dueCards(root).map((card) => [card.front, card.deck]))).toEqual(new Map([['A?', 'notes'], ['B?', 'Sub']]));
   });

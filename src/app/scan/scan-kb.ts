@@ -96,6 +96,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     cards: { added: 0, changed: 0, moved: 0, restored: 0, removed: 0, unchanged: 0, total: 0, orphans: 0 },
     idsWritten: [],
     lookedIn: describeFolders(target.config.notesFolders),
+    readAgain: null,
     errors: [],
     warnings: [],
   };
@@ -127,6 +128,12 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const foldersChanged = recorded.notesFolders !== undefined && recorded.notesFolders !== foldersNow;
   const recordSettings = keyChanged || foldersChanged || recorded.idKey === undefined || recorded.notesFolders === undefined;
   const full = options.full === true || keyChanged || foldersChanged;
+  // Said, so that a scan reading thousands of unchanged notes is not a mystery.
+  const changes = [
+    ...(keyChanged ? [`idKey changed from ${readWith} to ${idKey}`] : []),
+    ...(foldersChanged ? [`notesFolders changed from ${(JSON.parse(recorded.notesFolders as string) as string[]).join(', ')} to ${notesFolders.join(', ')}`] : []),
+  ];
+  if (changes.length > 0) report.readAgain = `kb.json's ${changes.join(' and its ')}`;
   const candidates = sources.filter((file) => {
     const row = known.get(file.path);
     return full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);

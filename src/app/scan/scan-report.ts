@@ -37,6 +37,8 @@ export interface ScanReport {
   idsWritten: { file: KbPath; count: number }[];
   /** The folders searched for notes and cards, as a message names them (`notes/, cards/`). */
   lookedIn: string;
+  /** Why every file was read again though unchanged (kb.json's idKey or notesFolders changed), or null. */
+  readAgain: string | null;
   errors: Diagnostic[];
   warnings: Diagnostic[];
 }
