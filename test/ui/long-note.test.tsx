@@ -73,8 +73,36 @@ describe('a long text drawn a section at a time', () => {
       '# T\n\n```\n# not a heading\n```\n\n# Two\n\n- item\n# Three\n\n> quote\n# Four [x][r] and[^1]\n\n$$\n# in math\n$$\n\n<pre>\n# in pre\n</pre>\n# Five\n\n',
       '# A\n\n    # indented code\n# B\npara\n===\n# C\n\n<div>\n# in div\n</div>\n\n~~~~\n# x\n~~~\n# y\n~~~~\n# D [[wiki link]] $x^2$ and $5 and $6\n\n| a | b |\n|---|---|\n| 1 | 2 |\n# E\n',
     ].map((text) => text.repeat(20)).join('') + '[r]: http://a\n\n[^1]: foot note\n';
-    for (const source of [bundled, tricky, longNoteBody(40_000)]) {
+    for (const source of [bundled, tricky, longNoteBody(40_000), noHeadings(40_000)]) {
       for (const width of [99]) expect(bySections(source, width)).toBe(whole(source, width));
     }
   });
+
+  // A 1 MB note with no heading (a clipped article, a log) was one section: `f` on it froze
+  // kb review ~45 s, Ctrl-C unheard, parsing it whole.
+  it('cuts a long text without headings at paragraphs, so its first screen parses a few KB', () => {
+    const sections = new MarkdownSections(noHeadings(200_000));
+    expect(sections.section(0)?.length).toBeGreaterThan(0);
+    expect(sections.parsedChars).toBeLessThan(20_000);
+    expect(sections.complete).toBe(false);
+  });
 });
+
+/**
+ * About `chars` of Markdown with no heading: paragraphs, and what a cut at a paragraph must not
+ * split (a loose list, a list item's second paragraph, a quote, indented code, a table, a
+ * footnote's second paragraph, a fence holding a blank line and a paragraph-like line).
+ */
+function noHeadings(chars: number): string {
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < chars; i++) {
+    const part =
+      `Paragraph ${i}: decode is memory-bound, 解码阶段受内存带宽限制 **bold** and \`code\`[^${i % 3}].\n\n` +
+      `- item ${i}\n\n- loose item\n\n  its second paragraph\n\nAfter the list ${i}.\n\n` +
+      `> quoted ${i}\n\nNot quoted.\n\n    indented code ${i}\n\n    more code\n\n| a | b |\n|---|---|\n| ${i} | x |\n\n` +
+      '```\ncode\n\nParagraph-like line in code\n```\n\n---\n\n1. one\n\n2. two\n\n';
+    parts.push(part);
+    size += part.length;
+  }
+  return `${parts.join('')}[^0]: foot\n\n    second paragraph of the footnote\n\n[^1]: one\n[^2]: two\n`;
+}

@@ -1,7 +1,8 @@
 // A long Markdown text parsed a section at a time, on demand. remark's parse is superlinear
 // (a 200 KB note ~0.5 s, a 2 MB one ~20 s on 2 cores) and a screen shows a few sections of
-// it: a long note (an Obsidian vault's) is cut before each top-level `#` heading line and
-// each piece parsed when first drawn, so the time to the first screen no longer grows with
+// it: a long note (an Obsidian vault's) is cut before each top-level `#` heading line (and,
+// every few KB, before a paragraph: a note may have no headings) and each piece parsed when
+// first drawn, so the time to the first screen no longer grows with
 // the note.
 //
 // Why the cuts are safe (as kb/note-prefix.ts reasons for a scan): CommonMark reads blocks
@@ -31,9 +32,34 @@ const HTML_BLOCKS: ReadonlyArray<readonly [RegExp, RegExp]> = [
 ];
 const DEFINITION_LINE = /^ {0,3}\[\^?[^\]\n]+\]:[^\n]*/gm;
 
+/**
+ * A long text with few or no headings (a clipped article, a log, a journal) is cut at
+ * paragraphs too, at most one such cut in this many characters: a 1 MB note without headings
+ * was one piece, and `f` froze the screen ~45 s parsing it.
+ */
+const PARAGRAPH_CUT_EVERY = 4_096;
+/**
+ * A line that may start a top-level block after a blank line: at the line's start, and no list
+ * item (a list goes on across blank lines; its items are one block), no indented code, no
+ * definition, no `---`, `***`, `___` or `===` line. CommonMark closes every open block there:
+ * a paragraph and a table end at the blank line, a list item or a quote at a line neither
+ * indented nor marked.
+ */
+const PARAGRAPH_LINE = /^(?![-*+_=[]|\d{1,9}[.)](?:[ \t]|\r?$))\S/;
+
 /** Offsets of the lines that look like top-level ATX headings (the text's first line aside). */
 export function headingCuts(source: string): number[] {
+  return blockCuts(source, false);
+}
+
+/**
+ * Where a long text may be cut into sections: before each line that looks like a top-level
+ * ATX heading and, `paragraphs` given, before a paragraph-like line after a blank one when the
+ * last cut is PARAGRAPH_CUT_EVERY characters back. Guesses: MarkdownSections checks each.
+ */
+function blockCuts(source: string, paragraphs: boolean): number[] {
   const cuts: number[] = [];
+  let blankBefore = false;
   let fence: { char: string; length: number } | null = null;
   let math = false;
   let htmlEnd: RegExp | null = null;
@@ -50,6 +76,8 @@ export function headingCuts(source: string): number[] {
       if (htmlEnd.test(line)) htmlEnd = null;
     } else if (HEADING_LINE.test(line)) {
       if (start > 0) cuts.push(start);
+    } else if (paragraphs && blankBefore && PARAGRAPH_LINE.test(line) && start - (cuts.at(-1) ?? 0) >= PARAGRAPH_CUT_EVERY) {
+      cuts.push(start);
     } else {
       const open = FENCE_OPEN.exec(line);
       if (open && !(open[1][0] === '`' && open[2].includes('`'))) fence = { char: open[1][0], length: open[1].length };
@@ -60,6 +88,8 @@ export function headingCuts(source: string): number[] {
         if (html && !html[1].test(line.replace(html[0], ''))) htmlEnd = html[1];
       }
     }
+    // Only outside code, math and HTML blocks: a blank line in a fence closes nothing.
+    blankBefore = fence === null && !math && htmlEnd === null && /^[ \t]*\r?$/.test(line);
     start = end + 1;
   }
   return cuts;
@@ -82,7 +112,7 @@ export class MarkdownSections {
 
   constructor(source: string) {
     this.source = source;
-    this.cuts = headingCuts(source);
+    this.cuts = blockCuts(source, true);
     const definitions = source.match(DEFINITION_LINE);
     this.definitions = definitions ? definitions.join('\n\n') : '';
   }
@@ -110,12 +140,12 @@ export class MarkdownSections {
         this.cursor = cut;
         return blocks;
       }
-      // Not a top-level heading in context (inside a block the raw scan did not see): no cut here.
+      // Not the start of a top-level block in context (inside a block the raw scan did not see): no cut here.
       this.cuts.splice(this.cuts.indexOf(cut), 1);
     }
   }
 
-  /** The blocks of `piece`, or null when `check` (the line after it) is not a top-level heading there. */
+  /** The blocks of `piece`, or null when `check` (the line after it) does not start a top-level block there. */
   private parse(piece: string, check: string): RootContent[] | null {
     const withDefinitions = this.definitions === '' ? null : `${piece}${check}\n\n${this.definitions}`;
     const text = withDefinitions ?? piece + check;
@@ -123,7 +153,9 @@ export class MarkdownSections {
     const children = (parseFresh(text) as Root).children;
     if (check !== '') {
       const next = children.find((node) => endOf(node) > piece.length);
-      if (!next || next.type !== 'heading' || startOf(next) !== piece.length) return null;
+      // The block after the piece starts at the cut: none before it runs on past the cut (a
+      // list or a quote the line continues, code the raw scan missed).
+      if (!next || startOf(next) !== piece.length) return null;
     }
     const blocks = children.filter((node) => startOf(node) < piece.length);
     // A piece that ends inside an open block (code fenced to the end of the text) took the
