@@ -3,13 +3,13 @@
 // note is moved, copied or changed (ids are written by the first scan, as for any note).
 // A vault whose notes use `id:` for ids of their own (a Zettelkasten's `id: 202311201230`)
 // gets kb's ids under `kb_id:` instead (kb.json's idKey): its own are never read or touched.
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CARD_ID_LENGTH } from './card-identity.ts';
 import { DEFAULT_ID_KEY } from './card-meta.ts';
 import { configFileName, defaultConfig } from './config.ts';
 import { locateFrontmatter, parseFrontmatter } from './frontmatter.ts';
-import { isBundledRoot, isObsidianVault, looksLikeKnowledgeBase, stateFolderName, type KbLocation } from './location.ts';
+import { isBundledRoot, isDirectory, isObsidianVault, looksLikeKnowledgeBase, stateFolderName, type KbLocation } from './location.ts';
 import { describeFolders, sourceKind } from './note-folders.ts';
 import { walkKnowledgeBase } from './walk.ts';
 import type { KbPath } from '../model/knowledge-base.ts';
@@ -62,14 +62,6 @@ export function ownNoteId(root: string, notesFolders: readonly string[]): Adopti
     return { path: file.path, line, value: shown };
   }
   return null;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**

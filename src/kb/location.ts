@@ -48,7 +48,8 @@ export function labRoots(root: string): string[] {
   return isBundledRoot(root) ? [root] : [root, bundledRoot()];
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a folder (through links); false when it is missing or cannot be read. */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {
