@@ -114,26 +114,11 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const onDisk = new Set(sources.map((file) => file.path));
   // --write-ids also revisits unchanged files whose cards have only derived ids.
   const idless = options.writeIds && !target.writable ? new Set(cards.derivedIds().map((card) => card.path)) : new Set<string>();
-  // kb.json's idKey changed since the last scan (a vault told to keep kb's ids under kb_id, say):
-  // every note is read again under the new key (a stat-only pass kept the cards as read under
-  // the old one, and ratings then could not find their notes), and a note holding its card's
-  // id under the old key keeps that id (scan-file.ts, carryIds). A database without the record
-  // read its files under id, the only key before the setting. Changed notesFolders read every
-  // file again too: a note's deck is its folder below its notes folder (it kept the old deck).
   const { idKey } = target.config;
-  const recorded = { idKey: files.readWith('id_key'), notesFolders: files.readWith('notes_folders') };
-  const readWith = recorded.idKey ?? (files.any() ? DEFAULT_ID_KEY : idKey);
-  const keyChanged = readWith !== idKey;
-  const foldersNow = JSON.stringify(notesFolders);
-  const foldersChanged = recorded.notesFolders !== undefined && recorded.notesFolders !== foldersNow;
-  const recordSettings = keyChanged || foldersChanged || recorded.idKey === undefined || recorded.notesFolders === undefined;
-  const full = options.full === true || keyChanged || foldersChanged;
-  // Said, so that a scan reading thousands of unchanged notes is not a mystery.
-  const changes = [
-    ...(keyChanged ? [`idKey changed from ${readWith} to ${idKey}`] : []),
-    ...(foldersChanged ? [`notesFolders changed from ${(JSON.parse(recorded.notesFolders as string) as string[]).join(', ')} to ${notesFolders.join(', ')}`] : []),
-  ];
-  if (changes.length > 0) report.readAgain = `kb.json's ${changes.join(' and its ')}`;
+  const settings = settingsSinceLastScan(files, idKey, notesFolders);
+  const { readWith, keyChanged } = settings;
+  const full = options.full === true || settings.changed !== null;
+  report.readAgain = settings.changed;
   const candidates = sources.filter((file) => {
     const row = known.get(file.path);
     return full || idless.has(file.path) || !row || row.size !== file.size || row.mtimeMs !== Math.trunc(file.mtimeMs);
@@ -165,7 +150,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   );
   try {
     await scanned?.idWrites.prepare();
-    if (candidates.length > 0 || removedPaths.size > 0 || recordSettings) {
+    if (candidates.length > 0 || removedPaths.size > 0 || settings.record) {
       // The ids are counted as written while the transaction runs and helper threads swap them
       // in (kb/id-writes.ts); a note whose write failed has the transaction redone with its
       // true outcome. IMMEDIATE: decide and write under one lock, so two scans at once cannot
@@ -175,9 +160,9 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
         applied = outcomes;
         const { parsedSources, touched, heldPaths } = digest(outcomes, report, note, now);
         applyChanges(target, known, parsedSources, touched, removedPaths, heldPaths, report, now);
-        if (recordSettings) {
+        if (settings.record) {
           files.setReadWith('id_key', idKey);
-          files.setReadWith('notes_folders', foldersNow);
+          files.setReadWith('notes_folders', JSON.stringify(notesFolders));
         }
       };
       db.transaction(() => {
@@ -212,4 +197,32 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const { added, changed, moved, restored } = report.cards;
   report.cards.unchanged = report.cards.total - added - changed - moved - restored;
   return report;
+}
+
+/**
+ * kb.json's idKey and notesFolders against those the files were last read with. A changed idKey:
+ * every note is read again under the new key (a stat-only pass kept the cards as read under the
+ * old one, and ratings then could not find their notes), and a note holding its card's id under
+ * the old key keeps that id (scan-file.ts, carryIds); a database without the record read its
+ * files under id, the only key before the setting. Changed notesFolders read every file again
+ * too: a note's deck is its folder below its notes folder (it kept the old deck). `changed` says
+ * why, so that a scan reading thousands of unchanged notes is no mystery; `record`: the settings
+ * are to be stored (changed, or never stored).
+ */
+function settingsSinceLastScan(files: ReturnType<typeof fileQueries>, idKey: string, notesFolders: readonly string[]) {
+  const recordedKey = files.readWith('id_key');
+  const recordedFolders = files.readWith('notes_folders');
+  const readWith = recordedKey ?? (files.any() ? DEFAULT_ID_KEY : idKey);
+  const keyChanged = readWith !== idKey;
+  const foldersChanged = recordedFolders !== undefined && recordedFolders !== JSON.stringify(notesFolders);
+  const changes = [
+    ...(keyChanged ? [`idKey changed from ${readWith} to ${idKey}`] : []),
+    ...(foldersChanged ? [`notesFolders changed from ${(JSON.parse(recordedFolders) as string[]).join(', ')} to ${notesFolders.join(', ')}`] : []),
+  ];
+  return {
+    readWith,
+    keyChanged,
+    changed: changes.length > 0 ? `kb.json's ${changes.join(' and its ')}` : null,
+    record: changes.length > 0 || recordedKey === undefined || recordedFolders === undefined,
+  };
 }
