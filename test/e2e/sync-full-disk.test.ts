@@ -12,6 +12,15 @@ import { divergedClones, git, rate, shellQuote, sync } from '../helpers/git-clon
 /** Whether this machine lets a test mount in a private namespace (CI does: there the test never skips). */
 const canMount = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs tmpfs /mnt']).status === 0;
 
+/** `script` run by sh in a mount namespace of its own (its tmpfs mounts go with it), kb's homes under `home`. */
+function inMountNamespace(script: string, home: string, timeout: number) {
+  return spawnSync('unshare', ['-rm', 'sh', '-c', script], {
+    encoding: 'utf8',
+    timeout,
+    env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+  });
+}
+
 describe('kb sync on a full disk', () => {
   it.skipIf(!canMount && !process.env.CI)("leaves none of git's merge temporary files behind, and keeps a user's of the same name", () => {
     // Both clones rate card one: its note's review fields differ, so B's pull runs the driver.
@@ -43,11 +52,7 @@ describe('kb sync on a full disk', () => {
       `done`,
       `echo "files:"; ls -A ${shellQuote(b)}`,
     ].join('\n');
-    const run = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
-      encoding: 'utf8',
-      timeout: 240_000,
-      env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
-    });
+    const run = inMountNamespace(script, home, 240_000);
     expect(run.status, run.stderr + run.stdout).toBe(0);
     // git died writing its temporary files: kb sync said so, and took its rebase back.
     expect(run.stdout).toMatch(/^exit 1\nkb: sync: git pull --rebase origin main: fatal: unable to write temp-file: .*/m);
@@ -76,11 +81,7 @@ describe('kb sync on a full disk', () => {
       `${kb}; echo "exit $?"`,
       `echo "status:"; git -C ${shellQuote(b)} status --porcelain --untracked-files=all; echo "end"`,
     ].join('\n');
-    const run = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
-    });
+    const run = inMountNamespace(script, home, 120_000);
     expect(run.status, run.stderr + run.stdout).toBe(0);
     const [first, second] = [...run.stdout.matchAll(/^status:\n([\s\S]*?)^end$/gm)].map((match) => match[1]);
     const exits = [...run.stdout.matchAll(/^exit (\d+)$/gm)].map((match) => Number(match[1]));
