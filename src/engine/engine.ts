@@ -1,6 +1,7 @@
 // An engine as its callers hold it: create one from options, submit requests, stream their tokens,
 // close it. Submissions are stamped here, on the caller's thread, around the hand-off to
 // the step loop; everything else is stamped by the loop on the same clock.
+import type { MessagePort } from 'node:worker_threads';
 import type { KernelProfile } from './backend/webgpu/profile.ts';
 import type { EngineStats } from './metrics/step-stats.ts';
 import type { EngineHost, EngineInfo } from './host/engine-host.ts';
@@ -27,7 +28,16 @@ export interface Engine {
    */
   profile(): Promise<KernelProfile | undefined>;
   clearPrefixCache(): Promise<void>;
-  /** Aborts what is still running and stops the loop. */
+  /**
+   * Shares this engine with another thread: that thread passes the port (in a transfer list)
+   * to connectEngine and submits to the same step loop. Real backends only: the sim's loop
+   * runs on this thread's virtual clock.
+   */
+  connectPort(): MessagePort;
+  /**
+   * Aborts what is still running and stops the loop; on an engine from connectEngine, lets
+   * go of it (the engine runs on for the thread that created it).
+   */
   close(): Promise<void>;
 }
 
@@ -43,6 +53,14 @@ export async function createEngine(options: EngineOptions = {}): Promise<Engine>
     host = await createWorkerHost(resolved, config);
   }
   return new EngineClient(host);
+}
+
+/** The engine another thread shared over `port` (its engine.connectPort()). */
+export async function connectEngine(port: MessagePort): Promise<Engine> {
+  const { connectHost } = await import('./host/message-host.ts');
+  const { ready, die } = connectHost(port, { last: 'detach', release: () => port.close() });
+  port.on('close', () => die(new Error('the engine is gone')));
+  return new EngineClient(await ready);
 }
 
 /** The model's shapes, read without loading weights (so a bad name or a config that does not fit its weights fails fast). */
@@ -125,6 +143,11 @@ class EngineClient implements Engine {
 
   clearPrefixCache(): Promise<void> {
     return this.host.clearPrefixCache();
+  }
+
+  connectPort(): MessagePort {
+    if (!this.host.connectPort) throw new Error(`the ${this.info.backend} backend runs on its caller's thread and cannot be shared with another`);
+    return this.host.connectPort();
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@
 // by path, not imported.)
 
 // An engine: create it, submit requests, stream their tokens, read its statistics.
-export { createEngine, resolveModelConfig, type Engine } from './engine.ts';
+export { connectEngine, createEngine, resolveModelConfig, type Engine } from './engine.ts';
 export type { RequestHandle } from './request-stream.ts';
 export type { EngineStats } from './metrics/step-stats.ts';
 export type { KernelProfile } from './backend/webgpu/profile.ts';

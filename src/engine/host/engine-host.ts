@@ -1,5 +1,6 @@
 // Where the step loop runs, seen from the client: the engine worker (real backends) or the
 // main thread on a virtual clock (sim). Both take requests and hand back events.
+import type { MessagePort } from 'node:worker_threads';
 import type { Backend } from '../backend/backend.ts';
 import type { KernelProfile } from '../backend/webgpu/profile.ts';
 import type { Clock } from '../engine-clock.ts';
@@ -46,5 +47,7 @@ export interface EngineHost {
   /** Per-kernel times so far; hosts whose backend cannot time kernels leave it out. */
   profile?(): Promise<KernelProfile | undefined>;
   clearPrefixCache(): Promise<void>;
+  /** A port another thread passes to connectEngine to use this same engine; hosts on the caller's thread (the sim) leave it out. */
+  connectPort?(): MessagePort;
   close(): Promise<void>;
 }

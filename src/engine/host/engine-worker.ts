@@ -16,6 +16,7 @@ import { DEFAULT_CPU_KV_BYTES, poolBlocks } from '../engine-options.ts';
 import { loadHfModelDir } from '../model/load-model.ts';
 import { syntheticWeights } from '../model/weights.ts';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.ts';
+import { EngineClients } from './engine-clients.ts';
 
 const port = parentPort!;
 const { options, config: shapes } = workerData as WorkerData;
@@ -45,38 +46,6 @@ async function main(): Promise<void> {
   const stats = new StepStats(monotonicClock, options.traceSteps);
   const core = new EngineCore(coreOptions, monotonicClock, stats);
 
-  let closing = false;
-  let wake: (() => void) | null = null;
-  const emit = (events: EngineEvent[]) => {
-    if (events.length > 0) post({ type: 'events', events });
-  };
-  const flush = () => emit(core.takeEvents());
-  port.on('message', (message: ToWorker) => {
-    switch (message.type) {
-      case 'submit':
-        core.add(message.id, message.request);
-        break;
-      case 'abort':
-        core.abort(message.id);
-        break;
-      case 'stats':
-        post({ type: 'reply', replyTo: message.replyTo, stats: stats.take(core) });
-        break;
-      case 'profile':
-        post({ type: 'reply', replyTo: message.replyTo, profile: profileOf(backend) });
-        break;
-      case 'clear-prefix-cache':
-        core.clearPrefixCache();
-        post({ type: 'reply', replyTo: message.replyTo });
-        break;
-      case 'close':
-        closing = true;
-        break;
-    }
-    flush(); // rejections and aborts answer at once
-    wake?.();
-  });
-
   const info: EngineInfo = {
     model: config,
     weights: model.source,
@@ -92,6 +61,61 @@ async function main(): Promise<void> {
     scheduler: options.scheduler,
     seed: options.seed,
   };
+  let closing = false;
+  let wake: (() => void) | null = null;
+  const clients = new EngineClients({ post });
+  const emit = (events: EngineEvent[]) => clients.route(events);
+  const flush = () => emit(core.takeEvents());
+  /** What client `slot` asks of the engine (slot 0: the thread that created it). */
+  const handle = (slot: number, message: ToWorker) => {
+    const reply = clients.client(slot);
+    switch (message.type) {
+      case 'submit':
+        core.add(clients.coreId(slot, message.id), message.request);
+        break;
+      case 'abort':
+        core.abort(clients.coreId(slot, message.id));
+        break;
+      case 'stats':
+        reply?.post({ type: 'reply', replyTo: message.replyTo, stats: stats.take(core) });
+        break;
+      case 'profile':
+        reply?.post({ type: 'reply', replyTo: message.replyTo, profile: profileOf(backend) });
+        break;
+      case 'clear-prefix-cache':
+        core.clearPrefixCache();
+        reply?.post({ type: 'reply', replyTo: message.replyTo });
+        break;
+      case 'attach': {
+        const shared = message.port;
+        if (closing) {
+          shared.postMessage({ type: 'closed' } satisfies FromWorker);
+          break;
+        }
+        let attachedSlot: number;
+        try {
+          attachedSlot = clients.attach(shared);
+        } catch (error) {
+          shared.postMessage({ type: 'fatal', message: (error as Error).message } satisfies FromWorker);
+          shared.close();
+          break;
+        }
+        shared.on('message', (m: ToWorker) => handle(attachedSlot, m));
+        shared.postMessage({ type: 'ready', info } satisfies FromWorker);
+        break;
+      }
+      case 'detach':
+        clients.detach(slot);
+        break;
+      case 'close':
+        if (slot === 0) closing = true;
+        break;
+    }
+    flush(); // rejections and aborts answer at once
+    wake?.();
+  };
+  port.on('message', (message: ToWorker) => handle(0, message));
+
   post({ type: 'ready', info });
 
   await runSteps(core, {
@@ -109,6 +133,7 @@ async function main(): Promise<void> {
   });
   core.abortAll();
   flush();
+  clients.closeAll();
   await backend.close();
   post({ type: 'closed' });
   port.close();

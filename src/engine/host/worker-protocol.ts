@@ -1,4 +1,6 @@
-// Messages between the main thread and the engine worker.
+// Messages between the engine worker and its clients: the thread that created it, and the
+// threads it was shared with over a MessagePort (engine.connectPort()).
+import type { MessagePort } from 'node:worker_threads';
 import type { KernelProfile } from '../backend/webgpu/profile.ts';
 import type { EngineStats } from '../metrics/step-stats.ts';
 import type { EngineInfo } from './engine-host.ts';
@@ -18,6 +20,11 @@ export type ToWorker =
   | { type: 'stats'; replyTo: number }
   | { type: 'profile'; replyTo: number }
   | { type: 'clear-prefix-cache'; replyTo: number }
+  /** From the creating thread: shares the engine with the thread that holds the port's other end. */
+  | { type: 'attach'; port: MessagePort }
+  /** From a shared thread: it is done with the engine (the engine runs on). */
+  | { type: 'detach' }
+  /** From the creating thread: stop the loop. */
   | { type: 'close' };
 
 export type FromWorker =
