@@ -173,8 +173,8 @@ const patchPackages = {
 };
 
 /**
- * Worker threads, bundled beside main.cjs: the scan's (src/kb/worker-script.ts picks them) and
- * the engine's (src/engine/thread-entry.ts). From source each one would load tsx and its
+ * Worker threads, bundled beside main.cjs: the scan's (src/kb/worker-script.ts picks them), the
+ * engine's and kb serve's API servers' (src/engine/thread-entry.ts). From source each one would load tsx and its
  * modules again, ~0.3 CPU-seconds a thread.
  */
 const workerEntries = {
@@ -182,6 +182,7 @@ const workerEntries = {
   'swap-worker': join(root, 'src/kb/swap-worker.ts'),
   'engine-worker': join(root, 'src/engine/host/engine-worker.ts'),
   'cpu-worker': join(root, 'src/engine/backend/cpu/worker.ts'),
+  'api-server': join(root, 'src/serve/api-server-thread.ts'),
 };
 
 async function build(outdir) {

@@ -8,6 +8,7 @@ import { UserError } from './errors.ts';
 import { numberOption } from './number-option.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { helpText } from './help-layout.ts';
+import type { ServeAppOptions } from '../serve/serve-app.ts';
 
 interface ServeFlags {
   model?: string;
@@ -19,6 +20,7 @@ interface ServeFlags {
   port: string;
   set: string[];
   maxWaiting: string;
+  apiServerCount: string;
   quiet?: boolean;
 }
 
@@ -42,6 +44,13 @@ export function register(program: Command): void {
     .addOption(numberOption('--port <port>', 'port to listen on (0: any free port)', 8000))
     .addOption(new Option('--set <engine.key=value>', 'an engine setting, as the labs take them (repeatable), e.g. --set engine.maxNumSeqs=32').argParser(collect).default([], 'none'))
     .addOption(numberOption('--max-waiting <n>', 'requests not yet started that the server holds; more get HTTP 429', 1024))
+    .addOption(
+      numberOption(
+        '--api-server-count <n>',
+        "HTTP server threads sharing the port (vLLM's flag): a burst of requests is parsed and streamed by n threads at once; each takes a core from the cpu engine's default threads",
+        1,
+      ),
+    )
     .option('--quiet', 'no access log (one JSON line per request on stdout)')
     .addHelpText(
       'after',
@@ -68,13 +77,13 @@ async function serve(flags: ServeFlags): Promise<void> {
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
   const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
+  const apiServers = integerFlag('--api-server-count', flags.apiServerCount, 1, MAX_API_SERVERS);
   const { defaultServeThreads, serveEngineOptions } = await import('../serve/serve-engine-options.ts');
   const { createEngine } = await import('../engine/index.ts');
-  const { createServeApp } = await import('../serve/serve-app.ts');
   let engine;
   try {
     const options = serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set });
-    engine = await createEngine({ ...options, threads: threads ?? defaultServeThreads(availableParallelism()) });
+    engine = await createEngine({ ...options, threads: threads ?? defaultServeThreads(availableParallelism(), apiServers) });
   } catch (error) {
     // Bad settings, models and weights files surface here with messages naming the flag or file.
     throw new UserError((error as Error).message);
@@ -82,7 +91,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const cores = availableParallelism();
   if (threads !== undefined && threads > cores && engine.info.backend === 'cpu') {
     // The engine's threads meet at a barrier after every op: one waiting for a core stalls the step.
-    process.stderr.write(`kb: warning: --threads ${threads} on ${cores} cores: each step waits for threads that have no core (the default is ${defaultServeThreads(cores)})\n`);
+    process.stderr.write(`kb: warning: --threads ${threads} on ${cores} cores: each step waits for threads that have no core (the default is ${defaultServeThreads(cores, apiServers)})\n`);
   }
   const modelName = flags.servedModelName ?? flags.weights ?? flags.model ?? engine.info.model.name;
   // A reader of the log that goes away (`kb serve | head`) ends the log, not the server: other
@@ -96,10 +105,12 @@ async function serve(flags: ServeFlags): Promise<void> {
   const out = (line: string) => {
     if (logging) process.stdout.write(`${line}\n`);
   };
-  const server = createServeApp({ engine, modelName, version: packageJson.version, maxWaiting, ...(flags.quiet ? {} : { accessLog: out }) });
-  let address;
+  const serverOptions = { engine, modelName, version: packageJson.version, maxWaiting, ...(flags.quiet ? {} : { accessLog: out }) };
+  let server: RunningServer;
+  // Set once the server runs: a failed API server thread stops it, as a signal would.
+  let stopOnFailure: ((error: Error) => void) | null = null;
   try {
-    address = await server.listen(flags.host, port);
+    server = await startServer(serverOptions, apiServers, flags.host, port, (error) => stopOnFailure?.(error));
   } catch (error) {
     await engine.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -109,26 +120,50 @@ async function serve(flags: ServeFlags): Promise<void> {
   }
   // Each line within 80 columns: the curl example is broken with \ as a shell reads it.
   out(`kb serve: ${modelName} (${engine.info.description})`);
-  out(`on ${address.url} (Ctrl-C to stop)`);
-  out(`try: curl ${address.url}/v1/completions \\`);
+  out(`on ${server.url}${apiServers > 1 ? ` with ${apiServers} API server threads` : ''} (Ctrl-C to stop)`);
+  out(`try: curl ${server.url}/v1/completions \\`);
   out(`       -H 'Content-Type: application/json' \\`);
   out(`       -d '{"model": ${JSON.stringify(modelName)}, "prompt": "The KV cache", "max_tokens": 16}'`);
-  out(`or a lab: kb lab ttft-breakdown --endpoint ${address.url}/v1`);
+  out(`or a lab: kb lab ttft-breakdown --endpoint ${server.url}/v1`);
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
+  const exitCode = await new Promise<number>((resolve) => {
+    const stop = async (signal: NodeJS.Signals | Error) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      process.stderr.write(`kb serve: ${signal}, ending ${counted(server.active.size, 'open request')} and stopping\n`);
       const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS);
       deadline.unref();
+      const failed = signal instanceof Error;
+      const why = failed ? `an API server thread failed (${signal.message})` : signal;
+      process.stderr.write(`kb serve: ${why}, ending ${counted(await server.openRequests(), 'open request')} and stopping\n`);
       void server
         .close()
         .then(() => engine.close())
-        .finally(resolve);
+        .finally(() => resolve(failed ? 1 : 0));
     };
+    stopOnFailure = (error) => void stop(error);
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  process.exit(0);
+  process.exit(exitCode);
+}
+
+/** Most API server threads: the engine shares itself with at most 63 (src/engine/host/engine-clients.ts). */
+const MAX_API_SERVERS = 63;
+
+interface RunningServer {
+  url: string;
+  openRequests(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** One HTTP server on this thread, or (count above 1) that many on threads of their own sharing the port. */
+async function startServer(options: ServeAppOptions, count: number, host: string, port: number, onThreadError: (error: Error) => void): Promise<RunningServer> {
+  if (count === 1) {
+    const { createServeApp } = await import('../serve/serve-app.ts');
+    const server = createServeApp(options);
+    const address = await server.listen(host, port);
+    return { url: address.url, openRequests: async () => server.active.size, close: () => server.close() };
+  }
+  const { startApiServerPool } = await import('../serve/api-server-pool.ts');
+  return startApiServerPool({ ...options, count, onThreadError }, host, port);
 }

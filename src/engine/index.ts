@@ -5,6 +5,8 @@
 // An engine: create it, submit requests, stream their tokens, read its statistics.
 export { connectEngine, createEngine, resolveModelConfig, type Engine } from './engine.ts';
 export type { RequestHandle } from './request-stream.ts';
+// Where a worker thread's code is (kb serve's API server threads start from it as the engine's do).
+export { threadEntry } from './thread-entry.ts';
 export type { EngineStats } from './metrics/step-stats.ts';
 export type { KernelProfile } from './backend/webgpu/profile.ts';
 export { kernelProfileLines } from './kernel-profile-text.ts';

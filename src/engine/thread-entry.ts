@@ -10,7 +10,7 @@ import { join } from 'node:path';
  * in the bundles it builds), else `source` (its .js entry): from source, or in a kb that
  * outlived its bundle (pruned after newer sources were built).
  */
-export function threadEntry(name: 'engine-worker' | 'cpu-worker', source: URL): string | URL {
+export function threadEntry(name: 'engine-worker' | 'cpu-worker' | 'api-server', source: URL): string | URL {
   const bundleDir = (globalThis as { kbBundleDir?: string }).kbBundleDir;
   const bundled = bundleDir === undefined ? null : join(bundleDir, `${name}.cjs`);
   return bundled !== null && existsSync(bundled) ? bundled : source;

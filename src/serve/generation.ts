@@ -54,7 +54,7 @@ export class Generation {
   private ended = false;
 
   constructor(ctx: ServeContext, params: GenerationParams, arrival: number, sink: DeltaSink) {
-    if (ctx.load.notStarted >= ctx.maxWaiting) throw new QueueFullError(ctx.maxWaiting);
+    if (!ctx.waiting.tryAdd(ctx.maxWaiting)) throw new QueueFullError(ctx.maxWaiting);
     const eos = ctx.tokenizer?.eosTokenId;
     const stopIds = new Set(params.stopTokenIds);
     const engineStops = [...params.stopTokenIds];
@@ -68,7 +68,6 @@ export class Generation {
       ...(params.seed === undefined ? {} : { seed: params.seed }),
       stopTokenIds: engineStops,
     });
-    ctx.load.notStarted++;
     const text = ctx.tokenizer
       ? new TextStream(ctx.tokenizer, params.stop, new Set(eos === undefined ? [] : [eos]))
       : null;
@@ -96,7 +95,7 @@ export class Generation {
     const start = () => {
       if (!started) {
         started = true;
-        ctx.load.notStarted--;
+        ctx.waiting.remove();
       }
     };
     let finish: Finish | null = null;

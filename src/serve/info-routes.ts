@@ -50,8 +50,7 @@ export function registerInfoRoutes(app: FastifyInstance, ctx: ServeContext, vers
   });
 
   app.get('/metrics', async (_request, reply) => {
-    ctx.metrics.engineState(await ctx.engine.stats());
-    const text = await ctx.metrics.text();
-    return reply.type(ctx.metrics.contentType).send(text);
+    const { text, contentType } = await ctx.scrapeMetrics();
+    return reply.type(contentType).send(text);
   });
 }

@@ -8,7 +8,8 @@ import { registerCompletionRoutes } from './completion-routes.ts';
 import type { Generation } from './generation.ts';
 import { registerInfoRoutes } from './info-routes.ts';
 import type { ServeContext } from './serve-context.ts';
-import { ServeMetrics } from './serve-metrics.ts';
+import { type MetricsText, type RequestMetrics, ServeMetrics } from './serve-metrics.ts';
+import { WaitingCount } from './waiting-count.ts';
 import { withTokenTextCache } from './token-text-cache.ts';
 
 /** How long close() waits for connections to finish before cutting them. */
@@ -21,12 +22,22 @@ export interface ServeAppOptions {
   maxWaiting: number;
   /** Receives one JSON line per request; omit for no access log. */
   accessLog?: (line: string) => void;
+  /**
+   * Where requests report and /metrics reads: by default a registry of this server's own.
+   * An API server thread among several passes the pool's (api-server-thread.ts).
+   */
+  metrics?: { requests: RequestMetrics; scrape(): Promise<MetricsText> };
+  /** The count of requests not yet started, shared by every API server thread; by default this server's own. */
+  waiting?: WaitingCount;
 }
 
 export interface ServeApp {
   app: FastifyInstance;
-  /** Listens and resolves with the bound address (port 0 picks a free one). */
-  listen(host: string, port: number): Promise<{ host: string; port: number; url: string }>;
+  /**
+   * Listens and resolves with the bound address (port 0 picks a free one). `reusePort`: the
+   * port is shared with the other API server threads, the kernel spreading connections over them.
+   */
+  listen(host: string, port: number, reusePort?: boolean): Promise<{ host: string; port: number; url: string }>;
   /** Stops accepting, ends open requests (their streams get a last chunk and [DONE]), closes the server. */
   close(): Promise<void>;
   /** Requests being generated now. */
@@ -36,13 +47,15 @@ export interface ServeApp {
 export function createServeApp(options: ServeAppOptions): ServeApp {
   const { engine } = options;
   const model = engine.info.model;
+  const metrics = options.metrics ?? localMetrics(engine, options.modelName);
   const ctx: ServeContext = {
     engine,
     modelName: options.modelName,
     tokenizer: model.vocabSize === gpt2Tokenizer.vocabSize ? withTokenTextCache(gpt2Tokenizer) : null,
-    metrics: new ServeMetrics(options.modelName, model.nCtx),
+    metrics: metrics.requests,
+    scrapeMetrics: () => metrics.scrape(),
     maxWaiting: options.maxWaiting,
-    load: { notStarted: 0 },
+    waiting: options.waiting ?? new WaitingCount(),
     startedAt: Math.floor(Date.now() / 1000),
   };
   const active = new Set<Generation>();
@@ -91,8 +104,8 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   return {
     app,
     active,
-    async listen(host, port) {
-      await app.listen({ host, port });
+    async listen(host, port, reusePort = false) {
+      await app.listen({ host, port, ...(reusePort ? { reusePort } : {}) });
       const address = app.server.address();
       const bound = typeof address === 'object' && address !== null ? address.port : port;
       const shown = host.includes(':') ? `[${host}]` : host;
@@ -112,6 +125,12 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
       await closing.finally(() => clearTimeout(timer));
     },
   };
+}
+
+/** This server's own registry, the engine's state read at each scrape. */
+export function localMetrics(engine: Engine, modelName: string): { requests: ServeMetrics; scrape(): Promise<MetricsText> } {
+  const requests = new ServeMetrics(modelName, engine.info.model.nCtx);
+  return { requests, scrape: async () => requests.scrape(await engine.stats()) };
 }
 
 /**

@@ -2,7 +2,8 @@
 // metrics, and the limits a request is checked against before it reaches the engine.
 import { type Engine, gpt2Tokenizer, type Tokenizer } from '../engine/index.ts';
 import { ApiError, badRequest } from './api-error.ts';
-import type { ServeMetrics } from './serve-metrics.ts';
+import type { MetricsText, RequestMetrics } from './serve-metrics.ts';
+import type { WaitingCount } from './waiting-count.ts';
 
 export interface ServeContext {
   engine: Engine;
@@ -10,11 +11,13 @@ export interface ServeContext {
   modelName: string;
   /** GPT-2's BPE when the model uses GPT-2's vocabulary, else null (token ids only). */
   tokenizer: Tokenizer | null;
-  metrics: ServeMetrics;
+  metrics: RequestMetrics;
+  /** /metrics: this server's metrics (every API server thread's) and the engine's state. */
+  scrapeMetrics(): Promise<MetricsText>;
   /** Requests submitted that have not yet produced a token, at most (more get 429). */
   maxWaiting: number;
   /** Requests submitted and not yet started (no token yet), counted against maxWaiting. */
-  load: { notStarted: number };
+  waiting: WaitingCount;
   /** Unix seconds the server started (`created` of /v1/models). */
   startedAt: number;
 }

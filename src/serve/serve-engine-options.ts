@@ -58,8 +58,10 @@ function flagOverride(key: string, value: string | undefined, flag: string) {
  * from one of them stalls them all; on 16 cores kb serve's steps ran 25-30% slower with 16
  * engine threads than in-process (bench/serve). Below 8 cores none is left out: the engine
  * would lose more than the HTTP side gains (2 cores: 0.55-0.63x with one engine thread against
- * 0.72-0.73x with two).
+ * 0.72-0.73x with two). With --api-server-count n above 1, n cores at least are left.
  */
-export function defaultServeThreads(cores: number): number {
-  return Math.max(1, cores - Math.floor(cores / 8));
+export function defaultServeThreads(cores: number, apiServers = 1): number {
+  // Several API server threads each get a core of their own (vLLM's API server processes likewise).
+  const reserved = apiServers > 1 ? Math.max(Math.floor(cores / 8), apiServers) : Math.floor(cores / 8);
+  return Math.max(1, cores - reserved);
 }

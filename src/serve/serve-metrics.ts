@@ -60,7 +60,19 @@ type GaugeChild = ReturnType<Gauge['labels']>;
 type CounterChild = ReturnType<Counter['labels']>;
 type HistogramChild = ReturnType<Histogram['labels']>;
 
-export class ServeMetrics {
+/** What a request reports as it runs: each output token, and its end. */
+export interface RequestMetrics {
+  token(time: number, previous: number | null, arrival: number, promptTokens: number): void;
+  finished(r: FinishedRequest): void;
+}
+
+/** /metrics as it is sent. */
+export interface MetricsText {
+  text: string;
+  contentType: string;
+}
+
+export class ServeMetrics implements RequestMetrics {
   readonly registry = new Registry();
   // Bound to this server's labels once: prom-client hashes a label object on every call otherwise.
   private readonly running: GaugeChild;
@@ -89,10 +101,11 @@ export class ServeMetrics {
   private readonly labels: Record<(typeof LABELS)[number], string>;
   // Cumulative engine counters already added, so a scrape adds only what is new.
   private seen = { queries: 0, hits: 0, preemptions: 0, steps: 0, forwardMs: 0, schedulingMs: 0 };
-  // Tokens of the step being delivered, keyed by the step's end time; counted once the
-  // step's events have all been handed out (the next turn of the event loop).
+  // Tokens of the steps being delivered, keyed by the step's end time. A step is observed
+  // once a later step's tokens arrive (or at a scrape): with several API server threads its
+  // tokens come in one batch from each, in any order.
   private stepTokens = new Map<number, number>();
-  private flushScheduled = false;
+  private latestStep = -Infinity;
 
   constructor(modelName: string, maxModelLen: number) {
     this.labels = { model_name: modelName, engine: '0' };
@@ -163,16 +176,19 @@ export class ServeMetrics {
     }
     this.generationTokens.inc();
     this.stepTokens.set(time, (this.stepTokens.get(time) ?? 0) + stepTokens);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flushSteps());
+    if (time > this.latestStep) {
+      this.latestStep = time;
+      this.observeSteps(time);
     }
   }
 
-  private flushSteps(): void {
-    this.flushScheduled = false;
-    for (const tokens of this.stepTokens.values()) this.iterationTokens.observe(tokens);
-    this.stepTokens.clear();
+  /** Observes the steps that ended before `before` (all of them by default). */
+  private observeSteps(before = Infinity): void {
+    for (const [time, tokens] of this.stepTokens) {
+      if (time >= before) continue;
+      this.iterationTokens.observe(tokens);
+      this.stepTokens.delete(time);
+    }
   }
 
   finished(r: FinishedRequest): void {
@@ -209,10 +225,17 @@ export class ServeMetrics {
   }
 
   text(): Promise<string> {
+    this.observeSteps();
     return this.registry.metrics();
   }
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+
+  /** The whole exposition, the engine's state read now. */
+  async scrape(stats: EngineStats): Promise<MetricsText> {
+    this.engineState(stats);
+    return { text: await this.text(), contentType: this.contentType };
   }
 }

@@ -225,6 +225,6 @@ describe("the bundle's package patches", () => {
     expect(bundled.outputIds).toHaveLength(6);
     expect(bundled.outputIds).toEqual(fromSource.outputIds);
     const dir = join(cacheDir as string, (fingerprint as () => string)());
-    for (const name of ['engine-worker.cjs', 'cpu-worker.cjs']) expect(existsSync(join(dir, name)), name).toBe(true);
+    for (const name of ['engine-worker.cjs', 'cpu-worker.cjs', 'api-server.cjs']) expect(existsSync(join(dir, name)), name).toBe(true);
   }, 60_000);
 });
