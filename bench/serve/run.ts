@@ -4,7 +4,8 @@
 //
 //   . scripts/node-env.sh
 //   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
-//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20 (0: none)] [--threads N] [--serve-threads N] [--json]
+//        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20 (0: none)] [--threads N] [--serve-threads N]
+//        [--api-servers 1[,4,...]] [--client-threads K] [--backend cpu|webgpu] [--json]
 //
 // Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
 // and then over HTTP against the real `kb serve` (a child process started with the lab's
@@ -17,6 +18,10 @@
 // requests of the same workload one at a time, the two sides taking turns request by request
 // (after as many to warm up): the TTFT the HTTP path adds to a lone request, with no queue and
 // no burst to parse.
+//
+// --api-servers takes a list: each pair then runs kb serve once with each --api-server-count,
+// side by side. --client-threads spreads the benchmark client over K threads (client-pool.ts).
+// --backend runs both sides on another backend than the lab's (webgpu on a GPU machine).
 //
 // Then --connections streaming requests at once (prompt 8, --connection-tokens each) against one
 // kb serve: every one must complete with all its tokens and no error; reports how many were
@@ -37,7 +42,8 @@ import { benchmarkOptions } from '../../src/lab/engine-bridge.ts';
 import { serverSide } from '../../src/lab/endpoint/measure.ts';
 import { scrapeHistograms } from '../../src/lab/endpoint/server-histograms.ts';
 import { loadLab } from '../../src/lab/lab-files.ts';
-import { formatSettingValue, getSetting, settingSpecs, type LabSettings } from '../../src/lab/lab-settings.ts';
+import { applyOverrides, formatSettingValue, getSetting, parseOverrides, settingSpecs, type LabSettings } from '../../src/lab/lab-settings.ts';
+import { clientPool } from './client-pool.ts';
 import { startKbServe } from './kb-serve-process.ts';
 import { keepAliveAgent, type StreamOutcome, streamCompletion } from './stream-client.ts';
 import { type ThreadCpu, threadCpu } from './thread-cpu.ts';
@@ -54,6 +60,9 @@ const { values: args } = parseArgs({
     singles: { type: 'string', default: '20' },
     threads: { type: 'string' },
     'serve-threads': { type: 'string' },
+    'api-servers': { type: 'string', default: '1' },
+    'client-threads': { type: 'string', default: '1' },
+    backend: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -95,7 +104,9 @@ async function scrapeEngineTime(url: string): Promise<EngineTime> {
 }
 
 const lab = loadLab([repoRoot], args.lab);
-const settings: LabSettings = lab.settings;
+const settings: LabSettings = args.backend === undefined ? lab.settings : applyOverrides(lab.settings, parseOverrides([`backend=${args.backend}`]));
+const apiServerCounts = args['api-servers'].split(',').map(Number);
+const clientThreads = Number(args['client-threads']);
 // Each side runs the engine on its own default number of cpu threads, as a user gets it: all
 // cores in-process, and kb serve's (which leaves cores to its HTTP side); --threads sets both,
 // --serve-threads kb serve's alone.
@@ -156,13 +167,15 @@ function summarizeHttp(outcomes: readonly StreamOutcome[], engine: EngineTime): 
   };
 }
 
-async function overServe(): Promise<SideResult & { serveEngine: string }> {
-  const server = await startKbServe(serveArgs);
+async function overServe(apiServers: number): Promise<SideResult & { serveEngine: string }> {
+  const server = await startKbServe([...serveArgs, '--api-server-count', String(apiServers)]);
   // One keep-alive pool for the warm-up and the measured run, so the measured run reuses warm
   // connections (as a benchmark client's connection pool does).
   const agent = keepAliveAgent();
+  const pool = clientThreads > 1 ? clientPool(clientThreads) : null;
+  const send = (url: string) => (pool ? pool.run(url, requests) : runOverHttp(url, requests, agent));
   try {
-    for (let i = 0; i < settings.warmup; i++) await runOverHttp(server.url, requests, agent);
+    for (let i = 0; i < settings.warmup; i++) await send(server.url);
     const engineBefore = await scrapeEngineTime(server.url);
     const histogramsBefore = await scrapeHistograms(server.url, {});
     const serverCpu = threadCpu(server.pid);
@@ -171,7 +184,7 @@ async function overServe(): Promise<SideResult & { serveEngine: string }> {
     // against the server's TTFT, though the server had sent it.
     const loopDelay = monitorEventLoopDelay({ resolution: 1 });
     loopDelay.enable();
-    const outcomes = await runOverHttp(server.url, requests, agent);
+    const outcomes = await send(server.url);
     loopDelay.disable();
     const cpu = serverCpu();
     const client = clientCpu();
@@ -189,9 +202,10 @@ async function overServe(): Promise<SideResult & { serveEngine: string }> {
       forwardMs: engineAfter.forwardMs - engineBefore.forwardMs,
       schedulingMs: engineAfter.schedulingMs - engineBefore.schedulingMs,
     };
-    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.otherMs }, split, serveEngine: server.engine };
+    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.engineMs + client.otherMs }, split, serveEngine: server.engine };
   } finally {
     agent.destroy();
+    await pool?.close();
     await server.stop();
   }
 }
@@ -201,44 +215,55 @@ const median = (values: number[]) => percentile(values, 50);
 
 log(
   `kb serve vs in-process engine: lab ${args.lab} (${settings.model}, ${settings.backend}; engine threads in-process ${threads ?? 'all cores'}, kb serve ${serveThreads ?? "its default"}; ` +
-    `${requests.length} requests, ${args.pairs} pairs); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `${requests.length} requests, ${args.pairs} pairs; kb serve --api-server-count ${apiServerCounts.join(', ')}; client threads ${clientThreads}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
 );
-if (!args['skip-burst']) log('pair  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
-const pairs: { inProcess: SideResult; serve: SideResult }[] = [];
+if (!args['skip-burst']) log('pair  api  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
+const pairs: { inProcess: SideResult; serve: Record<number, SideResult> }[] = [];
 for (let i = 0; i < (args['skip-burst'] ? 0 : Number(args.pairs)); i++) {
   const a = await inProcess();
-  const b = await overServe();
-  pairs.push({ inProcess: a, serve: b });
-  if (i === 0) log(`      kb serve's engine: ${b.serveEngine}`);
-  log(
-    `${String(i + 1).padStart(4)}  ${fmt(a.outputTokensPerS).padStart(16)}  ${fmt(b.outputTokensPerS).padStart(11)}  ${fmt(b.outputTokensPerS / a.outputTokensPerS, 3).padStart(5)}x  ` +
-      `${fmt(a.ttftP50Ms, 2).padStart(16)} ms  ${fmt(b.ttftP50Ms, 2).padStart(11)} ms  ${fmt(b.ttftP50Ms - a.ttftP50Ms, 2).padStart(6)} ms` +
-      (a.failed + b.failed > 0 ? `  (failed: ${a.failed} in-process, ${b.failed} serve)` : ''),
-  );
-  // Whether serving changed the engine's work (more steps: requests admitted in smaller waves)
-  // or its speed (slower steps: its threads sharing cores with HTTP and the client).
-  const perStep = (e: EngineTime) => `${e.steps} steps, forward ${fmt(e.forwardMs / e.steps, 2)} + scheduling ${fmt(e.schedulingMs / e.steps, 2)} ms a step`;
-  log(`      engine: in-process ${perStep(a.engine)}; serve ${perStep(b.engine)}`);
-  // Where the cores went in the serve run: the engine's threads, and beside them on the same
-  // cores kb serve's HTTP thread, its other threads (V8's GC helpers) and the client.
-  if (b.cpu && b.cpu.engineMs > 0) {
-    const c = b.cpu;
-    const beside = c.mainMs + c.otherMs + c.clientMs;
-    log(`      serve CPU ms: engine ${c.engineMs}; beside it ${beside} (HTTP thread ${c.mainMs}, other server threads ${c.otherMs}, client ${c.clientMs}), ${fmt((100 * beside) / c.engineMs, 0)}% of the engine's`);
-  }
-  // Where the TTFT overhead arises: inside kb serve (its TTFT runs from the request's arrival
-  // to the first chunk written) or between client and server (sending, loopback, reading).
-  if (b.split) {
-    const s = b.split;
+  const pair: (typeof pairs)[number] = { inProcess: a, serve: {} };
+  pairs.push(pair);
+  // Each count's server in turn, the first count first in odd pairs and last in even ones.
+  const order = i % 2 === 0 ? apiServerCounts : [...apiServerCounts].reverse();
+  for (const count of order) {
+    const b = await overServe(count);
+    pair.serve[count] = b;
+    if (i === 0) log(`      kb serve's engine (${count} API servers): ${b.serveEngine}`);
     log(
-      `      TTFT mean: in-process ${fmt(a.ttftMeanMs, 2)} ms; kb serve's own ${fmt(s.serverTtftMeanMs, 2)} ms (p50 ~${fmt(s.serverTtftP50Ms, 1)}, from buckets); ` +
-        `the client's ${fmt(b.ttftMeanMs, 2)} ms; client loop delay mean ${fmt(s.clientLoopDelayMeanMs, 2)} ms, max ${fmt(s.clientLoopDelayMaxMs, 1)} ms`,
+      `${String(i + 1).padStart(4)}  ${String(count).padStart(3)}  ${fmt(a.outputTokensPerS).padStart(16)}  ${fmt(b.outputTokensPerS).padStart(11)}  ${fmt(b.outputTokensPerS / a.outputTokensPerS, 3).padStart(5)}x  ` +
+        `${fmt(a.ttftP50Ms, 2).padStart(16)} ms  ${fmt(b.ttftP50Ms, 2).padStart(11)} ms  ${fmt(b.ttftP50Ms - a.ttftP50Ms, 2).padStart(6)} ms` +
+        (a.failed + b.failed > 0 ? `  (failed: ${a.failed} in-process, ${b.failed} serve)` : ''),
     );
+    // Whether serving changed the engine's work (more steps: requests admitted in smaller waves)
+    // or its speed (slower steps: its threads sharing cores with HTTP and the client).
+    const perStep = (e: EngineTime) => `${e.steps} steps, forward ${fmt(e.forwardMs / e.steps, 2)} + scheduling ${fmt(e.schedulingMs / e.steps, 2)} ms a step`;
+    log(`           engine: in-process ${perStep(a.engine)}; serve ${perStep(b.engine)}`);
+    // Where the cores went in the serve run: the engine's threads, and beside them on the same
+    // cores kb serve's HTTP thread(s), its other threads (V8's GC helpers) and the client.
+    if (b.cpu && b.cpu.engineMs > 0) {
+      const c = b.cpu;
+      const beside = c.mainMs + c.otherMs + c.clientMs;
+      log(`           serve CPU ms: engine ${c.engineMs}; beside it ${beside} (HTTP threads ${c.mainMs}, other server threads ${c.otherMs}, client ${c.clientMs}), ${fmt((100 * beside) / c.engineMs, 0)}% of the engine's`);
+    }
+    // Where the TTFT overhead arises: inside kb serve (its TTFT runs from the request's arrival
+    // to the first chunk written) or between client and server (sending, loopback, reading).
+    if (b.split) {
+      const s = b.split;
+      log(
+        `           TTFT mean: in-process ${fmt(a.ttftMeanMs, 2)} ms; kb serve's own ${fmt(s.serverTtftMeanMs, 2)} ms (p50 ~${fmt(s.serverTtftP50Ms, 1)}, from buckets); ` +
+          `the client's ${fmt(b.ttftMeanMs, 2)} ms; client loop delay mean ${fmt(s.clientLoopDelayMeanMs, 2)} ms, max ${fmt(s.clientLoopDelayMaxMs, 1)} ms`,
+      );
+    }
   }
 }
-const throughputRatio = median(pairs.map((p) => p.serve.outputTokensPerS / p.inProcess.outputTokensPerS));
-const ttftOverhead = median(pairs.map((p) => p.serve.ttftP50Ms - p.inProcess.ttftP50Ms));
-if (pairs.length > 0) log(`median: throughput ${fmt(throughputRatio, 3)}x in-process (goal >= 0.9x); TTFT p50 overhead ${fmt(ttftOverhead, 2)} ms (goal < 2 ms)`);
+const throughputRatio: Record<number, number> = {};
+const ttftOverhead: Record<number, number> = {};
+for (const count of apiServerCounts) {
+  if (pairs.length === 0) break;
+  throughputRatio[count] = median(pairs.map((p) => p.serve[count].outputTokensPerS / p.inProcess.outputTokensPerS));
+  ttftOverhead[count] = median(pairs.map((p) => p.serve[count].ttftP50Ms - p.inProcess.ttftP50Ms));
+  log(`median, ${count} API server${count === 1 ? '' : 's'}: throughput ${fmt(throughputRatio[count], 3)}x in-process (goal >= 0.9x); TTFT p50 overhead ${fmt(ttftOverhead[count], 2)} ms (goal < 2 ms)`);
+}
 
 // The same comparison one request at a time: what the HTTP path adds to a lone request's
 // TTFT when nothing queues (the burst above also pays for parsing 256 requests on cores the
@@ -251,7 +276,7 @@ const { requestMetrics } = await import('../../src/engine/metrics/timeline.ts');
 const sequential: { inProcess: number[]; serve: number[] }[] = [];
 for (let i = 0; i < (singles > 0 ? Number(args.pairs) : 0); i++) {
   const engine = await createEngine(options.engine);
-  const server = await startKbServe(serveArgs);
+  const server = await startKbServe([...serveArgs, '--api-server-count', String(apiServerCounts[0])]);
   const agent = keepAliveAgent();
   const local: number[] = [];
   const remote: number[] = [];
@@ -287,7 +312,7 @@ if (!args['skip-connections']) {
   const count = Number(args.connections);
   const outputTokens = Number(args['connection-tokens']);
   const workload = generateWorkload({ numRequests: count, promptLength: 8, outputLength: outputTokens, arrival: { kind: 'burst' }, seed: 1 }, namedConfig(settings.model).vocabSize);
-  const server = await startKbServe([...serveArgs, '--max-waiting', String(count)]);
+  const server = await startKbServe([...serveArgs, '--max-waiting', String(count), '--api-server-count', String(apiServerCounts.at(-1))]);
   try {
     // Open streams: counted as each request is sent and as it ends.
     let open = 0;

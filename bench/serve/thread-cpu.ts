@@ -3,9 +3,10 @@
 // threads) and the rest (V8's GC helpers, libuv's pool). Empty where /proc is not Linux's.
 import { readdirSync } from 'node:fs';
 import { threadStat } from '../../src/kb/thread-cpu.ts';
+import { API_SERVER_THREAD_NAME } from '../../src/serve/api-server-pool.ts';
 
 export interface ThreadCpu {
-  /** The main thread: HTTP, JSON, SSE (kb serve), or the benchmark runner (in-process). */
+  /** The main thread and kb serve's API server threads: HTTP, JSON, SSE (kb serve), or the benchmark runner (in-process). */
   mainMs: number;
   /** Node worker threads: the engine's step loop and the cpu backend's helpers. */
   engineMs: number;
@@ -35,7 +36,7 @@ export function threadCpu(pid: number | 'self'): () => ThreadCpu {
     const cpu: ThreadCpu = { mainMs: 0, engineMs: 0, otherMs: 0 };
     for (const [tid, { name, ms }] of sample(pid)) {
       const used = ms - (before.get(tid)?.ms ?? 0);
-      if (tid === String(pid === 'self' ? process.pid : pid)) cpu.mainMs += used;
+      if (tid === String(pid === 'self' ? process.pid : pid) || name === API_SERVER_THREAD_NAME) cpu.mainMs += used;
       else if (name === 'WorkerThread') cpu.engineMs += used;
       else cpu.otherMs += used;
     }

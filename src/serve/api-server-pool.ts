@@ -10,6 +10,9 @@ import { type Engine, threadEntry } from '../engine/index.ts';
 import { type ApiServerData, type FromApiServer, PendingReplies, type ToApiServer } from './api-server-protocol.ts';
 import { ServeMetrics } from './serve-metrics.ts';
 
+/** The OS's name for these threads (top -H, /proc/PID/task/TID/comm: 15 characters at most). */
+export const API_SERVER_THREAD_NAME = 'kb-api-server';
+
 export interface ApiServerPoolOptions {
   engine: Engine;
   count: number;
@@ -68,7 +71,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
       host,
       port,
     };
-    const worker = new Worker(threadEntry('api-server', new URL('./api-server-thread.js', import.meta.url)), { workerData: data, transferList: [enginePort] });
+    const worker = new Worker(threadEntry('api-server', new URL('./api-server-thread.js', import.meta.url)), { workerData: data, transferList: [enginePort], name: API_SERVER_THREAD_NAME });
     let closedResolve: () => void = () => {};
     const thread: ApiThread = {
       worker,
