@@ -20,7 +20,7 @@ interface ServeFlags {
   port: string;
   set: string[];
   maxWaiting: string;
-  apiServerCount: string;
+  apiServerCount?: string;
   quiet?: boolean;
 }
 
@@ -39,17 +39,15 @@ export function register(program: Command): void {
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
     .option('--served-model-name <name>', 'the model id clients send and /v1/models lists (default: the --model name or the --weights path)')
     .option('--backend <name>', 'cpu, webgpu or auto (a hardware GPU, else cpu)', 'cpu')
-    .option('--threads <n>', 'cpu backend threads (default: all cores but one in eight, left to the HTTP side)')
+    .option('--threads <n>', 'cpu backend threads (default: all cores but one in eight, or one per API server thread if more, left to the HTTP side)')
     .addOption(new Option('--host <host>', 'address to bind; loopback unless you choose otherwise').default('127.0.0.1', '127.0.0.1'))
     .addOption(numberOption('--port <port>', 'port to listen on (0: any free port)', 8000))
     .addOption(new Option('--set <engine.key=value>', 'an engine setting, as the labs take them (repeatable), e.g. --set engine.maxNumSeqs=32').argParser(collect).default([], 'none'))
     .addOption(numberOption('--max-waiting <n>', 'requests not yet started that the server holds; more get HTTP 429', 1024))
-    .addOption(
-      numberOption(
-        '--api-server-count <n>',
-        "HTTP server threads sharing the port (vLLM's flag): a burst of requests is parsed and streamed by n threads at once; each takes a core from the cpu engine's default threads",
-        1,
-      ),
+    .option(
+      '--api-server-count <n>',
+      "HTTP server threads sharing the port (vLLM's flag): a burst of requests is parsed and streamed by n threads at once; " +
+        "on the cpu backend each takes a core from the engine's default threads (default: 1 on the cpu backend; on webgpu one per 4 cores, up to 4)",
     )
     .option('--quiet', 'no access log (one JSON line per request on stdout)')
     .addHelpText(
@@ -77,18 +75,19 @@ async function serve(flags: ServeFlags): Promise<void> {
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
   const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
-  const apiServers = integerFlag('--api-server-count', flags.apiServerCount, 1, MAX_API_SERVERS);
-  const { defaultServeThreads, serveEngineOptions } = await import('../serve/serve-engine-options.ts');
+  const askedApiServers = flags.apiServerCount === undefined ? undefined : integerFlag('--api-server-count', flags.apiServerCount, 1, MAX_API_SERVERS);
+  const { defaultApiServers, defaultServeThreads, serveEngineOptions } = await import('../serve/serve-engine-options.ts');
   const { createEngine } = await import('../engine/index.ts');
   let engine;
   try {
     const options = serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set });
-    engine = await createEngine({ ...options, threads: threads ?? defaultServeThreads(availableParallelism(), apiServers) });
+    engine = await createEngine({ ...options, threads: threads ?? defaultServeThreads(availableParallelism(), askedApiServers) });
   } catch (error) {
     // Bad settings, models and weights files surface here with messages naming the flag or file.
     throw new UserError((error as Error).message);
   }
   const cores = availableParallelism();
+  const apiServers = askedApiServers ?? defaultApiServers(engine.info.backend, cores);
   if (threads !== undefined && threads > cores && engine.info.backend === 'cpu') {
     // The engine's threads meet at a barrier after every op: one waiting for a core stalls the step.
     process.stderr.write(`kb: warning: --threads ${threads} on ${cores} cores: each step waits for threads that have no core (the default is ${defaultServeThreads(cores, apiServers)})\n`);

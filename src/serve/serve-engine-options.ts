@@ -60,8 +60,19 @@ function flagOverride(key: string, value: string | undefined, flag: string) {
  * would lose more than the HTTP side gains (2 cores: 0.55-0.63x with one engine thread against
  * 0.72-0.73x with two). With --api-server-count n above 1, n cores at least are left.
  */
-export function defaultServeThreads(cores: number, apiServers = 1): number {
+export function defaultServeThreads(cores: number, apiServers: number = 1): number {
   // Several API server threads each get a core of their own (vLLM's API server processes likewise).
   const reserved = apiServers > 1 ? Math.max(Math.floor(cores / 8), apiServers) : Math.floor(cores / 8);
   return Math.max(1, cores - reserved);
+}
+
+/**
+ * kb serve's API server threads when --api-server-count is not given. With the engine on a GPU
+ * the cores are free, and one HTTP thread is what holds a burst back: on an H100 (bench/serve,
+ * ttft-breakdown's burst of 256) one thread reached 0.31-0.52x the in-process engine's
+ * throughput with 22-50 ms more TTFT p50, four 0.5-1.04x with -29 to +12 ms. So one thread per
+ * four cores, up to four. On the cpu backend the engine's threads need the cores: one.
+ */
+export function defaultApiServers(backend: string, cores: number): number {
+  return backend === 'webgpu' ? Math.max(1, Math.min(4, Math.floor(cores / 4))) : 1;
 }
