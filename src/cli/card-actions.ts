@@ -24,13 +24,13 @@ export function register(program: Command): void {
     command
       .addHelpText('after', helpText(`\nAll ids are checked first: an unknown id changes nothing. kb undo takes back the latest change, one card at a time.`))
       .action(async (ids: string[], flags: { json?: boolean; resetCounts?: boolean }, cli: Command) => {
-        const { openKnowledgeBase, scanForUnknownIds } = await import('./context.ts');
+        const { openKnowledgeBase, scanBeforeCardCommand } = await import('./context.ts');
         const { ReviewService } = await import('../app/review/review-service.ts');
         const { ACTION_DONE } = await import('../srs/card-action-rules.ts');
         const kb = openKnowledgeBase({ kb: cli.optsWithGlobals().kb });
         try {
           const service = new ReviewService(kb);
-          await scanForUnknownIds(kb, ids, (id) => service.card(id) !== null);
+          await scanBeforeCardCommand(kb, ids, (id) => service.card(id) !== null);
           const unknown = ids.find((id) => service.card(id) === null);
           if (unknown !== undefined) throw new UserError(`${action}: no card with id ${unknown} (kb cards lists ids); nothing was changed`);
           const now = Date.now();

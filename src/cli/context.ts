@@ -194,12 +194,21 @@ export async function scanOpened(kb: KnowledgeBase): Promise<void> {
 }
 
 /**
- * Commands that take card ids open without a scan (a rating should not wait for one), but an id
- * the database lacks may be in a note it has not read yet (a fresh clone, a pull that brought
- * notes): then kb scans, as other commands do first, before anyone says there is no such card.
+ * Commands that take card ids (kb rate, kb suspend, ...) and kb undo open without a scan (a
+ * rating should not wait for one). They scan first, as other commands do, when one is needed:
+ * an id the database lacks may be in a note it has not read yet (a fresh clone, a pull that
+ * brought notes), so kb scans before anyone says there is no such card; and after kb.json's
+ * idKey or notesFolders changed, the note's write-back looks for its id under the new key,
+ * which only a scan writes (kb rate right after a changed idKey had its write-back refused:
+ * "the file no longer holds card ...").
  */
-export async function scanForUnknownIds(kb: KnowledgeBase, ids: readonly string[], known: (id: string) => boolean): Promise<void> {
-  if (ids.every(known)) return;
+export async function scanBeforeCardCommand(kb: KnowledgeBase, ids: readonly string[], known: (id: string) => boolean): Promise<void> {
+  if (ids.every(known)) {
+    // A database that cannot be written is not scanned (openScannedKnowledgeBase), nor rated.
+    if (kb.db.readonly) return;
+    const { settingsChangedSinceLastScan } = await import('../app/scan/scan-settings.ts');
+    if (settingsChangedSinceLastScan(kb.db, kb.config) === null) return;
+  }
   await scanOpened(kb);
 }
 

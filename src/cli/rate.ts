@@ -18,6 +18,7 @@ export function register(program: Command): void {
         'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
         'writes the fields later (once the file is fixed, where the file itself was the reason). While git\n' +
         'merges or rebases the knowledge base, the note waits: the first kb command after writes it.\n' +
+        "kb rate scans first only for an id the database lacks, or after kb.json's idKey or notesFolders changed.\n" +
         "A clock behind the card's last review (set back, or another device's ahead) gets a warning:\n" +
         'the rating is stored at that last review, so the card\'s reviews stay in time order.'),
     )
@@ -25,7 +26,7 @@ export function register(program: Command): void {
       const { parseGrade } = await import('../model/fsrs-state.ts');
       const grade = parseGrade(rating);
       if (grade === null) throw new UserError(`rating: "${rating}" is not one of again, hard, good, easy (or 1-4)`);
-      const { openKnowledgeBase, scanForUnknownIds } = await import('./context.ts');
+      const { openKnowledgeBase, scanBeforeCardCommand } = await import('./context.ts');
       const { ReviewService, UnknownCardError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeName } = await import('../ui/text/rating-report.ts');
       const { refusedWritebackNote } = await import('../kb/writeback.ts');
@@ -34,7 +35,7 @@ export function register(program: Command): void {
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
         const service = new ReviewService(kb);
-        await scanForUnknownIds(kb, [cardId], (id) => service.card(id) !== null);
+        await scanBeforeCardCommand(kb, [cardId], (id) => service.card(id) !== null);
         // An orphan's file is gone (kb review no longer shows it): a rating would schedule a card no one can see.
         const card = service.card(cardId);
         if (card?.orphan) throw new UserError(`card ${cardId}: its file ${card.path} is gone (kb scan keeps its history in case it comes back); not rated`);

@@ -14,13 +14,15 @@ export function register(program: Command): void {
         "Only this device's ratings and actions: another device's (merged by kb sync or git) and history brought in with kb import --revlog stay.",
     ))
     .action(async (options: { json?: boolean }, command: Command) => {
-      const { openKnowledgeBase } = await import('./context.ts');
+      const { openKnowledgeBase, scanBeforeCardCommand } = await import('./context.ts');
       const { ReviewService, UndoError } = await import('../app/review/review-service.ts');
       const { describeState, describeWriteback, gradeLabel, gradeName } = await import('../ui/text/rating-report.ts');
       const { refusedWritebackNote } = await import('../kb/writeback.ts');
       const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       try {
+        // After a changed idKey, the note taken back is found under the new key only once scanned.
+        await scanBeforeCardCommand(kb, [], () => true);
         let outcome;
         try {
           outcome = new ReviewService(kb).undo();

@@ -5,11 +5,12 @@
 //      project's tree or an installed package.
 // A personal knowledge base keeps its database in <kb>/.kb/kb.db (git-ignored by a
 // .gitignore inside .kb/); $KB_DB overrides the database path for any knowledge base.
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFileName } from './config.ts';
 import { userConfigDir, userDataDir } from '../model/user-dirs.ts';
+import { isDirectory } from '../model/is-directory.ts';
 
 export type KbSource = 'flag' | 'env' | 'config' | 'bundled';
 
@@ -46,15 +47,6 @@ export function bundledRoot(): string {
  */
 export function labRoots(root: string): string[] {
   return isBundledRoot(root) ? [root] : [root, bundledRoot()];
-}
-
-/** Whether `path` is a folder (through links); false when it is missing or cannot be read. */
-export function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** Whether `dir` is the bundled knowledge base (through any link to it). */

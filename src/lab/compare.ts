@@ -1,7 +1,7 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, sweptRun, type StoredResult, type StoredSettings } from './history.ts';
+import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, storedVerdict, sweptRun, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMeasured, formatMetric } from './metrics.ts';
 import { meaningLines, sweepFigures, sweepWordRows } from './sweep-summary.ts';
 
@@ -25,7 +25,8 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
     ['lab', a.lab, b.lab],
     ['started', startedAtText(a.startedAt), startedAtText(b.startedAt)],
     ['status', a.status, b.status],
-    ['verdict', ra.verdict ?? '-', rb.verdict ?? '-'],
+    // As kb lab history shows it: a lab without expectations has none (its old runs stored "reproduced").
+    ['verdict', storedVerdict(a.result) ?? '-', storedVerdict(b.result) ?? '-'],
   ];
   const out = [`Runs #${a.id} and #${b.id} side by side${a.lab === b.lab ? '' : ' (different labs)'}:`, ...table(head)];
   out.push(`  #${a.id} ran on ${ranOn(a)}`, `  #${b.id} ran on ${ranOn(b)}`);

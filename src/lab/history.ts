@@ -25,13 +25,23 @@ export interface StoredResult {
 }
 
 /**
+ * A stored run's verdict as --json gives it (kb lab <name> --json, history, compare, list):
+ * "no expectations" for a lab that states none, also for runs stored before that verdict
+ * existed (they say "reproduced" in their result); null for a run not finished.
+ */
+export function storedVerdictJson(result: unknown): string | null {
+  const stored = (result ?? {}) as StoredResult;
+  if (typeof stored.verdict !== 'string') return null;
+  return Array.isArray(stored.checks) && stored.checks.length === 0 ? 'no expectations' : stored.verdict;
+}
+
+/**
  * A stored run's verdict, or null where there is none to show: a lab that states no
  * expectations is neither reproduced nor missed by a run (kb lab list said "reproduced").
  */
 export function storedVerdict(result: unknown): string | null {
-  const stored = (result ?? {}) as StoredResult;
-  if (typeof stored.verdict !== 'string') return null;
-  return Array.isArray(stored.checks) && stored.checks.length === 0 ? null : stored.verdict;
+  const verdict = storedVerdictJson(result);
+  return verdict === 'no expectations' ? null : verdict;
 }
 
 /** Metrics worth showing for a run: those its checks and chart name, then TTFT p99 and throughput. */
@@ -307,7 +317,7 @@ export function storedRunJson(run: LabRunRow): Record<string, unknown> {
     backend: run.backend,
     device: run.device,
     endpoint: stored.endpoint ?? null,
-    verdict: storedVerdict(run.result),
+    verdict: storedVerdictJson(run.result),
     settings: stored.settings ?? null,
     changed: Object.fromEntries((stored.changed ?? []).map(({ key, value }) => [key, value])),
     sweep: stored.sweep ?? null,

@@ -56,7 +56,11 @@ export interface LabPointResult {
   partial: boolean;
 }
 
-export type LabVerdict = 'reproduced' | 'not reproduced' | 'incomplete';
+/**
+ * "no expectations": the lab states none, so a run checked nothing (it said "reproduced",
+ * claiming a result nothing tested; the report and kb lab history show no verdict for it).
+ */
+export type LabVerdict = 'reproduced' | 'not reproduced' | 'incomplete' | 'no expectations';
 
 export interface LabRunResult {
   runId: number;
@@ -86,6 +90,8 @@ export interface LabRunResult {
 }
 
 export function verdictOf(checks: readonly { pass: boolean | null }[], status: LabRunStatus): LabVerdict {
+  // Whatever the run's status (that is its own field), a lab without expectations has nothing to judge.
+  if (checks.length === 0) return 'no expectations';
   if (status !== 'ok') return 'incomplete';
   // A known failure decides it: whatever an unjudged expectation would show, not all of them hold.
   if (checks.some((c) => c.pass === false)) return 'not reproduced';

@@ -1,8 +1,9 @@
 // A SQLite fault (a full disk, a read-only mount, a database another process holds) in one
 // line naming the database and what to do: kb's last word on a failed command (cli/fault.ts),
 // and what the card's lab panel says when a run cannot be stored.
-import { statfsSync, statSync } from 'node:fs';
+import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { isDirectory } from '../model/is-directory.ts';
 import { cannotWrite } from './db.ts';
 
 const SQLITE_FAULTS: Array<[prefix: string, what: string]> = [
@@ -37,7 +38,7 @@ export function describeSqliteFault(error: unknown, databasePath: string | null)
   const blocked = (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) && databasePath !== null ? cannotWrite(databasePath) : null;
   // A folder where the database file should be (KB_DB=/tmp, a slip): SQLite says only "cannot
   // open", and "check that its folder exists" sent the user looking at the wrong thing.
-  if (code.startsWith('SQLITE_CANTOPEN') && databasePath !== null && isFolder(databasePath)) return `${where}: a folder stands there, not a database file; set KB_DB to a file's path (${code})`;
+  if (code.startsWith('SQLITE_CANTOPEN') && databasePath !== null && isDirectory(databasePath)) return `${where}: a folder stands there, not a database file; set KB_DB to a file's path (${code})`;
   if (blocked === 'EROFS') return `${where}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (${code})`;
   return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
 }
@@ -53,14 +54,6 @@ function freeBytesIfFull(folder: string): number | null {
     return free < FULL_BELOW_BYTES ? free : null;
   } catch {
     return null;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -135,6 +135,14 @@ export function useCardLab(labs: CardLabs | undefined, now: () => number, onClos
 
 const MARKS = { true: ['✓', 'green'], false: ['✗', 'red'], null: ['?', 'yellow'] } as const;
 
+/** A run of a lab without expectations checked nothing: neither green nor a warning. */
+const VERDICT_COLORS: Record<CardLabOutcome['verdict'], string | undefined> = {
+  reproduced: 'green',
+  'not reproduced': 'red',
+  incomplete: 'yellow',
+  'no expectations': undefined,
+};
+
 function verdictLine(outcome: CardLabOutcome): string {
   if (outcome.checks.length === 0) return `Run ${outcome.status}: this lab states no expectations`;
   return verdictText(outcome.verdict, outcome.checks, outcome.status);
@@ -196,7 +204,7 @@ function Report({ outcome, width }: { outcome: CardLabOutcome; width: number }) 
         })}
       </Box>
       <Box marginTop={1}>
-        <Text bold color={outcome.verdict === 'reproduced' ? 'green' : outcome.verdict === 'not reproduced' ? 'red' : 'yellow'}>
+        <Text bold color={VERDICT_COLORS[outcome.verdict]}>
           {verdictLine(outcome)}
         </Text>
       </Box>

@@ -1,6 +1,6 @@
 // The scriptable twins of kb review: kb due, kb rate, kb undo; and kb review without a terminal.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kbBin, kbEnv, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
@@ -42,6 +42,27 @@ describe('kb due / rate / undo', () => {
     const nothing = runKb(['--kb', kb.root, 'undo']);
     expect(nothing.code).toBe(1);
     expect(nothing.stderr).toContain('nothing to undo');
+  });
+
+  it('kb rate and kb undo right after kb.json\'s idKey changed scan first, so the note is written back (its write-back was refused: "the file no longer holds card")', () => {
+    const kb = reviewKb();
+    const ttft = cardIdOf(kb.ttftPath);
+    writeFileSync(join(kb.root, 'kb.json'), '{ "idKey": "kb_id" }\n');
+    const rated = runKb(['--kb', kb.root, 'rate', ttft, 'good', '--json']);
+    expect(rated.stderr).toBe('');
+    expect(JSON.parse(rated.stdout)).toMatchObject({ cardId: ttft, writeback: { status: 'written' } });
+    // The scan wrote the card's id under the new key; the old line stays.
+    const rewritten = readFileSync(kb.ttftPath, 'utf8');
+    expect(rewritten).toContain(`id: ${ttft}\nkb_id: ${ttft}\n`);
+    expect(rewritten).toMatch(/^review_count: 1$/m);
+    writeFileSync(join(kb.root, 'kb.json'), '{ "idKey": "card" }\n');
+    const undone = runKb(['--kb', kb.root, 'undo']);
+    expect(undone.stderr).toBe('');
+    // Written back, not restored byte for byte: the scan added the card: line since the rating.
+    expect(undone.stdout).toContain('frontmatter updated: notes/metrics/a-ttft.md');
+    const note = readFileSync(kb.ttftPath, 'utf8');
+    expect(note).toContain(`card: ${ttft}\n`);
+    expect(note).toMatch(/^review_count: 0$/m);
   });
 
   it('kb rate names a note whose path has Chinese and spaces whole on its line, and keeps its unquoted dates unquoted (the path was cut at its spaces, the dates quoted)', () => {

@@ -1,11 +1,11 @@
 // kb lab <name> for real: a fast configuration of ttft-breakdown, its JSON, the history of
 // stored runs, and Ctrl-C in the middle of a run.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { kbBin, runKb, tempDir } from '../helpers/kb-cli.ts';
+import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { spawnKb } from '../helpers/kb-cli-async.ts';
 
 interface RunJson {
@@ -52,6 +52,23 @@ describe('kb lab ttft-breakdown', () => {
     const list = runKb(['lab', 'list'], { env });
     expect(list.stdout.replace(/\n {2,}/g, ' ')).toMatch(/ttft-breakdown .*\[last run #2 on sim: not reproduced\]/);
   }, 90_000);
+
+  it('a lab without expectations: --json says "no expectations", not "reproduced", and so do history, compare and list', () => {
+    const bundled = readFileSync(join(repoRoot, 'lab/ttft-breakdown.md'), 'utf8');
+    const own = bundled.replace(/^expect:\n(?: .*\n)+/m, '');
+    expect(own, 'lab/ttft-breakdown.md has an expect: block to take out').not.toBe(bundled);
+    const root = writeKb({ 'lab/mine.md': own });
+    const run = runKb(['--kb', root, 'lab', 'mine', '--backend', 'sim', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'ok', verdict: 'no expectations', checks: [] });
+    const history = JSON.parse(runKb(['--kb', root, 'lab', 'history', 'mine', '--json']).stdout) as { runs: Array<{ verdict: string | null; result: { verdict: string } }> };
+    expect(history.runs[0]).toMatchObject({ verdict: 'no expectations', result: { verdict: 'no expectations' } });
+    const list = JSON.parse(runKb(['--kb', root, 'lab', 'list', '--json']).stdout) as { labs: Array<{ name: string; lastRun: { verdict: string } | null }> };
+    expect(list.labs.find((lab) => lab.name === 'mine')?.lastRun?.verdict).toBe('no expectations');
+    // The text still gives no verdict, as the report and kb lab history do (compare said "reproduced").
+    const compare = runKb(['--kb', root, 'lab', 'compare', '1', '1']);
+    expect(compare.stdout).toMatch(/^ {2}verdict +- +-$/m);
+  }, 60_000);
 
   it('runs on the cpu backend with a small burst', () => {
     const env = { KB_DB: join(tempDir(), 'kb.db') };

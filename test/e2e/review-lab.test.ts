@@ -97,7 +97,7 @@ describe('a card\'s lab from kb review and kb quiz', () => {
     expect(list.stdout.replace(/\s+/g, ' ')).toContain('[last run #1 on sim: ok]');
     const history = runKb(['--kb', root, 'lab', 'history']);
     expect(history.stdout).toMatch(/#1 .* mine +ok +- +sim/);
-    expect(JSON.parse(runKb(['--kb', root, 'lab', 'history', 'mine', '--json']).stdout).runs[0].verdict).toBeNull();
+    expect(JSON.parse(runKb(['--kb', root, 'lab', 'history', 'mine', '--json']).stdout).runs[0].verdict).toBe('no expectations');
     review = new TmuxKb();
     review.start(root, 'review');
     await review.waitFor('which part of TTFT dominates?');

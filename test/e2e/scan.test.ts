@@ -112,6 +112,26 @@ describe('kb scan', () => {
     db.close();
   });
 
+  it('names every copy of an id, the file it did not read again too, when two copies are added at once (found by hand: b.md and c.md named each other, never a.md)', () => {
+    const root = writeKb({ 'notes/a.md': note('A', { id: 'dupdupdupdup' }) });
+    expect(scan(root).code).toBe(0);
+    writeFileSync(join(root, 'notes/b.md'), note('B', { id: 'dupdupdupdup' }));
+    writeFileSync(join(root, 'notes/c.md'), note('C', { id: 'dupdupdupdup' }));
+    const result = scan(root);
+    expect(result.code).toBe(1);
+    const errors = parseJson(result.stdout).errors as { file: string; message: string }[];
+    const said = (file: string) => errors.find((error) => error.file === file)!.message;
+    expect(said('notes/b.md')).toMatch(/also at notes\/c\.md:\d+, notes\/a\.md:\d+; none of the 3 cards was updated/);
+    expect(said('notes/c.md')).toMatch(/also at notes\/b\.md:\d+, notes\/a\.md:\d+; none of the 3 cards was updated/);
+    // The database keeps what it had: a.md's card.
+    const db = openDb(root);
+    expect(db.prepare("SELECT path, front FROM cards WHERE id = 'dupdupdupdup'").get()).toEqual({ path: 'notes/a.md', front: 'A' });
+    db.close();
+    // kb doctor, which reads every file, names the three as well.
+    const doctor = runKb(['--kb', root, 'doctor']);
+    expect(doctor.stdout).toMatch(/error: duplicate card id dupdupdupdup: notes\/a\.md:\d+, notes\/b\.md:\d+, notes\/c\.md:\d+/);
+  });
+
   it('says a duplicated id at the line that holds it (the kb:id comment, the id: key), not the heading or line 1, with the card\'s question (found by hand)', () => {
     const comment = '<!-- kb:id=dupcarddup001 -->';
     const root = writeKb({

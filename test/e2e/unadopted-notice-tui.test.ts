@@ -45,7 +45,7 @@ describe('kb review and kb quiz in a folder of notes without kb.json', () => {
     await tmux.waitFor((now) => !now.includes(UNADOPTED_NOTICE) && now.includes('kb review'));
     tmux.send('u');
     tmux.send('q');
-    const after = await tmux.waitFor((now) => now.includes('Reviewed 0 cards') && PROMPT.test(now));
+    const after = await tmux.waitFor((now) => now.includes('No cards reviewed') && PROMPT.test(now));
     expect(after).toContain('make this folder yours with: kb init .');
   });
 

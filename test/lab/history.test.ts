@@ -71,6 +71,15 @@ describe('lab history', () => {
     expect(text).not.toMatch(/failed +incomplete/);
   });
 
+  it('--json gives a lab without expectations the verdict "no expectations", also a run stored as "reproduced" before that verdict', () => {
+    const old = row(1, [], { 'queue_wait.p99': 5200, 'ttft.p99': 5800, 'throughput.output_tps': 400 });
+    old.result = { ...(old.result as object), verdict: 'reproduced', checks: [] } as never;
+    const json = historyJson('demo', [old]) as { runs: Array<{ verdict: string | null }> };
+    expect(json.runs[0].verdict).toBe('no expectations');
+    expect(historyText('demo', 'Demo lab', [old])).toMatch(/#1 +\S+ \S+ +ok +- +cpu/);
+    expect(compareText(old, old)).toMatch(/^ {2}verdict +- +-$/m);
+  });
+
   it('names a device change only where a run simulated (the device is the sim\'s)', () => {
     const settings = (overrides: string[]) => ({ settings: applyOverrides(defaultSettings, parseOverrides(overrides)), changed: [], sweep: null });
     expect(settingsChanges(settings(['device=H100']), settings(['device=A100-40GB']))).toEqual([]);

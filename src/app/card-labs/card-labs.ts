@@ -16,7 +16,7 @@ export interface CardLabOutcome {
   lab: string;
   title: string;
   status: 'ok' | 'partial' | 'failed';
-  verdict: 'reproduced' | 'not reproduced' | 'incomplete';
+  verdict: 'reproduced' | 'not reproduced' | 'incomplete' | 'no expectations';
   checks: CardLabCheck[];
   /** A single run's headline figures ("ttft.p99 16.27 ms"), as kb lab history shows them; empty for a sweep or an interrupted run. */
   figures: string[];

@@ -67,11 +67,11 @@ export function applyChanges(
   const duplicates = new Set<string>();
   for (const [id, list] of places) {
     const all = [...list];
-    if (list.length === 1) {
-      const stored = cards.place(id);
-      if (stored && !stored.orphan && !reparsed.has(stored.path) && !removedPaths.has(stored.path) && stored.path !== list[0].file) {
-        all.push({ file: stored.path, line: stored.line });
-      }
+    // The card's file as stored, when this scan did not read it again: also when the changed
+    // files hold the id twice or more (two copies of a.md named each other, never a.md).
+    const stored = cards.place(id);
+    if (stored && !stored.orphan && !reparsed.has(stored.path) && !removedPaths.has(stored.path)) {
+      all.push({ file: stored.path, line: stored.line });
     }
     if (all.length < 2) continue;
     duplicates.add(id);
@@ -82,7 +82,8 @@ export function applyChanges(
       const fix = note ? `if this file is a copy, delete its ${config.idKey}: line and kb scan gives it a new one` : 'if this card is a copy, delete its kb:id comment and kb scan gives it a new one';
       // A deck's card is named by its question: the file holds many.
       const which = here.card && !note ? ` (${quotedQuestion(here.card)})` : '';
-      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}${which}: also at ${others}; neither card was updated (${fix})` });
+      const held = all.length === 2 ? 'neither card was updated' : `none of the ${all.length} cards was updated`;
+      report.errors.push({ severity: 'error', file: here.file, line: here.line, message: `duplicate card id ${id}${which}: also at ${others}; ${held} (${fix})` });
       heldPaths.add(here.file);
     }
   }

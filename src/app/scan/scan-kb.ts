@@ -10,8 +10,8 @@ import { cardQueries } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
 import { cardLabLinks, knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
 import { describeFolders, sourceKind } from '../../kb/note-folders.ts';
-import { DEFAULT_ID_KEY } from '../../kb/card-meta.ts';
 import { applyChanges } from './scan-apply.ts';
+import { settingsSinceLastScan } from './scan-settings.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
 import type { ScanFileOutcome } from '../../kb/scan-file.ts';
 import type { Diagnostic, KbPath } from '../../model/knowledge-base.ts';
@@ -197,32 +197,4 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const { added, changed, moved, restored } = report.cards;
   report.cards.unchanged = report.cards.total - added - changed - moved - restored;
   return report;
-}
-
-/**
- * kb.json's idKey and notesFolders against those the files were last read with. A changed idKey:
- * every note is read again under the new key (a stat-only pass kept the cards as read under the
- * old one, and ratings then could not find their notes), and a note holding its card's id under
- * the old key keeps that id (scan-file.ts, carryIds); a database without the record read its
- * files under id, the only key before the setting. Changed notesFolders read every file again
- * too: a note's deck is its folder below its notes folder (it kept the old deck). `changed` says
- * why, so that a scan reading thousands of unchanged notes is no mystery; `record`: the settings
- * are to be stored (changed, or never stored).
- */
-function settingsSinceLastScan(files: ReturnType<typeof fileQueries>, idKey: string, notesFolders: readonly string[]) {
-  const recordedKey = files.readWith('id_key');
-  const recordedFolders = files.readWith('notes_folders');
-  const readWith = recordedKey ?? (files.any() ? DEFAULT_ID_KEY : idKey);
-  const keyChanged = readWith !== idKey;
-  const foldersChanged = recordedFolders !== undefined && recordedFolders !== JSON.stringify(notesFolders);
-  const changes = [
-    ...(keyChanged ? [`idKey changed from ${readWith} to ${idKey}`] : []),
-    ...(foldersChanged ? [`notesFolders changed from ${(JSON.parse(recordedFolders) as string[]).join(', ')} to ${notesFolders.join(', ')}`] : []),
-  ];
-  return {
-    readWith,
-    keyChanged,
-    changed: changes.length > 0 ? `kb.json's ${changes.join(' and its ')}` : null,
-    record: changes.length > 0 || recordedKey === undefined || recordedFolders === undefined,
-  };
 }

@@ -29,13 +29,13 @@ export async function printList(kbDir: string | undefined, json: boolean): Promi
 async function printListFrom(root: string, db: KbDatabase, json: boolean): Promise<void> {
   const { listLabs } = await import('../../lab/lab-files.ts');
   const { latestLabRuns } = await import('../../store/lab-runs.ts');
-  const { storedVerdict } = await import('../../lab/history.ts');
+  const { storedVerdict, storedVerdictJson } = await import('../../lab/history.ts');
   const labs = listLabs(labRoots(root));
   const latest = latestLabRuns(db);
   if (json) {
     const rows = labs.map((entry) => {
       const last = latest.get(entry.name) ?? null;
-      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: storedVerdict(last.result) } : null;
+      const lastRun = last ? { id: last.id, status: last.status, startedAt: last.startedAt, verdict: storedVerdictJson(last.result) } : null;
       return entry.lab
         ? { name: entry.name, file: entry.lab.file, title: entry.lab.title, summary: entry.lab.summary, sweep: entry.lab.sweep?.key ?? null, expect: entry.lab.expect.map((c) => c.say), lastRun, error: null }
         : { name: entry.name, file: `lab/${entry.name}.md`, title: null, summary: null, sweep: null, expect: [], lastRun, error: entry.error };

@@ -60,7 +60,7 @@ export function register(program: Command): void {
     .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
     .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins')
     .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error; both runs are stored')
-    .option('--json', 'print the run as JSON (the report, the metrics and every check)')
+    .option('--json', 'print the run as JSON (the report, the metrics, every check and the verdict: reproduced, not reproduced, incomplete, or no expectations for a lab that states none; README, Labs and the engine)')
     .addHelpText('after', helpTable('Settable keys (--set key=value):', settingRows().map(({ key, description }) => ({ term: key, description }))))
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
       const options = command.opts() as RunOptions;
