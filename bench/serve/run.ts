@@ -5,7 +5,7 @@
 //   . scripts/node-env.sh
 //   node --import tsx bench/serve/run.ts [--lab ttft-breakdown] [--pairs 3] [--connections 1000]
 //        [--connection-tokens 32] [--skip-connections] [--skip-burst] [--singles 20 (0: none)] [--threads N] [--serve-threads N]
-//        [--api-servers 1[,4,...]] [--client-threads K] [--backend cpu|webgpu] [--json]
+//        [--api-servers 1[,4,...]] [--client-threads K] [--backend cpu|webgpu] [--runs N] [--json]
 //
 // Each pair runs the workload in-process (the engine's own benchmark runner, as `kb lab` does)
 // and then over HTTP against the real `kb serve` (a child process started with the lab's
@@ -22,6 +22,9 @@
 // --api-servers takes a list: each pair then runs kb serve once with each --api-server-count,
 // side by side. --client-threads spreads the benchmark client over K threads (client-pool.ts).
 // --backend runs both sides on another backend than the lab's (webgpu on a GPU machine).
+// --runs N measures each side N times in a pair (after its warm-up) and takes the median run's
+// throughput and TTFT p50: a burst the engine finishes in ~40 ms (gpt2-tiny on a GPU) swings
+// from run to run more than the overhead it is to show.
 //
 // Then --connections streaming requests at once (prompt 8, --connection-tokens each) against one
 // kb serve: every one must complete with all its tokens and no error; reports how many were
@@ -63,6 +66,7 @@ const { values: args } = parseArgs({
     'api-servers': { type: 'string', default: '1' },
     'client-threads': { type: 'string', default: '1' },
     backend: { type: 'string' },
+    runs: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -107,6 +111,7 @@ const lab = loadLab([repoRoot], args.lab);
 const settings: LabSettings = args.backend === undefined ? lab.settings : applyOverrides(lab.settings, parseOverrides([`backend=${args.backend}`]));
 const apiServerCounts = args['api-servers'].split(',').map(Number);
 const clientThreads = Number(args['client-threads']);
+const measuredRuns = Number(args.runs);
 // Each side runs the engine on its own default number of cpu threads, as a user gets it: all
 // cores in-process, and kb serve's (which leaves cores to its HTTP side); --threads sets both,
 // --serve-threads kb serve's alone.
@@ -127,12 +132,13 @@ const serveArgs = [
 ];
 
 async function inProcess(): Promise<SideResult> {
-  const report = await runBenchmark({ ...options, repeatRuns: 1 });
+  const report = await runBenchmark({ ...options, repeatRuns: measuredRuns });
   const m = report.metrics;
   const { steps, forwardMs, overheadMs } = report.scheduler;
+  const perRun = report.runs.map((run) => run.metrics);
   return {
-    outputTokensPerS: m.outputTokensPerS,
-    ttftP50Ms: m.ttftMs.p50,
+    outputTokensPerS: median(perRun.map((r) => r.outputTokensPerS)),
+    ttftP50Ms: median(perRun.map((r) => r.ttftMs.p50)),
     ttftP99Ms: m.ttftMs.p99,
     ttftMeanMs: m.ttftMs.mean,
     requests: m.requests,
@@ -184,7 +190,8 @@ async function overServe(apiServers: number): Promise<SideResult & { serveEngine
     // against the server's TTFT, though the server had sent it.
     const loopDelay = monitorEventLoopDelay({ resolution: 1 });
     loopDelay.enable();
-    const outcomes = await send(server.url);
+    const measured: StreamOutcome[][] = [];
+    for (let k = 0; k < measuredRuns; k++) measured.push(await send(server.url));
     loopDelay.disable();
     const cpu = serverCpu();
     const client = clientCpu();
@@ -202,7 +209,15 @@ async function overServe(apiServers: number): Promise<SideResult & { serveEngine
       forwardMs: engineAfter.forwardMs - engineBefore.forwardMs,
       schedulingMs: engineAfter.schedulingMs - engineBefore.schedulingMs,
     };
-    return { ...summarizeHttp(outcomes, engine), cpu: { ...cpu, clientMs: client.mainMs + client.engineMs + client.otherMs }, split, serveEngine: server.engine };
+    const perRun = measured.map((outcomes) => summarizeHttp(outcomes, engine));
+    const pooled = summarizeHttp(measured.flat(), engine);
+    const side: SideResult = {
+      ...pooled,
+      outputTokensPerS: median(perRun.map((r) => r.outputTokensPerS)),
+      ttftP50Ms: median(perRun.map((r) => r.ttftP50Ms)),
+      ttftP99Ms: median(perRun.map((r) => r.ttftP99Ms)),
+    };
+    return { ...side, cpu: { ...cpu, clientMs: client.mainMs + client.engineMs + client.otherMs }, split, serveEngine: server.engine };
   } finally {
     agent.destroy();
     await pool?.close();
@@ -215,7 +230,7 @@ const median = (values: number[]) => percentile(values, 50);
 
 log(
   `kb serve vs in-process engine: lab ${args.lab} (${settings.model}, ${settings.backend}; engine threads in-process ${threads ?? 'all cores'}, kb serve ${serveThreads ?? "its default"}; ` +
-    `${requests.length} requests, ${args.pairs} pairs; kb serve --api-server-count ${apiServerCounts.join(', ')}; client threads ${clientThreads}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `${requests.length} requests, ${args.pairs} pairs of ${measuredRuns} measured run${measuredRuns === 1 ? '' : 's'} a side; kb serve --api-server-count ${apiServerCounts.join(', ')}; client threads ${clientThreads}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
 );
 if (!args['skip-burst']) log('pair  api  in-process tok/s  serve tok/s  ratio   in-process TTFT p50  serve TTFT p50  overhead');
 const pairs: { inProcess: SideResult; serve: Record<number, SideResult> }[] = [];
