@@ -94,6 +94,41 @@ describe('an engine shared with other threads', () => {
     }
   }, 60_000);
 
+  it('aborts the requests of a thread that goes away without letting go, freeing their KV blocks', async () => {
+    // A context long enough that the request would run on for seconds: its end must come from the abort.
+    const engine = await createEngine({ model: 'gpt2-tiny', threads: 2 });
+    const port = engine.connectPort();
+    const source = `
+      import { workerData, parentPort } from 'node:worker_threads';
+      import { register } from ${JSON.stringify(pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href)};
+      register();
+      const { connectEngine } = await import(${JSON.stringify(new URL('../../src/engine/index.ts', import.meta.url).href)});
+      const engine = await connectEngine(workerData.port);
+      const handle = engine.submit({ promptIds: workerData.promptIds, maxNewTokens: 1000 });
+      // Reads on (leaving the loop would abort the request): only the thread's end stops it.
+      let told = false;
+      for await (const event of handle) if (event.type === 'token' && !told) { told = true; parentPort.postMessage('streaming'); }
+    `;
+    const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(source)}`), { workerData: { port, promptIds: prompts[0] }, transferList: [port] });
+    try {
+      await new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect((await engine.stats()).running).toBe(1);
+      await worker.terminate();
+      let stats = await engine.stats();
+      for (let i = 0; i < 25 && (stats.running > 0 || stats.kv.usedBlocks > 0); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        stats = await engine.stats();
+      }
+      expect(stats.running).toBe(0);
+      expect(stats.kv.usedBlocks).toBe(0);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it('refuses to share the sim, whose loop runs on its caller\'s thread', async () => {
     const engine = await createEngine({ backend: 'sim', model: 'gpt2-tiny' });
     try {

@@ -19,6 +19,8 @@ export interface EngineClientPort {
 
 interface AttachedClient extends EngineClientPort {
   port: MessagePort;
+  /** Its requests still in the loop (step-loop ids), to abort should the thread go away. */
+  open: Set<number>;
 }
 
 export class EngineClients {
@@ -34,7 +36,7 @@ export class EngineClients {
   /** Adds a client; returns its slot, or throws when every slot has been used. */
   attach(port: MessagePort): number {
     if (this.attached.length >= MAX_ATTACHED) throw new Error(`an engine can be shared with at most ${MAX_ATTACHED} threads`);
-    this.attached.push({ port, post: (message) => port.postMessage(message) });
+    this.attached.push({ port, open: new Set(), post: (message) => port.postMessage(message) });
     this.attachedCount++;
     return this.attached.length; // slots start at 1
   }
@@ -58,6 +60,16 @@ export class EngineClients {
   /** The step loop's id for client `slot`'s request `id` (slot 0: the creator, unchanged). */
   coreId(slot: number, id: number): number {
     return slot === 0 ? id : ATTACHED_BASE + id * SLOTS + slot;
+  }
+
+  /** Client `slot` submitted request `coreId`: it is open until it finishes or fails. */
+  opened(slot: number, coreId: number): void {
+    if (slot !== 0) this.attached[slot - 1]?.open.add(coreId);
+  }
+
+  /** The requests client `slot` still has in the loop (step-loop ids). */
+  openRequests(slot: number): number[] {
+    return [...(this.attached[slot - 1]?.open ?? [])];
   }
 
   /** Sends each client the events of its own requests, under its own ids. */
@@ -89,6 +101,7 @@ export class EngineClients {
         }
       } else {
         const [slot, id] = owner(event.id);
+        if (slot !== 0) this.attached[slot - 1]?.open.delete(event.id);
         out(slot).push({ ...event, id });
       }
     }

@@ -70,9 +70,12 @@ async function main(): Promise<void> {
   const handle = (slot: number, message: ToWorker) => {
     const reply = clients.client(slot);
     switch (message.type) {
-      case 'submit':
-        core.add(clients.coreId(slot, message.id), message.request);
+      case 'submit': {
+        const id = clients.coreId(slot, message.id);
+        clients.opened(slot, id);
+        core.add(id, message.request);
         break;
+      }
       case 'abort':
         core.abort(clients.coreId(slot, message.id));
         break;
@@ -101,6 +104,14 @@ async function main(): Promise<void> {
           break;
         }
         shared.on('message', (m: ToWorker) => handle(attachedSlot, m));
+        // The thread went away without detaching (it crashed, or was terminated): its requests
+        // would run on for no one, holding KV blocks. They stop at the next step.
+        shared.on('close', () => {
+          for (const id of clients.openRequests(attachedSlot)) core.abort(id);
+          clients.detach(attachedSlot);
+          flush();
+          wake?.();
+        });
         shared.postMessage({ type: 'ready', info } satisfies FromWorker);
         break;
       }
