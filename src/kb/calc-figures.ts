@@ -1,13 +1,18 @@
 // Lab-sourced kb-calc variables: before a card is asked, each `{ lab, metric, fallback }`
 // variable gets the learner's own figure from their latest completed run of that lab on this
 // machine, with a line saying where it came from; with no such run, the fallback and how to
-// get the real figure. Only a run of the lab as written counts: the card's question states
+// get the real figure. A card's figures of one lab all come from one run (or are all
+// fallbacks). Only a run of the lab as written counts: the card's question states
 // the lab's workload and engine ("256 requests in one burst, 16 admitted per step"), so a run
 // with --set or a preset changing them answers another question; a sim run is a prediction
 // and an --endpoint run measured a server (maybe a remote GPU), neither is this machine.
 import type { KbDatabase } from '../store/db.ts';
 import { labRunsOf, type LabRunRow } from '../store/lab-runs.ts';
 import { labNames } from '../lab/lab-names.ts';
+import { LabNotFoundError, loadLab } from '../lab/lab-files.ts';
+import { LabFileError } from '../lab/lab-file.ts';
+import { isSweepShapeMetric } from '../lab/metrics.ts';
+import { labelList } from '../lab/checks.ts';
 import { labRoots } from './location.ts';
 import { formatNumber } from './calc.ts';
 import type { CalcSpec, LabFigure } from '../model/knowledge-base.ts';
@@ -46,6 +51,8 @@ export function storedMetric(result: unknown, metric: string): number | undefine
 
 interface StoredSettings {
   changed?: Array<{ key: string }>;
+  /** The sweep points the run ran (fewer than the lab's with --points). */
+  sweep?: { labels?: string[] } | null;
   endpoint?: unknown;
 }
 
@@ -63,32 +70,63 @@ function notOwnFigure(run: LabRunRow): string | null {
   return changed.length > 0 ? `changed ${changed.join(', ')}` : null;
 }
 
-/** The learner's figure for one variable, from their runs of `lab` newest first. */
-export function labFigure(lab: string, metric: string, runs: readonly LabRunRow[], now: number): LabFigure {
+/** The lab file's sweep points, to tell a run narrowed by --points; null for no sweep or a lab that does not load. */
+function labSweepLabels(root: string, lab: string): readonly string[] | null {
+  try {
+    return loadLab(labRoots(root), lab).sweep?.labels ?? null;
+  } catch (error) {
+    if (error instanceof LabFileError || error instanceof LabNotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Why `run` cannot give `metric`, or null when it can. A sweep-wide figure drawn from the
+ * curve's shape (fit, knee, SLO limit) needs every point: over the points `--points` kept it
+ * describes another curve, which the run's own report refused to judge.
+ */
+function lacks(run: LabRunRow, metric: string, sweepLabels: readonly string[] | null): string | null {
+  const value = storedMetric(run.result, metric);
+  if (value === undefined || !Number.isFinite(value)) return `has no ${metric}`;
+  const ran = ((run.settings ?? {}) as StoredSettings).sweep?.labels;
+  if (isSweepShapeMetric(metric) && sweepLabels !== null && ran && !sweepLabels.every((label) => ran.includes(label))) {
+    return `ran only ${ran.length === 1 ? 'point' : 'points'} ${labelList(ran)} (--points), so its ${metric} describes another curve`;
+  }
+  return null;
+}
+
+/**
+ * The learner's figures for the variables one card takes from one lab (`metrics`), from their
+ * runs of `lab` newest first: all from one run, the newest that has every one of them, or all
+ * the fallbacks. Mixed, a card asked for this machine's batch-1 rate over a typical machine's
+ * rate at 32 sequences: a ratio of two machines. `sweepLabels`: the lab file's sweep points.
+ */
+export function labFigures(lab: string, metrics: readonly string[], runs: readonly LabRunRow[], now: number, sweepLabels: readonly string[] | null = null): LabFigure[] {
   const complete = runs.filter((r) => r.status === 'ok');
-  const run = complete.find((r) => notOwnFigure(r) === null);
+  const own = complete.filter((r) => notOwnFigure(r) === null);
   const howTo = `run kb lab ${lab} for your own figure`;
-  if (!run) {
+  const typical = (why: string): LabFigure[] => metrics.map(() => ({ value: null, source: `a typical figure: ${why}; ${howTo}`, notReproduced: null }));
+  if (own.length === 0) {
     // Say why the newest complete run was passed over: the learner may think it counted.
     const skipped = complete[0];
-    const why = skipped
-      ? `your last complete ${lab} (run #${skipped.id}) ${notOwnFigure(skipped)}`
-      : `you have no complete run of ${lab} on this machine yet`;
-    return { value: null, source: `a typical figure: ${why}; ${howTo}`, notReproduced: null };
+    return typical(skipped ? `your last complete ${lab} (run #${skipped.id}) ${notOwnFigure(skipped)}` : `you have no complete run of ${lab} on this machine yet`);
   }
-  const value = storedMetric(run.result, metric);
-  if (value === undefined || !Number.isFinite(value)) {
-    return { value: null, source: `a typical figure: your last ${lab} (run #${run.id}) has no ${metric}; ${howTo}`, notReproduced: null };
-  }
+  const whyNot = (run: LabRunRow) => metrics.map((metric) => lacks(run, metric, sweepLabels)).find((why) => why !== null) ?? null;
+  const newest = own[0];
+  const run = own.find((r) => whyNot(r) === null);
+  if (!run) return typical(`your last ${lab} (run #${newest.id}) ${whyNot(newest)}`);
+  // An older run than the newest: said with why the newest was passed over.
+  const source = run === newest ? `your last ${lab}, ${ago(now - run.startedAt)} (run #${run.id})` : `your ${lab} of ${ago(now - run.startedAt)} (run #${run.id}); your last, run #${newest.id}, ${whyNot(newest)}`;
   const verdict = (run.result as StoredResult | null)?.verdict;
-  return {
+  const notReproduced = verdict === 'not reproduced' ? `Your last ${lab} (run #${run.id}, ${ago(now - run.startedAt)}) did not show this — why?` : null;
+  return metrics.map((metric) => ({
     // The figure as the question prints it (4 significant digits): the answer is computed
     // from what the learner reads. From the raw measurement (2000.49 printed as 2000), a sum
     // worked from the printed figures could miss an absolute tolerance and be marked wrong.
-    value: Number(formatNumber(value)),
-    source: `your last ${lab}, ${ago(now - run.startedAt)} (run #${run.id})`,
-    notReproduced: verdict === 'not reproduced' ? `Your last ${lab} (run #${run.id}, ${ago(now - run.startedAt)}) did not show this — why?` : null,
-  };
+    value: Number(formatNumber(storedMetric(run.result, metric)!)),
+    source,
+    notReproduced,
+  }));
 }
 
 /**
@@ -99,14 +137,19 @@ export function labFigure(lab: string, metric: string, runs: readonly LabRunRow[
 export function withLabFigures(spec: CalcSpec | null, db: KbDatabase, now: number, root: string): CalcSpec | null {
   if (spec === null || !spec.vars.some((v) => v.kind === 'lab')) return spec;
   const labs = new Set(labNames(labRoots(root)));
-  const runsOf = new Map<string, LabRunRow[]>();
+  // Each lab's variables of this card resolved together, so that they share one run.
+  const figures = new Map<string, LabFigure[]>();
+  for (const lab of new Set(spec.vars.flatMap((v) => (v.kind === 'lab' && labs.has(v.lab) ? [v.lab] : [])))) {
+    const metrics = spec.vars.flatMap((v) => (v.kind === 'lab' && v.lab === lab ? [v.metric] : []));
+    figures.set(lab, labFigures(lab, metrics, labRunsOf(db, lab), now, labSweepLabels(root, lab)));
+  }
   const vars = spec.vars.map((variable) => {
     if (variable.kind !== 'lab') return variable;
-    if (!labs.has(variable.lab)) {
+    const own = figures.get(variable.lab);
+    if (!own) {
       return { ...variable, figure: { value: null, source: `a typical figure: there is no lab named ${variable.lab} (kb lab lists them)`, notReproduced: null } };
     }
-    if (!runsOf.has(variable.lab)) runsOf.set(variable.lab, labRunsOf(db, variable.lab));
-    return { ...variable, figure: labFigure(variable.lab, variable.metric, runsOf.get(variable.lab)!, now) };
+    return { ...variable, figure: own.shift()! };
   });
   return { ...spec, vars };
 }

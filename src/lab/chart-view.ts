@@ -51,6 +51,25 @@ function timeChartLines(data: ChartData): string[] {
   return lines;
 }
 
+/**
+ * The figures a line chart draws, a row per point: a dot on a 12-row chart is no figure to
+ * quote, and batch-size-sweep's decode.tokens_per_s and roofline were printed nowhere else.
+ */
+function figureTable(data: ChartData): string[] {
+  const header = [data.xKey, ...data.series];
+  const rows = data.points.map((p) => [
+    p.label,
+    ...data.series.map((metric) => {
+      const value = p.values[metric];
+      return value === null || value === undefined ? 'not measured' : formatMetric(metric, value);
+    }),
+  ]);
+  const widths = header.map((title, c) => Math.max(title.length, ...rows.map((row) => row[c].length)));
+  // The swept value left-aligned, the figures right-aligned under their metric's name.
+  const line = (cells: string[]) => `  ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')}`.trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
 /** `run`: the sweep's key and figures (the capacity), to say the SLO's reach as a swept value with its unit. */
 export function chartLines(data: ChartData, run?: SweptRun): string[] {
   if (data.kind === 'time') return timeChartLines(data);
@@ -85,7 +104,7 @@ export function chartLines(data: ChartData, run?: SweptRun): string[] {
     xTitle: data.xKey,
     yTitle: units.length === 1 ? units[0] : data.series.join(', '),
   });
-  const notes: string[] = [];
+  const notes: string[] = [...figureTable(data)];
   if (fit) {
     const halves = fit.kLow !== null && fit.kHigh !== null ? `; lower half ${fit.kLow.toFixed(2)}, upper half ${fit.kHigh.toFixed(2)}` : '';
     notes.push(`  Growth exponent (y ~ x^k): k = ${fit.k.toFixed(2)} over every point${halves}`);

@@ -1,8 +1,8 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { comparedMetrics, percentChange, ranOn, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, storedVerdict, sweptRun, type StoredResult, type StoredSettings } from './history.ts';
-import { formatMeasured, formatMetric } from './metrics.ts';
+import { comparedMetrics, percentChange, ranOn, shapesNotCompared, shapesNotComparedLine, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, storedVerdict, sweptRun, type StoredResult, type StoredSettings } from './history.ts';
+import { formatMeasured, formatMetric, isSweepShapeMetric } from './metrics.ts';
 import { meaningLines, sweepFigures, sweepWordRows } from './sweep-summary.ts';
 
 function cell(name: string, value: number | undefined): string {
@@ -57,9 +57,13 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
   }
   // The knee and the SLO as the swept values they fall at (knee.index, a place among the
   // points, read as a measurement), then the sweep's figures with their units.
-  const sweepNames = sweepFigures([...new Set([...shownSweepMetrics(ra), ...shownSweepMetrics(rb)])]);
-  const words = sweepWordRows(sweptRun(a), sweptRun(b));
-  if (sweepNames.length > 0 || words.length > 0) {
+  const why = shapesNotCompared(a, b);
+  const shapeNames = [...new Set([...shownSweepMetrics(ra), ...shownSweepMetrics(rb)])];
+  const sweepNames = sweepFigures(shapeNames).filter((name) => why === null || !isSweepShapeMetric(name));
+  const words = sweepWordRows(sweptRun(a), sweptRun(b), why === null);
+  // Said where either run has such a figure: the learner may look for it.
+  const notCompared = why !== null && shapeNames.some(isSweepShapeMetric) ? [shapesNotComparedLine(why)] : [];
+  if (sweepNames.length > 0 || words.length > 0 || notCompared.length > 0) {
     out.push('', 'Across the sweep:');
     out.push(
       ...table([
@@ -70,6 +74,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
           return [name, cell(name, x), cell(name, y), x !== undefined && y !== undefined ? percentChange(x, y) : ''];
         }),
       ]),
+      ...notCompared,
     );
   }
   // What slo.met_fraction and slo.goodput_rps count, under the SLO they are counted against.

@@ -2,7 +2,8 @@
 // use, and what changed between the last two finished runs (settings and those metrics).
 import stringWidth from 'string-width';
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { formatMetric, isLabMetric, isSweepMetric } from './metrics.ts';
+import { formatMetric, isLabMetric, isSweepMetric, isSweepShapeMetric } from './metrics.ts';
+import { labelList } from './checks.ts';
 import { formatSettingValue, getSetting, serverOwnedKey, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 import type { StoredCheck } from './run.ts';
 import { localMinuteLabel } from '../srs/study-day.ts';
@@ -68,6 +69,26 @@ export function shownSweepMetrics(result: StoredResult): string[] {
 export function sweptRun(run: LabRunRow): SweptRun {
   const result = (run.result ?? {}) as StoredResult;
   return { sweepKey: (run.settings as StoredSettings | null)?.sweep?.key ?? null, sweepMetrics: result.sweepMetrics ?? {}, chart: result.chart ?? null };
+}
+
+/**
+ * Why two sweeps' fit, knee and SLO limit are not compared, or null when they are: each
+ * describes the curve its run measured, so a run narrowed by --points or cut short measured
+ * another (history read "fit.exponent 0.796 -> 0.615 (-23%)" between a whole ttft-vs-length
+ * and one of two points), and its own report judged none of them.
+ */
+export function shapesNotCompared(a: LabRunRow, b: LabRunRow): string | null {
+  const cut = [a, b].find((run) => run.status !== 'ok');
+  if (cut) return `#${cut.id} was ${cut.status === 'partial' ? 'interrupted' : 'not completed'}`;
+  const labels = (run: LabRunRow) => (run.settings as StoredSettings | null)?.sweep?.labels ?? [];
+  const [la, lb] = [labels(a), labels(b)];
+  if (la.length === lb.length && la.every((label) => lb.includes(label))) return null;
+  return `#${a.id} measured points ${labelList(la)}, #${b.id} points ${labelList(lb)}`;
+}
+
+/** The line saying so, for `kb lab history` and `kb lab compare`. */
+export function shapesNotComparedLine(why: string): string {
+  return `  not compared: the fit, knee and SLO limit (${why})`;
 }
 
 /** The metrics of a single-run lab's run, or null for a sweep or a run that measured nothing. */
@@ -192,12 +213,14 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
       lines.push(`  at ${point.label}:`);
       for (const name of comparedMetrics(b)) change(name, before[name], point.metrics[name], '    ');
     }
-    for (const name of sweepFigures(shownSweepMetrics(b))) change(name, a.sweepMetrics?.[name], b.sweepMetrics?.[name]);
+    const why = shapesNotCompared(older, newer);
+    for (const name of sweepFigures(shownSweepMetrics(b))) if (why === null || !isSweepShapeMetric(name)) change(name, a.sweepMetrics?.[name], b.sweepMetrics?.[name]);
     // The knee and the SLO as the swept values they fall at (knee.index 1.00 -> 1.00 read as a measurement).
-    for (const row of sweepWordRows(sweptRun(older), sweptRun(newer))) {
+    for (const row of sweepWordRows(sweptRun(older), sweptRun(newer), why === null)) {
       const percent = row.values ? ` (${percentChange(...row.values)})` : '';
       lines.push(`  ${row.name.padEnd(24)} ${row.a ?? '-'} -> ${row.b ?? '-'}${percent}`);
     }
+    if (why !== null && [a, b].some((r) => Object.keys(r.sweepMetrics ?? {}).some(isSweepShapeMetric))) lines.push(shapesNotComparedLine(why));
   }
   lines.push(...meaningLines(shown));
   if (a.verdict !== b.verdict) lines.push(`  verdict: ${a.verdict ?? older.status} -> ${b.verdict ?? newer.status}`);

@@ -69,8 +69,11 @@ export interface SweepRow {
   values?: [number, number];
 }
 
-/** The knee, the SLO and the capacity of two sweeps, in words, for `kb lab compare` and the history's last two runs. */
-export function sweepWordRows(a: SweptRun, b: SweptRun): SweepRow[] {
+/**
+ * The knee, the SLO and the capacity of two sweeps, in words, for `kb lab compare` and the
+ * history's last two runs; `shapes` false: the capacity only (history.ts's shapesNotCompared).
+ */
+export function sweepWordRows(a: SweptRun, b: SweptRun, shapes = true): SweepRow[] {
   const rows: SweepRow[] = [];
   const both = (name: string) => a.sweepMetrics[name] !== undefined || b.sweepMetrics[name] !== undefined;
   const number = (name: string): [number, number] | undefined => {
@@ -81,6 +84,7 @@ export function sweepWordRows(a: SweptRun, b: SweptRun): SweepRow[] {
   const swept = (run: SweptRun, name: string) => (run.sweepMetrics[name] === undefined ? undefined : sweptValueText(run, run.sweepMetrics[name], true));
   const curve = curveOf(b) ?? curveOf(a);
   if (both('load.capacity_rps')) rows.push({ name: 'capacity', a: figure(a, 'load.capacity_rps'), b: figure(b, 'load.capacity_rps'), values: number('load.capacity_rps') });
+  if (!shapes) return rows;
   if (both('knee.x')) rows.push({ name: `knee${curve ? ` of ${curve}` : ''} at`, a: swept(a, 'knee.x'), b: swept(b, 'knee.x') });
   if (both('slo.limit_ms')) {
     rows.push({ name: `SLO ${curve ?? 'limit'} <=`, a: figure(a, 'slo.limit_ms'), b: figure(b, 'slo.limit_ms'), values: number('slo.limit_ms') });

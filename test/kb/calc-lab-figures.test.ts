@@ -143,4 +143,59 @@ tolerance: 0.5
     expect(question.expected).toBe(999);
     expect(checkCalcAnswer(s, drawCalc(s, () => 0), 999)).toBe(true);
   });
+
+  // Found as a user: `kb lab ttft-vs-length --points 16,32` stored a fit over two points, and
+  // the your-machine card quoted it ("fitted TTFT ∝ length^0.6152 ... your last ttft-vs-length")
+  // although that run's own report refused to judge its fit: over some points it is another curve.
+  it('a sweep narrowed by --points gives no fit, knee or SLO limit: an older whole sweep does, saying why', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    const all = ['16', '32', '64', '128', '256', '512', '768', '1023'];
+    const sweepRun = (labels: string[], k: number, startedAt: number) => {
+      const id = startLabRun(db, { lab: 'ttft-vs-length', startedAt, settings: { changed: [], sweep: { key: 'workload.promptTokens', labels } }, backend: 'cpu' });
+      finishLabRun(db, id, { status: 'ok', finishedAt: startedAt + 1000, result: { verdict: 'reproduced', points: labels.map((label) => ({ label, metrics: { 'ttft.p50': 10 } })), sweepMetrics: { 'fit.exponent': k } } });
+      return id;
+    };
+    const card = parseCalc('vars:\n  k: { lab: ttft-vs-length, metric: fit.exponent, fallback: 1.1 }\nanswer: 2 ^ k\n', 10, 'cards/x.md').spec!;
+    const narrowed = sweepRun(['16', '32'], 0.6152, now - 60_000);
+    let s = withLabFigures(card, db, now, ROOT)!;
+    expect(drawCalc(s, () => 0).k).toBe(1.1);
+    expect(figureNotes(s).sources).toEqual([
+      `k: a typical figure: your last ttft-vs-length (run #${narrowed}) ran only points 16 and 32 (--points), so its fit.exponent describes another curve; run kb lab ttft-vs-length for your own figure`,
+    ]);
+    const whole = sweepRun(all, 1.08, now - 2 * DAY);
+    s = withLabFigures(card, db, now, ROOT)!;
+    expect(drawCalc(s, () => 0).k).toBe(1.08);
+    expect(figureNotes(s).sources).toEqual([
+      `k: your ttft-vs-length of 2 days ago (run #${whole}); your last, run #${narrowed}, ran only points 16 and 32 (--points), so its fit.exponent describes another curve`,
+    ]);
+  });
+
+  // Found as a user: after `kb lab batch-size-sweep --points 1,2,4,8` a card asked for the ratio
+  // of "323.6 tokens/s with one sequence and 700 tokens/s with 32": this machine's t1 over a
+  // typical machine's t32, a ratio of two machines. A card's figures of one lab share one run.
+  it('the figures one card takes from one lab come from one run, or are all the typical ones', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    const card = parseCalc(`vars:
+  t1: { lab: batch-size-sweep, metric: decode.tokens_per_s@1, fallback: 60 }
+  t32: { lab: batch-size-sweep, metric: decode.tokens_per_s@32, fallback: 700 }
+answer: t32 / t1
+`, 10, 'cards/x.md').spec!;
+    const point = (label: string, tps: number) => ({ label, metrics: { 'decode.tokens_per_s': tps } });
+    const some = store(db, { verdict: 'not reproduced', points: [point('1', 323.6), point('8', 615.7)] }, now - 60_000);
+    let s = withLabFigures(card, db, now, ROOT)!;
+    expect(drawCalc(s, () => 0)).toMatchObject({ t1: 60, t32: 700 });
+    expect(figureNotes(s).sources).toEqual([
+      `t1, t32: a typical figure: your last batch-size-sweep (run #${some}) has no decode.tokens_per_s@32; run kb lab batch-size-sweep for your own figure`,
+    ]);
+    // The card's back says nothing of a run none of its figures came from.
+    expect(figureNotes(s).notReproduced).toEqual([]);
+    const whole = store(db, { verdict: 'reproduced', points: [point('1', 300), point('32', 5000)] }, now - 3 * DAY);
+    s = withLabFigures(card, db, now, ROOT)!;
+    expect(drawCalc(s, () => 0)).toMatchObject({ t1: 300, t32: 5000 });
+    expect(figureNotes(s).sources).toEqual([
+      `t1, t32: your batch-size-sweep of 3 days ago (run #${whole}); your last, run #${some}, has no decode.tokens_per_s@32`,
+    ]);
+  });
 });

@@ -150,3 +150,33 @@ describe('a line chart\'s SLO note', () => {
     expect(chartLines({ ...chart, slo: { metric: 'ttft.p95', limitMs: 38.59, maxX: null } }, run)).toContain('  SLO: ttft.p95 <= 38.59 ms, met at no point');
   });
 });
+
+describe('a line chart\'s figures', () => {
+  // Found as a user: batch-size-sweep's report drew decode.tokens_per_s and the roofline as dots
+  // on a 12-row chart and printed neither figure anywhere (the expectations quote their ratios
+  // only), so "how many tokens/s at 8 sequences?" had no answer in the report.
+  it('are printed under it, a row per point, each series with its unit', () => {
+    const chart: ChartData = {
+      kind: 'line',
+      xKey: 'workload.requests',
+      logX: true,
+      series: ['decode.tokens_per_s', 'roofline.decode_tps'],
+      points: [1, 2, 4, 8].map((x, i) => ({ label: String(x), x, values: { 'decode.tokens_per_s': [323.6, 276.1, 452, 615.7][i], 'roofline.decode_tps': i === 3 ? null : [891.8, 1779.5, 3543.1][i] } })),
+      fit: null,
+      slo: null,
+      knee: null,
+      probe: null,
+    };
+    const lines = chartLines(chart);
+    const at = lines.findIndex((line) => line.startsWith('  workload.requests'));
+    expect(lines.slice(at, at + 5)).toEqual([
+      '  workload.requests  decode.tokens_per_s  roofline.decode_tps',
+      '  1                       323.6 tokens/s       891.8 tokens/s',
+      '  2                       276.1 tokens/s      1779.5 tokens/s',
+      '  4                       452.0 tokens/s      3543.1 tokens/s',
+      '  8                       615.7 tokens/s         not measured',
+    ]);
+    // After the chart and its legend.
+    expect(lines.slice(0, at).some((line) => line.includes('● decode.tokens_per_s'))).toBe(true);
+  });
+});

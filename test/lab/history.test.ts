@@ -222,4 +222,40 @@ describe('lab history', () => {
     expect(compared).toMatch(/Across the sweep:\n {2}capacity +60\.50 req\/s +60\.60 req\/s +\+0\.2%\n {2}knee of ttft\.p95 at +2x capacity +1x capacity\n/);
     expect(compared).toContain("  where slo.met_fraction = share of the point's requests whose TTFT met the SLO\n");
   });
+
+  // Found as a user: `kb lab history ttft-vs-length` after a `--points 16,32` run read
+  // "fit.exponent 0.796 -> 0.615 (-23%)", a fit over 8 points against one over 2, and a load
+  // sweep stopped after 2 of its 4 points had its SLO limit compared with a whole one's. The
+  // run's own report judges none of these figures: each describes the curve its run measured.
+  it('compares no fit, knee or SLO limit between sweeps of different points, or with an interrupted one', () => {
+    const fitRow = (id: number, labels: string[], k: number, status: LabRunRow['status'] = 'ok'): LabRunRow => ({
+      ...row(id, [], null, status),
+      lab: 'ttft-vs-length',
+      settings: { settings: defaultSettings, changed: [], sweep: { key: 'workload.promptTokens', labels } },
+      result: {
+        verdict: 'reproduced',
+        note: null,
+        points: labels.map((label) => ({ label, partial: false, metrics: { 'ttft.p50': Number(label) / 10 } })),
+        sweepMetrics: { 'fit.exponent': k, 'knee.x': Number(labels[1]), 'knee.index': 1, 'slo.limit_ms': 30, 'slo.max_x': Number(labels[1]), 'probe.bandwidth_gbs': 25 },
+        chart: { series: ['ttft.p50'], points: labels.map((label) => ({ label, x: Number(label) })), knee: { x: Number(labels[1]), label: labels[1] }, slo: { metric: 'ttft.p50' } },
+        checks: [{ metric: 'fit.exponent', say: 'grows', measured: k, pass: true }],
+      },
+    });
+    const all = ['16', '32', '64', '128'];
+    const whole = fitRow(1, all, 0.796);
+    const narrowed = fitRow(2, ['16', '32'], 0.615);
+    const text = historyText('ttft-vs-length', null, [narrowed, whole]);
+    const compared = text.slice(text.indexOf('Last two runs compared'));
+    expect(compared.replace(/ {2}not compared: the fit.*\n/, '')).not.toMatch(/fit\.exponent|knee of|SLO/);
+    expect(compared).toContain('  not compared: the fit, knee and SLO limit (#1 measured points 16, 32, 64 and 128, #2 points 16 and 32)\n');
+    // A figure of the machine, not of the curve's shape, is compared as before.
+    expect(compared).toMatch(/probe\.bandwidth_gbs +25\.00 GB\/s -> 25\.00 GB\/s/);
+    const side = compareText(whole, narrowed);
+    expect(side.slice(side.indexOf('Across the sweep:')).replace(/ {2}not compared: the fit.*\n/, '')).not.toMatch(/fit\.exponent|knee of|SLO/);
+    expect(side).toContain('  not compared: the fit, knee and SLO limit (#1 measured points 16, 32, 64 and 128, #2 points 16 and 32)\n');
+    // An interrupted sweep's are not either; two whole sweeps' are.
+    const cut = compareText(whole, fitRow(3, all, 0.5, 'partial'));
+    expect(cut).toContain('  not compared: the fit, knee and SLO limit (#3 was interrupted)\n');
+    expect(compareText(whole, fitRow(4, all, 0.9))).toMatch(/fit\.exponent +0\.796 +0\.900/);
+  });
 });
