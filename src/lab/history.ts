@@ -193,13 +193,16 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
 export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
   const a = older.result as StoredResult;
   const b = newer.result as StoredResult;
-  const lines = settingsChanges(older.settings as StoredSettings, newer.settings as StoredSettings).map((line) => `  setting ${line}`);
+  // Metric rows keep their name apart until the end, so that every row's values start in one column.
+  const lines: (string | { indent: string; name: string; text: string })[] = settingsChanges(older.settings as StoredSettings, newer.settings as StoredSettings).map(
+    (line) => `  setting ${line}`,
+  );
   const ma = singleMetrics(a);
   const mb = singleMetrics(b);
   const shown = new Set<string>();
   const change = (name: string, before: number | undefined, after: number | undefined, indent = '  ') => {
     if (before === undefined || after === undefined) return;
-    lines.push(`${indent}${name.padEnd(24)} ${formatMetric(name, before)} -> ${formatMetric(name, after)} (${percentChange(before, after)})`);
+    lines.push({ indent, name, text: `${formatMetric(name, before)} -> ${formatMetric(name, after)} (${percentChange(before, after)})` });
     shown.add(name);
   };
   if (ma && mb) {
@@ -218,13 +221,14 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
     // The knee and the SLO as the swept values they fall at (knee.index 1.00 -> 1.00 read as a measurement).
     for (const row of sweepWordRows(sweptRun(older), sweptRun(newer), why === null)) {
       const percent = row.values ? ` (${percentChange(...row.values)})` : '';
-      lines.push(`  ${row.name.padEnd(24)} ${row.a ?? '-'} -> ${row.b ?? '-'}${percent}`);
+      lines.push({ indent: '  ', name: row.name, text: `${row.a ?? '-'} -> ${row.b ?? '-'}${percent}` });
     }
     if (why !== null && [a, b].some((r) => Object.keys(r.sweepMetrics ?? {}).some(isSweepShapeMetric))) lines.push(shapesNotComparedLine(why));
   }
   lines.push(...meaningLines(shown));
   if (a.verdict !== b.verdict) lines.push(`  verdict: ${a.verdict ?? older.status} -> ${b.verdict ?? newer.status}`);
-  return lines;
+  const width = Math.max(24, ...lines.map((line) => (typeof line === 'string' ? 0 : line.name.length + 1)));
+  return lines.map((line) => (typeof line === 'string' ? line : `${line.indent}${line.name.padEnd(width)} ${line.text}`));
 }
 
 /** The backend, or for a run against a server (--endpoint) its URL, model and version. */

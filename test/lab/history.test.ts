@@ -52,6 +52,20 @@ describe('lab history', () => {
     expect(text).toMatch(/verdict: reproduced -> not reproduced/);
   });
 
+  it('starts every compared value in one column, also after a metric name longer than the usual 24 characters', () => {
+    const runs = [2, 1].map((id) => {
+      const run = row(id, [], { 'queue_wait.p99': 20 * id, 'ttft.p99': 600, 'throughput.requests_per_s': 15 + id });
+      (run.result as { checks: { metric: string }[] }).checks.push({ metric: 'throughput.requests_per_s' } as never);
+      return run;
+    });
+    const text = historyText('demo', 'Demo lab', runs);
+    const compared = text.split('\n').filter((line) => / -> .*\(/.test(line));
+    expect(compared.map((line) => line.trim().split(/\s+/)[0])).toEqual(expect.arrayContaining(['queue_wait.p99', 'throughput.requests_per_s']));
+    const valueColumns = new Set(compared.map((line) => line.search(/\S+ -> /)));
+    expect(valueColumns.size).toBe(1);
+    expect(compared.find((line) => line.includes('throughput.requests_per_s'))).toMatch(/throughput\.requests_per_s {2}/);
+  });
+
   it('an interrupted single run shows no figures and is not compared (its throughput covers what finished before the stop)', () => {
     const interrupted = row(3, [], { 'queue_wait.p99': 900, 'ttft.p99': 1000, 'throughput.output_tps': 0 }, 'partial');
     (interrupted.result as { points: Array<{ partial: boolean }> }).points[0].partial = true;
