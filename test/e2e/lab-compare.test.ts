@@ -65,6 +65,9 @@ describe('kb lab sweeps: chart, history, compare', () => {
     expect(missing.stderr).toMatch(/no stored lab run #999/);
     const bad = runKb(['lab', 'compare', 'x', '1'], { env });
     expect(bad.stderr).toMatch(/"x" is not a run id/);
+    const same = runKb(['lab', 'compare', String(json.id), `#${json.id}`], { env });
+    expect(same.code).toBe(1);
+    expect(same.stderr).toBe(`kb: #${json.id} twice: give two different runs to compare (see kb lab history)\n`);
   });
 
   it('a line chart with an SLO line and a knee, in text and --json (sim, fast)', () => {

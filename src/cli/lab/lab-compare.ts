@@ -18,6 +18,8 @@ export function registerCompare(lab: Command): void {
         if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history)`);
         return id;
       });
+      // `kb lab compare 2 2` showed "+0.0%" everywhere without a word: surely a typo.
+      if (ids[0] === ids[1]) throw new UserError(`#${ids[0]} twice: give two different runs to compare (see kb lab history)`);
       const { labRun } = await import('../../store/lab-runs.ts');
       const { compareText, compareJson } = await import('../../lab/compare.ts');
       const kb = openKnowledgeBase({ kb: options.kb, readOnly: true });
