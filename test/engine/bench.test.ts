@@ -121,6 +121,18 @@ describe('runBenchmark', () => {
     expect(uncapped.metrics.queueWaitMs.p99).toBeLessThan(m.queueWaitMs.p99 / 10);
   });
 
+  it('says why TPOT and ITL have no figure when every request produced one token', async () => {
+    const report = await runBenchmark({
+      engine: { backend: 'sim', model: 'gpt2' },
+      workload: { numRequests: 8, promptLength: 16, outputLength: 1, arrival: { kind: 'burst' } },
+      warmupRuns: 0,
+    });
+    const text = formatReport(report);
+    expect(text).toContain('TPOT p50/p95/p99: n/a (no request had a second output token)\n');
+    expect(text).toContain('ITL p50/p95/p99: n/a (no request had a second output token)\n');
+    expect(text).not.toContain('n/a/n/a');
+  });
+
   it('pools repeats, starts each run with a cold prefix cache, and counts shared-prefix hits', async () => {
     const report = await runBenchmark({
       engine: { backend: 'sim', model: 'gpt2-tiny', device: 'L4' },

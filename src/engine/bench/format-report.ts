@@ -8,6 +8,9 @@ const ms = (p: Percentiles) => `${fixed(p.p50)}/${fixed(p.p95)}/${fixed(p.p99)}`
 const perStep = (totalMs: number, steps: number) => (steps > 0 ? totalMs / steps : Number.NaN);
 const fixed = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
+/** TPOT and ITL need a second token: with one output token a request has none ("n/a/n/a/n/a ms" read as a fault). */
+const betweenTokens = (p: Percentiles, unit: string) => (Number.isFinite(p.p50) ? `${ms(p)} ${unit}` : 'n/a (no request had a second output token)');
+
 export interface ReportTextOptions {
   /** Leave out the Model and Backend lines (a lab's report says them once, above its tables). */
   omitModelAndBackend?: boolean;
@@ -39,8 +42,8 @@ export function formatReport(report: BenchmarkReport, options: ReportTextOptions
     `Queue wait p50/p95/p99: ${ms(m.queueWaitMs)} ms`,
     `Prefill->first token p50/p95/p99: ${ms(m.prefillToFirstTokenMs)} ms`,
     `TTFT p50/p95/p99: ${ms(m.ttftMs)} ms`,
-    `TPOT p50/p95/p99: ${ms(m.tpotMs)} ms/token`,
-    `ITL p50/p95/p99: ${ms(m.itlMs)} ms`,
+    `TPOT p50/p95/p99: ${betweenTokens(m.tpotMs, 'ms/token')}`,
+    `ITL p50/p95/p99: ${betweenTokens(m.itlMs, 'ms')}`,
     `Latency p50/p95/p99: ${ms(m.latencyMs)} ms`,
     `Throughput (completion,total): ${fixed(m.outputTokensPerS)}, ${fixed(m.totalTokensPerS)} tokens/s  ${fixed(m.requestsPerS)} requests/s`,
   ];
