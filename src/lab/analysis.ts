@@ -28,7 +28,8 @@ export interface ChartData {
   logX: boolean;
   series: string[];
   points: Array<{ label: string; x: number | null; values: Record<string, number | null> }>;
-  fit: { a: number; k: number; kLow: number | null; kHigh: number | null } | null;
+  /** `points`: how many points it was fitted over (a --points run may have measured two); runs stored before it have none. */
+  fit: { a: number; k: number; kLow: number | null; kHigh: number | null; points?: number } | null;
   slo: { metric: string; limitMs: number; maxX: number | null } | null;
   knee: { x: number; label: string } | null;
   probe: { bandwidthGBs: number; gflops: number; threads: number; ridgeBatch: number } | null;
@@ -224,7 +225,7 @@ export function analyseSweep(chart: LabChart, xKey: string, points: readonly Ana
       if (low) sweep['fit.exponent_low'] = low.k;
       if (high) sweep['fit.exponent_high'] = high.k;
       if (low && high) sweep['fit.exponent_rise'] = high.k - low.k;
-      fit = { a: all.a, k: all.k, kLow: low?.k ?? null, kHigh: high?.k ?? null };
+      fit = { a: all.a, k: all.k, kLow: low?.k ?? null, kHigh: high?.k ?? null, points: firstSeries.length };
     }
   }
   let knee: ChartData['knee'] = null;

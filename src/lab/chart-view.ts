@@ -107,7 +107,8 @@ export function chartLines(data: ChartData, run?: SweptRun): string[] {
   const notes: string[] = [...figureTable(data)];
   if (fit) {
     const halves = fit.kLow !== null && fit.kHigh !== null ? `; lower half ${fit.kLow.toFixed(2)}, upper half ${fit.kHigh.toFixed(2)}` : '';
-    notes.push(`  Growth exponent (y ~ x^k): k = ${fit.k.toFixed(2)} over every point${halves}`);
+    // "over every point" read, after a --points 16,32 run, as a fit to the whole curve.
+    notes.push(`  Growth exponent (y ~ x^k): k = ${fit.k.toFixed(2)} ${fit.points === undefined ? 'over every point' : `over the ${fit.points} points measured`}${halves}`);
   }
   if (data.slo) {
     // Said as kb lab history says it, the limit to the same digits and the swept value with its

@@ -67,7 +67,7 @@ const scalarMetrics: LabMetricInfo[] = [
 
 /** One number per sweep, computed across its points (chart.ts options of the lab file). */
 const sweepMetrics: LabMetricInfo[] = [
-  { name: 'fit.exponent', unit: '', describe: 'k of y = a * x^k fitted to the chart\'s first series over every point' },
+  { name: 'fit.exponent', unit: '', describe: 'k of y = a * x^k fitted to the chart\'s first series over every point measured' },
   { name: 'fit.exponent_low', unit: '', describe: 'k fitted over the lower half of the points' },
   { name: 'fit.exponent_high', unit: '', describe: 'k fitted over the upper half of the points' },
   // A difference, not a ratio: on a flat curve both halves fit k near 0, and their ratio is noise (0.002 / 0.0002 = 10).

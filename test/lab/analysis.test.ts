@@ -2,6 +2,7 @@
 // roofline prediction, from known points.
 import { describe, expect, it } from 'vitest';
 import { analyseSweep, findKnee, fitPowerLaw, rooflineStepMs } from '../../src/lab/analysis.ts';
+import { chartLines } from '../../src/lab/chart-view.ts';
 import type { LabChart } from '../../src/lab/lab-file.ts';
 import { applyOverrides, defaultSettings } from '../../src/lab/lab-settings.ts';
 import type { RequestTimeline } from '../../src/engine/metrics/timeline.ts';
@@ -34,6 +35,10 @@ describe('sweep analysis', () => {
     expect(result.sweep['fit.exponent_low']).toBeLessThan(1.1);
     expect(result.sweep['fit.exponent_high']).toBeGreaterThan(1.15);
     expect(result.chart.points.map((p) => p.x)).toEqual(xs);
+    // The report says over how many points (a --points 16,32 run read "over every point").
+    expect(chartLines(result.chart)).toContain(`  Growth exponent (y ~ x^k): k = ${result.chart.fit!.k.toFixed(2)} over the 6 points measured; lower half ${result.sweep['fit.exponent_low']!.toFixed(2)}, upper half ${result.sweep['fit.exponent_high']!.toFixed(2)}`);
+    const two = analyseSweep(chart({ y: ['ttft.p50'], fit: 'power' }), 'workload.promptTokens', points.slice(0, 2), null);
+    expect(chartLines(two.chart)).toContain(`  Growth exponent (y ~ x^k): k = ${two.chart.fit!.k.toFixed(2)} over the 2 points measured`);
   });
 
   it('ttft-vs-length judges the rise of its exponent as a difference: a flat curve does not reproduce it', () => {
