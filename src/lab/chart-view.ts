@@ -39,7 +39,7 @@ function timeChartLines(data: ChartData): string[] {
         xLabels: ticks(end).map((x) => ({ x, label: formatX(x) })),
         xTitle: 'seconds into the run',
         yTitle: fraction ? `${metric} (%)` : titleOf(metric),
-        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%`, yCeiling: 1 } : {}),
+        ...(fraction ? { formatY: (y: number) => `${(y * 100).toFixed(0)}%`, yCeiling: 1 } : { formatY: countLabel(runs) }),
       }),
     );
     const means = data.points.map((p) => {
@@ -49,6 +49,16 @@ function timeChartLines(data: ChartData): string[] {
     lines.push(`  Mean over the steps: ${means.join(', ')}`);
   }
   return lines;
+}
+
+/**
+ * The other series count things (sequences, blocks, slots): whole numbers on an axis of ten or
+ * more (paged-kv's running axis read 16.8 and 9.16 sequences), a tenth below that, where a
+ * row spans less than one.
+ */
+function countLabel(runs: { points: { y: number }[] }[]): (y: number) => string {
+  const top = Math.max(0, ...runs.flatMap((r) => r.points.map((p) => p.y)));
+  return top >= 10 ? (y) => String(Math.round(y)) : (y) => y.toFixed(1);
 }
 
 /**

@@ -128,6 +128,25 @@ describe('a time chart of KV utilization', () => {
   });
 });
 
+describe('a time chart of a count', () => {
+  it('labels its axis in whole sequences (paged-kv\'s running axis read 16.8 and 9.16)', () => {
+    const chart: ChartData = {
+      kind: 'time',
+      xKey: 'engine.kvReservation',
+      logX: false,
+      series: ['usage.running'],
+      points: [{ label: 'paged', x: null, values: { 'usage.running': 12.4 } }],
+      fit: null,
+      slo: null,
+      knee: null,
+      probe: null,
+      overTime: [{ metric: 'usage.running', label: 'paged', points: [0, 1, 2, 3].map((x) => ({ x, y: [4, 16, 16, 9][x] })) }],
+    };
+    const axis = chartLines(chart).filter((line) => line.includes('┤')).map((line) => line.slice(0, line.indexOf('┤')).trim()).filter(Boolean);
+    expect(axis).toEqual(['17', '9', '0']);
+  });
+});
+
 describe('a line chart\'s SLO note', () => {
   it('says the SLO as kb lab history does: the limit to its digits, the reach as a swept value with its unit', () => {
     const chart: ChartData = {
