@@ -6,7 +6,7 @@ import { isAbsolute, relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AddedCard } from '../app/add-note.ts';
 import type { Diagnostic, Difficulty } from '../model/knowledge-base.ts';
-import { defaultEditor, editorInvocation } from '../kb/editor.ts';
+import { defaultEditor, editorFailure, editorInvocation } from '../kb/editor.ts';
 import { ExitCode, UserError } from './errors.ts';
 import { counted } from './plural.ts';
 import { helpText } from './help-layout.ts';
@@ -227,11 +227,9 @@ function editAnswer(file: string, line: number): { failed: string | null; interr
   } finally {
     process.off('SIGINT', ignore);
   }
-  if (result.error) return { failed: `the editor ${command} could not be started (${(result.error as NodeJS.ErrnoException).code ?? result.error.message})`, interrupted: false };
   // A shell script as the editor reports Ctrl-C as status 130, as shells do.
-  if (result.signal === 'SIGINT' || result.status === ExitCode.interrupted) return { failed: `the editor ${command} was interrupted (Ctrl-C)`, interrupted: true };
-  if (result.status !== 0) return { failed: `the editor ${command} exited with ${result.status ?? result.signal}`, interrupted: false };
-  return { failed: null, interrupted: false };
+  const interrupted = !result.error && (result.signal === 'SIGINT' || result.status === ExitCode.interrupted);
+  return { failed: editorFailure(command, result), interrupted };
 }
 
 /** Whether the knowledge base found is the bundled one; a location error is left to openKnowledgeBase to report. */

@@ -30,7 +30,8 @@ s suspend, e edit in $EDITOR at the card's line, l run the card's lab here, ? he
 q quit, Ctrl-Z back to the shell (fg returns).
 The editor: $VISUAL, else $EDITOR, else vi. The line goes as +LINE to vi, vim, nano, emacs,
 micro and the like, as --goto FILE:LINE to code/codium, as FILE:LINE to subl, hx and zed;
-any other editor (a script, gedit) gets the file alone.
+any other editor (a script, gedit) gets the file alone. An editor that cannot be started
+edits nothing, and one that fails is said on the status line.
 Two kb review at once: a card the other one rated since this screen showed it is not
 rated again here; the screen says so and moves on.
 Notes edited in another editor meanwhile: a card whose file changed is read again when it

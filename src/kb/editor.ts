@@ -34,6 +34,28 @@ export function editorInvocation(editor: string, line: number, file: string): { 
   return { command, args: [...flags, file] };
 }
 
+/** How an editor run ended, as spawnSync reports it. */
+export interface EditorExit {
+  /** Set when the editor could not be started at all (ENOENT: no such command). */
+  error?: Error;
+  status: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Exit status a shell (and a shell script as the editor) gives a process ended by Ctrl-C. */
+const INTERRUPTED_STATUS = 130;
+
+/**
+ * Why an editor run failed, in words (null: it exited 0), for kb add --edit and kb review's
+ * `e`: it could not be started, was interrupted (Ctrl-C), or exited with a status.
+ */
+export function editorFailure(command: string, exit: EditorExit): string | null {
+  if (exit.error) return `the editor ${command} could not be started (${(exit.error as NodeJS.ErrnoException).code ?? exit.error.message})`;
+  if (exit.signal === 'SIGINT' || exit.status === INTERRUPTED_STATUS) return `the editor ${command} was interrupted (Ctrl-C)`;
+  if (exit.status !== 0) return `the editor ${command} exited with ${exit.status ?? exit.signal}`;
+  return null;
+}
+
 /**
  * The line a note opens at: its question, the first `# ` heading after the frontmatter (else
  * the first line after it). A note is one card from line 1, and `e` opened it on the

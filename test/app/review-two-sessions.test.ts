@@ -244,6 +244,31 @@ describe('two kb review sessions at once', () => {
     expect(services[0].card(card)?.schedule.reps).toBe(0);
   });
 
+  it('u on a bury or suspension that kb unbury / kb unsuspend took back since says so and moves on, where it sent the user to kb undo, which buried it again (found as a user)', async () => {
+    const { services } = await twoSessions();
+    const run = reviewRun(services[0], START);
+    const rated = shown(run, START)!;
+    expect(run.rate(rated, 3, START + 1_000, 1_000).message).toBeNull();
+    const buried = shown(run, START + 1_100)!;
+    run.bury(buried, START + 2_000);
+    const suspended = shown(run, START + 2_100)!;
+    run.suspend(suspended, START + 3_000);
+    // From a shell: kb unbury, then kb unsuspend (the latest action, on another card, stands last).
+    services[1].act(buried, 'unbury', START + 4_000);
+    services[1].act(suspended, 'unsuspend', START + 4_500);
+    expect(run.undo(START + 5_000).message).toBe('already unsuspended by another kb (kb unsuspend, or a sync)');
+    expect(shown(run, START + 5_100)).toBe(suspended);
+    expect(run.undo(START + 6_000).message).toBe('already unburied by another kb (kb unbury, or a sync)');
+    expect(shown(run, START + 6_100)).toBe(buried);
+    expect(queueOf(run)).toEqual(queueOf(reviewRun(services[1], START + 6_100)));
+    // Nothing of the two cards changed by these u: neither is buried or suspended again.
+    expect(services[0].queueCard(buried)).toMatchObject({ suspended: false, buriedUntil: null });
+    expect(services[0].queueCard(suspended)).toMatchObject({ suspended: false, buriedUntil: null });
+    // The next u is this session's rating, still refused while the shell's actions stand after it.
+    expect(run.undo(START + 7_000).message).toMatch(/^a later rating or action \(from another kb\) stands in the log/);
+    expect(run.counts().done).toBe(1);
+  });
+
   it('reads kb.json again with today\'s queue: a new-card limit raised mid-session takes effect before it says done (found as a user)', async () => {
     const { root, dbs } = await twoSessions();
     let newPerDay = 1;

@@ -214,4 +214,20 @@ describe('kb review in a terminal', () => {
     tmux.send('q');
     await tmux.waitFor('exit=0');
   }, 30_000);
+
+  it('says so when $EDITOR cannot be started, where e said "reloaded" as if the card were edited', async () => {
+    const kb = reviewKb();
+    const note = readFileSync(kb.ttftPath, 'utf8');
+    tmux = new TmuxKb();
+    tmux.startWithStatus(kb.root, ['review'], { columns: 80, rows: 24 }, { EDITOR: '/nonexistent/editor', VISUAL: '' });
+    await tmux.waitFor('What is TTFT');
+    tmux.send('e');
+    const screen = await tmux.waitFor('could not be started');
+    expect(screen.replace(/\s+/g, ' ')).toContain('not edited: the editor /nonexistent/editor could not be started (ENOENT)');
+    expect(screen).not.toContain('reloaded');
+    expect(screen).toContain('What is TTFT');
+    expect(readFileSync(kb.ttftPath, 'utf8')).toBe(note);
+    tmux.send('q');
+    await tmux.waitFor('exit=0');
+  }, TMUX_TEST_TIMEOUT_MS);
 });

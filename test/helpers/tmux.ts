@@ -69,12 +69,13 @@ export class TmuxKb {
 
   /**
    * Starts `kb --kb root ...args` under a shell that prints `exit=N` when kb ends and keeps
-   * the pane open, so a test can read kb's last screen and its exit status.
+   * the pane open, so a test can read kb's last screen and its exit status. `env` is added to
+   * the terminal's (an EDITOR of the test's own, say).
    */
-  startWithStatus(root: string, args: string[], size?: TerminalSize): void {
+  startWithStatus(root: string, args: string[], size?: TerminalSize, env: Record<string, string> = {}): void {
     this.command = `kb ${args[0] ?? ''}`;
     const kb = [kbBin, '--kb', root, ...args].map(shellQuote).join(' ');
-    this.startProgram(['sh', '-c', `${kb}; echo "exit=$?"; sleep 600`], terminalEnv(), size);
+    this.startProgram(['sh', '-c', `${kb}; echo "exit=$?"; sleep 600`], { ...terminalEnv(), ...env }, size);
   }
 
   /** Starts an interactive shell with job control (its prompt: `bash-<version>$`, or `#` as root), for a test to type kb commands into (Ctrl-Z, fg). */

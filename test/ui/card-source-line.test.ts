@@ -25,6 +25,17 @@ describe("kb review's source line", () => {
     }
   });
 
+  it('never leaves a Chinese deck as a lone "…": two cells of room hold no character beside it (found as a user in a terminal 74 columns wide)', () => {
+    const location = 'notes/调度/批处理/在大规模部署推理服务时-如何根据首字延迟.md:1';
+    for (let width = 60; width <= 90; width++) {
+      const { text } = cardSourceLine('调度/批处理', 'new', location, null, width);
+      expect(text, `${width} columns`).not.toMatch(/^… · /);
+      expect(stringWidth(text), `${width} columns`).toBeLessThanOrEqual(width);
+    }
+    expect(cardSourceLine('调度/批处理', 'new', location, null, 73).text).toBe(`new · ${location}`);
+    expect(cardSourceLine('调度/批处理', 'new', location, null, 74).text).toBe(`调… · new · ${location}`);
+  });
+
   it('measures Chinese decks in cells', () => {
     const { text } = cardSourceLine('推理系统与显存带宽的关系', 'new', 'notes/推理/显存带宽.md:1', null, 40);
     expect(stringWidth(text)).toBeLessThanOrEqual(40);

@@ -104,6 +104,29 @@ describe('ReviewScreen', () => {
     expect(lastFrame()).toContain('reloaded');
   });
 
+  it('says when the editor could not be started (nothing edited, nothing reloaded) or failed, rather than "reloaded"', async () => {
+    const missing = new FakeController([screenCard('a')]);
+    const notFound = Object.assign(new Error('spawnSync editor ENOENT'), { code: 'ENOENT' });
+    const gone = render(<ReviewScreen controller={missing} startedAt={0} now={() => 0} runEditor={async () => ({ error: notFound, status: null, signal: null })} />);
+    await tick();
+    await press(gone.stdin, 'e');
+    await tick();
+    expect(gone.lastFrame()).toContain('not edited: the editor editor could not be started (ENOENT)');
+    expect(gone.lastFrame()).not.toContain('reloaded');
+    expect(missing.calls).toEqual([]);
+    expect(gone.lastFrame()).toContain('Question a?');
+    cleanup();
+
+    // Exited 1: it may have written the file first, so the card is read again, and the failure said.
+    const failing = new FakeController([screenCard('a')]);
+    const failed = render(<ReviewScreen controller={failing} startedAt={0} now={() => 0} runEditor={async () => ({ status: 1, signal: null })} />);
+    await tick();
+    await press(failed.stdin, 'e');
+    await tick();
+    expect(failing.calls).toEqual(['reload a']);
+    expect(failed.lastFrame()).toContain('the editor editor exited with 1; reloaded');
+  });
+
   it('does not count the time spent in the editor as time answering the card', async () => {
     let time = 1_000_000;
     const controller = new FakeController([screenCard('a')]);

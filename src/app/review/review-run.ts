@@ -418,6 +418,14 @@ export class ReviewRun implements ReviewController {
         this.takenBack(step);
         return { message: error.message };
       }
+      if (error instanceof UndoError && step.kind !== 'rate' && this.backAsBefore(step)) {
+        // This run's bury or suspension, taken back since by another kb's unbury or unsuspend
+        // (kb unsuspend in a shell): the card is as the session had it before. Refused, the
+        // screen sent the user to "undo that one first with kb undo", which buried (or
+        // suspended) the card again, only for this u to take it back out: found as a user.
+        this.takenBack(step);
+        return { message: `already ${step.kind === 'bury' ? 'unburied' : 'unsuspended'} by another kb (kb ${step.kind === 'bury' ? 'unbury' : 'unsuspend'}, or a sync)` };
+      }
       if (error instanceof UndoError) {
         // Refused, nothing changed (a later rating from another kb stands, say): the action is
         // still this session's to undo once the user has done what the message says (it was
@@ -434,6 +442,16 @@ export class ReviewRun implements ReviewController {
     }
     this.session.restored(step.card, false);
     return { message: step.kind === 'bury' ? 'unburied' : 'unsuspended' };
+  }
+
+  /** Whether the card of this run's step is now as the session had it before that step (an unbury elsewhere undid a bury). */
+  private backAsBefore(step: UndoStep): boolean {
+    try {
+      return sameQueueEntry(this.service.queueCard(step.card.id), step.card);
+    } catch (error) {
+      if (error instanceof UnknownCardError) return false;
+      throw error;
+    }
   }
 
   bury(cardId: string, now: number): ActionResult {

@@ -18,6 +18,7 @@ import { Viewport } from './Viewport.tsx';
 import { useScroll } from './use-scroll.ts';
 import { asError, exitOnRejection, INTERRUPTED, useKeyQueue } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
+import { editorFailure, type EditorExit } from '../../kb/editor.ts';
 import { wrapText } from '../text/line-wrap.ts';
 
 export interface ReviewScreenProps {
@@ -25,8 +26,11 @@ export interface ReviewScreenProps {
   startedAt: number;
   /** The time source (tests pass a fixed clock). */
   now?: () => number;
-  /** Runs the editor with the terminal handed over; the real screen uses Ink's suspendTerminal. */
-  runEditor?: (command: string, args: string[]) => Promise<void>;
+  /**
+   * Runs the editor with the terminal handed over; the real screen uses Ink's suspendTerminal.
+   * Returns how it ended (nothing: it exited 0).
+   */
+  runEditor?: (command: string, args: string[]) => Promise<EditorExit | void>;
   /** A line shown in the status row until the first key's own message replaces it. */
   notice?: string;
 }
@@ -180,13 +184,20 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     setBusy(true);
     const left = now();
     try {
-      if (runEditor) await runEditor(command, args);
-      else await suspendTerminal(() => void spawnSync(command, args, { stdio: 'inherit' }));
+      let exit: EditorExit | void = undefined;
+      if (runEditor) exit = await runEditor(command, args);
+      else await suspendTerminal(() => void (exit = spawnSync(command, args, { stdio: 'inherit' })));
       notAnswering(now() - left);
+      // The editor's failure is said, as kb add --edit says it: the screen said "reloaded" when
+      // $EDITOR named no command (nothing had run) or the editor failed, as if the edit were in.
+      const failed = exit ? editorFailure(command, exit) : null;
+      // Not started: nothing was edited, nothing to read again; the card stays as it is.
+      if (exit?.error) return setMessage(`not edited: ${failed} ($VISUAL, else $EDITOR, else vi)`);
+      // Ended otherwise: it may have written the file first (vim's :cq), so the card is read again.
       const result = await controller.reload(cardId);
       const next = controller.next(now());
       setCurrent(next);
-      setMessage(statusLine(result.message, next.notice));
+      setMessage(statusLine(failed ? `${failed}; ${result.message ?? 'reloaded'}` : result.message, next.notice));
     } finally {
       setBusy(false);
     }

@@ -20,8 +20,11 @@ export function cardSourceLine(deck: string, state: string, location: string, la
   for (const labPart of labText ? [labText, ''] : ['']) {
     const room = width - stringWidth(tail) - stringWidth(labPart);
     if (stringWidth(deck) <= room) return { text: `${deck}${tail}`, lab: labPart };
-    // At least a character of the deck beside the "…"; a lone "…" says nothing.
-    if (room >= 2) return { text: `${truncateToWidth(deck, room)}${tail}`, lab: labPart };
+    // At least a character of the deck beside the "…"; a lone "…" says nothing. Counted on the
+    // cut deck, not the room: two cells hold no Chinese character beside the "…" (it drew
+    // "… · new · notes/调度/…" at 74 columns: found as a user).
+    const cut = room >= 2 ? truncateToWidth(deck, room) : '';
+    if (cut.length > 1) return { text: `${cut}${tail}`, lab: labPart };
     const bare = `${state}${SEPARATOR}${location}`;
     if (stringWidth(bare) + stringWidth(labPart) <= width) return { text: bare, lab: labPart };
   }
