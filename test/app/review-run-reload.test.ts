@@ -2,7 +2,7 @@
 // an error, keeping its cards as they were) said "reloaded", and the card went on with its
 // text from before the edit (found as a user: a kb-calc formula edited to an unknown name).
 // A note opens at its question, not at its frontmatter's first line (found as a user too).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/kb/config.ts';
@@ -72,6 +72,13 @@ describe('reloading a card after an edit', () => {
     const after = run.next(now + 3_000);
     expect(after.kind === 'card' ? after.card.id : after.kind).not.toBe('aaaaaaaaaaaa');
     expect(db.prepare("SELECT count(*) AS n FROM review_log WHERE card_id = 'aaaaaaaaaaaa'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('says the file is gone when the edit deleted the whole note (it said the card was no longer in the file)', async () => {
+    const { deck, db, run } = await deckRun('## One?\n<!-- kb:id=aaaaaaaaaaaa -->\n\nA.\n', Date.now());
+    rmSync(deck);
+    expect((await run.reload('aaaaaaaaaaaa')).message).toBe('the file is gone (cards/deck.md): skipped');
     db.close();
   });
 });

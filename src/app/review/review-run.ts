@@ -1,6 +1,7 @@
 // One `kb review` run: the session queue, the service that stores each action, and the
 // undo stack of this run (ratings, burials, suspensions), as the review screen's controller.
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { refusedWritebackNote, type WritebackResult } from '../../kb/writeback.ts';
 import type { CardLabs } from '../card-labs/card-labs.ts';
 import type { ActionResult, AnswerOption, ReviewController, ScreenCard, ScreenNext, SessionSummary } from './screen-contract.ts';
@@ -498,6 +499,9 @@ export class ReviewRun implements ReviewController {
     // shown again after "reloaded", and rated: found by a probe).
     if (!isLive(this.card(cardId))) {
       this.session.removed(cardId);
+      // The edit may have deleted the whole note: then the file, not the card, is what is gone.
+      const fileGone = path !== undefined && !existsSync(join(this.root, path));
+      if (fileGone) return { message: `the file is gone (${path}): skipped` };
       return { message: `this card is no longer in the file${path ? ` (${path})` : ''}: skipped` };
     }
     return { message: 'reloaded' };
