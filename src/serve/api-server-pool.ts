@@ -54,7 +54,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
   // Checked first without SO_REUSEPORT: sockets with it share a port with any other such
   // socket of the same user, so a second kb serve on a taken port would join it silently.
   const port = await freePort(host, requestedPort);
-  const metrics = new ServeMetrics(options.modelName, engine.info.model.nCtx);
+  const metrics = new ServeMetrics(options.modelName, engine.info.model.nCtx, { severalThreads: true });
   const waitingBuffer = new SharedArrayBuffer(4);
   const threads: ApiThread[] = [];
   let started = false;
@@ -112,10 +112,16 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
     });
   });
 
-  /** Every thread's reports up to now, then the engine's state: one exposition for the whole server. */
+  /**
+   * Every thread's reports up to now, then the engine's state: one exposition for the whole
+   * server. Each thread flushes after a round trip to the engine (api-server-thread.ts), so it
+   * has reported every step that ended before `settled`; a later step may still be missing a
+   * thread's tokens, and waits for the next scrape.
+   */
   async function scrape() {
+    const settled = engine.now();
     await Promise.all(threads.map((t) => t.flushes.ask((id) => t.send({ type: 'flush', id }))));
-    return metrics.scrape(await engine.stats());
+    return metrics.scrape(await engine.stats(), settled);
   }
 
   const closeAll = async () => {
