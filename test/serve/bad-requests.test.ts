@@ -60,6 +60,17 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(await postJson(`${serve.url}/tokenize`, { messages: [{ role: 'wizard', content: 'hi' }] }), 400, 'messages.0.role', /./);
   });
 
+  it('a missing or mistyped prompt, stop or message content says what to send (zod said only "Invalid input")', async () => {
+    expectError(await postJson(completions(), {}), 400, 'prompt', /^prompt: is required: text or an array of whole-number token ids$/);
+    expectError(await postJson(completions(), { prompt: 42 }), 400, 'prompt', /^prompt: must be text or an array of whole-number token ids \(got a number\)$/);
+    expectError(await postJson(completions(), { prompt: [1, 'a'] }), 400, 'prompt', /\(got an array of 2 numbers and strings\)$/);
+    expectError(await postJson(completions(), { prompt: 'x', stop: [1] }), 400, 'stop', /^stop: must be a string or an array of at most 16 strings \(got an array of 1 number\)$/);
+    expectError(await postJson(completions(), { prompt: 'x', stop: Array.from({ length: 17 }, () => 'a') }), 400, 'stop', /\(got an array of 17 strings\)$/);
+    const chat = `${serve.url}/v1/chat/completions`;
+    expectError(await postJson(chat, { messages: [{ role: 'user' }] }), 400, 'messages.0.content', /^messages\.0\.content: is required: text or an array of/);
+    expectError(await postJson(chat, { messages: [{ role: 'user', content: 5 }] }), 400, 'messages.0.content', /\(got a number\)$/);
+  });
+
   it('an empty prompt, as text or as token ids', async () => {
     expectError(await postJson(completions(), { prompt: '' }), 400, 'prompt', /the prompt is empty/);
     expectError(await postJson(completions(), { prompt: [] }), 400, 'prompt', /./);
