@@ -47,7 +47,7 @@ function generationParams(ctx: ServeContext, kind: Kind, body: CompletionBody | 
   const requested = kind === 'chat' ? ((body as ChatBody).max_completion_tokens ?? body.max_tokens) : body.max_tokens;
   // vLLM: completions default to 16 tokens; chat to whatever the context leaves.
   const maxTokens = requested ?? (kind === 'completion' ? COMPLETIONS_DEFAULT_MAX_TOKENS : Math.max(1, contextLength(ctx) - promptIds.length));
-  checkRequestFits(ctx, promptIds, maxTokens, maxParam);
+  checkRequestFits(ctx, promptIds, maxTokens, { param: maxParam, defaulted: requested == null }, kind === 'chat' ? 'messages' : 'prompt');
   const topK = body.top_k ?? 0;
   return {
     promptIds,

@@ -84,6 +84,17 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(await postJson(completions(), { prompt: long, max_tokens: 1 }), 400, 'prompt', /maximum context length/);
   });
 
+  it('a prompt the context cannot hold names the prompt, not a max_tokens the client never sent', async () => {
+    // Chat without max_tokens gets what the context leaves: the error read "max_tokens 1" and blamed "prompt".
+    const chat = await postJson(`${serve.url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'word '.repeat(1100) }] });
+    expectError(chat, 400, 'messages', /^this model's maximum context length is 1024 tokens and the messages \(with the chat template\) have 1107; shorten them to at most 1023 to leave room for the output$/);
+    const ids = Array.from({ length: 1024 }, () => 1);
+    expectError(await postJson(completions(), { prompt: ids, max_tokens: 4 }), 400, 'prompt', /^this model's maximum context length is 1024 tokens and the prompt has 1024; shorten it to at most 1023/);
+    // Room for a few tokens but not for completions' default 16: the message says it was the default.
+    const near = await postJson(completions(), { prompt: ids.slice(0, 1020) });
+    expectError(near, 400, 'max_tokens', /the request has 1020 prompt tokens and max_tokens 16 \(the default; send a smaller one\) \(1036 in all\)$/);
+  });
+
   it('a request the KV pool can never hold, naming the limit', async () => {
     const res = await postJson(`${small.url}/v1/completions`, { prompt: 'x', max_tokens: 100 });
     expectError(res, 400, 'max_tokens', /needs 7 KV blocks .* the KV pool holds 4/);
