@@ -105,31 +105,35 @@ async function serve(
   }
 
   const includeUsage = body.stream_options?.include_usage === true;
+  // vLLM's continuous_usage_stats (with include_usage): every chunk carries the counts so far.
+  // Accepted and ignored, it left `usage: null` on each chunk for a client counting on them.
+  const continuousUsage = includeUsage && body.stream_options?.continuous_usage_stats === true;
   const sse = new SseWriter(res);
   // OpenAI sends `usage: null` on every chunk once usage was asked for, and the totals last.
   // Every token's chunk differs from the last only in its text and finish fields, so the rest
   // of its JSON is written once per request (JSON.stringify per token costs the event loop
   // that the other streams share).
   const head = `{"id":${JSON.stringify(id)},"object":"${object}","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,`;
-  const tail = `}]${includeUsage ? ',"usage":null' : ''}}`;
+  const fixedTail = `}]${includeUsage ? ',"usage":null' : ''}}`;
+  const tail = (tokens: number) => (continuousUsage ? `}],"usage":${JSON.stringify(usage(promptIds.length, tokens))}}` : fixedTail);
   const ending = (finish: Finish | null) =>
     `,"logprobs":null,"finish_reason":${JSON.stringify(finish?.reason ?? null)},"stop_reason":${JSON.stringify(finish?.stopReason ?? null)}`;
   let first = true;
-  const chunk = (delta: string, finish: Finish | null) => {
+  const chunk = (delta: string, finish: Finish | null, tokens: number) => {
     if (finish) sse.holdUntilEnd();
     if (kind === 'chat') {
       // The assistant's role goes out once, just before its first content, as vLLM does.
-      if (first) sse.sendJson(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null${tail}`);
+      if (first) sse.sendJson(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null${tail(0)}`);
       const content = delta === '' && finish ? '{}' : `{"content":${JSON.stringify(delta)}}`;
-      sse.sendJson(`${head}"delta":${content}${ending(finish)}${tail}`);
+      sse.sendJson(`${head}"delta":${content}${ending(finish)}${tail(tokens)}`);
     } else {
-      sse.sendJson(`${head}"text":${JSON.stringify(delta)}${ending(finish)}${tail}`);
+      sse.sendJson(`${head}"text":${JSON.stringify(delta)}${ending(finish)}${tail(tokens)}`);
     }
     first = false;
   };
-  const generation = new Generation(ctx, params, arrival, (delta, finish) => {
+  const generation = new Generation(ctx, params, arrival, (delta, finish, tokens) => {
     // A token that adds no text yet (half a character, a held-back stop prefix) sends nothing.
-    if (delta !== '' || finish) chunk(delta, finish);
+    if (delta !== '' || finish) chunk(delta, finish, tokens);
   });
   const leave = watchDisconnect(res, generation, active);
   reply.hijack();
