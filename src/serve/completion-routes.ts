@@ -7,7 +7,7 @@ import { ApiError, badRequest, errorBody } from './api-error.ts';
 import { applyChatTemplate } from './chat-template.ts';
 import { type Finish, Generation, type GenerationParams } from './generation.ts';
 import { chatSchema, completionSchema, parseBody, type ChatBody, type CompletionBody } from './request-schemas.ts';
-import { checkModel, checkRequestFits, contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
+import { checkModel, checkRequestFits, longestOutput, requireTokenizer, type ServeContext } from './serve-context.ts';
 import { SseWriter } from './sse.ts';
 
 /** vLLM's default max_tokens for /v1/completions (OpenAI's legacy default). */
@@ -45,8 +45,9 @@ function generationParams(ctx: ServeContext, kind: Kind, body: CompletionBody | 
   if (body.stream_options && !body.stream) throw badRequest('stream_options can only be given with stream: true', 'stream_options');
   const maxParam = kind === 'chat' && (body as ChatBody).max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   const requested = kind === 'chat' ? ((body as ChatBody).max_completion_tokens ?? body.max_tokens) : body.max_tokens;
-  // vLLM: completions default to 16 tokens; chat to whatever the context leaves.
-  const maxTokens = requested ?? (kind === 'completion' ? COMPLETIONS_DEFAULT_MAX_TOKENS : Math.max(1, contextLength(ctx) - promptIds.length));
+  // vLLM: completions default to 16 tokens; chat to whatever the context leaves (here also
+  // the KV pool, which vLLM sizes to hold a whole context).
+  const maxTokens = requested ?? (kind === 'completion' ? COMPLETIONS_DEFAULT_MAX_TOKENS : Math.max(1, longestOutput(ctx, promptIds.length)));
   checkRequestFits(ctx, promptIds, maxTokens, { param: maxParam, defaulted: requested == null }, kind === 'chat' ? 'messages' : 'prompt');
   const topK = body.top_k ?? 0;
   return {

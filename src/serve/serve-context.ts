@@ -39,6 +39,17 @@ export function requireTokenizer(ctx: ServeContext, param: string): Tokenizer {
   throw badRequest(`${param}: text needs GPT-2's vocabulary; this model has ${ctx.engine.info.model.vocabSize} tokens, so send token ids`, param);
 }
 
+/**
+ * The most tokens a request with this prompt can generate: what the context leaves, and what
+ * the KV pool could hold beside the prompt (the last token needs no slot). Chat's default
+ * max_tokens: "what the context leaves" alone, on a pool smaller than the context
+ * (--set engine.kvBudgetMB), refused every chat request that did not send max_tokens.
+ */
+export function longestOutput(ctx: ServeContext, promptTokens: number): number {
+  const { model, numBlocks, blockSize } = ctx.engine.info;
+  return Math.min(model.nCtx - promptTokens, numBlocks * blockSize + 1 - promptTokens);
+}
+
 /** How a request's output length was set: the field it came in, or the default it got when none did. */
 export interface MaxTokensSource {
   param: string;
@@ -77,9 +88,11 @@ export function checkRequestFits(ctx: ServeContext, promptIds: readonly number[]
   const slots = Math.min(promptTokens + maxTokens - 1, model.nCtx);
   const needed = Math.ceil(slots / blockSize);
   if (needed > numBlocks) {
+    // A default that does not fit is the longest the pool allows (longestOutput): the prompt is too long.
+    const lower = max.defaulted ? `shorten the ${promptParam}` : `lower ${maxTokensParam} or the prompt`;
     throw badRequest(
-      `the request needs ${needed} KV blocks (${slots} tokens of ${blockSize} per block) but the KV pool holds ${numBlocks}; lower ${maxTokensParam} or the prompt, or start kb serve with a larger --set engine.kvBudgetMB`,
-      maxTokensParam,
+      `the request needs ${needed} KV blocks (${slots} tokens of ${blockSize} per block) but the KV pool holds ${numBlocks}; ${lower}, or start kb serve with a larger --set engine.kvBudgetMB`,
+      max.defaulted ? promptParam : maxTokensParam,
     );
   }
   if (scheduler.chunkSize === 0 && promptTokens > scheduler.maxBatchedTokens) {

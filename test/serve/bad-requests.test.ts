@@ -103,6 +103,19 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(streamed, 400, 'max_tokens', /KV pool holds 4/);
   });
 
+  it('chat without max_tokens on a KV pool smaller than the context gets what the pool leaves, not a 400', async () => {
+    // The default was "what the context leaves" (1024 - prompt): 64 blocks, more than the 4 here.
+    const chat = `${small.url}/v1/chat/completions`;
+    const res = await postJson(chat, { messages: [{ role: 'user', content: 'hi' }], ignore_eos: true });
+    expect(res.status).toBe(200);
+    // 4 blocks of 16: 64 slots, and the last token needs none.
+    expect(res.json.usage.prompt_tokens + res.json.usage.completion_tokens).toBe(65);
+    expect(res.json.choices[0].finish_reason).toBe('length');
+    // A prompt the pool cannot hold is the prompt's fault, with no max_tokens to blame.
+    const long = await postJson(chat, { messages: [{ role: 'user', content: 'word '.repeat(80) }] });
+    expectError(long, 400, 'messages', /KV pool holds 4; shorten the messages, or start kb serve with a larger --set engine.kvBudgetMB$/);
+  });
+
   it('an unknown path, and a known one under the wrong method', async () => {
     expectError(await postJson(`${serve.url}/v1/embeddings`, { input: 'x' }), 404, null, /no route POST \/v1\/embeddings/);
     const get = await fetch(`${serve.url}/v1/completions?x=1`);
