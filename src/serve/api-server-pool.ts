@@ -47,6 +47,8 @@ interface ApiThread {
   flushes: PendingReplies<void>;
   counts: PendingReplies<number>;
   closed: Promise<void>;
+  /** The thread has exited: nothing it is asked will be answered. */
+  gone: boolean;
 }
 
 export async function startApiServerPool(options: ApiServerPoolOptions, host: string, requestedPort: number): Promise<ApiServerPool> {
@@ -57,7 +59,16 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
   const metrics = new ServeMetrics(options.modelName, engine.info.model.nCtx, { severalThreads: true });
   const waitingBuffer = new SharedArrayBuffer(4);
   const threads: ApiThread[] = [];
+  const live = () => threads.filter((t) => !t.gone);
   let started = false;
+  let closing = false;
+  // One report of a failed thread: its 'error' is followed by its 'exit'.
+  let failed = false;
+  const threadFailed = (error: Error) => {
+    if (failed || closing) return;
+    failed = true;
+    options.onThreadError(error);
+  };
 
   const listening = Array.from({ length: options.count }, () => {
     const enginePort = engine.connectPort();
@@ -79,6 +90,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
       flushes: new PendingReplies<void>(),
       counts: new PendingReplies<number>(),
       closed: new Promise<void>((resolve) => (closedResolve = resolve)),
+      gone: false,
     };
     threads.push(thread);
     return new Promise<void>((resolve, reject) => {
@@ -107,8 +119,16 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
             return closedResolve();
         }
       });
-      worker.on('error', (error: Error) => (started ? options.onThreadError(error) : reject(error)));
-      worker.on('exit', () => closedResolve());
+      worker.on('error', (error: Error) => (started ? threadFailed(error) : reject(error)));
+      worker.on('exit', (code) => {
+        // A thread that is gone answers nothing more: what it was asked is answered for it (no
+        // requests, nothing to flush), or every scrape and the count at shutdown waited forever.
+        thread.gone = true;
+        thread.flushes.answerAll(undefined);
+        thread.counts.answerAll(0);
+        closedResolve();
+        if (started) threadFailed(new Error(`an API server thread exited (code ${code})`));
+      });
     });
   });
 
@@ -120,12 +140,13 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
    */
   async function scrape() {
     const settled = engine.now();
-    await Promise.all(threads.map((t) => t.flushes.ask((id) => t.send({ type: 'flush', id }))));
+    await Promise.all(live().map((t) => t.flushes.ask((id) => t.send({ type: 'flush', id }))));
     return metrics.scrape(await engine.stats(), settled);
   }
 
   const closeAll = async () => {
-    for (const t of threads) t.send({ type: 'close' });
+    closing = true;
+    for (const t of live()) t.send({ type: 'close' });
     await Promise.all(threads.map((t) => t.closed));
     await Promise.all(threads.map((t) => t.worker.terminate()));
   };
@@ -140,7 +161,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}`,
-    openRequests: async () => (await Promise.all(threads.map((t) => t.counts.ask((id) => t.send({ type: 'open-requests', id }))))).reduce((a, b) => a + b, 0),
+    openRequests: async () => (await Promise.all(live().map((t) => t.counts.ask((id) => t.send({ type: 'open-requests', id }))))).reduce((a, b) => a + b, 0),
     close: closeAll,
   };
 }
