@@ -129,9 +129,10 @@ async function serve(flags: ServeFlags): Promise<void> {
     const stop = async (signal: NodeJS.Signals | Error) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      const deadline = setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS);
-      deadline.unref();
       const failed = signal instanceof Error;
+      // A failed thread's server stops with 1 though the shutdown runs out of time (it exited 0 then).
+      const deadline = setTimeout(() => process.exit(failed ? 1 : 0), SHUTDOWN_DEADLINE_MS);
+      deadline.unref();
       const why = failed ? `an API server thread failed (${signal.message})` : signal;
       process.stderr.write(`kb serve: ${why}, ending ${counted(await server.openRequests(), 'open request')} and stopping\n`);
       void server

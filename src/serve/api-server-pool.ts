@@ -47,6 +47,8 @@ interface ApiThread {
   flushes: PendingReplies<void>;
   counts: PendingReplies<number>;
   closed: Promise<void>;
+  /** The thread has exited: nothing it is asked will be answered. */
+  gone: boolean;
 }
 
 export async function startApiServerPool(options: ApiServerPoolOptions, host: string, requestedPort: number): Promise<ApiServerPool> {
@@ -54,10 +56,19 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
   // Checked first without SO_REUSEPORT: sockets with it share a port with any other such
   // socket of the same user, so a second kb serve on a taken port would join it silently.
   const port = await freePort(host, requestedPort);
-  const metrics = new ServeMetrics(options.modelName, engine.info.model.nCtx);
+  const metrics = new ServeMetrics(options.modelName, engine.info.model.nCtx, { severalThreads: true });
   const waitingBuffer = new SharedArrayBuffer(4);
   const threads: ApiThread[] = [];
+  const live = () => threads.filter((t) => !t.gone);
   let started = false;
+  let closing = false;
+  // One report of a failed thread: its 'error' is followed by its 'exit'.
+  let failed = false;
+  const threadFailed = (error: Error) => {
+    if (failed || closing) return;
+    failed = true;
+    options.onThreadError(error);
+  };
 
   const listening = Array.from({ length: options.count }, () => {
     const enginePort = engine.connectPort();
@@ -79,6 +90,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
       flushes: new PendingReplies<void>(),
       counts: new PendingReplies<number>(),
       closed: new Promise<void>((resolve) => (closedResolve = resolve)),
+      gone: false,
     };
     threads.push(thread);
     return new Promise<void>((resolve, reject) => {
@@ -107,19 +119,34 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
             return closedResolve();
         }
       });
-      worker.on('error', (error: Error) => (started ? options.onThreadError(error) : reject(error)));
-      worker.on('exit', () => closedResolve());
+      worker.on('error', (error: Error) => (started ? threadFailed(error) : reject(error)));
+      worker.on('exit', (code) => {
+        // A thread that is gone answers nothing more: what it was asked is answered for it (no
+        // requests, nothing to flush), or every scrape and the count at shutdown waited forever.
+        thread.gone = true;
+        thread.flushes.answerAll(undefined);
+        thread.counts.answerAll(0);
+        closedResolve();
+        if (started) threadFailed(new Error(`an API server thread exited (code ${code})`));
+      });
     });
   });
 
-  /** Every thread's reports up to now, then the engine's state: one exposition for the whole server. */
+  /**
+   * Every thread's reports up to now, then the engine's state: one exposition for the whole
+   * server. Each thread flushes after a round trip to the engine (api-server-thread.ts), so it
+   * has reported every step that ended before `settled`; a later step may still be missing a
+   * thread's tokens, and waits for the next scrape.
+   */
   async function scrape() {
-    await Promise.all(threads.map((t) => t.flushes.ask((id) => t.send({ type: 'flush', id }))));
-    return metrics.scrape(await engine.stats());
+    const settled = engine.now();
+    await Promise.all(live().map((t) => t.flushes.ask((id) => t.send({ type: 'flush', id }))));
+    return metrics.scrape(await engine.stats(), settled);
   }
 
   const closeAll = async () => {
-    for (const t of threads) t.send({ type: 'close' });
+    closing = true;
+    for (const t of live()) t.send({ type: 'close' });
     await Promise.all(threads.map((t) => t.closed));
     await Promise.all(threads.map((t) => t.worker.terminate()));
   };
@@ -134,7 +161,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}`,
-    openRequests: async () => (await Promise.all(threads.map((t) => t.counts.ask((id) => t.send({ type: 'open-requests', id }))))).reduce((a, b) => a + b, 0),
+    openRequests: async () => (await Promise.all(live().map((t) => t.counts.ask((id) => t.send({ type: 'open-requests', id }))))).reduce((a, b) => a + b, 0),
     close: closeAll,
   };
 }

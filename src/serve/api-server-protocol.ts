@@ -55,4 +55,10 @@ export class PendingReplies<T> {
     this.waiting.get(id)?.(value);
     this.waiting.delete(id);
   }
+
+  /** Answers every question still open with `value` (the other side is gone). */
+  answerAll(value: T): void {
+    for (const resolve of this.waiting.values()) resolve(value);
+    this.waiting.clear();
+  }
 }

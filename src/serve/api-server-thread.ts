@@ -74,8 +74,19 @@ async function main(): Promise<void> {
   toMain.on('message', (message: ToApiServer) => {
     switch (message.type) {
       case 'flush':
-        metrics.flush();
-        return post({ type: 'flushed', id: message.id });
+        // The engine posts a step's tokens to every thread before it answers a later question,
+        // on the same port: once it has answered this one, every step that ended before the
+        // scrape began is here. A turn later their requests have reported them (api-server-pool.ts).
+        // (stats() is the round trip: in kb serve nothing else takes its peaks or usage points.)
+        void engine
+          .stats()
+          .catch(() => undefined)
+          .then(() => new Promise((resolve) => setImmediate(resolve)))
+          .then(() => {
+            metrics.flush();
+            post({ type: 'flushed', id: message.id });
+          });
+        return;
       case 'scraped':
         return scrapes.answer(message.id, message.metrics);
       case 'open-requests':

@@ -7,7 +7,7 @@ import { ApiError, badRequest, errorBody } from './api-error.ts';
 import { applyChatTemplate } from './chat-template.ts';
 import { type Finish, Generation, type GenerationParams } from './generation.ts';
 import { chatSchema, completionSchema, parseBody, type ChatBody, type CompletionBody } from './request-schemas.ts';
-import { checkModel, checkRequestFits, contextLength, requireTokenizer, type ServeContext } from './serve-context.ts';
+import { checkModel, checkRequestFits, longestOutput, requireTokenizer, type ServeContext } from './serve-context.ts';
 import { SseWriter } from './sse.ts';
 
 /** vLLM's default max_tokens for /v1/completions (OpenAI's legacy default). */
@@ -45,9 +45,10 @@ function generationParams(ctx: ServeContext, kind: Kind, body: CompletionBody | 
   if (body.stream_options && !body.stream) throw badRequest('stream_options can only be given with stream: true', 'stream_options');
   const maxParam = kind === 'chat' && (body as ChatBody).max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
   const requested = kind === 'chat' ? ((body as ChatBody).max_completion_tokens ?? body.max_tokens) : body.max_tokens;
-  // vLLM: completions default to 16 tokens; chat to whatever the context leaves.
-  const maxTokens = requested ?? (kind === 'completion' ? COMPLETIONS_DEFAULT_MAX_TOKENS : Math.max(1, contextLength(ctx) - promptIds.length));
-  checkRequestFits(ctx, promptIds, maxTokens, maxParam);
+  // vLLM: completions default to 16 tokens; chat to whatever the context leaves (here also
+  // the KV pool, which vLLM sizes to hold a whole context).
+  const maxTokens = requested ?? (kind === 'completion' ? COMPLETIONS_DEFAULT_MAX_TOKENS : Math.max(1, longestOutput(ctx, promptIds.length)));
+  checkRequestFits(ctx, promptIds, maxTokens, { param: maxParam, defaulted: requested == null }, kind === 'chat' ? 'messages' : 'prompt');
   const topK = body.top_k ?? 0;
   return {
     promptIds,
@@ -105,31 +106,35 @@ async function serve(
   }
 
   const includeUsage = body.stream_options?.include_usage === true;
+  // vLLM's continuous_usage_stats (with include_usage): every chunk carries the counts so far.
+  // Accepted and ignored, it left `usage: null` on each chunk for a client counting on them.
+  const continuousUsage = includeUsage && body.stream_options?.continuous_usage_stats === true;
   const sse = new SseWriter(res);
   // OpenAI sends `usage: null` on every chunk once usage was asked for, and the totals last.
   // Every token's chunk differs from the last only in its text and finish fields, so the rest
   // of its JSON is written once per request (JSON.stringify per token costs the event loop
   // that the other streams share).
   const head = `{"id":${JSON.stringify(id)},"object":"${object}","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,`;
-  const tail = `}]${includeUsage ? ',"usage":null' : ''}}`;
+  const fixedTail = `}]${includeUsage ? ',"usage":null' : ''}}`;
+  const tail = (tokens: number) => (continuousUsage ? `}],"usage":${JSON.stringify(usage(promptIds.length, tokens))}}` : fixedTail);
   const ending = (finish: Finish | null) =>
     `,"logprobs":null,"finish_reason":${JSON.stringify(finish?.reason ?? null)},"stop_reason":${JSON.stringify(finish?.stopReason ?? null)}`;
   let first = true;
-  const chunk = (delta: string, finish: Finish | null) => {
+  const chunk = (delta: string, finish: Finish | null, tokens: number) => {
     if (finish) sse.holdUntilEnd();
     if (kind === 'chat') {
       // The assistant's role goes out once, just before its first content, as vLLM does.
-      if (first) sse.sendJson(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null${tail}`);
+      if (first) sse.sendJson(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null${tail(0)}`);
       const content = delta === '' && finish ? '{}' : `{"content":${JSON.stringify(delta)}}`;
-      sse.sendJson(`${head}"delta":${content}${ending(finish)}${tail}`);
+      sse.sendJson(`${head}"delta":${content}${ending(finish)}${tail(tokens)}`);
     } else {
-      sse.sendJson(`${head}"text":${JSON.stringify(delta)}${ending(finish)}${tail}`);
+      sse.sendJson(`${head}"text":${JSON.stringify(delta)}${ending(finish)}${tail(tokens)}`);
     }
     first = false;
   };
-  const generation = new Generation(ctx, params, arrival, (delta, finish) => {
+  const generation = new Generation(ctx, params, arrival, (delta, finish, tokens) => {
     // A token that adds no text yet (half a character, a held-back stop prefix) sends nothing.
-    if (delta !== '' || finish) chunk(delta, finish);
+    if (delta !== '' || finish) chunk(delta, finish, tokens);
   });
   const leave = watchDisconnect(res, generation, active);
   reply.hijack();

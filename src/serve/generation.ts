@@ -32,8 +32,8 @@ export interface GenerationResult {
   completionTokens: number;
 }
 
-/** Receives each piece of text; `finish` is set on the last call. */
-export type DeltaSink = (delta: string, finish: Finish | null) => void;
+/** Receives each piece of text and the count of tokens generated so far; `finish` is set on the last call. */
+export type DeltaSink = (delta: string, finish: Finish | null, tokens: number) => void;
 
 /** The engine's own failures read "engine failed: …" or "engine closed" (src/engine/engine.ts); anything else refuses the request. */
 function engineError(message: string): ApiError {
@@ -119,13 +119,13 @@ export class Generation {
             }
           }
           end = event.time;
-          sink(delta, finish);
+          sink(delta, finish, tokenTimes.length);
           if (finish) break;
         } else if (event.type === 'finish') {
           // Ended without a token that says why: aborted, or the context filled.
           finish = { reason: event.reason === 'aborted' ? 'abort' : event.reason === 'stop' ? 'stop' : 'length', stopReason: null };
           end = event.time;
-          sink(text ? text.flush() : '', finish);
+          sink(text ? text.flush() : '', finish, tokenTimes.length);
         } else {
           start();
           // Before any output: the engine refused the request (the client's fault, 400), or
@@ -133,7 +133,7 @@ export class Generation {
           if (tokenTimes.length === 0) throw engineError(event.message);
           finish = { reason: 'abort', stopReason: null };
           end = event.time;
-          sink(text ? text.flush() : '', finish);
+          sink(text ? text.flush() : '', finish, tokenTimes.length);
         }
       }
     } finally {

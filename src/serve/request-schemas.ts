@@ -4,9 +4,30 @@
 import { z } from 'zod';
 import { badRequest } from './api-error.ts';
 
+/**
+ * A union's own message: a value that fits none of its shapes (or is missing) got zod's bare
+ * "Invalid input", which says neither what was wrong nor what to send (`{}` to
+ * /v1/completions read "prompt: Invalid input").
+ */
+function unionError(shapes: string) {
+  return { error: (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${shapes}` : `must be ${shapes} (got ${describe(issue.input)})`) };
+}
+
+/** What a client sent, in a few words: "a number", "an array of 17 strings". */
+function describe(value: unknown): string {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'an empty array';
+    const kinds = [...new Set(value.map(kind))].map((k) => (value.length === 1 ? k : `${k}s`));
+    return `an array of ${value.length} ${kinds.join(' and ')}`;
+  }
+  const k = kind(value);
+  return k === 'null' ? 'null' : `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k}`;
+}
+
 const tokenIds = z.array(z.number().int().min(0)).min(1, 'must not be empty');
-const prompt = z.union([z.string(), tokenIds, z.array(z.string()), z.array(tokenIds)]);
-const stop = z.union([z.string(), z.array(z.string()).max(16)]).nullish();
+const prompt = z.union([z.string(), tokenIds, z.array(z.string()), z.array(tokenIds)], unionError('text or an array of whole-number token ids'));
+const stop = z.union([z.string(), z.array(z.string()).max(16)], unionError('a string or an array of at most 16 strings')).nullish();
 
 const sampling = {
   model: z.string().nullish(),
@@ -36,7 +57,7 @@ export const completionSchema = z.object({
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 export const chatMessageSchema = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(textPart)]).nullable(),
+  content: z.union([z.string(), z.array(textPart)], unionError('text or an array of {"type": "text", "text": ...} parts')).nullable(),
 });
 
 export const chatSchema = z.object({

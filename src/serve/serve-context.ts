@@ -40,29 +40,59 @@ export function requireTokenizer(ctx: ServeContext, param: string): Tokenizer {
 }
 
 /**
- * Checks a request against the model and the KV pool, as the engine would, so a request
- * that can never run is a 400 naming the limit rather than a failed stream.
+ * The most tokens a request with this prompt can generate: what the context leaves, and what
+ * the KV pool could hold beside the prompt (the last token needs no slot). Chat's default
+ * max_tokens: "what the context leaves" alone, on a pool smaller than the context
+ * (--set engine.kvBudgetMB), refused every chat request that did not send max_tokens.
  */
-export function checkRequestFits(ctx: ServeContext, promptIds: readonly number[], maxTokens: number, maxTokensParam: string): void {
+export function longestOutput(ctx: ServeContext, promptTokens: number): number {
+  const { model, numBlocks, blockSize } = ctx.engine.info;
+  return Math.min(model.nCtx - promptTokens, numBlocks * blockSize + 1 - promptTokens);
+}
+
+/** How a request's output length was set: the field it came in, or the default it got when none did. */
+export interface MaxTokensSource {
+  param: string;
+  /** The client left it out: `maxTokens` is the route's default. */
+  defaulted: boolean;
+}
+
+/**
+ * Checks a request against the model and the KV pool, as the engine would, so a request
+ * that can never run is a 400 naming the limit rather than a failed stream. `promptParam`
+ * names the prompt as the client sent it (`messages` for chat).
+ */
+export function checkRequestFits(ctx: ServeContext, promptIds: readonly number[], maxTokens: number, max: MaxTokensSource, promptParam = 'prompt'): void {
   const { model, numBlocks, blockSize, scheduler } = ctx.engine.info;
+  const maxTokensParam = max.param;
   const promptTokens = promptIds.length;
   if (promptTokens === 0) throw badRequest('the prompt is empty', 'prompt');
   const bad = promptIds.findIndex((id) => id >= model.vocabSize);
   if (bad !== -1) throw badRequest(`prompt token ${bad} (${promptIds[bad]}) is not an id in [0, ${model.vocabSize})`, 'prompt');
-  if (promptTokens + maxTokens > model.nCtx) {
-    const param = promptTokens >= model.nCtx ? 'prompt' : maxTokensParam;
+  if (promptTokens >= model.nCtx) {
+    // No room for one output token, whatever max_tokens says: the prompt is what must change
+    // (a chat request without max_tokens read "max_tokens 1", a number the client never sent).
     throw badRequest(
-      `this model's maximum context length is ${model.nCtx} tokens; the request has ${promptTokens} prompt tokens and ${maxTokensParam} ${maxTokens} (${promptTokens + maxTokens} in all)`,
-      param,
+      `this model's maximum context length is ${model.nCtx} tokens and the ${promptParam === 'messages' ? 'messages (with the chat template) have' : 'prompt has'} ${promptTokens}; shorten ${promptParam === 'messages' ? 'them' : 'it'} to at most ${model.nCtx - 1} to leave room for the output`,
+      promptParam,
+    );
+  }
+  if (promptTokens + maxTokens > model.nCtx) {
+    const given = max.defaulted ? `${maxTokensParam} ${maxTokens} (the default; send a smaller one)` : `${maxTokensParam} ${maxTokens}`;
+    throw badRequest(
+      `this model's maximum context length is ${model.nCtx} tokens; the request has ${promptTokens} prompt tokens and ${given} (${promptTokens + maxTokens} in all)`,
+      maxTokensParam,
     );
   }
   // The last token is sampled but never fed back, so it needs no KV slot (the engine's rule).
   const slots = Math.min(promptTokens + maxTokens - 1, model.nCtx);
   const needed = Math.ceil(slots / blockSize);
   if (needed > numBlocks) {
+    // A default that does not fit is the longest the pool allows (longestOutput): the prompt is too long.
+    const lower = max.defaulted ? `shorten the ${promptParam}` : `lower ${maxTokensParam} or the prompt`;
     throw badRequest(
-      `the request needs ${needed} KV blocks (${slots} tokens of ${blockSize} per block) but the KV pool holds ${numBlocks}; lower ${maxTokensParam} or the prompt, or start kb serve with a larger --set engine.kvBudgetMB`,
-      maxTokensParam,
+      `the request needs ${needed} KV blocks (${slots} tokens of ${blockSize} per block) but the KV pool holds ${numBlocks}; ${lower}, or start kb serve with a larger --set engine.kvBudgetMB`,
+      max.defaulted ? promptParam : maxTokensParam,
     );
   }
   if (scheduler.chunkSize === 0 && promptTokens > scheduler.maxBatchedTokens) {

@@ -29,6 +29,13 @@ const REQUEST_LATENCY_BUCKETS = withFineEdges(VLLM_REQUEST_LATENCY_BUCKETS);
 const TTFT_BUCKETS = withFineEdges(VLLM_TTFT_BUCKETS);
 const ITERATION_TOKEN_BUCKETS = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
 const LABELS = ['model_name', 'engine'] as const;
+/**
+ * With several API server threads, how far behind the newest step a step's tokens may still
+ * arrive from a thread that is slow to report. Steps older than that are observed as the
+ * tokens come in (so a server no one scrapes holds a few seconds of steps, not all of them);
+ * a scrape observes exactly the steps every thread has reported in full (scrape's `settledBefore`).
+ */
+export const STEP_SETTLE_MS = 5000;
 
 /** vLLM's 1-2-5 series up to the context length (its token-count histograms). */
 export function oneTwoFiveBuckets(max: number): number[] {
@@ -101,13 +108,19 @@ export class ServeMetrics implements RequestMetrics {
   private readonly labels: Record<(typeof LABELS)[number], string>;
   // Cumulative engine counters already added, so a scrape adds only what is new.
   private seen = { queries: 0, hits: 0, preemptions: 0, steps: 0, forwardMs: 0, schedulingMs: 0 };
-  // Tokens of the steps being delivered, keyed by the step's end time. A step is observed
-  // once a later step's tokens arrive (or at a scrape): with several API server threads its
-  // tokens come in one batch from each, in any order.
+  // Tokens of the steps being delivered, keyed by the step's end time. One thread receives a
+  // step's tokens at once, so a step is observed once a later step's tokens arrive (or at a
+  // scrape). With several API server threads its tokens come in one batch from each, in any
+  // order and at any time: a thread may report step 5 before another reports step 4, and a
+  // scrape may come between them. Observing a step then and again when its last tokens came
+  // counted it twice (vllm:iteration_tokens_total_count above kb:engine_steps_total).
   private stepTokens = new Map<number, number>();
   private latestStep = -Infinity;
+  private readonly severalThreads: boolean;
 
-  constructor(modelName: string, maxModelLen: number) {
+  /** `severalThreads`: requests report from several API server threads (api-server-pool.ts). */
+  constructor(modelName: string, maxModelLen: number, options: { severalThreads?: boolean } = {}) {
+    this.severalThreads = options.severalThreads ?? false;
     this.labels = { model_name: modelName, engine: '0' };
     const registers = [this.registry];
     const labelNames = [...LABELS];
@@ -178,14 +191,17 @@ export class ServeMetrics implements RequestMetrics {
     this.stepTokens.set(time, (this.stepTokens.get(time) ?? 0) + stepTokens);
     if (time > this.latestStep) {
       this.latestStep = time;
-      this.observeSteps(time);
+      this.observeSteps(this.severalThreads ? time - STEP_SETTLE_MS : time);
     }
   }
 
   /** Observes the steps that ended before `before` (all of them by default). */
   private observeSteps(before = Infinity): void {
+    // In the order the steps first reported, which is the engine's but for a thread's late
+    // part: stopping at the first step not yet settled keeps this O(steps observed) though
+    // several threads hold seconds of steps here (one left behind waits for the next call).
     for (const [time, tokens] of this.stepTokens) {
-      if (time >= before) continue;
+      if (time >= before) return;
       this.iterationTokens.observe(tokens);
       this.stepTokens.delete(time);
     }
@@ -224,8 +240,9 @@ export class ServeMetrics implements RequestMetrics {
     add(this.schedulingSeconds, 'schedulingMs', stats.overheadMs, 1000);
   }
 
-  text(): Promise<string> {
-    this.observeSteps();
+  /** The exposition; steps that ended before `settledBefore` are observed first (all by default). */
+  text(settledBefore = Infinity): Promise<string> {
+    this.observeSteps(settledBefore);
     return this.registry.metrics();
   }
 
@@ -233,9 +250,13 @@ export class ServeMetrics implements RequestMetrics {
     return this.registry.contentType;
   }
 
-  /** The whole exposition, the engine's state read now. */
-  async scrape(stats: EngineStats): Promise<MetricsText> {
+  /**
+   * The whole exposition, the engine's state read now. `settledBefore`: with several threads,
+   * the engine-clock time before which every thread has reported all its steps' tokens; the
+   * steps after it wait for a later scrape, whole.
+   */
+  async scrape(stats: EngineStats, settledBefore = Infinity): Promise<MetricsText> {
     this.engineState(stats);
-    return { text: await this.text(), contentType: this.contentType };
+    return { text: await this.text(settledBefore), contentType: this.contentType };
   }
 }

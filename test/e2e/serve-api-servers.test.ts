@@ -65,6 +65,25 @@ describe('kb serve --api-server-count', () => {
     expect(log.filter((l) => l.path === '/v1/completions' && l.status === 200)).toHaveLength(count);
   }, 60_000);
 
+  it('counts each engine step once in vllm:iteration_tokens_total though /metrics is scraped while its threads stream', async () => {
+    const serve = await startKbServe(['--quiet', '--api-server-count', '3']);
+    const count = 60;
+    let streaming = true;
+    const streams = Promise.all(Array.from({ length: count }, (_, i) => stream(serve.url, { prompt: [1, 2, 3, i], max_tokens: 60, ignore_eos: true }))).finally(() => (streaming = false));
+    // A scraper as Prometheus runs one, only faster: each scrape falls between some thread's
+    // part of a step and another's.
+    let scrapes = 0;
+    while (streaming) {
+      await scrape(serve.url);
+      scrapes++;
+    }
+    for (const { status } of await streams) expect(status).toBe(200);
+    expect(scrapes).toBeGreaterThan(5);
+    const metrics = await scrape(serve.url);
+    expect(metric(metrics, 'vllm:iteration_tokens_total_sum')).toBe(count * 60 + count * 4);
+    expect(metric(metrics, 'vllm:iteration_tokens_total_count')).toBe(metric(metrics, 'kb:engine_steps_total'));
+  }, 60_000);
+
   it('holds --max-waiting across its threads, and on SIGTERM ends every thread\'s streams and exits 0', async () => {
     const serve = await startKbServe(['--quiet', '--api-server-count', '2', '--max-waiting', '2', '--set', 'engine.maxNumSeqs=1']);
     const long = { prompt: [5, 6, 7], max_tokens: 1000, ignore_eos: true };

@@ -60,6 +60,17 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(await postJson(`${serve.url}/tokenize`, { messages: [{ role: 'wizard', content: 'hi' }] }), 400, 'messages.0.role', /./);
   });
 
+  it('a missing or mistyped prompt, stop or message content says what to send (zod said only "Invalid input")', async () => {
+    expectError(await postJson(completions(), {}), 400, 'prompt', /^prompt: is required: text or an array of whole-number token ids$/);
+    expectError(await postJson(completions(), { prompt: 42 }), 400, 'prompt', /^prompt: must be text or an array of whole-number token ids \(got a number\)$/);
+    expectError(await postJson(completions(), { prompt: [1, 'a'] }), 400, 'prompt', /\(got an array of 2 numbers and strings\)$/);
+    expectError(await postJson(completions(), { prompt: 'x', stop: [1] }), 400, 'stop', /^stop: must be a string or an array of at most 16 strings \(got an array of 1 number\)$/);
+    expectError(await postJson(completions(), { prompt: 'x', stop: Array.from({ length: 17 }, () => 'a') }), 400, 'stop', /\(got an array of 17 strings\)$/);
+    const chat = `${serve.url}/v1/chat/completions`;
+    expectError(await postJson(chat, { messages: [{ role: 'user' }] }), 400, 'messages.0.content', /^messages\.0\.content: is required: text or an array of/);
+    expectError(await postJson(chat, { messages: [{ role: 'user', content: 5 }] }), 400, 'messages.0.content', /\(got a number\)$/);
+  });
+
   it('an empty prompt, as text or as token ids', async () => {
     expectError(await postJson(completions(), { prompt: '' }), 400, 'prompt', /the prompt is empty/);
     expectError(await postJson(completions(), { prompt: [] }), 400, 'prompt', /./);
@@ -73,12 +84,36 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
     expectError(await postJson(completions(), { prompt: long, max_tokens: 1 }), 400, 'prompt', /maximum context length/);
   });
 
+  it('a prompt the context cannot hold names the prompt, not a max_tokens the client never sent', async () => {
+    // Chat without max_tokens gets what the context leaves: the error read "max_tokens 1" and blamed "prompt".
+    const chat = await postJson(`${serve.url}/v1/chat/completions`, { messages: [{ role: 'user', content: 'word '.repeat(1100) }] });
+    expectError(chat, 400, 'messages', /^this model's maximum context length is 1024 tokens and the messages \(with the chat template\) have 1107; shorten them to at most 1023 to leave room for the output$/);
+    const ids = Array.from({ length: 1024 }, () => 1);
+    expectError(await postJson(completions(), { prompt: ids, max_tokens: 4 }), 400, 'prompt', /^this model's maximum context length is 1024 tokens and the prompt has 1024; shorten it to at most 1023/);
+    // Room for a few tokens but not for completions' default 16: the message says it was the default.
+    const near = await postJson(completions(), { prompt: ids.slice(0, 1020) });
+    expectError(near, 400, 'max_tokens', /the request has 1020 prompt tokens and max_tokens 16 \(the default; send a smaller one\) \(1036 in all\)$/);
+  });
+
   it('a request the KV pool can never hold, naming the limit', async () => {
     const res = await postJson(`${small.url}/v1/completions`, { prompt: 'x', max_tokens: 100 });
     expectError(res, 400, 'max_tokens', /needs 7 KV blocks .* the KV pool holds 4/);
     // The same request streamed is refused the same way, before any event is sent.
     const streamed = await postJson(`${small.url}/v1/completions`, { prompt: 'x', max_tokens: 100, stream: true });
     expectError(streamed, 400, 'max_tokens', /KV pool holds 4/);
+  });
+
+  it('chat without max_tokens on a KV pool smaller than the context gets what the pool leaves, not a 400', async () => {
+    // The default was "what the context leaves" (1024 - prompt): 64 blocks, more than the 4 here.
+    const chat = `${small.url}/v1/chat/completions`;
+    const res = await postJson(chat, { messages: [{ role: 'user', content: 'hi' }], ignore_eos: true });
+    expect(res.status).toBe(200);
+    // 4 blocks of 16: 64 slots, and the last token needs none.
+    expect(res.json.usage.prompt_tokens + res.json.usage.completion_tokens).toBe(65);
+    expect(res.json.choices[0].finish_reason).toBe('length');
+    // A prompt the pool cannot hold is the prompt's fault, with no max_tokens to blame.
+    const long = await postJson(chat, { messages: [{ role: 'user', content: 'word '.repeat(80) }] });
+    expectError(long, 400, 'messages', /KV pool holds 4; shorten the messages, or start kb serve with a larger --set engine.kvBudgetMB$/);
   });
 
   it('an unknown path, and a known one under the wrong method', async () => {

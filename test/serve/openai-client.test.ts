@@ -56,6 +56,30 @@ describe('kb serve with the openai client', () => {
     expect(usage).toEqual({ prompt_tokens: 4, completion_tokens: 6, total_tokens: 10 });
   });
 
+  it("gives every chunk the counts so far with vLLM's continuous_usage_stats (it was accepted and left usage null)", async () => {
+    const ask = (kind: 'completion' | 'chat') => {
+      const common = { model: 'gpt2-tiny', max_tokens: 5, stream: true as const, stream_options: { include_usage: true, continuous_usage_stats: true } as never, ...greedy };
+      return kind === 'chat'
+        ? client.chat.completions.create({ ...common, messages: [{ role: 'user', content: 'The KV cache' }] })
+        : client.completions.create({ ...common, prompt: [464, 509, 53, 12940] });
+    };
+    for (const kind of ['completion', 'chat'] as const) {
+      const counts: (number | undefined)[] = [];
+      let prompt = 0;
+      for await (const chunk of await ask(kind)) {
+        counts.push(chunk.usage?.completion_tokens);
+        prompt = chunk.usage!.prompt_tokens;
+        expect(chunk.usage!.total_tokens).toBe(chunk.usage!.prompt_tokens + chunk.usage!.completion_tokens);
+      }
+      // Rising to 5 (a token with no whole character yet sends no chunk), then the totals' chunk.
+      expect(counts.at(-1), kind).toBe(5);
+      expect(counts.at(-2), kind).toBe(5);
+      for (let i = 1; i < counts.length; i++) expect(counts[i]!, kind).toBeGreaterThanOrEqual(counts[i - 1]!);
+      if (kind === 'chat') expect(counts[0], 'the role chunk, before any token').toBe(0);
+      expect(prompt, kind).toBe(kind === 'chat' ? 10 : 4); // chat: "User: The KV cache\n\nAssistant:"
+    }
+  });
+
   it('takes the prompt as token ids', async () => {
     const byText = await client.completions.create({ model: 'gpt2-tiny', prompt: 'The KV cache', max_tokens: 4, ...greedy });
     const byIds = await client.completions.create({ model: 'gpt2-tiny', prompt: [464, 509, 53, 12940], max_tokens: 4, ...greedy });
