@@ -58,6 +58,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
   const port = await freePort(host, requestedPort);
   const metrics = new ServeMetrics(options.modelName, engine.info.model.nCtx, { severalThreads: true });
   const waitingBuffer = new SharedArrayBuffer(4);
+  const startedAt = Math.floor(Date.now() / 1000);
   const threads: ApiThread[] = [];
   const live = () => threads.filter((t) => !t.gone);
   let started = false;
@@ -79,6 +80,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
       maxWaiting: options.maxWaiting,
       waitingBuffer,
       accessLog: options.accessLog !== undefined,
+      startedAt,
       host,
       port,
     };

@@ -12,6 +12,8 @@ export interface ApiServerData {
   /** The server's one count of requests not yet started (waiting-count.ts). */
   waitingBuffer: SharedArrayBuffer;
   accessLog: boolean;
+  /** Unix seconds the server started: /v1/models says the same on every thread. */
+  startedAt: number;
   host: string;
   port: number;
 }

@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     version: data.version,
     maxWaiting: data.maxWaiting,
     waiting: new WaitingCount(data.waitingBuffer),
+    startedAt: data.startedAt,
     metrics: {
       requests: metrics,
       scrape: () => {

@@ -29,6 +29,8 @@ export interface ServeAppOptions {
   metrics?: { requests: RequestMetrics; scrape(): Promise<MetricsText> };
   /** The count of requests not yet started, shared by every API server thread; by default this server's own. */
   waiting?: WaitingCount;
+  /** Unix seconds the server started (/v1/models' `created`): one for every API server thread; by default now. */
+  startedAt?: number;
 }
 
 export interface ServeApp {
@@ -56,7 +58,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
     scrapeMetrics: () => metrics.scrape(),
     maxWaiting: options.maxWaiting,
     waiting: options.waiting ?? new WaitingCount(),
-    startedAt: Math.floor(Date.now() / 1000),
+    startedAt: options.startedAt ?? Math.floor(Date.now() / 1000),
   };
   const active = new Set<Generation>();
   // Idle keep-alive connections close with the server; streams are ended by close() below.

@@ -8,12 +8,17 @@ import { API_SERVER_THREAD_NAME, type ApiServerPool, startApiServerPool } from '
 
 // The pool's threads, as it starts them (the engine's own worker is left out by its name).
 const apiThreads = vi.hoisted(() => [] as WorkerType[]);
+// The start time each was given (/v1/models' created).
+const startTimes = vi.hoisted(() => [] as unknown[]);
 vi.mock('node:worker_threads', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:worker_threads')>();
   class TrackedWorker extends actual.Worker {
     constructor(...args: ConstructorParameters<typeof actual.Worker>) {
       super(...args);
-      if (args[1]?.name === 'kb-api-server') apiThreads.push(this);
+      if (args[1]?.name === 'kb-api-server') {
+        apiThreads.push(this);
+        startTimes.push((args[1].workerData as { startedAt?: unknown }).startedAt);
+      }
     }
   }
   return { ...actual, Worker: TrackedWorker };
@@ -25,6 +30,7 @@ afterEach(async () => {
   await pool?.close();
   await engine?.close();
   apiThreads.length = 0;
+  startTimes.length = 0;
 });
 
 /** `promise`, or a rejection naming what never came. */
@@ -50,5 +56,17 @@ describe('the API server pool', () => {
     await within(pool.close(), 'close');
     pool = undefined;
     expect(failures).toHaveLength(1);
+  }, 30_000);
+
+  it('gives every thread one start time, so /v1/models says the same `created` on any connection', async () => {
+    engine = await createEngine({ model: 'gpt2-tiny', backend: 'cpu', threads: 1 });
+    pool = await startApiServerPool({ engine, count: 3, modelName: 'gpt2-tiny', version: 'test', maxWaiting: 8, onThreadError: () => {} }, '127.0.0.1', 0);
+    // Each thread stamped its own start: threads started in different seconds disagreed.
+    const given = new Set(startTimes);
+    expect(given.size).toBe(1);
+    const [startedAt] = given;
+    expect(typeof startedAt).toBe('number');
+    const models = (await fetch(`${pool.url}/v1/models`).then((r) => r.json())) as { data: { created: number }[] };
+    expect(models.data[0].created).toBe(startedAt);
   }, 30_000);
 });
