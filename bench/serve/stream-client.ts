@@ -11,7 +11,7 @@ export interface StreamOutcome {
   /** Start and end on performance.now()'s clock, for the run's duration. */
   start: number;
   end: number;
-  /** Chunks that carried a choice (≈ tokens; a token that completes no character sends none). */
+  /** Chunks that carried a choice: one a token (kb serve, like vLLM, sends one even when its text is empty). */
   chunks: number;
   completionTokens: number | null;
   error: string | null;

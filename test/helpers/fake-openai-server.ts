@@ -34,6 +34,8 @@ export interface FakeServerOptions {
   abortAfter?: number;
   /** Stream this many tokens, then end the response with neither a finish_reason nor [DONE] (a server or proxy gone). */
   dropAfter?: number;
+  /** The first this many tokens complete no character: their chunks carry empty text, as vLLM sends them. */
+  emptyFirst?: number;
 }
 
 // vLLM v1's edges (vllm/v1/metrics/loggers.py): TTFT, and request latencies for queue/prefill/decode/e2e.
@@ -146,7 +148,7 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
       const cutAt = Math.min(maxTokens, options.abortAfter ?? options.dropAfter ?? Infinity);
       for (let i = 0; i < cutAt && !closed; i++) {
         if (i > 0) await sleep(decodeMs);
-        const piece = ` t${i}`;
+        const piece = i < (options.emptyFirst ?? 0) ? '' : ` t${i}`;
         text += piece;
         const last = i === maxTokens - 1;
         if (stream) res.write(chunk([{ index: 0, text: piece, logprobs: null, finish_reason: last ? 'length' : null, stop_reason: null }]));

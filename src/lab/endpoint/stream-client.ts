@@ -81,8 +81,10 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
         return;
       }
       if (chunk.error) streamError ??= `the stream reported an error: ${chunk.error.message ?? 'no message'}`;
-      const text = chunk.choices?.[0]?.text ?? chunk.choices?.[0]?.delta?.content;
-      if (text) chunkTimes.push(now);
+      // Every chunk with a choice times a token, its text empty or not, as `vllm bench serve`
+      // counts them (vLLM sends empty text for a token that completes no character). Counting
+      // text chunks alone put TTFT at the first whole character, after the first token.
+      if (chunk.choices?.[0]) chunkTimes.push(now);
       const reason = chunk.choices?.[0]?.finish_reason;
       if (typeof reason === 'string') finishReason = reason;
       if (chunk.usage) {
@@ -110,7 +112,7 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
     }
     response.body.setEncoding('utf8');
     for await (const text of response.body) parser.feed(text as string);
-    if (streamError === null && chunkTimes.length === 0) streamError = 'the stream ended without any text';
+    if (streamError === null && chunkTimes.length === 0) streamError = 'the stream ended without any token (no chunk with a choice)';
     // A request the server gave up on (vLLM and kb serve end the open ones with "abort" when
     // they shut down) or a stream cut off midway made fewer tokens than the run asked for:
     // counted as a success, its short output passed for the lab's and its times for a request's.

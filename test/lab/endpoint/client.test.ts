@@ -34,6 +34,20 @@ describe('endpoint client', () => {
     expect(server.bodies.at(-1)).toMatchObject({ model: 'gpt2', prompt: [1, 2, 3], max_tokens: 5, stream: true, stream_options: { include_usage: true }, ignore_eos: true });
   });
 
+  it('times the first token by the first chunk with a choice, its text empty or not (as vllm bench serve)', async () => {
+    // vLLM sends empty text for a token that completes no character; timing the first text
+    // chunk put TTFT tokens after the first one.
+    const slow = await startFakeServer({ model: 'gpt2', decodeMs: 30, prefillMs: 1, emptyFirst: 2 });
+    try {
+      const outcome = await streamCompletion(parseEndpoint(slow.url), { model: 'gpt2', prompt: [1, 2, 3], maxTokens: 4, ignoreEos: true });
+      expect(outcome.error).toBeNull();
+      expect(outcome.chunkTimes).toHaveLength(4);
+      expect(outcome.chunkTimes[0] - outcome.sentAt).toBeLessThan(30);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('fails a request the server aborted or cut short: it never produced the tokens asked for', async () => {
     // vLLM and kb serve end the requests open at shutdown with finish_reason "abort" and [DONE]:
     // counted as successful, a run against a server stopped midway was stored "ok" with a
@@ -43,7 +57,8 @@ describe('endpoint client', () => {
     try {
       const aborted = await streamCompletion(parseEndpoint(aborting.url), { model: 'gpt2', prompt: [1, 2], maxTokens: 10, ignoreEos: true });
       expect(aborted.error).toBe('the server aborted the request (finish_reason "abort") before it finished');
-      expect(aborted.chunkTimes).toHaveLength(3);
+      // Its 3 tokens and the abort's own chunk: every chunk with a choice, as vllm bench serve counts them.
+      expect(aborted.chunkTimes).toHaveLength(4);
       const dropped = await streamCompletion(parseEndpoint(dropping.url), { model: 'gpt2', prompt: [1, 2], maxTokens: 10, ignoreEos: true });
       expect(dropped.error).toBe('the stream ended before the request finished (no finish_reason, no [DONE])');
       // A stream that ends as it should is still a success, with or without a usage chunk.
