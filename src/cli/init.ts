@@ -45,8 +45,9 @@ note (the first scan adds an id: line to each; kb_id: where the notes use id: fo
 their own, such as a Zettelkasten's id: 202311201230, which kb then never reads or changes:
 kb.json's idKey names the key). kb.json's notesFolders says where the notes
 are: ["notes"] when the folder has a notes/ folder and no Markdown at its top, else ["."]
-(the whole folder, without .obsidian/, .git/, .kb/ or node_modules/; cards/ and lab/ at the
-top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`),
+(the whole folder, without dot folders such as .obsidian/, .git/ and .kb/, node_modules/, the
+vault's templates and daily notes folders as its Obsidian settings name them, or Excalidraw
+drawings, *.excalidraw.md; cards/ and lab/ at the top are read as kb decks and labs). A folder that already has kb.json is left unchanged.`),
     )
     .action(async (dir: string, options: { empty?: boolean; json?: boolean }) => {
       const { InitError, initKnowledgeBase } = await import('../kb/init-kb.ts');

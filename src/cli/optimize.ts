@@ -1,6 +1,7 @@
 // kb optimize: fit FSRS's weights to this knowledge base's review history.
 import type { Command } from 'commander';
 import { helpText } from './help-layout.ts';
+import { counted } from './plural.ts';
 
 export function register(program: Command): void {
   program
@@ -50,7 +51,7 @@ export function register(program: Command): void {
           const answer = { enoughHistory: false, reviews, items: error.have, needed: MIN_TRAINING_ITEMS, ...(error.noneScorable ? { scorable: 0 } : {}), written: false };
           process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
         } else {
-          process.stdout.write(`${await fittedToTerminal(`${error.message}; review more and run kb optimize again (${reviews} reviews in all so far)`)}\n`);
+          process.stdout.write(`${await fittedToTerminal(`${error.message}; review more and run kb optimize again (${counted(reviews, 'review')} in all so far)`)}\n`);
         }
         return;
       } finally {

@@ -102,4 +102,23 @@ describe('kb optimize', () => {
     expect(JSON.parse(json.stdout)).toEqual({ enoughHistory: false, reviews: 12, items: 8, needed: 64, written: false });
     expect(runKb(['--kb', root, 'stats']).stdout).toContain('FSRS parameters: defaults (FSRS-6)');
   });
+
+  it('one review is counted as "1 review", not "1 reviews"', () => {
+    // A first kb optimize after one rating (the README's own first steps) said "(1 reviews in all so far)".
+    const { root, ids } = deckKb(1);
+    writeLog(root, [{ card: ids[0], at: Date.UTC(2026, 0, 5, 9), rating: 3 }]);
+    const run = runKb(['--kb', root, 'optimize']);
+    expect(run.code, run.stderr).toBe(0);
+    const text = run.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('(0 reviews on a later day');
+    expect(text).toContain('(1 review in all so far)');
+    // A second review on a later day is one training item: "1 review on a later day".
+    writeLog(root, [
+      { card: ids[0], at: Date.UTC(2026, 0, 5, 9), rating: 3 },
+      { card: ids[0], at: Date.UTC(2026, 0, 8, 9), rating: 3 },
+    ]);
+    const again = runKb(['--kb', root, 'optimize']).stdout.replace(/\s+/g, ' ');
+    expect(again).toContain('(1 review on a later day');
+    expect(again).toContain('(2 reviews in all so far)');
+  });
 });

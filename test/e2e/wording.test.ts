@@ -87,6 +87,15 @@ describe('--help agrees with the README', () => {
     expect(flat('stats')).toContain('quiz accuracy by tag, and the FSRS parameters in use');
     expect(flat('doctor')).toContain('or a file has an error that makes kb scan skip it');
   });
+
+  it('kb init names every folder an adopted vault leaves out, as the README does', () => {
+    // Its --help named only .obsidian/, .git/, .kb/ and node_modules/, while a vault's templates
+    // and daily notes folders, any dot folder and Excalidraw drawings are left out too.
+    const flat = helpOf('init').replace(/\s+/g, ' ');
+    expect(flat).toContain('without dot folders such as .obsidian/, .git/ and .kb/, node_modules/');
+    expect(flat).toContain("the vault's templates and daily notes folders");
+    expect(flat).toContain('*.excalidraw.md');
+  });
 });
 
 describe('kb lab list, show and devices', () => {

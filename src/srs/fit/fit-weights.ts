@@ -42,7 +42,8 @@ export class NotEnoughHistoryError extends Error {
     super(
       noneScorable
         ? `not enough review history to judge a fit yet (none of your ${have} reviews on a later day than their card's previous one can be scored: each needs its card reviewed on two earlier days)`
-        : `not enough review history to fit FSRS yet (${have} reviews on a later day than their card's previous one; ${MIN_TRAINING_ITEMS} needed, ${MIN_TRAINING_ITEMS - have} more)`,
+        : // One review is "1 review", not "1 reviews": a first kb optimize often has just that.
+          `not enough review history to fit FSRS yet (${have} review${have === 1 ? '' : 's'} on a later day than their card's previous one; ${MIN_TRAINING_ITEMS} needed, ${MIN_TRAINING_ITEMS - have} more)`,
     );
     this.name = 'NotEnoughHistoryError';
     this.have = have;
