@@ -69,10 +69,10 @@ export function defaultServeThreads(cores: number, apiServers: number = 1): numb
 /**
  * kb serve's API server threads when --api-server-count is not given. With the engine on a GPU
  * the cores are free, and one HTTP thread is what holds a burst back: on an H100 (bench/serve,
- * ttft-breakdown's burst of 256, medians of 7 runs) one thread reached 0.40x the in-process
- * engine's throughput with 22 ms more TTFT p50, four 0.84-0.91x with 1.2-2.3 ms, eight no
- * better. So one thread per four cores, up to four. On the cpu backend the engine's threads
- * need the cores: one.
+ * ttft-breakdown's burst of 256, medians of 7 runs) one thread reached 0.40-0.45x the
+ * in-process engine's throughput with 22-28 ms more TTFT p50, four 0.74-0.91x with 0.4-2.5 ms,
+ * eight no better. So one thread per four cores, up to four. On the cpu backend the engine's
+ * threads need the cores: one.
  */
 export function defaultApiServers(backend: string, cores: number): number {
   return backend === 'webgpu' ? Math.max(1, Math.min(4, Math.floor(cores / 4))) : 1;
