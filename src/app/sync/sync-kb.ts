@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { differOnlyInKbFields, kbFieldChanges } from '../../kb/review-fields-merge.ts';
 import { gitOperationInProgress, gitOperationMessage } from '../../kb/git-operation.ts';
-import { git, gitComplaint, GitError } from './git.ts';
+import { git, gitComplaint, GitError, readAtHead } from './git.ts';
 import { installMergeDriver, MERGE_DRIVER_FAILED } from './merge-driver.ts';
 import { filesTheAbortWouldLose, keepOwnRebaseMark, listed, markOwnRebase, overwrittenUntracked, ownRebaseOrigin, takeBackOwnRebase, unmarkOwnRebase } from './own-rebase.ts';
 
@@ -53,7 +53,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   const top = repositoryTop(options.root);
   const prefix = relative(top, options.root).split('\\').join('/');
   const inKb = (path: string) => (prefix === '' ? path : `${prefix}/${path}`);
-  const kbChanged = (path: string) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, options.idKey);
+  const kbChanged = (path: string, atHead: AtHead) => onlyKbFieldsChanged(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, atHead, options.idKey);
   const ownLog = inKb(`reviews/${options.device}.jsonl`);
   // A paused rebase is a detached HEAD: committing there and pushing `HEAD` would create a
   // remote branch named HEAD while the rebase still waits to be finished.
@@ -77,8 +77,8 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   }
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
-  const noteChange = (path: string) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, options.idKey);
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths) => whatChanged(paths, inKb, options.device, noteChange));
+  const noteChange = (path: string, atHead: AtHead) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, atHead, options.idKey);
+  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths, atHead) => whatChanged(paths, inKb, options.device, (path) => noteChange(path, atHead)));
 
   // The push is refused when the remote moved since the pull (the other clone pushed meanwhile,
   // found as a user: kb said only "error: failed to push some refs"). kb sync then pulls,
@@ -269,7 +269,10 @@ function hasRemote(top: string, name: string): boolean {
   return git(top, ['remote']).stdout.split('\n').includes(name);
 }
 
-type KbChanged = (path: string) => boolean;
+type KbChanged = (path: string, atHead: AtHead) => boolean;
+
+/** A file's text as committed at HEAD (path from the repository's top), or null when HEAD lacks it. */
+type AtHead = (path: string) => string | null;
 
 /**
  * Commits what kb itself changed under "kb sync: <what>": this device's review log, .gitattributes, the
@@ -277,12 +280,18 @@ type KbChanged = (path: string) => boolean;
  * review fields and new card ids. Anything else uncommitted is the user's: refused. Returns
  * the what, or null when there was nothing.
  */
-function commitReviewChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string, what: (paths: string[]) => string): string | null {
-  const ours = kbChanges(top, inKb, kbChanged, ownLog);
+function commitReviewChanges(
+  top: string,
+  inKb: (path: string) => string,
+  kbChanged: KbChanged,
+  ownLog: string,
+  what: (paths: string[], atHead: AtHead) => string,
+): string | null {
+  const { ours, atHead } = kbChangesAtHead(top, inKb, kbChanged, ownLog);
   if (ours.length === 0) return null;
   git(top, ['add', '--', ...ours]);
   if (git(top, ['diff', '--cached', '--quiet'], { allowFail: true }).code === 0) return null;
-  const title = what(ours);
+  const title = what(ours, atHead); // HEAD has not moved: the texts kbChanges read still hold
   git(top, ['commit', '--quiet', '--no-verify', '-m', `kb sync: ${title}`, '--', ...ours]);
   return title;
 }
@@ -309,7 +318,22 @@ function whatChanged(paths: readonly string[], inKb: (path: string) => string, d
 
 /** The uncommitted paths kb itself changed; throws SyncRefused naming any other. */
 function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string): string[] {
+  return kbChangesAtHead(top, inKb, kbChanged, ownLog).ours;
+}
+
+/** kbChanges, with how it read the files' committed texts (for whatChanged, while HEAD stays). */
+function kbChangesAtHead(top: string, inKb: (path: string) => string, kbChanged: KbChanged, ownLog: string): { ours: string[]; atHead: AtHead } {
   const status = git(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all']).stdout.split('\0').filter(Boolean);
+  // Every text at HEAD the checks below compare with, read at once (one git process, not one a file).
+  const compared: string[] = [];
+  for (let at = 0; at < status.length; at++) {
+    const code = status[at].slice(0, 2);
+    const path = status[at].slice(3);
+    if (code[0] === 'R' || code[0] === 'C') at++;
+    if (path === ownLog || (code.trim() === 'M' && (path.endsWith('.md') || path === inKb('kb.json')))) compared.push(path);
+  }
+  const texts = readAtHead(top, compared);
+  const atHead: AtHead = (path) => (texts.has(path) ? texts.get(path)! : readAtHead(top, [path]).get(path)!);
   const ours: string[] = [];
   const others: string[] = [];
   const logs: string[] = [];
@@ -324,16 +348,16 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
     // user, a git pull --rebase stopped by a full disk left the remote's logs over the branch's,
     // and kb sync committed them, this device's last rating taken out of its log.
     else if (path.startsWith(`${inKb('reviews')}/`)) {
-      if (path === ownLog && onlyAppendedTo(top, path)) ours.push(path);
+      if (path === ownLog && onlyAppendedTo(top, path, atHead)) ours.push(path);
       else if (code !== '??') logs.push(path);
     }
     // Untracked (a note kb add just made): pull --rebase leaves it alone unless the remote adds
     // the same path, and then git refuses before changing anything (overwrittenUntracked).
     else if (code === '??') continue;
-    else if (code.trim() === 'M' && path.endsWith('.md') && kbChanged(path)) ours.push(path);
+    else if (code.trim() === 'M' && path.endsWith('.md') && kbChanged(path, atHead)) ours.push(path);
     // kb optimize's fitted weights are committed with the reviews they were fitted to, so every
     // clone replays under the same ones (kb sync refused kb optimize's own write, found as a user).
-    else if (code.trim() === 'M' && path === inKb('kb.json') && onlyFittedWeightsChanged(top, path)) ours.push(path);
+    else if (code.trim() === 'M' && path === inKb('kb.json') && onlyFittedWeightsChanged(top, path, atHead)) ours.push(path);
     else others.push(path);
   }
   if (logs.length > 0) {
@@ -348,14 +372,14 @@ function kbChanges(top: string, inKb: (path: string) => string, kbChanged: KbCha
       `uncommitted changes besides kb's in ${others[0]}${others.length > 1 ? ` (and ${others.length - 1} more)` : ''}: commit or stash them first (kb sync commits only review logs, review fields, card ids and kb optimize's weights)`,
     );
   }
-  return ours;
+  return { ours, atHead };
 }
 
 /** `path` is new since HEAD, or HEAD's text followed by more (what kb's appends make). */
-function onlyAppendedTo(top: string, path: string): boolean {
+function onlyAppendedTo(top: string, path: string, atHead: AtHead): boolean {
   let versions;
   try {
-    versions = headAndNow(top, path);
+    versions = headAndNow(top, path, atHead);
   } catch {
     return false; // deleted
   }
@@ -363,14 +387,14 @@ function onlyAppendedTo(top: string, path: string): boolean {
 }
 
 /** `path` as committed at HEAD and as it is now, or null when HEAD lacks it. */
-function headAndNow(top: string, path: string): { head: string; now: string } | null {
-  const head = git(top, ['show', `HEAD:${path}`], { allowFail: true });
-  return head.code === 0 ? { head: head.stdout, now: readFileSync(join(top, path), 'utf8') } : null;
+function headAndNow(top: string, path: string, atHead: AtHead): { head: string; now: string } | null {
+  const head = atHead(path);
+  return head !== null ? { head, now: readFileSync(join(top, path), 'utf8') } : null;
 }
 
 /** kb.json differs from HEAD's only in the key kb optimize writes. */
-function onlyFittedWeightsChanged(top: string, path: string): boolean {
-  const versions = headAndNow(top, path);
+function onlyFittedWeightsChanged(top: string, path: string, atHead: AtHead): boolean {
+  const versions = headAndNow(top, path, atHead);
   if (versions === null) return false;
   const withoutWeights = (text: string): unknown => {
     const { fsrsParameters: _weights, ...rest } = JSON.parse(text.replace(/^\uFEFF/, '')) as Record<string, unknown>;
@@ -390,14 +414,14 @@ type NoteChange = { reviewFields: boolean; ids: boolean };
  * from the knowledge base's root). A change seen as neither is counted as review fields, the
  * write kb makes most, so that the title never leaves a committed note out.
  */
-function kbNoteChange(top: string, path: string, kbPath: string, notesFolders: readonly string[], idKey?: string): NoteChange {
-  const versions = headAndNow(top, path);
+function kbNoteChange(top: string, path: string, kbPath: string, notesFolders: readonly string[], atHead: AtHead, idKey?: string): NoteChange {
+  const versions = headAndNow(top, path, atHead);
   const change = versions === null ? { reviewFields: true, ids: false } : kbFieldChanges(kbPath, versions.head, versions.now, notesFolders, idKey);
   return change.reviewFields || change.ids ? change : { reviewFields: true, ids: false };
 }
 
 /** `path` (from the repository's top; `kbPath` from the knowledge base's root) changed against HEAD only as kb changes a note. */
-function onlyKbFieldsChanged(top: string, path: string, kbPath: string, notesFolders: readonly string[], idKey?: string): boolean {
-  const versions = headAndNow(top, path);
+function onlyKbFieldsChanged(top: string, path: string, kbPath: string, notesFolders: readonly string[], atHead: AtHead, idKey?: string): boolean {
+  const versions = headAndNow(top, path, atHead);
   return versions !== null && differOnlyInKbFields(kbPath, versions.head, versions.now, notesFolders, idKey);
 }
