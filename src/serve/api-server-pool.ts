@@ -103,10 +103,7 @@ export async function startApiServerPool(options: ApiServerPoolOptions, host: st
           case 'listen-failed':
             return reject(new ListenError(message.code, message.message));
           case 'batch':
-            for (let i = 0; i < message.tokens.length; i += 4) {
-              const [time, previous, arrival, promptTokens] = message.tokens.slice(i, i + 4);
-              metrics.token(time, Number.isNaN(previous) ? null : previous, arrival, promptTokens);
-            }
+            for (let t = message.tokens, i = 0; i < t.length; i += 4) metrics.token(t[i], Number.isNaN(t[i + 1]) ? null : t[i + 1], t[i + 2], t[i + 3]);
             for (const finished of message.finished) metrics.finished(finished);
             for (const line of message.logs) options.accessLog?.(line);
             return;
