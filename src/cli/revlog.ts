@@ -51,7 +51,9 @@ export function register(program: Command): void {
           'A row from state 0 after earlier reviews of its card adds a reset (forget) before it, counted apart. A review already ' +
           "in the log (same card, time and answer) is not added (two such rows in the file are two reviews: a file in whole " +
           "seconds, say); one another clone's log brings in later (its export imported here " +
-          'before the two synced) is counted once all the same.',
+          'before the two synced) is counted once all the same. The reviews are stored before any note is touched; the ' +
+          "replayed notes' review fields are then written as a batch (on disk when kb reports): killed meanwhile, kb doctor " +
+          '--fix writes the fields and removes stray temp files.',
       ),
     )
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {

@@ -17,6 +17,7 @@ import { availableParallelism } from 'node:os';
 import { close, fsync, open } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { discardStaged, syncFolder, type StagedWrite } from './atomic-write.ts';
+import { SYNC_FILE_SYSTEM_FROM } from './durable-batch.ts';
 import { workerScript } from './worker-script.ts';
 import { idWriteFailed, type PendingIdWrite, type ScanFileOutcome } from './scan-file.ts';
 import { removeOwnTempFiles } from './stale-temp-files.ts';
@@ -76,7 +77,7 @@ export class IdWrites {
   private readonly writers = new Set<Worker>();
 
   constructor(options: IdWritesOptions = {}) {
-    this.syncFileSystemFrom = options.syncFileSystemFrom ?? 256;
+    this.syncFileSystemFrom = options.syncFileSystemFrom ?? SYNC_FILE_SYSTEM_FROM;
     this.helpersFrom = options.helpersFrom ?? 2000;
     if (options.cleanUpOnSignal) {
       // Ids wait in temp files beside the notes until swap(): Ctrl-C or SIGTERM meanwhile removes
