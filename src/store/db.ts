@@ -3,9 +3,10 @@
 // data model appends a file and a line to `migrations`, never edits an applied one.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { makeFolders } from '../model/make-folders.ts';
 
 export type KbDatabase = Database.Database;
 
@@ -33,7 +34,7 @@ export class NewerDatabaseError extends Error {
  */
 export function openDatabase(path: string): KbDatabase {
   if (path !== ':memory:') {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     if (existsSync(path) && cannotWrite(path) !== null) return openReadOnly(path);
   }
   const db = new Database(path);

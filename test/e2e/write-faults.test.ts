@@ -319,6 +319,14 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(due.stderr).toMatch(new RegExp(`^kb: database ${folder}: a folder stands there, not a database file; set KB_DB to a file's path \\(SQLITE_\\w+\\)\\n$`));
   });
 
+  it.runIf(process.platform === 'linux')('KB_DB in a folder that cannot be made under /proc: one line, not a hang (kb spun at 100% CPU: Node\'s recursive mkdir retries ENOENT forever)', () => {
+    const root = writeKb({ 'kb.json': '{}\n' });
+    const due = runKb(['--kb', root, 'due'], { env: { KB_DB: '/proc/kb-test-folder/kb.db', COLUMNS: '1000' }, timeoutMs: 20_000 });
+    expect(due.code).toBe(1);
+    expectOneLine(due.stderr);
+    expect(due.stderr).toBe('kb: /proc/kb-test-folder: no such file or folder (ENOENT on mkdir)\n');
+  });
+
   it('KB_DB naming a note: kb says it is not a database and changes nothing (found as a user: it said to move the note aside, "mv note.md note.md.broken", and kb would rebuild it)', () => {
     const root = writeKb({ 'kb.json': '{}\n', 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token, long enough to fill a header page of a database.\n'.repeat(3) });
     const note = join(root, 'notes/a.md');
