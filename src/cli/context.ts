@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { ConfigError, loadConfig, type KbConfig } from '../kb/config.ts';
 import { LocationError, locateKnowledgeBase, stateFolderName, type KbSource } from '../kb/location.ts';
 import { unadoptedFolderHint } from '../kb/adopt.ts';
-import { NewerDatabaseError, ReadOnlyDatabaseError, cannotWrite, openDatabase, type KbDatabase } from '../store/db.ts';
+import { ForeignDatabaseError, NewerDatabaseError, ReadOnlyDatabaseError, hasSqliteHeader, cannotWrite, openDatabase, type KbDatabase } from '../store/db.ts';
 import { logProblems, replayScannedCards, syncReviewLogs } from '../app/review-log/open-review-log.ts';
 import type { Replaying } from '../app/review-log/review-log.ts';
 import { UserError } from './errors.ts';
@@ -76,13 +76,19 @@ export function openKnowledgeBase(options: OpenOptions = {}): KnowledgeBase {
     }
     return kb;
   } catch (error) {
-    if (error instanceof LocationError || error instanceof ConfigError || error instanceof NewerDatabaseError) {
+    if (error instanceof LocationError || error instanceof ConfigError || error instanceof NewerDatabaseError || error instanceof ForeignDatabaseError) {
       throw new UserError(error.message);
     }
     const code = (error as { code?: string }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
       // Every command failed on it, kb doctor too, with no word on what to do (found by a fault probe).
       const path = databasePath(options);
+      // KB_DB naming a file that is no database at all (a note, a typo): "move it aside and kb
+      // rebuilds it" would have had the user rename their note. Only kb's own database (or a
+      // SQLite file, damaged) is a cache to move aside.
+      if ((options.env ?? process.env).KB_DB && !hasSqliteHeader(path)) {
+        throw new UserError(`database ${path}: not a SQLite database, so not kb's (KB_DB names another file?); kb changed nothing in it: set KB_DB to a database file's path, or unset it`);
+      }
       throw new UserError(
         `database ${path}: ${(error as Error).message}; it is a cache of the notes and review logs: move it aside (mv ${path} ${path}.broken) and the next kb command rebuilds it (lab runs and quiz answers lived only in it)`,
         undefined,

@@ -3,9 +3,10 @@
 // data model appends a file and a line to `migrations`, never edits an applied one.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { makeFolders } from '../model/make-folders.ts';
 
 export type KbDatabase = Database.Database;
 
@@ -33,12 +34,14 @@ export class NewerDatabaseError extends Error {
  */
 export function openDatabase(path: string): KbDatabase {
   if (path !== ':memory:') {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     if (existsSync(path) && cannotWrite(path) !== null) return openReadOnly(path);
   }
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');
+    // Before anything is written (WAL mode included): a database of another program is refused.
+    refuseForeignDatabase(db, path);
     if (path !== ':memory:' && db.pragma('journal_mode', { simple: true }) !== 'wal') setJournalMode(db, 'wal');
     db.pragma('foreign_keys = ON');
     migrate(db, path);
@@ -48,6 +51,41 @@ export function openDatabase(path: string): KbDatabase {
     db.close();
     throw error;
   }
+}
+
+/** Whether the file at `path` starts as every SQLite database does ("SQLite format 3\0"); false when it cannot be read. */
+export function hasSqliteHeader(path: string): boolean {
+  const header = Buffer.alloc(16);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    return readSync(fd, header, 0, 16, 0) === 16 && header.toString('latin1') === 'SQLite format 3\0';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A SQLite database kb did not make: KB_DB named another program's file, which kb must not change. */
+export class ForeignDatabaseError extends Error {
+  constructor(path: string, tables: string[]) {
+    const shown = tables.length > 3 ? `${tables.slice(0, 3).join(', ')}, …` : tables.join(', ');
+    super(`database ${path}: a SQLite database of another program (tables ${shown}), not kb's; kb changed nothing in it: set KB_DB to a new file's path, or unset it`);
+    this.name = 'ForeignDatabaseError';
+  }
+}
+
+/**
+ * kb's migrations start from schema version 0 and an empty file. A version-0 database that
+ * already holds tables is some other program's (KB_DB=~/.../places.sqlite, a slip): kb used to
+ * add its tables to it and switch it to WAL mode. Every kb database past its first migration
+ * has a version above 0 (the migration and the version are one transaction).
+ */
+function refuseForeignDatabase(db: KbDatabase, path: string): void {
+  if (path === ':memory:' || readVersion(db) !== 0) return;
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map((row) => row.name);
+  if (tables.length > 0) throw new ForeignDatabaseError(path, tables);
 }
 
 /**

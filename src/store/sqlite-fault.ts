@@ -37,8 +37,10 @@ export function describeSqliteFault(error: unknown, databasePath: string | null)
   // "Cannot be opened / written" on a read-only mount is the mount: say so, and what still works there.
   const blocked = (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) && databasePath !== null ? cannotWrite(databasePath) : null;
   // A folder where the database file should be (KB_DB=/tmp, a slip): SQLite says only "cannot
-  // open", and "check that its folder exists" sent the user looking at the wrong thing.
-  if (code.startsWith('SQLITE_CANTOPEN') && databasePath !== null && isDirectory(databasePath)) return `${where}: a folder stands there, not a database file; set KB_DB to a file's path (${code})`;
+  // open", and "check that its folder exists" sent the user looking at the wrong thing. Whatever
+  // the code: a folder whose parent kb cannot write (KB_DB=~, under a /home only root writes) is
+  // opened read-only, and reading it fails as SQLITE_IOERR_READ, said as a disk to check (dmesg).
+  if (databasePath !== null && isDirectory(databasePath)) return `${where}: a folder stands there, not a database file; set KB_DB to a file's path (${code})`;
   if (blocked === 'EROFS') return `${where}: the file system holding it is read-only; remount it read-write to change anything (kb due, cards, stats, export and doctor without --fix only read, and work there) (${code})`;
   return `${where}: ${known ? known[1] : firstLine(error)} (${code})`;
 }

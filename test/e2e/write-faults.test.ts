@@ -307,6 +307,58 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     expect(due.stderr).toBe(`kb: database ${folder}: a folder stands there, not a database file; set KB_DB to a file's path (SQLITE_CANTOPEN)\n`);
   });
 
+  it('KB_DB naming a folder kb can only read (its parent read-only): a folder, not "disk I/O error; check the disk (dmesg)" (found as a user: KB_DB=~ under a /home only root writes)', () => {
+    const root = writeKb({ 'kb.json': '{}\n' });
+    const parent = tempDir('kb-db-parent-');
+    const folder = join(parent, 'home');
+    mkdirSync(folder);
+    // A read-only bind mount of the parent: kb opens the "database" read-only, and reading a folder fails as SQLITE_IOERR_READ.
+    const due = kbUnderMount(root, folder, ['due'], `mount --bind -o ro ${parent} ${parent}`, { COLUMNS: '1000' });
+    expect(due.code).toBe(1);
+    expectOneLine(due.stderr);
+    expect(due.stderr).toMatch(new RegExp(`^kb: database ${folder}: a folder stands there, not a database file; set KB_DB to a file's path \\(SQLITE_\\w+\\)\\n$`));
+  });
+
+  it.runIf(process.platform === 'linux')('KB_DB in a folder that cannot be made under /proc: one line, not a hang (kb spun at 100% CPU: Node\'s recursive mkdir retries ENOENT forever)', () => {
+    const root = writeKb({ 'kb.json': '{}\n' });
+    const due = runKb(['--kb', root, 'due'], { env: { KB_DB: '/proc/kb-test-folder/kb.db', COLUMNS: '1000' }, timeoutMs: 20_000 });
+    expect(due.code).toBe(1);
+    expectOneLine(due.stderr);
+    expect(due.stderr).toBe('kb: /proc/kb-test-folder: no such file or folder (ENOENT on mkdir)\n');
+  });
+
+  it('KB_DB naming a note: kb says it is not a database and changes nothing (found as a user: it said to move the note aside, "mv note.md note.md.broken", and kb would rebuild it)', () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token, long enough to fill a header page of a database.\n'.repeat(3) });
+    const note = join(root, 'notes/a.md');
+    const before = readFileSync(note, 'utf8');
+    const due = runKb(['--kb', root, 'due'], { env: { KB_DB: note, COLUMNS: '1000' } });
+    expect(due.code).toBe(1);
+    expectOneLine(due.stderr);
+    expect(due.stderr).toBe(`kb: database ${note}: not a SQLite database, so not kb's (KB_DB names another file?); kb changed nothing in it: set KB_DB to a database file's path, or unset it\n`);
+    expect(due.stderr).not.toContain('mv ');
+    expect(readFileSync(note, 'utf8')).toBe(before);
+    expect(existsSync(`${note}-wal`)).toBe(false);
+  });
+
+  it("KB_DB naming another program's SQLite database: refused, nothing written into it (found as a user: kb added its tables and switched it to WAL)", () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'notes/a.md': '# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    const foreign = join(tempDir('kb-foreign-'), 'places.sqlite');
+    const other = new Database(foreign);
+    other.exec("CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO bookmarks (url) VALUES ('https://example.com')");
+    other.close();
+    const before = readFileSync(foreign);
+    for (const args of [['due'], ['scan'], ['doctor']]) {
+      const run = runKb(['--kb', root, ...args], { env: { KB_DB: foreign, COLUMNS: '1000' } });
+      expect(run.code).toBe(1);
+      expectOneLine(run.stderr);
+      expect(run.stderr).toBe(`kb: database ${foreign}: a SQLite database of another program (tables bookmarks), not kb's; kb changed nothing in it: set KB_DB to a new file's path, or unset it\n`);
+    }
+    expect(readFileSync(foreign).equals(before)).toBe(true);
+    expect(existsSync(`${foreign}-wal`)).toBe(false);
+    // A new file at KB_DB is kb's own: made and used as ever.
+    expect(runKb(['--kb', root, 'due'], { env: { KB_DB: join(tempDir('kb-db-new-'), 'kb.db') } }).code).toBe(0);
+  });
+
   it('inside kb review: the screen closes and the one line is left on the terminal', async () => {
     const kb = reviewKb();
     const dbPath = join(kb.root, '.kb/kb.db');

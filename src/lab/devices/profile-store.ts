@@ -1,7 +1,8 @@
 // Where calibrated profiles live: <user data folder>/devices/<name>.json, one file each,
 // written atomically so an interrupted save never leaves half a profile behind.
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolders } from '../../model/make-folders.ts';
 import { userDataDir } from '../../model/user-dirs.ts';
 import { type DeviceProfile, profileSchema } from './device-profile.ts';
 
@@ -54,7 +55,7 @@ export function listStoredProfiles(dir = profilesDir()): StoredProfile[] {
 }
 
 export function saveProfile(profile: DeviceProfile, dir = profilesDir()): string {
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   const path = join(dir, `${profile.name}.json`);
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(profile, null, 2)}\n`);
