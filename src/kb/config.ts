@@ -101,8 +101,11 @@ export function loadConfig(file: string | null): KbConfig {
     throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, 'cannot be read');
   }
   let value: unknown;
+  const json = text.replace(/^\uFEFF/, '');
+  // An empty file read "not valid JSON: Unexpected end of JSON input", saying nothing of what to do.
+  if (json.trim() === '') throw new ConfigError(`${file}: empty; write {} for the defaults (kb init writes every setting with its default)`, 'empty');
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    value = JSON.parse(json);
   } catch (error) {
     // JSON.parse quotes the text it stopped in, newlines and all: one line, as every kb error is.
     throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`, 'not valid JSON');

@@ -56,4 +56,8 @@ describe('kb.json', () => {
     // One line, though JSON.parse quotes the text with its newline (found as a user).
     expect(() => loadConfig(configFile('not json\n'))).toThrow(/^[^\n]*kb\.json: not valid JSON: [^\n]*$/);
   });
+
+  it('says what to write in an empty kb.json (it read "Unexpected end of JSON input")', () => {
+    for (const text of ['', '\n  \n', '\uFEFF']) expect(() => loadConfig(configFile(text))).toThrow(/kb\.json: empty; write \{\} for the defaults \(kb init writes every setting with its default\)$/);
+  });
 });
