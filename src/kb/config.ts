@@ -97,7 +97,10 @@ export function loadConfig(file: string | null): KbConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return defaultConfig;
+    // XDG_CONFIG_HOME naming a file read "cannot read: ENOTDIR: not a directory, open '…'".
+    if (code === 'ENOTDIR') throw new ConfigError(`${file}: cannot read: a file stands where its path needs a folder (XDG_CONFIG_HOME or the folder given names a file?)`, 'cannot be read');
     throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, 'cannot be read');
   }
   let value: unknown;

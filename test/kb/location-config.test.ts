@@ -57,6 +57,11 @@ describe('kb.json', () => {
     expect(() => loadConfig(configFile('not json\n'))).toThrow(/^[^\n]*kb\.json: not valid JSON: [^\n]*$/);
   });
 
+  it('says a file stands in the way when part of kb.json\'s path is a file (XDG_CONFIG_HOME naming a file)', () => {
+    const file = configFile('{}');
+    expect(() => loadConfig(join(file, 'kb', 'kb.json'))).toThrow(/kb\.json: cannot read: a file stands where its path needs a folder \(XDG_CONFIG_HOME or the folder given names a file\?\)$/);
+  });
+
   it('says what to write in an empty kb.json (it read "Unexpected end of JSON input")', () => {
     for (const text of ['', '\n  \n', '\uFEFF']) expect(() => loadConfig(configFile(text))).toThrow(/kb\.json: empty; write \{\} for the defaults \(kb init writes every setting with its default\)$/);
   });
