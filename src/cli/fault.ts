@@ -3,6 +3,7 @@
 // A mistake in the user's input is a UserError and says so itself; a fault of the machine (a
 // full disk, a read-only mount, a database another process holds) is explained here; anything
 // else is a bug in kb, said as such.
+import { sep } from 'node:path';
 import { describeFsFault, isFsFault } from '../kb/fs-fault.ts';
 import { describeSqliteFault } from '../store/sqlite-fault.ts';
 import { fittedToStderr } from './terminal-output.ts';
@@ -25,11 +26,23 @@ export function describeFault(error: unknown, rerun?: string): string {
 }
 
 function faultLine(error: unknown): string {
-  if (isFsFault(error)) return describeFsFault(error);
+  if (isFsFault(error)) return describeFsFault(error) + databaseFolderHint(error);
   const sqlite = describeSqliteFault(error, databasePath);
   if (sqlite !== null) return sqlite;
   const name = error instanceof Error ? error.name : 'error';
   return `internal error: ${name}: ${firstLine(error)}; this is a bug in kb: please report it with the trace (run again with KB_DEBUG=1)`;
+}
+
+/**
+ * Where the database's own folder cannot be made or written (a HOME kb may not write: "…/.local:
+ * permission denied"), the other way out: put the database elsewhere.
+ */
+function databaseFolderHint(error: NodeJS.ErrnoException): string {
+  const denied = error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS';
+  const path = error.path;
+  if (!denied || path === undefined || databasePath === null || process.env.KB_DB) return '';
+  const inItsWay = databasePath === path || databasePath.startsWith(path.endsWith(sep) ? path : `${path}${sep}`);
+  return inItsWay ? `; or give the database another place with KB_DB=FILE (by default it is ${databasePath})` : '';
 }
 
 function firstLine(error: unknown): string {

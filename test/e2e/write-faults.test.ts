@@ -211,6 +211,20 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     tmux = null;
   });
 
+  it('a HOME kb cannot write, on the bundled knowledge base: says where else the database can go (found by a probe)', () => {
+    const home = tempDir('kb-home-');
+    const script = `mount --bind ${home} ${home} && mount -o remount,ro,bind ${home} && exec '${process.execPath}' '${kbBin}' due`;
+    const result = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
+      encoding: 'utf8',
+      cwd: tempDir('kb-cwd-'),
+      env: { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', COLUMNS: '1000', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.startsWith(`kb: ${home}/.local: the file system is read-only; `)).toBe(true);
+    expect(result.stderr.endsWith(`(EROFS on mkdir); or give the database another place with KB_DB=FILE (by default it is ${home}/.local/share/kb/bundled.db)\n`)).toBe(true);
+    expect(result.stderr.split('\n')).toHaveLength(2);
+  });
+
   it('a database another process keeps locked past the busy timeout (SQLITE_BUSY), and KB_DEBUG=1 for the trace', () => {
     const kb = reviewKb();
     const dbPath = join(kb.root, '.kb/kb.db');
