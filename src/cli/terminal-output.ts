@@ -6,13 +6,12 @@ export { terminalColumns };
 
 /**
  * `text` with its long lines wrapped short of stdout's last column (80 columns when piped): a
- * report's lines use the whole width. A file path is never broken: one wider than the line runs
- * past it, where a terminal's own wrap keeps it one line to copy, and a script reading a pipe
- * finds it whole (`kb add … | cat` printed "…-bound-on-a-" and "gpu.md" on two lines).
+ * report's lines use the whole width. On a terminal a file path is never broken: one wider than
+ * the terminal runs past its edge, and the terminal's own wrap keeps it one line to copy.
  */
 export async function fittedToTerminal(text: string): Promise<string> {
   const { fitLines } = await import('../ui/text/fit-lines.ts');
-  return fitLines(text, (terminalColumns() ?? 80) - 1, { wholePaths: true });
+  return fitLines(text, (terminalColumns() ?? 80) - 1, { wholePaths: process.stdout.isTTY === true });
 }
 
 /**

@@ -75,13 +75,6 @@ describe('kb add', () => {
     expect(listed).toMatchObject({ queue: 'new', kind: 'note', path, front: 'What does TTFT measure?', lab: 'paged-kv' });
   });
 
-  it('prints a long note path whole to a pipe, where a script reads it (found as a user: it broke after "on-a-")', () => {
-    const root = personalKb();
-    const result = runKb(['add', 'Why is batch-1 decode memory-bandwidth bound on a GPU?', '--topic', 'performance', '--answer', 'x'], { cwd: root });
-    expect(result.code).toBe(0);
-    expect(result.stdout.split('\n')[0]).toBe('added note notes/performance/why-is-batch-1-decode-memory-bandwidth-bound-on-a-gpu.md');
-  });
-
   it("says when a new note waits behind today's new-card limit instead of claiming it is due (found as a user)", () => {
     // Three new cards and a limit of two: the note added fourth is not in today's queue.
     const root = personalKb({ 'kb.json': '{ "newPerDay": 2 }\n', 'notes/metrics/b.md': '# B?\n\nB.\n', 'notes/metrics/c.md': '# C?\n\nC.\n' });
