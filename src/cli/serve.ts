@@ -75,9 +75,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
   const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
-  const askedApiServers = flags.apiServerCount === undefined ? undefined : integerFlag('--api-server-count', flags.apiServerCount, 1, MAX_API_SERVERS);
   const { defaultApiServers, defaultServeThreads, serveEngineOptions } = await import('../serve/serve-engine-options.ts');
-  const { createEngine } = await import('../engine/index.ts');
+  const { createEngine, MAX_SHARED_THREADS } = await import('../engine/index.ts');
+  const askedApiServers = flags.apiServerCount === undefined ? undefined : integerFlag('--api-server-count', flags.apiServerCount, 1, MAX_SHARED_THREADS);
   let engine;
   try {
     const options = serveEngineOptions({ model: flags.model, weightsDir: flags.weights, backend: flags.backend, set: flags.set });
@@ -146,9 +146,6 @@ async function serve(flags: ServeFlags): Promise<void> {
   });
   process.exit(exitCode);
 }
-
-/** Most API server threads: the engine shares itself with at most 63 (src/engine/host/engine-clients.ts). */
-const MAX_API_SERVERS = 63;
 
 interface RunningServer {
   url: string;

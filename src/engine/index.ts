@@ -4,6 +4,7 @@
 
 // An engine: create it, submit requests, stream their tokens, read its statistics.
 export { connectEngine, createEngine, resolveModelConfig, type Engine } from './engine.ts';
+export { MAX_SHARED_THREADS } from './host/engine-clients.ts';
 export type { RequestHandle } from './request-stream.ts';
 // Where a worker thread's code is (kb serve's API server threads start from it as the engine's do).
 export { threadEntry } from './thread-entry.ts';

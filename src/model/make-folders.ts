@@ -3,14 +3,14 @@
 // never returns where mkdir says ENOENT under a folder that exists (KB_DB=/proc/x/kb.db: /proc
 // refuses new folders so): it makes the parent, sees it there, and tries the child again,
 // forever. kb hung at 100% CPU. Here each folder is made once, and its error is thrown.
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isDirectory } from './is-directory.ts';
 
 /** Makes `path` and any missing folders above it; an existing folder is fine. Throws mkdir's error (code, path) otherwise. */
 export function makeFolders(path: string): void {
   const missing: string[] = [];
-  for (let dir = path; !exists(dir); dir = dirname(dir)) {
+  for (let dir = path; !existsSync(dir); dir = dirname(dir)) {
     missing.push(dir);
     if (dirname(dir) === dir) break;
   }
@@ -22,14 +22,5 @@ export function makeFolders(path: string): void {
       // for. Anything else standing there (a link to nowhere) is mkdir's error to say.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !isDirectory(dir)) throw error;
     }
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -130,7 +130,7 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
 }
 
 /** This server's own registry, the engine's state read at each scrape. */
-export function localMetrics(engine: Engine, modelName: string): { requests: ServeMetrics; scrape(): Promise<MetricsText> } {
+function localMetrics(engine: Engine, modelName: string): { requests: ServeMetrics; scrape(): Promise<MetricsText> } {
   const requests = new ServeMetrics(modelName, engine.info.model.nCtx);
   return { requests, scrape: async () => requests.scrape(await engine.stats()) };
 }

@@ -10,10 +10,6 @@ export class WaitingCount {
     this.count = new Int32Array(buffer);
   }
 
-  get buffer(): SharedArrayBuffer | ArrayBuffer {
-    return this.count.buffer;
-  }
-
   /** Counts one more unless `limit` are waiting already; says whether it did. */
   tryAdd(limit: number): boolean {
     for (;;) {

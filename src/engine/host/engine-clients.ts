@@ -9,9 +9,9 @@ import type { FromWorker } from './worker-protocol.ts';
 
 /** Ids from here up belong to attached clients: 2^44 is far above any count of requests one thread submits. */
 const ATTACHED_BASE = 2 ** 44;
-/** Client slots for attached threads (slot 0 is the creator); 2^44 + 2^46 stays within exact doubles. */
-export const MAX_ATTACHED = 63;
-const SLOTS = MAX_ATTACHED + 1;
+/** Threads an engine can be shared with (engine.connectPort()): client slots besides the creator's 0; 2^44 + 2^46 stays within exact doubles. */
+export const MAX_SHARED_THREADS = 63;
+const SLOTS = MAX_SHARED_THREADS + 1;
 
 export interface EngineClientPort {
   post(message: FromWorker): void;
@@ -35,7 +35,7 @@ export class EngineClients {
 
   /** Adds a client; returns its slot, or throws when every slot has been used. */
   attach(port: MessagePort): number {
-    if (this.attached.length >= MAX_ATTACHED) throw new Error(`an engine can be shared with at most ${MAX_ATTACHED} threads`);
+    if (this.attached.length >= MAX_SHARED_THREADS) throw new Error(`an engine can be shared with at most ${MAX_SHARED_THREADS} threads`);
     this.attached.push({ port, open: new Set(), post: (message) => port.postMessage(message) });
     this.attachedCount++;
     return this.attached.length; // slots start at 1
