@@ -10,16 +10,27 @@
 // measured run: two versions of the model compared side by side, free of the machine's drift
 // between two runs of this script.
 //
+// Each measured run's steps are traced and checked against the profile's terms (what --compare
+// prints as "Step costs"): the median ratio says how much slower or faster the machine ran than
+// at calibration. --rescale then predicts each lab once more on the profile with every term
+// times that ratio (one figure taken from the measurement): what is left is the model's own
+// error, the machine's drift taken out. The goal is the first count, not this one.
+//
 // Profiles are per model: a lab on model M runs on the profile <prefix>-<M> (what
 // `kb lab calibrate --model M` saves by default). --calibrate runs the full sweep for every
 // model the labs use first (in this process, saved to the user's data folder). Prints one table per lab and, at the end, how many figures are within 15%.
 // On a shared machine, step times swing with the neighbours' load: the load average is
 // printed before and after, and figures taken under load are only indicative.
+import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { bundledRoot } from '../src/kb/location.ts';
 import { calibrate } from '../src/lab/calibrate/calibrate.ts';
 import { saveProfile } from '../src/lab/devices/profile-store.ts';
+import { findProfile } from '../src/lab/devices/resolve-device.ts';
+import { checkStepCosts, stepCostText } from '../src/lab/step-cost-check.ts';
+import { COST_TERMS } from '../src/engine/index.ts';
+import type { LabRunResult } from '../src/lab/run.ts';
 import { listLabs, loadLab } from '../src/lab/lab-files.ts';
 import { predictionRows, predictionText } from '../src/lab/prediction-check.ts';
 import { runLab } from '../src/lab/run.ts';
@@ -31,6 +42,7 @@ const { values: args } = parseArgs({
     calibrate: { type: 'boolean', default: false },
     labs: { type: 'string' },
     versus: { type: 'string' },
+    rescale: { type: 'boolean', default: false },
   },
 });
 
@@ -46,23 +58,44 @@ if (args.calibrate) {
 }
 const db = openDatabase(':memory:');
 const prefixes = args.versus ? [args.prefix, args.versus] : [args.prefix];
-const errors = prefixes.map((): number[] => []);
-const summary = prefixes.map((): string[] => []);
+const columns = args.rescale ? [...prefixes, 'rescaled'] : prefixes;
+const errors = columns.map((): number[] => []);
+const summary = columns.map((): string[] => []);
+const ratios: string[] = [];
 for (const name of names) {
   const lab = loadLab([bundledRoot()], name);
   const sims = [];
   for (const prefix of prefixes) sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${prefix}-${lab.settings.model}` }] }));
-  const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }] });
-  sims.forEach((sim, k) => {
+  const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }], traceSteps: true });
+  const profile = findProfile(`${args.prefix}-${lab.settings.model}`);
+  const check = profile ? checkStepCosts(profile, measured) : null;
+  if (check) {
+    process.stdout.write(`\n${stepCostText(check).join('\n')}\n`);
+    ratios.push(`${name.padEnd(18)} steps ${check.overall.ratio.toFixed(2)}x  (${check.byKind.map((k) => `${k.label} ${k.ratio.toFixed(2)}x`).join(', ')})`);
+  }
+  if (args.rescale && profile && check) {
+    const rescaled = `${args.prefix}-${lab.settings.model}-rescaled`;
+    const terms = Object.fromEntries(COST_TERMS.map(({ term }) => [term, profile.terms[term] * check.overall.ratio]));
+    // Saved only for this run: the sim finds devices by name in the data folder.
+    const saved = saveProfile({ ...profile, name: rescaled, terms: terms as typeof profile.terms, submitMs: (profile.submitMs ?? 0) * check.overall.ratio });
+    try {
+      sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: rescaled }] }));
+    } finally {
+      rmSync(saved);
+    }
+  }
+  sims.forEach((sim: LabRunResult, k) => {
     const rows = predictionRows(sim, measured);
-    process.stdout.write(`\n${prefixes.length > 1 ? `[${prefixes[k]}] ` : ''}${predictionText(sim, measured, rows)}`);
+    process.stdout.write(`\n${columns.length > 1 ? `[${columns[k]}] ` : ''}${predictionText(sim, measured, rows)}`);
     const labErrors = rows.flatMap((r) => (r.errorPct === null ? [] : [Math.abs(r.errorPct)]));
     errors[k].push(...labErrors);
     const median = [...labErrors].sort((a, b) => a - b)[labErrors.length >> 1] ?? NaN;
     summary[k].push(`${name.padEnd(18)} ${String(labErrors.filter((e) => e <= 15).length).padStart(3)}/${String(labErrors.length).padEnd(3)} within 15%  median ${median.toFixed(1)}%  worst ${Math.max(...labErrors).toFixed(1)}%`);
   });
 }
-prefixes.forEach((prefix, k) => {
-  console.log(`\n${prefixes.length > 1 ? `profiles ${prefix}-<model>:\n` : ''}${summary[k].join('\n')}\nall labs: ${errors[k].filter((e) => e <= 15).length} of ${errors[k].length} figures within 15%`);
+columns.forEach((column, k) => {
+  const title = column === 'rescaled' ? `profiles ${args.prefix}-<model>, every term times the lab's step ratio:\n` : `profiles ${column}-<model>:\n`;
+  console.log(`\n${columns.length > 1 ? title : ''}${summary[k].join('\n')}\nall labs: ${errors[k].filter((e) => e <= 15).length} of ${errors[k].length} figures within 15%`);
 });
+if (ratios.length > 0) console.log(`\nmeasured steps / ${args.prefix}-<model>'s terms (median):\n${ratios.join('\n')}`);
 console.log(`(load ${load()})`);

@@ -27,6 +27,8 @@ export interface PointHooks {
   signal?: AbortSignal;
   /** sim: the device to model when it is a profile rather than a built-in name. */
   simDevice?: DeviceSpec;
+  /** Keep each step's shape and time (report.runs[].steps): `--compare` checks the sim's step costs with them. */
+  traceSteps?: boolean;
   onProgress?(progress: Omit<LabProgress, 'point' | 'pointIndex' | 'points' | 'elapsedMs'>): void;
 }
 
@@ -167,7 +169,9 @@ function largest(values: readonly number[]): number {
 /** Runs one benchmark (warm-up + repeats) for one set of settings. */
 export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks = {}): Promise<PointRun> {
   try {
-    const report = await runBenchmark(benchmarkOptions(settings, hooks.signal, hooks.simDevice), (p) =>
+    const options = benchmarkOptions(settings, hooks.signal, hooks.simDevice);
+    if (hooks.traceSteps) options.engine.traceSteps = true;
+    const report = await runBenchmark(options, (p) =>
       hooks.onProgress?.({ phase: p.phase, run: p.run, runs: p.runs, requestsDone: p.finished, requestsTotal: p.total }),
     );
     // Stopped before any request finished (or failed): nothing was measured, as when stopped

@@ -73,7 +73,7 @@ export function foreignDeviceNote(device: string, profile: DeviceProfile | null,
   );
 }
 
-export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[], deviceNote: string | null = null): string {
+export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[], deviceNote: string | null = null, stepCostLines: readonly string[] = []): string {
   const labelWidth = Math.max(...HEADLINE_METRICS.map(({ label, unit }) => `${label} (${unit})`.length));
   const lines = [
     `=== ${sim.lab}: sim prediction vs measured run ===`,
@@ -105,6 +105,7 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
   }
   // One line each: printed, they are wrapped to the terminal.
   if (deviceNote !== null) lines.push(deviceNote);
+  lines.push(...stepCostLines);
   if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');
   lines.push(`Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
   return `${lines.join('\n')}\n`;

@@ -27,6 +27,8 @@ export interface RunLabOptions {
   onProgress?(progress: LabProgress): void;
   /** Run the workload against this server (--endpoint) instead of the bundled engine. */
   endpoint?: EndpointSession;
+  /** Keep each engine step's shape and time in the points' reports (not stored): what `--compare` checks the sim's step costs against. */
+  traceSteps?: boolean;
 }
 
 /** Where a run's requests went, when not to the bundled engine. */
@@ -186,6 +188,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       run = await runPoint(point.settings, {
         signal,
         simDevice: simDevices[pointIndex],
+        traceSteps: options.traceSteps,
         onProgress: (p) =>
           options.onProgress?.({ ...p, point: point.label, ...sweepKey, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
@@ -366,11 +369,11 @@ export function labRunJson(result: LabRunResult): unknown {
   };
 }
 
-/** A report without its per-request timelines: they are for --json, too big to keep for every run. */
+/** A report without its per-request timelines (they are for --json) and traced steps: too big to keep for every run. */
 function withoutTimelines(report: unknown): unknown {
   const runs = (report as { runs?: unknown } | null)?.runs;
   if (!Array.isArray(runs)) return report;
-  return { ...(report as object), runs: runs.map((run: object) => ({ ...run, timelines: undefined })) };
+  return { ...(report as object), runs: runs.map((run: object) => ({ ...run, timelines: undefined, steps: undefined })) };
 }
 
 /** "engine.prefillMaxBatch=256 workload.requests=32": how a run differs from its lab file. */

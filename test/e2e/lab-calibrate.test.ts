@@ -52,7 +52,12 @@ describe('kb lab calibrate', () => {
     const held = ['--set', 'workload.requests=24', '--set', 'workload.promptTokens=40', '--set', 'workload.outputTokens=12', '--set', 'engine.prefillMaxBatch=6'];
     const compared = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=ci-tiny', ...held, '--compare', 'cpu', '--json'], { env, timeoutMs: SLOW });
     expect(compared.code, compared.stderr).toBe(0);
-    const json = JSON.parse(compared.stdout) as { predicted: { backend: string; id: number }; measured: { backend: string; id: number }; comparison: Row[] };
+    const json = JSON.parse(compared.stdout) as {
+      predicted: { backend: string; id: number };
+      measured: { backend: string; id: number };
+      comparison: Row[];
+      stepCosts: { profile: string; overall: { steps: number; ratio: number }; byKind: Array<{ label: string }> };
+    };
     expect(json.predicted.backend).toBe('sim');
     expect(json.measured.backend).toBe('cpu');
     expect(json.measured.id).toBe(json.predicted.id + 1);
@@ -65,6 +70,12 @@ describe('kb lab calibrate', () => {
       expect(row.predicted! / row.measured!, metric).toBeGreaterThan(1 / 4);
       expect(row.predicted! / row.measured!, metric).toBeLessThan(4);
     }
+    // The measured run's own steps against the profile's terms: a ratio, over the steps it traced.
+    expect(json.stepCosts.profile).toBe('ci-tiny');
+    expect(json.stepCosts.overall.steps).toBeGreaterThanOrEqual(5);
+    expect(json.stepCosts.overall.ratio).toBeGreaterThan(1 / 4);
+    expect(json.stepCosts.overall.ratio).toBeLessThan(4);
+    expect(json.stepCosts.byKind.map((k) => k.label)).toContain('decode');
 
     // COLUMNS: no line of the comparison wrapped (a pipe takes $COLUMNS), so its sentences are matched whole.
     const text = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=ci-tiny', ...held, '--compare', 'cpu'], { env: { ...env, COLUMNS: '400' }, timeoutMs: SLOW });
@@ -75,6 +86,7 @@ describe('kb lab calibrate', () => {
     expect(text.stdout).toContain('TTFT p99 and queue wait p99 here come from 24 requests: under 100');
     // A profile calibrated on the backend it is checked against: no word on comparing two machines.
     expect(text.stdout).not.toContain('compare two machines');
+    expect(text.stdout).toMatch(/Step costs: the measured run's \d+ steps took [\d.]+x the time ci-tiny's terms give for the same shapes \(median; decode [\d.]+x over \d+/);
   });
 
   it('refuses bad flags with one line and saves nothing', () => {

@@ -59,7 +59,7 @@ export function register(program: Command): void {
     .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
     .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
     .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins')
-    .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error; both runs are stored')
+    .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error, then the measured steps against the profile\'s terms (the machine slower than at calibration, or a term missing); both runs are stored')
     .option('--json', 'print the run as JSON (the report, the metrics, every check and the verdict: reproduced, not reproduced, incomplete, or no expectations for a lab that states none; README, Labs and the engine)')
     .addHelpText('after', helpTable('Settable keys (--set key=value):', settingRows().map(({ key, description }) => ({ term: key, description }))))
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
@@ -157,9 +157,9 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     process.on('SIGINT', onSigint);
     process.on('SIGTERM', onSigint);
     const progress = textProgress(process.stderr);
-    const execute = async (runOverrides: SettingOverride[]): Promise<LabRunResult> => {
+    const execute = async (runOverrides: SettingOverride[], traceSteps = false): Promise<LabRunResult> => {
       try {
-        return await runLab({ db: kb.db, lab, overrides: runOverrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), ...(endpoint ? { endpoint } : {}) });
+        return await runLab({ db: kb.db, lab, overrides: runOverrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), traceSteps, ...(endpoint ? { endpoint } : {}) });
       } catch (error) {
         progress.done();
         // The database refusing the run's rows (a full disk under it, a lock held past the busy
@@ -179,7 +179,8 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     try {
       result = await execute(overrides);
       // The measured run takes every --set but the sim's device (it would be stored, meaning nothing).
-      if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }]);
+      // Its steps are traced: the sim's step costs are checked against them.
+      if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }], true);
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigint);
@@ -188,10 +189,14 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     if (measured !== null) {
       const { foreignDeviceNote, predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
       const { findProfile } = await import('../../lab/devices/resolve-device.ts');
+      const { checkStepCosts, stepCostText } = await import('../../lab/step-cost-check.ts');
       const rows = predictionRows(result, measured);
-      const deviceNote = foreignDeviceNote(result.settings.device, findProfile(result.settings.device), measured.backend, result.settings.model);
-      if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows }, null, 2)}\n`);
-      else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows, deviceNote)));
+      const profile = findProfile(result.settings.device);
+      const deviceNote = foreignDeviceNote(result.settings.device, profile, measured.backend, result.settings.model);
+      // Only a profile of this backend says something about this machine's steps.
+      const stepCosts = profile !== null && deviceNote === null ? checkStepCosts(profile, measured) : null;
+      if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows, stepCosts }, null, 2)}\n`);
+      else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows, deviceNote, stepCosts ? stepCostText(stepCosts) : [])));
       if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;
       return;
     }

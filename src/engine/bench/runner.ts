@@ -11,6 +11,8 @@ import type { EngineInfo } from '../host/engine-host.ts';
 import type { UsagePoint } from '../metrics/usage-series.ts';
 import { type MetricsSummary, type Slo, summarize } from '../metrics/summary.ts';
 import type { RequestTimeline } from '../metrics/timeline.ts';
+import { stepTimes } from '../metrics/step-trace.ts';
+import type { StepShape } from '../backend/sim/step-shape.ts';
 import { type WorkloadRequest, type WorkloadSpec, generateWorkload } from './workload.ts';
 
 export interface BenchmarkOptions {
@@ -86,6 +88,11 @@ export interface RunReport {
   /** Running sequences and KV usage over the run, at most MAX_USAGE_POINTS points. */
   usage: UsageSample[];
   timelines: RequestTimeline[];
+  /**
+   * With the engine's traceSteps: each step of the run that another followed at once, its
+   * shape and time (what a sim profile's cost terms are checked against).
+   */
+  steps?: { shape: StepShape; ms: number }[];
 }
 
 export interface BenchmarkReport {
@@ -145,6 +152,7 @@ export async function runBenchmark(
         ...runStats(engine.info, before, after),
         usage: usageSamples(after.usage, outcome.start, engine.info.blockSize),
         timelines: outcome.timelines,
+        ...(after.steps ? { steps: stepTimes(after.steps) } : {}),
       });
     }
     if (runs.length === 0) throw new BenchmarkAborted();
@@ -214,7 +222,7 @@ function usageSamples(points: readonly UsagePoint[], start: number, blockSize: n
   }));
 }
 
-function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Omit<RunReport, 'metrics' | 'usage' | 'timelines'> {
+function runStats(info: EngineInfo, before: EngineStats, after: EngineStats): Omit<RunReport, 'metrics' | 'usage' | 'timelines' | 'steps'> {
   const s0 = before.scheduler;
   const s1 = after.scheduler;
   const steps = s1.steps - s0.steps;
