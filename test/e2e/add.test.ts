@@ -75,6 +75,21 @@ describe('kb add', () => {
     expect(listed).toMatchObject({ queue: 'new', kind: 'note', path, front: 'What does TTFT measure?', lab: 'paged-kv' });
   });
 
+  it('prints a long note path whole to a pipe, where a script reads it and a user copies it (found as a user: it broke after "on-a-")', () => {
+    const root = personalKb();
+    const question = 'Why is batch-1 decode memory-bandwidth bound on a GPU?';
+    const path = 'notes/performance/why-is-batch-1-decode-memory-bandwidth-bound-on-a-gpu.md';
+    const inside = runKb(['add', question, '--topic', 'performance', '--answer', 'x'], { cwd: root });
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(inside.stdout.split('\n')[0]).toBe(`added note ${path}`);
+    // From elsewhere the path is absolute, and wider still: whole, on a line of its own.
+    const elsewhere = runKb(['--kb', root, 'add', `${question} Really?`, '--topic', 'performance', '--answer', 'x']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout.split('\n').slice(0, 2)).toEqual(['added note', join(root, path.replace('.md', '-really.md'))]);
+    // The lines that are prose still fit 80 columns.
+    for (const run of [inside, elsewhere]) expect(run.stdout.split('\n').slice(1).filter((line) => line.length > 80 && !line.startsWith('/'))).toEqual([]);
+  });
+
   it("says when a new note waits behind today's new-card limit instead of claiming it is due (found as a user)", () => {
     // Three new cards and a limit of two: the note added fourth is not in today's queue.
     const root = personalKb({ 'kb.json': '{ "newPerDay": 2 }\n', 'notes/metrics/b.md': '# B?\n\nB.\n', 'notes/metrics/c.md': '# C?\n\nC.\n' });
