@@ -25,6 +25,9 @@ interface AddFlags {
 
 const READ_ONLY = 'the bundled knowledge base is read-only; make your own with kb init DIR, then kb --kb DIR add … (or run kb add inside DIR)';
 const NO_ANSWER = 'no answer given: use --answer TEXT, --answer - (stdin) or --edit ($EDITOR)';
+// The editor takes over kb's terminal: with stdin or stdout elsewhere (a pipe, /dev/null, a
+// script), vi was started anyway, reading keys from the pipe or drawing into it.
+const EDIT_NEEDS_TERMINAL = '--edit needs a terminal for the editor (stdin or stdout is no TTY); nothing was added: give the answer with --answer TEXT, or --answer - to read it from stdin';
 
 export function register(program: Command): void {
   program
@@ -37,7 +40,7 @@ export function register(program: Command): void {
     .option('--lab <name>', 'link the card to a lab of this knowledge base (a file in lab/)')
     .option('--deck <name>', 'add a card to cards/<name>.md instead of a note (the deck is created when missing)')
     .option('--answer <text>', 'the answer (Markdown); - reads it from stdin')
-    .option('--edit', 'write the answer in $VISUAL / $EDITOR, opened at the answer; an empty answer adds nothing')
+    .option('--edit', 'write the answer in $VISUAL / $EDITOR, opened at the answer; an empty answer adds nothing; needs a terminal (exit 2 without one)')
     .option('--json', 'print {path, id, kind, line, scan} as JSON')
     .addHelpText(
       'after',
@@ -58,7 +61,8 @@ created and next_review today, review_count 0, difficulty, mastery_level 0.0, ta
 id; the question as its H1 and a "## Answer" section. An existing file is never
 overwritten, and a topic in a folder kb never reads (a vault's templates or daily notes
 folder, node_modules) is refused. --edit with an answer left empty (or an editor that fails, or one left
-with Ctrl-C: exit 130) adds nothing.
+with Ctrl-C: exit 130) adds nothing. --edit needs a terminal: with stdin or stdout a
+pipe it is refused (exit 2) before anything is written; use --answer there.
 A note written whose scan then fails (a full disk under the database) stays, with what
 you typed; kb says so, and kb scan reads it in.
 Text that kb would read back differently (a # or ## heading inside an answer, which
@@ -74,6 +78,7 @@ knowledge base is read-only: make your own with kb init DIR.`),
       const question = words.join(' ');
       if (question.trim() === '') throw new UserError('the question is empty: kb add "What is TTFT?" --answer …');
       if (flags.answer === undefined && !flags.edit) throw new UserError(NO_ANSWER);
+      if (flags.edit && (!process.stdin.isTTY || !process.stdout.isTTY)) throw new UserError(EDIT_NEEDS_TERMINAL, ExitCode.noTerminal);
       if (flags.deck !== undefined) {
         const noteOnly = (['topic', 'tags', 'difficulty'] as const).filter((name) => command.getOptionValueSource(name) === 'cli');
         if (noteOnly.length > 0) throw new UserError(`--${noteOnly[0]} is for notes; a card in a deck takes its tags from the deck's frontmatter`);

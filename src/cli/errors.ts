@@ -7,7 +7,7 @@ export const ExitCode = {
   ok: 0,
   /** A user error: a bad flag or value, an unknown tag, deck, card or lab, a file with errors. */
   userError: 1,
-  /** An interactive command (kb review, kb quiz) was started without a terminal. */
+  /** An interactive command (kb review, kb quiz, kb add --edit) was started without a terminal. */
   noTerminal: 2,
   /** Interrupted by Ctrl-C (128 + SIGINT, as shells report it); what was done is kept. */
   interrupted: 130,
@@ -19,7 +19,8 @@ export const EXIT_CODES_HELP = `Exit codes:
        any lab verdict, output cut short by | head)
   1    user error: a bad flag or value, an unknown tag, deck, card or lab,
        files with errors, a machine fault (full or read-only disk, locked db)
-  2    kb review or kb quiz without a terminal (kb due, kb rate, kb quiz --json)
+  2    kb review, kb quiz or kb add --edit without a terminal (kb due,
+       kb rate, kb quiz --json, kb add --answer)
   130  interrupted by Ctrl-C (a lab run or calibration also by SIGTERM);
        ratings and lab runs already made are kept`;
 

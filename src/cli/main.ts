@@ -33,7 +33,7 @@ const program = new Command('kb')
   .description('Spaced-repetition knowledge base and quiz for LLM inference, with runnable labs')
   .version(packageJson.version, '-V, --version', 'print the version of kb')
   .option('--kb <dir>', 'knowledge base folder (default: $KB_DIR, the nearest one up from here, else the bundled one)')
-  .addHelpText('after', helpText(`\n${EXIT_CODES_HELP}\n\nErrors are one line; KB_DEBUG=1 adds the stack trace. Output fits the terminal (piped: 80 columns, or $COLUMNS).`))
+  .addHelpText('after', helpText(`\n${EXIT_CODES_HELP}\n\nErrors are one line; KB_DEBUG=1 adds the stack trace. Output fits the terminal (piped: 80 columns, or $COLUMNS); a file path or URL is never broken, even where it runs past.`))
   // Before the commands are registered: each one copies its parent's help settings when made.
   .configureHelp(helpLayout)
   // Help's option and command lists take the same width as the rest of kb's output ($COLUMNS when piped).

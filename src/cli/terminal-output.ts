@@ -6,12 +6,14 @@ export { terminalColumns };
 
 /**
  * `text` with its long lines wrapped short of stdout's last column (80 columns when piped): a
- * report's lines use the whole width. On a terminal a file path is never broken: one wider than
- * the terminal runs past its edge, and the terminal's own wrap keeps it one line to copy.
+ * report's lines use the whole width. A file path or URL is never broken, on a terminal or
+ * through a pipe: one wider than the line stands whole on a line of its own and runs past it.
+ * A terminal's own wrap keeps it one line to copy; a pipe's reader gets it whole (`kb add … |
+ * cat` printed "…-bound-on-a-" and "gpu.md" on two lines, which copied as two).
  */
 export async function fittedToTerminal(text: string): Promise<string> {
   const { fitLines } = await import('../ui/text/fit-lines.ts');
-  return fitLines(text, (terminalColumns() ?? 80) - 1, { wholePaths: process.stdout.isTTY === true });
+  return fitLines(text, (terminalColumns() ?? 80) - 1, { wholePaths: true });
 }
 
 /**

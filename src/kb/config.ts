@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { DEFAULT_ID_KEY, RESERVED_NOTE_KEYS } from './card-meta.ts';
+import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { NEW_CARD_ORDERS } from '../srs/new-card-order.ts';
 import { LEARNING_STEP } from '../srs/review-settings.ts';
 
@@ -99,9 +100,14 @@ export function loadConfig(file: string | null): KbConfig {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return defaultConfig;
-    // XDG_CONFIG_HOME naming a file read "cannot read: ENOTDIR: not a directory, open '…'".
-    if (code === 'ENOTDIR') throw new ConfigError(`${file}: cannot read: a file stands where its path needs a folder (XDG_CONFIG_HOME or the folder given names a file?)`, 'cannot be read');
-    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, 'cannot be read');
+    if (!isFsFault(error)) throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`, 'cannot be read');
+    // Said as kb says every file-system fault (ENOTDIR read "cannot read: ENOTDIR: not a
+    // directory, open '…'"), the file named once: the fault's own path is this file.
+    const { code: fault, syscall } = error;
+    // A file in kb.json's path: only the bundled knowledge base's kb.json, under the user's
+    // config folder, can meet one (--kb and KB_DIR naming a file are refused before this).
+    const hint = fault === 'ENOTDIR' ? '; is XDG_CONFIG_HOME (by default ~/.config) or its kb folder a file?' : '';
+    throw new ConfigError(`${file}: cannot read: ${describeFsFault({ code: fault, syscall })}${hint}`, 'cannot be read');
   }
   let value: unknown;
   const json = text.replace(/^\uFEFF/, '');

@@ -4,7 +4,7 @@ import stringWidth from 'string-width';
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric, isSweepShapeMetric } from './metrics.ts';
 import { labelList } from './checks.ts';
-import { formatSettingValue, getSetting, serverOwnedKey, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
+import { formatSettingValue, getSetting, reportedSettings, serverOwnedKey, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 import type { StoredCheck } from './run.ts';
 import { localMinuteLabel } from '../srs/study-day.ts';
 import { meaningLines, sweepFigures, sweepSentences, sweptPointsText, sweepWordRows, type SweptRun } from './sweep-summary.ts';
@@ -345,11 +345,18 @@ export function storedRunJson(run: LabRunRow): Record<string, unknown> {
     device: run.device,
     endpoint: stored.endpoint ?? null,
     verdict: storedVerdictJson(run.result),
-    settings: stored.settings ?? null,
+    settings: reportedSettings(stored.settings ?? null, Boolean(stored.endpoint)),
     changed: Object.fromEntries((stored.changed ?? []).map(({ key, value }) => [key, value])),
     sweep: stored.sweep ?? null,
-    result: run.result,
+    result: withReportedPointSettings(run.result, Boolean(stored.endpoint)),
   };
+}
+
+/** A stored result with each sweep point's settings as reportedSettings gives them. */
+function withReportedPointSettings(result: unknown, endpoint: boolean): unknown {
+  const points = (result as { points?: unknown } | null)?.points;
+  if (!Array.isArray(points)) return result;
+  return { ...(result as object), points: points.map((point: unknown) => (point !== null && typeof point === 'object' && 'settings' in point ? { ...point, settings: reportedSettings(point.settings, endpoint) } : point)) };
 }
 
 export function historyJson(name: string | null, runs: readonly LabRunRow[]): unknown {

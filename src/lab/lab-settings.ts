@@ -168,6 +168,18 @@ export function serverOwnedKey(key: string): boolean {
   return key.startsWith('engine.') || key === 'backend' || key === 'device' || key === 'profile' || key === 'model';
 }
 
+/**
+ * Settings as a run's --json gives them: `device` (the GPU the sim models) only where the sim
+ * ran. On cpu or webgpu, or against a server, it is the default that nothing read, and
+ * `settings.device: "A100-40GB"` beside `backend: "cpu"` said the run was modelled on one.
+ * `settings` is a stored run's as it was kept (older kb versions' included), or null.
+ */
+export function reportedSettings(settings: unknown, endpoint: boolean): unknown {
+  if (settings === null || typeof settings !== 'object') return settings;
+  const { device, ...rest } = settings as { backend?: unknown; device?: unknown };
+  return !endpoint && rest.backend === 'sim' ? settings : rest;
+}
+
 /** "integer 1..4096", "continuous | static": what a key accepts, for error messages and help. */
 export function describeRange(spec: SettingSpec): string {
   switch (spec.kind) {

@@ -14,7 +14,7 @@ import type { Lab } from './lab-file.ts';
 import type { LabProgress } from './progress.ts';
 import { labSettings, selectPoints } from './plan.ts';
 import { resolveSimDevice } from './devices/resolve-device.ts';
-import { applyOverrides, diffSettings, formatSettingValue, type LabSettings, type SettingOverride } from './lab-settings.ts';
+import { applyOverrides, diffSettings, formatSettingValue, reportedSettings, type LabSettings, type SettingOverride } from './lab-settings.ts';
 
 export interface RunLabOptions {
   db: KbDatabase;
@@ -359,10 +359,10 @@ export function labRunJson(result: LabRunResult): unknown {
     backend: result.backend,
     device: result.device,
     endpoint: result.endpoint,
-    settings: result.settings,
+    settings: reportedSettings(result.settings, result.endpoint !== null),
     changed: Object.fromEntries(result.changed.map(({ key, value }) => [key, value])),
     sweep: result.sweep,
-    points: result.points.map(({ label, settings, metrics, report, partial }) => ({ label, partial, settings, metrics, report })),
+    points: result.points.map(({ label, settings, metrics, report, partial }) => ({ label, partial, settings: reportedSettings(settings, result.endpoint !== null), metrics, report })),
     sweepMetrics: result.sweepMetrics,
     chart: result.chart,
     checks: result.checks.map(checkJson),

@@ -11,6 +11,7 @@ const typeByStatus: Record<number, string> = {
   404: 'NotFoundError',
   405: 'MethodNotAllowedError',
   413: 'BadRequestError',
+  415: 'UnsupportedMediaTypeError',
   429: 'TooManyRequestsError',
   500: 'InternalServerError',
   503: 'ServiceUnavailableError',

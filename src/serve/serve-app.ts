@@ -7,6 +7,7 @@ import { ApiError, errorBody } from './api-error.ts';
 import { registerCompletionRoutes } from './completion-routes.ts';
 import type { Generation } from './generation.ts';
 import { registerInfoRoutes } from './info-routes.ts';
+import { decodedRequestBody } from './request-encoding.ts';
 import type { ServeContext } from './serve-context.ts';
 import { type MetricsText, type RequestMetrics, ServeMetrics } from './serve-metrics.ts';
 import { WaitingCount } from './waiting-count.ts';
@@ -68,6 +69,10 @@ export function createServeApp(options: ServeAppOptions): ServeApp {
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, json);
+  // A body sent gzip- or deflate-compressed is decoded first, within the same body limit.
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  app.addHook('preParsing', async (request, _reply, payload) =>
+    request.method === 'GET' || request.method === 'HEAD' ? payload : decodedRequestBody(request.headers['content-encoding'], payload, bodyLimit));
 
   if (options.accessLog) {
     const log = options.accessLog;

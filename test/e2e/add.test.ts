@@ -5,7 +5,7 @@ import { chmodSync, closeSync, existsSync, openSync, readdirSync, readFileSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
-import { kbBin, kbEnv, repoRoot, runKb, tempDir, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, kbEnv, repoRoot, runKb, runKbAtTerminal, tempDir, terminalCommand, withBundledLabs, writeKb } from '../helpers/kb-cli.ts';
 
 interface DueJson {
   cards: Array<{ id: string; queue: string; kind: string; path: string; line: number; front: string; lab: string | null }>;
@@ -73,6 +73,21 @@ describe('kb add', () => {
 
     const listed = due(root).cards.find((card) => card.id === id);
     expect(listed).toMatchObject({ queue: 'new', kind: 'note', path, front: 'What does TTFT measure?', lab: 'paged-kv' });
+  });
+
+  it('prints a long note path whole to a pipe, where a script reads it and a user copies it (found as a user: it broke after "on-a-")', () => {
+    const root = personalKb();
+    const question = 'Why is batch-1 decode memory-bandwidth bound on a GPU?';
+    const path = 'notes/performance/why-is-batch-1-decode-memory-bandwidth-bound-on-a-gpu.md';
+    const inside = runKb(['add', question, '--topic', 'performance', '--answer', 'x'], { cwd: root });
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(inside.stdout.split('\n')[0]).toBe(`added note ${path}`);
+    // From elsewhere the path is absolute, and wider still: whole, on a line of its own.
+    const elsewhere = runKb(['--kb', root, 'add', `${question} Really?`, '--topic', 'performance', '--answer', 'x']);
+    expect(elsewhere.code, elsewhere.stderr).toBe(0);
+    expect(elsewhere.stdout.split('\n').slice(0, 2)).toEqual(['added note', join(root, path.replace('.md', '-really.md'))]);
+    // The lines that are prose still fit 80 columns.
+    for (const run of [inside, elsewhere]) expect(run.stdout.split('\n').slice(1).filter((line) => line.length > 80 && !line.startsWith('/'))).toEqual([]);
   });
 
   it("says when a new note waits behind today's new-card limit instead of claiming it is due (found as a user)", () => {
@@ -192,7 +207,7 @@ describe('kb add', () => {
   it('opens $EDITOR at the answer with --edit and keeps what was written there', () => {
     const root = personalKb({ 'cards/serving.md': DECK_CRLF });
     const writer = editor(`printf 'Written in the editor.\\r\\n' >> "$f"`);
-    const note = runKb(['--kb', root, 'add', 'What is goodput?', '--edit'], { env: { EDITOR: writer.path, VISUAL: '' } });
+    const note = runKbAtTerminal(['--kb', root, 'add', 'What is goodput?', '--edit'], { env: { EDITOR: writer.path, VISUAL: '' } });
     expect(note.code).toBe(0);
     const path = join(root, 'notes/inbox/what-is-goodput.md');
     const [lineArg, fileArg] = readFileSync(writer.argsFile, 'utf8').trim().split('\n');
@@ -202,7 +217,7 @@ describe('kb add', () => {
     expect(lines[Number(lineArg.slice(1)) - 3]).toBe('## Answer');
     expect(parseKnowledgeFile('notes/inbox/what-is-goodput.md', lines.join('\n')).cards[0].back).toBe('Written in the editor.');
 
-    const card = runKb(['--kb', root, 'add', 'What is the draft model?', '--deck', 'serving', '--edit'], { env: { EDITOR: writer.path, VISUAL: '' } });
+    const card = runKbAtTerminal(['--kb', root, 'add', 'What is the draft model?', '--deck', 'serving', '--edit'], { env: { EDITOR: writer.path, VISUAL: '' } });
     expect(card.code).toBe(0);
     expect(readFileSync(writer.argsFile, 'utf8').split('\n')[0]).toBe('+11');
     const deck = readFileSync(join(root, 'cards/serving.md'), 'utf8');
@@ -212,7 +227,7 @@ describe('kb add', () => {
     // An editor kb does not know to take +LINE (a script, gedit) gets the file alone: "+14" was
     // a second file to it (VS Code opened an empty one).
     const script = editor(`printf 'Written in the editor.\\n' >> "$f"`, 'my-editor.sh');
-    const plain = runKb(['--kb', root, 'add', 'What is prefill?', '--edit'], { env: { EDITOR: script.path, VISUAL: '' } });
+    const plain = runKbAtTerminal(['--kb', root, 'add', 'What is prefill?', '--edit'], { env: { EDITOR: script.path, VISUAL: '' } });
     expect(plain.code).toBe(0);
     expect(readFileSync(script.argsFile, 'utf8')).toBe(`${join(root, 'notes/inbox/what-is-prefill.md')}\n`);
   });
@@ -220,22 +235,42 @@ describe('kb add', () => {
   it('adds nothing when the answer is left empty in the editor, or the editor fails', () => {
     const root = personalKb({ 'cards/serving.md': DECK_CRLF });
     const leaves = editor('true');
-    const note = runKb(['--kb', root, 'add', 'What is goodput?', '--edit'], { env: { EDITOR: leaves.path, VISUAL: '' } });
+    const note = runKbAtTerminal(['--kb', root, 'add', 'What is goodput?', '--edit'], { env: { EDITOR: leaves.path, VISUAL: '' } });
     expect(note.code).toBe(1);
     expect(note.stderr).toBe('kb: nothing added: the answer was left empty\n');
     expect(existsSync(join(root, 'notes/inbox/what-is-goodput.md'))).toBe(false);
 
-    const card = runKb(['--kb', root, 'add', 'Q?', '--deck', 'serving', '--edit'], { env: { EDITOR: leaves.path, VISUAL: '' } });
+    const card = runKbAtTerminal(['--kb', root, 'add', 'Q?', '--deck', 'serving', '--edit'], { env: { EDITOR: leaves.path, VISUAL: '' } });
     expect(card.code).toBe(1);
     expect(card.stderr).toContain('nothing added');
     expect(readFileSync(join(root, 'cards/serving.md'), 'utf8')).toBe(DECK_CRLF);
 
     const fails = editor('exit 3');
-    const failed = runKb(['--kb', root, 'add', 'Q?', '--edit'], { env: { EDITOR: fails.path, VISUAL: '' } });
+    const failed = runKbAtTerminal(['--kb', root, 'add', 'Q?', '--edit'], { env: { EDITOR: fails.path, VISUAL: '' } });
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/nothing added: the editor .* exited with 3/);
     expect(readdirSync(join(root, 'notes/inbox'))).toEqual([]);
     expect(due(root).cards.map((c) => c.front).sort()).toEqual(['An older note', 'What is speculative decoding?']);
+  });
+
+  it('refuses --edit without a terminal, before anything is written: vi was started on a pipe (found as a user)', () => {
+    const root = personalKb();
+    const ran = join(tempDir('kb-editor-'), 'ran');
+    const started = editor(`touch '${ran}'`);
+    // stdin and stdout pipes (runKb), as in `kb add "Q?" --edit < /dev/null | cat`; then stdin a terminal, stdout a file.
+    const piped = runKb(['--kb', root, 'add', 'What is goodput?', '--topic', 'metrics', '--edit'], { env: { EDITOR: started.path, VISUAL: '' } });
+    const outFile = join(tempDir('kb-out-'), 'out');
+    const command = `${[process.execPath, kbBin, '--kb', root, 'add', 'What is goodput?', '--topic', 'metrics', '--edit'].map((w) => `'${w}'`).join(' ')} > '${outFile}'`;
+    const toFile = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...kbEnv(tempDir('kb-home-')), EDITOR: started.path, VISUAL: '' } });
+    for (const run of [piped, { code: toFile.status, stderr: toFile.stdout.replaceAll('\r\n', '\n'), stdout: readFileSync(outFile, 'utf8') }]) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe('kb: --edit needs a terminal for the editor (stdin or stdout is no TTY); nothing was added: give the answer with --answer TEXT, or --answer - to read it from stdin\n');
+      expect(run.stdout).toBe('');
+    }
+    expect(existsSync(ran)).toBe(false);
+    expect(existsSync(join(root, 'notes/metrics/what-is-goodput.md'))).toBe(false);
+    expect(readdirSync(join(root, 'notes'))).toEqual(['metrics']);
+    expect(readdirSync(join(root, 'notes/metrics'))).toEqual(['old.md']);
   });
 
   it('adds nothing when Ctrl-C ends the editor (the terminal signals kb\'s whole process group)', async () => {
@@ -246,18 +281,18 @@ describe('kb add', () => {
     const started = join(dir, 'started');
     const waits = editor(`touch '${started}'\nsleep 30`);
     const home = tempDir('kb-home-');
-    const child = spawn(process.execPath, [kbBin, '--kb', root, 'add', 'What is goodput?', '--edit'], {
+    // On a terminal of its own (--edit needs one), where Ctrl-C typed at it is a SIGINT to its foreground job.
+    const stderrFile = join(dir, 'stderr');
+    const child = spawn('script', terminalCommand([process.execPath, kbBin, '--kb', root, 'add', 'What is goodput?', '--edit'], stderrFile), {
       env: { ...kbEnv(home), EDITOR: waits.path, VISUAL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // a process group of its own, as a terminal's foreground job
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const code = new Promise<number | null>((resolve) => child.on('close', (exit) => resolve(exit)));
     for (let i = 0; i < 300 && !existsSync(started); i++) await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(started)).toBe(true);
-    process.kill(-child.pid!, 'SIGINT');
+    child.stdin!.write('\x03');
     expect(await code).toBe(130);
+    const stderr = readFileSync(stderrFile, 'utf8');
     expect(stderr).toMatch(/^kb: nothing added: the editor .* was interrupted \(Ctrl-C\)\n$/);
     expect(existsSync(join(root, 'notes/inbox/what-is-goodput.md'))).toBe(false);
     expect(due(root).cards.map((c) => c.front)).toEqual(['An older note']);

@@ -55,7 +55,8 @@ describe('lab-sourced calc cards', () => {
     const calc = (lab: string, metric: string) => `## At {r} tok/s?\n\n\`\`\`kb-calc\nvars:\n  r: { lab: ${lab}, metric: ${metric}, fallback: 3 }\nanswer: r * 2\n\`\`\`\n`;
     const root = writeKb({ 'cards/a.md': calc('no-such-lab', 'ttft.p50'), 'cards/b.md': calc('no-such-lab', 'ttft.p42') });
     const r = runKb(['--kb', root, 'scan'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
-    expect(r.stdout + r.stderr).toMatch(/warning: cards\/a\.md:1: lab "no-such-lab" not found \(no lab\/no-such-lab\.md here, nor among kb's own labs\)/);
+    // At the variable's line in the file as the scan leaves it (its kb:id comment written under the heading); it said :1, the heading.
+    expect(r.stdout + r.stderr).toMatch(/warning: cards\/a\.md:6: lab "no-such-lab" not found \(no lab\/no-such-lab\.md here, nor among kb's own labs\)/);
     expect(r.stdout + r.stderr).toMatch(/cards\/b\.md:5: kb-calc: r: metric: "ttft\.p42" is not a lab metric; did you mean ttft\.p50\? Known metrics: /);
   });
 });

@@ -60,7 +60,7 @@ describe('unknown --tag and --deck', () => {
 
   it('kb --help documents the exit codes', () => {
     const help = runKb(['--help']);
-    expect(help.stdout).toMatch(/Exit codes:\n {2}0 {4}done.*\n(?: {7}\S.*\n)* {2}1 {4}user error.*\n(?: {7}\S.*\n)* {2}2 {4}kb review or kb quiz without a terminal.*\n {2}130 {2}interrupted by Ctrl-C/);
+    expect(help.stdout).toMatch(/Exit codes:\n {2}0 {4}done.*\n(?: {7}\S.*\n)* {2}1 {4}user error.*\n(?: {7}\S.*\n)* {2}2 {4}kb review, kb quiz or kb add --edit without a terminal.*\n(?: {7}\S.*\n)* {2}130 {2}interrupted by Ctrl-C/);
   });
 });
 

@@ -83,6 +83,30 @@ describe('kb lab ttft-breakdown', () => {
     expect(run.stderr).toMatch(/\d+\/32 requests · run 1\/1/);
   }, 90_000);
 
+  it('--json names the sim\'s device only on the sim: on cpu it said settings.device "A100-40GB", which nothing read (found by a session)', () => {
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const small = ['--set', 'workload.requests=4', '--set', 'workload.outputTokens=4', '--json'];
+    type Settings = Record<string, unknown>;
+    type Json = { backend: string; settings: Settings; points: Array<{ settings: Settings }> };
+    const cpu = runKb(['lab', 'paged-kv', ...small], { env });
+    expect(cpu.code, cpu.stderr).toBe(0);
+    const sim = runKb(['lab', 'paged-kv', '--backend', 'sim', ...small], { env });
+    expect(sim.code, sim.stderr).toBe(0);
+    const [onCpu, onSim] = [cpu, sim].map((run) => JSON.parse(run.stdout) as Json);
+    expect(onCpu.backend).toBe('cpu');
+    expect(onCpu.settings).toMatchObject({ backend: 'cpu', model: 'gpt2-tiny', engine: { kvBudgetMB: 4 } });
+    for (const settings of [onCpu.settings, ...onCpu.points.map((p) => p.settings)]) expect(settings).not.toHaveProperty('device');
+    for (const settings of [onSim.settings, ...onSim.points.map((p) => p.settings)]) expect(settings).toMatchObject({ backend: 'sim', device: expect.any(String) });
+    // The stored runs, as kb lab history --json gives them (and compare, in the same shape).
+    const history = JSON.parse(runKb(['lab', 'history', 'paged-kv', '--json'], { env }).stdout) as { runs: Array<{ backend: string; settings: Settings; result: { points: Array<{ settings: Settings }> } }> };
+    const [storedSim, storedCpu] = history.runs;
+    expect(storedCpu.backend).toBe('cpu');
+    for (const settings of [storedCpu.settings, ...storedCpu.result.points.map((p) => p.settings)]) expect(settings).not.toHaveProperty('device');
+    for (const settings of [storedSim.settings, ...storedSim.result.points.map((p) => p.settings)]) expect(settings).toHaveProperty('device');
+    // The text never named it on cpu.
+    expect(runKb(['lab', 'paged-kv', ...small.slice(0, -1)], { env }).stdout).toMatch(/^ {2}gpt2-tiny on cpu\n/m);
+  }, 90_000);
+
   it('Ctrl-C mid-run exits cleanly with 130 and stores the run as partial', async () => {
     const home = tempDir('kb-home-');
     const env = {

@@ -174,11 +174,34 @@ describe('kb scan', () => {
     ]);
   });
 
+  it('points a missing lab\'s warning at the line that names it, not the card\'s first line (a note\'s "---"; found by a session), on a scan and in kb doctor', () => {
+    const deck = [
+      '---', 'tags: [t]', 'lab: deck-lab', '---', '', // a deck's default lab: line 3 (lines before kb writes ids)
+      '## Inherits the deck\'s lab?', '', 'A.', '',
+      '## Has its own?', 'lab: own-lab', '', 'B.', '', // line 11
+      '## At {r} tok/s?', '', '```kb-calc', 'vars:', '  r: { lab: "calc-lab", metric: ttft.p50, fallback: 3 }', 'answer: r * 2', '```', '', // line 19
+    ].join('\n');
+    const root = writeKb({ 'notes/a.md': '---\ntags: [t]\ndifficulty: easy\nlab: note-lab\n---\n# What is TTFT?\n\n## Answer\n\nT.\n', 'cards/d.md': deck });
+    const expected = [['cards/d.md', 3, 'deck-lab'], ['cards/d.md', 13, 'own-lab'], ['cards/d.md', 22, 'calc-lab'], ['notes/a.md', 4, 'note-lab']];
+    const first = scan(root);
+    expect(first.code, first.stderr).toBe(0);
+    // The lines once ids are written (a kb:id comment under each heading): the file as it is now.
+    const at = (report: { warnings: Array<{ file: string; line: number; message: string }> }) => report.warnings.map((w) => [w.file, w.line, /lab "([^"]+)"/.exec(w.message)?.[1]]);
+    const lines = readFileSync(join(root, 'cards/d.md'), 'utf8').split('\n');
+    for (const [file, line, lab] of expected) if (file === 'cards/d.md') expect(lines[(line as number) - 1], `${lab}`).toContain(lab);
+    expect(at(parseJson(first.stdout))).toEqual(expected);
+    // Again from the database, the files unchanged; and as kb doctor says it.
+    expect(at(parseJson(scan(root).stdout))).toEqual(expected);
+    const doctor = runKb(['--kb', root, 'doctor']);
+    for (const [file, line, lab] of expected) expect(doctor.stdout).toContain(`warning: ${file}:${line}: lab "${lab}" not found`);
+  });
+
   it("warns of a file's missing lab beside its error, not only once the error is fixed (found as a user), and stores nothing of it", () => {
     const calc = (answer: string) => `\`\`\`kb-calc\nvars:\n  a: { min: 1, max: 5, step: 1 }\nanswer: ${answer}\nunit: ms\ntolerance: 1%\n\`\`\``;
     const deck = (answer: string, lab: string) => `---\ntags: [t]\n---\n\n## What is {a} doubled?\n<!-- kb:id=calccard0001 -->\n\n${calc(answer)}\n\n## A linked card?\n<!-- kb:id=linkcard0001 -->\nlab: ${lab}\nSome answer.\n`;
     const root = writeKb({ 'cards/deck.md': deck('a * (2', 'no-such-lab') });
-    const missingLab = (lab: string) => expect.objectContaining({ file: 'cards/deck.md', line: 16, message: expect.stringContaining(`lab "${lab}" not found`) });
+    // At the card's lab: line (16 was its heading).
+    const missingLab = (lab: string) => expect.objectContaining({ file: 'cards/deck.md', line: 18, message: expect.stringContaining(`lab "${lab}" not found`) });
     const first = scan(root);
     expect(first.code).toBe(1);
     const report = parseJson(first.stdout);

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, repoRoot, runKb, tempDir, terminalCommand, writeKb } from '../helpers/kb-cli.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 import { cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 
@@ -48,14 +48,18 @@ function expectOneLine(stderr: string): void {
  * Runs kb with the knowledge base's folder behind a mount made in a private mount
  * namespace (`unshare -rm`: nothing outside the test sees it). `setup` is shell run before kb.
  */
-function kbUnderMount(root: string, dbPath: string, args: string[], setup: string, env: Record<string, string> = {}) {
+function kbUnderMount(root: string, dbPath: string, args: string[], setup: string, env: Record<string, string> = {}, { terminal = false } = {}) {
   const home = tempDir('kb-home-');
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const script = `${setup} && exec ${[process.execPath, kbBin, '--kb', root, ...args].map(quote).join(' ')}`;
+  const argv = [process.execPath, kbBin, '--kb', root, ...args];
+  // On a terminal (kb add --edit needs one): kb's stdin and stdout a pseudo-terminal, its stderr a file.
+  const stderrFile = join(tempDir('kb-stderr-'), 'stderr');
+  const script = `${setup} && exec ${(terminal ? ['script', ...terminalCommand(argv, stderrFile)] : argv).map(quote).join(' ')}`;
   const result = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
     encoding: 'utf8',
     env: { PATH: process.env.PATH, HOME: home, XDG_DATA_HOME: join(home, 'data'), KB_DB: dbPath, NO_COLOR: '1', TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json'), ...env },
   });
+  if (terminal) return { code: result.status, stdout: result.stdout.replaceAll('\r\n', '\n'), stderr: readFileSync(stderrFile, 'utf8') };
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -289,7 +293,7 @@ describe('faults of the machine: one line naming the file and what to do, no sta
     // Only the database's folder is full (a tmpfs over it, in the test's own mount namespace):
     // about 48 KB left, enough to open it (the WAL's -shm) but not for the scan's transaction.
     const full = `mkdir -p /tmp/kb-copy-$$ && cp -a ${state}/. /tmp/kb-copy-$$ && mount -t tmpfs -o size=2m tmpfs ${state} && cp -a /tmp/kb-copy-$$/. ${state} && rm -rf /tmp/kb-copy-$$ && (dd if=/dev/zero of=${state}/filler bs=1k count=$(($(df -k --output=avail ${state} | tail -1) - 48)) 2>/dev/null; true)`;
-    const added = kbUnderMount(kb.root, dbPath, ['add', 'Full disk edit?', '--topic', 'sched', '--edit'], full, { EDITOR: editor });
+    const added = kbUnderMount(kb.root, dbPath, ['add', 'Full disk edit?', '--topic', 'sched', '--edit'], full, { EDITOR: editor }, { terminal: true });
     expect(added.code).toBe(1);
     expectOneLine(added.stderr);
     const note = join(kb.root, 'notes/sched/full-disk-edit.md');

@@ -1,6 +1,6 @@
 // Runs the real kb CLI in a child process, as a user would, for end-to-end tests.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,4 +85,32 @@ export function runKbOnTerminal(args: string[], columns = 100): string {
   const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: kbEnv(tempDir('kb-home-')), timeout: 60_000 });
   if (run.status !== 0) throw new Error(`kb ${args.join(' ')} exited ${run.status}: ${run.stdout}${run.stderr}`);
   return run.stdout;
+}
+
+/**
+ * `kb ARGS` as runKb runs it, but with a terminal (a pseudo-terminal from util-linux script) as
+ * its stdin and stdout, for what needs one without being a screen (kb add --edit). stderr is
+ * kept apart (a file), as runKb's; stdout comes back with the terminal's \r\n as \n.
+ */
+export function runKbAtTerminal(args: string[], options: KbRunOptions = {}): KbRun {
+  const home = options.env?.HOME ?? tempDir('kb-home-');
+  const stderrFile = join(tempDir('kb-stderr-'), 'stderr');
+  const result = spawnSync('script', terminalCommand([process.execPath, kbBin, ...args], stderrFile), {
+    cwd: options.cwd ?? tempDir('kb-cwd-'),
+    input: options.input ?? '',
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 60_000,
+    env: { ...kbEnv(home), ...options.env },
+  });
+  if (result.error) throw result.error;
+  return { stdout: result.stdout.replaceAll('\r\n', '\n'), stderr: readFileSync(stderrFile, 'utf8'), code: result.status ?? -1 };
+}
+
+/**
+ * The arguments of util-linux `script` that run `argv` on a new pseudo-terminal (stdin, stdout)
+ * with its stderr written to `stderrFile`; script exits with the command's status.
+ */
+export function terminalCommand(argv: readonly string[], stderrFile: string): string[] {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  return ['-qec', `exec ${argv.map(quote).join(' ')} 2>${quote(stderrFile)}`, '/dev/null'];
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,7 +59,12 @@ describe('kb.json', () => {
 
   it('says a file stands in the way when part of kb.json\'s path is a file (XDG_CONFIG_HOME naming a file)', () => {
     const file = configFile('{}');
-    expect(() => loadConfig(join(file, 'kb', 'kb.json'))).toThrow(/kb\.json: cannot read: a file stands where its path needs a folder \(XDG_CONFIG_HOME or the folder given names a file\?\)$/);
+    // In the words of every file-system fault (fs-fault.ts), with the likely cause.
+    expect(() => loadConfig(join(file, 'kb', 'kb.json'))).toThrow(/kb\.json: cannot read: a file stands where a folder is expected; move it away \(ENOTDIR on open\); is XDG_CONFIG_HOME \(by default ~\/\.config\) or its kb folder a file\?$/);
+    // Any other fault is said the same way: a folder named kb.json read "EISDIR: illegal operation on a directory, read".
+    const dir = join(mkdtempSync(join(tmpdir(), 'kb-config-')), 'kb.json');
+    mkdirSync(dir);
+    expect(() => loadConfig(dir)).toThrow(/^[^\n]*kb\.json: cannot read: a folder stands where a file is expected; move it away \(EISDIR on read\)$/);
   });
 
   it('says what to write in an empty kb.json (it read "Unexpected end of JSON input")', () => {

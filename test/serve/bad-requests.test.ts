@@ -1,6 +1,7 @@
 // The malformed-request suite: every bad input is an HTTP 4xx with OpenAI's error shape
 // naming the field, and the server goes on serving.
 import fc from 'fast-check';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson, startServe, type ServeFixture } from './serve-fixture.ts';
 
@@ -163,6 +164,28 @@ describe('kb serve refuses bad requests with OpenAI\'s error shape', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('decodes a gzip or deflate body, as an HTTP server does (it was "not valid JSON"); refuses another coding with 415 and a zip bomb with 413', async () => {
+    const json = JSON.stringify({ prompt: 'compressed', max_tokens: 2 });
+    const post = async (body: Uint8Array | string, encoding: string) => {
+      const res = await fetch(completions(), { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body });
+      return { status: res.status, json: (await res.json()) as any };
+    };
+    for (const [encoding, body] of [['gzip', gzipSync(json)], ['x-gzip', gzipSync(json)], ['deflate', deflateSync(json)], ['GZIP', gzipSync(json)], ['identity', json]] as const) {
+      const res = await post(body, encoding);
+      expect(res.status, encoding).toBe(200);
+      expect(res.json.usage.completion_tokens).toBe(2);
+    }
+    const br = await post(brotliCompressSync(json), 'br');
+    expectError(br, 415, null, /^Content-Encoding "br" is not supported: send the body uncompressed, or compressed with gzip or deflate$/);
+    expect(br.json.error.type).toBe('UnsupportedMediaTypeError');
+    expectError(await post('{"prompt": "x"}', 'gzip'), 400, null, /^the request body could not be decoded as gzip: /);
+    // 40 KB on the wire, 64 MiB decoded: the body limit (1 MiB) holds for the decoded size.
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 32));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    expectError(await post(bomb, 'gzip'), 413, null, /^the request body is over the 1048576-byte limit once decoded from gzip$/);
+    expectError(await post(deflateSync(Buffer.alloc(2 * 1024 * 1024, 32)), 'deflate'), 413, null, /once decoded from deflate$/);
   });
 
   it('still serves after all of that', async () => {

@@ -23,7 +23,7 @@ import { writeFileAtomic } from '../../kb/atomic-write.ts';
 import type { KbConfig } from '../../kb/config.ts';
 import { updateFrontmatterFields } from '../../kb/frontmatter-edit.ts';
 import { describeFsFault, isFsFault } from '../../kb/fs-fault.ts';
-import { knownLabs, unknownLabWarnings } from '../../kb/lab-links.ts';
+import { knownLabs, labKeyLine, unknownLabWarnings } from '../../kb/lab-links.ts';
 import { readKnowledgeFile } from '../../kb/read-file.ts';
 import { sha256 } from '../../kb/scan-file.ts';
 import { scanFiles } from '../../kb/scan-pool.ts';
@@ -201,7 +201,8 @@ export async function diagnoseKnowledgeBase(target: DoctorTarget, options: Docto
     }
     report.frontmatter.push(...file.found);
   }
-  for (const link of cards.labLinks()) if (!labs.has(link.lab)) report.unknownLabs.push(link);
+  // At the line that names the lab (a note's frontmatter key), not the card's first line.
+  for (const link of cards.labLinks()) if (!labs.has(link.lab)) report.unknownLabs.push({ ...link, line: labKeyLine(target.root, link) });
 
   // A file kb scan skips for an error (its cards are not reviewed) is an error here too, as scan counts it.
   const unreadableErrors = report.unreadable.filter((diagnostic) => diagnostic.severity === 'error').length;

@@ -191,7 +191,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
     const stored = parsedNow.has(file.path) ? null : known.get(file.path)?.warnings;
     if (stored) for (const diagnostic of JSON.parse(stored) as Diagnostic[]) note(diagnostic);
   }
-  report.warnings.push(...unknownLabWarnings(labLinks(cards.labLinks(), applied), labs));
+  report.warnings.push(...unknownLabWarnings(labLinks(cards.labLinks(), applied), labs, target.root));
   report.cards.total = cards.liveCount();
   report.cards.orphans = cards.orphanCount();
   const { added, changed, moved, restored } = report.cards;

@@ -36,7 +36,8 @@ export function registerShow(lab: Command): void {
           'Expects:',
           ...lab.expect.flatMap((c) => wrapHanging('  - ', `${c.say}  (${c.text} ${c.op} ${c.value})`, width)),
         ];
-        process.stdout.write([...wrapHanging('', `${lab.title}  [${lab.file}]`, width), '', ...head, '', lab.body, ''].join('\n'));
+        // The lab's file is kept whole, however wide, as printed output keeps every path (fittedToTerminal).
+        process.stdout.write([...wrapHanging('', `${lab.title}  [${lab.file}]`, width, { wholePaths: true }), '', ...head, '', lab.body, ''].join('\n'));
       } finally {
         kb.db.close();
       }

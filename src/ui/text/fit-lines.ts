@@ -5,8 +5,9 @@
 // expectation on a terminal) wraps as the plain line, each row painted; any other line with
 // colour codes is left whole. A
 // path (`frontmatter updated: notes/推理 优化/预填 阶段.md`) is kept whole where it fits the line,
-// under its label if need be; with `wholePaths` (a terminal) always, one wider than a very
-// narrow terminal running past its edge, where the terminal's own wrap keeps it one to copy.
+// under its label if need be; with `wholePaths` (printed output, on a terminal or a pipe)
+// always, one wider than the line running past it, on a line of its own: a terminal's own wrap
+// keeps it one to copy, and a pipe's reader gets it whole.
 import stringWidth from 'string-width';
 import { underLabel, wrapHanging, type WrapOptions } from './line-wrap.ts';
 import { packParts } from './pack-parts.ts';

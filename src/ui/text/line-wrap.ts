@@ -15,8 +15,9 @@ const HARD_BREAK = /(?:\r\n|[\n\r\v\f\x85\u2028\u2029])$/;
 export interface WrapOptions {
   /**
    * A path or URL is never broken, even one wider than the line: it stands whole on a line of
-   * its own and runs past the width. For printed output, where the terminal's own wrap keeps
-   * it one line to copy; a screen (Ink) breaks one that does not fit, as UAX #14 allows.
+   * its own and runs past the width. For printed output, on a terminal (whose own wrap keeps it
+   * one line to copy) and through a pipe (whose reader gets it whole); a screen (Ink) breaks
+   * one that does not fit, as UAX #14 allows.
    */
   wholePaths?: boolean;
 }

@@ -16,8 +16,9 @@ export function nameListing(entries: readonly ListingEntry[], hints: readonly st
   const out: string[] = [];
   for (const entry of entries) {
     const name = `${entry.name.padEnd(nameWidth)}  `;
-    entry.lines.forEach((line, i) => out.push(...wrapHanging(i === 0 ? name : ' '.repeat(name.length), line, width)));
+    // Printed: a path (a device profile's file) is kept whole, however wide (as fittedToTerminal keeps it).
+    entry.lines.forEach((line, i) => out.push(...wrapHanging(i === 0 ? name : ' '.repeat(name.length), line, width, { wholePaths: true })));
   }
-  out.push('', ...packParts(hints, '   ', width));
+  out.push('', ...packParts(hints, '   ', width, { wholePaths: true }));
   return `${out.join('\n')}\n`;
 }
