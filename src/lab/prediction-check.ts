@@ -26,10 +26,24 @@ export interface PredictionRow {
   errorPct: number | null;
 }
 
+/**
+ * Why the measured run gives no figures to set against the sim's at a point, or null when it
+ * measured the point to its end. A point an interrupt stopped holds the requests that finished
+ * first, the quickest: set against the sim's whole point, it read as the sim's error.
+ */
+function notCompared(measured: LabRunResult, label: string | null): string | null {
+  const point = measured.points.find((p) => p.label === label);
+  if (!point) return measured.status === 'ok' ? null : 'the measured run stopped before it';
+  if (!point.partial) return null;
+  const planned = point.settings.workload.requests * point.settings.repeats;
+  const finished = point.metrics.requests;
+  return `the measured run was interrupted here${finished === undefined ? '' : ` (${finished} of ${planned} requests finished)`}`;
+}
+
 export function predictionRows(sim: LabRunResult, measured: LabRunResult): PredictionRow[] {
   const rows: PredictionRow[] = [];
   for (const point of sim.points) {
-    const other = measured.points.find((p) => p.label === point.label);
+    const other = notCompared(measured, point.label) === null ? measured.points.find((p) => p.label === point.label) : undefined;
     for (const { metric, label, unit } of HEADLINE_METRICS) {
       const predicted = point.metrics[metric] ?? null;
       const actual = other?.metrics[metric] ?? null;
@@ -82,8 +96,21 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
   ];
   const points = [...new Set(rows.map((r) => r.point))];
   const header = `  ${'metric'.padEnd(labelWidth)} ${'predicted'.padStart(10)} ${'measured'.padStart(10)}  ${'error'.padStart(7)}`;
+  const compared = points.filter((point) => notCompared(measured, point) === null);
+  // A measured run stopped short: said by name, and where it compares nothing, no table of dashes.
+  const stopped = measured.status === 'ok' ? null : `Measured run #${measured.runId} stopped short${measured.note ? ` (${measured.note})` : ''}`;
+  if (stopped !== null && compared.length === 0) {
+    lines.push('', `${stopped}, so nothing is compared.`, `Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
+    return `${lines.join('\n')}\n`;
+  }
   for (const point of points) {
-    lines.push('', point === null ? header : `  at ${sim.sweep?.key ?? 'point'}=${point}`, ...(point === null ? [] : [header]));
+    const why = notCompared(measured, point);
+    const at = `  at ${sim.sweep?.key ?? 'point'}=${point}`;
+    if (why !== null) {
+      lines.push('', `${at}: not compared, ${why}`);
+      continue;
+    }
+    lines.push('', point === null ? header : at, ...(point === null ? [] : [header]));
     for (const r of rows.filter((x) => x.point === point)) {
       const error = r.errorPct === null ? '—' : `${r.errorPct >= 0 ? '+' : ''}${r.errorPct.toFixed(1)}%`;
       lines.push(`  ${`${r.label} (${r.unit})`.padEnd(labelWidth)} ${figure(r.predicted).padStart(10)} ${figure(r.measured).padStart(10)}  ${error.padStart(7)}`);
@@ -94,9 +121,9 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
     const within = errors.filter((e) => e <= 15).length;
     lines.push('', `${within} of ${errors.length} figures within 15%; worst ${Math.max(...errors).toFixed(1)}%.`);
   }
-  const few = fewRequestPoints(measured);
+  const few = fewRequestPoints(measured).filter((p) => compared.includes(p.label));
   if (few.length > 0) {
-    const where = few.length === measured.points.length ? 'here' : `at ${few.map((p) => `${sim.sweep?.key ?? 'point'}=${p.label}`).join(', ')}`;
+    const where = few.length === compared.length ? 'here' : `at ${few.map((p) => `${sim.sweep?.key ?? 'point'}=${p.label}`).join(', ')}`;
     const counts = [...new Set(few.map((p) => p.requests))].sort((a, b) => a - b).join(', ');
     lines.push(
       // One line: printed, it is wrapped to the terminal (cli/terminal-output.ts).
@@ -105,7 +132,7 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
   }
   // One line each: printed, they are wrapped to the terminal.
   if (deviceNote !== null) lines.push(deviceNote);
-  if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');
+  if (stopped !== null) lines.push(`${stopped}: only what it measured to the end is compared.`);
   lines.push(`Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
   return `${lines.join('\n')}\n`;
 }
