@@ -73,18 +73,21 @@ function fewRequestPoints(measured: LabRunResult): Array<{ label: string | null;
 /**
  * What the errors measure when the sim's device is not a profile of the measured backend (a
  * datasheet GPU, a published fit, a profile of the other backend): two machines, not the
- * simulator. Null when the device was calibrated on that backend.
+ * simulator. Null when the device was calibrated on that backend. `own`: the profiles
+ * calibrated here on `backend` for `model`, the ones to compare with instead.
  */
-export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string): string | null {
+export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string, own: readonly string[] = []): string | null {
   let what: string;
   if (profile === null) what = 'is a datasheet GPU';
   else if (profile.source.kind === 'published') what = `was fitted to a published table (${profile.source.hardware})`;
   else if (profile.source.backend !== backend) what = `was calibrated on the ${profile.source.backend} backend`;
   else return null;
-  return (
-    `Device ${device} ${what}, not this ${backend} backend: the errors above compare two machines, not the simulator with a measurement. ` +
-    `To check the simulator, calibrate a profile here (kb lab calibrate --backend ${backend} --model ${model} --name NAME) and compare with --set device=NAME.`
-  );
+  // A learner who has calibrated one was told to calibrate one: name it instead.
+  const check =
+    own.length === 0
+      ? `calibrate a profile here (kb lab calibrate --backend ${backend} --model ${model} --name NAME) and compare with --set device=NAME.`
+      : `compare with ${own.length === 1 ? 'the profile' : 'a profile'} calibrated here on ${backend} for ${model}: --set device=${own[0]}${own.length > 1 ? ` (or ${own.slice(1).join(', ')})` : ''}.`;
+  return `Device ${device} ${what}, not this ${backend} backend: the errors above compare two machines, not the simulator with a measurement. To check the simulator, ${check}`;
 }
 
 export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[], deviceNote: string | null = null): string {

@@ -41,6 +41,13 @@ describe('--compare text', () => {
     expect(foreignDeviceNote('seed-003-gpu', published, 'cpu', 'gpt2')).toMatch(/^Device seed-003-gpu was fitted to a published table \(an A100\), not this cpu backend/);
     expect(foreignDeviceNote('mine', calibrated('webgpu'), 'cpu', 'gpt2-tiny')).toMatch(/^Device mine was calibrated on the webgpu backend, not this cpu backend/);
     expect(foreignDeviceNote('mine', calibrated('cpu'), 'cpu', 'gpt2-tiny')).toBeNull();
+    // A profile of this backend and model is already here: it is the one to compare with
+    // (the note told a learner who had just calibrated cpu-gpt2-tiny to calibrate one).
+    expect(foreignDeviceNote('A100-40GB', null, 'cpu', 'gpt2-tiny', ['cpu-gpt2-tiny'])).toMatch(
+      /^Device A100-40GB is a datasheet GPU, not this cpu backend: .*To check the simulator, compare with the profile calibrated here on cpu for gpt2-tiny: --set device=cpu-gpt2-tiny\.$/,
+    );
+    expect(foreignDeviceNote('H100', null, 'cpu', 'gpt2-tiny', ['a', 'b'])).toContain('with a profile calibrated here on cpu for gpt2-tiny: --set device=a (or b).');
+    expect(foreignDeviceNote('H100', null, 'cpu', 'gpt2-tiny', [])).toContain('kb lab calibrate --backend cpu --model gpt2-tiny --name NAME');
     const sim = run(1, 'sim', [64], 1.1);
     const measured = run(2, 'cpu', [64], 1);
     expect(predictionText(sim, measured, predictionRows(sim, measured), 'Device H100 is a datasheet GPU.')).toContain('\nDevice H100 is a datasheet GPU.\nBoth runs are stored');

@@ -188,8 +188,11 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     if (measured !== null) {
       const { foreignDeviceNote, predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
       const { findProfile } = await import('../../lab/devices/resolve-device.ts');
+      const { listStoredProfiles } = await import('../../lab/devices/profile-store.ts');
       const rows = predictionRows(result, measured);
-      const deviceNote = foreignDeviceNote(result.settings.device, findProfile(result.settings.device), measured.backend, result.settings.model);
+      const { model } = result.settings;
+      const own = listStoredProfiles().flatMap((s) => (s.profile?.source.kind === 'calibrated' && s.profile.source.backend === measured.backend && s.profile.model === model ? [s.name] : []));
+      const deviceNote = foreignDeviceNote(result.settings.device, findProfile(result.settings.device), measured.backend, model, own);
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows }, null, 2)}\n`);
       else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows, deviceNote)));
       if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;
