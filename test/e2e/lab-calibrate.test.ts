@@ -192,6 +192,21 @@ describe('kb lab ttft-breakdown --preset seed-003', () => {
     expect(after).toBeGreaterThan(370);
   });
 
+  it('on a real backend leaves out the preset\'s device, saying so: it was stored and shown as what the cpu run changed', () => {
+    // `--set device=` on a real backend is refused; the preset's device was kept without a word:
+    // "Changed from the lab file: device=seed-003-gpu ..." under a run on the cpu, and in kb lab history.
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const small = ['--set', 'model=gpt2-tiny', '--set', 'workload.requests=4', '--set', 'workload.outputTokens=4'];
+    const r = runKb(['lab', 'ttft-breakdown', '--preset', 'seed-003', '--backend', 'cpu', ...small, '--json'], { env, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("kb: --preset seed-003: its device seed-003-gpu is what the sim backend models; left out on cpu\n");
+    const run = JSON.parse(r.stdout) as { backend: string; changed: Record<string, unknown> };
+    expect(run.backend).toBe('cpu');
+    expect(Object.keys(run.changed)).toContain('workload.requests');
+    expect(Object.keys(run.changed)).not.toContain('device');
+    expect(runKb(['lab', 'history', 'ttft-breakdown'], { env }).stdout).not.toContain('seed-003-gpu');
+  }, 120_000);
+
   it('refuses an unknown preset, naming the ones there are', () => {
     const r = runKb(['lab', 'ttft-breakdown', '--preset', 'seed-999'], { env: { KB_DB: join(tempDir(), 'kb.db') } });
     expect(r.code).toBe(1);
