@@ -11,7 +11,7 @@ import { labRunsOf, type LabRunRow } from '../store/lab-runs.ts';
 import { labNames } from '../lab/lab-names.ts';
 import { LabNotFoundError, loadLab } from '../lab/lab-files.ts';
 import { LabFileError } from '../lab/lab-file.ts';
-import { isSweepShapeMetric } from '../lab/metrics.ts';
+import { formatMeasured, isSweepShapeMetric } from '../lab/metrics.ts';
 import { labelList } from '../lab/checks.ts';
 import { labRoots } from './location.ts';
 import { formatNumber } from './calc.ts';
@@ -22,10 +22,39 @@ interface StoredPoint {
   metrics?: Record<string, number>;
 }
 
+/** A stored expectation's outcome (lab/run.ts's StoredCheck, as much as a card says of it). */
+interface StoredCheck {
+  metric: string;
+  op: string;
+  value: number;
+  say: string;
+  measured: number | null;
+  at?: string | null;
+  pass: boolean | null;
+}
+
 interface StoredResult {
   verdict?: string;
   points?: StoredPoint[];
   sweepMetrics?: Record<string, number>;
+  checks?: StoredCheck[];
+}
+
+/**
+ * What a card's back says when the run its figures come from did not reproduce the lab: the
+ * expectations that failed, as the lab's report words them. "did not show this — why?" said
+ * neither which (the card asks one thing, the lab checks others) nor, for an older run than
+ * the last, which run ("your last" was another).
+ */
+function notReproducedNote(lab: string, run: LabRunRow, now: number): string {
+  const failed = ((run.result as StoredResult | null)?.checks ?? []).filter((check) => check.pass === false && check.measured !== null);
+  const which = `Your ${lab} run #${run.id} (${ago(now - run.startedAt)}), which these figures come from, did not reproduce the lab`;
+  if (failed.length === 0) return `${which}'s expectations. Why?`;
+  const said = failed.map((check) => {
+    const where = check.at && !check.metric.includes('@') ? ` (worst at ${check.at})` : '';
+    return `${check.say} (${check.metric} = ${formatMeasured(check.metric, check.measured!)}${where}; expected ${check.op} ${check.value})`;
+  });
+  return `${which}: ${said.join(' and ')} did not hold. Why?`;
 }
 
 /** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
@@ -118,7 +147,7 @@ export function labFigures(lab: string, metrics: readonly string[], runs: readon
   // An older run than the newest: said with why the newest was passed over.
   const source = run === newest ? `your last ${lab}, ${ago(now - run.startedAt)} (run #${run.id})` : `your ${lab} of ${ago(now - run.startedAt)} (run #${run.id}); your last, run #${newest.id}, ${whyNot(newest)}`;
   const verdict = (run.result as StoredResult | null)?.verdict;
-  const notReproduced = verdict === 'not reproduced' ? `Your last ${lab} (run #${run.id}, ${ago(now - run.startedAt)}) did not show this — why?` : null;
+  const notReproduced = verdict === 'not reproduced' ? notReproducedNote(lab, run, now) : null;
   return metrics.map((metric) => ({
     // The figure as the question prints it (4 significant digits): the answer is computed
     // from what the learner reads. From the raw measurement (2000.49 printed as 2000), a sum

@@ -159,18 +159,21 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
   const before = a.settings as LabSettings | undefined;
   const after = b.settings as LabSettings | undefined;
   if (!before || !after) return [];
+  // The device is the sim's: two runs that neither simulated differ in nothing it decides.
+  const simulated = (settings: LabSettings, endpoint: StoredSettings['endpoint']) => !endpoint && settings.backend === 'sim';
   const text = (settings: LabSettings, key: string, endpoint: StoredSettings['endpoint']) => {
     // A run against a server stores the lab file's engine, model and backend, which never ran
     // there: compared with a local run, it read "backend: sim -> cpu", "device: seed-003-gpu -> A100-40GB".
     if (endpoint && serverOwnedKey(key)) return 'set by the server';
+    // A run on a real backend stores the default device, which modelled nothing: beside a sim
+    // run it read "device: A100-40GB -> cpu-gpt2-tiny", as if the cpu run had been an A100's.
+    if (key === 'device' && !simulated(settings, endpoint)) return 'not simulated';
     try {
       return formatSettingValue(getSetting(settings, key));
     } catch {
       return '-'; // a key added after the run was stored
     }
   };
-  // The device is the sim's: two runs that neither simulated differ in nothing it decides.
-  const simulated = (settings: LabSettings, endpoint: StoredSettings['endpoint']) => !endpoint && settings.backend === 'sim';
   // With a server on either side, its engine is summed up by backend and model (one line each,
   // "sim -> set by the server"), not a line for every engine.* key and the profiling flag.
   const served = Boolean(a.endpoint) || Boolean(b.endpoint);

@@ -26,10 +26,24 @@ export interface PredictionRow {
   errorPct: number | null;
 }
 
+/**
+ * Why the measured run gives no figures to set against the sim's at a point, or null when it
+ * measured the point to its end. A point an interrupt stopped holds the requests that finished
+ * first, the quickest: set against the sim's whole point, it read as the sim's error.
+ */
+function notCompared(measured: LabRunResult, label: string | null): string | null {
+  const point = measured.points.find((p) => p.label === label);
+  if (!point) return measured.status === 'ok' ? null : 'the measured run stopped before it';
+  if (!point.partial) return null;
+  const planned = point.settings.workload.requests * point.settings.repeats;
+  const finished = point.metrics.requests;
+  return `the measured run was interrupted here${finished === undefined ? '' : ` (${finished} of ${planned} requests finished)`}`;
+}
+
 export function predictionRows(sim: LabRunResult, measured: LabRunResult): PredictionRow[] {
   const rows: PredictionRow[] = [];
   for (const point of sim.points) {
-    const other = measured.points.find((p) => p.label === point.label);
+    const other = notCompared(measured, point.label) === null ? measured.points.find((p) => p.label === point.label) : undefined;
     for (const { metric, label, unit } of HEADLINE_METRICS) {
       const predicted = point.metrics[metric] ?? null;
       const actual = other?.metrics[metric] ?? null;
@@ -59,18 +73,21 @@ function fewRequestPoints(measured: LabRunResult): Array<{ label: string | null;
 /**
  * What the errors measure when the sim's device is not a profile of the measured backend (a
  * datasheet GPU, a published fit, a profile of the other backend): two machines, not the
- * simulator. Null when the device was calibrated on that backend.
+ * simulator. Null when the device was calibrated on that backend. `own`: the profiles
+ * calibrated here on `backend` for `model`, the ones to compare with instead.
  */
-export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string): string | null {
+export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string, own: readonly string[] = []): string | null {
   let what: string;
   if (profile === null) what = 'is a datasheet GPU';
   else if (profile.source.kind === 'published') what = `was fitted to a published table (${profile.source.hardware})`;
   else if (profile.source.backend !== backend) what = `was calibrated on the ${profile.source.backend} backend`;
   else return null;
-  return (
-    `Device ${device} ${what}, not this ${backend} backend: the errors above compare two machines, not the simulator with a measurement. ` +
-    `To check the simulator, calibrate a profile here (kb lab calibrate --backend ${backend} --model ${model} --name NAME) and compare with --set device=NAME.`
-  );
+  // A learner who has calibrated one was told to calibrate one: name it instead.
+  const check =
+    own.length === 0
+      ? `calibrate a profile here (kb lab calibrate --backend ${backend} --model ${model} --name NAME) and compare with --set device=NAME.`
+      : `compare with ${own.length === 1 ? 'the profile' : 'a profile'} calibrated here on ${backend} for ${model}: --set device=${own[0]}${own.length > 1 ? ` (or ${own.slice(1).join(', ')})` : ''}.`;
+  return `Device ${device} ${what}, not this ${backend} backend: the errors above compare two machines, not the simulator with a measurement. To check the simulator, ${check}`;
 }
 
 export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[], deviceNote: string | null = null, stepCostLines: readonly string[] = []): string {
@@ -82,8 +99,21 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
   ];
   const points = [...new Set(rows.map((r) => r.point))];
   const header = `  ${'metric'.padEnd(labelWidth)} ${'predicted'.padStart(10)} ${'measured'.padStart(10)}  ${'error'.padStart(7)}`;
+  const compared = points.filter((point) => notCompared(measured, point) === null);
+  // A measured run stopped short: said by name, and where it compares nothing, no table of dashes.
+  const stopped = measured.status === 'ok' ? null : `Measured run #${measured.runId} stopped short${measured.note ? ` (${measured.note})` : ''}`;
+  if (stopped !== null && compared.length === 0) {
+    lines.push('', `${stopped}, so nothing is compared.`, `Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
+    return `${lines.join('\n')}\n`;
+  }
   for (const point of points) {
-    lines.push('', point === null ? header : `  at ${sim.sweep?.key ?? 'point'}=${point}`, ...(point === null ? [] : [header]));
+    const why = notCompared(measured, point);
+    const at = `  at ${sim.sweep?.key ?? 'point'}=${point}`;
+    if (why !== null) {
+      lines.push('', `${at}: not compared, ${why}`);
+      continue;
+    }
+    lines.push('', point === null ? header : at, ...(point === null ? [] : [header]));
     for (const r of rows.filter((x) => x.point === point)) {
       const error = r.errorPct === null ? '—' : `${r.errorPct >= 0 ? '+' : ''}${r.errorPct.toFixed(1)}%`;
       lines.push(`  ${`${r.label} (${r.unit})`.padEnd(labelWidth)} ${figure(r.predicted).padStart(10)} ${figure(r.measured).padStart(10)}  ${error.padStart(7)}`);
@@ -94,9 +124,9 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
     const within = errors.filter((e) => e <= 15).length;
     lines.push('', `${within} of ${errors.length} figures within 15%; worst ${Math.max(...errors).toFixed(1)}%.`);
   }
-  const few = fewRequestPoints(measured);
+  const few = fewRequestPoints(measured).filter((p) => compared.includes(p.label));
   if (few.length > 0) {
-    const where = few.length === measured.points.length ? 'here' : `at ${few.map((p) => `${sim.sweep?.key ?? 'point'}=${p.label}`).join(', ')}`;
+    const where = few.length === compared.length ? 'here' : `at ${few.map((p) => `${sim.sweep?.key ?? 'point'}=${p.label}`).join(', ')}`;
     const counts = [...new Set(few.map((p) => p.requests))].sort((a, b) => a - b).join(', ');
     lines.push(
       // One line: printed, it is wrapped to the terminal (cli/terminal-output.ts).
@@ -106,7 +136,7 @@ export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: 
   // One line each: printed, they are wrapped to the terminal.
   if (deviceNote !== null) lines.push(deviceNote);
   lines.push(...stepCostLines);
-  if (measured.status !== 'ok' || sim.status !== 'ok') lines.push('One of the runs is incomplete: compare with care.');
+  if (stopped !== null) lines.push(`${stopped}: only what it measured to the end is compared.`);
   lines.push(`Both runs are stored: kb lab compare ${sim.runId} ${measured.runId}`);
   return `${lines.join('\n')}\n`;
 }

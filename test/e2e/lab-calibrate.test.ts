@@ -143,6 +143,31 @@ describe('--set device=<profile>', () => {
     expect(runKb(['lab', 'history', 'ttft-breakdown', '--json'], { env }).stdout).toMatch(/"runs": \[\]/);
   });
 
+  it('--compare against a datasheet GPU names the profile calibrated here for the backend and model, rather than say to calibrate one', { timeout: SLOW }, () => {
+    const data = tempDir();
+    const env = { XDG_DATA_HOME: data, KB_DB: join(tempDir(), 'kb.db'), COLUMNS: '400' };
+    const profile = {
+      format: 1,
+      name: 'here-cpu',
+      model: 'gpt2-tiny',
+      source: { kind: 'calibrated', backend: 'cpu', device: 'cpu, 2 threads', at: '2026-11-25T10:00:00.000Z', steps: 100, wallMs: 5000 },
+      terms: { stepMs: 2, tokenMs: 0.05, attendedMs: 1e-4, sampledMs: 0.4, prefillPassMs: 0 },
+      kv: { memoryBytes: 600 * 2 ** 20, weightBytes: 88 * 2 ** 20, reserveBytes: 0, dtypeBytes: 4 },
+      fit: { r2: 0.95, byKind: [{ kind: 'decode', steps: 80, medianPct: 4.5, worstPct: 20 }], kept: 100, outliers: 2 },
+    };
+    mkdirSync(join(data, 'kb', 'devices'), { recursive: true });
+    writeFileSync(join(data, 'kb', 'devices', 'here-cpu.json'), JSON.stringify(profile));
+    // A profile of another model is no answer for this run.
+    writeFileSync(join(data, 'kb', 'devices', 'other-model.json'), JSON.stringify({ ...profile, name: 'other-model', model: 'gpt2' }));
+    const small = ['--set', 'workload.requests=4', '--set', 'workload.outputTokens=4'];
+    const compared = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', ...small, '--compare', 'cpu'], { env, timeoutMs: SLOW });
+    expect(compared.code, compared.stderr).toBe(0);
+    expect(compared.stdout).toContain(
+      'Device A100-40GB is a datasheet GPU, not this cpu backend: the errors above compare two machines, not the simulator with a measurement. To check the simulator, compare with the profile calibrated here on cpu for gpt2-tiny: --set device=here-cpu.\n',
+    );
+    expect(compared.stdout).not.toContain('kb lab calibrate');
+  });
+
   it('--compare needs the sim and a real backend', () => {
     const env = { KB_DB: join(tempDir(), 'kb.db') };
     expect(runKb(['lab', 'ttft-breakdown', '--compare', 'cpu'], { env }).stderr).toBe('kb: --compare cpu checks the sim against a measurement: add --backend sim\n');
@@ -178,6 +203,21 @@ describe('kb lab ttft-breakdown --preset seed-003', () => {
     expect(after).toBeLessThan(before - 100);
     expect(after).toBeGreaterThan(370);
   });
+
+  it('on a real backend leaves out the preset\'s device, saying so: it was stored and shown as what the cpu run changed', () => {
+    // `--set device=` on a real backend is refused; the preset's device was kept without a word:
+    // "Changed from the lab file: device=seed-003-gpu ..." under a run on the cpu, and in kb lab history.
+    const env = { KB_DB: join(tempDir(), 'kb.db') };
+    const small = ['--set', 'model=gpt2-tiny', '--set', 'workload.requests=4', '--set', 'workload.outputTokens=4'];
+    const r = runKb(['lab', 'ttft-breakdown', '--preset', 'seed-003', '--backend', 'cpu', ...small, '--json'], { env, timeoutMs: 120_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("kb: --preset seed-003: its device seed-003-gpu is what the sim backend models; left out on cpu\n");
+    const run = JSON.parse(r.stdout) as { backend: string; changed: Record<string, unknown> };
+    expect(run.backend).toBe('cpu');
+    expect(Object.keys(run.changed)).toContain('workload.requests');
+    expect(Object.keys(run.changed)).not.toContain('device');
+    expect(runKb(['lab', 'history', 'ttft-breakdown'], { env }).stdout).not.toContain('seed-003-gpu');
+  }, 120_000);
 
   it('refuses an unknown preset, naming the ones there are', () => {
     const r = runKb(['lab', 'ttft-breakdown', '--preset', 'seed-999'], { env: { KB_DB: join(tempDir(), 'kb.db') } });

@@ -63,14 +63,32 @@ describe('lab-sourced kb-calc variables', () => {
     // Newer, but a sim run (a prediction, not this machine) and a partial run: both passed over.
     store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 999 } }] }, now - DAY, 'sim');
     store(db, { verdict: 'incomplete', points: [] }, now - DAY / 2, 'cpu', 'partial');
-    const latest = store(db, { verdict: 'not reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 40 } }] }, now - 2 * DAY);
+    // "did not show this — why?" claimed the run failed to show the card's own point, whatever
+    // expectation it missed, and never said which: the note names the expectations that failed.
+    const checks = [
+      { metric: 'decode.tokens_per_s@32 / decode.tokens_per_s@1', op: '>=', value: 8, say: 'the rate climbs with the batch', measured: 6.25, at: null, pass: false, problem: null },
+      { metric: 'fit.exponent', op: '<=', value: 1, say: 'the curve flattens', measured: 0.8, at: null, pass: true, problem: null },
+    ];
+    const latest = store(db, { verdict: 'not reproduced', checks, points: [{ label: '1', metrics: { 'decode.tokens_per_s': 40 } }] }, now - 2 * DAY);
     const s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 40, 10);
     const notes = figureNotes(s);
     expect(notes.sources).toEqual([`tps: your last batch-size-sweep, 2 days ago (run #${latest})`]);
-    expect(notes.notReproduced).toEqual([`Your last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`]);
+    const note = `Your batch-size-sweep run #${latest} (2 days ago), which these figures come from, did not reproduce the lab: the rate climbs with the batch (decode.tokens_per_s@32 / decode.tokens_per_s@1 = 6.250; expected >= 8) did not hold. Why?`;
+    expect(notes.notReproduced).toEqual([note]);
     const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: '{tps}?', back: 'Because.', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
-    expect(solutionText(question)).toBe(`Answer: 2.5 s\n\nBecause.\n\nYour last batch-size-sweep (run #${latest}, 2 days ago) did not show this — why?`);
+    expect(solutionText(question)).toBe(`Answer: 2.5 s\n\nBecause.\n\n${note}`);
+  });
+
+  it('says which run did not reproduce when the figures come from an older one than the last ("your last" was another run)', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    const older = store(db, { verdict: 'not reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 40 } }] }, now - 3 * DAY);
+    const newest = store(db, { verdict: 'reproduced', points: [{ label: '8', metrics: { 'decode.tokens_per_s': 50 } }] }, now - DAY);
+    const notes = figureNotes(withLabFigures(spec(), db, now, ROOT)!);
+    expect(notes.sources).toEqual([`tps: your batch-size-sweep of 3 days ago (run #${older}); your last, run #${newest}, has no decode.tokens_per_s@1`]);
+    // A run stored without its checks: no expectation to name.
+    expect(notes.notReproduced).toEqual([`Your batch-size-sweep run #${older} (3 days ago), which these figures come from, did not reproduce the lab's expectations. Why?`]);
   });
 
   it('a run without the metric falls back and says so', () => {

@@ -98,7 +98,18 @@ describe('lab history', () => {
     const settings = (overrides: string[]) => ({ settings: applyOverrides(defaultSettings, parseOverrides(overrides)), changed: [], sweep: null });
     expect(settingsChanges(settings(['device=H100']), settings(['device=A100-40GB']))).toEqual([]);
     expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['backend=sim', 'device=A100-40GB']))).toEqual(['device: H100 -> A100-40GB']);
-    expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['device=H100']))).toEqual(['backend: sim -> cpu']);
+    expect(settingsChanges(settings(['backend=sim', 'device=H100']), settings(['device=H100']))).toEqual(['backend: sim -> cpu', 'device: H100 -> not simulated']);
+  });
+
+  it('does not give a run on a real backend the sim\'s default device (kb lab compare of --compare cpu\'s two runs)', () => {
+    // The cpu run of `--backend sim --set device=cpu-gpt2-tiny --compare cpu` stores the default
+    // device, A100-40GB: "device: A100-40GB -> cpu-gpt2-tiny" read as if the cpu run had been an A100's.
+    const settings = (overrides: string[]) => ({ settings: applyOverrides(defaultSettings, parseOverrides(overrides)), changed: [], sweep: null });
+    expect(settingsChanges(settings([]), settings(['backend=sim', 'device=cpu-gpt2-tiny']))).toEqual(['backend: cpu -> sim', 'device: not simulated -> cpu-gpt2-tiny']);
+    const measured = row(2, [], { 'queue_wait.p99': 1205, 'ttft.p99': 1334, 'throughput.output_tps': 1793 });
+    const predicted = { ...row(3, ['backend=sim', 'device=cpu-gpt2-tiny'], { 'queue_wait.p99': 1115, 'ttft.p99': 1197, 'throughput.output_tps': 2250 }), backend: 'sim' };
+    expect(compareText(measured, predicted)).not.toContain('A100');
+    expect(historyText('demo', 'Demo lab', [predicted, measured])).toContain('setting device: not simulated -> cpu-gpt2-tiny');
   });
 
   it('lists every lab\'s runs in columns, the year left out when all are from this one', () => {

@@ -44,6 +44,22 @@ describe('wrapText', () => {
     expect(wrapText('a well-known trick', 8)).toEqual(['a well-', 'known', 'trick']);
   });
 
+  it('keeps a hyphenated name or value of a kb command whole: it is copied to the shell', () => {
+    // A calc card's source line at a 100-column card: "... run kb lab load-" / "sweep for your own figure)".
+    const source = '(cap: a typical figure: you have no complete run of load-sweep on this machine yet; run kb lab load-sweep for your own figure)';
+    expect(wrapText(source, 100)).toEqual(['(cap: a typical figure: you have no complete run of load-sweep on this machine yet; run kb lab', 'load-sweep for your own figure)']);
+    // --compare's note at 80 columns: "--set device=cpu-gpt2-" / "tiny.".
+    expect(wrapText('compare with --set device=cpu-gpt2-tiny, then kb lab ttft-breakdown --set device=cpu-gpt2-tiny', 36)).toEqual([
+      'compare with --set',
+      'device=cpu-gpt2-tiny, then kb lab',
+      'ttft-breakdown --set',
+      'device=cpu-gpt2-tiny',
+    ]);
+    // The prose around it still breaks after a hyphen, and a name wider than the line does too.
+    expect(wrapText('a well-known kb lab batch-size-sweep', 16)).toEqual(['a well-known kb', 'lab', 'batch-size-sweep']);
+    expect(wrapText('a well-known kb lab batch-size-sweep', 8)).toEqual(['a well-', 'known kb', 'lab', 'batch-', 'size-', 'sweep']);
+  });
+
   it('keeps a path or a URL whole where it fits a line, and breaks one that cannot after a hyphen', () => {
     expect(wrapText('it has /tmp/kb-test-PusHrU/vault/kb.json; nothing changed', 40)).toEqual(['it has', '/tmp/kb-test-PusHrU/vault/kb.json;', 'nothing changed']);
     expect(wrapText('see notes/kv-cache/paged-attention.md:12 now', 38)).toEqual(['see', 'notes/kv-cache/paged-attention.md:12', 'now']);

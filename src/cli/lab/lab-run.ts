@@ -58,7 +58,7 @@ export function register(program: Command): void {
     .option('--api-key-env <var>', 'with --endpoint: the environment variable holding the API key (sent as a Bearer token, never stored)')
     .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
     .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
-    .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins')
+    .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins (on a real backend, the preset\'s sim device is left out)')
     .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error, then the measured steps against the profile\'s terms (the machine slower than at calibration, or a term missing); both runs are stored')
     .option('--json', 'print the run as JSON (the report, the metrics, every check and the verdict: reproduced, not reproduced, incomplete, or no expectations for a lab that states none; README, Labs and the engine)')
     .addHelpText('after', helpTable('Settable keys (--set key=value):', settingRows().map(({ key, description }) => ({ term: key, description }))))
@@ -124,10 +124,17 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       if (dropped.length > 0) process.stderr.write(`kb: --preset ${preset.name}: only its workload applies with --endpoint (${dropped.join(', ')}: the server's)\n`);
       presetOverrides = kept;
     }
-    const overrides = [...presetOverrides, ...typed];
+    let overrides = [...presetOverrides, ...typed];
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
       const settings = labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined });
+      // A preset's device is the sim's, as a typed one is (refused below on a real backend): kept
+      // under --backend cpu it was stored and shown as what the cpu run changed ("device=seed-003-gpu").
+      const presetDevice = presetOverrides.find((o) => o.key === 'device');
+      if (preset && presetDevice && settings.backend !== 'sim') {
+        process.stderr.write(`kb: --preset ${preset.name}: its device ${String(presetDevice.value)} is what the sim backend models; left out on ${settings.backend}\n`);
+        overrides = overrides.filter((o) => o !== presetDevice);
+      }
       if (compareWith !== null && settings.backend !== 'sim') throw new UserError(`--compare ${compareWith} checks the sim against a measurement: add --backend sim`);
       const device = typed.find((o) => o.key === 'device');
       if (device && settings.backend !== 'sim') {
@@ -189,10 +196,13 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     if (measured !== null) {
       const { foreignDeviceNote, predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
       const { findProfile } = await import('../../lab/devices/resolve-device.ts');
+      const { listStoredProfiles } = await import('../../lab/devices/profile-store.ts');
       const { checkStepCosts, stepCostText } = await import('../../lab/step-cost-check.ts');
       const rows = predictionRows(result, measured);
+      const { model } = result.settings;
+      const own = listStoredProfiles().flatMap((s) => (s.profile?.source.kind === 'calibrated' && s.profile.source.backend === measured.backend && s.profile.model === model ? [s.name] : []));
       const profile = findProfile(result.settings.device);
-      const deviceNote = foreignDeviceNote(result.settings.device, profile, measured.backend, result.settings.model);
+      const deviceNote = foreignDeviceNote(result.settings.device, profile, measured.backend, model, own);
       // Only a profile of this backend says something about this machine's steps.
       const stepCosts = profile !== null && deviceNote === null ? checkStepCosts(profile, measured) : null;
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows, stepCosts }, null, 2)}\n`);

@@ -57,6 +57,24 @@ const NUMBER_WITH_UNIT = new RegExp(String.raw`(?<![A-Za-z0-9])\d(?:[\d.,]*\d)?[
 // A command-line option (`--name`, `--max-new-tokens`, `-h`): UAX #14 breaks after a hyphen,
 // which would leave `--` at a line's end and the name on the next.
 const OPTION = /(?<![\w-])--?[A-Za-z][\w-]*/g;
+// A kb command (`run kb lab load-sweep`, `kb lab ttft-breakdown --set device=cpu-gpt2-tiny`) and
+// a setting given as key=value: UAX #14 breaks after a hyphen, which left `kb lab load-` at a
+// line's end and `sweep` on the next, a command cut where it is copied to the shell. Each
+// hyphenated word of the command (a lab, a model, a value) is kept whole where it fits a line;
+// the command's spaces still break.
+const KB_COMMAND = /(?<![\w-])kb(?: (?:--?[a-z][\w-]*|[a-z0-9][\w.=@-]*))+/g;
+const HYPHENATED_WORD = /[\w.=@]*[a-z0-9]-[\w.=@-]*[\w@]/g;
+const KEY_VALUE = /(?<![\w.-])[A-Za-z][\w.]*=[\w.@]+(?:-[\w.@]+)+/g;
+
+/** The hyphenated words of kb commands, and key=value settings, as ranges [start, end). */
+function commandWords(text: string): Array<[number, number]> {
+  const words: Array<[number, number]> = [];
+  for (const command of text.matchAll(KB_COMMAND)) {
+    for (const word of command[0].matchAll(HYPHENATED_WORD)) words.push([command.index + word.index, command.index + word.index + word[0].length]);
+  }
+  for (const setting of text.matchAll(KEY_VALUE)) words.push([setting.index, setting.index + setting[0].length]);
+  return words;
+}
 // A date with its time (`2026-11-26 12:26`, kb rate's due time; `11-26 12:26` in kb lab
 // history): one moment, not two words.
 const DATE_TIME = /\b(?:\d{4}-)?\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?\b/g;
@@ -95,14 +113,19 @@ export function pathRanges(text: string): Array<[number, number]> {
 
 /**
  * Ranges [start, end) of `text` no line may break inside: a number and its unit, an option's
- * name, a date with its time, words joined by a slash, a path or URL where it fits `width`
- * cells (a longer one breaks as UAX #14 says, after a hyphen or a slash, rather than anywhere),
+ * name, a date with its time, words joined by a slash, a hyphenated word of a kb command or a
+ * key=value and a path or URL where they fit `width` cells (a longer one breaks as UAX #14
+ * says, after a hyphen or a slash, rather than anywhere),
  * or whatever its width with `wholePaths` (printed output, where it may run past the line).
  */
 export function unbreakableRanges(text: string, width = Infinity, paths: readonly RegExpExecArray[] = [...text.matchAll(PATH_OR_URL)], wholePaths = false): Array<[number, number]> {
   const span = (match: RegExpExecArray): [number, number] => [match.index, match.index + match[0].length];
   const fits = ([start, end]: [number, number]) => width === Infinity || stringWidth(text.slice(start, end)) <= width;
-  let merged = mergeRanges([...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span), ...paths.map(span).filter((path) => wholePaths || fits(path))]);
+  let merged = mergeRanges([
+    ...[...text.matchAll(NUMBER_WITH_UNIT), ...text.matchAll(OPTION), ...text.matchAll(DATE_TIME)].map(span),
+    ...commandWords(text).filter(fits),
+    ...paths.map(span).filter((path) => wholePaths || fits(path)),
+  ]);
   // Slashed words join only where the run of text they stand in (up to a space or a Chinese
   // character, where a line may break anyway) still fits a line: `1.02/1.02/1.02 ms/token`
   // wider than the line breaks after its last slash rather than inside a word.
