@@ -45,15 +45,19 @@ export function kbEnv(home: string): NodeJS.ProcessEnv {
   };
 }
 
-export function runKb(args: string[], options: KbRunOptions = {}): KbRun {
-  const home = options.env?.HOME ?? tempDir('kb-home-');
-  const result = spawnSync(process.execPath, [kbBin, ...args], {
+/** How runKb and runKbAtTerminal spawn: a fresh HOME and cwd unless given, stdin from `input`. */
+function spawnOptions(options: KbRunOptions) {
+  return {
     cwd: options.cwd ?? tempDir('kb-cwd-'),
     input: options.input ?? '',
-    encoding: 'utf8',
+    encoding: 'utf8' as const,
     timeout: options.timeoutMs ?? 60_000,
-    env: { ...kbEnv(home), ...options.env },
-  });
+    env: { ...kbEnv(options.env?.HOME ?? tempDir('kb-home-')), ...options.env },
+  };
+}
+
+export function runKb(args: string[], options: KbRunOptions = {}): KbRun {
+  const result = spawnSync(process.execPath, [kbBin, ...args], spawnOptions(options));
   if (result.error) throw result.error;
   return { stdout: result.stdout, stderr: result.stderr, code: result.status ?? -1 };
 }
@@ -93,15 +97,8 @@ export function runKbOnTerminal(args: string[], columns = 100): string {
  * kept apart (a file), as runKb's; stdout comes back with the terminal's \r\n as \n.
  */
 export function runKbAtTerminal(args: string[], options: KbRunOptions = {}): KbRun {
-  const home = options.env?.HOME ?? tempDir('kb-home-');
   const stderrFile = join(tempDir('kb-stderr-'), 'stderr');
-  const result = spawnSync('script', terminalCommand([process.execPath, kbBin, ...args], stderrFile), {
-    cwd: options.cwd ?? tempDir('kb-cwd-'),
-    input: options.input ?? '',
-    encoding: 'utf8',
-    timeout: options.timeoutMs ?? 60_000,
-    env: { ...kbEnv(home), ...options.env },
-  });
+  const result = spawnSync('script', terminalCommand([process.execPath, kbBin, ...args], stderrFile), spawnOptions(options));
   if (result.error) throw result.error;
   return { stdout: result.stdout.replaceAll('\r\n', '\n'), stderr: readFileSync(stderrFile, 'utf8'), code: result.status ?? -1 };
 }
