@@ -11,10 +11,11 @@ import { Blocks } from '../../src/ui/markdown/Blocks.tsx';
 import { MarkdownLines } from '../../src/ui/markdown/markdown-lines.ts';
 import { MarkdownSections } from '../../src/ui/markdown/markdown-sections.ts';
 import { parseMarkdown } from '../../src/ui/markdown/parse-markdown.ts';
+import { linesToDraw } from '../../src/ui/markdown/screen-window.ts';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { longNoteAnswer, longNoteBody } from '../helpers/long-note.ts';
 import { FakeController, screenCard } from './fake-controller.ts';
-import { press, shows } from './ink-input.ts';
+import { press, shows, until } from './ink-input.ts';
 
 // Every text wrapped for the screen goes through wrapRanges: its characters, counted, are the work done.
 const wrapped = vi.hoisted(() => ({ chars: 0 }));
@@ -32,6 +33,27 @@ vi.mock('../../src/ui/text/line-wrap.ts', async (importOriginal) => {
 afterEach(() => cleanup());
 
 const PAGE_DOWN = '\x1b[6~';
+const PAGE_UP = '\x1b[5~';
+
+/** A question of 80 lines (four pages at 80x24), and an answer over 16 KB (drawn a screen at a time) of 80 paragraphs in English and Chinese. */
+function longCard(): { front: string; back: string } {
+  const front = Array.from({ length: 80 }, (_, i) => `Question line ${i + 1}: why does this question run on for so many rows?`).join('\n');
+  const back = Array.from({ length: 80 }, (_, i) =>
+    `Answer paragraph ${i + 1}: decode reads every weight once per step, so the batch shares that read, and a larger batch costs little more per step until compute is the bound. 答案第${i + 1}段：解码阶段受内存带宽限制，批处理让多个序列共享一次读取，直到算力成为瓶颈。`,
+  ).join('\n\n');
+  return { front, back };
+}
+
+/** The longest run of blank rows in the frame. */
+function blankRun(frame: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const row of frame.split('\n')) {
+    run = row.trim() === '' ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
 
 describe('a long note in kb review', () => {
   it('shows its answer and scrolls by drawing only the sections around the screen', async () => {
@@ -56,6 +78,61 @@ describe('a long note in kb review', () => {
     expect(full).toContain('Section 0: KV cache');
     expect(wrapped.chars).toBeLessThan(60_000);
   }, 30_000);
+});
+
+// A question longer than two pages above a long answer: paged down past the question, the
+// answer drew blank rows (its lines were picked by the screen's row, counted from the card's
+// top, as if the answer started there), and further down nothing at all.
+describe('a long answer under a question pages long', () => {
+  it('pages through the question into every line of the answer, and back', async () => {
+    const { front, back } = longCard();
+    expect(back.length).toBeGreaterThan(16_384);
+    const app = render(<ReviewScreen controller={new FakeController([screenCard('long', { front, back, full: back })])} startedAt={0} now={() => 0} />);
+    Object.defineProperty(app.stdout, 'columns', { value: 80, configurable: true });
+    Object.defineProperty(app.stdout, 'rows', { value: 24, configurable: true });
+    app.stdout.emit('resize');
+    await shows(app.lastFrame, 'Question line 1:');
+    await press(app.stdin, ' ');
+    await shows(app.lastFrame, '1 Again');
+    const seen = new Set<number>();
+    const page = async (key: string, done: (frame: string) => boolean) => {
+      for (let i = 0; i < 60; i++) {
+        await press(app.stdin, key);
+        // The lines of a page not drawn yet are drawn just after it: wait for the screen to settle.
+        const frame = await until(app.lastFrame, (text) => blankRun(text) < 3);
+        expect(blankRun(frame), frame).toBeLessThan(3);
+        for (const match of frame.matchAll(/Answer paragraph (\d+):/g)) seen.add(Number(match[1]));
+        if (done(frame)) return frame;
+      }
+      throw new Error(`never reached the end: ${app.lastFrame()}`);
+    };
+    const bottom = await page(PAGE_DOWN, (frame) => frame.includes('(k to scroll back)'));
+    expect(bottom).toContain('Answer paragraph 80:');
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+    // Back up from the last page, which shows the last paragraphs.
+    seen.clear();
+    for (const match of bottom.matchAll(/Answer paragraph (\d+):/g)) seen.add(Number(match[1]));
+    await page(PAGE_UP, (frame) => frame.includes('Question line 1:'));
+    expect(seen.size).toBe(80);
+  }, 30_000);
+});
+
+describe('which lines of a long text a scrolled screen draws', () => {
+  const window = { top: 0, rows: 20 };
+
+  it('counts from where the text starts on the screen, not from the card\'s top', () => {
+    // An answer at row 100, under a question of five pages: the screen at row 100 shows its first lines.
+    expect(linesToDraw({ ...window, top: 100 }, 100, 200)).toEqual({ from: 0, to: 60 });
+    // Two pages into the answer: the page above it, the screen's and two below.
+    expect(linesToDraw({ ...window, top: 140 }, 100, 200)).toEqual({ from: 0, to: 100 });
+    expect(linesToDraw({ ...window, top: 200 }, 100, 200)).toEqual({ from: 60, to: 160 });
+  });
+
+  it('draws nothing new for a text below the pages around the screen, and stands a text scrolled past as tall as its lines', () => {
+    expect(linesToDraw(window, 100, 0)).toEqual({ from: 0, to: 0 });
+    // A long question of 150 lines drawn, the screen far below it in the answer.
+    expect(linesToDraw({ ...window, top: 400 }, 2, 150)).toEqual({ from: 150, to: 458 });
+  });
 });
 
 describe('a long text drawn a section at a time', () => {

@@ -1,12 +1,12 @@
 // Renders Markdown in the terminal: mdast -> Ink. `width` is the number of columns it may
 // use (the review screen passes the terminal width, so a resize re-lays it out).
-import { Box, Text } from 'ink';
-import { memo, useContext, useEffect, useReducer } from 'react';
+import { Box, Text, type DOMElement } from 'ink';
+import { memo, useContext, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import { Blocks } from './Blocks.tsx';
 import { markdownLines } from './markdown-lines.ts';
 import { SECTIONED_MIN_CHARS } from './markdown-sections.ts';
 import { parseMarkdown } from './parse-markdown.ts';
-import { ScreenWindowContext, type ScreenWindow } from './screen-window.ts';
+import { linesToDraw, ScreenWindowContext, type ScreenWindow } from './screen-window.ts';
 
 export function Markdown({ source, width }: { source: string; width: number }) {
   const shown = useContext(ScreenWindowContext);
@@ -25,13 +25,6 @@ const WholeMarkdown = memo(function WholeMarkdown({ source, width }: { source: s
 });
 
 /**
- * Pages of a screen drawn above and below the rows it shows. Above, they also cover the rows
- * the screen puts before the text (a card's source line and question): the window counts
- * from the top of the screen's content, not of this text.
- */
-const PAGES_AROUND = 2;
-
-/**
  * A long text (an Obsidian note of megabytes) on a scrolled screen: only the lines around the
  * rows shown are drawn (markdown-lines.ts, as far down as the screen has been, kept); the
  * lines above and the ones drawn below stand as blank rows of the same height, so the
@@ -40,9 +33,19 @@ const PAGES_AROUND = 2;
  */
 function LongMarkdown({ source, width, window }: { source: string; width: number; window: ScreenWindow }) {
   const doc = markdownLines(source, width);
-  const from = Math.max(0, window.top - PAGES_AROUND * window.rows);
-  const to = window.top + (1 + PAGES_AROUND) * window.rows;
+  // Where this text starts on the screen's content: a card's answer starts below its question
+  // (and its source line), which may be many pages tall. Measured after each layout; the
+  // first render takes the content's top until then.
+  const box = useRef<DOMElement>(null);
+  const [textTop, setTextTop] = useState(0);
+  const { rowOf } = window;
+  useLayoutEffect(() => {
+    if (!box.current) return;
+    const row = rowOf(box.current);
+    if (row !== textTop) setTextTop(row);
+  });
   const lines = doc.lines;
+  const { from, to } = linesToDraw(window, textTop, lines.length);
   const shown = lines.slice(from, to);
   const after = lines.length - from - shown.length;
   const missing = lines.length < to && !doc.complete;
@@ -65,7 +68,7 @@ function LongMarkdown({ source, width, window }: { source: string; width: number
     return () => setUndrawnBelow(false);
   }, [undrawn, setUndrawnBelow]);
   return (
-    <Box flexDirection="column" width={width}>
+    <Box ref={box} flexDirection="column" width={width}>
       {from > 0 ? <Box height={from} flexShrink={0} /> : null}
       <Text>{shown.join('\n')}</Text>
       {after > 0 ? <Box height={after} flexShrink={0} /> : null}

@@ -28,6 +28,11 @@ export function indicator(below: number, scroll: number, undrawn = false): strin
   return scroll > 0 ? '↑ (k to scroll back)' : ' ';
 }
 
+/** The row of `element` counted from the top of `content` (both laid out); 0 before `content` is. */
+function rowWithin(element: DOMElement, content: DOMElement | null): number {
+  return content ? measureElement(element).y - measureElement(content).y : 0;
+}
+
 export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProps) {
   const content = useRef<DOMElement>(null);
   // The last row tells whether there is more below.
@@ -37,7 +42,10 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
   const told = useRef<{ max: number; hint: string } | null>(null);
   // The rows shown, for a long text inside to draw those only (Markdown.tsx).
   const [undrawn, setUndrawnBelow] = useState(false);
-  const shown = useMemo<ScreenWindow>(() => ({ top: scroll, rows: bodyHeight, setUndrawnBelow }), [scroll, bodyHeight]);
+  const shown = useMemo<ScreenWindow>(
+    () => ({ top: scroll, rows: bodyHeight, setUndrawnBelow, rowOf: (element) => rowWithin(element, content.current) }),
+    [scroll, bodyHeight],
+  );
   useEffect(() => {
     if (!content.current) return;
     const measured = measureElement(content.current).height;

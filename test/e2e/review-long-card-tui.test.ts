@@ -1,0 +1,77 @@
+// The real `kb review` in tmux on a card whose question is pages long and whose answer is over
+// 16 KB (drawn a screen at a time): paged down past the question, the answer stood as blank
+// rows at 80x24 and 100x30 (its lines were picked as if it started at the card's top).
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeKb } from '../helpers/kb-cli.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb, type TerminalSize } from '../helpers/tmux.ts';
+
+const QUESTION = Array.from({ length: 80 }, (_, i) => `Question line ${i + 1}: why does this question run on for so many rows?`).join('\n');
+const ANSWER = Array.from({ length: 80 }, (_, i) =>
+  `Answer paragraph ${i + 1}: decode reads every weight once per step, so the batch shares that read, and a larger batch costs little more per step until compute is the bound. ` +
+  `答案第${i + 1}段：解码阶段受内存带宽限制，批处理让多个序列共享一次读取，直到算力成为瓶颈。`,
+).join('\n\n');
+// A setext heading: the note's H1, and so its question, is all 80 lines.
+const NOTE = `---\ntags: [long]\n---\n${QUESTION}\n===\n\n## Answer\n\n${ANSWER}\n`;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The longest run of blank rows on the screen, above its last drawn row. */
+function blankRun(screen: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const row of screen.trimEnd().split('\n')) {
+    run = row.trim() === '' ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
+/** The screen without its first row (the header's clock ticks). */
+const body = (screen: string) => screen.split('\n').slice(1).join('\n');
+
+/** Sends `key`, then waits for the screen to change and stay the same a while (a page's lines are drawn just after it). */
+async function pressAndSettle(tmux: TmuxKb, key: string): Promise<string> {
+  const before = body(tmux.screen());
+  tmux.send(key);
+  await tmux.waitFor((screen) => body(screen) !== before);
+  let last = tmux.screen();
+  for (let same = 0; same < 3; ) {
+    await sleep(100);
+    const now = tmux.screen();
+    same = body(now) === body(last) ? same + 1 : 0;
+    last = now;
+  }
+  return last;
+}
+
+let tmux: TmuxKb | null = null;
+afterEach(() => {
+  tmux?.stop();
+  tmux = null;
+});
+
+describe('kb review of a card with a question pages long and a long answer', () => {
+  expect(ANSWER.length).toBeGreaterThan(16_384);
+  for (const size of [{ columns: 80, rows: 24 }, { columns: 100, rows: 30 }] satisfies TerminalSize[]) {
+    it(`at ${size.columns}x${size.rows}: PgDn shows every paragraph of the answer under the question, no page blank`, async () => {
+      const root = writeKb({ 'notes/long.md': NOTE });
+      tmux = new TmuxKb();
+      tmux.startWithStatus(root, ['review'], size);
+      await tmux.waitFor('Question line 1:');
+      tmux.send('Space');
+      await tmux.waitFor('1 Again');
+      const seen = new Set<number>();
+      let screen = '';
+      for (let page = 0; page < 80 && !screen.includes('(k to scroll back)'); page++) {
+        screen = await pressAndSettle(tmux, 'PageDown');
+        expect(blankRun(screen), screen).toBeLessThan(3);
+        for (const match of screen.matchAll(/Answer paragraph (\d+):/g)) seen.add(Number(match[1]));
+      }
+      expect(screen).toContain('Answer paragraph 80:');
+      expect(screen).toContain('答案第80段');
+      expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+      tmux.send('q');
+      await tmux.waitFor('exit=0');
+    }, TMUX_TEST_TIMEOUT_MS);
+  }
+});
