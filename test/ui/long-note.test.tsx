@@ -117,6 +117,28 @@ describe('a long answer under a question pages long', () => {
   }, 30_000);
 });
 
+// Two long texts on one screen (a question over 16 KB and a long answer): once the question
+// was drawn to its end, the screen counted the lines below as if the answer were too ("↓ 39
+// more lines", then 104, 85, ...): one text's end cleared the other's "more to come".
+it('a long question drawn to its end leaves the answer\'s undrawn rest unknown: "↓ more lines", no count', async () => {
+  const front = Array.from({ length: 80 }, (_, i) => `Question line ${i + 1}: ${'why does this question run on and on for so many rows '.repeat(4)}问题第${i + 1}行。`).join('\n');
+  expect(front.length).toBeGreaterThan(16_384);
+  const body = longNoteBody(200_000);
+  const app = render(<ReviewScreen controller={new FakeController([screenCard('long', { front, back: longNoteAnswer(body), full: body })])} startedAt={0} now={() => 0} />);
+  Object.defineProperty(app.stdout, 'columns', { value: 80, configurable: true });
+  Object.defineProperty(app.stdout, 'rows', { value: 24, configurable: true });
+  app.stdout.emit('resize');
+  await shows(app.lastFrame, 'Question line 1:');
+  await press(app.stdin, ' ');
+  await shows(app.lastFrame, '1 Again');
+  for (let i = 0; i < 60 && !app.lastFrame()?.includes('Section 1: KV cache'); i++) {
+    await press(app.stdin, PAGE_DOWN);
+    const frame = await until(app.lastFrame, (text) => /↓ (\d+ )?more line/.test(text));
+    expect(frame, frame).toContain('↓ more lines (');
+  }
+  expect(app.lastFrame()).toContain('Section 1: KV cache');
+}, 30_000);
+
 describe('which lines of a long text a scrolled screen draws', () => {
   const window = { top: 0, rows: 20 };
 

@@ -61,12 +61,10 @@ function LongMarkdown({ source, width, window }: { source: string; width: number
     return () => clearImmediate(timer);
   }, [doc, to, missing]);
   const undrawn = !doc.complete;
-  const { setUndrawnBelow } = window;
+  const { undrawnBelow } = window;
   useEffect(() => {
-    if (!undrawn) return;
-    setUndrawnBelow(true);
-    return () => setUndrawnBelow(false);
-  }, [undrawn, setUndrawnBelow]);
+    if (undrawn) return undrawnBelow();
+  }, [undrawn, undrawnBelow]);
   return (
     <Box ref={box} flexDirection="column" width={width}>
       {from > 0 ? <Box height={from} flexShrink={0} /> : null}

@@ -8,8 +8,13 @@ export interface ScreenWindow {
   top: number;
   /** How many rows are shown. */
   rows: number;
-  /** A text inside says whether it has lines below that it has not drawn yet (their number unknown). */
-  setUndrawnBelow(undrawn: boolean): void;
+  /**
+   * A text inside says it has lines below that it has not drawn yet (their number unknown),
+   * and calls the function returned once it has drawn them all (or goes). Counted per text: a
+   * long question drawn to its end cleared the flag of the long answer under it, and the
+   * screen then counted the answer's lines drawn so far as all there were.
+   */
+  undrawnBelow(): () => void;
   /** The row of the scrolled content at which `element` starts (measured: call it after a render). */
   rowOf(element: DOMElement): number;
 }

@@ -2,7 +2,7 @@
 // The content is measured after each render; only when that changes what the last row
 // says is there a second render (most cards fit, so most ratings draw one frame).
 import { Box, Text, measureElement, type DOMElement } from 'ink';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ScreenWindowContext, type ScreenWindow } from '../markdown/screen-window.ts';
 
 interface ViewportProps {
@@ -41,10 +41,16 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
   // Told only on a change: each call may re-render the screen, which runs this effect again.
   const told = useRef<{ max: number; hint: string } | null>(null);
   // The rows shown, for a long text inside to draw those only (Markdown.tsx).
-  const [undrawn, setUndrawnBelow] = useState(false);
+  // How many long texts inside have lines below not drawn yet (a card's question and its answer may both).
+  const [undrawnTexts, setUndrawnTexts] = useState(0);
+  const undrawn = undrawnTexts > 0;
+  const undrawnBelow = useCallback(() => {
+    setUndrawnTexts((count) => count + 1);
+    return () => setUndrawnTexts((count) => count - 1);
+  }, []);
   const shown = useMemo<ScreenWindow>(
-    () => ({ top: scroll, rows: bodyHeight, setUndrawnBelow, rowOf: (element) => rowWithin(element, content.current) }),
-    [scroll, bodyHeight],
+    () => ({ top: scroll, rows: bodyHeight, undrawnBelow, rowOf: (element) => rowWithin(element, content.current) }),
+    [scroll, bodyHeight, undrawnBelow],
   );
   useEffect(() => {
     if (!content.current) return;
