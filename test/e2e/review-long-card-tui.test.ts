@@ -38,7 +38,12 @@ const body = (screen: string) => screen.split('\n').slice(1).join('\n');
 async function pressAndSettle(tmux: TmuxKb, key: string): Promise<string> {
   const before = body(tmux.screen());
   tmux.send(key);
-  await tmux.waitFor((screen) => body(screen) !== before);
+  return settled(tmux, (screen) => body(screen) !== before);
+}
+
+/** Waits for a screen that passes `changed`, then for the screen to stay the same a while. */
+async function settled(tmux: TmuxKb, changed: (screen: string) => boolean): Promise<string> {
+  await tmux.waitFor(changed);
   let last = tmux.screen();
   for (let same = 0; same < 3; ) {
     await sleep(100);
@@ -87,4 +92,30 @@ describe('kb review of a card with a question pages long and a long answer', () 
       await tmux.waitFor('exit=0');
     }, TMUX_TEST_TIMEOUT_MS);
   }
+});
+
+// Read to the answer's end, then the terminal made 90x30: the card showed from its top (the
+// texts, drawn afresh at the new width, measured a few rows, and the offset came down to them).
+describe('kb review of such a card on a terminal resized while paging', () => {
+  it('keeps the answer\'s end on screen at another width, and pages back up from there', async () => {
+    const root = writeKb({ 'notes/long.md': note(LONG_QUESTION) });
+    tmux = new TmuxKb();
+    tmux.startWithStatus(root, ['review'], { columns: 80, rows: 24 });
+    await tmux.waitFor('Question line 1:');
+    tmux.send('Space');
+    await tmux.waitFor('1 Again');
+    // PgDn held down.
+    tmux.send(...Array.from({ length: 60 }, () => 'PageDown'));
+    await tmux.waitFor((screen) => screen.includes('Answer paragraph 80:') && screen.includes('(k to scroll back)'));
+    tmux.tmux(['resize-window', '-t', tmux.session, '-x', '90', '-y', '30']);
+    const resized = await settled(tmux, (screen) => screen.split('\n')[0].trimEnd().length > 80);
+    expect(blankRun(resized), resized).toBeLessThan(3);
+    expect(resized).toContain('Answer paragraph 80:');
+    expect(resized).not.toContain('Question line');
+    const up = await pressAndSettle(tmux, 'PageUp');
+    expect(blankRun(up), up).toBeLessThan(3);
+    expect(up).toMatch(/Answer paragraph 7\d:/);
+    tmux.send('q');
+    await tmux.waitFor('exit=0');
+  }, TMUX_TEST_TIMEOUT_MS);
 });

@@ -5,6 +5,7 @@
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Box, renderToString } from 'ink';
+import stringWidth from 'string-width';
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Blocks } from '../../src/ui/markdown/Blocks.tsx';
@@ -138,6 +139,38 @@ it('a long question drawn to its end leaves the answer\'s undrawn rest unknown: 
   }
   expect(app.lastFrame()).toContain('Section 1: KV cache');
 }, 30_000);
+
+// Paged to the end of a long answer, a terminal of another width (90x30 from 80x24) showed the
+// card from its top: the answer's lines at the new width were not drawn yet, so the card
+// measured a few rows, and the screen brought its offset down to them before they were drawn.
+describe('a long answer read to its end, on a terminal of another width', () => {
+  for (const question of ['short', 'over 16 KB']) {
+    it(`keeps its place (a ${question} question)`, async () => {
+      const { front: pagesLong, back } = longCard();
+      const front = question === 'short' ? pagesLong : pagesLong.replaceAll('so many rows?', `${'so many rows, and on and on, '.repeat(8)}问题？`);
+      if (question !== 'short') expect(front.length).toBeGreaterThan(16_384);
+      const app = render(<ReviewScreen controller={new FakeController([screenCard('long', { front, back, full: back })])} startedAt={0} now={() => 0} />);
+      const resize = (columns: number, rows: number) => {
+        Object.defineProperty(app.stdout, 'columns', { value: columns, configurable: true });
+        Object.defineProperty(app.stdout, 'rows', { value: rows, configurable: true });
+        app.stdout.emit('resize');
+      };
+      resize(80, 24);
+      await shows(app.lastFrame, 'Question line 1:');
+      await press(app.stdin, ' ');
+      await shows(app.lastFrame, '1 Again');
+      for (let i = 0; i < 200 && !app.lastFrame()?.includes('(k to scroll back)'); i++) await press(app.stdin, PAGE_DOWN);
+      await shows(app.lastFrame, 'Answer paragraph 80:');
+      resize(90, 30);
+      // The answer's end, drawn at the new width (the header now 89 columns), fills the screen (not the card's top).
+      const after = await until(app.lastFrame, (frame) => stringWidth(frame.split('\n')[0]) === 89 && frame.includes('Answer paragraph 80:') && blankRun(frame) < 3);
+      expect(stringWidth(after.split('\n')[0])).toBe(89);
+      expect(after).toContain('Answer paragraph 80:');
+      expect(after).not.toContain('Question line 1:');
+      expect(blankRun(after)).toBeLessThan(3);
+    }, 60_000);
+  }
+});
 
 describe('which lines of a long text a scrolled screen draws', () => {
   const window = { top: 0, rows: 20 };

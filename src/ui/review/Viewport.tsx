@@ -40,14 +40,17 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
   const [hint, setHint] = useState(' ');
   // Told only on a change: each call may re-render the screen, which runs this effect again.
   const told = useRef<{ max: number; hint: string } | null>(null);
-  // The rows shown, for a long text inside to draw those only (Markdown.tsx).
-  // How many long texts inside have lines below not drawn yet (a card's question and its answer may both).
-  const [undrawnTexts, setUndrawnTexts] = useState(0);
-  const undrawn = undrawnTexts > 0;
+  // How many long texts inside have lines below not drawn yet (a card's question and its
+  // answer may both). Counted in a ref, read by the measure below: a text says so in its own
+  // effect, which runs just before the measure of the same commit (as a state, the measure saw
+  // the count of the render before).
+  const undrawnTexts = useRef(0);
+  const [, setUndrawnTexts] = useState(0);
   const undrawnBelow = useCallback(() => {
-    setUndrawnTexts((count) => count + 1);
-    return () => setUndrawnTexts((count) => count - 1);
+    setUndrawnTexts(++undrawnTexts.current);
+    return () => setUndrawnTexts(--undrawnTexts.current);
   }, []);
+  // The rows shown, for a long text inside to draw those only (Markdown.tsx).
   const shown = useMemo<ScreenWindow>(
     () => ({ top: scroll, rows: bodyHeight, undrawnBelow, rowOf: (element) => rowWithin(element, content.current) }),
     [scroll, bodyHeight, undrawnBelow],
@@ -55,9 +58,13 @@ export function Viewport({ height, scroll, onMaxScroll, children }: ViewportProp
   useEffect(() => {
     if (!content.current) return;
     const measured = measureElement(content.current).height;
+    const undrawn = undrawnTexts.current > 0;
+    const fits = Math.max(0, measured - bodyHeight);
     // Below a long text's drawn lines there is more, drawn as the screen reaches it: keys
     // typed ahead of the drawing (PgDn held down) scroll on into it rather than stop there.
-    const max = Math.max(0, measured - bodyHeight) + (undrawn ? UNDRAWN_ROWS_AHEAD * bodyHeight : 0);
+    // Nor is the offset brought down to the lines drawn so far: at another width a long text
+    // is drawn afresh, and brought down to its few rows, the card showed from its top.
+    const max = undrawn ? Math.max(fits + UNDRAWN_ROWS_AHEAD * bodyHeight, scroll) : fits;
     const next = indicator(measured - bodyHeight - scroll, scroll, undrawn);
     if (told.current?.max !== max) onMaxScroll(max);
     if (told.current?.hint !== next) setHint(next);
