@@ -112,7 +112,10 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
     endedAt: null,
     scroll: 0,
   });
-  const [maxScroll, setMaxScroll] = useState(0);
+  // A ref, read when a scroll key is applied: the Viewport tells a new limit in its effect, and
+  // a key typed ahead in the same render would clamp to the limit that render had seen (a held
+  // PgDn went past the end over blank rows on the review screen; use-scroll.ts there).
+  const maxScroll = useRef(0);
   // A larger terminal (or a shorter view) lowers the limit: the offset comes down with it, or
   // the screen showed the last few lines over blank rows.
   // Set when a typed answer was refused: the answer line and the reason under it are the
@@ -120,7 +123,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
   // drawn below the visible rows). The reason's rows change the limit, which brings us here.
   const showEnd = useRef(false);
   const onMaxScroll = (max: number) => {
-    setMaxScroll(max);
+    maxScroll.current = max;
     if (showEnd.current) update({ scroll: max });
     else if (view.current.scroll > max) update({ scroll: max });
     showEnd.current = false;
@@ -213,7 +216,7 @@ export function QuizScreen({ driver, now = Date.now, tickMs = 250, onFinish, not
       case 'open-lab':
         return update({ message: lab.open(question.card.lab) });
       case 'scroll':
-        return update({ scroll: clampScroll(view.current.scroll + command.by, maxScroll) });
+        return update({ scroll: clampScroll(view.current.scroll + command.by, maxScroll.current) });
       case 'next':
         return next();
       case 'grade':
