@@ -74,9 +74,11 @@ function fewRequestPoints(measured: LabRunResult): Array<{ label: string | null;
  * What the errors measure when the sim's device is not a profile of the measured backend (a
  * datasheet GPU, a published fit, a profile of the other backend): two machines, not the
  * simulator. Null when the device was calibrated on that backend. `own`: the profiles
- * calibrated here on `backend` for `model`, the ones to compare with instead.
+ * calibrated here on `backend` for `model`, the ones to compare with instead. `before`: said
+ * before the runs start (on stderr), where the comparison is still to come: said only under
+ * the table, it came after minutes of gpt2 on the cpu, too late to Ctrl-C.
  */
-export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string, own: readonly string[] = []): string | null {
+export function foreignDeviceNote(device: string, profile: DeviceProfile | null, backend: string, model: string, own: readonly string[] = [], when: 'before' | 'after' = 'after'): string | null {
   let what: string;
   if (profile === null) what = 'is a datasheet GPU';
   else if (profile.source.kind === 'published') what = `was fitted to a published table (${profile.source.hardware})`;
@@ -87,7 +89,8 @@ export function foreignDeviceNote(device: string, profile: DeviceProfile | null,
     own.length === 0
       ? `calibrate a profile here (kb lab calibrate --backend ${backend} --model ${model} --name NAME) and compare with --set device=NAME.`
       : `compare with ${own.length === 1 ? 'the profile' : 'a profile'} calibrated here on ${backend} for ${model}: --set device=${own[0]}${own.length > 1 ? ` (or ${own.slice(1).join(', ')})` : ''}.`;
-  return `Device ${device} ${what}, not this ${backend} backend: the errors above compare two machines, not the simulator with a measurement. To check the simulator, ${check}`;
+  const errors = when === 'after' ? 'the errors above compare' : 'the errors this comparison will print compare';
+  return `Device ${device} ${what}, not this ${backend} backend: ${errors} two machines, not the simulator with a measurement. To check the simulator, ${check}`;
 }
 
 export function predictionText(sim: LabRunResult, measured: LabRunResult, rows: readonly PredictionRow[], deviceNote: string | null = null, stepCostLines: readonly string[] = []): string {

@@ -2,7 +2,7 @@
 // The CI calibration is the short sweep (--quick) of gpt2-tiny on the cpu backend; its
 // prediction of a workload the sweep never ran is held to a tolerance wide enough for a shared
 // CI machine (the 15% goal is measured by bench/sim-accuracy.ts, not asserted here).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
@@ -45,8 +45,8 @@ describe('kb lab calibrate', () => {
     expect(devices.stdout).toMatch(/^A100-40GB +datasheet/m);
     // Each device's lines as one: its source and fit wrap to the terminal (80 columns when piped).
     const entries = devices.stdout.replace(/\n {2,}/g, ' ');
-    expect(entries).toMatch(/^seed-003-gpu +published, for gpt2 .*fitted, not predicted/m);
-    expect(entries).toMatch(/^ci-tiny +calibrated, for gpt2-tiny +calibrated here on \d{4}-\d\d-\d\d from cpu/m);
+    expect(entries).toMatch(/^seed-003-gpu +published, for gpt2: fitted to a table, not predicted table: +seed 003/m);
+    expect(entries).toMatch(/^ci-tiny +calibrated, for gpt2-tiny source: +this machine's cpu backend on \d{4}-\d\d-\d\d /m);
 
     // Held out: prompt and output lengths, admission cap and request count the sweep never ran.
     const held = ['--set', 'workload.requests=24', '--set', 'workload.promptTokens=40', '--set', 'workload.outputTokens=12', '--set', 'engine.prefillMaxBatch=6'];
@@ -96,6 +96,9 @@ describe('kb lab calibrate', () => {
     expect(runKb(['lab', 'calibrate', '--model', 'gpt5'], { env }).stderr).toMatch(/^kb: --model: unknown model "gpt5"; choose one of gpt2-tiny, gpt2/);
     expect(runKb(['lab', 'calibrate', '--name', '../x'], { env }).stderr).toMatch(/^kb: --name "\.\.\/x": use letters/);
     expect(runKb(['lab', 'calibrate', '--name', 'H100'], { env }).stderr).toBe('kb: --name "H100" is a device kb ships; choose another name\n');
+    // Names compare without case: `--name h100` was accepted, and --set device=h100 then ran this cpu's profile.
+    expect(runKb(['lab', 'calibrate', '--name', 'h100'], { env }).stderr).toBe('kb: --name "h100" is H100, a device kb ships, but for case (device names compare without case); choose another name\n');
+    expect(runKb(['lab', 'calibrate', '--name', 'Seed-003-GPU'], { env }).stderr).toMatch(/^kb: --name "Seed-003-GPU" is seed-003-gpu, a device kb ships, but for case/);
     expect(existsSync(join(data, 'kb', 'devices'))).toBe(false);
   });
 
@@ -113,6 +116,17 @@ describe('kb lab calibrate', () => {
     expect(existsSync(join(data, 'kb', 'devices', 'stopped.json'))).toBe(false);
   }, 90_000);
 });
+
+/** A profile calibrated on this cpu, as a file would hold it. */
+const hereCpu = {
+  format: 1,
+  name: 'here-cpu',
+  model: 'gpt2-tiny',
+  source: { kind: 'calibrated', backend: 'cpu', device: 'cpu, 2 threads', at: '2026-11-25T10:00:00.000Z', steps: 100, wallMs: 5000 },
+  terms: { stepMs: 2, tokenMs: 0.05, attendedMs: 1e-4, sampledMs: 0.4, prefillPassMs: 0 },
+  kv: { memoryBytes: 600 * 2 ** 20, weightBytes: 88 * 2 ** 20, reserveBytes: 0, dtypeBytes: 4 },
+  fit: { r2: 0.95, byKind: [{ kind: 'decode', steps: 80, medianPct: 4.5, worstPct: 20 }], kept: 100, outliers: 2 },
+};
 
 describe('--set device=<profile>', () => {
   it('refuses an unknown device, a profile of another model, and a broken profile file, each in one line', () => {
@@ -136,12 +150,91 @@ describe('--set device=<profile>', () => {
     writeFileSync(join(data, 'kb', 'devices', 'broken.json'), '{"format": 1, "name": "broken"');
     const broken = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=broken'], { env });
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toMatch(/^kb: .*broken\.json: not a readable JSON device profile/);
+    // One line, saying what to do: calibrate it again under its name, for the run's model, or remove it.
+    expect(broken.stderr).toMatch(/^kb: .*broken\.json: not a readable JSON device profile \(.*\); calibrate it again \(kb lab calibrate --name broken --model gpt2-tiny\) or remove the file\n$/);
     const devices = runKb(['lab', 'devices'], { env });
     expect(devices.code).toBe(0);
-    expect(devices.stdout.replace(/\n {2,}/g, ' ')).toMatch(/^broken +\(broken\) .*broken\.json: not a readable JSON device profile/m);
+    expect(devices.stdout.replace(/\n {2,}/g, ' ')).toMatch(/^broken +\(broken\) .*broken\.json: not a readable JSON device profile .*or remove the file$/m);
     expect(runKb(['lab', 'history', 'ttft-breakdown', '--json'], { env }).stdout).toMatch(/"runs": \[\]/);
   });
+
+  it('takes a profile\'s name from its file, and refuses one named as a device kb ships, case aside', () => {
+    const data = tempDir();
+    const env = { XDG_DATA_HOME: data, KB_DB: join(tempDir(), 'kb.db') };
+    const dir = join(data, 'kb', 'devices');
+    mkdirSync(dir, { recursive: true });
+    // A copy renamed by hand ran as "simulated cpu-gpt2-tiny" when asked for as mine.
+    writeFileSync(join(dir, 'mine.json'), JSON.stringify({ ...hereCpu, name: 'cpu-gpt2-tiny' }));
+    const mine = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=mine', '--json'], { env });
+    expect(mine.code, mine.stderr).toBe(0);
+    expect(JSON.parse(mine.stdout).device).toMatch(/^sim, simulated mine \(/);
+    expect(mine.stdout).not.toContain('cpu-gpt2-tiny');
+    // A profile file named h100 (calibrated before names compared without case, or by hand) is no
+    // device of its own beside the built-in H100, and no H100 either: one line says to rename it.
+    writeFileSync(join(dir, 'h100.json'), JSON.stringify({ ...hereCpu, name: 'h100' }));
+    const clash = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=h100'], { env });
+    expect(clash).toMatchObject({ code: 1, stdout: '' });
+    expect(clash.stderr).toMatch(/^kb: .*h100\.json: "h100" is H100, a device kb ships, but for case \(device names compare without case\): rename the file\n$/);
+    const devices = runKb(['lab', 'devices'], { env: { ...env, COLUMNS: '400' } });
+    expect(devices.stdout).toMatch(/^h100 +\(broken\) .*h100\.json: "h100" is H100/m);
+    expect(devices.stdout).toMatch(/^mine +calibrated, for gpt2-tiny$/m);
+    // Without the file, h100 is a typo of H100.
+    rmSync(join(dir, 'h100.json'));
+    expect(runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--set', 'device=h100'], { env }).stderr).toMatch(/^kb: device "h100": no such device or profile; did you mean H100\? known: /);
+  });
+
+  it('kb lab devices reads one labelled line at a time at 80 and 200 columns, and marks a poor fit', () => {
+    const data = tempDir();
+    const dir = join(data, 'kb', 'devices');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'here-cpu.json'), JSON.stringify(hereCpu));
+    // calibrate warned of this fit (below R² 0.95); the listing said nothing of it.
+    writeFileSync(join(dir, 'busy.json'), JSON.stringify({ ...hereCpu, fit: { ...hereCpu.fit, r2: 0.62 } }));
+    for (const columns of [80, 200]) {
+      const devices = runKb(['lab', 'devices'], { env: { XDG_DATA_HOME: data, COLUMNS: String(columns) } });
+      expect(devices.code, devices.stderr).toBe(0);
+      const lines = devices.stdout.split('\n');
+      expect(lines.every((line) => line.length < Math.min(columns, 101))).toBe(true);
+      // Each entry: what it is beside its name, then one labelled line each, the text in one column.
+      const seed = lines.findIndex((line) => line.startsWith('seed-003-gpu '));
+      expect(lines[seed]).toBe('seed-003-gpu  published, for gpt2: fitted to a table, not predicted');
+      const labels = lines.slice(seed + 1).map((line) => /^ {14}(\w+):/.exec(line)?.[1]).filter(Boolean);
+      expect(labels.slice(0, 7)).toEqual(['table', 'machine', 'fit', 'source', 'fit', 'warning', 'source']);
+      const entries = devices.stdout.replace(/\n {2,}/g, ' ');
+      expect(entries).toMatch(/^busy +calibrated, for gpt2-tiny source: +this machine's cpu backend on 2026-11-25 \(cpu, 2 threads\) fit: +R² 0\.620, median error ≤ 4\.5% per step kind warning: +a poor fit \(R² 0\.620\): the sim will be off on this profile\. Calibrate again when the machine is quiet: kb lab calibrate --model gpt2-tiny --name busy$/m);
+      expect(entries).toMatch(/^here-cpu +calibrated, for gpt2-tiny source: .* fit: +R² 0\.950, median error ≤ 4\.5% per step kind$/m);
+      expect(entries).toMatch(/^H100 +datasheet GPU figures: +989 TFLOP\/s, .* fit: +not checked against a measurement$/m);
+    }
+  });
+
+  it('calibrating over a broken profile of that name says it replaced it', { timeout: SLOW }, () => {
+    const data = tempDir();
+    mkdirSync(join(data, 'kb', 'devices'), { recursive: true });
+    writeFileSync(join(data, 'kb', 'devices', 'cut.json'), '{"format": 1,');
+    const calibrated = runKb(['lab', 'calibrate', '--quick', '--name', 'cut'], { env: { XDG_DATA_HOME: data, COLUMNS: '400' }, timeoutMs: SLOW });
+    expect(calibrated.code, calibrated.stderr).toBe(0);
+    expect(calibrated.stdout).toMatch(/^Saved to .*cut\.json \(replacing a broken profile file of that name, which kb could not read\)$/m);
+    // A hop too short to time reads as such, not "0.000 ms".
+    expect(calibrated.stdout).toMatch(/^And once per request: (under 0\.01|\d+\.\d+) ms from submit until the scheduler sees it/m);
+    expect(calibrated.stdout).not.toContain(' 0.000 ms from submit');
+  });
+
+  it('--compare says before the runs that a device of another machine makes it a comparison of two machines', async () => {
+    // It said so only under the table, after minutes of gpt2 on the cpu: too late to Ctrl-C.
+    const env = { KB_DB: join(tempDir(), 'kb.db'), XDG_DATA_HOME: tempDir() };
+    const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--preset', 'seed-003', '--compare', 'cpu'], { env, timeoutMs: 90_000 });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const started = Date.now();
+    while (!stderr.includes('two machines') && child.exitCode === null && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    child.kill('SIGTERM');
+    const run = await done;
+    expect(run.stderr).toContain(
+      'kb: Device seed-003-gpu was fitted to a published table (a CUDA GPU (taken to be a 12 GiB RTX 4070: the table itself says only "cuda") under a Python serving loop with CUDA graphs for decode), not this cpu backend: the errors this comparison will print compare two machines, not the simulator with a measurement. To check the simulator, calibrate a profile here (kb lab calibrate --backend cpu --model gpt2 --name NAME) and compare with --set device=NAME.\n',
+    );
+    // Stopped there, before the measured run: nothing compared.
+    expect(run.code).toBe(130);
+  }, 90_000);
 
   it('--compare against a datasheet GPU names the profile calibrated here for the backend and model, rather than say to calibrate one', { timeout: SLOW }, () => {
     const data = tempDir();

@@ -6,7 +6,7 @@ import type { StepShape } from '../../src/engine/backend/sim/step-shape.ts';
 import { fitCostTerms, type StepSample } from '../../src/lab/calibrate/fit.ts';
 import { nnls } from '../../src/lab/calibrate/nnls.ts';
 import type { DeviceProfile } from '../../src/lab/devices/device-profile.ts';
-import { calibrationText, poorFitWarning, spreadLines, termLines } from '../../src/lab/calibrate/calibrate-report.ts';
+import { calibrationText, poorFitWarning, spreadLines, submitDelayText, termLines } from '../../src/lab/calibrate/calibrate-report.ts';
 import { fitLines } from '../../src/ui/text/fit-lines.ts';
 
 /** A deterministic generator, so a failure reproduces. */
@@ -175,6 +175,21 @@ describe('the calibration report', () => {
     const text = calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json').replace(/\n\s+/g, ' ');
     expect(text).toContain(`Sweep: ${steps} steps in 1.6 s; ${samples.length} timed (the last step of each wave has no next one to time it by): ${fit.kept} fitted, ${fit.outliers} set aside as disturbed`);
     expect(fit.kept + fit.outliers).toBe(samples.length);
+    expect(text).toContain('And once per request: 0.200 ms from submit until the scheduler sees it');
+    // The file it replaced: a readable profile is described; a broken one was replaced without a word.
+    const stored = { name: 'cpu-gpt2-tiny', path: '/tmp/x.json' };
+    const over = (replaced: Parameters<typeof calibrationText>[2]) => calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json', replaced).replace(/\n\s+/g, ' ');
+    expect(over({ ...stored, profile, error: null })).toContain('Saved to /tmp/x.json (replacing the profile calibrated here on 2026-11-26 from cpu (cpu, 2 threads))');
+    expect(over({ ...stored, profile: null, error: 'not readable JSON' })).toContain('Saved to /tmp/x.json (replacing a broken profile file of that name, which kb could not read)');
+    expect(over(null)).toContain('Saved to /tmp/x.json\n');
+  });
+
+  it('says a submit hop too short to time is under 0.01 ms, not a false-precise 0.000 ms', () => {
+    // The engine records a hop its clock could not see as 0: calibrate printed "0.000 ms from submit until the scheduler sees it".
+    expect(submitDelayText(0)).toBe('under 0.01 ms');
+    expect(submitDelayText(0.004)).toBe('under 0.01 ms');
+    expect(submitDelayText(0.2)).toBe('0.200 ms');
+    expect(submitDelayText(370.24)).toBe('370.2 ms');
   });
 
   it('keeps each cost term readable at 80 columns: its meaning under it, never at the column of the terms', () => {

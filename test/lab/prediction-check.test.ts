@@ -48,6 +48,11 @@ describe('--compare text', () => {
     );
     expect(foreignDeviceNote('H100', null, 'cpu', 'gpt2-tiny', ['a', 'b'])).toContain('with a profile calibrated here on cpu for gpt2-tiny: --set device=a (or b).');
     expect(foreignDeviceNote('H100', null, 'cpu', 'gpt2-tiny', [])).toContain('kb lab calibrate --backend cpu --model gpt2-tiny --name NAME');
+    // Said before the runs too (on stderr, so a learner can stop minutes of gpt2 on the cpu), where no error is above yet.
+    expect(foreignDeviceNote('seed-003-gpu', published, 'cpu', 'gpt2', [], 'before')).toMatch(
+      /^Device seed-003-gpu was fitted to a published table \(an A100\), not this cpu backend: the errors this comparison will print compare two machines, not the simulator with a measurement\. To check the simulator, calibrate/,
+    );
+    expect(foreignDeviceNote('mine', calibrated('cpu'), 'cpu', 'gpt2-tiny', [], 'before')).toBeNull();
     const sim = run(1, 'sim', [64], 1.1);
     const measured = run(2, 'cpu', [64], 1);
     expect(predictionText(sim, measured, predictionRows(sim, measured), 'Device H100 is a datasheet GPU.')).toContain('\nDevice H100 is a datasheet GPU.\nBoth runs are stored');

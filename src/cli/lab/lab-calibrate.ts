@@ -20,7 +20,7 @@ export function registerCalibrate(lab: Command): void {
     )
     .option('--backend <backend>', 'cpu or webgpu (default: cpu)')
     .option('--model <model>', 'the model to profile (profiles are per model)', 'gpt2-tiny')
-    .option('--name <name>', 'the profile\'s name (default: <backend>-<model>)')
+    .option('--name <name>', 'the profile\'s name, and its file\'s (default: <backend>-<model>; not a device kb ships, case aside: H100 and h100 are refused)')
     .option('--quick', 'a short sweep (one point per corner): seconds, for a first look or CI')
     .option('--json', 'print the profile and the fit as JSON')
     .action(async (_flags: unknown, command: Command) => {
@@ -37,10 +37,10 @@ async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   if (!(flags.model in NAMED_CONFIGS)) throw new UserError(`--model: unknown model "${flags.model}"; choose one of ${Object.keys(NAMED_CONFIGS).join(', ')}`);
   const name = flags.name ?? `${backend}-${flags.model}`;
   const { deviceNamePattern } = await import('../../lab/lab-settings.ts');
-  const { deviceNames } = await import('../../engine/index.ts');
-  const { publishedProfiles } = await import('../../lab/devices/published-profiles.ts');
+  const { shippedNameClash } = await import('../../lab/devices/device-names.ts');
   if (!deviceNamePattern.test(name)) throw new UserError(`--name "${name}": use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)`);
-  if (deviceNames().includes(name) || publishedProfiles().some((p) => p.name === name)) throw new UserError(`--name "${name}" is a device kb ships; choose another name`);
+  const clash = shippedNameClash(name);
+  if (clash !== null) throw new UserError(`--name ${clash}; choose another name`);
 
   const { calibrate } = await import('../../lab/calibrate/calibrate.ts');
   const { listStoredProfiles, saveProfile } = await import('../../lab/devices/profile-store.ts');
@@ -87,5 +87,5 @@ async function calibrateCommand(flags: CalibrateFlags): Promise<void> {
   const replaced = listStoredProfiles().find((stored) => stored.name === name);
   const path = saveProfile(result.profile);
   if (flags.json) process.stdout.write(`${JSON.stringify({ path, replaced: replaced?.path ?? null, profile: result.profile, residuals: result.fit.residuals }, null, 2)}\n`);
-  else process.stdout.write(await fittedToTerminal(calibrationText(result, path, replaced?.profile ?? null)));
+  else process.stdout.write(await fittedToTerminal(calibrationText(result, path, replaced ?? null)));
 }

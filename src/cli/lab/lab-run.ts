@@ -25,7 +25,7 @@ import { registerHistory } from './lab-history.ts';
 import { registerCompare } from './lab-compare.ts';
 import { labRoots } from '../../kb/location.ts';
 import { helpTable } from '../help-layout.ts';
-import { fittedToTerminal } from '../terminal-output.ts';
+import { fittedToStderr, fittedToTerminal } from '../terminal-output.ts';
 import { isSqliteFault } from '../../store/sqlite-fault.ts';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -59,7 +59,7 @@ export function register(program: Command): void {
     .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')
     .addOption(numberOption('--request-timeout <s>', 'with --endpoint: give up on a request when the server sends nothing for this many seconds', 300))
     .option('--preset <name>', 'start from one of the lab\'s named settings (kb lab show <name> lists them), e.g. --preset seed-003; --set still wins (on a real backend, the preset\'s sim device is left out)')
-    .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error, then the measured steps against the profile\'s terms (the machine slower than at calibration, or a term missing); both runs are stored')
+    .option('--compare <backend>', 'with --backend sim: run the lab on this real backend too (cpu or webgpu) and print predicted vs measured with % error, then the measured steps against the profile\'s terms (the machine slower than at calibration, or a term missing); both runs are stored. A device that is no profile of that backend makes it a comparison of two machines: said before the runs start, and under the table')
     .option('--json', 'print the run as JSON (the report, the metrics, every check and the verdict: reproduced, not reproduced, incomplete, or no expectations for a lab that states none; README, Labs and the engine)')
     .addHelpText('after', helpTable('Settable keys (--set key=value):', settingRows().map(({ key, description }) => ({ term: key, description }))))
     .action(async (name: string | undefined, _options: unknown, command: Command) => {
@@ -125,9 +125,12 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       presetOverrides = kept;
     }
     let overrides = [...presetOverrides, ...typed];
+    // The run's device and model, for --compare's word before the runs.
+    let planned: { device: string; model: string } | null = null;
     try {
       // Refuses combinations that could never run and unknown sweep points, before the engine starts.
       const settings = labSettings(lab, overrides, { serverOwnsEngine: options.endpoint !== undefined });
+      planned = settings;
       // A preset's device is the sim's, as a typed one is (refused below on a real backend): kept
       // under --backend cpu it was stored and shown as what the cpu run changed ("device=seed-003-gpu").
       const presetDevice = presetOverrides.find((o) => o.key === 'device');
@@ -183,6 +186,12 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     };
     let result: LabRunResult;
     let measured: LabRunResult | null = null;
+    // A sim device that is no profile of the backend measured makes the comparison one of two
+    // machines: said now too, before the runs (minutes of gpt2 on the cpu), so it can be stopped.
+    if (compareWith !== null && planned !== null) {
+      const note = await compareNote(planned, compareWith, 'before');
+      if (note !== null) process.stderr.write(await fittedToStderr(`kb: ${note}\n`));
+    }
     try {
       result = await execute(overrides);
       // The measured run takes every --set but the sim's device (it would be stored, meaning nothing).
@@ -194,15 +203,12 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     }
     progress.done();
     if (measured !== null) {
-      const { foreignDeviceNote, predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
+      const { predictionRows, predictionText } = await import('../../lab/prediction-check.ts');
       const { findProfile } = await import('../../lab/devices/resolve-device.ts');
-      const { listStoredProfiles } = await import('../../lab/devices/profile-store.ts');
       const { checkStepCosts, stepCostText } = await import('../../lab/step-cost-check.ts');
       const rows = predictionRows(result, measured);
-      const { model } = result.settings;
-      const own = listStoredProfiles().flatMap((s) => (s.profile?.source.kind === 'calibrated' && s.profile.source.backend === measured.backend && s.profile.model === model ? [s.name] : []));
       const profile = findProfile(result.settings.device);
-      const deviceNote = foreignDeviceNote(result.settings.device, profile, measured.backend, model, own);
+      const deviceNote = await compareNote(result.settings, measured.backend, 'after');
       // Only a profile of this backend says something about this machine's steps.
       const stepCosts = profile !== null && deviceNote === null ? checkStepCosts(profile, measured) : null;
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows, stepCosts }, null, 2)}\n`);
@@ -216,4 +222,24 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   } finally {
     kb.db.close();
   }
+}
+
+/**
+ * foreignDeviceNote for a run of the sim on `settings` checked against `backend`: null when its
+ * device is a profile calibrated on that backend. A broken profile says nothing here: the run
+ * refuses it in its own words.
+ */
+async function compareNote(settings: { device: string; model: string }, backend: string, when: 'before' | 'after'): Promise<string | null> {
+  const { foreignDeviceNote } = await import('../../lab/prediction-check.ts');
+  const { findProfile } = await import('../../lab/devices/resolve-device.ts');
+  const { listStoredProfiles } = await import('../../lab/devices/profile-store.ts');
+  const { model, device } = settings;
+  let profile;
+  try {
+    profile = findProfile(device);
+  } catch {
+    return null;
+  }
+  const own = listStoredProfiles().flatMap((s) => (s.profile?.source.kind === 'calibrated' && s.profile.source.backend === backend && s.profile.model === model ? [s.name] : []));
+  return foreignDeviceNote(device, profile, backend, model, own, when);
 }

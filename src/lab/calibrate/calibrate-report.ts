@@ -3,7 +3,8 @@
 // step, a chart of the residuals, and the KV capacity the profile carries.
 import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS, type SizedSpread, spreadAt } from '../../engine/index.ts';
 import { barChart } from '../chart.ts';
-import { describeSource, type DeviceProfile } from '../devices/device-profile.ts';
+import { describeSource, type DeviceProfile, poorFit } from '../devices/device-profile.ts';
+import type { StoredProfile } from '../devices/profile-store.ts';
 import type { Calibration } from './calibrate.ts';
 import type { Residual } from './fit.ts';
 
@@ -94,19 +95,31 @@ export function spreadLines(spread: readonly number[], bySize: readonly SizedSpr
   return lines;
 }
 
-/** Below this R², or above this median error for a kind of step, the fit is called poor. */
-const POOR_R2 = 0.95;
-const POOR_MEDIAN_PCT = 15;
-
 /** A sentence when the fit is too loose to trust (a busy machine makes step times scatter), else null. */
 export function poorFitWarning(fit: Calibration['fit']): string | null {
-  const worst = fit.byKind.reduce<Calibration['fit']['byKind'][number] | null>((a, b) => (a === null || b.medianPct > a.medianPct ? b : a), null);
-  if (fit.r2 >= POOR_R2 && (worst === null || worst.medianPct <= POOR_MEDIAN_PCT)) return null;
-  const kind = worst !== null && worst.medianPct > POOR_MEDIAN_PCT ? `; ${worst.kind} steps off by ${worst.medianPct.toFixed(1)}% at the median` : '';
+  const poor = poorFit(fit);
+  if (poor === null) return null;
+  const kind = poor.worstKind !== null ? `; ${poor.worstKind.kind} steps off by ${poor.worstKind.medianPct.toFixed(1)}% at the median` : '';
   return `Warning: a poor fit (R² ${fit.r2.toFixed(3)}${kind}). Something else was probably using the machine during the sweep; the sim will be off on this profile. Calibrate again when the machine is quiet.`;
 }
 
-export function calibrationText(result: Calibration, savedTo: string, replaced: DeviceProfile | null = null): string {
+/**
+ * The once-per-request hop, in ms. The engine records a hop its clock could not see (the
+ * scheduler's stamp no later than the submit's) as 0, which printed as a false-precise
+ * "0.000 ms"; below 0.01 ms the figure is timer noise either way.
+ */
+export function submitDelayText(ms: number): string {
+  return ms < 0.01 ? 'under 0.01 ms' : `${ms.toFixed(ms < 1 ? 3 : 1)} ms`;
+}
+
+/** What the saved profile replaced: a readable profile (where it came from), or a file kb could not read. */
+function replacedText(replaced: StoredProfile | null): string {
+  if (replaced === null) return '';
+  // A broken file of the name was replaced without a word (only a readable one was said).
+  return replaced.profile !== null ? ` (replacing the profile ${describeSource(replaced.profile)})` : ' (replacing a broken profile file of that name, which kb could not read)';
+}
+
+export function calibrationText(result: Calibration, savedTo: string, replaced: StoredProfile | null = null): string {
   const { profile, fit, sweep } = result;
   const warning = poorFitWarning(fit);
   const lines = [
@@ -116,7 +129,7 @@ export function calibrationText(result: Calibration, savedTo: string, replaced: 
     '',
     'Cost of one step = the sum of these terms:',
     ...termLines(profile),
-    `And once per request: ${(profile.submitMs ?? 0).toFixed(3)} ms from submit until the scheduler sees it (an idle engine's median queue wait)`,
+    `And once per request: ${submitDelayText(profile.submitMs ?? 0)} from submit until the scheduler sees it (an idle engine's median queue wait)`,
     '',
     `Fit: R² ${fit.r2.toFixed(3)}`,
     ...fit.byKind.map((k) => `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`),
@@ -129,7 +142,7 @@ export function calibrationText(result: Calibration, savedTo: string, replaced: 
     ...kvLines(profile),
     '',
     ...(warning !== null ? [warning, ''] : []),
-    `Saved to ${savedTo}${replaced !== null ? ` (replacing the profile ${describeSource(replaced)})` : ''}`,
+    `Saved to ${savedTo}${replacedText(replaced)}`,
     `Use it: kb lab <name> --backend sim --set device=${profile.name} --set model=${profile.model}   Check it: add --compare ${profile.source.kind === 'calibrated' ? profile.source.backend : 'cpu'}`,
   ];
   return `${lines.join('\n')}\n`;

@@ -90,3 +90,51 @@ export function fitSummary(profile: DeviceProfile): string {
   const worstMedian = Math.max(0, ...profile.fit.byKind.map((k) => k.medianPct));
   return `step-time fit: R² ${profile.fit.r2.toFixed(3)}, median error ≤ ${worstMedian.toFixed(1)}% per step kind`;
 }
+
+/** Below this R², or above this median error for a kind of step, a calibration's fit is called poor. */
+export const POOR_R2 = 0.95;
+export const POOR_MEDIAN_PCT = 15;
+
+type KindError = z.infer<typeof kindErrorSchema>;
+
+/** Whether a fit is too loose to trust, and the kind of step furthest off when that is what makes it so. */
+export function poorFit(fit: { r2: number; byKind: readonly KindError[] }): { r2: number; worstKind: KindError | null } | null {
+  const worst = fit.byKind.reduce<KindError | null>((a, b) => (a === null || b.medianPct > a.medianPct ? b : a), null);
+  if (fit.r2 >= POOR_R2 && (worst === null || worst.medianPct <= POOR_MEDIAN_PCT)) return null;
+  return { r2: fit.r2, worstKind: worst !== null && worst.medianPct > POOR_MEDIAN_PCT ? worst : null };
+}
+
+/**
+ * What `kb lab devices` says of a profile: what it is beside the name, then one labelled line
+ * each for where its numbers come from and how well they fit, and a warning for a poor fit.
+ * As sentences run together, a published profile read "...(a CUDA GPU (taken to be ...) under a
+ * Python serving loop ...); fitted, not predicted" and then "off its table by 1.1% ...", and a
+ * calibration the calibrate report had warned about was listed without a word of it.
+ */
+export function listingLines(profile: DeviceProfile): { head: string; lines: Array<{ label: string; text: string }> } {
+  const s = profile.source;
+  if (s.kind === 'published') {
+    const t = s.tableError;
+    return {
+      head: `published, for ${profile.model}: fitted to a table, not predicted`,
+      lines: [
+        { label: 'table', text: s.table },
+        { label: 'machine', text: s.hardware },
+        { label: 'fit', text: `the sim is off the table by ${t.medianPct.toFixed(1)}% at the median and ${t.worstPct.toFixed(1)}% at worst, over its ${t.figures} figures` },
+      ],
+    };
+  }
+  const lines = [
+    { label: 'source', text: `this machine's ${s.backend} backend on ${s.at.slice(0, 10)} (${s.device})` },
+    { label: 'fit', text: fitSummary(profile).replace(/^step-time fit: /, '') },
+  ];
+  const poor = profile.fit ? poorFit(profile.fit) : null;
+  if (poor !== null) {
+    const kind = poor.worstKind !== null ? `, ${poor.worstKind.kind} steps off by ${poor.worstKind.medianPct.toFixed(1)}% at the median` : '';
+    lines.push({
+      label: 'warning',
+      text: `a poor fit (R² ${poor.r2.toFixed(3)}${kind}): the sim will be off on this profile. Calibrate again when the machine is quiet: kb lab calibrate${s.backend === 'cpu' ? '' : ` --backend ${s.backend}`} --model ${profile.model} --name ${profile.name}`,
+    });
+  }
+  return { head: `calibrated, for ${profile.model}`, lines };
+}
