@@ -22,7 +22,7 @@
 // On a shared machine, step times swing with the neighbours' load: the load average is
 // printed before and after, and figures taken under load are only indicative.
 import { rmSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { bundledRoot } from '../src/kb/location.ts';
 import { calibrate } from '../src/lab/calibrate/calibrate.ts';
@@ -66,9 +66,10 @@ for (const name of names) {
   const lab = loadLab([bundledRoot()], name);
   const sims = [];
   for (const prefix of prefixes) sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${prefix}-${lab.settings.model}` }] }));
+  const loadBefore = { average: loadavg()[0], cores: availableParallelism() };
   const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }], traceSteps: true });
   const profile = findProfile(`${args.prefix}-${lab.settings.model}`);
-  const check = profile ? checkStepCosts(profile, measured) : null;
+  const check = profile ? checkStepCosts(profile, measured, loadBefore) : null;
   if (check) {
     process.stdout.write(`\n${stepCostText(check).join('\n')}\n`);
     ratios.push(`${name.padEnd(18)} steps ${check.overall.ratio.toFixed(2)}x  (${check.byKind.map((k) => `${k.label} ${k.ratio.toFixed(2)}x`).join(', ')})`);

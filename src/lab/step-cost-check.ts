@@ -3,7 +3,6 @@
 // prediction can miss because the terms no longer describe the machine (it runs slower than
 // when it was calibrated: other programs on its cores) or because a term is missing (one kind
 // or size of step off and not the others); this tells a learner which, from the same run.
-import { loadavg, availableParallelism } from 'node:os';
 import { type CostTerms, percentile, predictStepMs, type StepKind, stepKind, type StepShape } from '../engine/index.ts';
 import type { DeviceProfile } from './devices/device-profile.ts';
 import type { LabRunResult } from './run.ts';
@@ -24,6 +23,14 @@ export interface StepCostCheck {
   byKind: StepRatio[];
   /** Decode steps by batch size: where a missing term (the roofline's bend) shows. */
   decodeBySize: StepRatio[];
+  /** The machine's 1-minute load average as the measured run started, and at calibration when the profile kept it. */
+  load: { measured: number; atCalibration: number | null; cores: number };
+}
+
+/** The 1-minute load average and the cores, taken before a run: other programs' share, not the run's own. */
+export interface MachineLoad {
+  average: number;
+  cores: number;
 }
 
 interface Sample {
@@ -58,7 +65,7 @@ function ratioOf(label: string, samples: readonly Sample[], terms: CostTerms): S
   return ratios.length >= MIN_STEPS ? { label, steps: ratios.length, ratio: percentile(ratios, 50) } : null;
 }
 
-export function checkStepCosts(profile: DeviceProfile, measured: LabRunResult): StepCostCheck | null {
+export function checkStepCosts(profile: DeviceProfile, measured: LabRunResult, loadBefore: MachineLoad): StepCostCheck | null {
   const samples = tracedSteps(measured);
   const overall = ratioOf('all', samples, profile.terms);
   if (overall === null) return null;
@@ -74,6 +81,11 @@ export function checkStepCosts(profile: DeviceProfile, measured: LabRunResult): 
     overall,
     byKind,
     decodeBySize,
+    load: {
+      measured: loadBefore.average,
+      atCalibration: profile.source.kind === 'calibrated' ? (profile.source.load?.average ?? null) : null,
+      cores: loadBefore.cores,
+    },
   };
 }
 
@@ -88,11 +100,11 @@ export function stepCostText(check: StepCostCheck): string[] {
   ];
   const drifted = Math.abs(overall.ratio - 1) > HELD;
   if (drifted) {
-    const [load] = loadavg();
-    const when = check.calibratedAt ? ` (${check.calibratedAt.slice(0, 10)})` : '';
+    const { load } = check;
+    const then = [check.calibratedAt?.slice(0, 10), load.atCalibration === null ? undefined : `load average ${load.atCalibration.toFixed(1)}`].filter(Boolean).join(', ');
     lines.push(
-      `The machine ran ${overall.ratio > 1 ? 'slower' : 'faster'} than when ${check.profile} was calibrated${when}, as it does when other programs share its cores ` +
-        `(load average now ${load.toFixed(1)} on ${availableParallelism()} cores): the errors above carry that. Compare again when the machine is quiet, or calibrate again.`,
+      `The machine ran ${overall.ratio > 1 ? 'slower' : 'faster'} than when ${check.profile} was calibrated${then ? ` (${then})` : ''}, as it does when other programs share its cores ` +
+        `(load average ${load.measured.toFixed(1)} on ${load.cores} cores as the measured run started): the errors above carry that. Compare again when the machine is quiet, or calibrate again.`,
     );
   }
   // A kind or size of step off from the rest (beyond the run's own drift) is a term the model lacks.

@@ -184,6 +184,22 @@ describe('the calibration report', () => {
     expect(over(null)).toContain('Saved to /tmp/x.json\n');
   });
 
+  it('says how busy the machine was as the sweep started, and that busy terms describe a busy machine', () => {
+    const truth: CostTerms = { stepMs: 1.5, tokenMs: 0.2, attendedMs: 2e-5, sampledMs: 0.8, prefillPassMs: 3 };
+    const samples = sweep(truth, 0, 1);
+    const fit = fitCostTerms(samples);
+    const sweepResult = { samples, device: 'cpu, 2 threads', kv: { numBlocks: 8192, blockSize: 16, kvBytesPerToken: 4096 }, steps: samples.length, wallMs: 1600, submitMs: 0.2 };
+    const report = (load?: { average: number; cores: number }) => {
+      const source = { kind: 'calibrated' as const, backend: 'cpu' as const, device: 'cpu, 2 threads', at: '2026-11-27T10:00:00.000Z', steps: samples.length, wallMs: 1600, ...(load ? { load } : {}) };
+      const profile: DeviceProfile = { format: 1, name: 'p', model: 'gpt2-tiny', source, terms: fit.terms, kv: { memoryBytes: 2 ** 29, weightBytes: 2 ** 24, reserveBytes: 0, dtypeBytes: 4 } };
+      return calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json').replace(/\n\s+/g, ' ');
+    };
+    expect(report({ average: 0.4, cores: 2 })).toContain('Machine as the sweep started: load average 0.4 on 2 cores Cost of one step');
+    expect(report({ average: 3.2, cores: 2 })).toContain('Machine as the sweep started: load average 3.2 on 2 cores (other programs were running: the terms describe the machine with them;');
+    // A profile from before the load was kept says nothing of it.
+    expect(report()).not.toContain('Machine as the sweep started');
+  });
+
   it('says a submit hop too short to time is under 0.01 ms, not a false-precise 0.000 ms', () => {
     // The engine records a hop its clock could not see as 0: calibrate printed "0.000 ms from submit until the scheduler sees it".
     expect(submitDelayText(0)).toBe('under 0.01 ms');

@@ -8,7 +8,9 @@ import type { LabRunResult } from '../../src/lab/run.ts';
 import { checkStepCosts, stepCostText } from '../../src/lab/step-cost-check.ts';
 
 const terms = { stepMs: 1, tokenMs: 0.05, attendedMs: 0.0001, sampledMs: 0.02, prefillPassMs: 0.5 };
-const profile = { name: 'mine', source: { kind: 'calibrated', at: '2026-11-20T10:00:00.000Z' }, terms } as unknown as DeviceProfile;
+const profile = { name: 'mine', source: { kind: 'calibrated', at: '2026-11-20T10:00:00.000Z', load: { average: 0.3, cores: 2 } }, terms } as unknown as DeviceProfile;
+/** The load average as the measured run started. */
+const busy = { average: 3.5, cores: 2 };
 
 const decode = (batch: number): StepShape => ({ tokens: batch, sampled: batch, seqs: batch, decodes: batch, attended: batch * 100 });
 const prefill = (tokens: number): StepShape => ({ tokens, sampled: 1, seqs: 1, decodes: 0, attended: (tokens * (tokens + 1)) / 2 });
@@ -22,7 +24,7 @@ function measured(scale: (shape: StepShape) => number, traced = true): LabRunRes
 
 describe('the step-cost check of --compare', () => {
   it('says the terms held when the steps took what they give', () => {
-    const check = checkStepCosts(profile, measured(() => 1.05))!;
+    const check = checkStepCosts(profile, measured(() => 1.05), busy)!;
     expect(check.overall.ratio).toBeCloseTo(1.05, 6);
     expect(check.overall.steps).toBe(150);
     expect(check.byKind.map((k) => k.label)).toEqual(['decode', 'prefill']);
@@ -33,15 +35,15 @@ describe('the step-cost check of --compare', () => {
   });
 
   it('puts every step slowed alike down to the machine, since the date of the calibration', () => {
-    const text = stepCostText(checkStepCosts(profile, measured(() => 3))!).join('\n');
+    const text = stepCostText(checkStepCosts(profile, measured(() => 3), busy)!).join('\n');
     expect(text).toContain('took 3.00x');
-    expect(text).toMatch(/The machine ran slower than when mine was calibrated \(2026-11-20\), .*load average now [\d.]+ on \d+ cores/);
+    expect(text).toContain('The machine ran slower than when mine was calibrated (2026-11-20, load average 0.3), as it does when other programs share its cores (load average 3.5 on 2 cores as the measured run started)');
     expect(text).not.toContain('does not fit');
     expect(text).not.toContain('held');
   });
 
   it('names the size of step that is off on its own: a term the model lacks', () => {
-    const check = checkStepCosts(profile, measured((shape) => (shape.decodes > 0 && shape.tokens === 1 ? 2 : 1)))!;
+    const check = checkStepCosts(profile, measured((shape) => (shape.decodes > 0 && shape.tokens === 1 ? 2 : 1)), busy)!;
     expect(check.decodeBySize.map((s) => [s.label, s.ratio])).toEqual([['1', 2], ['2-4', 1], ['5-16', 1], ['17-64', 1]]);
     const text = stepCostText(check).join('\n');
     expect(text).toContain('Some steps were off by more than the rest (decode at batch 1): a term of the cost model does not fit them.');
@@ -49,6 +51,6 @@ describe('the step-cost check of --compare', () => {
   });
 
   it('says nothing for a run whose steps were not traced', () => {
-    expect(checkStepCosts(profile, measured(() => 1, false))).toBeNull();
+    expect(checkStepCosts(profile, measured(() => 1, false), busy)).toBeNull();
   });
 });

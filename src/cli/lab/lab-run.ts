@@ -9,6 +9,7 @@
 //
 // Only the settings registry (for --help) is imported up front; lab files, the store and
 // the engine load inside the actions, so other commands start fast.
+import { availableParallelism, loadavg } from 'node:os';
 import { Option, type Command } from 'commander';
 import { numberOption } from '../number-option.ts';
 import type { LabRunResult } from '../../lab/run.ts';
@@ -186,6 +187,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     };
     let result: LabRunResult;
     let measured: LabRunResult | null = null;
+    let loadBefore = { average: 0, cores: 1 };
     // A sim device that is no profile of the backend measured makes the comparison one of two
     // machines: said now too, before the runs (minutes of gpt2 on the cpu), so it can be stopped.
     if (compareWith !== null && planned !== null) {
@@ -195,8 +197,11 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     try {
       result = await execute(overrides);
       // The measured run takes every --set but the sim's device (it would be stored, meaning nothing).
-      // Its steps are traced: the sim's step costs are checked against them.
-      if (compareWith !== null && result.status === 'ok') measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }], true);
+      // Its steps are traced: the sim's step costs are checked against them, with what else ran on the machine.
+      if (compareWith !== null && result.status === 'ok') {
+        loadBefore = { average: loadavg()[0], cores: availableParallelism() };
+        measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }], true);
+      }
     } finally {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigint);
@@ -210,7 +215,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       const profile = findProfile(result.settings.device);
       const deviceNote = await compareNote(result.settings, measured.backend, 'after');
       // Only a profile of this backend says something about this machine's steps.
-      const stepCosts = profile !== null && deviceNote === null ? checkStepCosts(profile, measured) : null;
+      const stepCosts = profile !== null && deviceNote === null ? checkStepCosts(profile, measured, loadBefore) : null;
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows, stepCosts }, null, 2)}\n`);
       else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows, deviceNote, stepCosts ? stepCostText(stepCosts) : [])));
       if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;

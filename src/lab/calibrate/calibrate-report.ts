@@ -119,13 +119,26 @@ function replacedText(replaced: StoredProfile | null): string {
   return replaced.profile !== null ? ` (replacing the profile ${describeSource(replaced.profile)})` : ' (replacing a broken profile file of that name, which kb could not read)';
 }
 
+/** Above this load average per core before the sweep, other programs had a real share of the machine. */
+export const BUSY_LOAD_PER_CORE = 0.5;
+
+/** The machine as the sweep started; null for a profile that did not record it. */
+function loadLine(profile: DeviceProfile): string | null {
+  const load = profile.source.kind === 'calibrated' ? profile.source.load : undefined;
+  if (!load) return null;
+  const busy = load.average > BUSY_LOAD_PER_CORE * load.cores;
+  return `Machine as the sweep started: load average ${load.average.toFixed(1)} on ${load.cores} cores${busy ? ' (other programs were running: the terms describe the machine with them; calibrate again when it is quiet for terms of the machine alone)' : ''}`;
+}
+
 export function calibrationText(result: Calibration, savedTo: string, replaced: StoredProfile | null = null): string {
   const { profile, fit, sweep } = result;
   const warning = poorFitWarning(fit);
+  const load = loadLine(profile);
   const lines = [
     `Device profile "${profile.name}" for ${profile.model}: ${describeSource(profile)}`,
     // The counts add up: a step is timed by the start of the next, so each wave's last goes untimed.
     `Sweep: ${sweep.steps} steps in ${(sweep.wallMs / 1000).toFixed(1)} s; ${fit.kept + fit.outliers} timed (the last step of each wave has no next one to time it by): ${fit.kept} fitted, ${fit.outliers} set aside as disturbed (another process on the machine)`,
+    ...(load !== null ? [load] : []),
     '',
     'Cost of one step = the sum of these terms:',
     ...termLines(profile),

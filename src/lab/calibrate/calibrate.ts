@@ -1,5 +1,6 @@
 // `kb lab calibrate`: the profiling sweep on a real backend, the fit, and the device profile
 // it makes (fitted terms, the KV capacity of the engine that was measured, the fit's errors).
+import { availableParallelism, loadavg } from 'node:os';
 import { weightCount, NAMED_CONFIGS } from '../../engine/index.ts';
 import { type DeviceProfile, PROFILE_FORMAT } from '../devices/device-profile.ts';
 import { type CostFit, fitCostTerms } from './fit.ts';
@@ -28,6 +29,8 @@ const FP32 = 4;
 
 export async function calibrate(options: CalibrateOptions): Promise<Calibration> {
   const plan = sweepPlan(options.model, options.quick);
+  // Taken before the sweep's own threads count in it: what else was running.
+  const load = { average: loadavg()[0], cores: availableParallelism() };
   const sweep = await runSweep(plan, { backend: options.backend, signal: options.signal, onProgress: options.onProgress });
   const fit = fitCostTerms(sweep.samples);
   const config = NAMED_CONFIGS[options.model];
@@ -38,7 +41,7 @@ export async function calibrate(options: CalibrateOptions): Promise<Calibration>
     format: PROFILE_FORMAT,
     name: options.name,
     model: options.model,
-    source: { kind: 'calibrated', backend: options.backend, device: sweep.device, at: (options.now ?? new Date()).toISOString(), steps: sweep.steps, wallMs: Math.round(sweep.wallMs) },
+    source: { kind: 'calibrated', backend: options.backend, device: sweep.device, at: (options.now ?? new Date()).toISOString(), steps: sweep.steps, wallMs: Math.round(sweep.wallMs), load },
     terms: fit.terms,
     submitMs: sweep.submitMs,
     spread: fit.spread,

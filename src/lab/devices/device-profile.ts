@@ -16,7 +16,16 @@ export const profileSchema = z.object({
   /** The model the terms were measured on: they are per-token costs of that model only. */
   model: z.string().refine((m) => m in NAMED_CONFIGS, 'a named model (gpt2-tiny, gpt2, ...)'),
   source: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('calibrated'), backend: z.enum(['cpu', 'webgpu']), device: z.string(), at: z.string(), steps: z.number().int(), wallMs: z.number() }),
+    z.object({
+      kind: z.literal('calibrated'),
+      backend: z.enum(['cpu', 'webgpu']),
+      device: z.string(),
+      at: z.string(),
+      steps: z.number().int(),
+      wallMs: z.number(),
+      /** The 1-minute load average as the sweep started (other programs' share of the cores), and the cores (since 2026-11-27). */
+      load: z.optional(z.object({ average: z.number().nonnegative(), cores: z.number().int().positive() })),
+    }),
     z.object({
       kind: z.literal('published'),
       table: z.string(),
