@@ -4,7 +4,7 @@
 // when it was calibrated: other programs on its cores) or because a term is missing (one kind
 // or size of step off and not the others); this tells a learner which, from the same run.
 import { type CostTerms, percentile, predictStepMs, type StepKind, stepKind, type StepShape } from '../engine/index.ts';
-import type { DeviceProfile } from './devices/device-profile.ts';
+import { BUSY_LOAD_PER_CORE, type DeviceProfile } from './devices/device-profile.ts';
 import type { LabRunResult } from './run.ts';
 
 export interface StepRatio {
@@ -112,9 +112,17 @@ export function stepCostText(check: StepCostCheck): string[] {
   const apart = groups.filter((g) => g.steps >= MIN_STEPS_APART && Math.abs(g.ratio / overall.ratio - 1) > APART);
   if (apart.length > 0) {
     const sizes = check.decodeBySize.length > 1 ? ` Decode steps by batch size: ${check.decodeBySize.map((s) => `${s.label} ${times(s.ratio)}`).join(', ')}.` : '';
-    lines.push(`${drifted ? 'Beyond that, some' : 'Some'} steps were off by more than the rest (${apart.map((g) => g.label).join(', ')}): a term of the cost model does not fit them.${sizes}`);
+    // A load hits short steps harder than long ones, so on a busy machine this is not yet proof.
+    lines.push(
+      `${drifted ? 'Beyond that, some' : 'Some'} steps were off by more than the rest (${apart.map((g) => g.label).join(', ')}): the cost model lacks a term for them, ` +
+        `or a load hit them unevenly; the same on a quiet machine means the model.${sizes}`,
+    );
   } else if (!drifted) {
     lines.push('The step costs held: the errors above come from what the sim schedules and draws (queueing, the spread of step times), not from its terms.');
+  }
+  const { atCalibration, cores } = check.load;
+  if (atCalibration !== null && atCalibration > BUSY_LOAD_PER_CORE * cores) {
+    lines.push(`${check.profile} was calibrated while other programs ran (load average ${atCalibration.toFixed(1)}): its terms carry their share of the cores. Calibrate again when the machine is quiet.`);
   }
   return lines;
 }

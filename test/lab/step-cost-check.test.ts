@@ -38,7 +38,8 @@ describe('the step-cost check of --compare', () => {
     const text = stepCostText(checkStepCosts(profile, measured(() => 3), busy)!).join('\n');
     expect(text).toContain('took 3.00x');
     expect(text).toContain('The machine ran slower than when mine was calibrated (2026-11-20, load average 0.3), as it does when other programs share its cores (load average 3.5 on 2 cores as the measured run started)');
-    expect(text).not.toContain('does not fit');
+    expect(text).not.toContain('lacks a term');
+    expect(text).not.toContain('calibrated while other programs ran');
     expect(text).not.toContain('held');
   });
 
@@ -46,8 +47,15 @@ describe('the step-cost check of --compare', () => {
     const check = checkStepCosts(profile, measured((shape) => (shape.decodes > 0 && shape.tokens === 1 ? 2 : 1)), busy)!;
     expect(check.decodeBySize.map((s) => [s.label, s.ratio])).toEqual([['1', 2], ['2-4', 1], ['5-16', 1], ['17-64', 1]]);
     const text = stepCostText(check).join('\n');
-    expect(text).toContain('Some steps were off by more than the rest (decode at batch 1): a term of the cost model does not fit them.');
+    expect(text).toContain('Some steps were off by more than the rest (decode at batch 1): the cost model lacks a term for them, or a load hit them unevenly; the same on a quiet machine means the model.');
     expect(text).toContain('Decode steps by batch size: 1 2.00x, 2-4 1.00x, 5-16 1.00x, 17-64 1.00x.');
+  });
+
+  it('says when the profile itself was calibrated on a busy machine', () => {
+    const calibratedBusy = { ...profile, source: { ...profile.source, load: { average: 2.4, cores: 2 } } } as DeviceProfile;
+    expect(stepCostText(checkStepCosts(calibratedBusy, measured(() => 1), busy)!).join('\n')).toContain(
+      'mine was calibrated while other programs ran (load average 2.4): its terms carry their share of the cores. Calibrate again when the machine is quiet.',
+    );
   });
 
   it('says nothing for a run whose steps were not traced', () => {

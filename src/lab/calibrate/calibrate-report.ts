@@ -3,7 +3,7 @@
 // step, a chart of the residuals, and the KV capacity the profile carries.
 import { COST_TERMS, type CostTerm, type ModelConfig, NAMED_CONFIGS, type SizedSpread, spreadAt } from '../../engine/index.ts';
 import { barChart } from '../chart.ts';
-import { describeSource, type DeviceProfile, poorFit } from '../devices/device-profile.ts';
+import { BUSY_LOAD_PER_CORE, describeSource, type DeviceProfile, poorFit } from '../devices/device-profile.ts';
 import type { StoredProfile } from '../devices/profile-store.ts';
 import type { Calibration } from './calibrate.ts';
 import type { Residual } from './fit.ts';
@@ -118,9 +118,6 @@ function replacedText(replaced: StoredProfile | null): string {
   // A broken file of the name was replaced without a word (only a readable one was said).
   return replaced.profile !== null ? ` (replacing the profile ${describeSource(replaced.profile)})` : ' (replacing a broken profile file of that name, which kb could not read)';
 }
-
-/** Above this load average per core before the sweep, other programs had a real share of the machine. */
-export const BUSY_LOAD_PER_CORE = 0.5;
 
 /** The machine as the sweep started; null for a profile that did not record it. */
 function loadLine(profile: DeviceProfile): string | null {

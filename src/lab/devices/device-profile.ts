@@ -100,6 +100,9 @@ export function fitSummary(profile: DeviceProfile): string {
   return `step-time fit: R² ${profile.fit.r2.toFixed(3)}, median error ≤ ${worstMedian.toFixed(1)}% per step kind`;
 }
 
+/** Above this load average per core before a sweep or a run, other programs had a real share of the machine. */
+export const BUSY_LOAD_PER_CORE = 0.5;
+
 /** Below this R², or above this median error for a kind of step, a calibration's fit is called poor. */
 export const POOR_R2 = 0.95;
 export const POOR_MEDIAN_PCT = 15;
