@@ -103,7 +103,8 @@ export function stepCostText(check: StepCostCheck): string[] {
     const { load } = check;
     const then = [check.calibratedAt?.slice(0, 10), load.atCalibration === null ? undefined : `load average ${load.atCalibration.toFixed(1)}`].filter(Boolean).join(', ');
     lines.push(
-      `The machine ran ${overall.ratio > 1 ? 'slower' : 'faster'} than when ${check.profile} was calibrated${then ? ` (${then})` : ''}, as it does when other programs share its cores ` +
+      `The machine ran ${overall.ratio > 1 ? 'slower' : 'faster'} than when ${check.profile} was calibrated${then ? ` (${then})` : ''}, ` +
+        `as it does when other programs share its cores ${overall.ratio > 1 ? 'now' : 'less than they did then'} ` +
         `(load average ${load.measured.toFixed(1)} on ${load.cores} cores as the measured run started): the errors above carry that. Compare again when the machine is quiet, or calibrate again.`,
     );
   }

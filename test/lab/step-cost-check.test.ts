@@ -37,7 +37,8 @@ describe('the step-cost check of --compare', () => {
   it('puts every step slowed alike down to the machine, since the date of the calibration', () => {
     const text = stepCostText(checkStepCosts(profile, measured(() => 3), busy)!).join('\n');
     expect(text).toContain('took 3.00x');
-    expect(text).toContain('The machine ran slower than when mine was calibrated (2026-11-20, load average 0.3), as it does when other programs share its cores (load average 3.5 on 2 cores as the measured run started)');
+    expect(text).toContain('The machine ran slower than when mine was calibrated (2026-11-20, load average 0.3), as it does when other programs share its cores now (load average 3.5 on 2 cores as the measured run started)');
+    expect(stepCostText(checkStepCosts(profile, measured(() => 0.5), busy)!).join('\n')).toContain('The machine ran faster than when mine was calibrated (2026-11-20, load average 0.3), as it does when other programs share its cores less than they did then (load average 3.5');
     expect(text).not.toContain('lacks a term');
     expect(text).not.toContain('calibrated while other programs ran');
     expect(text).not.toContain('held');
