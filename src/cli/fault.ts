@@ -26,12 +26,28 @@ export function describeFault(error: unknown, rerun?: string): string {
 }
 
 function faultLine(error: unknown): string {
+  if (isLostTerminal(error)) return `${LOST_TERMINAL} (${error.code} on ${error.syscall})`;
   if (isFsFault(error)) return describeFsFault(error) + databaseFolderHint(error);
   const sqlite = describeSqliteFault(error, databasePath);
   if (sqlite !== null) return sqlite;
   const name = error instanceof Error ? error.name : 'error';
   return `internal error: ${name}: ${firstLine(error)}; this is a bug in kb: please report it with the trace (run again with KB_DEBUG=1)`;
 }
+
+/**
+ * The terminal refused kb's screen (EIO taking raw mode, as kb review does at its start and back
+ * from the editor): kb is no longer in its terminal's foreground, its process group orphaned
+ * when the program that started it ended (faketime or npx left with Ctrl-C), or the terminal
+ * closed. It was said as a failing disk ("check the disk (dmesg), then run kb doctor"), found
+ * as a user; no disk is involved.
+ */
+function isLostTerminal(error: unknown): error is NodeJS.ErrnoException {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  return error instanceof Error && code === 'EIO' && syscall === 'setRawMode';
+}
+
+const LOST_TERMINAL =
+  'the terminal no longer answers kb: kb lost its foreground (the program that started it, such as faketime or npx, ended by Ctrl-C?) or the terminal closed; what was saved stays saved: run the command again in a terminal';
 
 /**
  * Where the database's own folder cannot be made or written (a HOME kb may not write: "…/.local:

@@ -26,6 +26,17 @@ function caught(action: () => unknown): unknown {
 }
 
 describe('describeFault', () => {
+  it('EIO taking the terminal\'s raw mode is a lost terminal, not a failing disk (found as a user)', () => {
+    // As Node's tty raises it when kb review, back from the editor, is no longer in its
+    // terminal's foreground (faketime, which started it, ended by a Ctrl-C in the editor).
+    const error = Object.assign(new Error('setRawMode EIO'), { code: 'EIO', errno: -5, syscall: 'setRawMode' });
+    const line = describeFault(error);
+    expect(line).toMatch(/^the terminal no longer answers kb: .*run the command again in a terminal \(EIO on setRawMode\)$/);
+    expect(line).not.toContain('disk');
+    // A read that fails so is still the device's.
+    expect(describeFault(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO', errno: -5, syscall: 'read' }))).toContain('check the disk');
+  });
+
   it('a full disk (a real ENOSPC from /dev/full) names the file', () => {
     const fd = openSync('/dev/full', 'w');
     const error = caught(() => writeSync(fd, Buffer.from('x')));

@@ -2,7 +2,7 @@
 // not stop kb by itself. Started from a shell, kb goes back to it ("Stopped") and `fg` redraws
 // the screen where it was, keys working; run with no shell to resume it, kb says so and stays.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kbBin, runKb, tempDir } from '../helpers/kb-cli.ts';
 import { reviewKb } from './review-fixture.ts';
@@ -90,6 +90,36 @@ describe('Ctrl-Z in kb review', () => {
     expect(screen).toContain(QUESTION);
     tmux.send('Space');
     await tmux.waitFor('3 Good');
+  });
+});
+
+describe('Ctrl-C in the editor kb review opened (e)', () => {
+  // A terminal's Ctrl-C reaches the whole foreground job: kb as well as the editor it waits
+  // for. kb review died of it at once (found as a user, with a script as $EDITOR): no summary,
+  // the session gone, where the screen means to say "the editor ... was interrupted (Ctrl-C)"
+  // and go on, as kb add --edit does.
+  it('keeps the session: the status line says the editor was interrupted, and q ends as usual', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    const root = reviewKb().root;
+    const dir = tempDir('kb-editor-');
+    const started = join(dir, 'started');
+    const editor = join(dir, 'slow-editor');
+    writeFileSync(editor, `#!/bin/sh\ntouch '${started}'\nsleep 60\n`);
+    chmodSync(editor, 0o755);
+    tmux = new TmuxKb();
+    tmux.startShell();
+    await tmux.waitFor(PROMPT);
+    tmux.type(`EDITOR=${editor} ${kbBin} --kb ${root} review; echo "exit=$?"`);
+    tmux.send('Enter');
+    await tmux.waitFor(QUESTION);
+    tmux.send('e');
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(started) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    tmux.send('C-c');
+    const screen = await tmux.waitFor('was interrupted (Ctrl-C)');
+    expect(screen).toContain(QUESTION);
+    tmux.send('q');
+    const end = await tmux.waitFor('exit=0');
+    expect(end).toContain('No cards reviewed');
   });
 });
 

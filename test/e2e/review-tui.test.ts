@@ -1,6 +1,6 @@
 // The real `kb review` in a terminal (tmux): reveal, rate, undo, rate again, quit; then the
 // database and the note's exact bytes. And a kill -9 in the middle of a session.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -9,7 +9,7 @@ import { masteryLevel } from '../../src/srs/mastery.ts';
 import { fsrsParameters } from '../../src/srs/review-settings.ts';
 import { defaultConfig } from '../../src/kb/config.ts';
 import type { ReviewLogRow } from '../../src/store/review-writes.ts';
-import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { TTFT_NOTE, cardIdOf, openDb, reviewKb } from './review-fixture.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb, type TerminalSize } from '../helpers/tmux.ts';
 
@@ -227,6 +227,36 @@ describe('kb review in a terminal', () => {
     expect(screen).not.toContain('reloaded');
     expect(screen).toContain('What is TTFT');
     expect(readFileSync(kb.ttftPath, 'utf8')).toBe(note);
+    tmux.send('q');
+    await tmux.waitFor('exit=0');
+  }, TMUX_TEST_TIMEOUT_MS);
+
+  it('keeps a card whose frontmatter the edit from e broke, saying why, so e can mend it', async () => {
+    // Found as a user: the card was skipped at once as "changed outside kb and no longer
+    // reads", though kb itself had opened the editor, and e could no longer reach it to mend
+    // the YAML. The first edit breaks the frontmatter, the second puts the note back.
+    const kb = reviewKb();
+    const note = readFileSync(kb.ttftPath, 'utf8');
+    const editor = join(tempDir('kb-editor-'), 'yaml-breaker');
+    writeFileSync(editor, `#!/bin/sh\nif [ -e "$1.kept" ]; then mv "$1.kept" "$1"; else cp "$1" "$1.kept"; sed -i 's/^difficulty: medium$/difficulty: [medium/' "$1"; fi\n`);
+    chmodSync(editor, 0o755);
+    tmux = new TmuxKb();
+    tmux.startWithStatus(kb.root, ['review'], { columns: 80, rows: 24 }, { EDITOR: editor, VISUAL: '' });
+    await tmux.waitFor('What is TTFT');
+    tmux.send('e');
+    let screen = await tmux.waitFor('not reloaded');
+    expect(screen.replace(/\s+/g, ' ')).toContain('not reloaded: notes/metrics/a-ttft.md:');
+    // Still this card, a moment later too (the check of a card that comes up ran after the edit).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    screen = tmux.screen();
+    expect(screen).not.toContain('outside kb');
+    expect(screen).toContain('What is TTFT');
+    tmux.send('e');
+    screen = await tmux.waitFor((shown) => shown.includes('reloaded') && !shown.includes('not reloaded'));
+    expect(screen).toContain('What is TTFT');
+    expect(readFileSync(kb.ttftPath, 'utf8')).toBe(note);
+    await tmux.revealAndRate('3');
+    await tmux.waitFor('done 1');
     tmux.send('q');
     await tmux.waitFor('exit=0');
   }, TMUX_TEST_TIMEOUT_MS);

@@ -493,7 +493,14 @@ export class ReviewRun implements ReviewController {
     // An edit that broke the file leaves the card as it was: said, with the scan's reason
     // (it said "reloaded" and went on checking answers with the formula from before the edit).
     const error = errors.find((diagnostic) => diagnostic.file === path);
-    if (error) return { message: `not reloaded: ${error.file}${error.line ? `:${error.line}` : ''}: ${error.message}` };
+    if (error) {
+      // This file as it is now was read, by this edit: the check of the card shown next
+      // (readAgain) took it for a change outside kb and skipped the card, so the user
+      // could not press e again to mend it (found as a user: YAML broken in the editor).
+      const stamp = path === undefined ? null : this.service.currentStamp(path);
+      if (path !== undefined && stamp !== null) this.readAt.set(path, stamp);
+      return { message: `not reloaded: ${error.file}${error.line ? `:${error.line}` : ''}: ${error.message}` };
+    }
     // The edit deleted the card (its section, or the whole note): the scan keeps it as an orphan,
     // with its history, but it is no longer a question to ask. It leaves the session (it was
     // shown again after "reloaded", and rated: found by a probe).

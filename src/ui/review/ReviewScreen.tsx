@@ -186,7 +186,7 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     try {
       let exit: EditorExit | void = undefined;
       if (runEditor) exit = await runEditor(command, args);
-      else await suspendTerminal(() => void (exit = spawnSync(command, args, { stdio: 'inherit' })));
+      else await suspendTerminal(() => void (exit = spawnSyncKeepingKb(command, args)));
       notAnswering(now() - left);
       // The editor's failure is said, as kb add --edit says it: the screen said "reloaded" when
       // $EDITOR named no command (nothing had run) or the editor failed, as if the edit were in.
@@ -320,3 +320,26 @@ function statusLine(message: string | null, notice: string | undefined): string 
   if (!notice) return message;
   return message ? `${message}; ${notice}` : notice;
 }
+
+/**
+ * Runs the editor, kb waiting. A Ctrl-C there reaches kb's whole process group, kb as well as
+ * the editor: without a listener Node died of it at once, and the session ended with no
+ * summary (found as a user, a script as $EDITOR). Listening keeps kb alive while the editor
+ * runs: the editor decides what Ctrl-C means (vi ignores it), and when it dies of it the
+ * status line says so (editorFailure), as kb add --edit does.
+ */
+function spawnSyncKeepingKb(command: string, args: string[]): EditorExit {
+  const ignore = () => {};
+  process.on('SIGINT', ignore);
+  try {
+    return spawnSync(command, args, { stdio: 'inherit' });
+  } finally {
+    // Node hands kb the signal only once the event loop turns again, after spawnSync returned:
+    // taken off at once, the listener was gone by then, and Ink's exit handler (signal-exit),
+    // finding itself alone, ended kb all the same. It stays a moment longer.
+    setTimeout(() => process.off('SIGINT', ignore), SIGNAL_GRACE_MS).unref();
+  }
+}
+
+/** How long after the editor ends a Ctrl-C pressed in it may still reach kb's listeners. */
+const SIGNAL_GRACE_MS = 500;
