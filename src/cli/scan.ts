@@ -9,7 +9,7 @@ import { fittedToStderr, fittedToTerminal } from './terminal-output.ts';
 export function register(program: Command): void {
   program
     .command('scan')
-    .description('read notes (notes/, or the folders in kb.json\'s notesFolders) and cards/ into the database: new, changed and removed cards, errors and warnings')
+    .description('read notes (notes/, or the folders in kb.json\'s notesFolders) and cards/ into the database: new, changed (edited), moved (another file or folder; their reviews kept) and removed cards, errors and warnings')
     .option('--json', 'print the report as JSON, every error and warning listed (the text report shows a problem met in many files once, with a count)')
     .option('--full', 'read and parse every file, not only those changed since the last scan')
     .option('--write-ids', 'write missing card ids into the files even in the bundled (read-only) knowledge base; for maintainers')
@@ -41,7 +41,7 @@ Exit code 1 when any file has an error; the other files are scanned all the same
           const { cards, files } = report;
           const out = [
             `${kb.root}${kb.bundled ? ' (bundled, read-only)' : ''}: ${counted(files.total, 'file')}, ${files.parsed} parsed`,
-            `cards: ${cards.added} added, ${cards.changed} changed, ${cards.moved} moved, ${cards.restored} restored, ${cards.removed} removed, ${cards.unchanged} unchanged; ${cards.total} in total, ${cards.orphans} orphaned`,
+            `cards: ${cards.added} added, ${cards.changed} changed, ${movedCount(cards)}, ${cards.restored} restored, ${cards.removed} removed, ${cards.unchanged} unchanged; ${cards.total} in total, ${cards.orphans} orphaned`,
           ];
           if (report.readAgain) out.push(`every file read again: ${report.readAgain}`);
           const written = report.idsWritten.reduce((sum, entry) => sum + entry.count, 0);
@@ -56,6 +56,13 @@ Exit code 1 when any file has an error; the other files are scanned all the same
         kb.db.close();
       }
     });
+}
+
+/** `2 moved`, and whether their deck changed with their folder: `2 moved (deck changed)`, `3 moved (1 with deck changed)`. */
+export function movedCount(cards: { moved: number; movedToAnotherDeck: number }): string {
+  const { moved, movedToAnotherDeck: decks } = cards;
+  if (decks === 0) return `${moved} moved`;
+  return `${moved} moved (${decks === moved ? 'deck changed' : `${decks} with deck changed`})`;
 }
 
 export function formatDiagnostic(diagnostic: Diagnostic): string {

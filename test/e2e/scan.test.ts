@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runKb, writeKb } from '../helpers/kb-cli.ts';
@@ -68,6 +68,39 @@ describe('kb scan', () => {
 
     writeFileSync(join(root, 'notes/again.md'), note('A', { id: 'aaaaaaaaaaaa' }));
     expect(parseJson(scan(root).stdout).cards).toMatchObject({ restored: 1, total: 2, orphans: 0 });
+  });
+
+  it('counts notes moved to another folder as moved, their deck changed with it, not as changed', () => {
+    const root = writeKb({
+      'notes/metrics/a.md': note('A', { id: 'aaaaaaaaaaaa' }),
+      'notes/metrics/b.md': note('B', { id: 'bbbbbbbbbbbb' }),
+      'notes/metrics/c.md': note('C', { id: 'cccccccccccc' }),
+    });
+    expect(scan(root).code).toBe(0);
+
+    mkdirSync(join(root, 'notes/decoding'));
+    renameSync(join(root, 'notes/metrics/a.md'), join(root, 'notes/decoding/a.md'));
+    renameSync(join(root, 'notes/metrics/b.md'), join(root, 'notes/decoding/b.md'));
+    const text = runKb(['--kb', root, 'scan']);
+    expect(text.code).toBe(0);
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain('cards: 0 added, 0 changed, 2 moved (deck changed), 0 restored');
+
+    renameSync(join(root, 'notes/decoding/a.md'), join(root, 'notes/decoding/a2.md'));
+    renameSync(join(root, 'notes/metrics/c.md'), join(root, 'notes/decoding/c.md'));
+    const report = parseJson(scan(root).stdout);
+    expect(report.cards).toMatchObject({ added: 0, changed: 0, moved: 2, movedToAnotherDeck: 1, removed: 0, total: 3 });
+
+    // Moved and edited: its contents changed, so it is counted as changed.
+    rmSync(join(root, 'notes/decoding/c.md'));
+    writeFileSync(join(root, 'notes/metrics/c.md'), note('C', { id: 'cccccccccccc', body: 'a better answer' }));
+    expect(parseJson(scan(root).stdout).cards).toMatchObject({ changed: 1, moved: 0, movedToAnotherDeck: 0 });
+    const db = openDb(root);
+    expect(db.prepare('SELECT id, deck, path FROM cards ORDER BY id').all()).toEqual([
+      { id: 'aaaaaaaaaaaa', deck: 'decoding', path: 'notes/decoding/a2.md' },
+      { id: 'bbbbbbbbbbbb', deck: 'decoding', path: 'notes/decoding/b.md' },
+      { id: 'cccccccccccc', deck: 'metrics', path: 'notes/metrics/c.md' },
+    ]);
+    db.close();
   });
 
   it('reports malformed YAML with file and line, scans the other notes, exits 1 with a summary', () => {

@@ -103,10 +103,19 @@ export function applyChanges(
           report.cards.added++;
           continue;
         }
-        const contentChanged = existing.contentHash !== content.contentHash || existing.deck !== content.deck || existing.kind !== content.kind;
+        const deckChanged = existing.deck !== content.deck;
+        const contentChanged = existing.contentHash !== content.contentHash || deckChanged || existing.kind !== content.kind;
+        // A note moved to another folder gets that folder's deck: it is counted as moved (its
+        // deck changing with it), not as changed, which is kept for edited contents (moved or
+        // not) and for a deck changed in place (kb.json's notesFolders changed).
+        const moved = existing.path !== content.path;
+        const edited = existing.contentHash !== content.contentHash || existing.kind !== content.kind || (deckChanged && !moved);
         if (existing.orphan) report.cards.restored++;
-        else if (contentChanged) report.cards.changed++;
-        else if (existing.path !== content.path) report.cards.moved++;
+        else if (edited) report.cards.changed++;
+        else if (moved) {
+          report.cards.moved++;
+          if (deckChanged) report.cards.movedToAnotherDeck++;
+        }
         const same =
           !existing.orphan &&
           !contentChanged &&

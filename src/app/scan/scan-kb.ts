@@ -93,7 +93,7 @@ export async function scanKnowledgeBase(target: ScanTarget, options: ScanOptions
   const report: ScanReport = {
     root: target.root,
     files: { total: 0, read: 0, parsed: 0, skipped: 0 },
-    cards: { added: 0, changed: 0, moved: 0, restored: 0, removed: 0, unchanged: 0, total: 0, orphans: 0 },
+    cards: { added: 0, changed: 0, moved: 0, movedToAnotherDeck: 0, restored: 0, removed: 0, unchanged: 0, total: 0, orphans: 0 },
     idsWritten: [],
     lookedIn: describeFolders(target.config.notesFolders),
     readAgain: null,

@@ -15,10 +15,12 @@ export interface ScanTarget {
 export interface ScanCounts {
   /** Cards new to the database. */
   added: number;
-  /** Cards whose content (front, back, body, tags, lab, calc, deck) changed. */
+  /** Cards whose content (front, back, body, tags, lab, calc) changed, or whose deck changed in place (notesFolders). */
   changed: number;
-  /** Cards found in another file than before, content unchanged. */
+  /** Cards found in another file than before, content unchanged (their deck may have changed with the folder). */
   moved: number;
+  /** Of the moved cards, those whose deck changed with their folder. */
+  movedToAnotherDeck: number;
   /** Orphans whose source came back. */
   restored: number;
   /** Cards that became orphans in this scan (their source disappeared). */

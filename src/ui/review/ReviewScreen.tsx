@@ -18,6 +18,7 @@ import { Viewport } from './Viewport.tsx';
 import { useScroll } from './use-scroll.ts';
 import { asError, exitOnRejection, INTERRUPTED, useKeyQueue } from '../screen-input.ts';
 import { NO_JOB_CONTROL, stopUntilResumed } from '../job-control.ts';
+import { toFreshLine } from '../fresh-line.ts';
 import { editorFailure, type EditorExit } from '../../kb/editor.ts';
 import { wrapText } from '../text/line-wrap.ts';
 
@@ -186,7 +187,13 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     try {
       let exit: EditorExit | void = undefined;
       if (runEditor) exit = await runEditor(command, args);
-      else await suspendTerminal(() => void (exit = spawnSyncKeepingKb(command, args)));
+      else
+        await suspendTerminal(() => {
+          exit = spawnSyncKeepingKb(command, args);
+          // Still on the normal screen, where kb's exit line will be printed: a `^C` echoed there
+          // (or an editor's last line without a newline) no longer runs into it.
+          toFreshLine(process.stdout);
+        });
       notAnswering(now() - left);
       // The editor's failure is said, as kb add --edit says it: the screen said "reloaded" when
       // $EDITOR named no command (nothing had run) or the editor failed, as if the edit were in.
