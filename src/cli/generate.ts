@@ -38,7 +38,7 @@ export function register(program: Command): void {
     .addOption(numberOption('--temperature <t>', '0 = greedy', 0))
     .addOption(numberOption('--top-k <k>', 'sample among the k most likely tokens; 0 = off', 0))
     .addOption(numberOption('--top-p <p>', 'sample within the smallest set of probability mass p; 1 = off', 1))
-    .addOption(numberOption('--seed <n>', 'seed of the sampling draws', 0))
+    .addOption(numberOption('--seed <n>', 'seed of the sampling draws, 0 to 4294967295', 0))
     .option(
       '--backend <name>',
       'cpu runs WebAssembly SIMD kernels on this CPU\'s cores; webgpu runs WGSL kernels (a GPU, or lavapipe without one); ' +
@@ -73,7 +73,8 @@ function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => B
     temperature: number('--temperature', flags.temperature, (v) => v >= 0, '>= 0'),
     topK: integer('--top-k', flags.topK, 0),
     topP: number('--top-p', flags.topP, (v) => v > 0 && v <= 1, 'in (0, 1]'),
-    seed: integer('--seed', flags.seed, 0),
+    // The engine hashes the seed as 32 bits: a larger one would draw what another seed draws.
+    seed: integer('--seed', flags.seed, 0, MAX_SEED),
     backend: parseBackend(flags.backend, parseBackendKind),
     threads: flags.threads === undefined ? undefined : integer('--threads', flags.threads, 1),
     profile: flags.profile ?? false,
@@ -99,9 +100,13 @@ function parseIds(text: string): number[] {
   return parts.map(Number);
 }
 
-function integer(flag: string, text: string, min: number): number {
+const MAX_SEED = 2 ** 32 - 1;
+
+function integer(flag: string, text: string, min: number, max?: number): number {
   const value = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || value < min) throw new UserError(`${flag} must be an integer >= ${min} (got ${text})`);
+  if (!/^-?\d+$/.test(text.trim()) || value < min || (max !== undefined && value > max)) {
+    throw new UserError(`${flag} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got ${text})`);
+  }
   return value;
 }
 
