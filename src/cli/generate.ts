@@ -129,7 +129,8 @@ function formatResult(r: GenerateResult): string {
   const f = (value: number | null, unit: string) => (value === null ? 'n/a' : `${value.toFixed(2)} ${unit}`);
   return [
     r.text,
-    ...(r.syntheticWeights ? [syntheticNote(r.backend)] : []),
+    // The sim never reads weight values, --weights or not: its tokens are never language.
+    ...(r.syntheticWeights || r.backend === 'sim' ? [syntheticNote(r.backend)] : []),
     '',
     `model: ${r.model}, ${r.weights}`,
     `backend: ${r.description}`,

@@ -55,6 +55,17 @@ describe('kb generate', () => {
     expect(runKb(['generate', '--weights', dir, '--prompt', 'hi']).stderr).toMatch(/--prompt needs GPT-2's vocabulary/);
   });
 
+  it('says the sim\'s tokens are not language also with --weights, whose values the sim never reads', () => {
+    const config: ModelConfig = { name: 'small', vocabSize: 50257, nCtx: 32, nEmbd: 16, nLayer: 1, nHead: 2, layerNormEps: 1e-5 };
+    const dir = tempDir('kb-weights-');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'gpt2', vocab_size: 50257, n_positions: 32, n_embd: 16, n_layer: 1, n_head: 2 }));
+    writeSafetensorsWeights(join(dir, 'model.safetensors'), config, syntheticWeights(config, 1), 'F16');
+    const run = runKb(['generate', 'Hello', '--weights', dir, '--backend', 'sim', '--max-new-tokens', '3', '--ignore-eos'], { env: { COLUMNS: '400' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^model: kb-weights-\S+, no weights \(sim: shapes only\)$/m);
+    expect(run.stdout.split('\n')[1]).toMatch(/^\(sim backend: a cost model times each step and no weights exist, so the tokens are not language/);
+  });
+
   it('names the valid models when the model is unknown', () => {
     const run = runKb(['generate', '--model', 'gpt9', '--prompt-ids', '1']);
     expect(run.code).toBe(1);
