@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { numberOption } from './number-option.ts';
 import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
 import { helpText } from './help-layout.ts';
 import { fittedToTerminal } from './terminal-output.ts';
@@ -49,15 +49,44 @@ export function register(program: Command): void {
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', helpText('\nExample:\n  kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95'))
+    .addHelpText(
+      'after',
+      helpText(
+        '\nCtrl-C while it generates stops it and prints the tokens so far with their timings (exit 130); ' +
+          'pressed while the model loads, or again, it quits at once.\n\nExample:\n  kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95',
+      ),
+    )
     .action(async (words: string[], flags: GenerateFlags) => {
       const { parseBackendKind } = await import('../engine/index.ts');
       if (words.length > 0 && flags.prompt !== undefined) throw new UserError('give the prompt once: as words or as --prompt TEXT');
       const request = parseFlags(words.length > 0 ? { ...flags, prompt: words.join(' ') } : flags, parseBackendKind);
       const { generateOnce } = await import('./generate-run.ts');
-      const result = await generateOnce(request);
+      // Ctrl-C ended the process and took what a long generation had made with it: it now
+      // stops the request, whose tokens and timings so far are printed (as a lab run stops).
+      // Before the request starts (loading the model, a WebGPU warm-up) there is nothing to
+      // keep, and Ctrl-C quits at once.
+      const controller = new AbortController();
+      let started = false;
+      const onSigint = () => {
+        if (!started || controller.signal.aborted) {
+          // Ended by the signal itself, as without this handler (the shell then starts a new line).
+          process.off('SIGINT', onSigint);
+          process.kill(process.pid, 'SIGINT');
+          return;
+        }
+        process.stderr.write('\nkb: stopping; what was generated so far follows (Ctrl-C again: quit at once)\n');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      let result: GenerateResult;
+      try {
+        result = await generateOnce(request, { signal: controller.signal, onStart: () => (started = true) });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else process.stdout.write(`${await fittedToTerminal(formatResult(result))}\n`);
+      if (result.finishReason === 'aborted') process.exitCode = ExitCode.interrupted;
     });
 }
 
@@ -137,7 +166,7 @@ function formatResult(r: GenerateResult): string {
     // A space after each comma: a long list wraps between ids, never inside one (and still pastes into --prompt-ids "…").
     `prompt ids (${r.promptIds.length}): ${r.promptIds.join(', ')}`,
     `output ids (${r.outputIds.length}): ${r.outputIds.join(', ')}`,
-    `finish: ${r.finishReason}`,
+    `finish: ${r.finishReason === 'aborted' ? 'aborted (Ctrl-C)' : r.finishReason}`,
     `TTFT ${f(r.timings.ttftMs, 'ms')}  TPOT ${f(r.timings.tpotMs, 'ms/token')}  ` +
       `decode ${f(r.timings.decodeTokensPerS, 'tokens/s')}  total ${f(r.timings.latencyMs, 'ms')}`,
     ...(r.profile === undefined ? [] : ['', profileText(r.profile, r.backend)]),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
+import { spawnKb } from '../helpers/kb-cli-async.ts';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
 
 describe('kb generate', () => {
@@ -65,6 +66,24 @@ describe('kb generate', () => {
     expect(run.stdout).toMatch(/^model: kb-weights-\S+, no weights \(sim: shapes only\)$/m);
     expect(run.stdout.split('\n')[1]).toMatch(/^\(sim backend: a cost model times each step and no weights exist, so the tokens are not language/);
   });
+
+  it('Ctrl-C stops the generation and prints what it generated so far, with its timings; exit 130', async () => {
+    // One thread, 1023 tokens: seconds of decoding (~7 s here), under way well before the interrupt.
+    const { child, done } = spawnKb(['generate', '--prompt-ids', '1', '--threads', '1', '--max-new-tokens', '1023', '--ignore-eos', '--json']);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toBe('\nkb: stopping; what was generated so far follows (Ctrl-C again: quit at once)\n');
+    const result = JSON.parse(run.stdout);
+    expect(result.finishReason).toBe('aborted');
+    expect(result.outputIds.length).toBeGreaterThan(1);
+    expect(result.outputIds.length).toBeLessThan(1023);
+    expect(result.timings.ttftMs).toBeGreaterThan(0);
+    expect(result.timings.tpotMs).toBeGreaterThan(0);
+    // Measured up to the last token generated.
+    expect(result.timings.latencyMs).toBeCloseTo(result.timings.ttftMs + result.timings.tpotMs * (result.outputIds.length - 1), 6);
+  }, 60_000);
 
   it('names the valid models when the model is unknown', () => {
     const run = runKb(['generate', '--model', 'gpt9', '--prompt-ids', '1']);
