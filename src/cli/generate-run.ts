@@ -84,6 +84,8 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
       finishReason: result.finishReason,
       timings: {
         ttftMs: metrics?.ttftMs ?? null,
+        // TTFT's first part (submit() itself): without it the parts fell short of TTFT.
+        addRequestMs: metrics?.addRequestMs ?? null,
         queueWaitMs: metrics?.queueWaitMs ?? null,
         prefillToFirstTokenMs: metrics?.prefillToFirstTokenMs ?? null,
         tpotMs: metrics?.tpotMs ?? null,

@@ -19,6 +19,11 @@ describe('kb generate', () => {
     expect(result.timings.ttftMs).toBeGreaterThan(0);
     expect(result.timings.tpotMs).toBeGreaterThan(0);
     expect(result.timings.decodeTokensPerS).toBeGreaterThan(0);
+    // The parts add up to the wholes, as the README defines them (adding the request is TTFT's first part).
+    const t = result.timings;
+    expect(t.ttftMs).toBeCloseTo(t.addRequestMs + t.queueWaitMs + t.prefillToFirstTokenMs, 9);
+    expect(t.latencyMs).toBeCloseTo(t.ttftMs + t.tpotMs * (result.outputIds.length - 1), 9);
+    expect(t.decodeTokensPerS).toBeCloseTo(1000 / t.tpotMs, 9);
   });
 
   it('is repeatable: same seed and prompt, same tokens, also when sampling', () => {
