@@ -126,6 +126,9 @@ function parseIds(text: string): number[] {
   if (parts.length === 0 || parts.some((part) => !/^\d+$/.test(part))) {
     throw new UserError(`--prompt-ids must be comma-separated non-negative integers (got "${text}")`);
   }
+  // Past 2^53 a number is a rounded float: the vocabulary check named 1e+23 for what was typed.
+  const huge = parts.find((part) => !Number.isSafeInteger(Number(part)));
+  if (huge !== undefined) throw new UserError(`--prompt-ids: ${huge} is not a token id (no vocabulary is that large)`);
   return parts.map(Number);
 }
 

@@ -108,6 +108,8 @@ describe('kb generate', () => {
     expect(runKb(['generate', '--prompt-ids', '1,x']).stderr).toMatch(/--prompt-ids must be comma-separated/);
     expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a number in \(0, 1\]/);
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
+    // An id past 2^53 was named as the float it rounds to (1e+23), not as typed.
+    expect(runKb(['generate', '--prompt-ids', '5,99999999999999999999999']).stderr).toBe('kb: --prompt-ids: 99999999999999999999999 is not a token id (no vocabulary is that large)\n');
     // The draws hash the seed as 32 bits: 4294967296 drew what 0 draws.
     expect(runKb(['generate', '--prompt-ids', '1', '--seed', '4294967296']).stderr).toBe('kb: --seed must be an integer from 0 to 4294967295 (got 4294967296)\n');
   });
