@@ -2,7 +2,12 @@
 import { type BackendKind, type Engine, createEngine, resolveModelConfig, DEFAULT_BLOCK_SIZE, requestMetrics, gpt2Tokenizer } from '../engine/index.ts';
 import { UserError } from './errors.ts';
 
-export async function generateOnce(request: GenerateCommandRequest) {
+/**
+ * `onStart`: called once the request is submitted; `signal`: aborting it then stops the
+ * request, and the result has the tokens so far (finish reason 'aborted').
+ */
+export async function generateOnce(request: GenerateCommandRequest, control: { signal?: AbortSignal; onStart?: () => void } = {}) {
+  const { signal } = control;
   const model = request.model ?? 'gpt2-tiny';
   let config;
   try {
@@ -50,9 +55,16 @@ export async function generateOnce(request: GenerateCommandRequest) {
       seed: request.seed,
       stopTokenIds: gpt2Vocab && !request.ignoreEos ? [gpt2Tokenizer.eosTokenId] : [],
     });
-    const result = await handle.done;
-    if (result.timeline.error !== null) throw new UserError(result.timeline.error);
-    const metrics = requestMetrics(result.timeline);
+    const abort = () => handle.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    control.onStart?.();
+    const result = await handle.done.finally(() => signal?.removeEventListener('abort', abort));
+    // An aborted request's timeline carries the error 'aborted', which keeps it out of any
+    // summary; its tokens are measured all the same, up to the last of them.
+    const timeline =
+      result.finishReason === 'aborted' ? { ...result.timeline, error: null, finish: result.timeline.tokenTimes.at(-1) ?? null } : result.timeline;
+    if (timeline.error !== null) throw new UserError(timeline.error);
+    const metrics = requestMetrics(timeline);
     const decodeTokensPerS =
       metrics && metrics.tpotMs !== null && metrics.tpotMs > 0 ? 1000 / metrics.tpotMs : null;
     // Only with --profile; null when the backend chosen cannot time its kernels (cpu, sim).
@@ -72,6 +84,8 @@ export async function generateOnce(request: GenerateCommandRequest) {
       finishReason: result.finishReason,
       timings: {
         ttftMs: metrics?.ttftMs ?? null,
+        // TTFT's first part (submit() itself): without it the parts fell short of TTFT.
+        addRequestMs: metrics?.addRequestMs ?? null,
         queueWaitMs: metrics?.queueWaitMs ?? null,
         prefillToFirstTokenMs: metrics?.prefillToFirstTokenMs ?? null,
         tpotMs: metrics?.tpotMs ?? null,

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { numberOption } from './number-option.ts';
 import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
-import { UserError } from './errors.ts';
+import { ExitCode, UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
 import { helpText } from './help-layout.ts';
 import { fittedToTerminal } from './terminal-output.ts';
@@ -38,7 +38,7 @@ export function register(program: Command): void {
     .addOption(numberOption('--temperature <t>', '0 = greedy', 0))
     .addOption(numberOption('--top-k <k>', 'sample among the k most likely tokens; 0 = off', 0))
     .addOption(numberOption('--top-p <p>', 'sample within the smallest set of probability mass p; 1 = off', 1))
-    .addOption(numberOption('--seed <n>', 'seed of the sampling draws', 0))
+    .addOption(numberOption('--seed <n>', 'seed of the sampling draws, 0 to 4294967295', 0))
     .option(
       '--backend <name>',
       'cpu runs WebAssembly SIMD kernels on this CPU\'s cores; webgpu runs WGSL kernels (a GPU, or lavapipe without one); ' +
@@ -49,15 +49,44 @@ export function register(program: Command): void {
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', helpText('\nExample:\n  kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95'))
+    .addHelpText(
+      'after',
+      helpText(
+        '\nCtrl-C while it generates stops it and prints the tokens so far with their timings (exit 130); ' +
+          'pressed while the model loads, or again, it quits at once.\n\nExample:\n  kb generate "The KV cache" --max-new-tokens 16 --temperature 0.8 --top-p 0.95',
+      ),
+    )
     .action(async (words: string[], flags: GenerateFlags) => {
       const { parseBackendKind } = await import('../engine/index.ts');
       if (words.length > 0 && flags.prompt !== undefined) throw new UserError('give the prompt once: as words or as --prompt TEXT');
       const request = parseFlags(words.length > 0 ? { ...flags, prompt: words.join(' ') } : flags, parseBackendKind);
       const { generateOnce } = await import('./generate-run.ts');
-      const result = await generateOnce(request);
+      // Ctrl-C ended the process and took what a long generation had made with it: it now
+      // stops the request, whose tokens and timings so far are printed (as a lab run stops).
+      // Before the request starts (loading the model, a WebGPU warm-up) there is nothing to
+      // keep, and Ctrl-C quits at once.
+      const controller = new AbortController();
+      let started = false;
+      const onSigint = () => {
+        if (!started || controller.signal.aborted) {
+          // Ended by the signal itself, as without this handler (the shell then starts a new line).
+          process.off('SIGINT', onSigint);
+          process.kill(process.pid, 'SIGINT');
+          return;
+        }
+        process.stderr.write('\nkb: stopping; what was generated so far follows (Ctrl-C again: quit at once)\n');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      let result: GenerateResult;
+      try {
+        result = await generateOnce(request, { signal: controller.signal, onStart: () => (started = true) });
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else process.stdout.write(`${await fittedToTerminal(formatResult(result))}\n`);
+      if (result.finishReason === 'aborted') process.exitCode = ExitCode.interrupted;
     });
 }
 
@@ -73,7 +102,8 @@ function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => B
     temperature: number('--temperature', flags.temperature, (v) => v >= 0, '>= 0'),
     topK: integer('--top-k', flags.topK, 0),
     topP: number('--top-p', flags.topP, (v) => v > 0 && v <= 1, 'in (0, 1]'),
-    seed: integer('--seed', flags.seed, 0),
+    // The engine hashes the seed as 32 bits: a larger one would draw what another seed draws.
+    seed: integer('--seed', flags.seed, 0, MAX_SEED),
     backend: parseBackend(flags.backend, parseBackendKind),
     threads: flags.threads === undefined ? undefined : integer('--threads', flags.threads, 1),
     profile: flags.profile ?? false,
@@ -96,12 +126,19 @@ function parseIds(text: string): number[] {
   if (parts.length === 0 || parts.some((part) => !/^\d+$/.test(part))) {
     throw new UserError(`--prompt-ids must be comma-separated non-negative integers (got "${text}")`);
   }
+  // Past 2^53 a number is a rounded float: the vocabulary check named 1e+23 for what was typed.
+  const huge = parts.find((part) => !Number.isSafeInteger(Number(part)));
+  if (huge !== undefined) throw new UserError(`--prompt-ids: ${huge} is not a token id (no vocabulary is that large)`);
   return parts.map(Number);
 }
 
-function integer(flag: string, text: string, min: number): number {
+const MAX_SEED = 2 ** 32 - 1;
+
+function integer(flag: string, text: string, min: number, max?: number): number {
   const value = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || value < min) throw new UserError(`${flag} must be an integer >= ${min} (got ${text})`);
+  if (!/^-?\d+$/.test(text.trim()) || value < min || (max !== undefined && value > max)) {
+    throw new UserError(`${flag} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got ${text})`);
+  }
   return value;
 }
 
@@ -124,14 +161,15 @@ function formatResult(r: GenerateResult): string {
   const f = (value: number | null, unit: string) => (value === null ? 'n/a' : `${value.toFixed(2)} ${unit}`);
   return [
     r.text,
-    ...(r.syntheticWeights ? [syntheticNote(r.backend)] : []),
+    // The sim never reads weight values, --weights or not: its tokens are never language.
+    ...(r.syntheticWeights || r.backend === 'sim' ? [syntheticNote(r.backend)] : []),
     '',
     `model: ${r.model}, ${r.weights}`,
     `backend: ${r.description}`,
     // A space after each comma: a long list wraps between ids, never inside one (and still pastes into --prompt-ids "…").
     `prompt ids (${r.promptIds.length}): ${r.promptIds.join(', ')}`,
     `output ids (${r.outputIds.length}): ${r.outputIds.join(', ')}`,
-    `finish: ${r.finishReason}`,
+    `finish: ${r.finishReason === 'aborted' ? 'aborted (Ctrl-C)' : r.finishReason}`,
     `TTFT ${f(r.timings.ttftMs, 'ms')}  TPOT ${f(r.timings.tpotMs, 'ms/token')}  ` +
       `decode ${f(r.timings.decodeTokensPerS, 'tokens/s')}  total ${f(r.timings.latencyMs, 'ms')}`,
     ...(r.profile === undefined ? [] : ['', profileText(r.profile, r.backend)]),

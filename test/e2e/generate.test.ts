@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelConfig } from '../../src/engine/model/model-config.ts';
 import { writeSafetensorsWeights } from '../../src/engine/model/safetensors.ts';
 import { syntheticWeights } from '../../src/engine/model/weights.ts';
+import { spawnKb } from '../helpers/kb-cli-async.ts';
 import { runKb, tempDir } from '../helpers/kb-cli.ts';
 
 describe('kb generate', () => {
@@ -18,6 +19,11 @@ describe('kb generate', () => {
     expect(result.timings.ttftMs).toBeGreaterThan(0);
     expect(result.timings.tpotMs).toBeGreaterThan(0);
     expect(result.timings.decodeTokensPerS).toBeGreaterThan(0);
+    // The parts add up to the wholes, as the README defines them (adding the request is TTFT's first part).
+    const t = result.timings;
+    expect(t.ttftMs).toBeCloseTo(t.addRequestMs + t.queueWaitMs + t.prefillToFirstTokenMs, 9);
+    expect(t.latencyMs).toBeCloseTo(t.ttftMs + t.tpotMs * (result.outputIds.length - 1), 9);
+    expect(t.decodeTokensPerS).toBeCloseTo(1000 / t.tpotMs, 9);
   });
 
   it('is repeatable: same seed and prompt, same tokens, also when sampling', () => {
@@ -55,6 +61,35 @@ describe('kb generate', () => {
     expect(runKb(['generate', '--weights', dir, '--prompt', 'hi']).stderr).toMatch(/--prompt needs GPT-2's vocabulary/);
   });
 
+  it('says the sim\'s tokens are not language also with --weights, whose values the sim never reads', () => {
+    const config: ModelConfig = { name: 'small', vocabSize: 50257, nCtx: 32, nEmbd: 16, nLayer: 1, nHead: 2, layerNormEps: 1e-5 };
+    const dir = tempDir('kb-weights-');
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'gpt2', vocab_size: 50257, n_positions: 32, n_embd: 16, n_layer: 1, n_head: 2 }));
+    writeSafetensorsWeights(join(dir, 'model.safetensors'), config, syntheticWeights(config, 1), 'F16');
+    const run = runKb(['generate', 'Hello', '--weights', dir, '--backend', 'sim', '--max-new-tokens', '3', '--ignore-eos'], { env: { COLUMNS: '400' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^model: kb-weights-\S+, no weights \(sim: shapes only\)$/m);
+    expect(run.stdout.split('\n')[1]).toMatch(/^\(sim backend: a cost model times each step and no weights exist, so the tokens are not language/);
+  });
+
+  it('Ctrl-C stops the generation and prints what it generated so far, with its timings; exit 130', async () => {
+    // One thread, 1023 tokens: seconds of decoding (~7 s here), under way well before the interrupt.
+    const { child, done } = spawnKb(['generate', '--prompt-ids', '1', '--threads', '1', '--max-new-tokens', '1023', '--ignore-eos', '--json']);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toBe('\nkb: stopping; what was generated so far follows (Ctrl-C again: quit at once)\n');
+    const result = JSON.parse(run.stdout);
+    expect(result.finishReason).toBe('aborted');
+    expect(result.outputIds.length).toBeGreaterThan(1);
+    expect(result.outputIds.length).toBeLessThan(1023);
+    expect(result.timings.ttftMs).toBeGreaterThan(0);
+    expect(result.timings.tpotMs).toBeGreaterThan(0);
+    // Measured up to the last token generated.
+    expect(result.timings.latencyMs).toBeCloseTo(result.timings.ttftMs + result.timings.tpotMs * (result.outputIds.length - 1), 6);
+  }, 60_000);
+
   it('names the valid models when the model is unknown', () => {
     const run = runKb(['generate', '--model', 'gpt9', '--prompt-ids', '1']);
     expect(run.code).toBe(1);
@@ -73,5 +108,9 @@ describe('kb generate', () => {
     expect(runKb(['generate', '--prompt-ids', '1,x']).stderr).toMatch(/--prompt-ids must be comma-separated/);
     expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a number in \(0, 1\]/);
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
+    // An id past 2^53 was named as the float it rounds to (1e+23), not as typed.
+    expect(runKb(['generate', '--prompt-ids', '5,99999999999999999999999']).stderr).toBe('kb: --prompt-ids: 99999999999999999999999 is not a token id (no vocabulary is that large)\n');
+    // The draws hash the seed as 32 bits: 4294967296 drew what 0 draws.
+    expect(runKb(['generate', '--prompt-ids', '1', '--seed', '4294967296']).stderr).toBe('kb: --seed must be an integer from 0 to 4294967295 (got 4294967296)\n');
   });
 });

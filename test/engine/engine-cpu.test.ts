@@ -50,6 +50,31 @@ describe('engine on the cpu backend', () => {
     }
   }, 60_000);
 
+  it('samples a top_p below float32\'s range and a top_k above int32\'s as they mean, and stays up', async () => {
+    // The step's batch holds top_p as float32 and top_k as int32: 1e-300 rounded to 0 and
+    // 3e9 wrapped negative, which failed the batch and with it the engine (kb serve, every client).
+    const engine = await createEngine({ weightsDir: dir, threads: 1 });
+    try {
+      const promptIds = prompts[0];
+      const run = async (sampling: { temperature: number; topK?: number; topP?: number; seed?: number }) => {
+        const r = await engine.submit({ promptIds, maxNewTokens, ...sampling }).done;
+        expect(r.timeline.error).toBeNull();
+        return r.outputIds;
+      };
+      const greedy = await run({ temperature: 0 });
+      // A nucleus that small is the most likely token alone: greedy.
+      expect(await run({ temperature: 1, topP: 1e-300, seed: 3 })).toEqual(greedy);
+      // Top-k larger than the vocabulary is no top-k at all.
+      expect(await run({ temperature: 1, topK: 3_000_000_000, seed: 3 })).toEqual(await run({ temperature: 1, topK: 0, seed: 3 }));
+      expect(await run({ temperature: 1, topK: 4_294_967_297, seed: 3 })).toEqual(await run({ temperature: 1, topK: 0, seed: 3 }));
+      // A temperature beyond float32 is as flat as the largest float32 one.
+      expect(await run({ temperature: 1e39, seed: 3 })).toEqual(await run({ temperature: 3e38, seed: 3 }));
+      expect(await run({ temperature: 0 })).toEqual(greedy);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('reports a missing or truncated weights folder as an error at creation', async () => {
     await expect(createEngine({ weightsDir: join(dir, 'missing') })).rejects.toThrow(/config\.json: not found/);
     const broken = join(dir, 'broken');

@@ -5,6 +5,16 @@ import { samplingUniform } from '../sampling-rng.ts';
 import type { Sequence } from './sequence.ts';
 
 const LARGEST_FLOAT32_BELOW_ONE = 1 - 2 ** -24;
+// The batch holds a request's sampling settings as float32 and int32, which its numbers may
+// lie beyond: a top_p under 2^-126 rounded to 0 and a top_k over 2^31 - 1 wrapped (3e9 to a
+// negative k), and either failed the step's batch, and with it the engine and every request
+// on it. Each is taken to the nearest value that means the same: a top_p of at most 1/vocab
+// keeps the most likely token alone (its probability is at least that), a top_k past the
+// vocabulary is no top-k, and a temperature past float32's largest is as flat as that one
+// (float32 would make it Infinity, which WGSL leaves undefined).
+const SMALLEST_NORMAL_FLOAT32 = 2 ** -126;
+const LARGEST_FLOAT32 = 3.4028234663852886e38;
+const LARGEST_INT32 = 2 ** 31 - 1;
 
 export class ForwardBatchBuilder {
   private readonly blockSize: number;
@@ -56,9 +66,9 @@ export class ForwardBatchBuilder {
       if (seq.samples) {
         const p = seq.params;
         this.sampleSeqs[rows] = s;
-        this.temperature[rows] = p.temperature;
-        this.topK[rows] = p.topK;
-        this.topP[rows] = p.topP;
+        this.temperature[rows] = Math.min(p.temperature, LARGEST_FLOAT32);
+        this.topK[rows] = Math.min(p.topK, LARGEST_INT32);
+        this.topP[rows] = Math.max(p.topP, SMALLEST_NORMAL_FLOAT32);
         // float32 would round a draw just under 1 up to 1, outside [0, 1).
         this.uniform[rows] = Math.min(samplingUniform(p.seed, seq.numOutputTokens), LARGEST_FLOAT32_BELOW_ONE);
         rows++;
