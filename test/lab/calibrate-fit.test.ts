@@ -194,10 +194,10 @@ describe('the calibration report', () => {
       const profile: DeviceProfile = { format: 1, name: 'p', model: 'gpt2-tiny', source, terms: fit.terms, kv: { memoryBytes: 2 ** 29, weightBytes: 2 ** 24, reserveBytes: 0, dtypeBytes: 4 } };
       return calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json').replace(/\n\s+/g, ' ');
     };
-    expect(report({ average: 0.4, cores: 2 })).toContain('Machine as the sweep started: load average 0.4 on 2 cores Cost of one step');
-    expect(report({ average: 3.2, cores: 2 })).toContain('Machine as the sweep started: load average 3.2 on 2 cores (other programs were running: the terms describe the machine with them;');
+    expect(report({ average: 0.4, cores: 2 })).toContain('Machine: load average 0.4 on 2 cores as the sweep started Cost of one step');
+    expect(report({ average: 3.2, cores: 2 })).toContain('Machine: load average 3.2 on 2 cores as the sweep started (other programs were running: the terms describe the machine with them;');
     // A profile from before the load was kept says nothing of it.
-    expect(report()).not.toContain('Machine as the sweep started');
+    expect(report()).not.toContain('Machine: load average');
   });
 
   it('says a submit hop too short to time is under 0.01 ms, not a false-precise 0.000 ms', () => {

@@ -124,7 +124,8 @@ function loadLine(profile: DeviceProfile): string | null {
   const load = profile.source.kind === 'calibrated' ? profile.source.load : undefined;
   if (!load) return null;
   const busy = load.average > BUSY_LOAD_PER_CORE * load.cores;
-  return `Machine as the sweep started: load average ${load.average.toFixed(1)} on ${load.cores} cores${busy ? ' (other programs were running: the terms describe the machine with them; calibrate again when it is quiet for terms of the machine alone)' : ''}`;
+  // A short label: wrapped at 80 columns, the text hangs under it.
+  return `Machine: load average ${load.average.toFixed(1)} on ${load.cores} cores as the sweep started${busy ? ' (other programs were running: the terms describe the machine with them; calibrate again when it is quiet for terms of the machine alone)' : ''}`;
 }
 
 export function calibrationText(result: Calibration, savedTo: string, replaced: StoredProfile | null = null): string {
