@@ -13,7 +13,9 @@ export function register(program: Command): void {
       'after',
       helpText('\nScores: log loss (how well the predicted recall matches what you answered; lower is better) and\n' +
         'RMSE(bins) (predicted vs actual recall, binned; lower is better), on a time-series split: weights\n' +
-        'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
+        'fitted on your earlier reviews predict your later ones. Weights an earlier kb optimize fitted are\n' +
+        'judged on the reviews made since alone (the others they were fitted to); with none, it says so and\n' +
+        'changes nothing. kb.json changes only when the fitted weights\n' +
         "have the lower log loss; kb then replays every card's history under them at once (as Anki does after\n" +
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
         'many more (exit 0; with --json, {"enoughHistory": false, ...}); where fsrs-rs finds them too few to\n' +
@@ -38,17 +40,27 @@ export function register(program: Command): void {
         kb.db.close();
       }
       const inUse = fsrsParameters(kb.config).w;
+      // Weights an earlier kb optimize fitted are judged on the reviews since alone (fit-weights.ts).
+      const fittedAt = kb.config.fsrsParameters ? Date.parse(kb.config.fsrsParameters.fittedAt) : Number.NaN;
       const bar = progressBar(process.stderr);
       const started = Date.now();
       let outcome;
       try {
-        outcome = await fitFsrs(items, inUse, bar.update);
+        outcome = await fitFsrs(items, inUse, bar.update, Number.isNaN(fittedAt) ? {} : { fittedAt });
       } catch (error) {
         // Too little history yet is no mistake of the user's (as "nothing due" is not): exit 0,
         // and with --json an answer a script can read.
         if (!(error instanceof NotEnoughHistoryError)) throw error;
         if (options.json) {
-          const answer = { enoughHistory: false, reviews, items: error.have, needed: MIN_TRAINING_ITEMS, ...(error.noneScorable ? { scorable: 0 } : {}), written: false };
+          const answer = {
+            enoughHistory: false,
+            reviews,
+            items: error.have,
+            needed: MIN_TRAINING_ITEMS,
+            ...(error.sinceFit !== undefined ? { sinceFit: error.sinceFit } : {}),
+            ...(error.noneScorable ? { scorable: 0 } : {}),
+            written: false,
+          };
           process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
         } else {
           process.stdout.write(`${await fittedToTerminal(`${error.message}; review more and run kb optimize again (${counted(reviews, 'review')} in all so far)`)}\n`);
@@ -88,7 +100,7 @@ export function register(program: Command): void {
         outcome.keptDefaults
           ? `fsrs-rs kept FSRS's default weights: ${reviews} reviews (${outcome.items} on a later day than the one before) are too few for it to fit from yet`
           : `fitted FSRS to ${reviews} reviews (${outcome.items} on a later day than the one before) in ${seconds.toFixed(1)} s`,
-        'scored on your later reviews (time-series split):',
+        Number.isNaN(fittedAt) ? 'scored on your later reviews (time-series split):' : `scored on your ${outcome.scored} reviews since the weights in use were fitted (time-series split):`,
         `  ${''.padEnd(28)} ${'log loss'.padStart(8)} ${'RMSE(bins)'.padStart(10)}`,
         row(previousName, outcome.previous),
         row(outcome.keptDefaults ? 'fitted (= the defaults)' : 'fitted', outcome.fitted),

@@ -59,6 +59,19 @@ describe('kb optimize', () => {
     expect((JSON.parse(replayedUnder.value) as { fsrs: { w: number[] } }).fsrs.w).toEqual(outcome.weights);
     expect(pending).toEqual({ n: 0 });
 
+    // Run again: the weights in use were fitted to every one of these reviews (the synthetic
+    // learner's run on for centuries: its fit is dated after them), so none can judge a new fit
+    // against them (scored on them, they "predicted better" than a fit of their own history).
+    const fitted = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as { fsrsParameters: { fittedAt: string } };
+    fitted.fsrsParameters.fittedAt = '2600-01-01T00:00:00.000Z';
+    writeFileSync(join(root, 'kb.json'), `${JSON.stringify(fitted, null, 2)}\n`);
+    const configBefore = readFileSync(join(root, 'kb.json'), 'utf8');
+    const again = runKb(['--kb', root, 'optimize']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/^no review since the weights in use were fitted \(\d{4}-\d{2}-\d{2}\) to judge a new fit against them/);
+    expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(configBefore);
+    expect(JSON.parse(runKb(['--kb', root, 'optimize', '--json']).stdout)).toMatchObject({ enoughHistory: false, sinceFit: 0, written: false });
+
     // The memory states changed under the fitted weights.
     const after = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; stability: number }>;
     expect(after.map((card) => card.stability)).not.toEqual(before.map((card) => card.stability));
