@@ -16,7 +16,7 @@ export function register(program: Command): void {
         'fitted on your earlier reviews predict your later ones. Weights an earlier kb optimize fitted are\n' +
         'judged on the reviews made since alone (the others they were fitted to); with none, it says so and\n' +
         'changes nothing. kb.json changes only when the fitted weights\n' +
-        "have the lower log loss; kb then replays every card's history under them at once (as Anki does after\n" +
+        "have the lower log loss (never a kb.json made read-only, chmod a-w); kb then replays every card's history under them at once (as Anki does after\n" +
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
         'many more (exit 0; with --json, {"enoughHistory": false, ...}); where fsrs-rs finds them too few to\n' +
         'fit from and gives back the default weights, it says nothing was fitted ("keptDefaults": true).'),
@@ -28,7 +28,7 @@ export function register(program: Command): void {
       const { trainingItems } = await import('../srs/fit/training-items.ts');
       const { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } = await import('../srs/fit/fit-weights.ts');
       const { fsrsParameters } = await import('../srs/review-settings.ts');
-      const { writeConfigKey } = await import('../kb/config-write.ts');
+      const { isConfigWriteProtected, writeConfigKey } = await import('../kb/config-write.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       let items;
       let reviews;
@@ -70,7 +70,8 @@ export function register(program: Command): void {
         bar.clear();
       }
       const seconds = (Date.now() - started) / 1000;
-      const write = outcome.better && !options.dryRun && !kb.bundled;
+      const writeProtected = !kb.bundled && isConfigWriteProtected(kb.configPath);
+      const write = outcome.better && !options.dryRun && !kb.bundled && !writeProtected;
       const previousName = kb.config.fsrsParameters ? `in use (fitted ${kb.config.fsrsParameters.fittedAt.slice(0, 10)})` : 'in use (default)';
       if (write) {
         writeConfigKey(kb.root, kb.configPath, 'fsrsParameters', {
@@ -92,7 +93,9 @@ export function register(program: Command): void {
         replaySeconds = (Date.now() - replayStarted) / 1000;
       }
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, ...(writeProtected ? { writeProtected } : {}), seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`,
+        );
         return;
       }
       const row = (name: string, scores: { logLoss: number; rmseBins: number }) => `  ${name.padEnd(28)} ${scores.logLoss.toFixed(4).padStart(8)} ${scores.rmseBins.toFixed(4).padStart(10)}`;
@@ -109,6 +112,7 @@ export function register(program: Command): void {
       else if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
       else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');
       else if (kb.bundled) lines.push('better, but the bundled knowledge base is read-only: kb init DIR makes one of your own');
+      else if (writeProtected) lines.push(`better, but ${kb.configPath} is read-only (no write permission), which kb leaves as it is: not written; chmod u+w kb.json, then kb optimize again`);
       else lines.push(`better: written to ${kb.configPath} (fsrsParameters; kb sync commits it); every card's history replayed under them in ${(replaySeconds ?? 0).toFixed(1)} s`);
       process.stdout.write(`${await fittedToTerminal(lines.join('\n'))}\n`);
     });

@@ -1,10 +1,24 @@
 // Writing one key of kb.json (kb optimize's fitted weights), keeping the others as they
-// are; atomic, and refused when the file changed since it was read.
-import { readFileSync } from 'node:fs';
+// are; atomic, and refused when the file changed since it was read, or was made read-only.
+import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.ts';
-import { parseConfig } from './config.ts';
+import { ConfigError, parseConfig } from './config.ts';
+import { isWriteProtected, WRITE_PROTECTED } from './writeback.ts';
+
+/**
+ * A kb.json made read-only (chmod a-w) is one its owner protects (settings pinned, say), as a
+ * note so made: the atomic rename would replace it all the same, so kb leaves it as it is.
+ */
+export function isConfigWriteProtected(configPath: string): boolean {
+  try {
+    return isWriteProtected(statSync(configPath));
+  } catch {
+    return false; // none yet: writing makes it
+  }
+}
 
 export function writeConfigKey(root: string, configPath: string, key: string, value: unknown): void {
+  if (isConfigWriteProtected(configPath)) throw new ConfigError(`${configPath}: ${WRITE_PROTECTED}; not written`, 'read-only');
   let before: string | undefined;
   try {
     before = readFileSync(configPath, 'utf8');
