@@ -74,15 +74,24 @@ export function register(program: Command): void {
       const write = outcome.better && !options.dryRun && !kb.bundled && !writeProtected;
       const previousName = kb.config.fsrsParameters ? `in use (fitted ${kb.config.fsrsParameters.fittedAt.slice(0, 10)})` : 'in use (default)';
       if (write) {
-        writeConfigKey(kb.root, kb.configPath, 'fsrsParameters', {
-          weights: outcome.weights,
-          fittedAt: new Date().toISOString(),
-          reviews,
-          logLoss: outcome.fitted.logLoss,
-          rmseBins: outcome.fitted.rmseBins,
-          previousLogLoss: outcome.previous.logLoss,
-          previousRmseBins: outcome.previous.rmseBins,
-        });
+        const { ConfigError } = await import('../kb/config.ts');
+        const { UserError } = await import('./errors.ts');
+        try {
+          writeConfigKey(kb.root, kb.configPath, 'fsrsParameters', {
+            weights: outcome.weights,
+            fittedAt: new Date().toISOString(),
+            reviews,
+            logLoss: outcome.fitted.logLoss,
+            rmseBins: outcome.fitted.rmseBins,
+            previousLogLoss: outcome.previous.logLoss,
+            previousRmseBins: outcome.previous.rmseBins,
+          });
+        } catch (error) {
+          // kb.json edited while the fit ran (a fit of a long history takes minutes), and left
+          // broken or refused: said as kb.json's error, the weights not written.
+          if (!(error instanceof ConfigError)) throw error;
+          throw new UserError(`${error.message}; the fitted weights were not written: mend it, then run kb optimize again`);
+        }
       }
       // Every card's history is replayed under the new weights now, rather than at the next
       // start, which would sit silent for as long (seconds on a long history) before its screen.

@@ -2,7 +2,7 @@
 // are; atomic, and refused when the file changed since it was read, or was made read-only.
 import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write.ts';
-import { ConfigError, parseConfig } from './config.ts';
+import { ConfigError, configJson, parseConfig } from './config.ts';
 import { isWriteProtected, WRITE_PROTECTED } from './writeback.ts';
 
 /**
@@ -25,8 +25,11 @@ export function writeConfigKey(root: string, configPath: string, key: string, va
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const data = before === undefined ? {} : (JSON.parse(before.replace(/^\uFEFF/, '')) as Record<string, unknown>);
-  const next = { ...data, [key]: value };
+  // Read as kb reads it: an edit made while kb optimize fitted may have left it broken (JSON.parse's
+  // own SyntaxError read as a bug in kb), or not an object at all (then parseConfig says why).
+  const data = before === undefined ? {} : configJson(before, configPath);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) parseConfig(data, configPath);
+  const next = { ...(data as Record<string, unknown>), [key]: value };
   // What is written must load: a value the schema refuses never reaches the file.
   parseConfig(next, configPath);
   writeFileAtomic(root, configPath, `${JSON.stringify(next, null, 2)}\n`, before);

@@ -122,17 +122,20 @@ export function loadConfig(file: string | null): KbConfig {
     const hint = fault === 'ENOTDIR' ? '; is XDG_CONFIG_HOME (by default ~/.config) or its kb folder a file?' : '';
     throw new ConfigError(`${file}: cannot read: ${describeFsFault({ code: fault, syscall })}${hint}`, 'cannot be read');
   }
-  let value: unknown;
+  return parseConfig(configJson(text, file), file);
+}
+
+/** kb.json's text as JSON, not yet checked as settings (kb optimize's write reads it so too). */
+export function configJson(text: string, file: string): unknown {
   const json = text.replace(/^\uFEFF/, '');
   // An empty file read "not valid JSON: Unexpected end of JSON input", saying nothing of what to do.
   if (json.trim() === '') throw new ConfigError(`${file}: empty; write {} for the defaults (kb init writes every setting with its default)`, 'empty');
   try {
-    value = JSON.parse(json);
+    return JSON.parse(json);
   } catch (error) {
     // JSON.parse quotes the text it stopped in, newlines and all: one line, as every kb error is.
     throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`, 'not valid JSON');
   }
-  return parseConfig(value, file);
 }
 
 /** The text `kb init` writes: every setting with its default, so users see what they can change. */
