@@ -13,8 +13,10 @@ export function register(program: Command): void {
       'after',
       helpText('\nScores: log loss (how well the predicted recall matches what you answered; lower is better) and\n' +
         'RMSE(bins) (predicted vs actual recall, binned; lower is better), on a time-series split: weights\n' +
-        'fitted on your earlier reviews predict your later ones. kb.json changes only when the fitted weights\n' +
-        "have the lower log loss; kb then replays every card's history under them at once (as Anki does after\n" +
+        'fitted on your earlier reviews predict your later ones. Weights an earlier kb optimize fitted are\n' +
+        'judged on the reviews made since alone (the others they were fitted to); with none, it says so and\n' +
+        'changes nothing. kb.json changes only when the fitted weights\n' +
+        "have the lower log loss (never a kb.json made read-only, chmod a-w); kb then replays every card's history under them at once (as Anki does after\n" +
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
         'many more (exit 0; with --json, {"enoughHistory": false, ...}); where fsrs-rs finds them too few to\n' +
         'fit from and gives back the default weights, it says nothing was fitted ("keptDefaults": true).'),
@@ -26,7 +28,7 @@ export function register(program: Command): void {
       const { trainingItems } = await import('../srs/fit/training-items.ts');
       const { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } = await import('../srs/fit/fit-weights.ts');
       const { fsrsParameters } = await import('../srs/review-settings.ts');
-      const { writeConfigKey } = await import('../kb/config-write.ts');
+      const { isConfigWriteProtected, writeConfigKey } = await import('../kb/config-write.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb });
       let items;
       let reviews;
@@ -38,17 +40,27 @@ export function register(program: Command): void {
         kb.db.close();
       }
       const inUse = fsrsParameters(kb.config).w;
+      // Weights an earlier kb optimize fitted are judged on the reviews since alone (fit-weights.ts).
+      const fittedAt = kb.config.fsrsParameters ? Date.parse(kb.config.fsrsParameters.fittedAt) : Number.NaN;
       const bar = progressBar(process.stderr);
       const started = Date.now();
       let outcome;
       try {
-        outcome = await fitFsrs(items, inUse, bar.update);
+        outcome = await fitFsrs(items, inUse, bar.update, Number.isNaN(fittedAt) ? {} : { fittedAt });
       } catch (error) {
         // Too little history yet is no mistake of the user's (as "nothing due" is not): exit 0,
         // and with --json an answer a script can read.
         if (!(error instanceof NotEnoughHistoryError)) throw error;
         if (options.json) {
-          const answer = { enoughHistory: false, reviews, items: error.have, needed: MIN_TRAINING_ITEMS, ...(error.noneScorable ? { scorable: 0 } : {}), written: false };
+          const answer = {
+            enoughHistory: false,
+            reviews,
+            items: error.have,
+            needed: MIN_TRAINING_ITEMS,
+            ...(error.sinceFit !== undefined ? { sinceFit: error.sinceFit } : {}),
+            ...(error.noneScorable ? { scorable: 0 } : {}),
+            written: false,
+          };
           process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
         } else {
           process.stdout.write(`${await fittedToTerminal(`${error.message}; review more and run kb optimize again (${counted(reviews, 'review')} in all so far)`)}\n`);
@@ -58,18 +70,28 @@ export function register(program: Command): void {
         bar.clear();
       }
       const seconds = (Date.now() - started) / 1000;
-      const write = outcome.better && !options.dryRun && !kb.bundled;
+      const writeProtected = !kb.bundled && isConfigWriteProtected(kb.configPath);
+      const write = outcome.better && !options.dryRun && !kb.bundled && !writeProtected;
       const previousName = kb.config.fsrsParameters ? `in use (fitted ${kb.config.fsrsParameters.fittedAt.slice(0, 10)})` : 'in use (default)';
       if (write) {
-        writeConfigKey(kb.root, kb.configPath, 'fsrsParameters', {
-          weights: outcome.weights,
-          fittedAt: new Date().toISOString(),
-          reviews,
-          logLoss: outcome.fitted.logLoss,
-          rmseBins: outcome.fitted.rmseBins,
-          previousLogLoss: outcome.previous.logLoss,
-          previousRmseBins: outcome.previous.rmseBins,
-        });
+        const { ConfigError } = await import('../kb/config.ts');
+        const { UserError } = await import('./errors.ts');
+        try {
+          writeConfigKey(kb.root, kb.configPath, 'fsrsParameters', {
+            weights: outcome.weights,
+            fittedAt: new Date().toISOString(),
+            reviews,
+            logLoss: outcome.fitted.logLoss,
+            rmseBins: outcome.fitted.rmseBins,
+            previousLogLoss: outcome.previous.logLoss,
+            previousRmseBins: outcome.previous.rmseBins,
+          });
+        } catch (error) {
+          // kb.json edited while the fit ran (a fit of a long history takes minutes), and left
+          // broken or refused: said as kb.json's error, the weights not written.
+          if (!(error instanceof ConfigError)) throw error;
+          throw new UserError(`${error.message}; the fitted weights were not written: mend it, then run kb optimize again`);
+        }
       }
       // Every card's history is replayed under the new weights now, rather than at the next
       // start, which would sit silent for as long (seconds on a long history) before its screen.
@@ -80,7 +102,9 @@ export function register(program: Command): void {
         replaySeconds = (Date.now() - replayStarted) / 1000;
       }
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, ...(writeProtected ? { writeProtected } : {}), seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`,
+        );
         return;
       }
       const row = (name: string, scores: { logLoss: number; rmseBins: number }) => `  ${name.padEnd(28)} ${scores.logLoss.toFixed(4).padStart(8)} ${scores.rmseBins.toFixed(4).padStart(10)}`;
@@ -88,7 +112,7 @@ export function register(program: Command): void {
         outcome.keptDefaults
           ? `fsrs-rs kept FSRS's default weights: ${reviews} reviews (${outcome.items} on a later day than the one before) are too few for it to fit from yet`
           : `fitted FSRS to ${reviews} reviews (${outcome.items} on a later day than the one before) in ${seconds.toFixed(1)} s`,
-        'scored on your later reviews (time-series split):',
+        Number.isNaN(fittedAt) ? 'scored on your later reviews (time-series split):' : `scored on your ${outcome.scored} reviews since the weights in use were fitted (time-series split):`,
         `  ${''.padEnd(28)} ${'log loss'.padStart(8)} ${'RMSE(bins)'.padStart(10)}`,
         row(previousName, outcome.previous),
         row(outcome.keptDefaults ? 'fitted (= the defaults)' : 'fitted', outcome.fitted),
@@ -97,6 +121,7 @@ export function register(program: Command): void {
       else if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
       else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');
       else if (kb.bundled) lines.push('better, but the bundled knowledge base is read-only: kb init DIR makes one of your own');
+      else if (writeProtected) lines.push(`better, but ${kb.configPath} is read-only (no write permission), which kb leaves as it is: not written; chmod u+w kb.json, then kb optimize again`);
       else lines.push(`better: written to ${kb.configPath} (fsrsParameters; kb sync commits it); every card's history replayed under them in ${(replaySeconds ?? 0).toFixed(1)} s`);
       process.stdout.write(`${await fittedToTerminal(lines.join('\n'))}\n`);
     });

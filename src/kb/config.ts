@@ -9,7 +9,7 @@ import en from 'zod/v4/locales/en.js';
 import { DEFAULT_ID_KEY, RESERVED_NOTE_KEYS } from './card-meta.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { NEW_CARD_ORDERS } from '../srs/new-card-order.ts';
-import { LEARNING_STEP } from '../srs/review-settings.ts';
+import { FSRS_WEIGHT_RANGES, LEARNING_STEP, weightInRange } from '../srs/review-settings.ts';
 
 // Mini carries no messages of its own: without a locale every error reads "Invalid input".
 z.config(en());
@@ -44,7 +44,20 @@ export const configSchema = z.strictObject({
   /** FSRS weights fitted to this knowledge base's review log by `kb optimize` (absent: FSRS-6 defaults). */
   fsrsParameters: z.optional(
     z.strictObject({
-      weights: z.array(z.number()).check(z.minLength(21), z.maxLength(21)),
+      // Each in its range: out of it, ts-fsrs scheduled with it clamped while kb optimize's
+      // "in use" row (fsrs-rs) scored it as written, and nothing said so.
+      weights: z.array(z.number()).check(
+        z.minLength(21),
+        z.maxLength(21),
+        z.superRefine((weights, ctx) => {
+          weights.forEach((weight, index) => {
+            const range = FSRS_WEIGHT_RANGES[index];
+            if (range && !weightInRange(index, weight)) {
+              ctx.issues.push({ code: 'custom', input: weight, path: [index], message: `${weight} is outside the range FSRS keeps w[${index}] in (${range[0]} to ${range[1]}); kb optimize fits weights within it` });
+            }
+          });
+        }),
+      ),
       fittedAt: z.string(),
       reviews: wholeNumber(0),
       logLoss: z.number(),
@@ -109,17 +122,20 @@ export function loadConfig(file: string | null): KbConfig {
     const hint = fault === 'ENOTDIR' ? '; is XDG_CONFIG_HOME (by default ~/.config) or its kb folder a file?' : '';
     throw new ConfigError(`${file}: cannot read: ${describeFsFault({ code: fault, syscall })}${hint}`, 'cannot be read');
   }
-  let value: unknown;
+  return parseConfig(configJson(text, file), file);
+}
+
+/** kb.json's text as JSON, not yet checked as settings (kb optimize's write reads it so too). */
+export function configJson(text: string, file: string): unknown {
   const json = text.replace(/^\uFEFF/, '');
   // An empty file read "not valid JSON: Unexpected end of JSON input", saying nothing of what to do.
   if (json.trim() === '') throw new ConfigError(`${file}: empty; write {} for the defaults (kb init writes every setting with its default)`, 'empty');
   try {
-    value = JSON.parse(json);
+    return JSON.parse(json);
   } catch (error) {
     // JSON.parse quotes the text it stopped in, newlines and all: one line, as every kb error is.
     throw new ConfigError(`${file}: not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`, 'not valid JSON');
   }
-  return parseConfig(value, file);
 }
 
 /** The text `kb init` writes: every setting with its default, so users see what they can change. */

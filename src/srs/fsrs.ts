@@ -11,7 +11,8 @@
 // the one answer, in the same order, on epoch milliseconds, and draws the fuzz once per rating
 // (ts-fsrs seeds a new generator for each of the three intervals it fuzzes, from one seed): the
 // result is the same to the bit (test/srs/fsrs-rate.test.ts checks it against `FSRS.next` on
-// random cards, histories and settings).
+// random cards, histories and settings). One rule differs from ts-fsrs, on both paths: a review
+// card's Hard, Good and Easy stay within maximumInterval, as in Anki (withinMaximum).
 import { BasicLearningStepsStrategy, fsrs, GenSeedStrategyWithCardId, get_fuzz_range, StrategyMode, type Card, type FSRS, type FSRSParameters } from 'ts-fsrs';
 import { columnsFromState, stateFromColumns } from '../model/fsrs-state.ts';
 import { fromSchedulingClock, shiftMs, toSchedulingClock } from './study-day.ts';
@@ -100,7 +101,7 @@ export class FsrsScheduler {
   preview(cardId: string, before: FsrsState, now: number): Preview[] {
     const record = this.fsrs.repeat(this.toCard(cardId, before), toSchedulingClock(now, this.settings.dayStartsAt));
     return GRADES.map((grade) => {
-      const after = this.fromCard(record[grade].card, now);
+      const after = this.fromCard(this.withinMaximum(record[grade].card, before, grade), now);
       return { grade, after, intervalMs: after.due - now };
     });
   }
@@ -139,7 +140,17 @@ export class FsrsScheduler {
   /** `rate` through ts-fsrs's own scheduler (`FSRS.next`). */
   rateThroughTsFsrs(cardId: string, before: FsrsState, grade: Grade, now: number): FsrsState {
     const item = this.fsrs.next(this.toCard(cardId, before), toSchedulingClock(now, this.settings.dayStartsAt), grade);
-    return this.fromCard(item.card, now);
+    return this.fromCard(this.withinMaximum(item.card, before, grade), now);
+  }
+
+  /**
+   * A review card's Hard, Good or Easy as ts-fsrs gives it, brought back to maximumInterval
+   * where ts-fsrs's "a day past the answer below" took it beyond (reviewOutcome does the same).
+   */
+  private withinMaximum(card: Card, before: FsrsState, grade: Grade): Card {
+    const maximum = this.parameters.maximum_interval;
+    if (before.state !== REVIEW || grade === 1 || card.scheduled_days <= maximum) return card;
+    return { ...card, scheduled_days: maximum, due: new Date(card.due.getTime() - (card.scheduled_days - maximum) * DAY_MS) };
   }
 
   /** BasicScheduler.newState and learningState: a new, learning or relearning card answered. */
@@ -163,8 +174,12 @@ export class FsrsScheduler {
     let hardInterval = this.nextInterval(hard.stability, elapsed);
     let goodInterval = this.nextInterval(good.stability, elapsed);
     hardInterval = Math.min(hardInterval, goodInterval);
-    goodInterval = Math.max(goodInterval, hardInterval + 1);
-    const interval = grade === 2 ? hardInterval : grade === 3 ? goodInterval : Math.max(this.nextInterval(next.stability, elapsed), goodInterval + 1);
+    // Good a day past Hard and Easy a day past Good, as ts-fsrs and Anki order them, but never
+    // past maximumInterval, as Anki keeps it (ts-fsrs's bumps took a mature card to 31 and 32
+    // days under a maximum of 30): withinMaximum does the same to ts-fsrs's own outcomes.
+    const maximum = this.parameters.maximum_interval;
+    goodInterval = Math.min(Math.max(goodInterval, hardInterval + 1), maximum);
+    const interval = grade === 2 ? hardInterval : grade === 3 ? goodInterval : Math.min(Math.max(this.nextInterval(next.stability, elapsed), goodInterval + 1), maximum);
     return {
       difficulty: next.difficulty,
       stability: next.stability,

@@ -1,7 +1,7 @@
 // The scheduling settings kb reads from a knowledge base's config file (src/kb/config.ts
 // owns the file and its defaults). Declared here structurally so the scheduler and its
 // tests depend only on the fields they use.
-import { generatorParameters, type FSRSParameters, type StepUnit } from 'ts-fsrs';
+import { CLAMP_PARAMETERS, generatorParameters, W17_W18_Ceiling, type FSRSParameters, type StepUnit } from 'ts-fsrs';
 import type { NewCardOrder } from './new-card-order.ts';
 import type { LeechSettings } from './leech.ts';
 
@@ -37,6 +37,25 @@ export interface ReviewSettings extends LeechSettings {
   newCardOrder: NewCardOrder;
   /** Weights `kb optimize` fitted (kb.json fsrsParameters); absent: FSRS-6's defaults. */
   fsrsParameters?: { weights: readonly number[] };
+}
+
+/**
+ * The range of each of FSRS-6's 21 weights, [low, high], as fsrs-rs keeps a fit in it (ts-fsrs's
+ * table without short-term's floor on w19, which fsrs-rs may fit below). Outside it ts-fsrs
+ * schedules with the weight clamped while fsrs-rs scores it as written. w17 and w18 are clamped
+ * lower still with two relearning steps or more, by both alike.
+ */
+export const FSRS_WEIGHT_RANGES: ReadonlyArray<readonly [number, number]> = CLAMP_PARAMETERS(W17_W18_Ceiling, false).map(([low, high]) => [low, high] as const);
+
+/**
+ * Whether a weight is in its range, give or take a 32-bit float's rounding: fsrs-rs fits in
+ * 32 bits, so a weight at a bound reads a hair past it (0.8 as 0.800000011920929).
+ */
+export function weightInRange(index: number, weight: number): boolean {
+  const range = FSRS_WEIGHT_RANGES[index];
+  if (!range) return false;
+  const slack = (bound: number) => Math.abs(bound) * 1e-6;
+  return weight >= range[0] - slack(range[0]) && weight <= range[1] + slack(range[1]);
 }
 
 /** A step of the learning ladder as ts-fsrs writes it: a number and m, h or d (kb.json checks it with this too). */

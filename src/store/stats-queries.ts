@@ -19,7 +19,14 @@ export interface StateCountRow {
 const LIVE = 'FROM fsrs f JOIN cards c ON c.id = f.card_id WHERE c.orphan = 0';
 
 export function statsQueries(db: KbDatabase) {
-  const dues = db.prepare<[number], { due: number }>(`SELECT f.due AS due ${LIVE} AND f.suspended = 0 AND f.state != 0 AND f.due < ?`);
+  // A buried card comes back when its bury ends (the next study day), if it is due by then:
+  // it counts from then, as kb due and kb review take it (it was among today's, found as a user).
+  const dues = db.prepare<{ now: number; until: number }, { due: number }>(
+    `SELECT comes_due AS due FROM (
+       SELECT max(f.due, CASE WHEN f.buried_until > @now THEN f.buried_until ELSE 0 END) AS comes_due
+       ${LIVE} AND f.suspended = 0 AND f.state != 0
+     ) WHERE comes_due < @until`,
+  );
   const reviews = db.prepare<[number], LoggedReview>(
     `SELECT reviewed_at, rating, json_extract(state_before, '$.state') AS state_before, duration_ms
      FROM review_log WHERE reviewed_at >= ? ORDER BY reviewed_at`,
@@ -31,9 +38,9 @@ export function statsQueries(db: KbDatabase) {
   );
   const memory = db.prepare<[], { stability: number; difficulty: number }>(`SELECT f.stability, f.difficulty ${LIVE} AND f.state != 0`);
   return {
-    /** Due times of scheduled (not new, not suspended) cards due before `until`. */
-    dueTimes(until: number): number[] {
-      return dues.all(until).map((row) => row.due);
+    /** When scheduled (not new, not suspended) cards come due, before `until`: a buried one not before its bury ends. */
+    dueTimes(now: number, until: number): number[] {
+      return dues.all({ now, until }).map((row) => row.due);
     },
     reviewsSince(since: number): LoggedReview[] {
       return reviews.all(since);

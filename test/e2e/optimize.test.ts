@@ -1,7 +1,7 @@
 // kb optimize end to end: a review log (as another device would have written it) drawn from a
 // learner unlike FSRS's defaults; the fitted weights are scored, kept in kb.json, replayed
 // under, and shown by kb stats. Too little history is a clear refusal.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -59,12 +59,44 @@ describe('kb optimize', () => {
     expect((JSON.parse(replayedUnder.value) as { fsrs: { w: number[] } }).fsrs.w).toEqual(outcome.weights);
     expect(pending).toEqual({ n: 0 });
 
+    // Run again: the weights in use were fitted to every one of these reviews (the synthetic
+    // learner's run on for centuries: its fit is dated after them), so none can judge a new fit
+    // against them (scored on them, they "predicted better" than a fit of their own history).
+    const fitted = JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8')) as { fsrsParameters: { fittedAt: string } };
+    fitted.fsrsParameters.fittedAt = '2600-01-01T00:00:00.000Z';
+    writeFileSync(join(root, 'kb.json'), `${JSON.stringify(fitted, null, 2)}\n`);
+    const configBefore = readFileSync(join(root, 'kb.json'), 'utf8');
+    const again = runKb(['--kb', root, 'optimize']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout.replace(/\s+/g, ' ')).toMatch(/^no review since the weights in use were fitted \(\d{4}-\d{2}-\d{2}\) to judge a new fit against them/);
+    expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(configBefore);
+    expect(JSON.parse(runKb(['--kb', root, 'optimize', '--json']).stdout)).toMatchObject({ enoughHistory: false, sinceFit: 0, written: false });
+
     // The memory states changed under the fitted weights.
     const after = JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string; stability: number }>;
     expect(after.map((card) => card.stability)).not.toEqual(before.map((card) => card.stability));
     const stats = runKb(['--kb', root, 'stats']);
     // The line wraps to the terminal (80 columns piped), under its label.
     expect(stats.stdout.replace(/\s+/g, ' ')).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
+  }, 120_000);
+
+  it('leaves a kb.json made read-only (chmod a-w) as it is, as kb leaves such a note, and says so', () => {
+    const { root, ids } = deckKb(160);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    const config = join(root, 'kb.json');
+    chmodSync(config, 0o444);
+    const before = readFileSync(config, 'utf8');
+    // The atomic rename replaced it all the same (and root may write anything): the fitted
+    // weights went into a file its owner had protected.
+    const run = runKb(['--kb', root, 'optimize']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readFileSync(config, 'utf8')).toBe(before);
+    expect(statSync(config).mode & 0o777).toBe(0o444);
+    expect(run.stdout).toMatch(/in use \(default\)/);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(`better, but ${config} is read-only (no write permission), which kb leaves as it is: not written; chmod u+w kb.json, then kb optimize again`);
+    const json = JSON.parse(runKb(['--kb', root, 'optimize', '--json']).stdout) as { better: boolean; written: boolean; writeProtected: boolean };
+    expect(json).toMatchObject({ better: true, written: false, writeProtected: true });
+    expect(readFileSync(config, 'utf8')).toBe(before);
   }, 120_000);
 
   it('says nothing was fitted when fsrs-rs gives back the default weights, and writes nothing (found as a user)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runKb, tempDir } from '../helpers/kb-cli.ts';
+import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, reviewKb } from './review-fixture.ts';
 
 describe('kb stats', () => {
@@ -23,6 +23,32 @@ describe('kb stats', () => {
       expect(text.stdout).toContain(title);
     }
     expect(text.stdout).toMatch(/█/);
+  });
+
+  it('counts a buried card on the day it comes back, as kb due does, not among today\'s (found as a user: 4 due today, kb due said 3)', () => {
+    const root = writeKb({ 'kb.json': '{}\n', 'cards/deck.md': '## One?\n\nA.\n\n## Two?\n\nB.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const [buried, due] = (JSON.parse(runKb(['--kb', root, 'cards', '--json']).stdout) as Array<{ id: string }>).map((card) => card.id);
+    // Both learned ten days ago (Good, then Good past the 10m step: due two days later, overdue
+    // now); the first buried from the review screen a minute ago, as its log says.
+    const now = Date.now();
+    const start = now - 10 * 86_400_000;
+    const day = (at: number) => new Date(at - 4 * 3_600_000).toLocaleDateString('sv');
+    const events = [
+      ...[buried, due].flatMap((card) => [
+        { card, at: start, kind: 'rate', rating: 3 },
+        { card, at: start + 15 * 60_000, kind: 'rate', rating: 3 },
+      ]),
+      { card: buried, at: now - 60_000, kind: 'bury' },
+    ];
+    mkdirSync(join(root, 'reviews'), { recursive: true });
+    writeFileSync(join(root, 'reviews/other.jsonl'), events.map((event, n) => `${JSON.stringify({ id: `other-${n}`, device: 'other', n, ...event, day: day(event.at) })}\n`).join(''));
+    const queue = JSON.parse(runKb(['--kb', root, 'due', '--json']).stdout) as { cards: Array<{ id: string }> };
+    expect(queue.cards.map((card) => card.id)).toEqual([due]);
+    const stats = JSON.parse(runKb(['--kb', root, 'stats', '--json']).stdout) as { counts: { buried: number }; forecast: Array<{ count: number }> };
+    expect(stats.counts.buried).toBe(1);
+    expect(stats.forecast[0].count).toBe(1);
+    expect(stats.forecast[1].count).toBe(1);
   });
 
   it('says there is nothing to chart on a fresh knowledge base, not a chart with "0" at both ends of its scale (found as a user)', () => {

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { default_w } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultConfig, defaultConfigText, loadConfig } from '../../src/kb/config.ts';
 
@@ -48,6 +49,20 @@ describe('kb.json', () => {
     expect(() => loadConfig(file)).toThrow(/desiredRetention: Too big: expected number to be <1$/);
     expect(() => loadConfig(configFile('{ "newPerDay": 1.5 }'))).toThrow(/newPerDay: .*expected int/);
     expect(() => loadConfig(configFile('{ "fuzz": "yes" }'))).toThrow(/fuzz: .*expected boolean, received string/);
+  });
+
+  it('refuses fitted weights outside the ranges FSRS keeps them in, naming the weight (found as a user: taken silently)', () => {
+    // ts-fsrs clamped such a weight where it scheduled while fsrs-rs scored it as written, so
+    // kb optimize's "in use" row judged weights that scheduled nothing.
+    const fitted = (weights: number[]) =>
+      configFile(JSON.stringify({ fsrsParameters: { weights, fittedAt: '2026-11-27T10:00:00.000Z', reviews: 100, logLoss: 0.3, rmseBins: 0.05, previousLogLoss: 0.35, previousRmseBins: 0.07 } }));
+    const weights = [...default_w];
+    expect(loadConfig(fitted(weights)).fsrsParameters?.weights).toEqual(weights);
+    expect(() => loadConfig(fitted(weights.map((w, i) => (i === 20 ? 5 : w))))).toThrow(/: fsrsParameters\.weights\.20: 5 is outside the range FSRS keeps w\[20\] in \(0\.1 to 0\.8\)/);
+    expect(() => loadConfig(fitted(weights.map((w, i) => (i === 0 ? -1 : w))))).toThrow(/fsrsParameters\.weights\.0: -1 is outside the range FSRS keeps w\[0\] in \(0\.001 to 100\)/);
+    // What fsrs-rs gives at a bound, a 32-bit float a hair past it (0.8 is 0.800000011920929), is in.
+    expect(loadConfig(fitted(weights.map((w, i) => (i === 20 ? Math.fround(0.8) : i === 19 ? 0 : w)))).fsrsParameters?.weights[20]).toBe(Math.fround(0.8));
+    expect(() => loadConfig(fitted(weights.slice(0, 19)))).toThrow(/fsrsParameters\.weights: .*21/);
   });
 
   it('names an unknown key (a typo) and broken JSON', () => {

@@ -50,6 +50,26 @@ describe('fitting FSRS', () => {
     expect(progress.at(-1)).toBe(5);
   }, 120_000);
 
+  it('judges weights an earlier fit gave only on the reviews since, where they are held out too (found as a user: a fit on all of a history lost to one on 70% of it)', async () => {
+    const items = trainingItems(history(400, 8), '04:00');
+    // The weights in use: fitted when 70% of these reviews had been made.
+    const fittedAt = items[Math.round(items.length * 0.7) - 1].at;
+    const earlier = await fitFsrs(items.filter((item) => item.at <= fittedAt), default_w);
+    expect(earlier.better).toBe(true);
+    // Scored on every later part, they predicted reviews they were fitted to, and a fit on
+    // all of the history "did not predict better".
+    const outcome = await fitFsrs(items, earlier.weights, undefined, { fittedAt });
+    expect(outcome.better).toBe(true);
+    expect(outcome.fitted.logLoss).toBeLessThan(outcome.previous.logLoss);
+    expect(outcome.scored).toBe(items.filter((item) => item.at > fittedAt).length);
+
+    // Nothing since the fit: nothing to judge a new one on, said so rather than scored in sample.
+    const same = await fitFsrs(items.filter((item) => item.at <= fittedAt), earlier.weights, undefined, { fittedAt }).catch((error: unknown) => error);
+    expect(same).toBeInstanceOf(NotEnoughHistoryError);
+    expect((same as NotEnoughHistoryError).sinceFit).toBe(0);
+    expect((same as Error).message).toMatch(/^no review since the weights in use were fitted \(\d{4}-\d{2}-\d{2}\) to judge a new fit against them/);
+  }, 180_000);
+
   it('refuses too little history, saying how many reviews are needed', async () => {
     const items = trainingItems(history(5, 4), '04:00');
     await expect(fitFsrs(items, default_w)).rejects.toThrow(NotEnoughHistoryError);

@@ -1,14 +1,15 @@
 // FsrsScheduler.rate walks ts-fsrs's BasicScheduler steps itself (src/srs/fsrs.ts): it must give
 // what ts-fsrs's own FSRS.next gives, to the bit, for any card, answer, time and settings, and
 // what preview shows for that answer. Checked on random cards (valid and not) and on random
-// histories walked from a new card, in several time zones. And columnsJson, which writes the rows
-// a replay stores, against JSON.stringify.
+// histories walked from a new card, in several time zones; both keep a review card's Hard, Good
+// and Easy within maximumInterval, where ts-fsrs's "a day past the answer below" would pass it.
+// And columnsJson, which writes the rows a replay stores, against JSON.stringify.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { default_w } from 'ts-fsrs';
 import { FsrsScheduler } from '../../src/srs/fsrs.ts';
 import { newCardState } from '../../src/kb/seed-fsrs.ts';
-import { columnsJson, type FsrsColumns, type FsrsState, type Grade } from '../../src/model/fsrs-state.ts';
+import { columnsJson, REVIEW, type FsrsColumns, type FsrsState, type Grade } from '../../src/model/fsrs-state.ts';
 import type { ReviewSettings } from '../../src/srs/review-settings.ts';
 import { testSettings } from './settings.ts';
 
@@ -105,6 +106,17 @@ describe('FsrsScheduler.rate', () => {
       );
     });
   }
+
+  it('never puts a review card answered Hard, Good or Easy past maximumInterval', () => {
+    fc.assert(
+      fc.property(settingsArb, stateArb, fc.constantFrom<Grade>(2, 3, 4), timeArb, (settings, before, grade, now) => {
+        const card = { ...before, state: REVIEW, stability: Math.max(0.01, before.stability), difficulty: Math.min(10, Math.max(1, before.difficulty)), lastReview: Math.min(now, before.lastReview ?? now) };
+        const after = expectSame(new FsrsScheduler(settings), 'card-m', card, grade, now);
+        if (after !== null) expect(after.scheduledDays).toBeLessThanOrEqual(settings.maximumInterval);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 
   it('leaves what it cannot rate to ts-fsrs: a grade outside 1-4 fails as there', () => {
     const scheduler = new FsrsScheduler(testSettings());

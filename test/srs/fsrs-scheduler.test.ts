@@ -63,3 +63,27 @@ describe('FsrsScheduler', () => {
     expect(after.due - now).toBe(after.scheduledDays * 86_400_000);
   });
 });
+
+describe('maximumInterval', () => {
+  it('bounds Hard, Good and Easy alike: the longest interval, as Anki keeps it (found as a user: 31 and 32 days under 30)', () => {
+    // ts-fsrs caps each interval, then puts Good at least a day past Hard and Easy a day past
+    // Good, which took a mature card past the cap.
+    const capped = new FsrsScheduler(testSettings({ maximumInterval: 30, fuzz: false }));
+    const mature = { ...reviewCard(), stability: 200, scheduledDays: 30, due: at(2026, 3, 31, 9) };
+    const now = at(2026, 3, 31, 10);
+    for (const grade of [2, 3, 4] as const) {
+      const after = capped.rate('card-a', mature, grade, now);
+      expect(after.scheduledDays, `grade ${grade}`).toBe(30);
+      expect(after.due - now).toBe(30 * 86_400_000);
+    }
+    // The preview shows what a rating would give: the same capped intervals.
+    const previews = capped.preview('card-a', mature, now);
+    expect(previews.slice(1).map((p) => p.after.scheduledDays)).toEqual([30, 30, 30]);
+    for (const preview of previews) expect(capped.rate('card-a', mature, preview.grade, now)).toEqual(preview.after);
+    // With fuzz the interval may land below the cap, never past it.
+    const fuzzed = new FsrsScheduler(testSettings({ maximumInterval: 30 }));
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) {
+      for (const grade of [2, 3, 4] as const) expect(fuzzed.rate(id, mature, grade, now).scheduledDays).toBeLessThanOrEqual(30);
+    }
+  });
+});

@@ -56,7 +56,7 @@ export function collectStats(db: KbDatabase, settings: ReviewSettings, now: numb
     generatedAt: new Date(now).toISOString(),
     counts: stateCounts(queries.stateCounts(now)),
     leeches: countLeeches(db),
-    forecast: dueForecast(queries.dueTimes(horizon.getTime()), now, dayStartsAt, FORECAST_DAYS),
+    forecast: dueForecast(queries.dueTimes(now, horizon.getTime()), now, dayStartsAt, FORECAST_DAYS),
     reviewsPerDay: reviewsPerDay(reviews.map((review) => review.reviewed_at), now, dayStartsAt, HISTORY_WEEKS * 7),
     retention,
     overallRetention: mature === 0 ? null : passed / mature,

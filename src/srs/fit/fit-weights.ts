@@ -2,8 +2,15 @@
 // @open-spaced-repetition/binding), scored on a time-series split so the fitted weights
 // are judged on reviews they were not fitted to: the items, in time order, are cut into
 // SPLITS + 1 parts; for each k, weights fitted on parts 0..k-1 predict part k. The weights in
-// use (FSRS-6's defaults, or an earlier fit) predict the same parts. Lower log loss is
-// better; RMSE(bins) is reported with it (alone it can be gamed).
+// use predict the same parts. Lower log loss is better; RMSE(bins) is reported with it
+// (alone it can be gamed).
+//
+// Weights in use that an earlier kb optimize fitted have seen every review up to their fit:
+// scored on those, they predicted "held-out" reviews they were fitted to, and won against any
+// new fit (found as a user: fitted on 70% of a history, then refused a fit on all of it, 0.3766
+// against 0.3800). So they are judged only on the reviews since: those are cut into SPLITS
+// parts, each predicted by weights fitted on everything before it (the old fit's reviews
+// included) and by the weights in use, both out of sample.
 import { default_w } from 'ts-fsrs';
 import type { TrainingItem } from './training-items.ts';
 
@@ -30,6 +37,16 @@ export interface FitOutcome {
   keptDefaults: boolean;
   /** Whether weights were fitted and predicted the held-out reviews better (lower log loss). */
   better: boolean;
+  /** The training items the scores are over (those after `fittedAt` alone, when it was given). */
+  scored: number;
+}
+
+export interface FitOptions {
+  /**
+   * When the weights in use were fitted (ms; kb.json's fsrsParameters.fittedAt): they are judged
+   * only on the reviews since. Absent for FSRS's defaults, which were fitted to no one's reviews.
+   */
+  fittedAt?: number;
 }
 
 export class NotEnoughHistoryError extends Error {
@@ -37,18 +54,30 @@ export class NotEnoughHistoryError extends Error {
   readonly have: number;
   /** Enough items, but none fsrs-rs can score: their cards have no earlier day's review to predict from. */
   readonly noneScorable: boolean;
+  /** Of them, those since the weights in use were fitted (when they were: FitOptions.fittedAt), which alone can judge a new fit. */
+  readonly sinceFit: number | undefined;
 
-  constructor(have: number, noneScorable = false) {
+  constructor(have: number, noneScorable = false, sinceFit?: { at: number; items: number }) {
     super(
-      noneScorable
-        ? `not enough review history to judge a fit yet (none of your ${have} reviews on a later day than their card's previous one can be scored: each needs its card reviewed on two earlier days)`
-        : // One review is "1 review", not "1 reviews": a first kb optimize often has just that.
-          `not enough review history to fit FSRS yet (${have} review${have === 1 ? '' : 's'} on a later day than their card's previous one; ${MIN_TRAINING_ITEMS} needed, ${MIN_TRAINING_ITEMS - have} more)`,
+      sinceFit?.items === 0
+        ? `no review since the weights in use were fitted (${fitDay(sinceFit.at)}) to judge a new fit against them (all ${have} of your reviews on a later day than their card's previous one were made before; to fit afresh to history imported since, take fsrsParameters out of kb.json)`
+        : noneScorable && sinceFit
+          ? `not enough review history since the weights in use were fitted (${fitDay(sinceFit.at)}) to judge a new fit yet (none of the ${sinceFit.items} reviews on a later day than their card's previous one can be scored: each needs its card reviewed on two earlier days)`
+          : noneScorable
+            ? `not enough review history to judge a fit yet (none of your ${have} reviews on a later day than their card's previous one can be scored: each needs its card reviewed on two earlier days)`
+            : // One review is "1 review", not "1 reviews": a first kb optimize often has just that.
+              `not enough review history to fit FSRS yet (${have} review${have === 1 ? '' : 's'} on a later day than their card's previous one; ${MIN_TRAINING_ITEMS} needed, ${MIN_TRAINING_ITEMS - have} more)`,
     );
     this.name = 'NotEnoughHistoryError';
     this.have = have;
     this.noneScorable = noneScorable;
+    this.sinceFit = sinceFit?.items;
   }
+}
+
+/** The day of a fit as kb optimize and kb stats name it: kb.json's fittedAt's date. */
+function fitDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
 }
 
 /**
@@ -65,13 +94,27 @@ function unlessNotEnoughData<T>(run: () => T): T | null {
   }
 }
 
-/** `onProgress(done, total)` as the fits advance (SPLITS fits to score, then one on everything). */
-export async function fitFsrs(items: readonly TrainingItem[], weightsInUse: readonly number[], onProgress: (done: number, total: number) => void = () => {}): Promise<FitOutcome> {
+/** `onProgress(done, total)` as the fits advance (one per part scored, then one on everything). */
+export async function fitFsrs(
+  items: readonly TrainingItem[],
+  weightsInUse: readonly number[],
+  onProgress: (done: number, total: number) => void = () => {},
+  options: FitOptions = {},
+): Promise<FitOutcome> {
   if (items.length < MIN_TRAINING_ITEMS) throw new NotEnoughHistoryError(items.length);
+  // The scored items: after the first of SPLITS + 1 parts (fitted on, never scored), and after
+  // every item the weights in use were fitted to. Items are in time order.
+  const { fittedAt } = options;
+  const seen = fittedAt === undefined ? 0 : items.filter((item) => item.at <= fittedAt).length;
+  if (fittedAt !== undefined && seen === items.length) throw new NotEnoughHistoryError(items.length, false, { at: fittedAt, items: 0 });
+  const first = Math.max(Math.round(items.length / (SPLITS + 1)), seen);
+  const bounds = Array.from({ length: SPLITS + 1 }, (_, k) => first + Math.round((k * (items.length - first)) / SPLITS));
+  const parts = bounds.slice(1).filter((end, k) => end > bounds[k]).length;
+
   const binding = await import('@open-spaced-repetition/binding');
   const toItems = (part: readonly TrainingItem[]) =>
     part.map((item) => new binding.FSRSBindingItem(item.reviews.map((review) => new binding.FSRSBindingReview(review.rating, review.deltaT))));
-  const fits = SPLITS + 1;
+  const fits = parts + 1;
   let fitsDone = 0;
   const fit = (part: readonly TrainingItem[]) =>
     binding.computeParameters(toItems(part), {
@@ -81,26 +124,25 @@ export async function fitFsrs(items: readonly TrainingItem[], weightsInUse: read
       },
     });
 
-  const bounds = Array.from({ length: SPLITS + 2 }, (_, k) => Math.round((k * items.length) / (SPLITS + 1)));
   const fitted = { logLoss: 0, rmseBins: 0, n: 0 };
   const previous = { logLoss: 0, rmseBins: 0, n: 0 };
   const inUse = new binding.FSRSBinding([...weightsInUse]);
-  for (let k = 1; k <= SPLITS; k++) {
+  for (let k = 0; k < SPLITS; k++) {
+    if (bounds[k + 1] === bounds[k]) continue;
     const test = toItems(items.slice(bounds[k], bounds[k + 1]));
     const weights = await fit(items.slice(0, bounds[k]));
     fitsDone++;
-    if (test.length === 0) continue;
     const scored = unlessNotEnoughData(() => [new binding.FSRSBinding(weights).evaluate(test), inUse.evaluate(test)] as const);
     if (scored === null) continue;
     add(fitted, scored[0], test.length);
     add(previous, scored[1], test.length);
   }
   // No part could be scored (found as a user: 100 cards reviewed twice each crashed kb optimize).
-  if (fitted.n === 0) throw new NotEnoughHistoryError(items.length, true);
+  if (fitted.n === 0) throw new NotEnoughHistoryError(items.length, true, fittedAt === undefined ? undefined : { at: fittedAt, items: items.length - seen });
   const weights = await fit(items);
   onProgress(fits, fits);
   const scores = (sum: typeof fitted): Scores => ({ logLoss: sum.logLoss / sum.n, rmseBins: sum.rmseBins / sum.n });
-  const outcome = { items: items.length, weights, fitted: scores(fitted), previous: scores(previous), keptDefaults: areDefaults(weights) };
+  const outcome = { items: items.length, weights, fitted: scores(fitted), previous: scores(previous), keptDefaults: areDefaults(weights), scored: fitted.n };
   return { ...outcome, better: !outcome.keptDefaults && outcome.fitted.logLoss < outcome.previous.logLoss };
 }
 
