@@ -1,7 +1,7 @@
 // kb generate: one request through the bundled engine; prints the text, the token ids and
 // the request's timings.
 import type { Command } from 'commander';
-import { numberOption } from './number-option.ts';
+import { numberOption, plainNumber } from './number-option.ts';
 import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
 import { ExitCode, UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
@@ -135,16 +135,17 @@ function parseIds(text: string): number[] {
 const MAX_SEED = 2 ** 32 - 1;
 
 function integer(flag: string, text: string, min: number, max?: number): number {
-  const value = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || value < min || (max !== undefined && value > max)) {
+  const value = plainNumber(text);
+  if (value === null || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
     throw new UserError(`${flag} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got ${text})`);
   }
   return value;
 }
 
+/** A decimal number in range: `--temperature 0x10` was read as 16, and 1e1 as 10. */
 function number(flag: string, text: string, ok: (value: number) => boolean, range: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || !ok(value)) throw new UserError(`${flag} must be a number ${range} (got ${text})`);
+  const value = plainNumber(text);
+  if (value === null || !ok(value)) throw new UserError(`${flag} must be a decimal number ${range} (got ${text})`);
   return value;
 }
 

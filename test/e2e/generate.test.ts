@@ -106,7 +106,10 @@ describe('kb generate', () => {
   it('refuses bad flags with one line each', () => {
     expect(runKb(['generate', '--max-new-tokens', '3']).stderr).toMatch(/exactly one of a prompt \(kb generate "TEXT", or --prompt TEXT\) or --prompt-ids/);
     expect(runKb(['generate', '--prompt-ids', '1,x']).stderr).toMatch(/--prompt-ids must be comma-separated/);
-    expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a number in \(0, 1\]/);
+    expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a decimal number in \(0, 1\]/);
+    // Number() read 0x10 as 16 (and 1e1 as 10): a number flag takes decimal digits only.
+    expect(runKb(['generate', '--prompt-ids', '1', '--temperature', '0x10']).stderr).toBe('kb: --temperature must be a decimal number >= 0 (got 0x10)\n');
+    expect(runKb(['generate', '--prompt-ids', '1', '--max-new-tokens', '1e1']).stderr).toBe('kb: --max-new-tokens must be an integer >= 1 (got 1e1)\n');
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
     // An id past 2^53 was named as the float it rounds to (1e+23), not as typed.
     expect(runKb(['generate', '--prompt-ids', '5,99999999999999999999999']).stderr).toBe('kb: --prompt-ids: 99999999999999999999999 is not a token id (no vocabulary is that large)\n');
