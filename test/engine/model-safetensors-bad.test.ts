@@ -163,6 +163,17 @@ describe('config.json is checked, and checked against the header, before anythin
     }
   });
 
+  it('quotes a JSON parser error on one line: it quotes the text it stopped in, newline and all', () => {
+    const dir = folder('not json\n');
+    expect(() => resolveModelConfig('gpt2-tiny', dir)).toThrow(/^[^\n]*config\.json: not valid JSON \(Unexpected token[^\n]*\)$/);
+    const header = Buffer.from('{"a":\n x}');
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64LE(BigInt(header.length));
+    const path = join(root, `newline-${count++}.safetensors`);
+    writeFileSync(path, Buffer.concat([length, header]));
+    expect(() => readSafetensorsHeader(path)).toThrow(/^[^\n]*: safetensors header is not valid JSON \([^\n]*\)$/);
+  });
+
   it('still loads a good folder', () => {
     const dir = folder(hfConfig);
     expect(resolveModelConfig('gpt2-tiny', dir)).toMatchObject({ nLayer: 2, nEmbd: 8, vocabSize: 50 });

@@ -42,7 +42,8 @@ export function hfModelConfig(dir: string): ModelConfig {
   try {
     json = JSON.parse(readFileSync(configPath, 'utf8'));
   } catch (error) {
-    throw new Error(`${configPath}: not valid JSON (${(error as Error).message})`);
+    // JSON.parse quotes the text it stopped in, newlines and all: one line, as every error is.
+    throw new Error(`${configPath}: not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`);
   }
   let config: ModelConfig;
   try {
