@@ -110,6 +110,11 @@ describe('kb generate', () => {
     // Number() read 0x10 as 16 (and 1e1 as 10): a number flag takes decimal digits only.
     expect(runKb(['generate', '--prompt-ids', '1', '--temperature', '0x10']).stderr).toBe('kb: --temperature must be a decimal number >= 0 (got 0x10)\n');
     expect(runKb(['generate', '--prompt-ids', '1', '--max-new-tokens', '1e1']).stderr).toBe('kb: --max-new-tokens must be an integer >= 1 (got 1e1)\n');
+    // Both said "<path>/config.json: not found".
+    const file = join(tempDir('kb-weights-'), 'a-file');
+    writeFileSync(file, 'x');
+    expect(runKb(['generate', '--weights', file, '--prompt-ids', '1']).stderr).toBe(`kb: ${file}: is a file, not a folder (a weights folder holds config.json and model.safetensors)\n`);
+    expect(runKb(['generate', '--weights', `${file}-gone`, '--prompt-ids', '1']).stderr).toBe(`kb: ${file}-gone: no such folder (a weights folder holds config.json and model.safetensors)\n`);
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
     // An id past 2^53 was named as the float it rounds to (1e+23), not as typed.
     expect(runKb(['generate', '--prompt-ids', '5,99999999999999999999999']).stderr).toBe('kb: --prompt-ids: 99999999999999999999999 is not a token id (no vocabulary is that large)\n');

@@ -174,6 +174,18 @@ describe('config.json is checked, and checked against the header, before anythin
     expect(() => readSafetensorsHeader(path)).toThrow(/^[^\n]*: safetensors header is not valid JSON \([^\n]*\)$/);
   });
 
+  it('says a file or a missing path is no folder (both read "<path>/config.json: not found")', () => {
+    const file = join(root, `plain-${count++}.txt`);
+    writeFileSync(file, 'x');
+    expect(() => resolveModelConfig('gpt2-tiny', file)).toThrow(`${file}: is a file, not a folder (a weights folder holds config.json and model.safetensors)`);
+    const missing = join(root, 'no-such-folder');
+    expect(() => resolveModelConfig('gpt2-tiny', missing)).toThrow(`${missing}: no such folder (a weights folder holds config.json and model.safetensors)`);
+    // A folder without its files still names the file it lacks.
+    const empty = join(root, `empty-${count++}`);
+    mkdirSync(empty);
+    expect(() => resolveModelConfig('gpt2-tiny', empty)).toThrow(`${join(empty, 'config.json')}: not found`);
+  });
+
   it('still loads a good folder', () => {
     const dir = folder(hfConfig);
     expect(resolveModelConfig('gpt2-tiny', dir)).toMatchObject({ nLayer: 2, nEmbd: 8, vocabSize: 50 });
