@@ -45,6 +45,10 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
     // Bad weights files and settings surface here with messages naming the file or field.
     throw new UserError((error as Error).message);
   }
+  // --backend auto took a GPU: the threads asked for are not used (sim and webgpu refuse them outright).
+  if (request.threads !== undefined && engine.info.backend !== 'cpu') {
+    process.stderr.write(`kb: --threads ${request.threads}: --backend auto chose ${engine.info.backend}, which has no cpu threads; left out\n`);
+  }
   try {
     const handle = engine.submit({
       promptIds,

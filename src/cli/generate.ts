@@ -45,7 +45,7 @@ export function register(program: Command): void {
         'auto takes a hardware GPU if there is one, else cpu; sim times a modelled GPU (its tokens are not language)',
       'cpu',
     )
-    .option('--threads <n>', 'cpu threads (default: all cores)')
+    .option('--threads <n>', 'cpu backend threads (default: all cores); refused with --backend sim or webgpu, which have none')
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
@@ -93,6 +93,12 @@ export function register(program: Command): void {
 function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest {
   if (flags.model !== undefined && flags.weights !== undefined) throw new UserError('give --model or --weights, not both');
   if ((flags.prompt === undefined) === (flags.promptIds === undefined)) throw new UserError('give exactly one of a prompt (kb generate "TEXT", or --prompt TEXT) or --prompt-ids 1,2,3');
+  const backend = parseBackend(flags.backend, parseBackendKind);
+  // The sim and webgpu have no CPU threads: --threads was taken and ignored, so a run looked
+  // like it had used them. Refused, as kb lab refuses a sim device on a real backend.
+  if (flags.threads !== undefined && (backend === 'sim' || backend === 'webgpu')) {
+    throw new UserError(`--threads ${flags.threads}: the cpu backend's threads; it does nothing on ${backend} (drop it, or use --backend cpu)`);
+  }
   return {
     model: flags.model,
     weightsDir: flags.weights,
@@ -104,7 +110,7 @@ function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => B
     topP: number('--top-p', flags.topP, (v) => v > 0 && v <= 1, 'in (0, 1]'),
     // The engine hashes the seed as 32 bits: a larger one would draw what another seed draws.
     seed: integer('--seed', flags.seed, 0, MAX_SEED),
-    backend: parseBackend(flags.backend, parseBackendKind),
+    backend,
     threads: flags.threads === undefined ? undefined : integer('--threads', flags.threads, 1),
     profile: flags.profile ?? false,
     ignoreEos: flags.ignoreEos ?? false,

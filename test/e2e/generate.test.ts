@@ -115,6 +115,9 @@ describe('kb generate', () => {
     writeFileSync(file, 'x');
     expect(runKb(['generate', '--weights', file, '--prompt-ids', '1']).stderr).toBe(`kb: ${file}: is a file, not a folder (a weights folder holds config.json and model.safetensors)\n`);
     expect(runKb(['generate', '--weights', `${file}-gone`, '--prompt-ids', '1']).stderr).toBe(`kb: ${file}-gone: no such folder (a weights folder holds config.json and model.safetensors)\n`);
+    // --threads was taken and ignored where there are no cpu threads.
+    expect(runKb(['generate', 'x', '--backend', 'sim', '--threads', '4']).stderr).toBe("kb: --threads 4: the cpu backend's threads; it does nothing on sim (drop it, or use --backend cpu)\n");
+    expect(runKb(['generate', 'x', '--backend', 'webgpu', '--threads', '4']).stderr).toBe("kb: --threads 4: the cpu backend's threads; it does nothing on webgpu (drop it, or use --backend cpu)\n");
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
     // An id past 2^53 was named as the float it rounds to (1e+23), not as typed.
     expect(runKb(['generate', '--prompt-ids', '5,99999999999999999999999']).stderr).toBe('kb: --prompt-ids: 99999999999999999999999 is not a token id (no vocabulary is that large)\n');
