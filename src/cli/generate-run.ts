@@ -75,6 +75,7 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
     const profile = request.profile ? ((await engine.profile()) ?? null) : undefined;
     return {
       model: config.name,
+      vocabSize: config.vocabSize,
       weights: engine.info.weights,
       // Seeded random weights (no --weights): the text means nothing, the timings are real.
       syntheticWeights: request.weightsDir === undefined,
@@ -84,7 +85,9 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
       ...(profile === undefined ? {} : { profile }),
       promptIds,
       outputIds: result.outputIds,
-      text: gpt2Vocab ? gpt2Tokenizer.decode(result.outputIds) : '',
+      // null, not '': a vocabulary other than GPT-2's has no tokenizer here, so no text exists
+      // (an empty string read as a model that generated nothing).
+      text: gpt2Vocab ? gpt2Tokenizer.decode(result.outputIds) : null,
       finishReason: result.finishReason,
       timings: {
         ttftMs: metrics?.ttftMs ?? null,

@@ -2,7 +2,7 @@
 // the request's timings.
 import type { Command } from 'commander';
 import { numberOption, plainNumber } from './number-option.ts';
-import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
+import { type BackendKind, type KernelProfile, gpt2Tokenizer, kernelProfileLines } from '../engine/index.ts';
 import { ExitCode, UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
 import { helpText } from './help-layout.ts';
@@ -167,7 +167,10 @@ function syntheticNote(backend: string): string {
 function formatResult(r: GenerateResult): string {
   const f = (value: number | null, unit: string) => (value === null ? 'n/a' : `${value.toFixed(2)} ${unit}`);
   return [
-    r.text,
+    // No text for a vocabulary kb has no tokenizer for: the output began with two empty lines
+    // and no word why; it now says so where the text would be.
+    r.text ??
+      `(no text: this model's vocabulary (${r.vocabSize} tokens) is not GPT-2's (${gpt2Tokenizer.vocabSize}), the only one kb can decode; its tokens are the output ids below)`,
     // The sim never reads weight values, --weights or not: its tokens are never language.
     ...(r.syntheticWeights || r.backend === 'sim' ? [syntheticNote(r.backend)] : []),
     '',

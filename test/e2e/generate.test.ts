@@ -58,7 +58,14 @@ describe('kb generate', () => {
     expect(result.outputIds).toHaveLength(4);
     expect(result.outputIds.every((id: number) => id < 64)).toBe(true);
     expect(result.weights).toMatch(/model\.safetensors$/);
+    // No tokenizer for this vocabulary: no text, and null says so ('' read as nothing generated).
+    expect(result).toMatchObject({ vocabSize: 64, text: null });
     expect(runKb(['generate', '--weights', dir, '--prompt', 'hi']).stderr).toMatch(/--prompt needs GPT-2's vocabulary/);
+    // The output began with two empty lines and no word why: it says so where the text would be.
+    const shown = runKb(['generate', '--weights', dir, '--prompt-ids', '1,2,3', '--max-new-tokens', '4'], { env: { COLUMNS: '400' } });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout.split('\n')[0]).toBe("(no text: this model's vocabulary (64 tokens) is not GPT-2's (50257), the only one kb can decode; its tokens are the output ids below)");
+    expect(shown.stdout).toMatch(/^output ids \(4\): \d+, \d+, \d+, \d+$/m);
   });
 
   it('says the sim\'s tokens are not language also with --weights, whose values the sim never reads', () => {
