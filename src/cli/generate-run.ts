@@ -45,6 +45,10 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
     // Bad weights files and settings surface here with messages naming the file or field.
     throw new UserError((error as Error).message);
   }
+  // --backend auto took a GPU: the threads asked for are not used (sim and webgpu refuse them outright).
+  if (request.threads !== undefined && engine.info.backend !== 'cpu') {
+    process.stderr.write(`kb: --threads ${request.threads}: --backend auto chose ${engine.info.backend}, which has no cpu threads; left out\n`);
+  }
   try {
     const handle = engine.submit({
       promptIds,
@@ -71,6 +75,7 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
     const profile = request.profile ? ((await engine.profile()) ?? null) : undefined;
     return {
       model: config.name,
+      vocabSize: config.vocabSize,
       weights: engine.info.weights,
       // Seeded random weights (no --weights): the text means nothing, the timings are real.
       syntheticWeights: request.weightsDir === undefined,
@@ -80,7 +85,9 @@ export async function generateOnce(request: GenerateCommandRequest, control: { s
       ...(profile === undefined ? {} : { profile }),
       promptIds,
       outputIds: result.outputIds,
-      text: gpt2Vocab ? gpt2Tokenizer.decode(result.outputIds) : '',
+      // null, not '': a vocabulary other than GPT-2's has no tokenizer here, so no text exists
+      // (an empty string read as a model that generated nothing).
+      text: gpt2Vocab ? gpt2Tokenizer.decode(result.outputIds) : null,
       finishReason: result.finishReason,
       timings: {
         ttftMs: metrics?.ttftMs ?? null,

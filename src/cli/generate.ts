@@ -1,8 +1,8 @@
 // kb generate: one request through the bundled engine; prints the text, the token ids and
 // the request's timings.
 import type { Command } from 'commander';
-import { numberOption } from './number-option.ts';
-import { type BackendKind, type KernelProfile, kernelProfileLines } from '../engine/index.ts';
+import { numberOption, plainNumber } from './number-option.ts';
+import { type BackendKind, type KernelProfile, gpt2Tokenizer, kernelProfileLines } from '../engine/index.ts';
 import { ExitCode, UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
 import { helpText } from './help-layout.ts';
@@ -45,7 +45,7 @@ export function register(program: Command): void {
         'auto takes a hardware GPU if there is one, else cpu; sim times a modelled GPU (its tokens are not language)',
       'cpu',
     )
-    .option('--threads <n>', 'cpu threads (default: all cores)')
+    .option('--threads <n>', 'cpu backend threads (default: all cores); refused with --backend sim or webgpu, which have none')
     .option('--profile', 'time every kernel (webgpu: GPU timestamps where the adapter has them, else CPU-side) and print the table')
     .option('--ignore-eos', 'keep generating past <|endoftext|>')
     .option('--json', 'print the result as JSON')
@@ -93,6 +93,12 @@ export function register(program: Command): void {
 function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => BackendKind): GenerateCommandRequest {
   if (flags.model !== undefined && flags.weights !== undefined) throw new UserError('give --model or --weights, not both');
   if ((flags.prompt === undefined) === (flags.promptIds === undefined)) throw new UserError('give exactly one of a prompt (kb generate "TEXT", or --prompt TEXT) or --prompt-ids 1,2,3');
+  const backend = parseBackend(flags.backend, parseBackendKind);
+  // The sim and webgpu have no CPU threads: --threads was taken and ignored, so a run looked
+  // like it had used them. Refused, as kb lab refuses a sim device on a real backend.
+  if (flags.threads !== undefined && (backend === 'sim' || backend === 'webgpu')) {
+    throw new UserError(`--threads ${flags.threads}: the cpu backend's threads; it does nothing on ${backend} (drop it, or use --backend cpu)`);
+  }
   return {
     model: flags.model,
     weightsDir: flags.weights,
@@ -104,7 +110,7 @@ function parseFlags(flags: GenerateFlags, parseBackendKind: (value: string) => B
     topP: number('--top-p', flags.topP, (v) => v > 0 && v <= 1, 'in (0, 1]'),
     // The engine hashes the seed as 32 bits: a larger one would draw what another seed draws.
     seed: integer('--seed', flags.seed, 0, MAX_SEED),
-    backend: parseBackend(flags.backend, parseBackendKind),
+    backend,
     threads: flags.threads === undefined ? undefined : integer('--threads', flags.threads, 1),
     profile: flags.profile ?? false,
     ignoreEos: flags.ignoreEos ?? false,
@@ -135,16 +141,17 @@ function parseIds(text: string): number[] {
 const MAX_SEED = 2 ** 32 - 1;
 
 function integer(flag: string, text: string, min: number, max?: number): number {
-  const value = Number(text);
-  if (!/^-?\d+$/.test(text.trim()) || value < min || (max !== undefined && value > max)) {
+  const value = plainNumber(text);
+  if (value === null || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
     throw new UserError(`${flag} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got ${text})`);
   }
   return value;
 }
 
+/** A decimal number in range: `--temperature 0x10` was read as 16, and 1e1 as 10. */
 function number(flag: string, text: string, ok: (value: number) => boolean, range: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || !ok(value)) throw new UserError(`${flag} must be a number ${range} (got ${text})`);
+  const value = plainNumber(text);
+  if (value === null || !ok(value)) throw new UserError(`${flag} must be a decimal number ${range} (got ${text})`);
   return value;
 }
 
@@ -160,7 +167,10 @@ function syntheticNote(backend: string): string {
 function formatResult(r: GenerateResult): string {
   const f = (value: number | null, unit: string) => (value === null ? 'n/a' : `${value.toFixed(2)} ${unit}`);
   return [
-    r.text,
+    // No text for a vocabulary kb has no tokenizer for: the output began with two empty lines
+    // and no word why; it now says so where the text would be.
+    r.text ??
+      `(no text: this model's vocabulary (${r.vocabSize} tokens) is not GPT-2's (${gpt2Tokenizer.vocabSize}), the only one kb can decode; its tokens are the output ids below)`,
     // The sim never reads weight values, --weights or not: its tokens are never language.
     ...(r.syntheticWeights || r.backend === 'sim' ? [syntheticNote(r.backend)] : []),
     '',

@@ -58,7 +58,14 @@ describe('kb generate', () => {
     expect(result.outputIds).toHaveLength(4);
     expect(result.outputIds.every((id: number) => id < 64)).toBe(true);
     expect(result.weights).toMatch(/model\.safetensors$/);
+    // No tokenizer for this vocabulary: no text, and null says so ('' read as nothing generated).
+    expect(result).toMatchObject({ vocabSize: 64, text: null });
     expect(runKb(['generate', '--weights', dir, '--prompt', 'hi']).stderr).toMatch(/--prompt needs GPT-2's vocabulary/);
+    // The output began with two empty lines and no word why: it says so where the text would be.
+    const shown = runKb(['generate', '--weights', dir, '--prompt-ids', '1,2,3', '--max-new-tokens', '4'], { env: { COLUMNS: '400' } });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout.split('\n')[0]).toBe("(no text: this model's vocabulary (64 tokens) is not GPT-2's (50257), the only one kb can decode; its tokens are the output ids below)");
+    expect(shown.stdout).toMatch(/^output ids \(4\): \d+, \d+, \d+, \d+$/m);
   });
 
   it('says the sim\'s tokens are not language also with --weights, whose values the sim never reads', () => {
@@ -106,7 +113,18 @@ describe('kb generate', () => {
   it('refuses bad flags with one line each', () => {
     expect(runKb(['generate', '--max-new-tokens', '3']).stderr).toMatch(/exactly one of a prompt \(kb generate "TEXT", or --prompt TEXT\) or --prompt-ids/);
     expect(runKb(['generate', '--prompt-ids', '1,x']).stderr).toMatch(/--prompt-ids must be comma-separated/);
-    expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a number in \(0, 1\]/);
+    expect(runKb(['generate', '--prompt-ids', '1', '--top-p', '0']).stderr).toMatch(/--top-p must be a decimal number in \(0, 1\]/);
+    // Number() read 0x10 as 16 (and 1e1 as 10): a number flag takes decimal digits only.
+    expect(runKb(['generate', '--prompt-ids', '1', '--temperature', '0x10']).stderr).toBe('kb: --temperature must be a decimal number >= 0 (got 0x10)\n');
+    expect(runKb(['generate', '--prompt-ids', '1', '--max-new-tokens', '1e1']).stderr).toBe('kb: --max-new-tokens must be an integer >= 1 (got 1e1)\n');
+    // Both said "<path>/config.json: not found".
+    const file = join(tempDir('kb-weights-'), 'a-file');
+    writeFileSync(file, 'x');
+    expect(runKb(['generate', '--weights', file, '--prompt-ids', '1']).stderr).toBe(`kb: ${file}: is a file, not a folder (a weights folder holds config.json and model.safetensors)\n`);
+    expect(runKb(['generate', '--weights', `${file}-gone`, '--prompt-ids', '1']).stderr).toBe(`kb: ${file}-gone: no such folder (a weights folder holds config.json and model.safetensors)\n`);
+    // --threads was taken and ignored where there are no cpu threads.
+    expect(runKb(['generate', 'x', '--backend', 'sim', '--threads', '4']).stderr).toBe("kb: --threads 4: the cpu backend's threads; it does nothing on sim (drop it, or use --backend cpu)\n");
+    expect(runKb(['generate', 'x', '--backend', 'webgpu', '--threads', '4']).stderr).toBe("kb: --threads 4: the cpu backend's threads; it does nothing on webgpu (drop it, or use --backend cpu)\n");
     expect(runKb(['generate', '--prompt-ids', '99999']).stderr).toMatch(/99999 is not a token id of gpt2-tiny/);
     // An id past 2^53 was named as the float it rounds to (1e+23), not as typed.
     expect(runKb(['generate', '--prompt-ids', '5,99999999999999999999999']).stderr).toBe('kb: --prompt-ids: 99999999999999999999999 is not a token id (no vocabulary is that large)\n');

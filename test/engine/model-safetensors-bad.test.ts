@@ -163,6 +163,29 @@ describe('config.json is checked, and checked against the header, before anythin
     }
   });
 
+  it('quotes a JSON parser error on one line: it quotes the text it stopped in, newline and all', () => {
+    const dir = folder('not json\n');
+    expect(() => resolveModelConfig('gpt2-tiny', dir)).toThrow(/^[^\n]*config\.json: not valid JSON \(Unexpected token[^\n]*\)$/);
+    const header = Buffer.from('{"a":\n x}');
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64LE(BigInt(header.length));
+    const path = join(root, `newline-${count++}.safetensors`);
+    writeFileSync(path, Buffer.concat([length, header]));
+    expect(() => readSafetensorsHeader(path)).toThrow(/^[^\n]*: safetensors header is not valid JSON \([^\n]*\)$/);
+  });
+
+  it('says a file or a missing path is no folder (both read "<path>/config.json: not found")', () => {
+    const file = join(root, `plain-${count++}.txt`);
+    writeFileSync(file, 'x');
+    expect(() => resolveModelConfig('gpt2-tiny', file)).toThrow(`${file}: is a file, not a folder (a weights folder holds config.json and model.safetensors)`);
+    const missing = join(root, 'no-such-folder');
+    expect(() => resolveModelConfig('gpt2-tiny', missing)).toThrow(`${missing}: no such folder (a weights folder holds config.json and model.safetensors)`);
+    // A folder without its files still names the file it lacks.
+    const empty = join(root, `empty-${count++}`);
+    mkdirSync(empty);
+    expect(() => resolveModelConfig('gpt2-tiny', empty)).toThrow(`${join(empty, 'config.json')}: not found`);
+  });
+
   it('still loads a good folder', () => {
     const dir = folder(hfConfig);
     expect(resolveModelConfig('gpt2-tiny', dir)).toMatchObject({ nLayer: 2, nEmbd: 8, vocabSize: 50 });

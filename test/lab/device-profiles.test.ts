@@ -78,6 +78,9 @@ describe('device profiles', () => {
     writeFileSync(join(dir, 'cut.json'), '{"format": 1, "name": "cut"');
     expect(() => readProfile(join(dir, 'cut.json'))).toThrow(/cut\.json: not a readable JSON device profile \(.*\); calibrate it again \(kb lab calibrate --name cut --model MODEL\) or remove the file$/);
     // The run's model, when the file cannot say its own.
+    // JSON.parse quotes the text it stopped in, newline and all: still one line.
+    writeFileSync(join(dir, 'lines.json'), 'not json\n');
+    expect(() => readProfile(join(dir, 'lines.json'))).toThrow(/^[^\n]*lines\.json: not a readable JSON device profile \([^\n]*\); calibrate it again[^\n]*$/);
     expect(() => readProfile(join(dir, 'cut.json'), 'gpt2-tiny')).toThrow(/; calibrate it again \(kb lab calibrate --name cut --model gpt2-tiny\) or remove the file$/);
     // A file that still says its model and backend: those.
     writeFileSync(join(dir, 'gpu.json'), JSON.stringify({ ...profile, model: 'gpt2', source: { ...profile.source, backend: 'webgpu' }, terms: { ...profile.terms, tokenMs: -1 } }));

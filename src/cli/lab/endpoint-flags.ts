@@ -5,6 +5,7 @@
 import type { EndpointSession } from '../../lab/endpoint/run-point.ts';
 import { serverOwnedKey, type SettingOverride } from '../../lab/lab-settings.ts';
 import { UserError } from '../errors.ts';
+import { plainNumber } from '../number-option.ts';
 
 export interface EndpointFlags {
   endpoint?: string;
@@ -54,8 +55,9 @@ export function checkEndpointLab(lab: { name: string; sweep: { key: string } | n
 
 function positive(text: string | undefined, flag: string, integer: boolean): number | null {
   if (text === undefined) return null;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) throw new UserError(`${flag} ${text}: expected a ${integer ? 'whole ' : ''}number > 0`);
+  // Number() read --request-timeout 0x10 as 16 and 1e3 as 1000: a decimal number, as typed.
+  const value = plainNumber(text);
+  if (value === null || value <= 0 || (integer && !Number.isInteger(value))) throw new UserError(`${flag} ${text}: expected a ${integer ? 'whole' : 'decimal'} number > 0`);
   return value;
 }
 

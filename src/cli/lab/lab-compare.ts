@@ -1,6 +1,7 @@
 // `kb lab compare <run> <other>`: two stored runs side by side.
 import type { Command } from 'commander';
 import { UserError } from '../errors.ts';
+import { plainNumber } from '../number-option.ts';
 import { openKnowledgeBase } from '../context.ts';
 import { fittedToTerminal } from '../terminal-output.ts';
 
@@ -14,8 +15,9 @@ export function registerCompare(lab: Command): void {
     .action(async (first: string, second: string, _options: unknown, command: Command) => {
       const options = command.optsWithGlobals() as { json?: boolean; kb?: string };
       const ids = [first, second].map((text) => {
-        const id = Number(text.replace(/^#/, ''));
-        if (!Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history)`);
+        // Number() took 0x10 for run 16 and 1e1 for run 10: decimal digits only.
+        const id = plainNumber(text.replace(/^#/, ''));
+        if (id === null || !Number.isInteger(id) || id < 1) throw new UserError(`"${text}" is not a run id (a whole number, see kb lab history)`);
         return id;
       });
       // `kb lab compare 2 2` showed "+0.0%" everywhere without a word: surely a typo.

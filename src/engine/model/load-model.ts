@@ -1,7 +1,7 @@
 // One entry point for "which model": a named config with seeded synthetic weights, or a
 // Hugging Face GPT-2 folder (config.json + model.safetensors).
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadHfConfig, namedConfig, type ModelConfig } from './model-config.ts';
 import { readSafetensorsWeights } from './safetensors.ts';
@@ -35,6 +35,10 @@ export function loadHfModelDir(dir: string): LoadedModel {
 export function hfModelConfig(dir: string): ModelConfig {
   const configPath = join(dir, 'config.json');
   const weightsPath = join(dir, 'model.safetensors');
+  // A file or a missing path read "<dir>/config.json: not found", as if the folder lacked it.
+  const what = statSync(dir, { throwIfNoEntry: false });
+  if (what === undefined) throw new Error(`${dir}: no such folder (a weights folder holds config.json and model.safetensors)`);
+  if (!what.isDirectory()) throw new Error(`${dir}: is a file, not a folder (a weights folder holds config.json and model.safetensors)`);
   for (const path of [configPath, weightsPath]) {
     if (!existsSync(path)) throw new Error(`${path}: not found (a weights folder holds config.json and model.safetensors)`);
   }
@@ -42,7 +46,8 @@ export function hfModelConfig(dir: string): ModelConfig {
   try {
     json = JSON.parse(readFileSync(configPath, 'utf8'));
   } catch (error) {
-    throw new Error(`${configPath}: not valid JSON (${(error as Error).message})`);
+    // JSON.parse quotes the text it stopped in, newlines and all: one line, as every error is.
+    throw new Error(`${configPath}: not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`);
   }
   let config: ModelConfig;
   try {

@@ -61,7 +61,8 @@ export function readHeaderFrom(fd: number, path: string): SafetensorsHeader {
   try {
     json = JSON.parse(headerBytes.toString('utf8'));
   } catch (error) {
-    throw new Error(`${path}: safetensors header is not valid JSON (${(error as Error).message})`);
+    // JSON.parse quotes the text it stopped in, newlines and all: one line, as every error is.
+    throw new Error(`${path}: safetensors header is not valid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`);
   }
   const dataStart = 8 + headerLength;
   return { path, tensors: parseEntries(json, path, fileSize - dataStart), dataStart, fileSize };

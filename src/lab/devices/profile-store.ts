@@ -54,7 +54,8 @@ export function readProfile(path: string, model: string | null = null): DevicePr
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ProfileError(`${path}: not a readable JSON device profile (${(error as Error).message}); ${remedy(name, model, null)}`);
+    // JSON.parse quotes the text it stopped in, newlines and all: one line, as every kb error is.
+    throw new ProfileError(`${path}: not a readable JSON device profile (${(error as Error).message.replace(/\s+/g, ' ')}); ${remedy(name, model, null)}`);
   }
   const parsed = profileSchema.safeParse(data !== null && typeof data === 'object' && !Array.isArray(data) ? { ...data, name } : data);
   if (!parsed.success) {
