@@ -39,7 +39,7 @@ export function register(program: Command): void {
     .option('--weights <dir>', 'a Hugging Face GPT-2 folder (config.json + model.safetensors) instead of --model')
     .option('--served-model-name <name>', 'the model id clients send and /v1/models lists (default: the --model name or the --weights path)')
     .option('--backend <name>', 'cpu, webgpu or auto (a hardware GPU, else cpu)', 'cpu')
-    .option('--threads <n>', 'cpu backend threads (default: all cores but one in eight, or one per API server thread if more, left to the HTTP side)')
+    .option('--threads <n>', 'cpu backend threads, refused on webgpu (default: all cores but one in eight, or one per API server thread if more, left to the HTTP side)')
     .addOption(new Option('--host <host>', 'address to bind; loopback unless you choose otherwise').default('127.0.0.1', '127.0.0.1'))
     .addOption(numberOption('--port <port>', 'port to listen on (0: any free port)', 8000))
     .addOption(new Option('--set <engine.key=value>', 'an engine setting, as the labs take them (repeatable), e.g. --set engine.maxNumSeqs=32').argParser(collect).default([], 'none'))
@@ -76,6 +76,10 @@ async function serve(flags: ServeFlags): Promise<void> {
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxWaiting = integerFlag('--max-waiting', flags.maxWaiting, 1, 1_000_000);
   const threads = flags.threads === undefined ? undefined : integerFlag('--threads', flags.threads, 1, 256);
+  // webgpu has no CPU threads: --threads was taken and ignored (as kb generate refuses it).
+  if (threads !== undefined && flags.backend === 'webgpu') {
+    throw new UserError(`--threads ${flags.threads}: the cpu backend's threads; it does nothing on webgpu (drop it, or use --backend cpu)`);
+  }
   const { defaultApiServers, defaultServeThreads, serveEngineOptions } = await import('../serve/serve-engine-options.ts');
   const { createEngine, MAX_SHARED_THREADS } = await import('../engine/index.ts');
   const askedApiServers = flags.apiServerCount === undefined ? undefined : integerFlag('--api-server-count', flags.apiServerCount, 1, MAX_SHARED_THREADS);
@@ -89,6 +93,8 @@ async function serve(flags: ServeFlags): Promise<void> {
   }
   const cores = availableParallelism();
   const apiServers = askedApiServers ?? defaultApiServers(engine.info.backend, cores);
+  // `auto` that found a GPU: said, not refused (the same command runs on cpu elsewhere).
+  if (threads !== undefined && engine.info.backend !== 'cpu') process.stderr.write(`kb: --threads ${threads} left out: auto chose ${engine.info.backend}, which has no CPU threads\n`);
   if (threads !== undefined && threads > cores && engine.info.backend === 'cpu') {
     // The engine's threads meet at a barrier after every op: one waiting for a core stalls the step.
     process.stderr.write(`kb: warning: --threads ${threads} on ${cores} cores: each step waits for threads that have no core (the default is ${defaultServeThreads(cores, apiServers)})\n`);

@@ -79,6 +79,7 @@ describe('kb serve (the real CLI)', () => {
     expect(badValue.stderr).toMatch(/^kb: --set engine\.maxNumSeqs=0: engine\.maxNumSeqs .*\n$/);
     const port = runKb(['serve', '--port', '99999']);
     expect(port.stderr).toBe('kb: --port must be an integer in [0, 65535] (got 99999)\n');
+    expect(runKb(['serve', '--backend', 'webgpu', '--threads', '4']).stderr).toBe("kb: --threads 4: the cpu backend's threads; it does nothing on webgpu (drop it, or use --backend cpu)\n");
     const sim = runKb(['serve', '--backend', 'sim']);
     expect(sim.stderr).toMatch(/^kb: --backend sim runs on a virtual clock/);
     // Each refusal names the flag typed and what to use instead.
