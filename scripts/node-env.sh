@@ -26,9 +26,27 @@ fi
 
 # kb itself: this checkout's bin/ first on PATH, so `kb` runs it directly (npx would add
 # more than half a second to every start).
-kb_repo_dir="$(cd "$(dirname "${BASH_SOURCE[0]:-$0}")/.." && pwd)"
-case ":$PATH:" in
-  *":$kb_repo_dir/bin:"*) ;;
-  *) export PATH="$kb_repo_dir/bin:$PATH" ;;
-esac
-unset kb_repo_dir
+# Where this file is: bash says it in $BASH_SOURCE, zsh in $0. A POSIX sh (dash: cron's shell,
+# and Debian's /bin/sh) has no such word, so it is found among the files the shell holds open:
+# it reads this file through one while sourcing it. This file must parse there too: bash's
+# `${BASH_SOURCE[0]}` stopped dash with "Bad substitution", and its fallback $0 (the shell's own
+# name, or the calling script) put another folder's bin/ (/bin, with an old Node) first on PATH.
+kb_env_file="${BASH_SOURCE:-}"
+if [ -z "$kb_env_file" ] && [ -n "${ZSH_VERSION:-}" ]; then kb_env_file="$0"; fi
+if [ -z "$kb_env_file" ] && [ -d "/proc/$$/fd" ]; then
+  for kb_fd in /proc/$$/fd/*; do
+    kb_target="$(readlink "$kb_fd" 2>/dev/null)" || continue
+    case "$kb_target" in */scripts/node-env.sh) kb_env_file="$kb_target"; break ;; esac
+  done
+  unset kb_fd kb_target
+fi
+kb_repo_dir="$(cd "$(dirname "${kb_env_file:-.}")/.." 2>/dev/null && pwd)"
+if [ -n "$kb_env_file" ] && [ -x "$kb_repo_dir/bin/kb" ]; then
+  case ":$PATH:" in
+    *":$kb_repo_dir/bin:"*) ;;
+    *) export PATH="$kb_repo_dir/bin:$PATH" ;;
+  esac
+else
+  echo "kb: this shell does not say where scripts/node-env.sh is, so kb was not put on PATH: source it from bash or zsh, or add the checkout's bin/ to PATH yourself" >&2
+fi
+unset kb_env_file kb_repo_dir

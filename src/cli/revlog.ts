@@ -20,6 +20,9 @@ export function register(program: Command): void {
     .addHelpText('after', helpText(`${FORMAT_HELP}\nAn existing FILE.csv or FILE.ids.csv is replaced only when kb export wrote it (its header line);\nany other file there is refused, and nothing is written.`))
     .action(async (options: { revlog?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('export: say what to export: --revlog FILE.csv');
+      // "-" is stdout by convention, but an export is two files (the CSV and its ids): it wrote
+      // files named "-" and "-.ids.csv" in the working folder (found as a power user).
+      if (options.revlog === '-') throw new UserError('export: --revlog -: kb export writes two files, FILE.csv and FILE.ids.csv (its card ids), so it needs a file name, not stdout: --revlog FILE.csv');
       const { openKnowledgeBase } = await import('./context.ts');
       const { exportRevlog, RevlogExportError } = await import('../app/revlog/export-revlog.ts');
       const kb = openKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
@@ -58,6 +61,8 @@ export function register(program: Command): void {
     )
     .action(async (options: { revlog?: string; map?: string; json?: boolean }, command: Command) => {
       if (!options.revlog) throw new UserError('import: say what to import: --revlog FILE.csv');
+      // Not stdin: the ids file is found beside the CSV, and a file named "-" was read instead.
+      if (options.revlog === '-') throw new UserError('import: --revlog -: kb import reads a file, not stdin (its card ids come from FILE.ids.csv beside it): --revlog FILE.csv');
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { importRevlog, RevlogFormatError, RevlogInputError } = await import('../app/revlog/import-revlog.ts');
       const { mapFileFor } = await import('../app/revlog/export-revlog.ts');

@@ -25,7 +25,9 @@ export function register(program: Command): void {
         'git rebase --abort, removing the .merge_file_* copies git left for the driver; when git cannot yet, the\n' +
         'next kb sync does it first, removing a file in the way only when it is identical to its copy in\n' +
         'this device\'s commit). A push refused\n' +
-        'because the remote moved meanwhile (the other clone pushed) is pulled and pushed once more. Ratings made meanwhile are kept in the database and appended to\n' +
+        'because the remote moved meanwhile (the other clone pushed) is pulled and pushed once more. A rating\n' +
+        'another kb makes between kb sync\'s commit and its pull is committed too, and the pull made again.\n' +
+        'Ratings made while git rebases are kept in the database and appended to\n' +
         'the log (and the notes written) by the first kb command after git\'s operation ends.'),
     )
     .action(async (options: { remote?: string; json?: boolean }, command: Command) => {

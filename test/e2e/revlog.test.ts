@@ -39,6 +39,19 @@ function reviewedKb(): { root: string; ids: string[] } {
 }
 
 describe('revlog CSV', () => {
+  it('--revlog - is refused with the reason, nothing written: kb export writes two files, which stdout cannot hold (found as a power user: it wrote files named "-" and "-.ids.csv")', () => {
+    const { root } = reviewedKb();
+    const cwd = tempDir('kb-cwd-');
+    const exported = runKb(['--kb', root, 'export', '--revlog', '-'], { cwd });
+    expect(exported.code).toBe(1);
+    expect(exported.stdout).toBe('');
+    expect(exported.stderr).toMatch(/^kb: export: --revlog -: .*FILE\.csv/);
+    expect(readdirSync(cwd)).toEqual([]);
+    const imported = runKb(['--kb', root, 'import', '--revlog', '-'], { cwd, input: 'card_id,review_time,review_rating,review_state,review_duration\n' });
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toMatch(/^kb: import: --revlog -: .*FILE\.csv/);
+  });
+
   it('export, then import into a fresh knowledge base: the same schedule; a second import adds nothing', () => {
     const { root } = reviewedKb();
     const out = join(tempDir('kb-revlog-'), 'history.csv');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
+import { runKb, runKbAtTerminal, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { cardIdOf, reviewKb } from './review-fixture.ts';
 
 describe('kb stats', () => {
@@ -49,6 +49,22 @@ describe('kb stats', () => {
     expect(stats.counts.buried).toBe(1);
     expect(stats.forecast[0].count).toBe(1);
     expect(stats.forecast[1].count).toBe(1);
+  });
+
+  it('on a terminal, draws its charts without colours under NO_COLOR, bold titles kept (found as a power user: chalk, under Ink, does not read NO_COLOR)', () => {
+    const kb = reviewKb();
+    expect(runKb(['--kb', kb.root, 'rate', cardIdOf(kb.ttftPath), 'easy']).code).toBe(0);
+    // An SGR sequence that sets a foreground or background colour (30-49, 90-107, 38;5;n, ...).
+    const colour = /\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9;]*)?m/;
+    const coloured = runKbAtTerminal(['--kb', kb.root, 'stats'], { env: { NO_COLOR: undefined, TERM: 'xterm-256color' } });
+    expect(coloured.stdout).toMatch(colour);
+    for (const value of ['1', 'yes']) {
+      const plain = runKbAtTerminal(['--kb', kb.root, 'stats'], { env: { NO_COLOR: value, TERM: 'xterm-256color' } });
+      expect(plain.code).toBe(0);
+      expect(plain.stdout).toContain('█');
+      expect(plain.stdout).not.toMatch(colour);
+      expect(plain.stdout).toContain('\x1b[1mDue in the next 30 days');
+    }
   });
 
   it('says there is nothing to chart on a fresh knowledge base, not a chart with "0" at both ends of its scale (found as a user)', () => {

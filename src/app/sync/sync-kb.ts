@@ -78,7 +78,25 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   installMergeDriver(options.root, options.kbCommand);
   const eventsBefore = await steps.replay();
   const noteChange = (path: string, atHead: AtHead) => kbNoteChange(top, path, prefix === '' ? path : path.slice(prefix.length + 1), options.notesFolders, atHead, options.idKey);
-  const committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, (paths, atHead) => whatChanged(paths, inKb, options.device, (path) => noteChange(path, atHead)));
+  const whatKbChanged = (paths: string[], atHead: AtHead) => whatChanged(paths, inKb, options.device, (path) => noteChange(path, atHead));
+  let committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, whatKbChanged);
+  // A rating (kb rate, kb review, a card command) that lands between the commit and the pull
+  // leaves its note and log line uncommitted, and git refuses to rebase over them (found as a
+  // power user: a cron kb sync beside a rating script failed 7 times in 10 with git's "cannot
+  // pull with rebase: You have unstaged changes"). They are kb's own: committed, then pulled again.
+  const pull = (): string | null => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return pullFromRemote(top, remote, branch);
+      } catch (error) {
+        if (!(error instanceof ChangedMeanwhile)) throw error;
+        if (attempt === PULL_TRIES) {
+          throw new GitError(`git pull --rebase ${remote} ${branch}: other kb commands kept rating or changing cards while kb sync pulled (their changes are kept): run kb sync again`);
+        }
+        committedBefore = commitReviewChanges(top, inKb, kbChanged, ownLog, whatKbChanged) ?? committedBefore;
+      }
+    }
+  };
 
   // The push is refused when the remote moved since the pull (the other clone pushed meanwhile,
   // found as a user: kb said only "error: failed to push some refs"). kb sync then pulls,
@@ -87,7 +105,7 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
   let eventsAfter = eventsBefore;
   let committedAfter = false;
   for (let attempt = 1; ; attempt++) {
-    pulled = pullFromRemote(top, remote, branch) ?? pulled;
+    pulled = pull() ?? pulled;
     eventsAfter = await steps.replay();
     committedAfter = commitReviewChanges(top, inKb, kbChanged, ownLog, () => 'review fields from the merged review logs') !== null || committedAfter;
     const push = outlivingCtrlC(() => git(top, ['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`], { allowFail: true }));
@@ -111,6 +129,12 @@ export async function syncKnowledgeBase(options: SyncOptions, steps: SyncSteps):
     throw new GitError(`${failure}: ${refused ?? gitComplaint(push)}`);
   }
 }
+
+/** How many times kb sync commits what other kb commands changed meanwhile and pulls again. */
+const PULL_TRIES = 5;
+
+/** git refused to pull: files changed since kb sync committed (kb's, by another kb meanwhile, or not). */
+class ChangedMeanwhile extends GitError {}
 
 /**
  * git pull --rebase from `remote`'s `branch`, when the remote has it; returns what was pulled, or
@@ -138,6 +162,10 @@ function pullMarked(top: string, remote: string, branch: string, origin: string,
   removeNewMergeTempFiles(top, tempsBefore);
   const interrupted = pull.signal === 'SIGINT';
   if (pull.code !== 0) {
+    // Refused before it began (git checks the working tree first): nothing to take back.
+    if (!interrupted && gitOperationInProgress(top) === null && /You have unstaged changes|Your index contains uncommitted changes/.test(pull.stderr)) {
+      throw new ChangedMeanwhile(`git pull --rebase ${remote} ${branch}: ${gitComplaint(pull)}`);
+    }
     const conflicted = git(top, ['diff', '--name-only', '--diff-filter=U']).stdout.trim().split('\n').filter(Boolean);
     // git (2.39) counts a failure of kb's merge driver (a full disk) as a conflict: kb said to
     // resolve it and run git rebase --continue, which commits whatever the driver left. The

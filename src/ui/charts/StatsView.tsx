@@ -5,6 +5,7 @@ import type { StatsReport } from '../../app/stats/stats-report.ts';
 import { BarList } from './BarList.tsx';
 import { ColumnChart } from './ColumnChart.tsx';
 import { Heatmap } from './Heatmap.tsx';
+import { noColorWanted, withoutColours } from '../text/no-color.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -103,7 +104,8 @@ export function StatsView({ report, width }: { report: StatsReport; width: numbe
   );
 }
 
-/** The whole report as terminal text, `width` columns wide (kb stats prints it once). */
+/** The whole report as terminal text, `width` columns wide (kb stats prints it once); without colours under NO_COLOR. */
 export function statsText(report: StatsReport, width: number): string {
-  return renderToString(<StatsView report={report} width={width} />, { columns: width });
+  const text = renderToString(<StatsView report={report} width={width} />, { columns: width });
+  return noColorWanted() ? withoutColours(text) : text;
 }
