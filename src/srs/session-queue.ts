@@ -92,6 +92,11 @@ class PagedList {
     return this.loaded.slice(0, this.length).find((card) => card.id === cardId);
   }
 
+  /** The cards of the list read so far that the session may show (no page is read). */
+  read(): QueueCard[] {
+    return this.loaded.slice(0, this.length);
+  }
+
   /** Every card left in the list, in order (reads the rest of the cursor). */
   all(): QueueCard[] {
     while (this.unread > 0) this.readPage();
@@ -189,6 +194,15 @@ export class ReviewSession {
   /** A card of this session's lists, if it is one. */
   find(cardId: string): QueueCard | undefined {
     return this.learning.find((card) => card.id === cardId) ?? this.review.find(cardId) ?? this.fresh.find(cardId);
+  }
+
+  /**
+   * The cards of this session's lists read so far: learning ones, and the pages of reviews and
+   * new cards read (a list's later pages are read from the database as it is then). What the
+   * header counts that another kb may have changed meanwhile; no page is read for it.
+   */
+  queued(): QueueCard[] {
+    return [...this.learning, ...this.review.read(), ...this.fresh.read()];
   }
 
   private takeAnswered(card: QueueCard, after: { state: CardState; due: number }): void {

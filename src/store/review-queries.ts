@@ -3,8 +3,9 @@
 // review writes (a card's fsrs row, a rating's review_log row) is review-writes.ts.
 import type { Statement } from 'better-sqlite3';
 import type { KbDatabase } from './db.ts';
-import type { FsrsStateCode } from '../model/fsrs-state.ts';
+import type { FsrsColumns, FsrsStateCode } from '../model/fsrs-state.ts';
 import { shuffleKey } from './shuffle-key.ts';
+import { FSRS_COLUMNS } from './review-writes.ts';
 
 export interface CandidateRow {
   id: string;
@@ -90,6 +91,15 @@ export function reviewQueries(db: KbDatabase) {
             ${liveCount(`f.state = 0 AND f.due < @dayEnd AND ${notBuried}`)} AS new,
             ${liveCount(notBuried)} AS cards`,
   );
+  // A session's queued cards, given as JSON [[id, state, due, suspended, buried_until], ...],
+  // whose row no longer says that: json_each is the outer loop, each card one primary-key look-up.
+  const changedEntries = db.prepare<[string], FsrsColumns & { card_id: string }>(
+    `SELECT f.card_id AS card_id, ${FSRS_COLUMNS.split(', ').map((column) => `f.${column} AS ${column}`).join(', ')}
+     FROM json_each(?) q CROSS JOIN fsrs f ON f.card_id = q.value ->> 0
+     WHERE f.state IS NOT q.value ->> 1 OR f.due IS NOT q.value ->> 2
+        OR f.suspended IS NOT q.value ->> 3 OR f.buried_until IS NOT q.value ->> 4`,
+  );
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const filteredCounts = (filterSql: string) =>
     db.prepare<(string | number)[], { review: number | null; new: number | null; cards: number }>(
       `SELECT sum(f.state = 2 AND f.due < ?) AS review, sum(f.state = 0 AND f.due < ?) AS new, count(*) AS cards ${candidateFrom(filterSql)}`,
@@ -181,6 +191,24 @@ export function reviewQueries(db: KbDatabase) {
     answeredSince(since: number): { newCards: number; reviews: number } {
       const row = answeredSince.get(since);
       return { newCards: row?.new_cards ?? 0, reviews: row?.reviews ?? 0 };
+    },
+
+    /**
+     * SQLite's data_version of this connection: it changes when another connection (another kb
+     * process) commits to the database, and only then; no table is read. A session looks at
+     * it to tell, at each redraw, whether anything could have changed its queued cards.
+     */
+    dataVersion(): number {
+      return dataVersion.get() ?? 0;
+    },
+
+    /**
+     * The rows of those `entries` (cards as a session queued them) that no longer hold the
+     * entry's state, due, suspension or burial, in one query; a card with no row is left out.
+     */
+    changedEntries(entries: readonly Pick<CandidateRow, 'id' | 'state' | 'due' | 'suspended' | 'buried_until'>[]): Array<FsrsColumns & { card_id: string }> {
+      if (entries.length === 0) return [];
+      return changedEntries.all(JSON.stringify(entries.map((entry) => [entry.id, entry.state, entry.due, entry.suspended, entry.buried_until])));
     },
 
     /** Cards (not new) due before `until`: the load waiting at that time, of the cards `filter` picks. */

@@ -186,6 +186,59 @@ describe('two kb review sessions at once', () => {
     expect(shown(b, START + 1_300)).not.toBe(x);
   });
 
+  it("counts at the screen's next redraw a card the other session rated that this one has queued, and its undo there, with no card read here (the header counted it until this session reached it)", async () => {
+    const { services } = await twoSessions();
+    const [a, b] = services.map((service) => reviewRun(service, START));
+    const onScreen = shown(a, START)!;
+    expect(shown(b, START)).toBe(onScreen);
+    expect(a.counts(START)).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    // B rates the card A shows: A leaves it as shown (a rating of it is refused, as before).
+    b.rate(onScreen, 3, START + 1_000, 1_000);
+    expect(a.counts(START + 1_100)).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    // B rates the card A has queued next: A's header counts it as B left it, learning.
+    const queued = shown(b, START + 1_200)!;
+    b.rate(queued, 3, START + 2_000, 1_000);
+    // Without a redraw's now, counts are only read.
+    expect(a.counts()).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    expect(a.counts(START + 2_100)).toEqual({ done: 0, new: 5, learning: 1, review: 0 });
+    // B's u takes that rating back: A counts the card as new again, before reaching it.
+    expect(b.undo(START + 3_000).message).toMatch(/^undid [gG]ood$/);
+    expect(a.counts(START + 3_100)).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    // B suspends it, and takes that back: the same.
+    expect(shown(b, START + 3_200)).toBe(queued);
+    b.suspend(queued, START + 4_000);
+    expect(a.counts(START + 4_100)).toEqual({ done: 0, new: 5, learning: 0, review: 0 });
+    expect(b.undo(START + 5_000).message).toBe('unsuspended');
+    expect(a.counts(START + 5_100)).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    // A's card on screen, rated by B, is refused; then A's queue is a fresh launch's, the
+    // card it had queued next shown next.
+    expect(a.rate(onScreen, 3, START + 6_000, 1_000).message).toMatch(CHANGED);
+    expect(shown(a, START + 6_100)).toBe(queued);
+    expect(queueOf(a)).toEqual(queueOf(reviewRun(services[0], START + 6_100)));
+  });
+
+  it("a rating of this session undone from the shell leaves the header at its next redraw, unless its card is the one on screen", async () => {
+    const { services } = await twoSessions();
+    const run = reviewRun(services[0], START);
+    const first = shown(run, START)!;
+    run.rate(first, 1, START + 1_000, 1_000);
+    const second = shown(run, START + 1_100)!;
+    expect(run.counts(START + 1_100)).toEqual({ done: 1, new: 5, learning: 1, review: 0 });
+    expect(services[1].undo()).toMatchObject({ cardId: first });
+    expect(run.counts(START + 1_200)).toEqual({ done: 0, new: 6, learning: 0, review: 0 });
+    // The card taken back comes next, after the one on screen.
+    run.rate(second, 4, START + 2_000, 1_000);
+    expect(shown(run, START + 2_100)).toBe(first);
+    // Rated Again, then met again in learning: on screen, its undo from the shell waits for a key.
+    run.rate(first, 1, START + 3_000, 1_000);
+    expect(shown(run, START + 3_000 + 10 * 60_000)).toBe(first);
+    expect(services[1].undo()).toMatchObject({ cardId: first });
+    expect(run.counts(START + 3_000 + 10 * 60_000)).toEqual({ done: 2, new: 4, learning: 1, review: 0 });
+    expect(run.undo(START + 4_000 + 10 * 60_000).message).toBe('already undone in another kb (kb undo): the card is back as it was');
+    expect(run.counts(START + 4_000 + 10 * 60_000)).toEqual({ done: 1, new: 5, learning: 0, review: 0 });
+    expect(queueOf(run)).toEqual(queueOf(reviewRun(services[1], START + 4_000 + 10 * 60_000)));
+  });
+
   it('an undo in this session of a rating already undone from the shell says so and takes the card back (found as a user: it sent the user to undo an older one)', async () => {
     const { services } = await twoSessions();
     const run = reviewRun(services[0], START);
@@ -304,7 +357,7 @@ describe('two kb review sessions at once', () => {
     expect(run.next(START + 2_000).kind).toBe('done');
   });
 
-  it('in any interleaving of two sessions, a rating is stored only when the card is as its screen showed it', async () => {
+  it('in any interleaving of two sessions, a rating is stored only when the card is as its screen showed it, and a header redrawn counts what a fresh launch counts', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.record({ who: fc.nat(1), grade: fc.constantFrom<Grade>(1, 2, 3, 4), gap: fc.integer({ min: 1_000, max: 600_000 }) }), { minLength: 1, maxLength: 16 }), async (steps) => {
         const { dbs, services } = await twoSessions();
@@ -328,6 +381,16 @@ describe('two kb review sessions at once', () => {
             expect(ratings(dbs[0])).toBe(before + (unchanged ? 1 : 0));
           }
           onScreen[who] = show(who);
+          // Both screens redraw (counts(now)): each takes in what the other did to its queued
+          // cards, and then counts what a fresh launch counts, where the card it shows is
+          // still as shown (a changed one is left as shown until a key there).
+          for (const other of [0, 1]) {
+            const { done: _done, ...counts } = runs[other].counts(now);
+            const card = onScreen[other];
+            if (card !== null && JSON.stringify(rowOf(card.id)) !== JSON.stringify(card.row)) continue;
+            const { done: _fresh, ...fresh } = reviewRun(services[other], now).counts();
+            expect(counts).toEqual(fresh);
+          }
         }
         for (const db of dbs) db.close();
       }),

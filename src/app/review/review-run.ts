@@ -94,12 +94,18 @@ export class ReviewRun implements ReviewController {
   private readonly unreadable = new Map<string, string | null>();
   /** What next() skipped of cards no file holds now (made orphans by a scan since they were queued): its status line. */
   private skippedNow: string[] = [];
+  /** The card next() last gave the screen (null: it waits, or is done): followOtherSessions leaves it as shown. */
+  private onScreen: string | null = null;
+  /** The database's dataVersion when followOtherSessions last took in what other kb processes did. */
+  private seenVersion: number;
 
   constructor(service: ReviewService, root: string, request: QueueRequest, options: ReviewRunOptions) {
     this.service = service;
     this.root = root;
     this.run = options;
     this.request = request;
+    // Read before the queue: a commit of another kb from here on is looked at (followOtherSessions).
+    this.seenVersion = service.dataVersion();
     this.session = service.session(request, options.startedAt);
   }
 
@@ -128,7 +134,32 @@ export class ReviewRun implements ReviewController {
     const notice = this.followStudyDay(now);
     this.skippedNow = [];
     const next = this.nextOfSession(now);
+    this.onScreen = next.kind === 'card' ? next.card.id : null;
     return withNotice(withNotice(next, skippedLine(this.skippedNow)), notice);
+  }
+
+  /**
+   * What other kb processes did to this session's cards since it last looked, taken in so
+   * that the header's counts are true at its next redraw (the screen asks counts(now) at each
+   * render: each key, each card, the clock's tick every second). The header kept counting a
+   * card another terminal's kb review had rated until this session reached it, and a card
+   * taken back there (u) until this session read its queue again (found with kb review in
+   * two terminals). It costs one pragma when no other process committed (dataVersion), and
+   * else one query over the cards read so far (changedQueued): the rating path stays as it was.
+   * The card on screen is left as it was shown: the screen must not lose it, and a key on it
+   * finds the change as before (a rating is refused: "rated in another kb session since shown").
+   */
+  private followOtherSessions(now: number): void {
+    const version = this.service.dataVersion();
+    if (version === this.seenVersion) return;
+    // This run's action on the card on screen taken back elsewhere (kb undo): left to the next
+    // key, as before, and looked at again at the next redraw.
+    if (!this.followUndoneElsewhere(this.onScreen)) return;
+    this.followTakenBackThere(this.onScreen);
+    const queued = this.session.queued().filter((card) => card.id !== this.onScreen);
+    for (const { cardId, row } of this.service.changedQueued(queued)) this.changedElsewhere(cardId, shownScheduleOf(row), now);
+    // The version read before the queries: a commit made meanwhile is looked at next time.
+    this.seenVersion = version;
   }
 
   /**
@@ -139,12 +170,16 @@ export class ReviewRun implements ReviewController {
    * undone, and the card, met again, was dropped from the session). kb undo always takes the
    * device's latest, so what it took back of this run is the top of its stack: looked at
    * before each action of this run is stacked (rate, bury, suspend) and each next card.
+   * `onScreen`: a step of that card is left on the stack (the screen shows the card); returns
+   * false when one was.
    */
-  private followUndoneElsewhere(): void {
+  private followUndoneElsewhere(onScreen: string | null = null): boolean {
     for (let step = this.undoSteps.at(-1); step !== undefined && !this.service.stands(step.uuid); step = this.undoSteps.at(-1)) {
+      if (step.card.id === onScreen) return false;
       this.undoSteps.pop();
       this.takenBack(step);
     }
+    return true;
   }
 
   /**
@@ -155,10 +190,12 @@ export class ReviewRun implements ReviewController {
    * and met it again only when today's queue was read afresh, after every other card (found
    * as a user with kb review in two terminals: the header counted it as learning meanwhile).
    */
-  private followTakenBackThere(): void {
+  private followTakenBackThere(onScreen: string | null = null): void {
     // Latest first, as undo puts cards back: each goes to the head of its list, and the session
     // met them (and found them changed) in the order of its lists.
     for (const [cardId, { queued, answered }] of [...this.changedThere].reverse()) {
+      // The card on screen (met again as the other kb left it) stays as shown until a key.
+      if (cardId === onScreen) continue;
       let now: QueueCard;
       try {
         now = this.service.queueCard(cardId);
@@ -346,7 +383,12 @@ export class ReviewRun implements ReviewController {
     return reviewDayLabel(now, this.service.settings.dayStartsAt);
   }
 
-  counts() {
+  /**
+   * The session's counts. With `now` (the screen's header, at each render), what other kb
+   * processes changed of this session's cards is taken in first (followOtherSessions).
+   */
+  counts(now?: number) {
+    if (now !== undefined) this.followOtherSessions(now);
     return this.session.counts();
   }
 

@@ -425,6 +425,25 @@ export class ReviewService {
     return this.ratings.stands(uuid);
   }
 
+  /**
+   * A number that changes when another kb process (another terminal's kb review, a kb rate or
+   * undo, a sync) commits to the database, and only then: what a session compares at each
+   * redraw before it asks which of its cards changed (changedQueued). No table is read.
+   */
+  dataVersion(): number {
+    return this.reviews.dataVersion();
+  }
+
+  /**
+   * Those of `queued` (cards as a session queued them) whose row now has another state, due,
+   * suspension or burial, each with its row as it is: one query. A card gone from the
+   * database is not among them (the session skips it when it meets it).
+   */
+  changedQueued(queued: readonly QueueCard[]): Array<{ cardId: string; row: FsrsColumns }> {
+    const entries = queued.map((card) => ({ id: card.id, state: card.state, due: card.due, suspended: card.suspended ? (1 as const) : (0 as const), buried_until: card.buriedUntil }));
+    return this.reviews.changedEntries(entries).map(({ card_id, ...row }) => ({ cardId: card_id, row }));
+  }
+
   /** The queue entry for a card in its current state (for putting it back after undo). */
   queueCard(cardId: string): QueueCard {
     return queueCardOf(cardId, this.requireRow(cardId));

@@ -61,7 +61,11 @@ export interface SessionSummary {
 
 export interface ReviewController {
   next(now: number): ScreenNext;
-  counts(): ScreenCounts;
+  /**
+   * What is done and left, for the header. `now`: asked at a redraw, so what other kb processes
+   * (another terminal's kb review) changed of the session's cards since is counted as it is now.
+   */
+  counts(now?: number): ScreenCounts;
   options(cardId: string, now: number): AnswerOption[];
   rate(cardId: string, grade: 1 | 2 | 3 | 4, now: number, durationMs: number): ActionResult;
   /** Takes back the latest action of this session (rating, bury or suspend). */

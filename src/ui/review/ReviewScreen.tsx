@@ -292,7 +292,9 @@ export function ReviewScreen({ controller, startedAt, now = Date.now, runEditor,
     () => (card?.calc ? <CalcAnswerLine typed={typed} unit={card.calc.unit} verdict={verdict} revealed={revealed} retry={calcRetry} width={width} /> : null),
     [card, typed, verdict, revealed, calcRetry, width],
   );
-  const counts = controller.counts();
+  // At each render (a key, a card, the clock's tick): another terminal's kb review rating or
+  // undoing one of this session's cards shows in these counts within a second.
+  const counts = controller.counts(now());
   // On a narrow terminal the status line wraps: the card gives up the rows it takes, so the
   // screen stays within the terminal's height.
   const statusLines = message ? wrapText(message, width) : [' '];
