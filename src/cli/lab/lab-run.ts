@@ -157,16 +157,17 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
 
     const controller = new AbortController();
     let interrupts = 0;
-    const onSigint = () => {
+    const onSignal = (signal: NodeJS.Signals) => {
       interrupts += 1;
       if (interrupts === 1) {
-        process.stderr.write('\nkb: stopping the lab, storing the partial run (Ctrl-C again: quit at once)\n');
+        // "Ctrl-C again" only to someone who pressed it: a SIGTERM came from a program.
+        process.stderr.write(`\nkb: stopping the lab, storing the partial run${signal === 'SIGINT' ? ' (Ctrl-C again: quit at once)' : ` (${signal})`}\n`);
         controller.abort();
       } else process.exit(ExitCode.interrupted);
     };
     // SIGTERM (from `timeout`, CI or a service manager) stops a run as Ctrl-C does: it left an empty 'unfinished' run.
-    process.on('SIGINT', onSigint);
-    process.on('SIGTERM', onSigint);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     const progress = textProgress(process.stderr);
     const execute = async (runOverrides: SettingOverride[], traceSteps = false): Promise<LabRunResult> => {
       try {
@@ -203,8 +204,8 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }], true);
       }
     } finally {
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigint);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
     progress.done();
     if (measured !== null) {
