@@ -76,9 +76,10 @@ describe('engine on the cpu backend', () => {
   });
 
   it('reports a missing or truncated weights folder as an error at creation', async () => {
-    await expect(createEngine({ weightsDir: join(dir, 'missing') })).rejects.toThrow(/config\.json: not found/);
+    await expect(createEngine({ weightsDir: join(dir, 'missing') })).rejects.toThrow(/missing: no such folder/);
     const broken = join(dir, 'broken');
     mkdirSync(broken);
+    await expect(createEngine({ weightsDir: broken })).rejects.toThrow(/config\.json: not found/);
     copyFileSync(join(dir, 'config.json'), join(broken, 'config.json'));
     writeFileSync(join(broken, 'model.safetensors'), readFileSync(join(dir, 'model.safetensors')).subarray(0, 1000));
     await expect(createEngine({ weightsDir: broken })).rejects.toThrow(/model\.safetensors/);
