@@ -239,19 +239,10 @@ describe('--set device=<profile>', () => {
   it('--compare against a datasheet GPU names the profile calibrated here for the backend and model, rather than say to calibrate one', { timeout: SLOW }, () => {
     const data = tempDir();
     const env = { XDG_DATA_HOME: data, KB_DB: join(tempDir(), 'kb.db'), COLUMNS: '400' };
-    const profile = {
-      format: 1,
-      name: 'here-cpu',
-      model: 'gpt2-tiny',
-      source: { kind: 'calibrated', backend: 'cpu', device: 'cpu, 2 threads', at: '2026-11-25T10:00:00.000Z', steps: 100, wallMs: 5000 },
-      terms: { stepMs: 2, tokenMs: 0.05, attendedMs: 1e-4, sampledMs: 0.4, prefillPassMs: 0 },
-      kv: { memoryBytes: 600 * 2 ** 20, weightBytes: 88 * 2 ** 20, reserveBytes: 0, dtypeBytes: 4 },
-      fit: { r2: 0.95, byKind: [{ kind: 'decode', steps: 80, medianPct: 4.5, worstPct: 20 }], kept: 100, outliers: 2 },
-    };
     mkdirSync(join(data, 'kb', 'devices'), { recursive: true });
-    writeFileSync(join(data, 'kb', 'devices', 'here-cpu.json'), JSON.stringify(profile));
+    writeFileSync(join(data, 'kb', 'devices', 'here-cpu.json'), JSON.stringify(hereCpu));
     // A profile of another model is no answer for this run.
-    writeFileSync(join(data, 'kb', 'devices', 'other-model.json'), JSON.stringify({ ...profile, name: 'other-model', model: 'gpt2' }));
+    writeFileSync(join(data, 'kb', 'devices', 'other-model.json'), JSON.stringify({ ...hereCpu, name: 'other-model', model: 'gpt2' }));
     const small = ['--set', 'workload.requests=4', '--set', 'workload.outputTokens=4'];
     const compared = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', ...small, '--compare', 'cpu'], { env, timeoutMs: SLOW });
     expect(compared.code, compared.stderr).toBe(0);

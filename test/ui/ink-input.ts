@@ -7,6 +7,13 @@ const POLL_MS = 10;
 
 export const tick = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Gives a render's terminal a size, as a terminal resized does (ink-testing-library's has none). */
+export function resize(app: { stdout: NodeJS.EventEmitter }, columns: number, rows: number): void {
+  Object.defineProperty(app.stdout, 'columns', { value: columns, configurable: true });
+  Object.defineProperty(app.stdout, 'rows', { value: rows, configurable: true });
+  app.stdout.emit('resize');
+}
+
 /** Writes each key to stdin and gives ink a tick to handle it. */
 export async function press(stdin: { write(data: string): void }, ...keys: string[]): Promise<void> {
   for (const key of keys) {

@@ -16,7 +16,7 @@ import { linesToDraw } from '../../src/ui/markdown/screen-window.ts';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { longNoteAnswer, longNoteBody } from '../helpers/long-note.ts';
 import { FakeController, screenCard } from './fake-controller.ts';
-import { press, shows, until } from './ink-input.ts';
+import { press, resize, shows, until } from './ink-input.ts';
 
 // Every text wrapped for the screen goes through wrapRanges: its characters, counted, are the work done.
 const wrapped = vi.hoisted(() => ({ chars: 0 }));
@@ -89,9 +89,7 @@ describe('a long answer under a question pages long', () => {
     const { front, back } = longCard();
     expect(back.length).toBeGreaterThan(16_384);
     const app = render(<ReviewScreen controller={new FakeController([screenCard('long', { front, back, full: back })])} startedAt={0} now={() => 0} />);
-    Object.defineProperty(app.stdout, 'columns', { value: 80, configurable: true });
-    Object.defineProperty(app.stdout, 'rows', { value: 24, configurable: true });
-    app.stdout.emit('resize');
+    resize(app, 80, 24);
     await shows(app.lastFrame, 'Question line 1:');
     await press(app.stdin, ' ');
     await shows(app.lastFrame, '1 Again');
@@ -126,9 +124,7 @@ it('a long question drawn to its end leaves the answer\'s undrawn rest unknown: 
   expect(front.length).toBeGreaterThan(16_384);
   const body = longNoteBody(200_000);
   const app = render(<ReviewScreen controller={new FakeController([screenCard('long', { front, back: longNoteAnswer(body), full: body })])} startedAt={0} now={() => 0} />);
-  Object.defineProperty(app.stdout, 'columns', { value: 80, configurable: true });
-  Object.defineProperty(app.stdout, 'rows', { value: 24, configurable: true });
-  app.stdout.emit('resize');
+  resize(app, 80, 24);
   await shows(app.lastFrame, 'Question line 1:');
   await press(app.stdin, ' ');
   await shows(app.lastFrame, '1 Again');
@@ -150,18 +146,13 @@ describe('a long answer read to its end, on a terminal of another width', () => 
       const front = question === 'short' ? pagesLong : pagesLong.replaceAll('so many rows?', `${'so many rows, and on and on, '.repeat(8)}问题？`);
       if (question !== 'short') expect(front.length).toBeGreaterThan(16_384);
       const app = render(<ReviewScreen controller={new FakeController([screenCard('long', { front, back, full: back })])} startedAt={0} now={() => 0} />);
-      const resize = (columns: number, rows: number) => {
-        Object.defineProperty(app.stdout, 'columns', { value: columns, configurable: true });
-        Object.defineProperty(app.stdout, 'rows', { value: rows, configurable: true });
-        app.stdout.emit('resize');
-      };
-      resize(80, 24);
+      resize(app, 80, 24);
       await shows(app.lastFrame, 'Question line 1:');
       await press(app.stdin, ' ');
       await shows(app.lastFrame, '1 Again');
       for (let i = 0; i < 200 && !app.lastFrame()?.includes('(k to scroll back)'); i++) await press(app.stdin, PAGE_DOWN);
       await shows(app.lastFrame, 'Answer paragraph 80:');
-      resize(90, 30);
+      resize(app, 90, 30);
       // The answer's end, drawn at the new width (the header now 89 columns), fills the screen (not the card's top).
       const after = await until(app.lastFrame, (frame) => stringWidth(frame.split('\n')[0]) === 89 && frame.includes('Answer paragraph 80:') && blankRun(frame) < 3);
       expect(stringWidth(after.split('\n')[0])).toBe(89);

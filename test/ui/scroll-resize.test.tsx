@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QuizScreen } from '../../src/ui/quiz/QuizScreen.tsx';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { FakeController, screenCard } from './fake-controller.ts';
-import { press, shows, tick, until } from './ink-input.ts';
+import { press, resize, shows, tick, until } from './ink-input.ts';
 import { quizCard, SessionDriver } from './quiz-fixture.ts';
 
 afterEach(() => cleanup());
@@ -16,11 +16,6 @@ const lines = (what: string) => Array.from({ length: 40 }, (_, i) => `Line ${i +
 
 type Rendered = ReturnType<typeof render>;
 
-function resize(app: Rendered, columns: number, rows: number): void {
-  Object.defineProperty(app.stdout, 'columns', { value: columns, configurable: true });
-  Object.defineProperty(app.stdout, 'rows', { value: rows, configurable: true });
-  app.stdout.emit('resize');
-}
 
 /** The longest run of blank rows in the frame. */
 function blankRun(frame: string): number {
