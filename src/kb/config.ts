@@ -20,8 +20,11 @@ const stepSchema = z.string().check(z.regex(LEARNING_STEP, 'a duration such as "
 const wholeNumber = (min: number) => z.int().check(z.minimum(min));
 
 export const configSchema = z.strictObject({
-  /** Target probability of recall when a card comes due (FSRS request_retention). */
-  desiredRetention: z._default(z.number().check(z.gt(0.7), z.lt(1)), 0.9),
+  /**
+   * Target probability of recall when a card comes due (FSRS request_retention): 0.70 to 0.99,
+   * both included, as Anki's deck options allow (0.7 was refused, with no reason kb holds).
+   */
+  desiredRetention: z._default(z.number().check(z.gte(0.7), z.lte(0.99)), 0.9),
   /** Longest interval FSRS may schedule, in days. */
   maximumInterval: z._default(wholeNumber(1), 36500),
   learningSteps: z._default(z.array(stepSchema), ['1m', '10m']),

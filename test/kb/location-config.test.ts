@@ -46,9 +46,15 @@ describe('kb.json', () => {
     expect(() => loadConfig(configFile('{ "dayStartsAt": "4am" }'))).toThrow(/dayStartsAt: .*HH:MM/);
     expect(() => loadConfig(configFile('{ "learningSteps": ["1m", "soon"] }'))).toThrow(/learningSteps\.1: /);
     // The reason, not just "Invalid input".
-    expect(() => loadConfig(file)).toThrow(/desiredRetention: Too big: expected number to be <1$/);
+    expect(() => loadConfig(file)).toThrow(/desiredRetention: Too big: expected number to be <=0\.99$/);
     expect(() => loadConfig(configFile('{ "newPerDay": 1.5 }'))).toThrow(/newPerDay: .*expected int/);
     expect(() => loadConfig(configFile('{ "fuzz": "yes" }'))).toThrow(/fuzz: .*expected boolean, received string/);
+  });
+
+  it('takes a desired retention from 0.70 to 0.99, both included, as Anki does (found by a probe: 0.7 was refused, ">0.7")', () => {
+    for (const retention of [0.7, 0.75, 0.99]) expect(loadConfig(configFile(JSON.stringify({ desiredRetention: retention }))).desiredRetention).toBe(retention);
+    expect(() => loadConfig(configFile('{ "desiredRetention": 0.69 }'))).toThrow(/desiredRetention: Too small: expected number to be >=0\.7$/);
+    expect(() => loadConfig(configFile('{ "desiredRetention": 0.995 }'))).toThrow(/desiredRetention: Too big: expected number to be <=0\.99$/);
   });
 
   it('refuses fitted weights outside the ranges FSRS keeps them in, naming the weight (found as a user: taken silently)', () => {
