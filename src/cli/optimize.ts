@@ -19,7 +19,8 @@ export function register(program: Command): void {
         "have the lower log loss (never a kb.json made read-only, chmod a-w); kb then replays every card's history under them at once (as Anki does after\n" +
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
         'many more (exit 0; with --json, {"enoughHistory": false, ...}); where fsrs-rs finds them too few to\n' +
-        'fit from and gives back the default weights, it says nothing was fitted ("keptDefaults": true).'),
+        'fit from and gives back the default weights, it says nothing was fitted ("keptDefaults": true). ' +
+        'Ctrl-C while it fits writes nothing (exit 130).'),
     )
     .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
@@ -43,6 +44,17 @@ export function register(program: Command): void {
       // Weights an earlier kb optimize fitted are judged on the reviews since alone (fit-weights.ts).
       const fittedAt = kb.config.fsrsParameters ? Date.parse(kb.config.fsrsParameters.fittedAt) : Number.NaN;
       const bar = progressBar(process.stderr);
+      // Ctrl-C (or a SIGTERM) while fsrs-rs fits: nothing is written before the fit ends, so kb
+      // ends at once, but takes its bar away first and says so, as kb lab calibrate does (exit
+      // 130): the signal's own end left "fitting FSRS [###…] 62%^C" with the next output on that line.
+      const { ExitCode } = await import('./errors.ts');
+      const interrupted = (signal: NodeJS.Signals) => {
+        bar.clear();
+        process.stderr.write(`kb: optimize interrupted (${signal === 'SIGINT' ? 'Ctrl-C' : signal}) while fitting: nothing written, kb.json unchanged\n`);
+        process.exit(ExitCode.interrupted);
+      };
+      process.on('SIGINT', interrupted);
+      process.on('SIGTERM', interrupted);
       const started = Date.now();
       let outcome;
       try {
@@ -67,6 +79,8 @@ export function register(program: Command): void {
         }
         return;
       } finally {
+        process.off('SIGINT', interrupted);
+        process.off('SIGTERM', interrupted);
         bar.clear();
       }
       const seconds = (Date.now() - started) / 1000;

@@ -5,8 +5,9 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, runKb, writeKb } from '../helpers/kb-cli.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 function deckKb(cards: number): { root: string; ids: string[] } {
   const deck = Array.from({ length: cards }, (_, index) => `## Question ${index}?\n\nAnswer ${index}.\n`).join('\n');
@@ -79,6 +80,34 @@ describe('kb optimize', () => {
     // The line wraps to the terminal (80 columns piped), under its label.
     expect(stats.stdout.replace(/\s+/g, ' ')).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
   }, 120_000);
+
+  it('Ctrl-C while fitting takes the progress bar away, says nothing was written and exits 130 (found by a probe: "fitting FSRS [###…] 62%^C" and the next output on that line)', async () => {
+    // Enough history that the fit takes seconds, while the bar shows.
+    const { root, ids } = deckKb(1000);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    const before = readFileSync(join(root, 'kb.json'), 'utf8');
+    // From a shell with job control, as a user runs it: Ctrl-C reaches kb alone, and the shell says how it ended.
+    const tmux = new TmuxKb();
+    try {
+      tmux.startShell({ columns: 100, rows: 20 });
+      await tmux.waitFor(/^bash-\S*[$#]/m);
+      tmux.type(`${kbBin} --kb ${root} optimize; echo "exit=$?"`);
+      tmux.send('Enter');
+      await tmux.waitFor(/fitting FSRS \[/);
+      tmux.send('C-c');
+      // The shell's next prompt: after kb and the echo (or without the echo, where the shell
+      // took kb's end by the signal for the whole line's).
+      const screen = await tmux.waitFor((shown) => (shown.match(/^bash-\S*[$#]/gm) ?? []).length >= 2);
+      const lines = screen.split('\n').map((line) => line.trimEnd());
+      const said = lines.findIndex((line) => line.startsWith('kb: optimize interrupted'));
+      // The bar is gone (the terminal's ^C echo with it), and what follows starts lines of its own.
+      expect(lines.filter((line) => line.includes('fitting FSRS'))).toEqual([]);
+      expect(lines.slice(said, said + 2)).toEqual(['kb: optimize interrupted (Ctrl-C) while fitting: nothing written, kb.json unchanged', 'exit=130']);
+    } finally {
+      tmux.stop();
+    }
+    expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(before);
+  }, TMUX_TEST_TIMEOUT_MS);
 
   it('leaves a kb.json made read-only (chmod a-w) as it is, as kb leaves such a note, and says so', () => {
     const { root, ids } = deckKb(160);
