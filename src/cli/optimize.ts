@@ -86,7 +86,8 @@ export function register(program: Command): void {
       const seconds = (Date.now() - started) / 1000;
       const writeProtected = !kb.bundled && isConfigWriteProtected(kb.configPath);
       const write = outcome.better && !options.dryRun && !kb.bundled && !writeProtected;
-      const previousName = kb.config.fsrsParameters ? `in use (fitted ${kb.config.fsrsParameters.fittedAt.slice(0, 10)})` : 'in use (default)';
+      const { fitDateLabel } = await import('../app/stats/parameters-in-use.ts');
+      const previousName = kb.config.fsrsParameters ? `in use (fitted ${fitDateLabel(kb.config.fsrsParameters.fittedAt)})` : 'in use (default)';
       if (write) {
         const { ConfigError } = await import('../kb/config.ts');
         const { UserError } = await import('./errors.ts');

@@ -4,6 +4,7 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { default_w } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import { kbBin, runKb, writeKb } from '../helpers/kb-cli.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
@@ -80,6 +81,17 @@ describe('kb optimize', () => {
     // The line wraps to the terminal (80 columns piped), under its label.
     expect(stats.stdout.replace(/\s+/g, ' ')).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
   }, 120_000);
+
+  it("names the day of a fit on the learner's calendar, not UTC's (found by a probe: a day off near midnight far from UTC)", () => {
+    const { root, ids } = deckKb(40);
+    writeLog(root, syntheticReviews(ids, 3, Date.UTC(2026, 0, 5, 9)));
+    // 11:30 UTC on 1 January is 01:30 on 2 January at UTC+14 (Kiribati's Line Islands).
+    const fittedAt = '2030-01-01T11:30:00.000Z';
+    writeFileSync(join(root, 'kb.json'), `${JSON.stringify({ fsrsParameters: { weights: [...default_w], fittedAt, reviews: 100, logLoss: 0.3, rmseBins: 0.05, previousLogLoss: 0.35, previousRmseBins: 0.07 } }, null, 2)}\n`);
+    const env = { TZ: 'Etc/GMT-14' };
+    expect(runKb(['--kb', root, 'stats'], { env }).stdout.replace(/\s+/g, ' ')).toContain('FSRS parameters: fitted 2030-01-02 on 100 reviews (log loss 0.3000, RMSE(bins) 0.0500)');
+    expect(runKb(['--kb', root, 'optimize'], { env }).stdout.replace(/\s+/g, ' ')).toMatch(/^no review since the weights in use were fitted \(2030-01-02\)/);
+  });
 
   it('Ctrl-C while fitting takes the progress bar away, says nothing was written and exits 130 (found by a probe: "fitting FSRS [###…] 62%^C" and the next output on that line)', async () => {
     // Enough history that the fit takes seconds, while the bar shows.
