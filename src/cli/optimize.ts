@@ -20,7 +20,8 @@ export function register(program: Command): void {
         "Optimize). Needs reviews on a later day than the card's previous one: with too few, it says how\n" +
         'many more (exit 0; with --json, {"enoughHistory": false, ...}); where fsrs-rs finds them too few to\n' +
         'fit from and gives back the default weights, it says nothing was fitted ("keptDefaults": true). ' +
-        'Ctrl-C while it fits writes nothing (exit 130).'),
+        'Ctrl-C while it fits writes nothing (exit 130). Weights set in kb.json by hand need no fittedAt or ' +
+        "scores (they are judged on all your reviews); FSRS-5's 19 and FSRS-4.5's 17 are read as FSRS-6's."),
     )
     .action(async (options: { dryRun?: boolean; json?: boolean }, command: Command) => {
       const { openKnowledgeBase } = await import('./context.ts');
@@ -41,8 +42,9 @@ export function register(program: Command): void {
         kb.db.close();
       }
       const inUse = fsrsParameters(kb.config).w;
-      // Weights an earlier kb optimize fitted are judged on the reviews since alone (fit-weights.ts).
-      const fittedAt = kb.config.fsrsParameters ? Date.parse(kb.config.fsrsParameters.fittedAt) : Number.NaN;
+      // Weights an earlier kb optimize fitted are judged on the reviews since alone (fit-weights.ts);
+      // weights set by hand (no fittedAt) on all of them, as the defaults are.
+      const fittedAt = kb.config.fsrsParameters?.fittedAt !== undefined ? Date.parse(kb.config.fsrsParameters.fittedAt) : Number.NaN;
       const bar = progressBar(process.stderr);
       // Ctrl-C (or a SIGTERM) while fsrs-rs fits: nothing is written before the fit ends, so kb
       // ends at once, but takes its bar away first and says so, as kb lab calibrate does (exit
@@ -86,8 +88,9 @@ export function register(program: Command): void {
       const seconds = (Date.now() - started) / 1000;
       const writeProtected = !kb.bundled && isConfigWriteProtected(kb.configPath);
       const write = outcome.better && !options.dryRun && !kb.bundled && !writeProtected;
-      const { fitDateLabel } = await import('../app/stats/parameters-in-use.ts');
-      const previousName = kb.config.fsrsParameters ? `in use (fitted ${fitDateLabel(kb.config.fsrsParameters.fittedAt)})` : 'in use (default)';
+      const { fitDateLabel, migrationNote } = await import('../app/stats/parameters-in-use.ts');
+      const given = kb.config.fsrsParameters;
+      const previousName = !given ? 'in use (default)' : given.fittedAt !== undefined ? `in use (fitted ${fitDateLabel(given.fittedAt)})` : 'in use (set in kb.json)';
       if (write) {
         const { ConfigError } = await import('../kb/config.ts');
         const { UserError } = await import('./errors.ts');
@@ -118,7 +121,7 @@ export function register(program: Command): void {
       }
       if (options.json) {
         process.stdout.write(
-          `${JSON.stringify({ enoughHistory: true, reviews, ...outcome, written: write, ...(writeProtected ? { writeProtected } : {}), seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`,
+          `${JSON.stringify({ enoughHistory: true, reviews, ...outcome, ...(given?.migratedFrom ? { migratedFrom: given.migratedFrom } : {}), written: write, ...(writeProtected ? { writeProtected } : {}), seconds, ...(replaySeconds !== undefined ? { replaySeconds } : {}) }, null, 2)}\n`,
         );
         return;
       }
@@ -132,6 +135,7 @@ export function register(program: Command): void {
         row(previousName, outcome.previous),
         row(outcome.keptDefaults ? 'fitted (= the defaults)' : 'fitted', outcome.fitted),
       ];
+      if (given?.migratedFrom) lines.push(`in use: ${migrationNote(given.migratedFrom)}; a fit gives FSRS-6's own`);
       if (outcome.keptDefaults) lines.push('nothing fitted: kb.json unchanged; review more and run kb optimize again');
       else if (!outcome.better) lines.push('the fitted weights do not predict better: kb.json unchanged');
       else if (options.dryRun) lines.push('better; --dry-run: kb.json unchanged');

@@ -82,6 +82,26 @@ describe('kb optimize', () => {
     expect(stats.stdout.replace(/\s+/g, ' ')).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
   }, 120_000);
 
+  it("takes FSRS-5's 19 weights pasted by hand with no fit's fields, reads them as FSRS-6's and says so (found by a probe: refused, \">=21 items\")", () => {
+    const { root, ids } = deckKb(160);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    // As older Anki versions export them (FSRS-5's defaults here): the weights alone.
+    const fsrs5 = [0.40255, 1.18385, 3.173, 15.69105, 7.1949, 0.5345, 1.4604, 0.0046, 1.54575, 0.1192, 1.01925, 1.9395, 0.11, 0.29605, 2.2698, 0.2315, 2.9898, 0.51655, 0.6621];
+    writeFileSync(join(root, 'kb.json'), `${JSON.stringify({ newPerDay: 20, fsrsParameters: { weights: fsrs5 } }, null, 2)}\n`);
+    const stats = runKb(['--kb', root, 'stats']);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout.replace(/\s+/g, ' ')).toContain("FSRS parameters: set in kb.json (not fitted by kb optimize); FSRS-5's 19 weights, read as FSRS-6's 21 (w[19] 0, w[20] 0.5) ");
+    // Not fitted by kb optimize: judged on all the reviews, as the defaults are, and named as what they are.
+    const run = runKb(['--kb', root, 'optimize', '--dry-run'], { env: { COLUMNS: '200' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('scored on your later reviews (time-series split):');
+    expect(run.stdout).toMatch(/in use \(set in kb\.json\)\s+0\.\d{4}\s+0\.\d{4}\n/);
+    expect(run.stdout).toContain("in use: FSRS-5's 19 weights, read as FSRS-6's 21 (w[19] 0, w[20] 0.5); a fit gives FSRS-6's own");
+    const json = JSON.parse(runKb(['--kb', root, 'optimize', '--dry-run', '--json']).stdout) as { migratedFrom: string; written: boolean };
+    expect(json).toMatchObject({ migratedFrom: 'FSRS-5', written: false });
+  }, 120_000);
+
   it("names the day of a fit on the learner's calendar, not UTC's (found by a probe: a day off near midnight far from UTC)", () => {
     const { root, ids } = deckKb(40);
     writeLog(root, syntheticReviews(ids, 3, Date.UTC(2026, 0, 5, 9)));
