@@ -1,12 +1,12 @@
 // kb optimize end to end: a review log (as another device would have written it) drawn from a
 // learner unlike FSRS's defaults; the fitted weights are scored, kept in kb.json, replayed
 // under, and shown by kb stats. Too little history is a clear refusal.
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { default_w } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
-import { kbBin, runKb, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
@@ -140,6 +140,35 @@ describe('kb optimize', () => {
     }
     expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(before);
   }, TMUX_TEST_TIMEOUT_MS);
+
+  it("leaves out of the fit a card whose imported history starts mid-life, and counts it (found by a probe: its first review, in review, was fitted as a new card's first rating)", () => {
+    const { root, ids } = deckKb(3);
+    const day = 86_400_000;
+    const at = Date.UTC(2025, 5, 2, 17, 30);
+    // ids[0]: imported from review on (its earlier reviews not in the file); ids[1]: from its first
+    // review, new; ids[2]: a file without review_state, which says nothing of where it starts.
+    const rows = [
+      ...[0, 10, 30].map((days, k) => `${ids[0]},${at + days * day},3,2,${k}`),
+      ...[0, 3, 9].map((days, k) => `${ids[1]},${at + days * day},3,${k === 0 ? 0 : 2},${k}`),
+    ];
+    const csv = join(tempDir('kb-revlog-'), 'anki.csv');
+    writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\n${rows.join('\n')}\n`);
+    const plain = join(tempDir('kb-revlog-'), 'plain.csv');
+    writeFileSync(plain, `card_id,review_time,review_rating\n${[0, 4, 12].map((days) => `${ids[2]},${at + days * day},3`).join('\n')}\n`);
+    for (const file of [csv, plain]) expect(runKb(['--kb', root, 'import', '--revlog', file]).code).toBe(0);
+    // The state the file gave is in the log, so a clone reading it leaves the card out too.
+    expect(readdirSync(join(root, 'reviews')).flatMap((name) => readFileSync(join(root, 'reviews', name), 'utf8').trim().split('\n')).filter((line) => line.includes(ids[0])).map((line) => (JSON.parse(line) as { state?: number }).state)).toEqual([2, 2, 2]);
+    const json = runKb(['--kb', root, 'optimize', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    // Two reviews on a later day each for ids[1] and ids[2]; none of ids[0]'s.
+    expect(JSON.parse(json.stdout)).toEqual({ enoughHistory: false, reviews: 9, items: 4, needed: 64, startedMidLife: 1, written: false });
+    expect(runKb(['--kb', root, 'optimize']).stdout.replace(/\s+/g, ' ')).toContain('left out 1 card whose history starts mid-life (first review made in review, not when new), as fsrs-rs and Anki do');
+    // kb export gives the state the file gave, not the new card kb replayed it from.
+    const out = join(tempDir('kb-revlog-'), 'out.csv');
+    expect(runKb(['--kb', root, 'export', '--revlog', out]).code).toBe(0);
+    const exported = readFileSync(out, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    expect(exported.filter((fields) => fields[1] === String(at)).map((fields) => fields[3]).sort()).toEqual(['0', '0', '2']);
+  });
 
   it('leaves a kb.json made read-only (chmod a-w) as it is, as kb leaves such a note, and says so', () => {
     const { root, ids } = deckKb(160);

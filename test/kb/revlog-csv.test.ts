@@ -49,7 +49,7 @@ describe('revlog CSV', () => {
 
   it('reads columns by the header and refuses rows that are not reviews', () => {
     const read = parseRevlog('\uFEFFreview_rating,card_id,review_time,extra\n3,42,1767614400000,x\n0,42,1767614400001,x\n');
-    expect(read.rows).toEqual([{ line: 2, cardId: '42', cardNumber: 42n, at: 1767614400000, rating: 3, state: 2, durationMs: 0 }]);
+    expect(read.rows).toEqual([{ line: 2, cardId: '42', cardNumber: 42n, at: 1767614400000, rating: 3, state: null, durationMs: 0 }]);
     expect(read.refused).toEqual([{ line: 3, reason: 'review_rating 0 is not 1-4' }]);
   });
 

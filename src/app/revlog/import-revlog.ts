@@ -118,7 +118,10 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     places.set(same, nth + 1);
     const id = eventId('rate', card, row.at, row.rating, nth);
     nthOf.set(id, nth);
-    events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
+    // The state the file gives is kept with the rating: a history that starts in review (state 2)
+    // is replayed from what kb knows of the card, which is a new card when kb knew nothing, and
+    // kb optimize reads it to leave such a card out rather than fit its first review as a new card's.
+    events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(row.state !== null ? { state: row.state } : {}), ...(startsNew ? { startsNew } : {}) });
   }
   const isDuplicate = (event: NewEvent): boolean =>
     event.kind === 'rate'

@@ -26,10 +26,12 @@ export function formatRevlog(rows: readonly RevlogRow[]): string {
  * names is the import's to find: only the knowledge base knows its ids, and a card's id may be of
  * any shape (a hand-written id, or one of the bundled cards' such as cmkzgimfo90n).
  */
-export interface RevlogReadRow extends Omit<RevlogRow, 'cardNumber'> {
+export interface RevlogReadRow extends Omit<RevlogRow, 'cardNumber' | 'state'> {
   line: number;
   cardId: string;
   cardNumber: bigint | null;
+  /** The card's state before the review; null where the file has no review_state. */
+  state: RevlogRow['state'] | null;
 }
 
 export interface RevlogRead {
@@ -83,7 +85,7 @@ export function parseRevlog(text: string): RevlogRead {
       cardNumber,
       at,
       rating: rating as RevlogRow['rating'],
-      state: (state ?? 2) as RevlogRow['state'],
+      state: state as RevlogRow['state'] | null,
       durationMs: Number.isFinite(duration) && duration > 0 ? Math.round(duration) : 0,
     });
   });
