@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   const fitIds = Array.from({ length: Math.ceil(REVIEWS / 8) }, (_, i) => `c${String(i).padStart(6, '0')}`);
   const rows = syntheticReviews(fitIds, 8, Date.UTC(2025, 0, 6, 9))
     .slice(0, REVIEWS)
-    .map((review) => ({ card_id: review.card, at: review.at, rating: review.rating }))
+    .map((review) => ({ card_id: review.card, at: review.at, rating: review.rating, state: null }))
     .sort((a, b) => (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : a.at - b.at));
   const items = trainingItems(rows, '04:00');
   const start = performance.now();

@@ -45,7 +45,7 @@ export function register(program: Command): void {
     .command('import')
     .description('import review history: --revlog FILE.csv adds its reviews to this device\'s review log (once: importing again adds nothing) and replays the cards')
     .option('--revlog <file>', 'the revlog CSV to read')
-    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (default: FILE.ids.csv beside the CSV, as kb export writes it, when there is one); without one a card_id must be a kb id, as a number or as it is')
+    .option('--map <file>', 'a card_id,kb_id CSV naming the kb card of each card_id (default: FILE.ids.csv beside the CSV, as kb export writes it, when there is one); without one a card_id must be a kb id as a number; either way a card_id that is the id of a card here, as it is, whatever its shape, names that card')
     .option('--json', 'print the outcome as JSON')
     .addHelpText(
       'after',

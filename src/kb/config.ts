@@ -9,7 +9,7 @@ import en from 'zod/v4/locales/en.js';
 import { DEFAULT_ID_KEY, RESERVED_NOTE_KEYS } from './card-meta.ts';
 import { describeFsFault, isFsFault } from './fs-fault.ts';
 import { NEW_CARD_ORDERS } from '../srs/new-card-order.ts';
-import { FSRS_WEIGHT_RANGES, LEARNING_STEP, weightInRange } from '../srs/review-settings.ts';
+import { FSRS_VERSIONS, FSRS_WEIGHT_RANGES, LEARNING_STEP, migratedWeights, weightInRange } from '../srs/review-settings.ts';
 
 // Mini carries no messages of its own: without a locale every error reads "Invalid input".
 z.config(en());
@@ -19,9 +19,57 @@ export const configFileName = 'kb.json';
 const stepSchema = z.string().check(z.regex(LEARNING_STEP, 'a duration such as "1m", "10m", "1h" or "1d"'));
 const wholeNumber = (min: number) => z.int().check(z.minimum(min));
 
+const versions = Object.keys(FSRS_VERSIONS).map(Number).sort((a, b) => b - a);
+
+/**
+ * kb.json's fsrsParameters: the weights, and what `kb optimize` writes beside them to describe
+ * its fit (when, on how many reviews, the scores). Those describe a fit only, so each may be left
+ * out: weights pasted by hand (from Anki, say) need nothing made up beside them, and weights
+ * without `fittedAt` are judged by kb optimize on all the reviews, as the defaults are.
+ * FSRS-4.5's 17 and FSRS-5's 19 weights are read as the FSRS-6 weights they migrate to
+ * (`migratedFrom` says which they were; kb stats and kb optimize say so).
+ */
+const fsrsParametersSchema = z.pipe(
+  z.strictObject({
+    weights: z.array(z.number()).check(
+      z.refine((weights) => versions.includes(weights.length), {
+        message: `expected ${versions.map((n) => `${n} weights (${FSRS_VERSIONS[n as keyof typeof FSRS_VERSIONS]})`).join(', ').replace(/, ([^,]*)$/, ' or $1')}; the older two are migrated to FSRS-6`,
+        abort: true,
+      }),
+      // Each in its range (once migrated): out of it, ts-fsrs scheduled with it clamped while
+      // kb optimize's "in use" row (fsrs-rs) scored it as written, and nothing said so.
+      z.superRefine((weights, ctx) => {
+        const migrated = migratedWeights(weights);
+        migrated.weights.forEach((weight, index) => {
+          const range = FSRS_WEIGHT_RANGES[index];
+          if (!range || weightInRange(index, weight)) return;
+          // FSRS-4.5's w4-w6 are rewritten by the migration (w4 from w4 and w5): the value judged
+          // is said beside the one written.
+          const written = weights[index];
+          const shown = written === weight ? `${weight}` : `${written} (${migrated.from}'s; ${weight} as FSRS-6's w[${index}] once migrated${index === 4 ? `, with w[5] ${weights[5]}` : ''})`;
+          ctx.issues.push({ code: 'custom', input: written, path: [index], message: `${shown} is outside the range FSRS keeps w[${index}] in (${range[0]} to ${range[1]}); kb optimize fits weights within it` });
+        });
+      }),
+    ),
+    fittedAt: z.optional(z.string().check(z.refine((text) => Number.isFinite(Date.parse(text)), 'a date and time such as "2026-11-27T10:00:00.000Z" (when kb optimize fitted the weights); leave it out for weights it did not fit'))),
+    reviews: z.optional(wholeNumber(0)),
+    logLoss: z.optional(z.number()),
+    rmseBins: z.optional(z.number()),
+    previousLogLoss: z.optional(z.number()),
+    previousRmseBins: z.optional(z.number()),
+  }),
+  z.transform(({ weights, ...rest }) => {
+    const migrated = migratedWeights(weights);
+    return { ...rest, weights: migrated.weights, ...(migrated.from ? { migratedFrom: migrated.from } : {}) };
+  }),
+);
+
 export const configSchema = z.strictObject({
-  /** Target probability of recall when a card comes due (FSRS request_retention). */
-  desiredRetention: z._default(z.number().check(z.gt(0.7), z.lt(1)), 0.9),
+  /**
+   * Target probability of recall when a card comes due (FSRS request_retention): 0.70 to 0.99,
+   * both included, as Anki's deck options allow (0.7 was refused, with no reason kb holds).
+   */
+  desiredRetention: z._default(z.number().check(z.gte(0.7), z.lte(0.99)), 0.9),
   /** Longest interval FSRS may schedule, in days. */
   maximumInterval: z._default(wholeNumber(1), 36500),
   learningSteps: z._default(z.array(stepSchema), ['1m', '10m']),
@@ -40,32 +88,9 @@ export const configSchema = z.strictObject({
   leechThreshold: z._default(wholeNumber(1), 8),
   /** What a leech gets: `tag` (flagged, listed by kb cards --state leech) or `suspend` as well. */
   leechAction: z._default(z.enum(['tag', 'suspend']), 'tag'),
+  /** FSRS weights fitted by `kb optimize` or set by hand (absent: FSRS-6 defaults); see fsrsParametersSchema. */
+  fsrsParameters: z.optional(fsrsParametersSchema),
   /** Folders holding notes, relative to the knowledge base (`.`: all of it, as an Obsidian vault). */
-  /** FSRS weights fitted to this knowledge base's review log by `kb optimize` (absent: FSRS-6 defaults). */
-  fsrsParameters: z.optional(
-    z.strictObject({
-      // Each in its range: out of it, ts-fsrs scheduled with it clamped while kb optimize's
-      // "in use" row (fsrs-rs) scored it as written, and nothing said so.
-      weights: z.array(z.number()).check(
-        z.minLength(21),
-        z.maxLength(21),
-        z.superRefine((weights, ctx) => {
-          weights.forEach((weight, index) => {
-            const range = FSRS_WEIGHT_RANGES[index];
-            if (range && !weightInRange(index, weight)) {
-              ctx.issues.push({ code: 'custom', input: weight, path: [index], message: `${weight} is outside the range FSRS keeps w[${index}] in (${range[0]} to ${range[1]}); kb optimize fits weights within it` });
-            }
-          });
-        }),
-      ),
-      fittedAt: z.string(),
-      reviews: wholeNumber(0),
-      logLoss: z.number(),
-      rmseBins: z.number(),
-      previousLogLoss: z.number(),
-      previousRmseBins: z.number(),
-    }),
-  ),
   notesFolders: z._default(z.array(z.string().check(z.regex(/^(?![/\\]|[A-Za-z]:)(?!(.*[/\\])?\.\.([/\\]|$)).+$/, 'a folder inside the knowledge base, such as "notes" or "."'))).check(z.minLength(1)), ['notes']),
   /** The frontmatter key that holds a note's card id (`kb_id` in a vault whose notes use `id:` for ids of their own). */
   idKey: z._default(z.string().check(

@@ -1,7 +1,7 @@
 // The scheduling settings kb reads from a knowledge base's config file (src/kb/config.ts
 // owns the file and its defaults). Declared here structurally so the scheduler and its
 // tests depend only on the fields they use.
-import { CLAMP_PARAMETERS, generatorParameters, W17_W18_Ceiling, type FSRSParameters, type StepUnit } from 'ts-fsrs';
+import { CLAMP_PARAMETERS, FSRS5_DEFAULT_DECAY, generatorParameters, W17_W18_Ceiling, type FSRSParameters, type StepUnit } from 'ts-fsrs';
 import type { NewCardOrder } from './new-card-order.ts';
 import type { LeechSettings } from './leech.ts';
 
@@ -56,6 +56,31 @@ export function weightInRange(index: number, weight: number): boolean {
   if (!range) return false;
   const slack = (bound: number) => Math.abs(bound) * 1e-6;
   return weight >= range[0] - slack(range[0]) && weight <= range[1] + slack(range[1]);
+}
+
+/** The FSRS versions whose weights kb reads, by how many there are: FSRS-6's own, and the two before it. */
+export const FSRS_VERSIONS = { 21: 'FSRS-6', 19: 'FSRS-5', 17: 'FSRS-4.5' } as const;
+export type OlderFsrsVersion = 'FSRS-5' | 'FSRS-4.5';
+
+/**
+ * FSRS-4.5's 17 or FSRS-5's 19 weights (as older Anki versions and FSRS tools export them) as
+ * the FSRS-6 weights that schedule the same, by ts-fsrs's migrateParameters: FSRS-5 gains w19 = 0
+ * (no short-term exponent) and FSRS-5's fixed decay w20 = 0.5; FSRS-4.5's w4-w6 are rewritten
+ * for FSRS-5's difficulty formula first. Done here rather than by ts-fsrs, which also clamps the
+ * weights (kb refuses one out of range instead, naming it) and logs on the console (on stdout,
+ * into --json). 21 weights are FSRS-6's own and come back as they are.
+ */
+export function migratedWeights(weights: readonly number[]): { weights: number[]; from: OlderFsrsVersion | null } {
+  const w = [...weights];
+  if (w.length === 19) return { weights: [...w, 0, FSRS5_DEFAULT_DECAY], from: 'FSRS-5' };
+  if (w.length === 17) {
+    const [w4, w5, w6] = [w[4], w[5], w[6]];
+    w[4] = +(w5 * 2 + w4).toFixed(8);
+    w[5] = +(Math.log(w5 * 3 + 1) / 3).toFixed(8);
+    w[6] = +(w6 + 0.5).toFixed(8);
+    return { weights: [...w, 0, 0, 0, FSRS5_DEFAULT_DECAY], from: 'FSRS-4.5' };
+  }
+  return { weights: w, from: null };
 }
 
 /** A step of the learning ladder as ts-fsrs writes it: a number and m, h or d (kb.json checks it with this too). */

@@ -61,6 +61,15 @@ export function localMinuteLabel(at: Date | number, withYear = true): string {
   return withYear ? `${d.getFullYear()}-${day}` : day;
 }
 
+/**
+ * The learner's own calendar date of a moment, 'YYYY-MM-DD' (a date kb stored in UTC, such as
+ * kb.json's fittedAt, said as the learner's clock had it: its UTC date is a day off near midnight
+ * in a zone far from UTC).
+ */
+export function localDateLabel(at: Date | number): string {
+  return localMinuteLabel(at).slice(0, 10);
+}
+
 // One Date for shiftMs's offsets: a replay asks for two a rating.
 const offsetProbe = new Date(0);
 

@@ -10,7 +10,7 @@ import { makeFolders } from '../model/make-folders.ts';
 
 export type KbDatabase = Database.Database;
 
-const migrationFiles = ['./schema.sql', './queue-indexes.sql', './card-actions.sql', './new-card-order.sql', './review-events.sql', './file-warnings.sql', './review-log-keys.sql'];
+const migrationFiles = ['./schema.sql', './queue-indexes.sql', './card-actions.sql', './new-card-order.sql', './review-events.sql', './file-warnings.sql', './review-log-keys.sql', './review-events-state.sql'];
 const migrations: Array<() => string> = migrationFiles.map((file) => () => readFileSync(new URL(file, import.meta.url), 'utf8'));
 
 /** The schema version this kb writes; `PRAGMA user_version` of an up-to-date database. */

@@ -19,6 +19,8 @@ export interface EventRow {
   reset_counts: 0 | 1;
   seed: string | null;
   day: string;
+  /** An imported rating's state before the review, as its file said (0-3); null for kb's own (migration 8). */
+  source_state: number | null;
 }
 
 /** Where an event falls in replay order: time, device, the device's own order, id. */
@@ -68,11 +70,13 @@ export interface ReplayedEntry {
   afterJson?: string;
 }
 
-export const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day)';
+export const INSERT_EVENTS = 'INSERT OR IGNORE INTO review_events (id, device, n, card_id, at, kind, rating, duration_ms, target, reset_counts, seed, day, source_state)';
+/** INSERT_EVENTS' columns. */
+export const EVENT_COLUMNS = 13;
 
 /** An event's values in INSERT_EVENTS' column order, pushed onto `values` (a bulk load reuses one array). */
 function pushEventValues(values: unknown[], row: EventRow): unknown[] {
-  values.push(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day);
+  values.push(row.id, row.device, row.n, row.card_id, row.at, row.kind, row.rating, row.duration_ms, row.target, row.reset_counts, row.seed, row.day, row.source_state);
   return values;
 }
 
@@ -86,11 +90,11 @@ export const SET_OFFSET = 'INSERT INTO review_log_files (name, offset) VALUES (?
 
 export function reviewEventQueries(db: KbDatabase) {
   // Positional parameters: binding by name costs more, and a from-scratch replay inserts every event.
-  const insert = db.prepare(`${INSERT_EVENTS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(`${INSERT_EVENTS} VALUES (${Array(EVENT_COLUMNS).fill('?').join(', ')})`);
   // Reading a log stores its events 64 to a statement; RETURNING names the rows stored (a row
   // whose id is already there is ignored, and not returned).
-  const insertEvents = batchInsert<{ id: string }>(db, INSERT_EVENTS, 12, 64, 'RETURNING id');
-  const loadEvents = batchInsert(db, INSERT_EVENTS, 12, 64);
+  const insertEvents = batchInsert<{ id: string }>(db, INSERT_EVENTS, EVENT_COLUMNS, 64, 'RETURNING id');
+  const loadEvents = batchInsert(db, INSERT_EVENTS, EVENT_COLUMNS, 64);
   const anyEvent = db.prepare<[], { one: number }>('SELECT 1 AS one FROM review_events LIMIT 1');
   const anyHistory = db.prepare<[], { one: number }>(
     'SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM review_log) OR EXISTS (SELECT 1 FROM card_actions)',

@@ -7,7 +7,7 @@
 // update it. Reading today's queue is review-queries.ts; the cache of every device's log file,
 // read and replayed in bulk, review-events.ts.
 import type { KbDatabase } from './db.ts';
-import { eventValues, INSERT_EVENTS, SET_OFFSET, type EventRow } from './review-events.ts';
+import { EVENT_COLUMNS, eventValues, INSERT_EVENTS, SET_OFFSET, type EventRow } from './review-events.ts';
 import { stateFromColumns, type FsrsColumns, type FsrsState } from '../model/fsrs-state.ts';
 
 export const FSRS_COLUMNS =
@@ -127,7 +127,7 @@ export type RatingQueries = ReturnType<typeof ratingQueries>;
  * review-events.ts stores the events read from the files with.
  */
 export function deviceEventWrites(db: KbDatabase) {
-  const insert = db.prepare(`${INSERT_EVENTS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insert = db.prepare(`${INSERT_EVENTS} VALUES (${Array(EVENT_COLUMNS).fill('?').join(', ')})`);
   const setOffset = db.prepare<[string, number]>(SET_OFFSET);
   return {
     /** Stores an event; false when one with its id is already there. */

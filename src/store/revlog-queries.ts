@@ -11,9 +11,12 @@ export interface RatingExportRow {
 }
 
 export function revlogQueries(db: KbDatabase) {
+  // An imported rating's state is the one its file gave (review_events.source_state): a history
+  // imported from review on was replayed from a new card where kb knew nothing of it, and
+  // exported as new it would be fitted as a new card's first rating by the tools reading it.
   const ratings = db.prepare<[], RatingExportRow>(
-    `SELECT card_id, reviewed_at, rating, json_extract(state_before, '$.state') AS state, duration_ms
-     FROM review_log ORDER BY reviewed_at, card_id, rowid`,
+    `SELECT r.card_id, r.reviewed_at, r.rating, coalesce(e.source_state, json_extract(r.state_before, '$.state')) AS state, r.duration_ms
+     FROM review_log r LEFT JOIN review_events e ON e.id = r.uuid ORDER BY r.reviewed_at, r.card_id, r.rowid`,
   );
   const sameRatings = db.prepare<[string, number, number, number], { n: number }>(
     "SELECT count(*) AS n FROM review_events WHERE card_id = ? AND at >= ? AND at < ? AND kind = 'rate' AND rating = ?",

@@ -1,12 +1,14 @@
 // kb optimize end to end: a review log (as another device would have written it) drawn from a
 // learner unlike FSRS's defaults; the fitted weights are scored, kept in kb.json, replayed
 // under, and shown by kb stats. Too little history is a clear refusal.
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { default_w } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
-import { runKb, writeKb } from '../helpers/kb-cli.ts';
+import { kbBin, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
+import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 function deckKb(cards: number): { root: string; ids: string[] } {
   const deck = Array.from({ length: cards }, (_, index) => `## Question ${index}?\n\nAnswer ${index}.\n`).join('\n');
@@ -79,6 +81,94 @@ describe('kb optimize', () => {
     // The line wraps to the terminal (80 columns piped), under its label.
     expect(stats.stdout.replace(/\s+/g, ' ')).toMatch(/FSRS parameters: fitted \d{4}-\d{2}-\d{2} on 1280 reviews \(log loss 0\.\d{4}, RMSE\(bins\) 0\.\d{4}\)/);
   }, 120_000);
+
+  it("takes FSRS-5's 19 weights pasted by hand with no fit's fields, reads them as FSRS-6's and says so (found by a probe: refused, \">=21 items\")", () => {
+    const { root, ids } = deckKb(160);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    // As older Anki versions export them (FSRS-5's defaults here): the weights alone.
+    const fsrs5 = [0.40255, 1.18385, 3.173, 15.69105, 7.1949, 0.5345, 1.4604, 0.0046, 1.54575, 0.1192, 1.01925, 1.9395, 0.11, 0.29605, 2.2698, 0.2315, 2.9898, 0.51655, 0.6621];
+    writeFileSync(join(root, 'kb.json'), `${JSON.stringify({ newPerDay: 20, fsrsParameters: { weights: fsrs5 } }, null, 2)}\n`);
+    const stats = runKb(['--kb', root, 'stats']);
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout.replace(/\s+/g, ' ')).toContain("FSRS parameters: set in kb.json (not fitted by kb optimize); FSRS-5's 19 weights, read as FSRS-6's 21 (w[19] 0, w[20] 0.5) ");
+    // Not fitted by kb optimize: judged on all the reviews, as the defaults are, and named as what they are.
+    const run = runKb(['--kb', root, 'optimize', '--dry-run'], { env: { COLUMNS: '200' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('scored on your later reviews (time-series split):');
+    expect(run.stdout).toMatch(/in use \(set in kb\.json\)\s+0\.\d{4}\s+0\.\d{4}\n/);
+    expect(run.stdout).toContain("in use: FSRS-5's 19 weights, read as FSRS-6's 21 (w[19] 0, w[20] 0.5); a fit gives FSRS-6's own");
+    const json = JSON.parse(runKb(['--kb', root, 'optimize', '--dry-run', '--json']).stdout) as { migratedFrom: string; written: boolean };
+    expect(json).toMatchObject({ migratedFrom: 'FSRS-5', written: false });
+  }, 120_000);
+
+  it("names the day of a fit on the learner's calendar, not UTC's (found by a probe: a day off near midnight far from UTC)", () => {
+    const { root, ids } = deckKb(40);
+    writeLog(root, syntheticReviews(ids, 3, Date.UTC(2026, 0, 5, 9)));
+    // 11:30 UTC on 1 January is 01:30 on 2 January at UTC+14 (Kiribati's Line Islands).
+    const fittedAt = '2030-01-01T11:30:00.000Z';
+    writeFileSync(join(root, 'kb.json'), `${JSON.stringify({ fsrsParameters: { weights: [...default_w], fittedAt, reviews: 100, logLoss: 0.3, rmseBins: 0.05, previousLogLoss: 0.35, previousRmseBins: 0.07 } }, null, 2)}\n`);
+    const env = { TZ: 'Etc/GMT-14' };
+    expect(runKb(['--kb', root, 'stats'], { env }).stdout.replace(/\s+/g, ' ')).toContain('FSRS parameters: fitted 2030-01-02 on 100 reviews (log loss 0.3000, RMSE(bins) 0.0500)');
+    expect(runKb(['--kb', root, 'optimize'], { env }).stdout.replace(/\s+/g, ' ')).toMatch(/^no review since the weights in use were fitted \(2030-01-02\)/);
+  });
+
+  it('Ctrl-C while fitting takes the progress bar away, says nothing was written and exits 130 (found by a probe: "fitting FSRS [###…] 62%^C" and the next output on that line)', async () => {
+    // Enough history that the fit takes seconds, while the bar shows.
+    const { root, ids } = deckKb(1000);
+    writeLog(root, syntheticReviews(ids, 8, Date.UTC(2026, 0, 5, 9)));
+    const before = readFileSync(join(root, 'kb.json'), 'utf8');
+    // From a shell with job control, as a user runs it: Ctrl-C reaches kb alone, and the shell says how it ended.
+    const tmux = new TmuxKb();
+    try {
+      tmux.startShell({ columns: 100, rows: 20 });
+      await tmux.waitFor(/^bash-\S*[$#]/m);
+      tmux.type(`${kbBin} --kb ${root} optimize; echo "exit=$?"`);
+      tmux.send('Enter');
+      await tmux.waitFor(/fitting FSRS \[/);
+      tmux.send('C-c');
+      // The shell's next prompt: after kb and the echo (or without the echo, where the shell
+      // took kb's end by the signal for the whole line's).
+      const screen = await tmux.waitFor((shown) => (shown.match(/^bash-\S*[$#]/gm) ?? []).length >= 2);
+      const lines = screen.split('\n').map((line) => line.trimEnd());
+      const said = lines.findIndex((line) => line.startsWith('kb: optimize interrupted'));
+      // The bar is gone (the terminal's ^C echo with it), and what follows starts lines of its own.
+      expect(lines.filter((line) => line.includes('fitting FSRS'))).toEqual([]);
+      expect(lines.slice(said, said + 2)).toEqual(['kb: optimize interrupted (Ctrl-C) while fitting: nothing written, kb.json unchanged', 'exit=130']);
+    } finally {
+      tmux.stop();
+    }
+    expect(readFileSync(join(root, 'kb.json'), 'utf8')).toBe(before);
+  }, TMUX_TEST_TIMEOUT_MS);
+
+  it("leaves out of the fit a card whose imported history starts mid-life, and counts it (found by a probe: its first review, in review, was fitted as a new card's first rating)", () => {
+    const { root, ids } = deckKb(3);
+    const day = 86_400_000;
+    const at = Date.UTC(2025, 5, 2, 17, 30);
+    // ids[0]: imported from review on (its earlier reviews not in the file); ids[1]: from its first
+    // review, new; ids[2]: a file without review_state, which says nothing of where it starts.
+    const rows = [
+      ...[0, 10, 30].map((days, k) => `${ids[0]},${at + days * day},3,2,${k}`),
+      ...[0, 3, 9].map((days, k) => `${ids[1]},${at + days * day},3,${k === 0 ? 0 : 2},${k}`),
+    ];
+    const csv = join(tempDir('kb-revlog-'), 'anki.csv');
+    writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\n${rows.join('\n')}\n`);
+    const plain = join(tempDir('kb-revlog-'), 'plain.csv');
+    writeFileSync(plain, `card_id,review_time,review_rating\n${[0, 4, 12].map((days) => `${ids[2]},${at + days * day},3`).join('\n')}\n`);
+    for (const file of [csv, plain]) expect(runKb(['--kb', root, 'import', '--revlog', file]).code).toBe(0);
+    // The state the file gave is in the log, so a clone reading it leaves the card out too.
+    expect(readdirSync(join(root, 'reviews')).flatMap((name) => readFileSync(join(root, 'reviews', name), 'utf8').trim().split('\n')).filter((line) => line.includes(ids[0])).map((line) => (JSON.parse(line) as { state?: number }).state)).toEqual([2, 2, 2]);
+    const json = runKb(['--kb', root, 'optimize', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    // Two reviews on a later day each for ids[1] and ids[2]; none of ids[0]'s.
+    expect(JSON.parse(json.stdout)).toEqual({ enoughHistory: false, reviews: 9, items: 4, needed: 64, startedMidLife: 1, written: false });
+    expect(runKb(['--kb', root, 'optimize']).stdout.replace(/\s+/g, ' ')).toContain('left out 1 card whose history starts mid-life (first review made in review, not when new), as fsrs-rs and Anki do');
+    // kb export gives the state the file gave, not the new card kb replayed it from.
+    const out = join(tempDir('kb-revlog-'), 'out.csv');
+    expect(runKb(['--kb', root, 'export', '--revlog', out]).code).toBe(0);
+    const exported = readFileSync(out, 'utf8').trim().split('\n').slice(1).map((line) => line.split(','));
+    expect(exported.filter((fields) => fields[1] === String(at)).map((fields) => fields[3]).sort()).toEqual(['0', '0', '2']);
+  });
 
   it('leaves a kb.json made read-only (chmod a-w) as it is, as kb leaves such a note, and says so', () => {
     const { root, ids } = deckKb(160);

@@ -215,10 +215,10 @@ describe('revlog CSV', () => {
     expect(run.stdout.split('\n')).toEqual([
       'imported 36 of 46 rows; 0 already in the log',
       'refused 1 row: review_rating 0 is not 1-4 (line 45)',
-      'refused 1 row: card_id is neither a whole number nor a kb id (line 46)',
+      // Text that is no kb id (abc) is looked up as an id as it is: it names no card here.
+      'refused 2 rows: no card with that id in this knowledge base (run kb scan?) (line 44, 46)',
       // Rows are placed in time order, but their lines are listed in file order.
       'refused 6 rows: card_id is not a kb card id (give the mapping file with --map) (line 2, 12, 15, 17, 19, ...)',
-      'refused 1 row: no card with that id in this knowledge base (run kb scan?) (line 44)',
       // A review dated after now cannot have happened.
       'refused 1 row: review_time is in the future (line 47)',
       '',
@@ -236,6 +236,25 @@ describe('revlog CSV', () => {
     const folder = tempDir('kb-revlog-dir-');
     expect(runKb(['--kb', fresh, 'import', '--revlog', folder])).toMatchObject({ code: 1, stderr: `kb: ${folder}: a folder, not a revlog CSV; name the CSV file itself\n` });
     expect(runKb(['--kb', fresh, 'import', '--revlog', out, '--map', folder])).toMatchObject({ code: 1, stderr: `kb: ${folder}: a folder, not a card_id,kb_id mapping CSV; name the CSV file itself\n` });
+  });
+
+  it('a card_id naming a card of this knowledge base is imported whatever its shape (found by a probe: the bundled cmkzgimfo90n was refused as "neither a whole number nor a kb id")', () => {
+    // Ids as the bundled cards/your-machine.md has them (a digit, a 0, 1, 8 or 9: not of the form
+    // kb makes), one written by hand in a note, and one that is a whole number.
+    const root = writeKb({
+      'kb.json': '{}\n',
+      'cards/deck.md': '## First?\n<!-- kb:id=cmkzgimfo90n -->\n\nOne.\n\n## Second?\n<!-- kb:id=264z0933m181 -->\n\nTwo.\n',
+      'notes/own.md': '---\nid: my-note\n---\n# Third?\n\n## Answer\n\nThree.\n',
+      'notes/numbered.md': '---\nid: "4242"\n---\n# Fourth?\n\n## Answer\n\nFour.\n',
+    });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    const csv = join(tempDir('kb-revlog-'), 'anki.csv');
+    const at = Date.UTC(2025, 5, 2, 17, 30);
+    writeFileSync(csv, `card_id,review_time,review_rating,review_state,review_duration\ncmkzgimfo90n,${at},3,0,5000\n264z0933m181,${at},3,0,5000\nmy-note,${at},4,0,5000\n4242,${at},3,0,5000\nno-such-card,${at},3,0,5000\n`);
+    const run = runKb(['--kb', root, 'import', '--revlog', csv], WIDE);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')).toEqual(['imported 4 of 5 rows; 0 already in the log', 'refused 1 row: no card with that id in this knowledge base (run kb scan?) (line 6)', '']);
+    expect(reviewedCards(root).map((card) => card.id).sort()).toEqual(['264z0933m181', '4242', 'cmkzgimfo90n', 'my-note']);
   });
 
   it('kb undo after an import takes back the latest rating made here, and its note says so (found as a user: refused, "changed after its last rating")', () => {

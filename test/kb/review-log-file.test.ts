@@ -16,6 +16,9 @@ describe('review log events', () => {
   it('round-trip through one line', () => {
     expect(formatEvent(RATE).endsWith('\n')).toBe(true);
     expect(parseEvent(formatEvent(RATE).trim())).toEqual(RATE);
+    // An imported rating keeps the state its file gave (0-3).
+    expect(parseEvent(formatEvent({ ...RATE, state: 2 }).trim())).toEqual({ ...RATE, state: 2 });
+    expect(parseEvent(JSON.stringify({ ...RATE, state: 4 }))).toMatchObject({ error: expect.stringMatching(/^state: /) });
   });
 
   it('say what is wrong with a line that is not an event', () => {
@@ -27,7 +30,7 @@ describe('review log events', () => {
 
   it('read the same by the hand-written check of ordinary lines as by the schema alone, key order included', () => {
     const values = [0, -0, 1, 2, 4, 5, -1, 1.5, 2 ** 53, 2 ** 53 - 1, '', 'x', 'rate', null, true, false, [], {}];
-    const keys = ['id', 'device', 'n', 'card', 'at', 'kind', 'day', 'rating', 'duration', 'target', 'reset', 'from', 'other'];
+    const keys = ['id', 'device', 'n', 'card', 'at', 'kind', 'day', 'rating', 'duration', 'target', 'reset', 'state', 'from', 'other'];
     const kinds = ['rate', 'undo', 'suspend', 'unsuspend', 'bury', 'unbury', 'forget', 'delete'];
     fc.assert(
       fc.property(fc.constantFrom(...kinds), fc.dictionary(fc.constantFrom(...keys), fc.constantFrom(...values)), fc.boolean(), (kind, changes, shuffled) => {

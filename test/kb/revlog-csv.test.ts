@@ -41,7 +41,7 @@ describe('revlog CSV', () => {
 
   it('round-trips, and fsrs-rs reads what kb writes', () => {
     const text = formatRevlog(rows);
-    expect(parseRevlog(text).rows.map(({ line: _line, ...row }) => row)).toEqual(rows);
+    expect(parseRevlog(text).rows.map(({ line: _line, cardId: _id, ...row }) => row)).toEqual(rows);
     const items = convertCsvToFsrsItems(new TextEncoder().encode(text), 4, 'UTC', () => 0);
     expect(items.length).toBeGreaterThan(0);
     expect(items.at(-1)?.reviews.map((review) => review.rating)).toEqual([3, 3, 1]);
@@ -49,13 +49,19 @@ describe('revlog CSV', () => {
 
   it('reads columns by the header and refuses rows that are not reviews', () => {
     const read = parseRevlog('\uFEFFreview_rating,card_id,review_time,extra\n3,42,1767614400000,x\n0,42,1767614400001,x\n');
-    expect(read.rows).toEqual([{ line: 2, cardNumber: 42n, at: 1767614400000, rating: 3, state: 2, durationMs: 0 }]);
+    expect(read.rows).toEqual([{ line: 2, cardId: '42', cardNumber: 42n, at: 1767614400000, rating: 3, state: null, durationMs: 0 }]);
     expect(read.refused).toEqual([{ line: 3, reason: 'review_rating 0 is not 1-4' }]);
   });
 
-  it('reads a kb id written as it is as that id\'s number; refuses any other text', () => {
-    const read = parseRevlog('card_id,review_time,review_rating\ny674hnzxy7c3,1767614400000,3\nmy-note,1767614400000,3\n');
-    expect(read.rows.map((row) => row.cardNumber)).toEqual([numberOfKbId('y674hnzxy7c3')]);
-    expect(read.refused).toEqual([{ line: 3, reason: 'card_id is neither a whole number nor a kb id' }]);
+  it('reads a kb id written as it is as that id\'s number; keeps any other text as written, for the import to look up', () => {
+    // Which card a text names only the knowledge base knows: a card's id may be of any shape
+    // (found by a probe: the bundled cmkzgimfo90n, which kb cards lists, was refused here as
+    // "neither a whole number nor a kb id"). An empty card_id names none.
+    const read = parseRevlog('card_id,review_time,review_rating\ny674hnzxy7c3,1767614400000,3\ncmkzgimfo90n,1767614400000,3\n,1767614400000,3\n');
+    expect(read.rows.map((row) => [row.cardId, row.cardNumber])).toEqual([
+      ['y674hnzxy7c3', numberOfKbId('y674hnzxy7c3')],
+      ['cmkzgimfo90n', null],
+    ]);
+    expect(read.refused).toEqual([{ line: 4, reason: 'card_id is empty' }]);
   });
 });

@@ -5,7 +5,7 @@ import { default_w } from 'ts-fsrs';
 import { describe, expect, it } from 'vitest';
 import type { HistoryRow } from '../../src/store/fit-history.ts';
 import { fitFsrs, MIN_TRAINING_ITEMS, NotEnoughHistoryError } from '../../src/srs/fit/fit-weights.ts';
-import { trainingItems } from '../../src/srs/fit/training-items.ts';
+import { trainingItems, trainingSet } from '../../src/srs/fit/training-items.ts';
 import { syntheticReviews } from '../helpers/synthetic-reviews.ts';
 
 const START = Date.UTC(2026, 0, 5, 9);
@@ -13,7 +13,7 @@ const START = Date.UTC(2026, 0, 5, 9);
 function history(cards: number, perCard: number): HistoryRow[] {
   const ids = Array.from({ length: cards }, (_, index) => `c${String(index).padStart(4, '0')}`);
   return syntheticReviews(ids, perCard, START)
-    .map((review) => ({ card_id: review.card, at: review.at, rating: review.rating }))
+    .map((review, index, all) => ({ card_id: review.card, at: review.at, rating: review.rating, state: index > 0 && all[index - 1].card === review.card ? 2 : 0 }))
     .sort((a, b) => (a.card_id < b.card_id ? -1 : a.card_id > b.card_id ? 1 : a.at - b.at));
 }
 
@@ -21,16 +21,46 @@ describe('training items', () => {
   it('one item per review on a later day, with the card history up to it; a forget starts over', () => {
     const day = 86_400_000;
     const rows: HistoryRow[] = [
-      { card_id: 'a', at: START, rating: 3 },
-      { card_id: 'a', at: START + 600_000, rating: 3 }, // same day: history only
-      { card_id: 'a', at: START + 3 * day, rating: 1 },
-      { card_id: 'a', at: START + 4 * day, rating: null },
-      { card_id: 'a', at: START + 5 * day, rating: 3 },
-      { card_id: 'a', at: START + 7 * day, rating: 4 },
+      { card_id: 'a', at: START, rating: 3, state: 0 },
+      { card_id: 'a', at: START + 600_000, rating: 3, state: 1 }, // same day: history only
+      { card_id: 'a', at: START + 3 * day, rating: 1, state: 2 },
+      { card_id: 'a', at: START + 4 * day, rating: null, state: null },
+      { card_id: 'a', at: START + 5 * day, rating: 3, state: 0 },
+      { card_id: 'a', at: START + 7 * day, rating: 4, state: 1 },
     ];
     expect(trainingItems(rows, '04:00').map((item) => item.reviews)).toEqual([
       [{ rating: 3, deltaT: 0 }, { rating: 3, deltaT: 0 }, { rating: 1, deltaT: 3 }],
       [{ rating: 3, deltaT: 0 }, { rating: 4, deltaT: 2 }],
+    ]);
+  });
+
+  it('leaves out a history that starts mid-life (its first review made in review or relearning), counted a card, until a forget starts it over (found by a probe: fitted as a new card\'s first rating)', () => {
+    const day = 86_400_000;
+    const rows: HistoryRow[] = [
+      // Imported from review on: its earlier reviews are not in the log.
+      { card_id: 'a', at: START, rating: 3, state: 2 },
+      { card_id: 'a', at: START + 10 * day, rating: 3, state: 2 },
+      { card_id: 'a', at: START + 30 * day, rating: 1, state: 2 },
+      // Forgotten, then learned again from new: that history trains.
+      { card_id: 'a', at: START + 31 * day, rating: null, state: null },
+      { card_id: 'a', at: START + 32 * day, rating: 3, state: 0 },
+      { card_id: 'a', at: START + 35 * day, rating: 3, state: 2 },
+      // Starts in relearning: left out too.
+      { card_id: 'b', at: START, rating: 1, state: 3 },
+      { card_id: 'b', at: START + 2 * day, rating: 3, state: 2 },
+      // Starts new, as kb's own reviews and a history imported from its first review do.
+      { card_id: 'c', at: START, rating: 3, state: 0 },
+      { card_id: 'c', at: START + 3 * day, rating: 3, state: 2 },
+      // Starts in learning (its first step's review not in the file): fsrs-rs keeps it, as here.
+      { card_id: 'd', at: START, rating: 3, state: 1 },
+      { card_id: 'd', at: START + 3 * day, rating: 3, state: 2 },
+    ];
+    const set = trainingSet(rows, '04:00');
+    expect(set.startedMidLife).toBe(2);
+    expect(set.items.map((item) => [item.card, item.reviews])).toEqual([
+      ['c', [{ rating: 3, deltaT: 0 }, { rating: 3, deltaT: 3 }]],
+      ['d', [{ rating: 3, deltaT: 0 }, { rating: 3, deltaT: 3 }]],
+      ['a', [{ rating: 3, deltaT: 0 }, { rating: 3, deltaT: 3 }]],
     ]);
   });
 });

@@ -15,7 +15,7 @@ const T = Date.UTC(2026, 0, 5, 12, 0, 0, 123);
 const SECOND = T - (T % 1000);
 
 function rating(id: string, at: number, value: number, device = 'dev-a', n = 0): EventRow {
-  return { id, device, n, card_id: 'c1', at, kind: 'rate', rating: value, duration_ms: 0, target: null, reset_counts: 0, seed: null, day: '2026-01-05' };
+  return { id, device, n, card_id: 'c1', at, kind: 'rate', rating: value, duration_ms: 0, target: null, reset_counts: 0, seed: null, day: '2026-01-05', source_state: null };
 }
 
 describe('imported copies of a rating', () => {

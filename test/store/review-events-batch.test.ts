@@ -7,7 +7,7 @@ import { openDatabase } from '../../src/store/db.ts';
 import { reviewEventQueries, type EventRow } from '../../src/store/review-events.ts';
 
 function row(id: string, card: string, at: number, n: number): EventRow {
-  return { id, device: 'd', n, card_id: card, at, kind: 'rate', rating: 1 + (n % 4), duration_ms: n, target: null, reset_counts: 0, seed: null, day: '2026-01-05' };
+  return { id, device: 'd', n, card_id: card, at, kind: 'rate', rating: 1 + (n % 4), duration_ms: n, target: null, reset_counts: 0, seed: null, day: '2026-01-05', source_state: null };
 }
 
 const everything = 'SELECT * FROM review_events ORDER BY card_id, at, device, n, id';

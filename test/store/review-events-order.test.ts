@@ -28,6 +28,7 @@ describe('review event order', () => {
             reset_counts: 0,
             seed: null,
             day: '2026-01-05',
+            source_state: null,
           }));
           for (const row of rows) queries.insert(row);
           expect([...rows].sort(compareEventRows).map((row) => row.id)).toEqual(queries.forCard('card').map((row) => row.id));

@@ -1,6 +1,7 @@
 // kb import --revlog: reviews from the FSRS tools' revlog CSV (Anki through its FSRS helper,
 // another kb) become events of this device's log, so they merge and replay like any other.
-// A row's card is found through the mapping file, else as a kb id written as a number; rows
+// A row's card is found through the mapping file, else as a kb id written as a number, else
+// by its card_id as written (an id of any shape naming a card here); rows
 // that cannot be placed are refused with a count and a reason, and nothing is imported twice:
 // an event's id is derived from its card, time and answer (and, for the second of two such rows,
 // its place among them), and a rating or a forget already in the log under another id
@@ -84,13 +85,22 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
       refuse('review_time is in the future', row.line);
       continue;
     }
-    const card = map ? (map.get(row.cardNumber) ?? null) : kbIdOfNumber(row.cardNumber);
+    // A number names its card through the mapping file, else as a kb id's number; failing that,
+    // the card_id as written is looked up as an id, whatever its shape: a card's id need not be
+    // of the form kb makes (a hand-written one, or the bundled cmkzgimfo90n, was refused as
+    // "neither a whole number nor a kb id" though `kb cards` listed it).
+    const byNumber = row.cardNumber === null ? null : map ? (map.get(row.cardNumber) ?? null) : kbIdOfNumber(row.cardNumber);
+    const card = byNumber !== null && queries.cardExists(byNumber) ? byNumber : queries.cardExists(row.cardId) ? row.cardId : null;
     if (card === null) {
-      refuse(map ? 'card_id not in the mapping file' : 'card_id is not a kb card id (give the mapping file with --map)', row.line);
-      continue;
-    }
-    if (!queries.cardExists(card)) {
-      refuse('no card with that id in this knowledge base (run kb scan?)', row.line);
+      const numbered = /^\d+$/.test(row.cardId) && byNumber === null;
+      refuse(
+        numbered
+          ? map
+            ? 'card_id not in the mapping file'
+            : 'card_id is not a kb card id (give the mapping file with --map)'
+          : 'no card with that id in this knowledge base (run kb scan?)',
+        row.line,
+      );
       continue;
     }
     // A review from state New after earlier reviews: the card was reset (Forget) in between.
@@ -108,7 +118,10 @@ export function importRevlog(target: { db: KbDatabase; root: string; writable: b
     places.set(same, nth + 1);
     const id = eventId('rate', card, row.at, row.rating, nth);
     nthOf.set(id, nth);
-    events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(startsNew ? { startsNew } : {}) });
+    // The state the file gives is kept with the rating: a history that starts in review (state 2)
+    // is replayed from what kb knows of the card, which is a new card when kb knew nothing, and
+    // kb optimize reads it to leave such a card out rather than fit its first review as a new card's.
+    events.push({ id, card, at: row.at, kind: 'rate', rating: row.rating, duration: row.durationMs, ...(row.state !== null ? { state: row.state } : {}), ...(startsNew ? { startsNew } : {}) });
   }
   const isDuplicate = (event: NewEvent): boolean =>
     event.kind === 'rate'

@@ -33,6 +33,8 @@ export interface NewEvent {
    * counts those reviews (an export imported into a copy of its notes doubled every card's reps).
    */
   startsNew?: boolean;
+  /** An imported rating: the card's state before it as the file said (revlog review_state), kept in its line. */
+  state?: 0 | 1 | 2 | 3;
 }
 
 /**
@@ -82,6 +84,7 @@ export class DeviceLog {
       ...(event.duration !== undefined ? { duration: event.duration } : {}),
       ...(event.target !== undefined ? { target: event.target } : {}),
       ...(event.reset ? { reset: true } : {}),
+      ...(event.state !== undefined ? { state: event.state } : {}),
       ...(seed ? { from: seed } : {}),
     };
   }

@@ -46,6 +46,11 @@ const eventSchema = z
     target: z.optional(text),
     /** forget: reps and lapses reset too. */
     reset: z.optional(z.boolean()),
+    /**
+     * An imported rating: the card's state before the review as its file said (0 new, 1 learning,
+     * 2 review, 3 relearning). kb optimize leaves out a card whose history starts in review.
+     */
+    state: z.optional(z.int().check(z.minimum(0), z.maximum(3))),
     from: z.optional(seedRow),
   })
   .check(
@@ -95,19 +100,21 @@ const isWhole = (value: unknown): value is number => Number.isSafeInteger(value)
 function plainEvent(value: unknown): ReviewEvent | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const line = value as Record<string, unknown>;
-  const { id, device, n, card, at, kind, day, rating, duration, target, reset } = line;
+  const { id, device, n, card, at, kind, day, rating, duration, target, reset, state } = line;
   if (!isText(id) || !isText(device) || !isWhole(n) || !isText(card) || !isWhole(at) || !KINDS.has(kind) || typeof day !== 'string') return null;
   if (line.from !== undefined) return null;
   if (rating !== undefined && !(Number.isSafeInteger(rating) && (rating as number) >= 1 && (rating as number) <= 4)) return null;
   if (duration !== undefined && !isWhole(duration)) return null;
   if (target !== undefined && !isText(target)) return null;
   if (reset !== undefined && typeof reset !== 'boolean') return null;
+  if (state !== undefined && !(Number.isSafeInteger(state) && (state as number) >= 0 && (state as number) <= 3)) return null;
   if ((kind === 'rate' && rating === undefined) || (kind === 'undo' && target === undefined)) return null;
   const event: ReviewEvent = { id, device, n, card, at, kind: kind as EventKind, day };
   if (rating !== undefined) event.rating = rating as number;
   if (duration !== undefined) event.duration = duration;
   if (target !== undefined) event.target = target;
   if (reset !== undefined) event.reset = reset;
+  if (state !== undefined) event.state = state as number;
   return event;
 }
 
@@ -126,6 +133,7 @@ export function eventRow(event: ReviewEvent): EventRow {
     reset_counts: event.reset ? 1 : 0,
     seed: event.from ? JSON.stringify(event.from) : null,
     day: event.day,
+    source_state: event.state ?? null,
   };
 }
 
@@ -143,6 +151,7 @@ export function eventLine(row: EventRow): ReviewEvent {
     ...(row.kind === 'rate' ? { duration: row.duration_ms } : {}),
     ...(row.target !== null ? { target: row.target } : {}),
     ...(row.reset_counts === 1 ? { reset: true } : {}),
+    ...(row.source_state !== null ? { state: row.source_state } : {}),
     ...(row.seed !== null ? { from: JSON.parse(row.seed) as SeedRow } : {}),
   };
 }

@@ -20,8 +20,22 @@ export function formatRevlog(rows: readonly RevlogRow[]): string {
   return `${REVLOG_COLUMNS.join(',')}\n${lines.map((line) => `${line}\n`).join('')}`;
 }
 
+/**
+ * A row read back. `cardId` is the card_id as written; `cardNumber` its number: the whole number
+ * written, or the number of a kb id written as it is (y674hnzxy7c3), else null. Which card either
+ * names is the import's to find: only the knowledge base knows its ids, and a card's id may be of
+ * any shape (a hand-written id, or one of the bundled cards' such as cmkzgimfo90n).
+ */
+export interface RevlogReadRow extends Omit<RevlogRow, 'cardNumber' | 'state'> {
+  line: number;
+  cardId: string;
+  cardNumber: bigint | null;
+  /** The card's state before the review; null where the file has no review_state. */
+  state: RevlogRow['state'] | null;
+}
+
 export interface RevlogRead {
-  rows: Array<RevlogRow & { line: number }>;
+  rows: RevlogReadRow[];
   /** Rows that are not reviews, with why (line numbers count the header as line 1). */
   refused: Array<{ line: number; reason: string }>;
 }
@@ -51,9 +65,11 @@ export function parseRevlog(text: string): RevlogRead {
   records.slice(1).forEach((record, index) => {
     const line = index + 2;
     const field = (name: string) => (column(name) === -1 ? '' : (record[column(name)] ?? ''));
-    // The format's ids are whole numbers; a kb id written as it is (y674hnzxy7c3) is read as its number.
-    const cardNumber = /^\d+$/.test(field('card_id')) ? BigInt(field('card_id')) : numberOfKbId(field('card_id'));
-    if (cardNumber === null) return read.refused.push({ line, reason: 'card_id is neither a whole number nor a kb id' });
+    // The format's ids are whole numbers; a kb id written as it is (y674hnzxy7c3) is read as its
+    // number too. Any other text is kept as written: it may be a card's id all the same.
+    const cardId = field('card_id');
+    if (cardId === '') return read.refused.push({ line, reason: 'card_id is empty' });
+    const cardNumber = /^\d+$/.test(cardId) ? BigInt(cardId) : numberOfKbId(cardId);
     const at = Number(field('review_time'));
     if (!Number.isSafeInteger(at) || at <= 0) return read.refused.push({ line, reason: 'review_time is not a time in milliseconds' });
     const rating = Number(field('review_rating'));
@@ -65,10 +81,11 @@ export function parseRevlog(text: string): RevlogRead {
     const duration = Number(field('review_duration') || 0);
     read.rows.push({
       line,
+      cardId,
       cardNumber,
       at,
       rating: rating as RevlogRow['rating'],
-      state: (state ?? 2) as RevlogRow['state'],
+      state: state as RevlogRow['state'] | null,
       durationMs: Number.isFinite(duration) && duration > 0 ? Math.round(duration) : 0,
     });
   });

@@ -13,6 +13,7 @@
 // included) and by the weights in use, both out of sample.
 import { default_w } from 'ts-fsrs';
 import type { TrainingItem } from './training-items.ts';
+import { localDateLabel } from '../study-day.ts';
 
 /** Long-term reviews (a review on a later day than the card's previous one) needed to fit. */
 export const MIN_TRAINING_ITEMS = 64;
@@ -75,9 +76,12 @@ export class NotEnoughHistoryError extends Error {
   }
 }
 
-/** The day of a fit as kb optimize and kb stats name it: kb.json's fittedAt's date. */
+/**
+ * The day of a fit as kb optimize and kb stats name it: kb.json's fittedAt's date on the
+ * learner's own calendar (its UTC date was a day off near midnight in a zone far from UTC).
+ */
 function fitDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  return localDateLabel(at);
 }
 
 /**
