@@ -67,7 +67,9 @@ describe('bundled labs on fast configurations', () => {
   });
 
   it('ttft-vs-length (cpu): the fitted growth exponent rises above 1 for long prompts', cpuTest, async () => {
-    const result = await run('ttft-vs-length', ['repeats=3'], ['16', '32', '64', '128', '256', '1023']);
+    // The lab's own points and repeats: with three repeats and one point between 256 and 1023, the
+    // long half's fit read 0.98 in CI twice in a row, a busy moment on 2 cores enough to flatten it.
+    const result = await run('ttft-vs-length', []);
     // Attention makes the upper half grow faster than linearly (about 1.2-1.5 on a quiet machine).
     expect(result.sweepMetrics['fit.exponent_high']).toBeGreaterThan(1.0);
     expect(result.sweepMetrics['fit.exponent_high']).toBeGreaterThan(result.sweepMetrics['fit.exponent_low'] + 0.3);

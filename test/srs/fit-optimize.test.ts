@@ -77,6 +77,8 @@ describe('fitting FSRS', () => {
     expect(outcome.fitted.rmseBins).toBeLessThan(outcome.previous.rmseBins);
     // The first stabilities move from the defaults (0.2, 1.3, 2.3) towards the learner's (2, 5, 12).
     expect(outcome.weights[2]).toBeGreaterThan(default_w[2] * 2);
+    // The bar shows from the start: fsrs-rs reports a fit's progress only as it ends (it first showed at a quarter).
+    expect(progress[0]).toBe(0);
     expect(progress.at(-1)).toBe(5);
   }, 120_000);
 
