@@ -14,6 +14,17 @@ export function resize(app: { stdout: NodeJS.EventEmitter }, columns: number, ro
   app.stdout.emit('resize');
 }
 
+/** The longest run of blank rows in the frame. */
+export function blankRun(frame: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const row of frame.split('\n')) {
+    run = row.trim() === '' ? run + 1 : 0;
+    longest = Math.max(longest, run);
+  }
+  return longest;
+}
+
 /** Writes each key to stdin and gives ink a tick to handle it. */
 export async function press(stdin: { write(data: string): void }, ...keys: string[]): Promise<void> {
   for (const key of keys) {

@@ -16,7 +16,7 @@ import { linesToDraw } from '../../src/ui/markdown/screen-window.ts';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { longNoteAnswer, longNoteBody } from '../helpers/long-note.ts';
 import { FakeController, screenCard } from './fake-controller.ts';
-import { press, resize, shows, until } from './ink-input.ts';
+import { blankRun, press, resize, shows, until } from './ink-input.ts';
 
 // Every text wrapped for the screen goes through wrapRanges: its characters, counted, are the work done.
 const wrapped = vi.hoisted(() => ({ chars: 0 }));
@@ -43,17 +43,6 @@ function longCard(): { front: string; back: string } {
     `Answer paragraph ${i + 1}: decode reads every weight once per step, so the batch shares that read, and a larger batch costs little more per step until compute is the bound. 答案第${i + 1}段：解码阶段受内存带宽限制，批处理让多个序列共享一次读取，直到算力成为瓶颈。`,
   ).join('\n\n');
   return { front, back };
-}
-
-/** The longest run of blank rows in the frame. */
-function blankRun(frame: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const row of frame.split('\n')) {
-    run = row.trim() === '' ? run + 1 : 0;
-    longest = Math.max(longest, run);
-  }
-  return longest;
 }
 
 describe('a long note in kb review', () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QuizScreen } from '../../src/ui/quiz/QuizScreen.tsx';
 import { ReviewScreen } from '../../src/ui/review/ReviewScreen.tsx';
 import { FakeController, screenCard } from './fake-controller.ts';
-import { press, resize, shows, tick, until } from './ink-input.ts';
+import { blankRun, press, resize, shows, tick, until } from './ink-input.ts';
 import { quizCard, SessionDriver } from './quiz-fixture.ts';
 
 afterEach(() => cleanup());
@@ -15,18 +15,6 @@ const PAGE_DOWN = '\x1b[6~';
 const lines = (what: string) => Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the ${what}.`).join('\n\n');
 
 type Rendered = ReturnType<typeof render>;
-
-
-/** The longest run of blank rows in the frame. */
-function blankRun(frame: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const row of frame.split('\n')) {
-    run = row.trim() === '' ? run + 1 : 0;
-    longest = Math.max(longest, run);
-  }
-  return longest;
-}
 
 describe('a larger terminal while scrolled', () => {
   it('kb review: the card fills the screen with its last lines, and k moves one line', async () => {
