@@ -13,6 +13,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { Option, type Command } from 'commander';
 import { numberOption } from '../number-option.ts';
 import type { LabRunResult } from '../../lab/run.ts';
+import type { MachineLoad } from '../../lab/step-cost-check.ts';
 import { labBackends, parseOverrides, settingRows, type SettingOverride } from '../../lab/lab-settings.ts';
 import { ExitCode, UserError } from '../errors.ts';
 import { openKnowledgeBase } from '../context.ts';
@@ -188,7 +189,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     };
     let result: LabRunResult;
     let measured: LabRunResult | null = null;
-    let loadBefore = { average: 0, cores: 1 };
+    let loadBefore: MachineLoad | null = null;
     // A sim device that is no profile of the backend measured makes the comparison one of two
     // machines: said now too, before the runs (minutes of gpt2 on the cpu), so it can be stopped.
     if (compareWith !== null && planned !== null) {
@@ -216,7 +217,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       const profile = findProfile(result.settings.device);
       const deviceNote = await compareNote(result.settings, measured.backend, 'after');
       // Only a profile of this backend says something about this machine's steps.
-      const stepCosts = profile !== null && deviceNote === null ? checkStepCosts(profile, measured, loadBefore) : null;
+      const stepCosts = profile !== null && deviceNote === null && loadBefore !== null ? checkStepCosts(profile, measured, loadBefore) : null;
       if (options.json) process.stdout.write(`${JSON.stringify({ predicted: labRunJson(result), measured: labRunJson(measured), comparison: rows, stepCosts }, null, 2)}\n`);
       else process.stdout.write(await fittedToTerminal(predictionText(result, measured, rows, deviceNote, stepCosts ? stepCostText(stepCosts) : [])));
       if (measured.status === 'partial') process.exitCode = ExitCode.interrupted;
