@@ -22,13 +22,13 @@
 // On a shared machine, step times swing with the neighbours' load: the load average is
 // printed before and after, and figures taken under load are only indicative.
 import { rmSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { bundledRoot } from '../src/kb/location.ts';
 import { calibrate } from '../src/lab/calibrate/calibrate.ts';
 import { saveProfile } from '../src/lab/devices/profile-store.ts';
 import { findProfile } from '../src/lab/devices/resolve-device.ts';
-import { checkStepCosts, stepCostText } from '../src/lab/step-cost-check.ts';
+import { checkStepCosts, machineLoadNow, stepCostText } from '../src/lab/step-cost-check.ts';
 import { COST_TERMS } from '../src/engine/index.ts';
 import type { LabRunResult } from '../src/lab/run.ts';
 import { listLabs, loadLab } from '../src/lab/lab-files.ts';
@@ -66,7 +66,7 @@ for (const name of names) {
   const lab = loadLab([bundledRoot()], name);
   const sims = [];
   for (const prefix of prefixes) sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${prefix}-${lab.settings.model}` }] }));
-  const loadBefore = { average: loadavg()[0], cores: availableParallelism() };
+  const loadBefore = machineLoadNow();
   const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }], traceSteps: true });
   const profile = findProfile(`${args.prefix}-${lab.settings.model}`);
   const check = profile ? checkStepCosts(profile, measured, loadBefore) : null;

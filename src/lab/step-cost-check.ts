@@ -3,6 +3,7 @@
 // prediction can miss because the terms no longer describe the machine (it runs slower than
 // when it was calibrated: other programs on its cores) or because a term is missing (one kind
 // or size of step off and not the others); this tells a learner which, from the same run.
+import { availableParallelism, loadavg } from 'node:os';
 import { type CostTerms, percentile, predictStepMs, type StepKind, stepKind, type StepShape } from '../engine/index.ts';
 import { BUSY_LOAD_PER_CORE, type DeviceProfile } from './devices/device-profile.ts';
 import type { LabRunResult } from './run.ts';
@@ -33,6 +34,11 @@ export interface MachineLoad {
   cores: number;
 }
 
+/** The machine's load now: take it before kb's own threads start, so it counts only the others. */
+export function machineLoadNow(): MachineLoad {
+  return { average: loadavg()[0], cores: availableParallelism() };
+}
+
 interface Sample {
   shape: StepShape;
   ms: number;
@@ -48,7 +54,7 @@ const APART = 0.25;
 const DECODE_SIZES: readonly [number, number][] = [[1, 1], [2, 4], [5, 16], [17, 64], [65, 256], [257, Infinity]];
 
 /** The traced steps of every measured repeat of every point (empty when the run was not traced). */
-export function tracedSteps(result: LabRunResult): Sample[] {
+function tracedSteps(result: LabRunResult): Sample[] {
   const samples: Sample[] = [];
   for (const point of result.points) {
     const runs = (point.report as { runs?: Array<{ steps?: Sample[] }> } | null)?.runs ?? [];

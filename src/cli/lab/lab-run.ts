@@ -9,11 +9,11 @@
 //
 // Only the settings registry (for --help) is imported up front; lab files, the store and
 // the engine load inside the actions, so other commands start fast.
-import { availableParallelism, loadavg } from 'node:os';
 import { Option, type Command } from 'commander';
 import { numberOption } from '../number-option.ts';
 import type { LabRunResult } from '../../lab/run.ts';
 import type { MachineLoad } from '../../lab/step-cost-check.ts';
+import { noColorWanted } from '../../ui/text/no-color.ts';
 import { labBackends, parseOverrides, settingRows, type SettingOverride } from '../../lab/lab-settings.ts';
 import { ExitCode, UserError } from '../errors.ts';
 import { openKnowledgeBase } from '../context.ts';
@@ -201,7 +201,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       // The measured run takes every --set but the sim's device (it would be stored, meaning nothing).
       // Its steps are traced: the sim's step costs are checked against them, with what else ran on the machine.
       if (compareWith !== null && result.status === 'ok') {
-        loadBefore = { average: loadavg()[0], cores: availableParallelism() };
+        loadBefore = (await import('../../lab/step-cost-check.ts')).machineLoadNow();
         measured = await execute([...overrides.filter((o) => o.key !== 'device'), { key: 'backend', value: compareWith }], true);
       }
     } finally {
@@ -224,7 +224,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
       return;
     }
     if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
-    else process.stdout.write(await fittedToTerminal(labRunText(result, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR })));
+    else process.stdout.write(await fittedToTerminal(labRunText(result, { color: Boolean(process.stdout.isTTY) && !noColorWanted() })));
     if (result.status === 'partial') process.exitCode = ExitCode.interrupted;
   } finally {
     kb.db.close();

@@ -1,8 +1,8 @@
 // `kb lab calibrate`: the profiling sweep on a real backend, the fit, and the device profile
 // it makes (fitted terms, the KV capacity of the engine that was measured, the fit's errors).
-import { availableParallelism, loadavg } from 'node:os';
 import { weightCount, NAMED_CONFIGS } from '../../engine/index.ts';
 import { type DeviceProfile, PROFILE_FORMAT } from '../devices/device-profile.ts';
+import { machineLoadNow } from '../step-cost-check.ts';
 import { type CostFit, fitCostTerms } from './fit.ts';
 import { runSweep, type SweepProgress, type SweepResult, sweepPlan } from './sweep.ts';
 
@@ -30,7 +30,7 @@ const FP32 = 4;
 export async function calibrate(options: CalibrateOptions): Promise<Calibration> {
   const plan = sweepPlan(options.model, options.quick);
   // Taken before the sweep's own threads count in it: what else was running.
-  const load = { average: loadavg()[0], cores: availableParallelism() };
+  const load = machineLoadNow();
   const sweep = await runSweep(plan, { backend: options.backend, signal: options.signal, onProgress: options.onProgress });
   const fit = fitCostTerms(sweep.samples);
   const config = NAMED_CONFIGS[options.model];
