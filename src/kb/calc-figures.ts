@@ -13,6 +13,7 @@ import { LabNotFoundError, loadLab } from '../lab/lab-files.ts';
 import { LabFileError } from '../lab/lab-file.ts';
 import { formatMeasured, isSweepShapeMetric } from '../lab/metrics.ts';
 import { labelList } from '../lab/checks.ts';
+import type { StoredCheck as RunCheck } from '../lab/run.ts';
 import { labRoots } from './location.ts';
 import { formatNumber } from './calc.ts';
 import type { CalcSpec, LabFigure } from '../model/knowledge-base.ts';
@@ -22,16 +23,8 @@ interface StoredPoint {
   metrics?: Record<string, number>;
 }
 
-/** A stored expectation's outcome (lab/run.ts's StoredCheck, as much as a card says of it). */
-interface StoredCheck {
-  metric: string;
-  op: string;
-  value: number;
-  say: string;
-  measured: number | null;
-  at?: string | null;
-  pass: boolean | null;
-}
+/** A stored expectation's outcome, as much as a card says of it (`at` is absent in runs stored before it). */
+type StoredCheck = Pick<RunCheck, 'metric' | 'op' | 'value' | 'say' | 'measured' | 'pass'> & { at?: string | null };
 
 interface StoredResult {
   verdict?: string;
