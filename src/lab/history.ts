@@ -4,7 +4,7 @@ import stringWidth from 'string-width';
 import type { LabRunRow } from '../store/lab-runs.ts';
 import { formatMetric, isLabMetric, isSweepMetric, isSweepShapeMetric } from './metrics.ts';
 import { labelList } from './checks.ts';
-import { formatSettingValue, getSetting, reportedSettings, serverOwnedKey, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
+import { formatSettingValue, getSetting, reportedSettings, serverOwnedKey, simulatedRun, settingSpecs, type LabSettings, type SettingValue } from './lab-settings.ts';
 import type { StoredCheck } from './run.ts';
 import { localMinuteLabel } from '../srs/study-day.ts';
 import { meaningLines, sweepFigures, sweepSentences, sweptPointsText, sweepWordRows, type SweptRun } from './sweep-summary.ts';
@@ -160,7 +160,7 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
   const after = b.settings as LabSettings | undefined;
   if (!before || !after) return [];
   // The device is the sim's: two runs that neither simulated differ in nothing it decides.
-  const simulated = (settings: LabSettings, endpoint: StoredSettings['endpoint']) => !endpoint && settings.backend === 'sim';
+  const simulated = (settings: LabSettings, endpoint: StoredSettings['endpoint']) => simulatedRun(settings, Boolean(endpoint));
   const text = (settings: LabSettings, key: string, endpoint: StoredSettings['endpoint']) => {
     // A run against a server stores the lab file's engine, model and backend, which never ran
     // there: compared with a local run, it read "backend: sim -> cpu", "device: seed-003-gpu -> A100-40GB".

@@ -168,6 +168,11 @@ export function serverOwnedKey(key: string): boolean {
   return key.startsWith('engine.') || key === 'backend' || key === 'device' || key === 'profile' || key === 'model';
 }
 
+/** Whether a run's `device` setting meant anything: only where the sim ran it, not a real backend or a server. */
+export function simulatedRun(settings: { backend?: unknown }, endpoint: boolean): boolean {
+  return !endpoint && settings.backend === 'sim';
+}
+
 /**
  * Settings as a run's --json gives them: `device` (the GPU the sim models) only where the sim
  * ran. On cpu or webgpu, or against a server, it is the default that nothing read, and
@@ -177,7 +182,7 @@ export function serverOwnedKey(key: string): boolean {
 export function reportedSettings(settings: unknown, endpoint: boolean): unknown {
   if (settings === null || typeof settings !== 'object') return settings;
   const { device, ...rest } = settings as { backend?: unknown; device?: unknown };
-  return !endpoint && rest.backend === 'sim' ? settings : rest;
+  return simulatedRun(rest, endpoint) ? settings : rest;
 }
 
 /** "integer 1..4096", "continuous | static": what a key accepts, for error messages and help. */
