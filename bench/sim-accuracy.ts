@@ -4,7 +4,7 @@
 // for all the labs at once). The labs' workloads and settings are not the calibration sweep's.
 //
 //   . scripts/node-env.sh
-//   node bench/sim-accuracy.ts [--prefix cpu] [--versus PREFIX] [--calibrate] [--labs a,b]
+//   node bench/sim-accuracy.ts [--prefix cpu] [--versus PREFIX] [--calibrate] [--rescale] [--floor] [--labs a,b]
 //
 // --versus predicts each lab on a second set of profiles too (<PREFIX>-<M>), against the same
 // measured run: two versions of the model compared side by side, free of the machine's drift
@@ -15,6 +15,11 @@
 // at calibration. --rescale then predicts each lab once more on the profile with every term
 // times that ratio (one figure taken from the measurement): what is left is the model's own
 // error, the machine's drift taken out. The goal is the first count, not this one.
+//
+// --floor measures each lab a second time, right after the first, and scores that second run as
+// if it were a prediction of the first: how many figures two measurements of the same lab, a
+// minute apart, agree on within 15%. No model can do better than the machine repeats itself,
+// so this is the ceiling the sim's count is to be read against.
 //
 // Profiles are per model: a lab on model M runs on the profile <prefix>-<M> (what
 // `kb lab calibrate --model M` saves by default). --calibrate runs the full sweep for every
@@ -43,6 +48,7 @@ const { values: args } = parseArgs({
     labs: { type: 'string' },
     versus: { type: 'string' },
     rescale: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
   },
 });
 
@@ -58,14 +64,15 @@ if (args.calibrate) {
 }
 const db = openDatabase(':memory:');
 const prefixes = args.versus ? [args.prefix, args.versus] : [args.prefix];
-const columns = args.rescale ? [...prefixes, 'rescaled'] : prefixes;
+const columns = [...prefixes, ...(args.rescale ? ['rescaled'] : []), ...(args.floor ? ['measured again'] : [])];
 const errors = columns.map((): number[] => []);
 const summary = columns.map((): string[] => []);
 const ratios: string[] = [];
 for (const name of names) {
   const lab = loadLab([bundledRoot()], name);
-  const sims = [];
-  for (const prefix of prefixes) sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${prefix}-${lab.settings.model}` }] }));
+  // Each run scored against the measured one, under its column's name.
+  const sims: Array<[string, LabRunResult]> = [];
+  for (const prefix of prefixes) sims.push([prefix, await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: `${prefix}-${lab.settings.model}` }] })]);
   const loadBefore = machineLoadNow();
   const measured = await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }], traceSteps: true });
   const profile = findProfile(`${args.prefix}-${lab.settings.model}`);
@@ -80,22 +87,29 @@ for (const name of names) {
     // Saved only for this run: the sim finds devices by name in the data folder.
     const saved = saveProfile({ ...profile, name: rescaled, terms: terms as typeof profile.terms, submitMs: (profile.submitMs ?? 0) * check.overall.ratio });
     try {
-      sims.push(await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: rescaled }] }));
+      sims.push(['rescaled', await runLab({ db, lab, overrides: [{ key: 'backend', value: 'sim' }, { key: 'device', value: rescaled }] })]);
     } finally {
       rmSync(saved);
     }
   }
-  sims.forEach((sim: LabRunResult, k) => {
+  if (args.floor) sims.push(['measured again', await runLab({ db, lab, overrides: [{ key: 'backend', value: 'cpu' }] })]);
+  for (const [column, sim] of sims) {
+    const k = columns.indexOf(column);
     const rows = predictionRows(sim, measured);
-    process.stdout.write(`\n${columns.length > 1 ? `[${columns[k]}] ` : ''}${predictionText(sim, measured, rows)}`);
+    process.stdout.write(`\n${columns.length > 1 ? `[${column}] ` : ''}${predictionText(sim, measured, rows)}`);
     const labErrors = rows.flatMap((r) => (r.errorPct === null ? [] : [Math.abs(r.errorPct)]));
     errors[k].push(...labErrors);
     const median = [...labErrors].sort((a, b) => a - b)[labErrors.length >> 1] ?? NaN;
     summary[k].push(`${name.padEnd(18)} ${String(labErrors.filter((e) => e <= 15).length).padStart(3)}/${String(labErrors.length).padEnd(3)} within 15%  median ${median.toFixed(1)}%  worst ${Math.max(...labErrors).toFixed(1)}%`);
-  });
+  }
 }
 columns.forEach((column, k) => {
-  const title = column === 'rescaled' ? `profiles ${args.prefix}-<model>, every term times the lab's step ratio:\n` : `profiles ${column}-<model>:\n`;
+  const title =
+    column === 'rescaled'
+      ? `profiles ${args.prefix}-<model>, every term times the lab's step ratio:\n`
+      : column === 'measured again'
+        ? 'each lab measured a second time, scored against the first (the ceiling: how well the machine repeats itself):\n'
+        : `profiles ${column}-<model>:\n`;
   console.log(`\n${columns.length > 1 ? title : ''}${summary[k].join('\n')}\nall labs: ${errors[k].filter((e) => e <= 15).length} of ${errors[k].length} figures within 15%`);
 });
 if (ratios.length > 0) console.log(`\nmeasured steps / ${args.prefix}-<model>'s terms (median):\n${ratios.join('\n')}`);

@@ -26,7 +26,7 @@ export { deviceNames, namedDevices, type DeviceSpec } from './backend/sim/gpus.t
 export { COST_TERMS, predictStepMs, type CostTerm, type CostTerms } from './backend/sim/cost-terms.ts';
 export { SPREAD_POINTS, sizedSpreads, spreadAt, spreadQuantiles, type SizedSpread } from './backend/sim/step-spread.ts';
 export { weightCount } from './backend/sim/cost-model.ts';
-export { stepKind, type StepKind, type StepShape } from './backend/sim/step-shape.ts';
+export { DECODE_SIZE_RANGES, decodeSizeLabel, stepGroup, stepKind, type StepKind, type StepShape } from './backend/sim/step-shape.ts';
 export { stepTimes, type TracedStep } from './metrics/step-trace.ts';
 
 // Metrics, one definition everywhere.

@@ -4,7 +4,7 @@
 // when it was calibrated: other programs on its cores) or because a term is missing (one kind
 // or size of step off and not the others); this tells a learner which, from the same run.
 import { availableParallelism, loadavg } from 'node:os';
-import { type CostTerms, percentile, predictStepMs, type StepKind, stepKind, type StepShape } from '../engine/index.ts';
+import { type CostTerms, DECODE_SIZE_RANGES, decodeSizeLabel, percentile, predictStepMs, type StepKind, stepKind, type StepShape } from '../engine/index.ts';
 import { BUSY_LOAD_PER_CORE, type DeviceProfile } from './devices/device-profile.ts';
 import type { LabRunResult } from './run.ts';
 
@@ -51,7 +51,6 @@ const MIN_STEPS = 5;
 /** A group of at least this many steps whose ratio is this far from the run's is a term missing, not noise. */
 const MIN_STEPS_APART = 20;
 const APART = 0.25;
-const DECODE_SIZES: readonly [number, number][] = [[1, 1], [2, 4], [5, 16], [17, 64], [65, 256], [257, Infinity]];
 
 /** The traced steps of every measured repeat of every point (empty when the run was not traced). */
 function tracedSteps(result: LabRunResult): Sample[] {
@@ -77,10 +76,9 @@ export function checkStepCosts(profile: DeviceProfile, measured: LabRunResult, l
   if (overall === null) return null;
   const byKind = (['decode', 'prefill', 'mixed'] as StepKind[]).flatMap((kind) => ratioOf(kind, samples.filter((s) => stepKind(s.shape) === kind), profile.terms) ?? []);
   const decodes = samples.filter((s) => stepKind(s.shape) === 'decode');
-  const decodeBySize = DECODE_SIZES.flatMap(([from, to]) => {
-    const label = from === to ? `${from}` : to === Infinity ? `${from}+` : `${from}-${to}`;
-    return ratioOf(label, decodes.filter((s) => s.shape.tokens >= from && s.shape.tokens <= to), profile.terms) ?? [];
-  });
+  const decodeBySize = DECODE_SIZE_RANGES.flatMap(([from, to]) =>
+    ratioOf(decodeSizeLabel([from, to]), decodes.filter((s) => s.shape.tokens >= from && s.shape.tokens <= to), profile.terms) ?? [],
+  );
   return {
     profile: profile.name,
     calibratedAt: profile.source.kind === 'calibrated' ? profile.source.at : null,

@@ -69,6 +69,18 @@ describe('fitCostTerms', () => {
     for (const kind of fit.byKind) expect(kind.medianPct).toBeLessThan(5);
   });
 
+  it('weighs each range of decode batch size alike, so the few big batches are not fitted to the many small ones', () => {
+    // A CPU's cost per sequence falls as the batch grows (its kernels block more rows together):
+    // 0.3 ms up to 8 sequences, 0.2 ms beyond. A calibration measures many more small batches
+    // (every wave's tail) than big ones.
+    const stepMs = (batch: number) => 1.5 + 0.3 * Math.min(batch, 8) + 0.2 * Math.max(batch - 8, 0);
+    const counts: [number, number][] = [[1, 80], [2, 30], [4, 30], [8, 25], [16, 25], [64, 10], [256, 10]];
+    const samples: StepSample[] = counts.flatMap(([batch, n]) => Array.from({ length: n }, () => ({ shape: decode(batch, 16), ms: stepMs(batch) })));
+    for (const n of [16, 64, 128, 256]) samples.push({ shape: prefill(n, 0), ms: predictStepMs(truth, prefill(n, 0)) });
+    const { terms } = fitCostTerms(samples);
+    for (const [batch] of counts) expect(Math.abs(predictStepMs(terms, decode(batch, 16)) / stepMs(batch) - 1), `batch ${batch}`).toBeLessThan(0.15);
+  });
+
   it('sets aside steps slowed by another process and still recovers the terms', () => {
     const samples = sweep(truth, 0.02, 3);
     for (let i = 0; i < samples.length; i += 17) samples[i] = { ...samples[i], ms: samples[i].ms * 4 };

@@ -1,8 +1,10 @@
 // Fits the sim's cost terms to measured step times and says how well they fit. Errors are
-// relative (a 2 ms decode step and a 400 ms prefill step count alike), each kind of step
-// weighs the same however many of it were measured, and steps slowed by another process on
-// a shared machine (far off the first fit) are set aside and counted.
-import { COST_TERMS, type CostTerms, percentile, predictStepMs, sizedSpreads, type SizedSpread, spreadQuantiles, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
+// relative (a 2 ms decode step and a 400 ms prefill step count alike), each kind of step weighs
+// the same however many of it were measured, and so, within decode, does each range of batch
+// size (the many small batches would otherwise set the cost per sequence, and big batches, which
+// run a little cheaper per sequence, would be predicted 10-15% slow), and steps slowed by
+// another process on a shared machine (far off the first fit) are set aside and counted.
+import { COST_TERMS, type CostTerms, percentile, predictStepMs, sizedSpreads, type SizedSpread, spreadQuantiles, stepGroup, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
 import { nnls } from './nnls.ts';
 
 export interface StepSample {
@@ -60,11 +62,16 @@ function median(values: readonly number[]): number {
  * here, lab runs under the neighbours' load sat near the median, not below it.)
  */
 function solveTerms(samples: readonly StepSample[]): CostTerms {
-  const counts = new Map<StepKind, number>();
-  for (const s of samples) counts.set(stepKind(s.shape), (counts.get(stepKind(s.shape)) ?? 0) + 1);
+  const counts = new Map<string, number>();
+  for (const s of samples) counts.set(stepGroup(s.shape), (counts.get(stepGroup(s.shape)) ?? 0) + 1);
+  // Each kind weighs alike, and within a kind (decode) each range of batch size: a group's share
+  // is split among its steps, a kind's among its groups.
+  const kindOfGroup = new Map(samples.map((s) => [stepGroup(s.shape), stepKind(s.shape)]));
+  const groupsOfKind = new Map<StepKind, number>();
+  for (const kind of kindOfGroup.values()) groupsOfKind.set(kind, (groupsOfKind.get(kind) ?? 0) + 1);
   const features = samples.map((s) => COST_TERMS.map(({ feature }) => feature(s.shape)));
-  // Relative error (divide by the measured time), each kind weighing alike whatever its count.
-  const base = samples.map((s) => 1 / (s.ms * Math.sqrt(counts.get(stepKind(s.shape))!)));
+  // Relative error: divide by the measured time.
+  const base = samples.map((s) => 1 / (s.ms * Math.sqrt(counts.get(stepGroup(s.shape))! * groupsOfKind.get(stepKind(s.shape))!)));
   let robust = samples.map(() => 1);
   let x: number[] = [];
   for (let iteration = 0; iteration < IRLS_ITERATIONS; iteration++) {

@@ -32,3 +32,18 @@ export function stepKind(shape: StepShape): StepKind {
   if (shape.decodes === shape.seqs) return 'decode';
   return shape.decodes === 0 ? 'prefill' : 'mixed';
 }
+
+/** Ranges of decode batch size that fits and checks treat as one group: a step's cost per sequence shifts across them. */
+export const DECODE_SIZE_RANGES: readonly (readonly [number, number])[] = [[1, 1], [2, 4], [5, 16], [17, 64], [65, 256], [257, Infinity]];
+
+export function decodeSizeLabel([from, to]: readonly [number, number]): string {
+  return from === to ? `${from}` : to === Infinity ? `${from}+` : `${from}-${to}`;
+}
+
+/** A step's group: its kind, and for decode its range of batch size ("decode 5-16"). */
+export function stepGroup(shape: StepShape): string {
+  const kind = stepKind(shape);
+  if (kind !== 'decode') return kind;
+  const range = DECODE_SIZE_RANGES.find(([from, to]) => shape.tokens >= from && shape.tokens <= to)!;
+  return `decode ${decodeSizeLabel(range)}`;
+}
