@@ -5,6 +5,7 @@
 // KV reservation a request is admitted only with blocks for its whole maximum length, so it
 // never grows and never preempts; it simply waits longer to get in.
 import type { BlockManager } from './block-manager.ts';
+import { Deque } from './deque.ts';
 import type { FinishReason, Sequence } from './sequence.ts';
 import type { SchedulerOptions } from './scheduler-options.ts';
 
@@ -15,7 +16,7 @@ export interface StepSink {
 }
 
 export class Scheduler {
-  readonly waiting: Sequence[] = [];
+  readonly waiting = new Deque<Sequence>();
   readonly running: Sequence[] = [];
   /** This step's sequences in batch order (reused every step). */
   readonly scheduled: Sequence[] = [];
@@ -106,7 +107,7 @@ export class Scheduler {
         running.length < this.options.maxNumSeqs &&
         newcomers < this.options.prefillMaxBatch
       ) {
-        const seq = waiting[0];
+        const seq = waiting.at(0)!;
         const count = this.start(seq, budget);
         if (count === 0) break; // first come, first served: nobody overtakes the head
         waiting.shift();
@@ -216,10 +217,15 @@ export class Scheduler {
 
   /** Removes a sequence wherever it is (abort); false if it was not here. */
   abort(seq: Sequence): boolean {
-    const queue = seq.status === 'waiting' ? this.waiting : this.running;
-    const index = queue.indexOf(seq);
-    if (index < 0) return false;
-    queue.splice(index, 1);
+    if (seq.status === 'waiting') {
+      const index = this.waiting.indexOf(seq);
+      if (index < 0) return false;
+      this.waiting.removeAt(index);
+    } else {
+      const index = this.running.indexOf(seq);
+      if (index < 0) return false;
+      this.running.splice(index, 1);
+    }
     this.blocks.release(seq);
     seq.status = 'finished';
     return true;
