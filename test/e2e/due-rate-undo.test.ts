@@ -39,9 +39,12 @@ describe('kb due / rate / undo', () => {
     expect(db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });
     db.close();
 
+    // Nothing left to undo is no error, as "nothing due" is not (it exited 1).
     const nothing = runKb(['--kb', kb.root, 'undo']);
-    expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain('nothing to undo');
+    expect(nothing).toMatchObject({ code: 0, stderr: '', stdout: "Nothing to undo on this device (another device's and imported history stay).\n" });
+    const nothingJson = runKb(['--kb', kb.root, 'undo', '--json']);
+    expect(nothingJson).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(nothingJson.stdout)).toEqual({ undone: false, message: "Nothing to undo on this device (another device's and imported history stay)." });
   });
 
   it('kb rate and kb undo right after kb.json\'s idKey changed scan first, so the note is written back (its write-back was refused: "the file no longer holds card")', () => {
