@@ -8,7 +8,7 @@ export function register(program: Command): void {
   program
     .command('undo')
     .description("take back the latest rating exactly (the card's schedule, its review-log row and the note's frontmatter), or the latest suspend, unsuspend, bury, unbury or forget, whichever came last")
-    .option('--json', 'print the outcome as JSON')
+    .option('--json', 'print the outcome as JSON: undone, then the card as kb cards --json gives it (id, path, state, due, stability, difficulty, reps, lapses, lastReview, suspended, buried, leech) as the undo left it, with action, rating, event and writeback')
     .addHelpText('after', helpText(
       '\nRun it again to take back the rating before. Refused when the card changed after that rating.\n' +
         'With nothing left to undo it says so and exits 0, as kb due with nothing due (--json: "undone": false).\n' +
@@ -39,7 +39,22 @@ export function register(program: Command): void {
           return;
         }
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ undone: true, ...outcome, rating: outcome.grade === null ? null : gradeName(outcome.grade) }, null, 2)}\n`);
+          // The card as kb cards --json gives it (README: kb undo --json), as the undo left it.
+          const { scheduleJson, flagsJson, writebackJson } = await import('./card-json.ts');
+          const { cardQueries } = await import('../store/card-rows.ts');
+          const now = Date.now();
+          const json = {
+            undone: true,
+            id: outcome.cardId,
+            path: cardQueries(kb.db).find(outcome.cardId)?.path ?? null,
+            action: outcome.action,
+            rating: outcome.grade === null ? null : gradeName(outcome.grade),
+            event: outcome.uuid,
+            ...scheduleJson(outcome.restoredRow, now),
+            ...flagsJson(outcome.restoredRow, now),
+            writeback: writebackJson(outcome.file),
+          };
+          process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
           return;
         }
         // "undid Again on ID", as kb review's u says it ("undid again" read as "undid once more").
