@@ -25,7 +25,6 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
     .action(async (query: string[], flags: { state?: string; deck?: string; tag?: string; json?: boolean }, command: Command) => {
       const { openScannedKnowledgeBase } = await import('./context.ts');
       const { listCards } = await import('../store/card-list.ts');
-      const { STATE_NAMES } = await import('../model/fsrs-state.ts');
       const kb = await openScannedKnowledgeBase({ kb: command.optsWithGlobals().kb, readOnly: true });
       try {
         checkFilter(flags, kb.db);
@@ -43,7 +42,8 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           const card = service.card(row.id);
           return card ? dailyFront(card, reviewDayLabel(now, service.settings.dayStartsAt)) : row.front;
         };
-        const { formatCardTable, listedDue } = await import('../ui/text/card-table.ts');
+        const { formatCardTable } = await import('../ui/text/card-table.ts');
+        const { scheduleJson, flagsJson } = await import('./card-json.ts');
         const entries = listCards(kb.db, filter, now).map((row) => ({
           id: row.id,
           question: question(row),
@@ -51,17 +51,9 @@ kb suspend | unsuspend | unbury | forget <id...>; kb undo takes the latest chang
           tags: JSON.parse(row.tags) as string[],
           path: row.path,
           line: row.line,
-          state: STATE_NAMES[row.state],
-          due: listedDue(row.state, row.due, now),
-          // A new card has no memory state yet: FSRS's 0 is no stability and no difficulty (its scale is 1-10).
-          stability: row.state === 0 ? null : row.stability,
-          difficulty: row.state === 0 ? null : row.difficulty,
-          reps: row.reps,
-          lapses: row.lapses,
-          lastReview: row.last_review === null ? null : new Date(row.last_review).toISOString(),
-          suspended: row.suspended === 1,
-          buried: row.buried_until !== null && row.buried_until > now,
-          leech: row.leech === 1,
+          // The same fields, in the same form, as kb rate and kb undo --json give a card.
+          ...scheduleJson(row, now),
+          ...flagsJson(row, now),
         }));
         if (flags.json) {
           process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);

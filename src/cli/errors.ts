@@ -3,7 +3,7 @@
  * Scripts can tell "you asked for something wrong" (1) from "this needs a terminal" (2).
  */
 export const ExitCode = {
-  /** Done, including "nothing due", too little history to optimize, and a lab run whatever its verdict. */
+  /** Done, including "nothing due", "nothing to undo", too little history to optimize, and a lab run whatever its verdict. */
   ok: 0,
   /** A user error: a bad flag or value, an unknown tag, deck, card or lab, a file with errors. */
   userError: 1,
@@ -15,8 +15,8 @@ export const ExitCode = {
 
 /** The table as `kb --help` and the README print it. */
 export const EXIT_CODES_HELP = `Exit codes:
-  0    done (also "nothing due", kb optimize with too little history,
-       any lab verdict, output cut short by | head)
+  0    done (also "nothing due", "nothing to undo", kb optimize with too
+       little history, any lab verdict, output cut short by | head)
   1    user error: a bad flag or value, an unknown tag, deck, card or lab,
        files with errors, a machine fault (full or read-only disk, locked db)
   2    kb review, kb quiz or kb add --edit without a terminal (kb due,

@@ -53,6 +53,7 @@ stored result.
 Results are stored (kb stats shows quiz accuracy by tag); the review schedule moves only
 with --schedule. Esc or q ends the quiz with its score (on a calc question with a number
 typed, q is typed and Esc clears it first); Ctrl-Z goes back to the shell (fg returns).
+NO_COLOR (set, not empty) draws the screen without colours, bold and underline kept.
 
 --json protocol, one JSON object per line on stdout:
   session (its "shortfall" says why there are fewer questions than -n, else

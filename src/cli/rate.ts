@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .description('rate one card again|hard|good|easy (or 1-4): updates its schedule, logs the review, writes the note back')
     .argument('<card-id>', 'the card id (kb due --json lists them)')
     .argument('<rating>', 'again, hard, good or easy (1-4)')
-    .option('--json', 'print the outcome as JSON')
+    .option('--json', 'print the outcome as JSON: the card as kb cards --json gives it (id, path, state, due, stability, difficulty, reps, lapses, lastReview, suspended, buried, leech), with rating, reviewedAt, before (its schedule before), leechAction, event and writeback')
     .addHelpText(
       'after',
       helpText("\nOne SQLite transaction per rating, then the note's frontmatter is written back. kb undo takes it back.\n" +
@@ -55,7 +55,21 @@ export function register(program: Command): void {
           process.stderr.write(`kb: warning: frontmatter not written: ${outcome.writeback.reason}; ${refusedWritebackNote(outcome.writeback, 'rating')}\n`);
         }
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ ...outcome, rating: gradeName(grade) }, null, 2)}\n`);
+          // The card as kb cards --json gives it (README: kb rate --json), after the rating.
+          const { scheduleJson, flagsJson, writebackJson } = await import('./card-json.ts');
+          const json = {
+            id: cardId,
+            path: card?.path ?? null,
+            rating: gradeName(grade),
+            reviewedAt: new Date(outcome.at).toISOString(),
+            ...scheduleJson(outcome.afterRow, now),
+            ...flagsJson(outcome.afterRow, now),
+            before: scheduleJson(outcome.beforeRow, now),
+            leechAction: outcome.leech,
+            event: outcome.uuid,
+            writeback: writebackJson(outcome.writeback),
+          };
+          process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
           return;
         }
         const lines = [`${cardId}: ${gradeName(grade)} -> ${describeState(outcome.after, now)}`];

@@ -53,6 +53,7 @@ Every answer is saved at once (one SQLite transaction) and mirrored into the not
 frontmatter (last_reviewed, next_review, review_count, mastery_level). mastery_level is
 FSRS's probability of recall 30 days after the last review, given the card's stability
 (0 for a new card), two decimals.
+NO_COLOR (set, not empty) draws the screen without colours, bold and underline kept.
 Without a terminal, use kb due, kb rate and kb undo.`),
     )
     .action(async (flags: QueueFlags, command: Command) => {

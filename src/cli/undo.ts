@@ -8,9 +8,10 @@ export function register(program: Command): void {
   program
     .command('undo')
     .description("take back the latest rating exactly (the card's schedule, its review-log row and the note's frontmatter), or the latest suspend, unsuspend, bury, unbury or forget, whichever came last")
-    .option('--json', 'print the outcome as JSON')
+    .option('--json', 'print the outcome as JSON: undone, then the card as kb cards --json gives it (id, path, state, due, stability, difficulty, reps, lapses, lastReview, suspended, buried, leech) as the undo left it, with action, rating, event and writeback')
     .addHelpText('after', helpText(
       '\nRun it again to take back the rating before. Refused when the card changed after that rating.\n' +
+        'With nothing left to undo it says so and exits 0, as kb due with nothing due (--json: "undone": false).\n' +
         "Only this device's ratings and actions: another device's (merged by kb sync or git) and history brought in with kb import --revlog stay.",
     ))
     .action(async (options: { json?: boolean }, command: Command) => {
@@ -30,11 +31,30 @@ export function register(program: Command): void {
           if (error instanceof UndoError) throw new UserError(error.message);
           throw error;
         }
-        // Only this device's own events are taken back (README: Review on several machines): an
-        // imported rating or another device's stands all the same, so "none stands" was untrue.
-        if (outcome === null) throw new UserError("nothing to undo: no rating or card action made on this device stands (kb undo leaves another device's and imported history alone)");
+        // Nothing to take back is no error, as "nothing due" is not (exit 0): a script that undoes
+        // until nothing is left stops on this, not on a failure it cannot tell from a fault.
+        if (outcome === null) {
+          if (options.json) process.stdout.write(`${JSON.stringify({ undone: false, message: NOTHING_TO_UNDO }, null, 2)}\n`);
+          else process.stdout.write(`${NOTHING_TO_UNDO}\n`);
+          return;
+        }
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ ...outcome, rating: outcome.grade === null ? null : gradeName(outcome.grade) }, null, 2)}\n`);
+          // The card as kb cards --json gives it (README: kb undo --json), as the undo left it.
+          const { scheduleJson, flagsJson, writebackJson } = await import('./card-json.ts');
+          const { cardQueries } = await import('../store/card-rows.ts');
+          const now = Date.now();
+          const json = {
+            undone: true,
+            id: outcome.cardId,
+            path: cardQueries(kb.db).find(outcome.cardId)?.path ?? null,
+            action: outcome.action,
+            rating: outcome.grade === null ? null : gradeName(outcome.grade),
+            event: outcome.uuid,
+            ...scheduleJson(outcome.restoredRow, now),
+            ...flagsJson(outcome.restoredRow, now),
+            writeback: writebackJson(outcome.file),
+          };
+          process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
           return;
         }
         // "undid Again on ID", as kb review's u says it ("undid again" read as "undid once more").
@@ -60,6 +80,12 @@ export function register(program: Command): void {
       }
     });
 }
+
+/**
+ * Only this device's own events are taken back (README: Review on several machines): an
+ * imported rating or another device's stands all the same, so "none stands" would be untrue.
+ */
+const NOTHING_TO_UNDO = "Nothing to undo on this device (another device's and imported history stay).";
 
 /** What an undone card action leaves the card as, where that is more than its schedule. */
 const FLAG_AFTER_UNDO = {

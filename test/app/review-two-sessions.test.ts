@@ -14,6 +14,7 @@ import { scanKnowledgeBase } from '../../src/app/scan/scan-kb.ts';
 import { openDatabase, type KbDatabase } from '../../src/store/db.ts';
 import { ReviewRun } from '../../src/app/review/review-run.ts';
 import { ReviewService } from '../../src/app/review/review-service.ts';
+import { PAGE_SIZE } from '../../src/srs/session-queue.ts';
 import type { Grade } from '../../src/model/fsrs-state.ts';
 import { tempDir } from '../helpers/kb-cli.ts';
 import { FakeLabs } from '../ui/fake-labs.ts';
@@ -22,11 +23,11 @@ import { FakeLabs } from '../ui/fake-labs.ts';
 const START = new Date(2026, 2, 10, 6).getTime();
 const CHANGED = /^rated or changed in another kb session since shown: not rated here$/;
 
-/** Six new cards; two connections to one database file, as two kb processes have. */
-async function twoSessions(): Promise<{ root: string; dbs: [KbDatabase, KbDatabase]; services: [ReviewService, ReviewService] }> {
+/** Six new cards (or `count`); two connections to one database file, as two kb processes have. */
+async function twoSessions(count = 6): Promise<{ root: string; dbs: [KbDatabase, KbDatabase]; services: [ReviewService, ReviewService] }> {
   const root = tempDir('kb-two-');
   mkdirSync(join(root, 'cards'), { recursive: true });
-  writeFileSync(join(root, 'cards/deck.md'), Array.from({ length: 6 }, (_, i) => `## Question ${i}?\n\nAnswer ${i}.\n`).join('\n'));
+  writeFileSync(join(root, 'cards/deck.md'), Array.from({ length: count }, (_, i) => `## Question ${i}?\n\nAnswer ${i}.\n`).join('\n'));
   const path = join(root, '.kb', 'kb.db');
   mkdirSync(join(root, '.kb'));
   const first = openDatabase(path);
@@ -355,6 +356,28 @@ describe('two kb review sessions at once', () => {
     const card = shown(run, START)!;
     expect(run.rate(card, 4, START + 1_000, 1_000).message).toBeNull();
     expect(run.next(START + 2_000).kind).toBe('done');
+  });
+
+  it('a card the other session rated before this one read its page (past the first 50) is never shown here, nor rated twice (a probe: the header follows only the cards read)', async () => {
+    const { dbs, services } = await twoSessions(PAGE_SIZE + 20);
+    // Every card a review due today: a session reads them PAGE_SIZE at a time.
+    dbs[0].prepare('UPDATE fsrs SET state = 2, due = ?, stability = 5, difficulty = 5, reps = 3, scheduled_days = 5, last_review = ?').run(START - 3_600_000, START - 5 * 86_400_000);
+    const a = reviewRun(services[0], START);
+    let next = a.next(START);
+    // The other session's order (its lists read every page; this one's read only the first).
+    const target = reviewRun(services[1], START).sessionLists().review[PAGE_SIZE + 10]!;
+    services[1].rate(target, 3, START + 500);
+    const seen: string[] = [];
+    for (let now = START + 1_000; next.kind === 'card'; now += 1_000) {
+      seen.push(next.card.id);
+      expect(a.rate(next.card.id, 3, now, 1_000).message).toBeNull();
+      next = a.next(now);
+    }
+    expect(seen).toHaveLength(PAGE_SIZE + 19);
+    expect(seen).not.toContain(target);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(dbs[0].prepare('SELECT count(*) AS n FROM review_log WHERE card_id = ?').pluck().get(target)).toBe(1);
+    expect(ratings(dbs[0])).toBe(PAGE_SIZE + 20);
   });
 
   it('in any interleaving of two sessions, a rating is stored only when the card is as its screen showed it, and a header redrawn counts what a fresh launch counts', async () => {

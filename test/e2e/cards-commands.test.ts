@@ -138,7 +138,7 @@ describe('kb cards and the card commands', () => {
     write(`UPDATE review_log SET state_after = json_set(state_after, '$.lapses', 7) WHERE card_id = ?`, ttft.id);
     const rated = kb('rate', ttft.id, 'again', '--json');
     expect(rated.code).toBe(0);
-    expect(JSON.parse(rated.stdout)).toMatchObject({ leech: 'tag', after: { lapses: 8 } });
+    expect(JSON.parse(rated.stdout)).toMatchObject({ leechAction: 'tag', leech: true, lapses: 8 });
     expect(cards('--state', 'leech').map((card) => [card.id, card.lapses, card.suspended])).toEqual([[ttft.id, 8, false]]);
     expect(JSON.parse(kb('stats', '--json').stdout).leeches).toBe(1);
     expect(kb('stats').stdout).toMatch(/Cards by state \(\d+ in all; 1 leech among them\)/);
@@ -160,7 +160,7 @@ describe('kb cards and the card commands', () => {
     db.prepare('UPDATE fsrs SET due = ? WHERE card_id = ?').run(due, ttft.id);
     db.prepare(`UPDATE review_log SET state_after = json_set(state_after, '$.due', ?) WHERE card_id = ?`).run(due, ttft.id);
     db.close();
-    expect(JSON.parse(kb('rate', ttft.id, 'again', '--json').stdout)).toMatchObject({ leech: 'suspend' });
+    expect(JSON.parse(kb('rate', ttft.id, 'again', '--json').stdout)).toMatchObject({ leechAction: 'suspend', leech: true, suspended: true });
     const [card] = JSON.parse(kb('cards', '--state', 'leech', '--json').stdout) as CardJson[];
     expect(card).toMatchObject({ id: ttft.id, suspended: true, leech: true, lapses: 1 });
     const doctor = kb('doctor');

@@ -28,7 +28,7 @@ describe('kb due / rate / undo', () => {
 
     const rated = runKb(['--kb', kb.root, 'rate', ttft, 'good', '--json']);
     expect(rated.code).toBe(0);
-    expect(JSON.parse(rated.stdout)).toMatchObject({ cardId: ttft, grade: 3, after: { state: 1, reps: 1 }, writeback: { status: 'written' } });
+    expect(JSON.parse(rated.stdout)).toMatchObject({ id: ttft, rating: 'good', state: 'learning', reps: 1, writeback: { status: 'written', path: 'notes/metrics/a-ttft.md' } });
     expect(readFileSync(kb.ttftPath, 'utf8')).toMatch(/review_count: 1\n/);
 
     const undone = runKb(['--kb', kb.root, 'undo']);
@@ -39,9 +39,47 @@ describe('kb due / rate / undo', () => {
     expect(db.prepare('SELECT count(*) AS n FROM review_log').get()).toEqual({ n: 0 });
     db.close();
 
+    // Nothing left to undo is no error, as "nothing due" is not (it exited 1).
     const nothing = runKb(['--kb', kb.root, 'undo']);
-    expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain('nothing to undo');
+    expect(nothing).toMatchObject({ code: 0, stderr: '', stdout: "Nothing to undo on this device (another device's and imported history stay).\n" });
+    const nothingJson = runKb(['--kb', kb.root, 'undo', '--json']);
+    expect(nothingJson).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(nothingJson.stdout)).toEqual({ undone: false, message: "Nothing to undo on this device (another device's and imported history stay)." });
+  });
+
+  it('kb rate --json and kb undo --json give the card as kb cards --json does: its id, state names, ISO times (they gave cardId, state 1 and epoch milliseconds)', () => {
+    const kb = reviewKb();
+    const ttft = cardIdOf(kb.ttftPath);
+    const listed = () => (JSON.parse(runKb(['--kb', kb.root, 'cards', ttft, '--json']).stdout) as Array<Record<string, unknown>>)[0]!;
+    const before = listed();
+    const rated = runKb(['--kb', kb.root, 'rate', ttft, 'good', '--json']);
+    expect(rated.code, rated.stderr).toBe(0);
+    const rate = JSON.parse(rated.stdout) as Record<string, unknown>;
+    const after = listed();
+    // Every schedule field kb cards gives, with the same value, under the same key.
+    const schedule = ['id', 'path', 'state', 'due', 'stability', 'difficulty', 'reps', 'lapses', 'lastReview', 'suspended', 'buried', 'leech'];
+    for (const key of schedule) expect(rate[key], key).toEqual(after[key]);
+    expect(rate).toMatchObject({ rating: 'good', state: 'learning', reps: 1, leechAction: null, writeback: { status: 'written', path: 'notes/metrics/a-ttft.md' } });
+    expect(rate.reviewedAt).toBe(after.lastReview);
+    expect(rate.due).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(rate.before).toEqual({ state: 'new', due: null, stability: null, difficulty: null, reps: 0, lapses: 0, lastReview: null });
+    expect(rate.event).toMatch(/^[0-9a-f-]{36}$/);
+    expect(rate).not.toHaveProperty('cardId');
+
+    const undone = runKb(['--kb', kb.root, 'undo', '--json']);
+    expect(undone.code, undone.stderr).toBe(0);
+    const undo = JSON.parse(undone.stdout) as Record<string, unknown>;
+    const back = listed();
+    expect(back).toEqual(before);
+    for (const key of schedule) expect(undo[key], key).toEqual(back[key]);
+    expect(undo).toMatchObject({ undone: true, action: 'rate', rating: 'good', event: rate.event, state: 'new', writeback: { status: 'restored', path: 'notes/metrics/a-ttft.md' } });
+    expect(undo).not.toHaveProperty('cardId');
+    expect(undo).not.toHaveProperty('restored');
+
+    // A card action taken back: its flags as kb cards then gives them.
+    expect(runKb(['--kb', kb.root, 'suspend', ttft]).code).toBe(0);
+    const unsuspended = JSON.parse(runKb(['--kb', kb.root, 'undo', '--json']).stdout) as Record<string, unknown>;
+    expect(unsuspended).toMatchObject({ undone: true, action: 'suspend', rating: null, suspended: false, writeback: null });
   });
 
   it('kb rate and kb undo right after kb.json\'s idKey changed scan first, so the note is written back (its write-back was refused: "the file no longer holds card")', () => {
@@ -50,7 +88,7 @@ describe('kb due / rate / undo', () => {
     writeFileSync(join(kb.root, 'kb.json'), '{ "idKey": "kb_id" }\n');
     const rated = runKb(['--kb', kb.root, 'rate', ttft, 'good', '--json']);
     expect(rated.stderr).toBe('');
-    expect(JSON.parse(rated.stdout)).toMatchObject({ cardId: ttft, writeback: { status: 'written' } });
+    expect(JSON.parse(rated.stdout)).toMatchObject({ id: ttft, writeback: { status: 'written' } });
     // The scan wrote the card's id under the new key; the old line stays.
     const rewritten = readFileSync(kb.ttftPath, 'utf8');
     expect(rewritten).toContain(`id: ${ttft}\nkb_id: ${ttft}\n`);

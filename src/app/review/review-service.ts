@@ -79,6 +79,8 @@ export interface RatingOutcome {
   beforeRow: FsrsColumns;
   before: FsrsState;
   after: FsrsState;
+  /** The card's row after the rating, flags included (a leech suspended by it: suspended). */
+  afterRow: FsrsColumns;
   /** null when the card is not a note of a writable knowledge base. */
   writeback: WritebackResult | null;
   /** This rating made the card a leech: it was tagged, or tagged and suspended (kb.json leechAction). */
@@ -105,6 +107,8 @@ export interface UndoOutcome {
   grade: Grade | null;
   /** The state the card is back in. */
   restored: FsrsState;
+  /** The row it is back in, flags included (an undone unsuspend: suspended again). */
+  restoredRow: FsrsColumns;
   file: WritebackResult | null;
 }
 
@@ -307,7 +311,7 @@ export class ReviewService {
       return { at, beforeRow, afterRow, before, after, prepared, leech };
     });
     const writeback = prepared === null ? null : this.writeBack(card, afterRow, () => this.commitPrepared(prepared));
-    return { uuid, cardId, grade, at, beforeRow, before, after, writeback, leech };
+    return { uuid, cardId, grade, at, beforeRow, before, after, afterRow, writeback, leech };
   }
 
   /**
@@ -369,7 +373,7 @@ export class ReviewService {
         });
     }
     const what = 'action' in entry ? { action: entry.action, grade: null } : { action: 'rate' as const, grade: entry.rating as Grade };
-    return { uuid: entry.uuid, cardId: entry.card_id, ...what, restored: stateFromColumns(beforeRow), file: fileResult };
+    return { uuid: entry.uuid, cardId: entry.card_id, ...what, restored: stateFromColumns(beforeRow), restoredRow: beforeRow, file: fileResult };
   }
 
   /**

@@ -4,6 +4,7 @@ import { render } from 'ink';
 import { QuizScreen, type QuizDriver } from './QuizScreen.tsx';
 import { quizSummaryLine } from './quiz-text.ts';
 import { wasInterrupted } from '../screen-input.ts';
+import { screenStream } from '../text/no-color.ts';
 
 /**
  * The summary line to print (within `width` cells: broken between its tags where it is wider),
@@ -18,6 +19,8 @@ export async function renderQuiz(driver: QuizDriver, width: number, notice?: str
     interactive: true,
     // The screen handles Ctrl-C: it quits, or stops a lab running in place (stored as partial).
     exitOnCtrlC: false,
+    // Under NO_COLOR drawn without colours (no-color.ts).
+    stdout: screenStream(process.stdout),
   });
   const interrupted = wasInterrupted(await app.waitUntilExit());
   return { line: quizSummaryLine(driver.summary(endedAt ?? Date.now()), width), interrupted };

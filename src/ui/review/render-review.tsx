@@ -5,6 +5,7 @@ import type { ReviewController } from '../../app/review/screen-contract.ts';
 import { ReviewScreen } from './ReviewScreen.tsx';
 import { wasInterrupted } from '../screen-input.ts';
 import { summaryLine } from './summary-line.ts';
+import { screenStream } from '../text/no-color.ts';
 
 /** How the review screen is mounted (bench/review.ts mounts it the same way). */
 export const reviewRenderOptions = {
@@ -23,7 +24,8 @@ export const reviewRenderOptions = {
 
 /** The summary line to print, and whether the session ended by Ctrl-C (kb exits 130). */
 export async function renderReview(controller: ReviewController, startedAt: number, notice?: string): Promise<{ line: string; interrupted: boolean }> {
-  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} notice={notice} />, reviewRenderOptions);
+  // Under NO_COLOR drawn without colours (no-color.ts).
+  const app = render(<ReviewScreen controller={controller} startedAt={startedAt} notice={notice} />, { ...reviewRenderOptions, stdout: screenStream(process.stdout) });
   const interrupted = wasInterrupted(await app.waitUntilExit());
   return { line: summaryLine(controller.summary(Date.now())), interrupted };
 }

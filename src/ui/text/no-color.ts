@@ -29,3 +29,24 @@ export function withoutColours(text: string): string {
     return kept.length === 0 ? '' : `\x1b[${kept.join(';')}m`;
   });
 }
+
+/**
+ * The terminal stream a full screen (kb review, kb quiz) is drawn on: under NO_COLOR, one that
+ * takes the colours out of every write on the way, bold, dim, underline and inverse kept, so the
+ * focus still shows. The components pick their colours through chalk (Ink's <Text color>,
+ * borderColor), which knows only all styles or none: stripping at the one stream they all
+ * reach covers every component, and one added later, with nothing to remember.
+ */
+export function screenStream(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): NodeJS.WriteStream {
+  if (!noColorWanted(env)) return stream;
+  const write = (chunk: unknown, ...rest: unknown[]): boolean =>
+    (stream.write as (...args: unknown[]) => boolean)(typeof chunk === 'string' ? withoutColours(chunk) : chunk, ...rest);
+  // Everything else (columns, rows, isTTY, the resize listeners) is the real stream's, read live.
+  return new Proxy(stream, {
+    get(target, property) {
+      if (property === 'write') return write;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
