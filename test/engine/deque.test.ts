@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Deque } from '../../src/engine/core/deque.ts';
 
-type Op = { op: 'push' | 'unshift'; value: number } | { op: 'shift' } | { op: 'remove'; index: number };
+type Op = { op: 'push'; value: number } | { op: 'unshift'; value: number } | { op: 'shift' } | { op: 'remove'; index: number };
 
 const ops: fc.Arbitrary<Op[]> = fc.array(
   fc.oneof(
