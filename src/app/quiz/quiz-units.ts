@@ -121,10 +121,14 @@ function simpleUnit(text: string): UnitMeaning | null {
   // TPS is tokens per second as serving dashboards and notes write it ("tokens/second (TPS)");
   // "800 TPS" on a card in tokens/s was "not a unit kb knows". Any case (tps, TPS), and only the
   // prefixes above one (kTPS), as tokens take.
-  if (/tps$/i.test(text)) {
-    const prefix = text.slice(0, -3);
+  // QPS and RPS likewise for requests per second, as load tests and interviews say a request
+  // rate: "1.6 QPS" on a card in req/s was "not a unit kb knows".
+  const rate = /^(.*?)(tps|qps|rps)$/i.exec(text);
+  if (rate) {
+    const prefix = rate[1];
     const multiplier = prefix === '' ? 1 : LARGE_PREFIXES.find(([name]) => name === prefix)?.[1];
-    if (multiplier !== undefined) return { dimension: 'token/second', factor: multiplier, prefixed: prefix !== '' };
+    const dimension = rate[2].toLowerCase() === 'tps' ? 'token/second' : 'request/second';
+    if (multiplier !== undefined) return { dimension, factor: multiplier, prefixed: prefix !== '' };
   }
   // Binary prefixes first: Ki must not read as K + "iB".
   const groups: Array<[ReadonlyArray<[string, number]>, BaseUnit['prefixes'][]]> = [
