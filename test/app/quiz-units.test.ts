@@ -55,6 +55,9 @@ describe('typed answers: full-width characters (a Chinese or Japanese input meth
     ['\uff15\uff10\uff05', '%', 50],
     ['\uff12\uff0c\uff10\uff14\uff18', 'KiB', 2048],
     ['\uff0d\uff13', null, -3],
+    // The full stop of a Chinese punctuation mode, typed for the point ("45。71" was refused).
+    ['45\u300271', 'ms', 45.71],
+    ['0\u3002025\u79d2', 'ms', 25],
   ])('%s [%s] is %d', (text, unit, expected) => {
     expect(value(text, unit)).toBe(expected);
   });

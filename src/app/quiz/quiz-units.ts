@@ -245,7 +245,9 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   // NFKC folds what a Chinese or Japanese input method types into ASCII: full-width digits,
   // point, comma, signs, letters, % and the ideographic space ("２５ｍｓ" is 25ms). They were
   // "not a number", so a learner with such an input method on could not answer at all.
-  const text = input.normalize('NFKC').trim();
+  // In its Chinese punctuation mode an input method types the full stop 。 for the point key:
+  // "45。71" was "not a unit kb knows" ("。71"). Between two digits it can only be the point.
+  const text = input.normalize('NFKC').replace(/(?<=\d)\u3002(?=\d)/g, '.').trim();
   if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
   const match = NUMBER.exec(text);
   if (!match) return { ok: false, message: `"${text}" is not a number` };
