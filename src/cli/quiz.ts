@@ -41,7 +41,7 @@ export function register(program: Command): void {
       'after',
       helpText(`
 Calc cards: type the number, with or without a unit: 20, 20ms, 0.02 s, 2.4 GB, 1,024, 1.5e3,
-50%, 11.7x (a ratio), 800 TPS (tokens/s), 25 ms/token (the card's unit per token, request, sequence or step); full-width digits as a Chinese input method types them (２５ｍｓ) too, and Chinese unit names: 纳秒, 微秒, 毫秒, 秒, 分钟 (分), 小时, 字节, 比特, 词元, 请求, 参数, 倍 and more (25毫秒, 100个token, 1200词元/秒), and the numerals 千, 万, 亿 (70亿参数, 1.2万 tokens/s). Letter case counts where it changes the amount: 25 Ms (megaseconds) or 7m tokens is asked again (did you mean ms?), never read 10^6 off; a bare 1.5k is read on a size or a count, not on a time. It is converted to the card's unit and checked against the card's tolerance; a unit
+50%, 11.7x (a ratio), 800 TPS (tokens/s), 1.6 QPS or RPS (req/s), 25 ms/token (the card's unit per token, request, sequence or step); full-width digits as a Chinese input method types them (２５ｍｓ) too, and Chinese unit names: 纳秒, 微秒, 毫秒, 秒, 分钟 (分), 小时, 字节, 比特, 词元, 请求, 参数, 倍 and more (25毫秒, 100个token, 1200词元/秒), and the numerals 千, 万, 亿 (70亿参数, 1.2万 tokens/s). Letter case counts where it changes the amount: 25 Ms (megaseconds) or 7m tokens is asked again (did you mean ms?), never read 10^6 off; a bare 1.5k is read on a size or a count, not on a time. It is converted to the card's unit and checked against the card's tolerance (a wrong answer is told it: the answer is 45.71 ms (±2%)); a unit
 that does not fit (GB for a time) asks again. The worked solution follows, with the values
 filled in. Text cards: Space shows the answer, then y or 3 (knew it), n or 1 (did not).
 l on a card linked to a lab (not while typing a number) runs the lab in place with its

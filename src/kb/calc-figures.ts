@@ -137,8 +137,13 @@ export function labFigures(lab: string, metrics: readonly string[], runs: readon
   const newest = own[0];
   const run = own.find((r) => whyNot(r) === null);
   if (!run) return typical(`your last ${lab} (run #${newest.id}) ${whyNot(newest)}`);
-  // An older run than the newest: said with why the newest was passed over.
-  const source = run === newest ? `your last ${lab}, ${ago(now - run.startedAt)} (run #${run.id})` : `your ${lab} of ${ago(now - run.startedAt)} (run #${run.id}); your last, run #${newest.id}, ${whyNot(newest)}`;
+  // An older run than the newest complete one: said with why that one was passed over. A newer
+  // run with --set, a sim or --endpoint run counts here too: "your last ttft-breakdown (run #2)"
+  // right after `kb lab ttft-breakdown --set ...` (run #3) said #2 was the last.
+  const latest = complete[0];
+  const source = run === latest
+    ? `your last ${lab}, ${ago(now - run.startedAt)} (run #${run.id})`
+    : `your ${lab} of ${ago(now - run.startedAt)} (run #${run.id}); your last, run #${latest.id}, ${notOwnFigure(latest) ?? whyNot(latest)}`;
   const verdict = (run.result as StoredResult | null)?.verdict;
   const notReproduced = verdict === 'not reproduced' ? notReproducedNote(lab, run, now) : null;
   return metrics.map((metric) => ({

@@ -55,6 +55,9 @@ describe('typed answers: full-width characters (a Chinese or Japanese input meth
     ['\uff15\uff10\uff05', '%', 50],
     ['\uff12\uff0c\uff10\uff14\uff18', 'KiB', 2048],
     ['\uff0d\uff13', null, -3],
+    // The full stop of a Chinese punctuation mode, typed for the point ("45。71" was refused).
+    ['45\u300271', 'ms', 45.71],
+    ['0\u3002025\u79d2', 'ms', 25],
   ])('%s [%s] is %d', (text, unit, expected) => {
     expect(value(text, unit)).toBe(expected);
   });
@@ -87,6 +90,12 @@ describe('typed answers: units', () => {
     ['1.2 kTPS', 'tokens/s', 1200],
     ['1.2k TPS', 'tokens/s', 1200],
     ['2 TPS', 'tokens/ms', 0.002],
+    // QPS and RPS, a request rate as load tests and interviews say it ("1.6 QPS" was "not a unit kb knows").
+    ['1.6 QPS', 'req/s', 1.6],
+    ['1.6qps', 'req/s', 1.6],
+    ['40 RPS', 'requests/s', 40],
+    ['1.2k QPS', 'req/s', 1200],
+    ['1.2 kRPS', 'req/s', 1200],
     ['3 tokens/ms', 'tokens/s', 3000],
     ['1.2k', 'tokens/s', 1200],
     ['1.5k', 'requests', 1500],
@@ -114,6 +123,8 @@ describe('typed answers: units', () => {
     expect(refusal('20 kb', 'KiB')).toMatch(/not a unit kb knows/);
     expect(refusal('25 TPS', 'ms')).toMatch(/"TPS" does not convert to ms/);
     expect(refusal('2 mtps', 'tokens/s')).toMatch(/not a unit kb knows/);
+    expect(refusal('40 QPS', 'tokens/s')).toMatch(/"QPS" does not convert to tokens\/s/);
+    expect(refusal('40 TPS', 'req/s')).toMatch(/"TPS" does not convert to req\/s/);
   });
 
   it('a per-token answer takes its unit written per token, as the question asks it (found as a user)', () => {

@@ -59,7 +59,7 @@ describe('a calc card in kb review', () => {
     expect(checkTyped(question, `${ms / 1000} s`)).toMatchObject({ kind: 'checked', correct: true, suggested: 3 });
     const wrong = checkTyped(question, `${ms * 2} ms`);
     expect(wrong).toMatchObject({ kind: 'checked', correct: false, suggested: 1 });
-    expect(wrong.kind === 'checked' && wrong.verdict).toMatch(/^✗ Wrong: you typed .* the answer is \d+(\.\d+)? ms$/);
+    expect(wrong.kind === 'checked' && wrong.verdict).toMatch(/^✗ Wrong: you typed .* the answer is \d+(\.\d+)? ms \(±1%\)$/);
     expect(checkTyped(question, '20 GB')).toMatchObject({ kind: 'retry' });
     expect(checkTyped(question, 'twenty')).toMatchObject({ kind: 'retry' });
   });
@@ -68,6 +68,13 @@ describe('a calc card in kb review', () => {
     const ratio = parseCalc('vars:\n  off: { choose: [700] }\n  on: { choose: [60] }\nanswer: off / on\ntolerance: 2%\nexplain: "{off} / {on} = {answer}x"\n', 3, 'cards/x.md').spec as CalcSpec;
     const question = dailyCalc({ ...card('abc'), calc: ratio }, '2026-03-10')!;
     expect(checkTyped(question, '11.7x')).toMatchObject({ kind: 'checked', correct: true });
+    // A bare number on a card without a unit is shown once ("you typed 12 = 12" said it twice),
+    // and the verdict says how close an answer must be (12 for 11.67 is 2.9% off).
+    expect(checkTyped(question, '12')).toMatchObject({ kind: 'checked', correct: false, verdict: '✗ Wrong: you typed 12; the answer is 11.67 (±2%)' });
+    const replicas = parseCalc('vars:\n  lam: { choose: [110] }\n  cap: { choose: [8] }\nanswer: ceil(lam / cap)\nunit: replicas\ntolerance: 0\n', 3, 'cards/x.md').spec as CalcSpec;
+    const count = dailyCalc({ ...card('abc'), calc: replicas }, '2026-03-10')!;
+    expect(checkTyped(count, '13.75')).toMatchObject({ kind: 'checked', correct: false, verdict: '✗ Wrong: you typed 13.75 = 13.75 replicas; the answer is 14 replicas, exactly' });
+    expect(checkTyped(count, '14')).toMatchObject({ kind: 'checked', correct: true });
     expect(checkTyped(question, '11.7 ×')).toMatchObject({ kind: 'checked', correct: true });
   });
 });

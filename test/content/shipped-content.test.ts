@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { calcAnswer, drawCalc, validateCalc } from '../../src/kb/calc.ts';
+import { calcAnswer, checkCalcAnswer, drawCalc, validateCalc } from '../../src/kb/calc.ts';
 import { parseKnowledgeFile } from '../../src/kb/parse-file.ts';
 import { seededRandom } from '../../src/kb/seeded-random.ts';
 import type { ParsedCard, ParsedFile } from '../../src/model/knowledge-base.ts';
@@ -105,6 +105,26 @@ describe('shipped calculation cards', () => {
           .toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(expected)));
       }
     }
+  });
+
+  it('refuse the count before it is rounded on a card that asks for a whole number (ceil, floor, round)', () => {
+    // "How many replicas are needed?" for 110 req/s at 8 per replica took 13.75 as right: an
+    // absolute tolerance of 0.5 accepted the quotient a learner forgot to round up to 14.
+    const rng = seededRandom(11);
+    const rounded = calcCards.filter((card) => /^(ceil|floor|round)\(.*\)$/.test(card.calc!.answer.trim()));
+    expect(rounded.length).toBeGreaterThanOrEqual(5);
+    const accepted = new Map<string, string>();
+    for (const card of rounded) {
+      const unrounded = { ...card.calc!, answer: card.calc!.answer.trim().replace(/^(ceil|floor|round)/, '') };
+      for (let draw = 0; draw < 50; draw++) {
+        const values = drawCalc(card.calc!, rng);
+        const before = calcAnswer(unrounded, values);
+        if (Number.isInteger(before)) continue;
+        const where = `${card.file}:${card.calc!.line}`;
+        if (!accepted.has(where) && checkCalcAnswer(card.calc!, values, before)) accepted.set(where, `${where} took ${before} for ${calcAnswer(card.calc!, values)}`);
+      }
+    }
+    expect([...accepted.values()]).toEqual([]);
   });
 
   it('never read "1 bytes": a variable that can be drawn as 1 is not put right before a plural', () => {

@@ -61,7 +61,7 @@ describe('lab-sourced kb-calc variables', () => {
     const now = Date.now();
     store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 50 } }] }, now - 5 * DAY);
     // Newer, but a sim run (a prediction, not this machine) and a partial run: both passed over.
-    store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 999 } }] }, now - DAY, 'sim');
+    const sim = store(db, { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 999 } }] }, now - DAY, 'sim');
     store(db, { verdict: 'incomplete', points: [] }, now - DAY / 2, 'cpu', 'partial');
     // "did not show this — why?" claimed the run failed to show the card's own point, whatever
     // expectation it missed, and never said which: the note names the expectations that failed.
@@ -73,7 +73,8 @@ describe('lab-sourced kb-calc variables', () => {
     const s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 40, 10);
     const notes = figureNotes(s);
-    expect(notes.sources).toEqual([`tps: your last batch-size-sweep, 2 days ago (run #${latest})`]);
+    // The newer sim run is named, with why it was passed over: "your last" was another run.
+    expect(notes.sources).toEqual([`tps: your batch-size-sweep of 2 days ago (run #${latest}); your last, run #${sim}, was a sim prediction`]);
     const note = `Your batch-size-sweep run #${latest} (2 days ago), which these figures come from, did not reproduce the lab: the rate climbs with the batch (decode.tokens_per_s@32 / decode.tokens_per_s@1 = 6.250; expected >= 8) did not hold. Why?`;
     expect(notes.notReproduced).toEqual([note]);
     const question = drawQuestion({ id: 'c', kind: 'card', path: 'cards/x.md', line: 1, deck: 'x', front: '{tps}?', back: 'Because.', full: '', tags: [], lab: null, calc: s } as never, 0, () => 0)!;
@@ -108,10 +109,23 @@ describe('lab-sourced kb-calc variables', () => {
     // Newer: a --set of the workload and engine, a preset's model, and a server (--endpoint).
     store(db, result(111), now - 2 * DAY, 'cpu', 'ok', { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }, { key: 'workload.requests', value: 64 }] });
     store(db, result(222), now - DAY, 'cpu', 'ok', { changed: [{ key: 'model', value: 'gpt2' }] });
-    store(db, result(333), now - DAY / 2, 'endpoint', 'ok', { changed: [], endpoint: { url: 'http://gpu:8000/v1', model: 'm', serverVersion: null, maxConcurrency: null } });
+    const server = store(db, result(333), now - DAY / 2, 'endpoint', 'ok', { changed: [], endpoint: { url: 'http://gpu:8000/v1', model: 'm', serverVersion: null, maxConcurrency: null } });
     const s = withLabFigures(spec(), db, now, ROOT)!;
     expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 50, 10);
-    expect(figureNotes(s).sources).toEqual([`tps: your last batch-size-sweep, 3 days ago (run #${own})`]);
+    expect(figureNotes(s).sources).toEqual([`tps: your batch-size-sweep of 3 days ago (run #${own}); your last, run #${server}, measured a server (--endpoint)`]);
+  });
+
+  it('does not call an older run "your last" when a newer one with --set was passed over (found as a user)', () => {
+    // kb lab ttft-breakdown, then kb lab ttft-breakdown --set engine.prefillMaxBatch=256: the
+    // card said "your last ttft-breakdown, just now (run #2)" with run #3 the last.
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    const result = (tps: number) => ({ verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': tps } }] });
+    const own = store(db, result(50), now - 120_000);
+    const changed = store(db, result(111), now - 60_000, 'cpu', 'ok', { changed: [{ key: 'engine.prefillMaxBatch', value: 256 }] });
+    const s = withLabFigures(spec(), db, now, ROOT)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 50, 10);
+    expect(figureNotes(s).sources).toEqual([`tps: your batch-size-sweep of 2 minutes ago (run #${own}); your last, run #${changed}, changed engine.prefillMaxBatch`]);
   });
 
   it('with only runs of other settings or a server: the fallback, saying why the latest was passed over', () => {

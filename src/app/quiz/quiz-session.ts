@@ -160,15 +160,30 @@ export function expectedLabel(question: QuizQuestion): string | null {
 }
 
 /**
+ * How far a typed answer may be from the card's, as a wrong verdict says it after the answer:
+ * " (±1%)", " (±0.5 ms)", ", exactly" (tolerance 0). Without it, 45 refused for 45.71 ms left
+ * the learner guessing whether the sum or only the rounding was wrong.
+ */
+function toleranceNote(question: QuizQuestion): string {
+  const spec = question.card.calc;
+  if (!spec) return '';
+  const { kind, value } = spec.tolerance;
+  if (value === 0) return ', exactly';
+  return ` (±${kind === 'rel' ? `${formatNumber(value * 100)}%` : `${formatNumber(value)}${spec.unit ? ` ${spec.unit}` : ''}`})`;
+}
+
+/**
  * The verdict on a typed calc answer, as kb quiz and kb review show it: "✓ Right: 20ms = 20 ms"
- * or "✗ Wrong: you typed 25 = 25 ms; the answer is 20 ms". `value` is the typed number in the
- * card's unit (null when it could not be read), given to six significant digits.
+ * or "✗ Wrong: you typed 25 = 25 ms; the answer is 20 ms (±1%)". `value` is the typed number in
+ * the card's unit (null when it could not be read), given to six significant digits; typed as
+ * kb reads it, it is shown once ("you typed 12", "3000 tokens", not "12 = 12").
  */
 export function calcVerdict(question: QuizQuestion, typed: string, value: number | null, correct: boolean): string {
   const unit = question.card.calc?.unit;
   const shown = value === null ? null : Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(6)));
-  const yours = shown === null ? typed : `${typed} = ${shown}${unit ? ` ${unit}` : ''}`;
-  return correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expectedLabel(question)}`;
+  const read = shown === null ? null : `${shown}${unit ? ` ${unit}` : ''}`;
+  const yours = read === null || read === typed.trim().replace(/\s+/g, ' ') ? typed : `${typed} = ${read}`;
+  return correct ? `✓ Right: ${yours}` : `✗ Wrong: you typed ${yours}; the answer is ${expectedLabel(question)}${toleranceNote(question)}`;
 }
 
 /** The question, then where its lab figures came from (the learner's run, or how to get one). */

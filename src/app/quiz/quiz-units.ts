@@ -121,10 +121,14 @@ function simpleUnit(text: string): UnitMeaning | null {
   // TPS is tokens per second as serving dashboards and notes write it ("tokens/second (TPS)");
   // "800 TPS" on a card in tokens/s was "not a unit kb knows". Any case (tps, TPS), and only the
   // prefixes above one (kTPS), as tokens take.
-  if (/tps$/i.test(text)) {
-    const prefix = text.slice(0, -3);
+  // QPS and RPS likewise for requests per second, as load tests and interviews say a request
+  // rate: "1.6 QPS" on a card in req/s was "not a unit kb knows".
+  const rate = /^(.*?)(tps|qps|rps)$/i.exec(text);
+  if (rate) {
+    const prefix = rate[1];
     const multiplier = prefix === '' ? 1 : LARGE_PREFIXES.find(([name]) => name === prefix)?.[1];
-    if (multiplier !== undefined) return { dimension: 'token/second', factor: multiplier, prefixed: prefix !== '' };
+    const dimension = rate[2].toLowerCase() === 'tps' ? 'token/second' : 'request/second';
+    if (multiplier !== undefined) return { dimension, factor: multiplier, prefixed: prefix !== '' };
   }
   // Binary prefixes first: Ki must not read as K + "iB".
   const groups: Array<[ReadonlyArray<[string, number]>, BaseUnit['prefixes'][]]> = [
@@ -241,7 +245,9 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   // NFKC folds what a Chinese or Japanese input method types into ASCII: full-width digits,
   // point, comma, signs, letters, % and the ideographic space ("２５ｍｓ" is 25ms). They were
   // "not a number", so a learner with such an input method on could not answer at all.
-  const text = input.normalize('NFKC').trim();
+  // In its Chinese punctuation mode an input method types the full stop 。 for the point key:
+  // "45。71" was "not a unit kb knows" ("。71"). Between two digits it can only be the point.
+  const text = input.normalize('NFKC').replace(/(?<=\d)\u3002(?=\d)/g, '.').trim();
   if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
   const match = NUMBER.exec(text);
   if (!match) return { ok: false, message: `"${text}" is not a number` };
