@@ -6,7 +6,7 @@ import type { StepShape } from '../../src/engine/backend/sim/step-shape.ts';
 import { fitCostTerms, type StepSample } from '../../src/lab/calibrate/fit.ts';
 import { nnls } from '../../src/lab/calibrate/nnls.ts';
 import type { DeviceProfile } from '../../src/lab/devices/device-profile.ts';
-import { calibrationText, poorFitWarning, spreadLines, submitDelayText, termLines } from '../../src/lab/calibrate/calibrate-report.ts';
+import { calibrationText, decodeSizeLines, poorFitWarning, spreadLines, submitDelayText, termLines } from '../../src/lab/calibrate/calibrate-report.ts';
 import { fitLines } from '../../src/ui/text/fit-lines.ts';
 
 /** A deterministic generator, so a failure reproduces. */
@@ -77,8 +77,15 @@ describe('fitCostTerms', () => {
     const counts: [number, number][] = [[1, 80], [2, 30], [4, 30], [8, 25], [16, 25], [64, 10], [256, 10]];
     const samples: StepSample[] = counts.flatMap(([batch, n]) => Array.from({ length: n }, () => ({ shape: decode(batch, 16), ms: stepMs(batch) })));
     for (const n of [16, 64, 128, 256]) samples.push({ shape: prefill(n, 0), ms: predictStepMs(truth, prefill(n, 0)) });
-    const { terms } = fitCostTerms(samples);
+    const { terms, decodeBySize } = fitCostTerms(samples);
     for (const [batch] of counts) expect(Math.abs(predictStepMs(terms, decode(batch, 16)) / stepMs(batch) - 1), `batch ${batch}`).toBeLessThan(0.15);
+    // The report shows each range's signed median error: the bend is there to see.
+    expect(decodeBySize.map((s) => [s.label, s.steps])).toEqual([['1', 80], ['2-4', 60], ['5-16', 50], ['17-64', 10], ['65-256', 10]]);
+    for (const size of decodeBySize) expect(Math.abs(size.medianPct)).toBeLessThan(15);
+    expect(decodeSizeLines([{ label: '1', steps: 80, medianPct: -0.12 }, { label: '65-256', steps: 10, medianPct: 12.34 }])).toEqual([
+      '    by batch: 1 -0.1%, 65-256 +12.3% (median; + is predicted slower than measured)',
+    ]);
+    expect(decodeSizeLines([{ label: '1', steps: 80, medianPct: 1 }])).toEqual([]);
   });
 
   it('sets aside steps slowed by another process and still recovers the terms', () => {

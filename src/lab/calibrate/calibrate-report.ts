@@ -6,7 +6,7 @@ import { barChart } from '../chart.ts';
 import { BUSY_LOAD_PER_CORE, describeSource, type DeviceProfile, poorFit } from '../devices/device-profile.ts';
 import type { StoredProfile } from '../devices/profile-store.ts';
 import type { Calibration } from './calibrate.ts';
-import type { Residual } from './fit.ts';
+import type { Residual, SizeError } from './fit.ts';
 
 /** What one unit of a term computes, in FLOPs, so its time implies a rate; null for fixed costs. */
 function flopsPerUnit(term: CostTerm, c: ModelConfig): number | null {
@@ -95,6 +95,17 @@ export function spreadLines(spread: readonly number[], bySize: readonly SizedSpr
   return lines;
 }
 
+/**
+ * Decode steps by batch size, the signed median error of each range: a trend across them (big
+ * batches predicted slow, small ones fast) is a cost the terms' straight line in the batch misses.
+ */
+export function decodeSizeLines(sizes: readonly SizeError[]): string[] {
+  if (sizes.length < 2) return [];
+  const signed = (pct: number) => `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`;
+  // A short label, so that wrapped at 80 columns the figures hang under it.
+  return [`    by batch: ${sizes.map((s) => `${s.label} ${signed(s.medianPct)}`).join(', ')} (median; + is predicted slower than measured)`];
+}
+
 /** A sentence when the fit is too loose to trust (a busy machine makes step times scatter), else null. */
 export function poorFitWarning(fit: Calibration['fit']): string | null {
   const poor = poorFit(fit);
@@ -143,7 +154,10 @@ export function calibrationText(result: Calibration, savedTo: string, replaced: 
     `And once per request: ${submitDelayText(profile.submitMs ?? 0)} from submit until the scheduler sees it (an idle engine's median queue wait)`,
     '',
     `Fit: R² ${fit.r2.toFixed(3)}`,
-    ...fit.byKind.map((k) => `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`),
+    ...fit.byKind.flatMap((k) => [
+      `  ${k.kind.padEnd(8)} ${String(k.steps).padStart(5)} steps  median error ${k.medianPct.toFixed(1)}%  worst ${k.worstPct.toFixed(1)}%`,
+      ...(k.kind === 'decode' ? decodeSizeLines(fit.decodeBySize) : []),
+    ]),
     ...spreadLines(fit.spread, fit.spreadBySize),
     '',
     'Residuals:',

@@ -4,7 +4,7 @@
 // size (the many small batches would otherwise set the cost per sequence, and big batches, which
 // run a little cheaper per sequence, would be predicted 10-15% slow), and steps slowed by
 // another process on a shared machine (far off the first fit) are set aside and counted.
-import { COST_TERMS, type CostTerms, percentile, predictStepMs, sizedSpreads, type SizedSpread, spreadQuantiles, stepGroup, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
+import { COST_TERMS, type CostTerms, DECODE_SIZE_RANGES, decodeSizeLabel, percentile, predictStepMs, sizedSpreads, type SizedSpread, spreadQuantiles, stepGroup, type StepKind, type StepShape, stepKind } from '../../engine/index.ts';
 import { nnls } from './nnls.ts';
 
 export interface StepSample {
@@ -20,6 +20,14 @@ export interface KindError {
   worstPct: number;
 }
 
+/** Decode steps of one range of batch size: where a cost that is not linear in the batch shows. */
+export interface SizeError {
+  label: string;
+  steps: number;
+  /** Median of (predicted - measured) / measured, in %, with its sign: + predicted slow, - fast. */
+  medianPct: number;
+}
+
 export interface Residual {
   kind: StepKind;
   tokens: number;
@@ -32,6 +40,7 @@ export interface CostFit {
   /** 1 - SS_res / SS_tot over the kept steps, in ms. */
   r2: number;
   byKind: KindError[];
+  decodeBySize: SizeError[];
   residuals: Residual[];
   /** Steps fitted, and steps set aside as disturbed. */
   kept: number;
@@ -116,10 +125,17 @@ export function fitCostTerms(samples: readonly StepSample[]): CostFit {
     const errors = fitted.filter((s) => stepKind(s.shape) === kind).map((s) => relativeError(terms, s) * 100);
     if (errors.length > 0) byKind.push({ kind, steps: errors.length, medianPct: median(errors), worstPct: Math.max(...errors) });
   }
+  const decodeBySize = DECODE_SIZE_RANGES.flatMap((range) => {
+    const errors = fitted
+      .filter((s) => stepKind(s.shape) === 'decode' && s.shape.tokens >= range[0] && s.shape.tokens <= range[1])
+      .map((s) => ((predictStepMs(terms, s.shape) - s.ms) / s.ms) * 100);
+    return errors.length > 0 ? [{ label: decodeSizeLabel(range), steps: errors.length, medianPct: median(errors) }] : [];
+  });
   return {
     terms,
     r2: ssTot > 0 ? 1 - ssRes / ssTot : 1,
     byKind,
+    decodeBySize,
     residuals: fitted.map((s) => ({ kind: stepKind(s.shape), tokens: s.shape.tokens, measuredMs: s.ms, predictedMs: predictStepMs(terms, s.shape) })),
     kept: fitted.length,
     outliers: usable.length - fitted.length,
