@@ -60,7 +60,8 @@ NO_COLOR (set, not empty) draws the screen without colours, bold and underline k
   null), then for each question: question (waits for one line on stdin: a
   calc card's number, a text card's y, yes or 3 if you knew it, n, no or 1 if
   not), retry (the line could not be read; send another), answer; finally
-  summary (also when stdin ends).
+  summary (also when stdin ends; on Ctrl-C or SIGTERM with "interrupted": true
+  for the answers given, and exit 130).
 Example (bundled knowledge base: a TPOT of 25 ms):
   printf '25ms\\n' | kb quiz --json --calc --deck metrics -n 1 --seed 7`),
     )
@@ -81,7 +82,13 @@ Example (bundled knowledge base: a TPOT of 25 ms):
         }
         if (flags.json) {
           const { runJsonQuiz, stdioJsonQuiz } = await import('./quiz-json.ts');
-          await runJsonQuiz(run, stdioJsonQuiz());
+          const io = stdioJsonQuiz();
+          try {
+            // Stopped by Ctrl-C or SIGTERM: the summary is written all the same, and kb exits 130.
+            if ((await runJsonQuiz(run, io)).interrupted) process.exitCode = ExitCode.interrupted;
+          } finally {
+            io.close();
+          }
           return;
         }
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);
