@@ -186,6 +186,27 @@ describe('typed answers: units', () => {
     expect(refusal('~~3', 'ms')).toMatch(/not a number/);
   });
 
+  // Found by a learner: 0.7086 on a card whose answer is 70.86 % was marked wrong, though it
+  // was meant as a fraction. A bare number in (0, 1] on a % card is asked again, whatever the
+  // answer (so it hints nothing); with its % it is taken as it is.
+  it('a bare fraction on a card in % is asked again, saying how to write it', () => {
+    expect(refusal('0.7086', '%')).toBe('answers here are in %: type 70.86 for 70.86 %, or 0.7086 % if you mean 0.7086 %');
+    expect(refusal('0.07', '%')).toMatch(/type 7 for 7 %, or 0.07 % if you mean 0.07 %/);
+    expect(refusal('1', '%')).toMatch(/type 100 for 100 %/);
+    expect(refusal('~0.5', 'percent')).toMatch(/answers here are in percent: type 50 for 50 percent/);
+    expect(value('0.7086 %', '%')).toBe(0.7086);
+    expect(value('0.7086%', '%')).toBe(0.7086);
+    expect(value('0.5 percent', '%')).toBe(0.5);
+    // Out of (0, 1], or on any other card, a bare number is read as before.
+    expect(value('0', '%')).toBe(0);
+    expect(value('1.5', '%')).toBe(1.5);
+    expect(value('70.86', '%')).toBe(70.86);
+    expect(value('-0.5', '%')).toBe(-0.5);
+    expect(value('0.7086', 'x')).toBe(0.7086);
+    expect(value('0.7086', null)).toBe(0.7086);
+    expect(value('0.7086', 'ms')).toBe(0.7086);
+  });
+
   it('a ratio without a unit takes a trailing x or ×, as its worked answer writes it ("11.67x")', () => {
     for (const typed of ['11.7x', '11.7 x', '11.7×', '11.7 ×', '11.7X']) expect(value(typed, null)).toBe(11.7);
     expect(refusal('11.7 xs', null)).toMatch(/has no unit/);

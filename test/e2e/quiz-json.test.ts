@@ -138,8 +138,9 @@ describe('kb quiz --json', () => {
   });
 
   it("gives expected and value as the arithmetic meant them, without floating-point noise (found as a user: 6553.5999999999985)", () => {
-    // The bundled knowledge base's calc cards, answered 1 each: every expected figure is printed.
-    const run = runKb(['quiz', '--json', '--calc', '-n', '12', '--seed', '5'], { input: '1\n'.repeat(12) });
+    // The bundled knowledge base's calc cards, answered 2 each (1 on a card in % is asked again,
+    // as the fraction it may be): every expected figure is printed.
+    const run = runKb(['quiz', '--json', '--calc', '-n', '12', '--seed', '5'], { input: '2\n'.repeat(12) });
     expect(run.code, run.stderr).toBe(0);
     const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event).filter((event) => event.type === 'answer');
     expect(answers.length).toBe(12);

@@ -274,6 +274,19 @@ function hint(unit: string, card: UnitMeaning): string {
 }
 
 /**
+ * A bare number in (0, 1] on a card in %: likely a fraction (0.7086 meant as 70.86 %), which was
+ * graded wrong. Asked again whatever the answer is, so the question hints nothing; typed with
+ * its % it is taken as is.
+ */
+function fractionOnPercentCard(number: number, card: UnitMeaning | null, cardUnit: string | null): TypedAnswer | null {
+  if (card?.dimension !== 'percent' || !(number > 0 && number <= 1)) return null;
+  const typed = String(number);
+  // As the percentage it would be, without floating-point noise: 0.07 is 7, not 7.000000000000001.
+  const percent = String(Number((number * 100).toPrecision(12)));
+  return { ok: false, message: `answers here are in ${cardUnit}: type ${percent} for ${percent} ${cardUnit}, or ${typed} ${cardUnit} if you mean ${typed} ${cardUnit}` };
+}
+
+/**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
  * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
  */
@@ -305,7 +318,7 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     rest = rest.slice(numeral[0].length).trim();
     if (rest === '') return ambiguous(numeral[0]) ?? { ok: true, value: number };
   }
-  if (rest === '') return { ok: true, value: number };
+  if (rest === '') return fractionOnPercentCard(number, card, cardUnit) ?? { ok: true, value: number };
 
   const unit = normalizeUnit(rest);
   const multiplier = BARE_MULTIPLIERS.get(unit);
