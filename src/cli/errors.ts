@@ -21,8 +21,8 @@ export const EXIT_CODES_HELP = `Exit codes:
        files with errors, a machine fault (full or read-only disk, locked db)
   2    kb review, kb quiz or kb add --edit without a terminal (kb due,
        kb rate, kb quiz --json, kb add --answer)
-  130  interrupted by Ctrl-C (a lab run or calibration also by SIGTERM);
-       ratings and lab runs already made are kept`;
+  130  interrupted by Ctrl-C (a lab run, a calibration or kb quiz --json
+       also by SIGTERM); ratings, answers and lab runs already made are kept`;
 
 /** An error caused by the user's input or environment: printed as one line, no stack trace. */
 export class UserError extends Error {

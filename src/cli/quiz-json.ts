@@ -6,7 +6,9 @@
 //       a text card: y / yes / right / 3, or n / no / wrong / 1 (the learner's own verdict)
 //   {"type":"retry", "n":1, "message":...}       the line could not be read; send another
 //   {"type":"answer", "n":1, "correct":true, ...}
-//   {"type":"summary", ...}                      last, also when stdin ends early
+//   {"type":"summary", ..., "interrupted":false} last, also when stdin ends early; after a
+//                                                Ctrl-C (SIGINT) or SIGTERM with "interrupted":
+//                                                true, and kb exits 130
 // A question whose answer arrives after --time counts as wrong.
 import { createInterface } from 'node:readline';
 import type { QuizRun } from '../app/quiz/quiz-run.ts';
@@ -21,14 +23,33 @@ export interface JsonQuizIo {
   lines: AsyncIterator<string>;
   write: (event: Record<string, unknown>) => void;
   now: () => number;
+  /** Settles when the quiz is to stop where it is (a signal): the summary is written, marked interrupted. */
+  interrupted?: Promise<void>;
 }
 
-export function stdioJsonQuiz(): JsonQuizIo {
+/**
+ * stdin and stdout as the quiz's lines. A Ctrl-C (SIGINT) or SIGTERM while a question waits
+ * for its line ends the quiz with the summary of the answers given, as the terminal quiz does:
+ * it killed kb at once and the script got no summary line. close() gives the signals back
+ * (a second Ctrl-C then kills) and lets go of stdin, so kb exits without waiting for its end.
+ */
+export function stdioJsonQuiz(): JsonQuizIo & { close: () => void } {
   const reader = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let onSignal = () => {};
+  const interrupted = new Promise<void>((resolve) => (onSignal = resolve));
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const stopListening = () => signals.forEach((signal) => process.off(signal, onSignal));
+  signals.forEach((signal) => process.on(signal, onSignal));
   return {
     lines: reader[Symbol.asyncIterator](),
     write: (event) => void process.stdout.write(`${JSON.stringify(event)}\n`),
     now: Date.now,
+    interrupted,
+    close: () => {
+      stopListening();
+      reader.close();
+      process.stdin.destroy();
+    },
   };
 }
 
@@ -75,17 +96,24 @@ function answerEvent(question: QuizQuestion, answer: QuizAnswer, scheduled: stri
   };
 }
 
-/** Runs the whole session over `io`; returns when every question is answered or input ends. */
-export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<void> {
+/**
+ * Runs the whole session over `io`; returns when every question is answered, input ends or
+ * `io.interrupted` settles (then with interrupted: true).
+ */
+export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<{ interrupted: boolean }> {
   const total = run.session.questions.length;
   io.write({ type: 'session', session: run.session.id, seed: run.session.seed, questions: total, timeLimitMs: run.session.timeLimitMs, shortfall: run.shortfall });
+  // Each answer is stored as it is read (synchronously), so stopping between lines loses none.
+  const stop = (io.interrupted ?? new Promise<never>(() => {})).then(() => 'interrupted' as const);
   let ended = false;
+  let interrupted = false;
   for (let question = run.current(); question && !ended; question = run.current()) {
     io.write(questionEvent(question, total));
     const askedAt = io.now();
     for (;;) {
-      const line = await io.lines.next();
-      if (line.done) {
+      const line = await Promise.race([io.lines.next(), stop]);
+      if (line === 'interrupted') interrupted = true;
+      if (line === 'interrupted' || line.done) {
         ended = true;
         break;
       }
@@ -112,5 +140,6 @@ export async function runJsonQuiz(run: QuizRun, io: JsonQuizIo): Promise<void> {
     }
   }
   const summary = run.summary(io.now());
-  io.write({ type: 'summary', session: run.session.id, ...summary });
+  io.write({ type: 'summary', session: run.session.id, ...summary, interrupted });
+  return { interrupted };
 }

@@ -41,7 +41,7 @@ export function register(program: Command): void {
       'after',
       helpText(`
 Calc cards: type the number, with or without a unit: 20, 20ms, 0.02 s, 2.4 GB, 1,024, 1.5e3,
-50%, 11.7x (a ratio), 800 TPS (tokens/s), 1.6 QPS or RPS (req/s), 25 ms/token (the card's unit per token, request, sequence or step); full-width digits as a Chinese input method types them (２５ｍｓ) too, and Chinese unit names: 纳秒, 微秒, 毫秒, 秒, 分钟 (分), 小时, 字节, 比特, 词元, 请求, 参数, 倍 and more (25毫秒, 100个token, 1200词元/秒), and the numerals 千, 万, 亿 (70亿参数, 1.2万 tokens/s). Letter case counts where it changes the amount: 25 Ms (megaseconds) or 7m tokens is asked again (did you mean ms?), never read 10^6 off; a bare 1.5k is read on a size or a count, not on a time. It is converted to the card's unit and checked against the card's tolerance (a wrong answer is told it: the answer is 45.71 ms (±2%)); a unit
+50%, 11.7x (a ratio), 800 TPS or 685.7 t/s (tokens/s), 1.6 QPS or RPS (req/s), 25 ms/token or 25ms per token (the card's unit per token, request, sequence, step or pass; 25 per token too), units written out (25 milliseconds, 2 gigabytes, 685.7 tokens per second), a leading ~ or ≈ read past (~3.4 ms); full-width digits as a Chinese input method types them (２５ｍｓ) too, and Chinese unit names: 纳秒, 微秒, 毫秒, 秒, 分钟 (分), 小时, 字节, 比特, 词元, 请求, 参数, 倍 and more (25毫秒, 100个token, 1200词元/秒), and the numerals 千, 万, 亿 (70亿参数, 1.2万 tokens/s). Letter case counts where it changes the amount: 25 Ms (megaseconds) or 7m tokens is asked again (did you mean ms?), never read 10^6 off; a bare 1.5k is read on a size or a count, not on a time. On a card in %, a bare number in (0, 1] (0.7086) is asked again, as the fraction it may be: type 70.86 for 70.86 %, or 0.7086 % if you mean that. It is converted to the card's unit and checked against the card's tolerance (a wrong answer is told it: the answer is 45.71 ms (±2%)); a unit
 that does not fit (GB for a time) asks again. The worked solution follows, with the values
 filled in. Text cards: Space shows the answer, then y or 3 (knew it), n or 1 (did not).
 l on a card linked to a lab (not while typing a number) runs the lab in place with its
@@ -60,7 +60,8 @@ NO_COLOR (set, not empty) draws the screen without colours, bold and underline k
   null), then for each question: question (waits for one line on stdin: a
   calc card's number, a text card's y, yes or 3 if you knew it, n, no or 1 if
   not), retry (the line could not be read; send another), answer; finally
-  summary (also when stdin ends).
+  summary (also when stdin ends; on Ctrl-C or SIGTERM with "interrupted": true
+  for the answers given, and exit 130).
 Example (bundled knowledge base: a TPOT of 25 ms):
   printf '25ms\\n' | kb quiz --json --calc --deck metrics -n 1 --seed 7`),
     )
@@ -81,7 +82,13 @@ Example (bundled knowledge base: a TPOT of 25 ms):
         }
         if (flags.json) {
           const { runJsonQuiz, stdioJsonQuiz } = await import('./quiz-json.ts');
-          await runJsonQuiz(run, stdioJsonQuiz());
+          const io = stdioJsonQuiz();
+          try {
+            // Stopped by Ctrl-C or SIGTERM: the summary is written all the same, and kb exits 130.
+            if ((await runJsonQuiz(run, io)).interrupted) process.exitCode = ExitCode.interrupted;
+          } finally {
+            io.close();
+          }
           return;
         }
         const [{ renderQuiz }, { cardLabRunner }] = await Promise.all([import('../ui/quiz/render-quiz.tsx'), import('../app/card-labs/card-lab-runner.ts')]);

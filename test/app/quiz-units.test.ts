@@ -140,6 +140,73 @@ describe('typed answers: units', () => {
     expect(refusal('25 tokens/s', 'tokens')).toMatch(/does not convert to tokens/);
   });
 
+  // Found by a learner, each asked again as a unit kb does not know: units written out, "per",
+  // t/s, and the ~ of an estimate.
+  it.each([
+    ['25 milliseconds', 'ms', 25],
+    ['25 MILLISECONDS', 'ms', 25],
+    ['1 millisecond', 's', 0.001],
+    ['25000 microseconds', 'ms', 25],
+    ['25000000 nanoseconds', 'ms', 25],
+    ['0.025 seconds', 'ms', 25],
+    ['2 gigabytes', 'GB', 2],
+    ['2 Megabytes', 'KiB', 2e6 / 1024],
+    ['4 kibibytes', 'B', 4096],
+    ['3 megatokens', 'tokens', 3e6],
+    ['25ms per token', 'ms', 25],
+    ['25 milliseconds per token', 'ms', 25],
+    ['25 per token', 'ms', 25],
+    ['25/token', 'ms', 25],
+    ['685.7 tokens per second', 'tokens/s', 685.7],
+    ['40 requests per second', 'req/s', 40],
+    ['685.7 t/s', 'tokens/s', 685.7],
+    ['1.2k t/s', 'tokens/s', 1200],
+    ['3 t/ms', 'tokens/s', 3000],
+    ['2.43 tokens/pass', 'tokens', 2.43],
+    ['2.43 tokens per pass', 'tokens', 2.43],
+    ['~3.4 ms', 'ms', 3.4],
+    ['~ 3.4', 'ms', 3.4],
+    ['\u2248 3.4ms', 'ms', 3.4],
+    ['\uff5e3.4ms', 'ms', 3.4],
+    ['50 per cent', '%', 50],
+  ])('written out: %s with the card in %s is %d', (text, unit, expected) => {
+    expect(value(text, unit)).toBeCloseTo(expected, 9);
+  });
+
+  it('what stays ambiguous written out is still asked again', () => {
+    // A time takes no prefix above one, a count none below, written out or not.
+    expect(refusal('3 kiloseconds', 's')).toMatch(/not a unit kb knows/);
+    expect(refusal('3 millitokens', 'tokens')).toMatch(/not a unit kb knows/);
+    // t only over a time (t/s), and only lower-case: T/s could be tera-anything.
+    expect(refusal('25 t', 'tokens')).toMatch(/not a unit kb knows/);
+    expect(refusal('25 T/s', 'tokens/s')).toMatch(/not a unit kb knows/);
+    expect(refusal('25 per GB', 'ms')).toMatch(/not a unit kb knows/);
+    expect(refusal('25 per token', 'tokens/s')).toMatch(/not a unit kb knows/);
+    expect(refusal('25 ms per GB', 'ms')).toMatch(/does not convert to ms/);
+    expect(refusal('~~3', 'ms')).toMatch(/not a number/);
+  });
+
+  // Found by a learner: 0.7086 on a card whose answer is 70.86 % was marked wrong, though it
+  // was meant as a fraction. A bare number in (0, 1] on a % card is asked again, whatever the
+  // answer (so it hints nothing); with its % it is taken as it is.
+  it('a bare fraction on a card in % is asked again, saying how to write it', () => {
+    expect(refusal('0.7086', '%')).toBe('answers here are in %: type 70.86 for 70.86 %, or 0.7086 % if you mean 0.7086 %');
+    expect(refusal('0.07', '%')).toMatch(/type 7 for 7 %, or 0.07 % if you mean 0.07 %/);
+    expect(refusal('1', '%')).toMatch(/type 100 for 100 %/);
+    expect(refusal('~0.5', 'percent')).toMatch(/answers here are in percent: type 50 for 50 percent/);
+    expect(value('0.7086 %', '%')).toBe(0.7086);
+    expect(value('0.7086%', '%')).toBe(0.7086);
+    expect(value('0.5 percent', '%')).toBe(0.5);
+    // Out of (0, 1], or on any other card, a bare number is read as before.
+    expect(value('0', '%')).toBe(0);
+    expect(value('1.5', '%')).toBe(1.5);
+    expect(value('70.86', '%')).toBe(70.86);
+    expect(value('-0.5', '%')).toBe(-0.5);
+    expect(value('0.7086', 'x')).toBe(0.7086);
+    expect(value('0.7086', null)).toBe(0.7086);
+    expect(value('0.7086', 'ms')).toBe(0.7086);
+  });
+
   it('a ratio without a unit takes a trailing x or ×, as its worked answer writes it ("11.67x")', () => {
     for (const typed of ['11.7x', '11.7 x', '11.7×', '11.7 ×', '11.7X']) expect(value(typed, null)).toBe(11.7);
     expect(refusal('11.7 xs', null)).toMatch(/has no unit/);
@@ -184,7 +251,7 @@ describe('typed answers: units that differ only by letter case', () => {
   });
 
   it('no two spellings that differ only by case read as different amounts of one kind', () => {
-    const prefixes = ['', 'n', 'u', 'µ', 'm', 'k', 'K', 'M', 'G', 'T', 'P', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'];
+    const prefixes = ['', 'n', 'u', 'µ', 'm', 'k', 'K', 'M', 'G', 'T', 'P', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'milli', 'micro', 'kilo', 'mega', 'giga', 'kibi'];
     const bases = ['B', 'byte', 'bytes', 'bit', 's', 'sec', 'second', 'min', 'h', 'hr', 'token', 'tok', 'req', 'flop', 'FLOPs', 'FLOPS', 'seq', 'block', 'step', 'gpu', 'param', 'weights', '%', 'x'];
     const flipped = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) : c)).join('');
     fc.assert(

@@ -113,9 +113,34 @@ describe('kb quiz --json', () => {
     expect(quizRows(root)).toEqual([]);
   });
 
+  // Found as a learner: a Ctrl-C (or a SIGTERM from `timeout`) killed kb quiz --json at once,
+  // so the script got no summary, where the terminal quiz prints its summary on Ctrl-C.
+  it.each(['SIGINT', 'SIGTERM'] as const)('on %s writes the summary of the answers given, marked interrupted, and exits 130', async (signal) => {
+    const root = quizKb();
+    const child = spawn(process.execPath, [kbBin, '--kb', root, 'quiz', '--json', '--calc', '-n', '2', '--seed', '1'], {
+      env: { PATH: process.env.PATH, HOME: tempDir('kb-home-'), TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.json') },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const events: Event[] = [];
+    for await (const line of createInterface({ input: child.stdout })) {
+      const event = JSON.parse(line) as Event;
+      events.push(event);
+      // The first question answered; the second waits for its line (stdin stays open) when the signal comes.
+      if (event.type === 'question' && event.n === 1) child.stdin.write(String(event.question).startsWith("A request's") ? '20 ms\n' : '100\n');
+      if (event.type === 'question' && event.n === 2) child.kill(signal);
+    }
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(events.map((e) => e.type)).toEqual(['session', 'question', 'answer', 'question', 'summary']);
+    expect(events.at(-1)).toMatchObject({ asked: 1, correct: 1, interrupted: true });
+    expect(code).toBe(130);
+    expect(quizRows(root)).toHaveLength(1);
+    child.stdin.end();
+  });
+
   it("gives expected and value as the arithmetic meant them, without floating-point noise (found as a user: 6553.5999999999985)", () => {
-    // The bundled knowledge base's calc cards, answered 1 each: every expected figure is printed.
-    const run = runKb(['quiz', '--json', '--calc', '-n', '12', '--seed', '5'], { input: '1\n'.repeat(12) });
+    // The bundled knowledge base's calc cards, answered 2 each (1 on a card in % is asked again,
+    // as the fraction it may be): every expected figure is printed.
+    const run = runKb(['quiz', '--json', '--calc', '-n', '12', '--seed', '5'], { input: '2\n'.repeat(12) });
     expect(run.code, run.stderr).toBe(0);
     const answers = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event).filter((event) => event.type === 'answer');
     expect(answers.length).toBe(12);

@@ -86,6 +86,9 @@ describe('kb quiz keys', () => {
     // A full-width digit (a Chinese input method) starts a number too: it was dropped silently.
     expect(quizKey(empty, '\uff12', noKey)).toEqual({ kind: 'type', typed: '\uff12', submit: false });
     expect(quizKey(empty, '\uff0e\uff15', noKey)).toEqual({ kind: 'type', typed: '\uff0e\uff15', submit: false });
+    // So does the ~ or ≈ of an estimate (~3.4 ms), which the answer reads past: it was dropped.
+    expect(quizKey(empty, '~', noKey)).toEqual({ kind: 'type', typed: '~', submit: false });
+    expect(quizKey(empty, '\u2248', noKey)).toEqual({ kind: 'type', typed: '\u2248', submit: false });
     expect(quizKey(quiz, 'q', noKey)).toEqual({ kind: 'finish' });
     expect(quizKey(quiz, 'j', noKey)).toEqual({ kind: 'scroll', by: 1 });
     // ? lists the keys, as in kb review (it did nothing); in a number being typed it is text.

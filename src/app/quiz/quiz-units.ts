@@ -8,6 +8,11 @@
 // sizes), never both, so `Ms` (which someone writing a TPOT means as ms, not megaseconds),
 // `mtokens` or `mB` are refused with "did you mean ms?" rather than read 10^9 off. Chinese unit
 // names (毫秒, 秒, 分钟, 字节, 个token, 倍) read as their ASCII units.
+//
+// Units as a learner writes them out read too (found by a learner, each asked again): the
+// prefixes spelled out (milliseconds, microseconds, kilobytes, gigabytes: a word has no case
+// slip to guard against, so any case), "per" for the slash (25 ms per token, tokens per
+// second), t/s for tokens/s, and a leading ~ or ≈ (~3.4 ms: an estimate is still the number).
 
 export type TypedAnswer =
   | { ok: true; value: number }
@@ -51,6 +56,8 @@ const BASES: readonly BaseUnit[] = [
   { names: ['sequence', 'sequences', 'seq', 'seqs'], dimension: 'sequence', factor: 1, prefixes: 'large' },
   { names: ['block', 'blocks'], dimension: 'block', factor: 1, prefixes: 'large' },
   { names: ['step', 'steps'], dimension: 'step', factor: 1, prefixes: 'large' },
+  // A forward pass: speculative decoding asks how many tokens one target pass yields (2.43 tokens/pass).
+  { names: ['pass', 'passes'], dimension: 'pass', factor: 1, prefixes: 'none' },
   { names: ['replica', 'replicas'], dimension: 'replica', factor: 1, prefixes: 'large' },
   { names: ['slot', 'slots'], dimension: 'slot', factor: 1, prefixes: 'large' },
   { names: ['gpu', 'gpus'], dimension: 'gpu', factor: 1, prefixes: 'large' },
@@ -63,6 +70,17 @@ const SMALL_PREFIXES: ReadonlyArray<[string, number]> = [['n', 1e-9], ['u', 1e-6
 const LARGE_PREFIXES: ReadonlyArray<[string, number]> = [['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12], ['P', 1e15]];
 const BINARY_PREFIXES: ReadonlyArray<[string, number]> = [
   ['Ki', 2 ** 10], ['Mi', 2 ** 20], ['Gi', 2 ** 30], ['Ti', 2 ** 40], ['Pi', 2 ** 50],
+];
+/**
+ * Prefixes written out (milliseconds, kilobytes), matched in any case, each with the bases it
+ * goes with as its symbol does: nobody writes kiloseconds or millitokens.
+ */
+const SPELLED_PREFIXES: ReadonlyArray<[string, number, ReadonlyArray<BaseUnit['prefixes']>]> = [
+  ['nano', 1e-9, ['small']], ['micro', 1e-6, ['small']], ['milli', 1e-3, ['small']],
+  ['kilo', 1e3, ['large', 'large+binary']], ['mega', 1e6, ['large', 'large+binary']], ['giga', 1e9, ['large', 'large+binary']],
+  ['tera', 1e12, ['large', 'large+binary']], ['peta', 1e15, ['large', 'large+binary']],
+  ['kibi', 2 ** 10, ['large+binary']], ['mebi', 2 ** 20, ['large+binary']], ['gibi', 2 ** 30, ['large+binary']],
+  ['tebi', 2 ** 40, ['large+binary']], ['pebi', 2 ** 50, ['large+binary']],
 ];
 /** A prefix typed alone after the number (`1.2k`) multiplies it. */
 const BARE_MULTIPLIERS = new Map<string, number>([['k', 1e3], ['K', 1e3], ['M', 1e6], ['G', 1e9], ['T', 1e12]]);
@@ -144,7 +162,23 @@ function simpleUnit(text: string): UnitMeaning | null {
       return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
     }
   }
+  for (const [prefix, multiplier, takers] of SPELLED_PREFIXES) {
+    if (!text.toLowerCase().startsWith(prefix) || text.length === prefix.length) continue;
+    const rest = findBase(text.slice(prefix.length));
+    if (rest && takers.includes(rest.prefixes)) return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
+  }
   return null;
+}
+
+/**
+ * t over a time is tokens (685.7 t/s, 1.2k t/s), as a rate is written in notes; t alone, or T/s
+ * (tera of what?), stays unknown.
+ */
+function tokensAbbreviated(top: string, bottom: UnitMeaning): UnitMeaning | null {
+  const short = /^(.?)t$/.exec(top);
+  if (short === null || bottom.dimension !== 'second') return null;
+  const multiplier = short[1] === '' ? 1 : LARGE_PREFIXES.find(([name]) => name === short[1])?.[1];
+  return multiplier === undefined ? null : { dimension: 'token', factor: multiplier, prefixed: short[1] !== '' };
 }
 
 /** One side of a unit, a Chinese name read as its ASCII unit (毫秒 is ms, 个token is token). */
@@ -160,8 +194,10 @@ function fromChinese(part: string): string {
 }
 
 function normalizeUnit(text: string): string {
-  // Greek mu for micro; spaces inside a unit ("tokens / s", "k tokens") carry no meaning.
-  return text.replace(/\s+/g, '').replaceAll('μ', 'µ').split('/').map(fromChinese).join('/');
+  // "per" before a unit is the slash (ms per token, tokens per second; "per token" after a bare
+  // number is "/token"), though "per cent" stays percent; Greek mu for micro; spaces inside a
+  // unit ("tokens / s", "k tokens") carry no meaning.
+  return text.replace(/(?:^|\s+)per\s+(?!cent$)/gi, '/').replace(/\s+/g, '').replaceAll('μ', 'µ').split('/').map(fromChinese).join('/');
 }
 
 /** A unit's meaning, or null when kb does not know it (then only the same text matches it). */
@@ -171,8 +207,8 @@ export function unitMeaning(unit: string): UnitMeaning | null {
   const parts = text.split('/');
   if (parts.length === 1) return simpleUnit(text);
   if (parts.length !== 2) return null;
-  const top = simpleUnit(parts[0]);
   const bottom = simpleUnit(parts[1]);
+  const top = simpleUnit(parts[0]) ?? (bottom && tokensAbbreviated(parts[0], bottom));
   if (!top || !bottom) return null;
   return { dimension: `${top.dimension}/${bottom.dimension}`, factor: top.factor / bottom.factor, prefixed: top.prefixed || bottom.prefixed };
 }
@@ -197,10 +233,10 @@ function describe(meaning: UnitMeaning): string {
 const NUMBER = /^([+\-\u2212]?)((?:[1-9]\d{0,2}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?/;
 
 /** Counts a question's quantity can be "per": TPOT is ms per token, KV size KiB per token. */
-const PER_ONE = new Set(['token', 'request', 'sequence', 'step']);
+const PER_ONE = new Set(['token', 'request', 'sequence', 'step', 'pass']);
 
 /**
- * A typed unit that is the card's unit per one token (request, sequence, step), read as the
+ * A typed unit that is the card's unit per one token (request, sequence, step, forward pass), read as the
  * card's unit: a TPOT card in ms takes "25 ms/token", as the question asks it. It was refused
  * ("ms/token does not convert to ms"), which told the learner their right unit was wrong.
  */
@@ -238,6 +274,19 @@ function hint(unit: string, card: UnitMeaning): string {
 }
 
 /**
+ * A bare number in (0, 1] on a card in %: likely a fraction (0.7086 meant as 70.86 %), which was
+ * graded wrong. Asked again whatever the answer is, so the question hints nothing; typed with
+ * its % it is taken as is.
+ */
+function fractionOnPercentCard(number: number, card: UnitMeaning | null, cardUnit: string | null): TypedAnswer | null {
+  if (card?.dimension !== 'percent' || !(number > 0 && number <= 1)) return null;
+  const typed = String(number);
+  // As the percentage it would be, without floating-point noise: 0.07 is 7, not 7.000000000000001.
+  const percent = String(Number((number * 100).toPrecision(12)));
+  return { ok: false, message: `answers here are in ${cardUnit}: type ${percent} for ${percent} ${cardUnit}, or ${typed} ${cardUnit} if you mean ${typed} ${cardUnit}` };
+}
+
+/**
  * Reads a typed answer as a number in `cardUnit`. `0.5s` on a card in ms is 500; `2.4 GB`
  * on a card in GB is 2.4; a number without a unit is taken in the card's unit.
  */
@@ -247,7 +296,8 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   // "not a number", so a learner with such an input method on could not answer at all.
   // In its Chinese punctuation mode an input method types the full stop 。 for the point key:
   // "45。71" was "not a unit kb knows" ("。71"). Between two digits it can only be the point.
-  const text = input.normalize('NFKC').replace(/(?<=\d)\u3002(?=\d)/g, '.').trim();
+  // A leading ~ or ≈ (~3.4 ms) says the learner estimated: the number is read as typed.
+  const text = input.normalize('NFKC').replace(/(?<=\d)\u3002(?=\d)/g, '.').trim().replace(/^[~\u2248]\s*/, '');
   if (text === '') return { ok: false, message: 'type a number, e.g. 20 or 20 ms' };
   const match = NUMBER.exec(text);
   if (!match) return { ok: false, message: `"${text}" is not a number` };
@@ -268,7 +318,7 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
     rest = rest.slice(numeral[0].length).trim();
     if (rest === '') return ambiguous(numeral[0]) ?? { ok: true, value: number };
   }
-  if (rest === '') return { ok: true, value: number };
+  if (rest === '') return fractionOnPercentCard(number, card, cardUnit) ?? { ok: true, value: number };
 
   const unit = normalizeUnit(rest);
   const multiplier = BARE_MULTIPLIERS.get(unit);
@@ -281,6 +331,10 @@ export function parseTypedAnswer(input: string, cardUnit: string | null): TypedA
   }
   // A measure word alone on a card that counts (25个 for 25 requests) is that many of them.
   if (CHINESE_CLASSIFIERS.includes(unit) && COUNTED.has(card.dimension)) return { ok: true, value: number / card.factor };
+  // "25 per token" (25/token) on a TPOT card in ms: the number in the card's unit, per one token
+  // as the question asks it, as "25 ms per token" is.
+  const perOne = /^\/(.+)$/.exec(unit);
+  if (perOne && !card.dimension.includes('/') && PER_ONE.has(simpleUnit(perOne[1])?.dimension ?? '')) return { ok: true, value: number };
   const typed = perCount(unitMeaning(unit), card) ?? unitMeaning(unit) ?? literalMeaning(unit);
   if (typed.dimension !== card.dimension) {
     const known = unitMeaning(unit) !== null;
