@@ -265,6 +265,12 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     if (leftOut.length > 0 && names(outcome.check).some(isSweepShapeMetric)) {
       return { ...outcome, measured: null, pass: null, problem: `${POINTS_LEFT_OUT} ${labelList(leftOut)}: the sweep's fit, knee and SLO limit need every point` };
     }
+    // The roofline is drawn from this CPU's probed bandwidth and FLOP/s, taken only where the
+    // cpu backend ran: on webgpu or the sim the check said only "was not measured", which read
+    // as a fault of the run (and the verdict's --points hint could not judge it either).
+    if (outcome.pass === null && lab.chart?.roofline && probe === null && backend !== 'cpu' && !signal?.aborted && names(outcome.check).some((n) => n.startsWith('roofline.'))) {
+      return { ...outcome, problem: `the roofline comes from this CPU's bandwidth and FLOP/s, probed on the cpu backend only, not on ${backend}` };
+    }
     if (outcome.pass !== null || status !== 'partial') return outcome;
     return { ...outcome, problem: nothingMeasured ? 'the run was interrupted before any request finished' : 'the run was interrupted before every request finished' };
   });

@@ -88,6 +88,13 @@ describe('bundled labs on fast configurations', () => {
     expect(at(result, '8', 'roofline.decode_tps')).toBeGreaterThan(at(result, '1', 'roofline.decode_tps'));
   });
 
+  it('batch-size-sweep off the cpu (sim; webgpu alike): the roofline check says it is probed on the cpu only', async () => {
+    // It said "roofline.measured_over_predicted was not measured", as if the run had lost it.
+    const result = await run('batch-size-sweep', ['backend=sim'], ['1', '8']);
+    const roofline = result.checks.find((c) => c.check.numerator.metric === 'roofline.measured_over_predicted');
+    expect(roofline).toMatchObject({ pass: null, problem: "the roofline comes from this CPU's bandwidth and FLOP/s, probed on the cpu backend only, not on sim" });
+  });
+
   it('paged-kv (sim): paged blocks fit many more sequences in the same memory, use it and finish sooner', async () => {
     // The modelled A100 keeps KV in fp16: half the cpu's MiB gives the same 64 blocks.
     const result = await run('paged-kv', ['backend=sim', 'engine.kvBudgetMB=2']);

@@ -164,7 +164,17 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         // "Ctrl-C again" only to someone who pressed it: a SIGTERM came from a program.
         process.stderr.write(`\nkb: stopping the lab, storing the partial run${signal === 'SIGINT' ? ' (Ctrl-C again: quit at once)' : ` (${signal})`}\n`);
         controller.abort();
-      } else process.exit(ExitCode.interrupted);
+        return;
+      }
+      // Quit by the signal itself, as kb generate does, not by process.exit: exiting tears the
+      // engine's worker down, and a webgpu worker torn down with a GPU wait pending (its kernel
+      // warm-up, a step's readback) made Dawn abort the process ("Promise not resolved or
+      // rejected", exit 134 instead of 130). A signal's default action ends it at once.
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.kill(process.pid, signal);
+      // Where the signal's default action is to be ignored (started by a shell that ignores it).
+      setTimeout(() => process.exit(ExitCode.interrupted), 1000).unref();
     };
     // SIGTERM (from `timeout`, CI or a service manager) stops a run as Ctrl-C does: it left an empty 'unfinished' run.
     process.on('SIGINT', onSignal);

@@ -4,7 +4,7 @@
 // backend quietly. The dynamic linker finds a library through LD_LIBRARY_PATH or its cache
 // (/etc/ld.so.cache, which holds each library's name as text). Where there is no cache
 // (NixOS, musl), nothing can be told and Dawn is asked as before.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const LOADER = 'libvulkan.so.1';
@@ -21,4 +21,48 @@ export function vulkanLoaderPresent(env: NodeJS.ProcessEnv = process.env, cacheP
     return true;
   }
   return cache.includes(LOADER);
+}
+
+/** The loader's folders when XDG_CONFIG_DIRS and XDG_DATA_DIRS are unset, and /etc (its SYSCONFDIR). */
+const SYSTEM_FOLDERS = ['/etc/xdg', '/etc', '/usr/local/etc', '/usr/local/share', '/usr/share'];
+
+/**
+ * Why Vulkan surely has no driver, or null when it may have one. With the loader present but no
+ * driver manifest (an ICD's JSON file) where it looks, or VK_DRIVER_FILES / VK_ICD_FILENAMES
+ * naming none, Dawn printed "Warning: vkCreateInstance: Found no drivers!" and a C++ source
+ * location before kb's own line, and `--backend auto` did so before falling back to the CPU.
+ * Asked first, kb says why in one line and never starts Dawn. The folders are the loader's
+ * (XDG config and data folders, /etc), with the defaults always added: errs towards "maybe".
+ */
+export function missingVulkanDriver(env: NodeJS.ProcessEnv = process.env, systemFolders: readonly string[] = SYSTEM_FOLDERS): string | null {
+  if (process.platform !== 'linux') return null;
+  const list = (value: string | undefined) => (value ?? '').split(':').filter(Boolean);
+  if (list(env.VK_ADD_DRIVER_FILES).some(holdsManifest)) return null;
+  const home = env.HOME;
+  const folders = [
+    env.XDG_CONFIG_HOME || (home ? join(home, '.config') : ''),
+    ...list(env.XDG_CONFIG_DIRS),
+    env.XDG_DATA_HOME || (home ? join(home, '.local/share') : ''),
+    ...list(env.XDG_DATA_DIRS),
+    ...systemFolders,
+  ].filter(Boolean);
+  const installed = folders.map((dir) => join(dir, 'vulkan/icd.d')).filter(holdsManifest);
+  const override = env.VK_DRIVER_FILES ? 'VK_DRIVER_FILES' : env.VK_ICD_FILENAMES ? 'VK_ICD_FILENAMES' : null;
+  if (override !== null) {
+    if (list(env[override]).some(holdsManifest)) return null;
+    const named = `${override}=${env[override]} names no Vulkan driver manifest (a driver's .json file, or a folder of them)`;
+    return installed.length > 0 ? `${named}: unset it to use the drivers in ${installed.join(', ')}` : `${named}, and none is installed`;
+  }
+  return installed.length > 0 ? null : 'No Vulkan driver is installed (no manifest in any vulkan/icd.d folder)';
+}
+
+/** A file, or a folder holding a .json file: what the Vulkan loader takes as a driver manifest. */
+function holdsManifest(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    if (stat.isFile()) return true;
+    return stat.isDirectory() && readdirSync(path).some((name) => name.endsWith('.json'));
+  } catch {
+    return false;
+  }
 }
