@@ -195,6 +195,9 @@ describe('the calibration report', () => {
     expect(text).toContain(`Sweep: ${steps} steps in 1.6 s; ${samples.length} timed (the last step of each wave has no next one to time it by): ${fit.kept} fitted, ${fit.outliers} set aside as disturbed`);
     expect(fit.kept + fit.outliers).toBe(samples.length);
     expect(text).toContain('And once per request: 0.200 ms from submit until the scheduler sees it');
+    // How to use and check the profile: each on a line of its own, so neither wraps under the other.
+    const lines = calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json').trimEnd().split('\n');
+    expect(lines.slice(-2)).toEqual([`Use it:   kb lab <name> --backend sim --set device=${profile.name} --set model=${profile.model}`, 'Check it: add --compare cpu']);
     // The file it replaced: a readable profile is described; a broken one was replaced without a word.
     const stored = { name: 'cpu-gpt2-tiny', path: '/tmp/x.json' };
     const over = (replaced: Parameters<typeof calibrationText>[2]) => calibrationText({ profile, fit, sweep: sweepResult }, '/tmp/x.json', replaced).replace(/\n\s+/g, ' ');

@@ -168,7 +168,9 @@ export function calibrationText(result: Calibration, savedTo: string, replaced: 
     '',
     ...(warning !== null ? [warning, ''] : []),
     `Saved to ${savedTo}${replacedText(replaced)}`,
-    `Use it: kb lab <name> --backend sim --set device=${profile.name} --set model=${profile.model}   Check it: add --compare ${profile.source.kind === 'calibrated' ? profile.source.backend : 'cpu'}`,
+    // Two lines: as one, wrapped at 80 columns, "Check it" hung under the command's end.
+    `Use it:   kb lab <name> --backend sim --set device=${profile.name} --set model=${profile.model}`,
+    `Check it: add --compare ${profile.source.kind === 'calibrated' ? profile.source.backend : 'cpu'}`,
   ];
   return `${lines.join('\n')}\n`;
 }
