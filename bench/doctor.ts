@@ -125,7 +125,8 @@ const show = (list: { ms: number; cpuMs: number }[]) => `${median(list.map((t) =
 const first = times.get('this')!;
 for (const { name } of kbs) {
   const t = times.get(name)!;
-  const ratio = (list: { ms: number }[], base: { ms: number }[]) => (name === 'this' ? '' : ` = ${(median(base.map((x) => x.ms)) / median(list.map((x) => x.ms))).toFixed(2)}x this`);
+  // How many times this checkout's median wall time the other one took.
+  const ratio = (list: { ms: number }[], other: { ms: number }[]) => (name === 'this' ? '' : `, ${(median(other.map((x) => x.ms)) / median(list.map((x) => x.ms))).toFixed(2)}x this one's`);
   console.log(`${name}: doctor ${show(t.doctor)}${ratio(first.doctor, t.doctor)}; first open ${show(t.first)}${ratio(first.first, t.first)}`);
   console.log(`  runs: doctor ${t.doctor.map((x) => x.ms.toFixed(0)).join(', ')}; first open ${t.first.map((x) => x.ms.toFixed(0)).join(', ')}`);
 }
