@@ -18,8 +18,13 @@ const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const ITEM_LINE = /^( {0,2})- +(.*)$/;
 const COMMENT_OR_BLANK = /^(?:#.*)?$/;
 
-/** Plain words: no character YAML treats specially anywhere in a plain scalar, no leading or trailing space. */
-const PLAIN = /^[A-Za-z0-9\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][^\t:#[\]{},&*!|>%@`\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]*$/;
+/**
+ * Plain words: no character YAML treats specially anywhere in a plain scalar, no leading or
+ * trailing space. A word may start with `.` or `/` (a relative or absolute link, as
+ * `related_outlines` lists them: `- ../metrics/ttft.md`), neither special at the start of a plain
+ * scalar; `.5`, `.inf` and `.nan` are numbers, which CORE_NUMBER hands to `yaml` first.
+ */
+const PLAIN = /^[./A-Za-z0-9\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][^\t:#[\]{},&*!|>%@`\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]*$/;
 const INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const FLOAT = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
 /** Everything the core schema reads as a number (or infinity, NaN): what INT and FLOAT leave out is given to `yaml`. */

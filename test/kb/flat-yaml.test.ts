@@ -103,8 +103,14 @@ describe('readFlatYaml', () => {
     expect(parsed.appendsCleanly).toBe(true);
   });
 
+  it('reads links as the bundled notes list them (`- ../metrics/ttft.md`): a word may start with . or /', () => {
+    const src = "\nrelated_outlines:\n- ./tail-latency.md\n- ../metrics/ttft.md\n- /abs/note.md\nlab: load-sweep\n";
+    expect(readFlatYaml(src)?.data).toEqual({ related_outlines: ['./tail-latency.md', '../metrics/ttft.md', '/abs/note.md'], lab: 'load-sweep' });
+    expect(readFlatYaml(src)?.data).toEqual(viaYaml(src)?.data);
+  });
+
   it('leaves to yaml what it cannot read exactly', () => {
-    for (const src of ['\nk: v # comment\n', '\nk: &a 1\n', '\nk: 0x1F\n', '\nk: "a\\tb"\n', '\nk:\n  nested: 1\n', '\nk: v\nk: w\n', '\n- a\n', '\nk: 12:30\n', '\nNull: 1\n', '\nk: True\n'])
+    for (const src of ['\nk: .5\n', '\nk: .inf\n', '\nk: -.inf\n', '\nk: .NaN\n', '\nk: v # comment\n', '\nk: &a 1\n', '\nk: 0x1F\n', '\nk: "a\\tb"\n', '\nk:\n  nested: 1\n', '\nk: v\nk: w\n', '\n- a\n', '\nk: 12:30\n', '\nNull: 1\n', '\nk: True\n'])
       expect(readFlatYaml(src), src).toBeNull();
   });
 });
