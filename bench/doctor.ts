@@ -11,7 +11,8 @@
 // --versus DIR runs another checkout's kb on the same knowledge base, alternating with this one
 // run by run (on a shared machine only the ratios within one run mean much):
 //   git archive REF | tar -x -C DIR && ln -s $PWD/node_modules DIR/node_modules
-//   . scripts/node-env.sh && node bench/doctor.ts [--notes 5000] [--events 25000] [--runs 5] [--versus DIR] [--keep]
+//   . scripts/node-env.sh && node bench/doctor.ts [--notes 5000] [--events 25000] [--runs 5] [--versus DIR] [--links] [--keep]
+// --links: each note lists three related outlines as relative links, as the bundled notes do.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '5' },
     versus: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    links: { type: 'boolean', default: false },
   },
 });
 const noteCount = Number(values.notes);
@@ -92,7 +94,7 @@ function writeLog(seeds: ReadonlyMap<string, Record<string, unknown>>): void {
 
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-generateNotes(root, noteCount);
+generateNotes(root, noteCount, { links: values.links });
 writeFileSync(join(root, 'kb.json'), '{}\n');
 // Each checkout builds its bundle on its first run: not a command's time.
 for (const { bin } of kbs) spawnSync(process.execPath, [bin, '--version'], { env });
@@ -118,7 +120,7 @@ for (let run = 0; run < runs; run++) {
 }
 
 console.log(
-  `kb doctor and a clone's first open on ${noteCount} notes and ${eventCount} logged ratings (node ${process.version}, ${availableParallelism()} cores, ` +
+  `kb doctor and a clone's first open on ${noteCount} notes${values.links ? ' (with links)' : ''} and ${eventCount} logged ratings (node ${process.version}, ${availableParallelism()} cores, ` +
     `load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}); medians of ${runs} runs, wall ms (CPU ms)`,
 );
 const show = (list: { ms: number; cpuMs: number }[]) => `${median(list.map((t) => t.ms)).toFixed(0)} (${median(list.map((t) => t.cpuMs)).toFixed(0)})`;

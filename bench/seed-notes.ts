@@ -7,7 +7,8 @@ const topics = ['vllm', 'kv-cache', 'scheduling', 'metrics', 'attention', 'quant
 const subjects = ['TTFT', 'TPOT', 'PagedAttention', '连续批处理', '前缀缓存', 'Chunked Prefill', 'KV Cache', '吞吐量', 'ITL', 'Goodput'];
 const questions = ['是什么？', '如何优化？', '在高并发下有什么变化？', '和延迟是什么关系？', '为什么重要？'];
 
-export function noteText(i: number): string {
+/** `links`: related outlines as relative links (`- ../kv-cache/00012.md`), as the bundled notes list them, instead of none. */
+export function noteText(i: number, links = false): string {
   const subject = subjects[i % subjects.length];
   const question = questions[Math.floor(i / subjects.length) % questions.length];
   const title = `${subject}${question}（第 ${i} 题）`;
@@ -21,7 +22,7 @@ mastery_level: ${((i % 10) / 10).toFixed(1)}
 tags:
 - ${topics[i % topics.length]}
 - ${topics[i % topics.length]}/${title}.md
-related_outlines: []
+related_outlines:${links ? relatedLinks(i) : ' []'}
 ---
 # ${title}
 
@@ -59,15 +60,20 @@ def measure(requests):
 `;
 }
 
+function relatedLinks(i: number): string {
+  const other = (k: number) => `${String(k).padStart(5, '0')}.md`;
+  return `\n- ./${other(i + 10)}\n- ../${topics[(i + 1) % topics.length]}/${other(i + 1)}\n- ../${topics[(i + 3) % topics.length]}/${other(i + 3)}`;
+}
+
 /** Writes `noteCount` notes under ROOT/notes/<topic>/ (and empty cards/ and lab/ folders); returns their paths. */
-export function generateNotes(root: string, noteCount: number): string[] {
+export function generateNotes(root: string, noteCount: number, options: { links?: boolean } = {}): string[] {
   const paths: string[] = [];
   for (const topic of topics) mkdirSync(join(root, 'notes', topic), { recursive: true });
   mkdirSync(join(root, 'cards'));
   mkdirSync(join(root, 'lab'));
   for (let i = 0; i < noteCount; i++) {
     const path = join(root, 'notes', topics[i % topics.length], `${String(i).padStart(5, '0')}.md`);
-    writeFileSync(path, noteText(i));
+    writeFileSync(path, noteText(i, options.links));
     paths.push(path);
   }
   return paths;
