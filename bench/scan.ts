@@ -15,7 +15,7 @@
 // (ext4's recently_deleted), which here made the same cold scan take 5 s or 9 s.
 // (plain node, as bin/kb.js runs kb: under tsx, libuv's threads start before the line below can size them)
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import { defaultConfig } from '../src/kb/config.ts';
 import { scanKnowledgeBase } from '../src/app/scan/scan-kb.ts';
 import type { ScanReport } from '../src/app/scan/scan-report.ts';
 import { openDatabase } from '../src/store/db.ts';
+import { generateNotes } from './seed-notes.ts';
 
 // As bin/kb.js starts kb: more of libuv's threads for the fsyncs of a scan's id writes
 // (read when the threads start, on first use: before any file system call below).
@@ -32,75 +33,6 @@ process.env.UV_THREADPOOL_SIZE ??= '16';
 const { values } = parseArgs({ options: { notes: { type: 'string', default: '10000' }, cli: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
 const kbBin = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'kb.js');
 const noteCount = Number(values.notes);
-
-const topics = ['vllm', 'kv-cache', 'scheduling', 'metrics', 'attention', 'quantization', 'batching', 'serving', 'gpu', 'decoding'];
-const subjects = ['TTFT', 'TPOT', 'PagedAttention', '连续批处理', '前缀缓存', 'Chunked Prefill', 'KV Cache', '吞吐量', 'ITL', 'Goodput'];
-const questions = ['是什么？', '如何优化？', '在高并发下有什么变化？', '和延迟是什么关系？', '为什么重要？'];
-
-function noteText(i: number): string {
-  const subject = subjects[i % subjects.length];
-  const question = questions[Math.floor(i / subjects.length) % questions.length];
-  const title = `${subject}${question}（第 ${i} 题）`;
-  return `---
-created: '2025-10-19'
-last_reviewed: ${i % 3 === 0 ? "'2025-10-20'" : 'null'}
-next_review: '2025-10-${String(21 + (i % 9)).padStart(2, '0')}'
-review_count: ${i % 3 === 0 ? 2 : 0}
-difficulty: ${['easy', 'medium', 'hard'][i % 3]}
-mastery_level: ${((i % 10) / 10).toFixed(1)}
-tags:
-- ${topics[i % topics.length]}
-- ${topics[i % topics.length]}/${title}.md
-related_outlines: []
----
-# ${title}
-
-## 面试标准答案（精简版）
-
-**${subject} 的核心在于把预填充和解码分开看待：前者受算力限制，后者受显存带宽限制。**
-
-## 详细技术解析
-
-### 1. 定义
-
-\`\`\`
-指标: ${subject}
-计算公式: 总时间 / 输出 token 数
-典型范围: 20ms - 200ms
-\`\`\`
-
-### 2. 测量
-
-\`\`\`python
-def measure(requests):
-    start = time.perf_counter()
-    for request in requests:
-        request.wait_first_token()
-    return (time.perf_counter() - start) / len(requests)
-\`\`\`
-
-| 阶段 | 时间 | 占比 |
-|------|------|------|
-| 排队 | 120 ms | 60% |
-| 预填充 | 80 ms | 40% |
-
-- 批大小越大，吞吐越高，但单请求延迟上升。
-- 使用分块预填充可以平衡 TTFT 与 ITL。
-`;
-}
-
-function generate(root: string): string[] {
-  const paths: string[] = [];
-  for (const topic of topics) mkdirSync(join(root, 'notes', topic), { recursive: true });
-  mkdirSync(join(root, 'cards'));
-  mkdirSync(join(root, 'lab'));
-  for (let i = 0; i < noteCount; i++) {
-    const path = join(root, 'notes', topics[i % topics.length], `${String(i).padStart(5, '0')}.md`);
-    writeFileSync(path, noteText(i));
-    paths.push(path);
-  }
-  return paths;
-}
 
 interface Row {
   phase: string;
@@ -182,7 +114,7 @@ async function timeScan(root: string, dbPath: string, phase: string): Promise<Ro
 
 const root = mkdtempSync(join(tmpdir(), 'kb-bench-scan-'));
 const dbPath = join(root, '.kb', 'kb.db');
-const paths = generate(root);
+const paths = generateNotes(root, noteCount);
 const rows: Row[] = [];
 // kb builds its bundle when its sources changed since the last run: not a scan's time.
 if (values.cli) spawnSync(process.execPath, [kbBin, '--version']);

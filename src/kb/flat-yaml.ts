@@ -1,6 +1,6 @@
 // The frontmatter most notes have, read without the YAML library: one `key: value` a line,
-// values that are quoted strings, plain words, numbers, true/false/null, `[]`, or a block list
-// of such scalars under its key. A cold scan of 10,000 notes spent ~2 s of its ~4.9 s of CPU
+// values that are quoted strings, plain words, numbers, true/false/null, a list of such scalars
+// on the line (`[]`, `tags: [a, b]`), or a block list of them under its key. A cold scan of 10,000 notes spent ~2 s of its ~4.9 s of CPU
 // in `yaml` (lexer, parser, composer and toJS for ~12 lines each); this reads the same notes in
 // a fraction of that. It is deliberately narrow: any line it does not fully understand (a
 // nested map, a flow map, an anchor, a tag, a comment after a value, a colon or `#` in a plain
@@ -18,8 +18,13 @@ const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?: +(.*))?$/;
 const ITEM_LINE = /^( {0,2})- +(.*)$/;
 const COMMENT_OR_BLANK = /^(?:#.*)?$/;
 
-/** Plain words: no character YAML treats specially anywhere in a plain scalar, no leading or trailing space. */
-const PLAIN = /^[A-Za-z0-9\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][^\t:#[\]{},&*!|>%@`\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]*$/;
+/**
+ * Plain words: no character YAML treats specially anywhere in a plain scalar, no leading or
+ * trailing space. A word may start with `.` or `/` (a relative or absolute link, as
+ * `related_outlines` lists them: `- ../metrics/ttft.md`), neither special at the start of a plain
+ * scalar; `.5`, `.inf` and `.nan` are numbers, which CORE_NUMBER hands to `yaml` first.
+ */
+const PLAIN = /^[./A-Za-z0-9\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][^\t:#[\]{},&*!|>%@`\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]*$/;
 const INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const FLOAT = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
 /** Everything the core schema reads as a number (or infinity, NaN): what INT and FLOAT leave out is given to `yaml`. */
@@ -47,6 +52,25 @@ function scalar(text: string): unknown {
   if (INT.test(text) || FLOAT.test(text)) return Number(text);
   if (CORE_NUMBER.test(text) || OTHER_CORE_WORDS.has(text) || !PLAIN.test(text) || text.endsWith(' ')) return NOT_FLAT;
   return text;
+}
+
+/**
+ * A list on one line (`[a, 'b c', 1]`), its items read as scalars, or NOT_FLAT. A plain word
+ * here may not hold `,` `[` `]` `{` `}` (YAML's flow indicators), which no plain word holds; a
+ * quoted one holding a comma is split apart, which leaves a quote unclosed: NOT_FLAT. So do an
+ * empty item and a trailing comma, left to `yaml`. Obsidian writes tags this way.
+ */
+function flowList(text: string): unknown[] | typeof NOT_FLAT {
+  if (!text.endsWith(']')) return NOT_FLAT;
+  const inner = text.slice(1, -1);
+  if (inner.trim() === '') return [];
+  const items: unknown[] = [];
+  for (const item of inner.split(',')) {
+    const value = item.trim() === '' ? NOT_FLAT : scalar(item.trim());
+    if (value === NOT_FLAT) return NOT_FLAT;
+    items.push(value);
+  }
+  return items;
 }
 
 /** The source read as a flat mapping, or null when `yaml` must read it. */
@@ -86,8 +110,10 @@ export function readFlatYaml(source: string): FlatYaml | null {
       } else {
         data[key] = null;
       }
-    } else if (text === '[]') {
-      data[key] = [];
+    } else if (text.startsWith('[')) {
+      const items = flowList(text);
+      if (items === NOT_FLAT) return null;
+      data[key] = items;
     } else {
       const value = scalar(text);
       if (value === NOT_FLAT) return null;

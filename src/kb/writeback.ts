@@ -123,7 +123,19 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
   }
   const file = readKnowledgeFile(abs, path);
   if ('diagnostic' in file) return { refused: `${path}: ${file.diagnostic.message}`, untilEdited: true };
-  return { path, abs, raw: file.raw, expect: { size: file.bytes.length, mtimeMs, sha256: sha256(file.bytes) } };
+  // The hash only when asked for, by a write or a restore: a clone's first open reads every
+  // reviewed note to find its fields already right (prepareWriteback: 'unchanged'), and hashed
+  // each one for nothing.
+  const { bytes } = file;
+  let expect: FileStamp | undefined;
+  return {
+    path,
+    abs,
+    raw: file.raw,
+    get expect() {
+      return (expect ??= { size: bytes.length, mtimeMs, sha256: sha256(bytes) });
+    },
+  };
 }
 
 function write(root: string, note: ReadNote, text: string): { refused: string; changed?: true } | Rewrite {

@@ -32,7 +32,7 @@ const cleanWord = fc.array(fc.constantFrom('a', 'word', '的', '吞吐量', 'é'
   .map((parts) => `w${parts.join('')}`.trimEnd());
 const clean = fc.oneof(cleanWord, cleanWord.map((s) => `'${s.replace(/'/g, '')}'`), fc.integer({ min: -1e6, max: 1e6 }).map(String), fc.constantFrom('0.3', '-1.25', 'null', 'true', 'false', '[]'));
 /** Whole values on the edge of a type: numbers in other notations, the core schema's other spellings. */
-const edge = fc.constantFrom('0x1F', '0o7', '1e3', '07', '.5', '1.', '+1', '-0', '.inf', '-.inf', '.NaN', 'Null', 'NULL', 'TRUE', 'False', '~', '2025-10-19', '1_000', '12:30', 'a #b', "'a''b'", '"a\\nb"', '- a', '? a', 'yes', 'on', '1.5e-3', '123456789012345678');
+const edge = fc.constantFrom('[a]', '[ a , b ]', '[a,]', '[,a]', "['a, b']", "['a', \"b\"]", '[1, .5, -2]', '[~, null, true]', '[a b]', '[[a]]', '[a]]', '[ ]', '[a, {b: 1}]', '[a: 1]', '[?a]', '[-a]', '[a #b]', '[./x.md, ../y.md]', '0x1F', '0o7', '1e3', '07', '.5', '1.', '+1', '-0', '.inf', '-.inf', '.NaN', 'Null', 'NULL', 'TRUE', 'False', '~', '2025-10-19', '1_000', '12:30', 'a #b', "'a''b'", '"a\\nb"', '- a', '? a', 'yes', 'on', '1.5e-3', '123456789012345678');
 const value = fc.oneof(
   { weight: 10, arbitrary: clean },
   { weight: 3, arbitrary: edge },
@@ -103,8 +103,21 @@ describe('readFlatYaml', () => {
     expect(parsed.appendsCleanly).toBe(true);
   });
 
+  it('reads links as the bundled notes list them (`- ../metrics/ttft.md`): a word may start with . or /', () => {
+    const src = "\nrelated_outlines:\n- ./tail-latency.md\n- ../metrics/ttft.md\n- /abs/note.md\nlab: load-sweep\n";
+    expect(readFlatYaml(src)?.data).toEqual({ related_outlines: ['./tail-latency.md', '../metrics/ttft.md', '/abs/note.md'], lab: 'load-sweep' });
+    expect(readFlatYaml(src)?.data).toEqual(viaYaml(src)?.data);
+  });
+
+  it("reads a list on the key's line (`tags: [batching, 'kv cache']`), as Obsidian writes tags", () => {
+    const src = "\ntags: [batching, 'kv cache', 3]\naliases: [ ]\nid: x1\n";
+    expect(readFlatYaml(src)?.data).toEqual({ tags: ['batching', 'kv cache', 3], aliases: [], id: 'x1' });
+    expect(readFlatYaml(src)?.data).toEqual(viaYaml(src)?.data);
+    for (const list of ["['a, b']", '[a,]', '[a, [b]]', '[a, {b: 1}]', '[a] # c']) expect(readFlatYaml(`\nk: ${list}\n`), list).toBeNull();
+  });
+
   it('leaves to yaml what it cannot read exactly', () => {
-    for (const src of ['\nk: v # comment\n', '\nk: &a 1\n', '\nk: 0x1F\n', '\nk: "a\\tb"\n', '\nk:\n  nested: 1\n', '\nk: v\nk: w\n', '\n- a\n', '\nk: 12:30\n', '\nNull: 1\n', '\nk: True\n'])
+    for (const src of ['\nk: .5\n', '\nk: .inf\n', '\nk: -.inf\n', '\nk: .NaN\n', '\nk: v # comment\n', '\nk: &a 1\n', '\nk: 0x1F\n', '\nk: "a\\tb"\n', '\nk:\n  nested: 1\n', '\nk: v\nk: w\n', '\n- a\n', '\nk: 12:30\n', '\nNull: 1\n', '\nk: True\n'])
       expect(readFlatYaml(src), src).toBeNull();
   });
 });

@@ -27,6 +27,23 @@ describe('updateFrontmatterFields on fields the note already holds', () => {
     expect(parsed.count).toBe(1);
   });
 
+  it('does not parse a flat block (one `key: value` a line) at all: the flat reader says the fields are there', () => {
+    const flat = note.replace(' # due', '').replace('tags: [a]', 'tags:\n- a');
+    expect(updateFrontmatterFields(flat, same)).toBe(flat);
+    // Dates written plain, or in double quotes, read the same and stay as they are.
+    const plain = flat.replace("'2026-11-20'", '2026-11-20');
+    expect(updateFrontmatterFields(plain, same)).toBe(plain);
+    expect(updateFrontmatterFields(flat, { ...same, last_reviewed: null, next_review: null })).not.toBe(flat);
+    const nulls = flat.replace("'2026-11-20'", 'null').replace('"2026-11-27"', '~');
+    expect(updateFrontmatterFields(nulls, { ...same, last_reviewed: null, next_review: null })).toBe(nulls);
+    expect(parsed.count).toBe(2); // the one edit above, and its check
+  });
+
+  it('still writes a flat value that reads the same but is not the same type', () => {
+    const flat = note.replace(' # due', '').replace('tags: [a]', 'tags:\n- a').replace('review_count: 3', "review_count: '3'");
+    expect(updateFrontmatterFields(flat, same)).toBe(flat.replace("review_count: '3'", 'review_count: 3'));
+  });
+
   it('still writes, and checks, a field that differs', () => {
     const text = updateFrontmatterFields(note, { ...same, review_count: 4 });
     expect(text).toBe(note.replace('review_count: 3', 'review_count: 4'));
