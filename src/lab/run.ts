@@ -294,7 +294,9 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     note,
     endpoint,
   };
-  finishLabRun(db, runId, { status, finishedAt: result.finishedAt, result: storedResult(result), device });
+  // The row was started with the backend asked for; `auto` is stored as the one it chose (kb lab
+  // history and compare listed "auto", and the header said "on auto", though only cpu or webgpu runs).
+  finishLabRun(db, runId, { status, finishedAt: result.finishedAt, result: storedResult(result), device, backend });
   if (failure !== null) throw failure;
   return result;
 }

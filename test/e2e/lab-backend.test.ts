@@ -51,6 +51,22 @@ describe('kb lab --backend', () => {
     expect(last).toMatch(/^kb: WebGPU found no adapter\. VK_ICD_FILENAMES=\S+ names no Vulkan driver manifest [^\n]*$/);
     expect(r.stderr).not.toMatch(/vkCreateInstance|\.cpp:\d+/); // Dawn's warning, before kb's line
   });
+
+  it('auto is stored and shown as the backend it chose: the header, kb lab history and --json', { timeout: SLOW }, () => {
+    // Without a Vulkan driver auto takes the cpu. The run was stored and listed as "auto", and the
+    // report's header said "gpt2-tiny on auto": only its Backend: line said which one ran.
+    const env = { ...NO_VULKAN, KB_DB: join(tempDir(), 'kb.db'), COLUMNS: '400' };
+    const r = runKb(['lab', 'ttft-breakdown', '--backend', 'auto', '--set', 'workload.requests=4'], { env, timeoutMs: SLOW });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Settings:\n {2}gpt2-tiny on cpu \(chosen by auto\)\n/m);
+    expect(r.stdout).toMatch(/^Backend: cpu, .*\(auto: no WebGPU adapter\)$/m);
+    const history = runKb(['lab', 'history', '--json'], { env });
+    const [run] = (JSON.parse(history.stdout) as { runs: Array<{ backend: string; settings: { backend: string } }> }).runs;
+    // The backend that ran; the settings keep what was asked for.
+    expect(run).toMatchObject({ backend: 'cpu', settings: { backend: 'auto' } });
+    expect(runKb(['lab', 'history'], { env }).stdout).toMatch(/^ {2}#1 .* ok +not reproduced +cpu +backend=auto workload\.requests=4$/m);
+    expect(runKb(['lab', 'list'], { env }).stdout).toMatch(/\[last run #1 on cpu: /);
+  });
 });
 
 // A Dawn abort was seen about once in ten webgpu runs here (reported to the engine's owner): one retry.

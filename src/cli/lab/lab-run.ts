@@ -51,7 +51,7 @@ export function register(program: Command): void {
     )
     .option(
       '--backend <backend>',
-      'cpu (computes on this CPU), webgpu (a GPU adapter; lavapipe counts), auto (a hardware GPU, else cpu) or sim (cost model, virtual clock); same as --set backend=...',
+      'cpu (computes on this CPU), webgpu (a GPU adapter; lavapipe counts), auto (a hardware GPU, else cpu; the run is stored as the one it chose) or sim (cost model, virtual clock); same as --set backend=...',
     )
     .option('--profile', 'time every kernel (webgpu) and show the table in the report; same as --set profile=true')
     .option('--points <labels>', 'for a sweep: run only these points, comma-separated (an expectation at a point left out, or on the sweep\'s fit, knee or SLO limit, is not judged; the report names the points it needs)')
