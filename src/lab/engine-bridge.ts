@@ -1,6 +1,6 @@
 // The one place the lab runner meets the engine: lab settings -> the engine's benchmark
 // options, and the benchmark report -> the flat lab metrics that checks and history read.
-import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport, formatReport, type LengthSpec, percentile, type Percentiles, requestMetrics, type RequestTimeline, type DeviceSpec } from '../engine/index.ts';
+import { BenchmarkAborted, webgpuUnavailable, runBenchmark, type BenchmarkOptions, type BenchmarkReport, formatReport, type LengthSpec, percentile, type Percentiles, requestMetrics, type RequestTimeline, type DeviceSpec } from '../engine/index.ts';
 import { metricCollector, type MeasuredMetrics, type MetricBounds, type ServerFigures } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
@@ -164,6 +164,15 @@ function largest(values: readonly number[]): number {
   let top = -Infinity;
   for (const value of values) if (value > top) top = value;
   return top;
+}
+
+/**
+ * Why `backend` surely cannot run on this machine, in the engine's own line (webgpu without a
+ * Vulkan driver), or null when it may: asked before a run is stored or anything runs. Dawn is
+ * not loaded to ask; an adapter Dawn then fails to find still fails the run itself.
+ */
+export function backendUnavailable(backend: string): string | null {
+  return backend === 'webgpu' ? webgpuUnavailable() : null;
 }
 
 /** Runs one benchmark (warm-up + repeats) for one set of settings. */

@@ -6,7 +6,7 @@ import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.
 import { isSweepMetric, isSweepShapeMetric } from './metrics.ts';
 import { evaluateChecks, labelList, POINTS_LEFT_OUT, type CheckOutcome, type MeasuredMetrics, type MetricBounds, type ServerFigures } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
-import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
+import { backendUnavailable, engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
 import type { BenchmarkReport } from '../engine/index.ts';
@@ -111,6 +111,12 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const changed = diffSettings(lab.settings, settings);
   // A sim device named by a profile is resolved now: an unknown one is refused before the run is stored.
   const simDevices = planned.map((point) => (point.settings.backend === 'sim' ? resolveSimDevice(point.settings.device, point.settings.model).spec : undefined));
+  // A backend that cannot run here (webgpu without a Vulkan driver) is refused before the run
+  // is stored: it was stored as failed, a run that measured nothing, for the machine's setup.
+  if (!options.endpoint) {
+    const unavailable = [...new Set(planned.map((point) => point.settings.backend))].map(backendUnavailable).find((why) => why !== null);
+    if (unavailable) throw new Error(unavailable);
+  }
   const startedAt = Date.now();
   const clockStart = performance.now();
   const session = options.endpoint;

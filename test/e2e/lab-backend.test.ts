@@ -52,6 +52,21 @@ describe('kb lab --backend', () => {
     expect(r.stderr).not.toMatch(/vkCreateInstance|\.cpp:\d+/); // Dawn's warning, before kb's line
   });
 
+  it('webgpu without a Vulkan driver is refused before anything runs or is stored, also as --compare\'s measured backend', { timeout: SLOW }, () => {
+    // --compare webgpu ran the sim's run and stored it, then failed on the second; a plain webgpu
+    // run was stored as failed. Now each is one line, exit 1, and no run.
+    const db = join(tempDir(), 'kb.db');
+    const plain = runKb(['lab', 'ttft-breakdown', '--backend', 'webgpu', '--set', 'workload.requests=4'], { env: { ...NO_VULKAN, KB_DB: db }, timeoutMs: SLOW });
+    const compared = runKb(['lab', 'ttft-breakdown', '--backend', 'sim', '--compare', 'webgpu', '--set', 'workload.requests=4'], { env: { ...NO_VULKAN, KB_DB: db }, timeoutMs: SLOW });
+    for (const r of [plain, compared]) {
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^kb: WebGPU found no adapter\. VK_ICD_FILENAMES=\S+ names no Vulkan driver manifest [^\n]*\n$/);
+    }
+    expect(compared.stderr).toBe(plain.stderr);
+    expect(runKb(['lab', 'history'], { env: { KB_DB: db } }).stdout).toMatch(/^No lab runs yet\./);
+  });
+
   it('auto is stored and shown as the backend it chose: the header, kb lab history and --json', { timeout: SLOW }, () => {
     // Without a Vulkan driver auto takes the cpu. The run was stored and listed as "auto", and the
     // report's header said "gpt2-tiny on auto": only its Backend: line said which one ran.

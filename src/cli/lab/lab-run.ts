@@ -113,6 +113,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
   const { loadLab } = await import('../../lab/lab-files.ts');
   const { labSettings, selectPoints } = await import('../../lab/plan.ts');
+  const { backendUnavailable } = await import('../../lab/engine-bridge.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
     const lab = loadLabOrExplain(loadLab, labRoots(kb.root), name);
@@ -141,6 +142,10 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         overrides = overrides.filter((o) => o !== presetDevice);
       }
       if (compareWith !== null && settings.backend !== 'sim') throw new UserError(`--compare ${compareWith} checks the sim against a measurement: add --backend sim`);
+      // The measured backend is asked now, before the sim's run: without a Vulkan driver,
+      // --compare webgpu ran and stored the sim's run, then failed on the second.
+      const unavailable = compareWith === null ? null : backendUnavailable(compareWith);
+      if (unavailable !== null) throw new UserError(unavailable);
       const device = typed.find((o) => o.key === 'device');
       if (device && settings.backend !== 'sim') {
         throw new UserError(`--set device=${String(device.value)}: the device is what the sim backend models; it does nothing on ${settings.backend} (add --backend sim)`);
