@@ -30,6 +30,8 @@ export interface PointHooks {
   /** Keep each step's shape and time (report.runs[].steps): `--compare` checks the sim's step costs with them. */
   traceSteps?: boolean;
   onProgress?(progress: Omit<LabProgress, 'point' | 'pointIndex' | 'points' | 'elapsedMs'>): void;
+  /** The bundled engine has started: an abort now stops the point at once (not before). */
+  onEngineStarted?(): void;
 }
 
 const MiB = 1024 * 1024;
@@ -180,6 +182,7 @@ export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks
   try {
     const options = benchmarkOptions(settings, hooks.signal, hooks.simDevice);
     if (hooks.traceSteps) options.engine.traceSteps = true;
+    if (hooks.onEngineStarted) options.onEngineStarted = hooks.onEngineStarted;
     const report = await runBenchmark(options, (p) =>
       hooks.onProgress?.({ phase: p.phase, run: p.run, runs: p.runs, requestsDone: p.finished, requestsTotal: p.total }),
     );

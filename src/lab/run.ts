@@ -29,6 +29,12 @@ export interface RunLabOptions {
   endpoint?: EndpointSession;
   /** Keep each engine step's shape and time in the points' reports (not stored): what `--compare` checks the sim's step costs against. */
   traceSteps?: boolean;
+  /**
+   * true as a point's bundled engine starts, false once it has: an abort waits for the start
+   * to end (webgpu compiles every kernel first, minutes with a cold shader cache), so `kb lab`
+   * says so at Ctrl-C. Never called for --endpoint.
+   */
+  onEngineStarting?(starting: boolean): void;
 }
 
 /** Where a run's requests went, when not to the bundled engine. */
@@ -125,7 +131,17 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     : null;
   // Loaded only for --endpoint: a run on the bundled engine takes the path it always took.
   const client = session ? await import('./endpoint/run-point.ts') : null;
-  const runPoint: PointRunner = session && client ? (s, hooks) => client.runEndpointPoint(session, s, hooks) : runBenchmarkPoint;
+  const runPoint: PointRunner =
+    session && client
+      ? (s, hooks) => client.runEndpointPoint(session, s, hooks)
+      : async (s, hooks) => {
+          options.onEngineStarting?.(true);
+          try {
+            return await runBenchmarkPoint(s, { ...hooks, onEngineStarted: () => options.onEngineStarting?.(false) });
+          } finally {
+            options.onEngineStarting?.(false);
+          }
+        };
   const storedSettings = {
     settings,
     changed,

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { noAdapter } from '../engine/webgpu-adapter.ts';
 import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
+import { TmuxKb } from '../helpers/tmux.ts';
 
 const SLOW = 300_000;
 // Vulkan's loader finds no driver through a missing ICD file: Dawn then has no adapter (Linux).
@@ -128,6 +129,36 @@ describe.skipIf(noAdapter)('kb lab --backend webgpu', () => {
     // Ended by SIGINT itself, which a shell reports as 130 (or exit 130 where it was ignored).
     expect(signal === 'SIGINT' || code === 130, `code ${code}, signal ${signal}\n${stderr}`).toBe(true);
     expect(stderr).not.toMatch(/Promise not resolved|Aborted/);
+  });
+
+  it('the first Ctrl-C while the engine starts says at once that the stop waits for it, and the bar stops', { timeout: SLOW }, async () => {
+    // With Mesa's shader cache off the engine takes seconds to a minute to start (every kernel
+    // compiled), and an abort is seen only after: the bar ran on under "stopping the lab,
+    // storing the partial run" all that time, as if the Ctrl-C had been lost.
+    const home = tempDir('kb-home-');
+    const env = Object.fromEntries(
+      Object.entries({ ...kbEnv(home), KB_DB: join(home, 'kb.db'), MESA_SHADER_CACHE_DISABLE: 'true', TERM: 'xterm-256color' }).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    const tmux = new TmuxKb({ pollMs: 200 });
+    const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+    try {
+      // exec: kb is the pane's process, so Ctrl-C reaches it alone.
+      tmux.startProgram(['sh', '-c', `cd ${quote(home)} && exec ${[process.execPath, kbBin, 'lab', 'ttft-breakdown', '--backend', 'webgpu', '--set', 'workload.requests=4'].map(quote).join(' ')}`], env);
+      // The bar is drawn once the run is stored, as the engine starts.
+      await tmux.waitFor(/0\/4 requests · warm-up 1\/1/);
+      tmux.send('C-c');
+      const stopping = await tmux.waitFor(/Ctrl-C again: quit at once\)/);
+      expect(stopping.replace(/\s+/g, ' ')).toMatch(/kb: stopping the lab once its engine has started \(a webgpu engine compiles its kernels first: minutes with a cold shader cache\), then storing the partial run \(Ctrl-C again: quit at once\)/);
+      // The bar stays as it was at the Ctrl-C: its clock no longer runs.
+      const bar = (screen: string) => screen.split('\n').filter((line) => /requests · warm-up/.test(line)).at(-1);
+      const before = bar(stopping);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      if (tmux.running()) expect(bar(tmux.screen())).toBe(before);
+      tmux.send('C-c');
+      await tmux.waitForExit(30_000);
+    } finally {
+      tmux.stop();
+    }
   });
 });
 

@@ -162,12 +162,24 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const { textProgress } = await import('../../ui/lab-progress-text.ts');
 
     const controller = new AbortController();
+    const progress = textProgress(process.stderr);
     let interrupts = 0;
+    // Whether a point's engine is starting: an abort is seen only once it has started (webgpu
+    // compiles every kernel first, a minute or more with a cold shader cache on lavapipe).
+    let engineStarting = false;
     const onSignal = (signal: NodeJS.Signals) => {
       interrupts += 1;
       if (interrupts === 1) {
+        progress.freeze();
         // "Ctrl-C again" only to someone who pressed it: a SIGTERM came from a program.
-        process.stderr.write(`\nkb: stopping the lab, storing the partial run${signal === 'SIGINT' ? ' (Ctrl-C again: quit at once)' : ` (${signal})`}\n`);
+        const again = signal === 'SIGINT' ? ' (Ctrl-C again: quit at once)' : ` (${signal})`;
+        // While the engine starts, the stop waits for it: said now, or the wait read as a Ctrl-C
+        // lost (wrapped to the terminal; the wait leaves time for that). Otherwise it is at once.
+        if (engineStarting) {
+          process.stderr.write('\n');
+          const text = `kb: stopping the lab once its engine has started (a webgpu engine compiles its kernels first: minutes with a cold shader cache), then storing the partial run${again}\n`;
+          void fittedToStderr(text).then((fitted) => process.stderr.write(fitted));
+        } else process.stderr.write(`\nkb: stopping the lab, storing the partial run${again}\n`);
         controller.abort();
         return;
       }
@@ -184,10 +196,19 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     // SIGTERM (from `timeout`, CI or a service manager) stops a run as Ctrl-C does: it left an empty 'unfinished' run.
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const progress = textProgress(process.stderr);
     const execute = async (runOverrides: SettingOverride[], traceSteps = false): Promise<LabRunResult> => {
       try {
-        return await runLab({ db: kb.db, lab, overrides: runOverrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), traceSteps, ...(endpoint ? { endpoint } : {}) });
+        return await runLab({
+          db: kb.db,
+          lab,
+          overrides: runOverrides,
+          points,
+          signal: controller.signal,
+          onProgress: (p) => progress.update(p),
+          onEngineStarting: (starting) => (engineStarting = starting),
+          traceSteps,
+          ...(endpoint ? { endpoint } : {}),
+        });
       } catch (error) {
         progress.done();
         // The database refusing the run's rows (a full disk under it, a lock held past the busy
