@@ -16,6 +16,8 @@ export { kernelProfileLines } from './kernel-profile-text.ts';
 export { backendNames, DEFAULT_BLOCK_SIZE, DEFAULT_DEVICE, engineOptionRanges, type BackendName, type EngineOptions } from './engine-options.ts';
 export { defaultSchedulerOptions, kvReservations, schedulerOptionRanges, schedulingPolicies, type KvReservation } from './core/scheduler-options.ts';
 export { parseBackendKind, type BackendKind } from './backend/backend-kind.ts';
+// Why webgpu surely cannot run here (no Vulkan driver), asked without loading Dawn; null when it may.
+export { webgpuUnavailable } from './backend/webgpu/vulkan-loader.ts';
 
 // Models and the tokenizer.
 export { NAMED_CONFIGS, type ModelConfig } from './model/model-config.ts';

@@ -1,6 +1,6 @@
 // The one place the lab runner meets the engine: lab settings -> the engine's benchmark
 // options, and the benchmark report -> the flat lab metrics that checks and history read.
-import { BenchmarkAborted, runBenchmark, type BenchmarkOptions, type BenchmarkReport, formatReport, type LengthSpec, percentile, type Percentiles, requestMetrics, type RequestTimeline, type DeviceSpec } from '../engine/index.ts';
+import { BenchmarkAborted, webgpuUnavailable, runBenchmark, type BenchmarkOptions, type BenchmarkReport, formatReport, type LengthSpec, percentile, type Percentiles, requestMetrics, type RequestTimeline, type DeviceSpec } from '../engine/index.ts';
 import { metricCollector, type MeasuredMetrics, type MetricBounds, type ServerFigures } from './checks.ts';
 import type { ProbeKernel } from './machine-probe.ts';
 import type { LabProgress } from './progress.ts';
@@ -30,6 +30,8 @@ export interface PointHooks {
   /** Keep each step's shape and time (report.runs[].steps): `--compare` checks the sim's step costs with them. */
   traceSteps?: boolean;
   onProgress?(progress: Omit<LabProgress, 'point' | 'pointIndex' | 'points' | 'elapsedMs'>): void;
+  /** The bundled engine has started: an abort now stops the point at once (not before). */
+  onEngineStarted?(): void;
 }
 
 const MiB = 1024 * 1024;
@@ -166,11 +168,21 @@ function largest(values: readonly number[]): number {
   return top;
 }
 
+/**
+ * Why `backend` surely cannot run on this machine, in the engine's own line (webgpu without a
+ * Vulkan driver), or null when it may: asked before a run is stored or anything runs. Dawn is
+ * not loaded to ask; an adapter Dawn then fails to find still fails the run itself.
+ */
+export function backendUnavailable(backend: string): string | null {
+  return backend === 'webgpu' ? webgpuUnavailable() : null;
+}
+
 /** Runs one benchmark (warm-up + repeats) for one set of settings. */
 export async function runBenchmarkPoint(settings: LabSettings, hooks: PointHooks = {}): Promise<PointRun> {
   try {
     const options = benchmarkOptions(settings, hooks.signal, hooks.simDevice);
     if (hooks.traceSteps) options.engine.traceSteps = true;
+    if (hooks.onEngineStarted) options.onEngineStarted = hooks.onEngineStarted;
     const report = await runBenchmark(options, (p) =>
       hooks.onProgress?.({ phase: p.phase, run: p.run, runs: p.runs, requestsDone: p.finished, requestsTotal: p.total }),
     );

@@ -10,9 +10,9 @@ import { formatSettingValue, type LabSettings } from './lab-settings.ts';
 /**
  * A lab's settings in four lines. A sweep's key is shown as swept rather than with the lab
  * file's base value, which no point ran with (load-sweep's line read "poisson 10/s" above
- * points at 0.5-4x capacity).
+ * points at 0.5-4x capacity). `ran`: a run's backend, which `auto` resolved.
  */
-export function settingsLine(settings: LabSettings, sweptKey: string | null = null): string {
+export function settingsLine(settings: LabSettings, sweptKey: string | null = null, ran: string | null = null): string {
   const e = settings.engine;
   const w = settings.workload;
   /** `text`, or "<name> swept" where `key` is the sweep's. */
@@ -23,8 +23,10 @@ export function settingsLine(settings: LabSettings, sweptKey: string | null = nu
   // "output 1 token", "1 request": the unit follows the figures shown (ttft-vs-length read "1 requests, ... output 1 tokens").
   const shownLengths = [['workload.promptTokens', w.promptTokens], ['workload.outputTokens', w.outputTokens]].filter(([key]) => key !== sweptKey).map(([, value]) => formatSettingValue(value as typeof w.promptTokens));
   const tokens = shownLengths.length > 0 && shownLengths.every((value) => value === '1') && w.maxNewTokens.max === 0 ? 'token' : 'tokens';
+  // A run's line names the backend that ran: `auto` is said as what it chose.
+  const backend = settings.backend === 'auto' && ran !== null && ran !== 'auto' ? `${ran} (chosen by auto)` : settings.backend;
   return [
-    `${settings.model} on ${settings.backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
+    `${settings.model} on ${backend}${settings.backend === 'sim' ? ` (${settings.device})` : ''}`,
     `${or('workload.requests', `${w.requests} ${w.requests === 1 ? 'request' : 'requests'}`)}, ${lengths}${w.maxNewTokens.max > 0 ? ` (declared max ${formatSettingValue(w.maxNewTokens)})` : ''} ${tokens}, ${arrival}${w.sharedPrefix > 0 ? `, shared prefix ${w.sharedPrefix}` : ''}`,
     `${or('engine.policy', e.policy)}, prefillMaxBatch ${e.prefillMaxBatch}, maxNumSeqs ${e.maxNumSeqs}, maxBatchedTokens ${e.maxBatchedTokens}, ${or('engine.chunkSize', `chunk ${e.chunkSize || 'off'}`, 'chunk')}, block ${e.blockSize}, ${or('engine.kvReservation', `KV ${e.kvReservation}`, 'KV reservation')} in ${e.kvBudgetMB > 0 ? `${e.kvBudgetMB} MiB` : "the engine's default pool"}, ${or('engine.prefixCaching', `prefix cache ${e.prefixCaching ? 'on' : 'off'}`, 'prefix cache')}`,
     `warm-up ${settings.warmup}, repeats ${settings.repeats}${settings.profile ? ', kernels profiled' : ''}${settings.slo.ttftMs > 0 || settings.slo.tpotMs > 0 ? `, SLO TTFT <= ${settings.slo.ttftMs || '-'} ms, TPOT <= ${settings.slo.tpotMs || '-'} ms` : ''}`,
@@ -85,7 +87,7 @@ export function labRunText(result: LabRunResult, options: { color?: boolean } = 
   const color = options.color ?? false;
   const out: string[] = [];
   out.push(`=== lab ${result.lab}: ${result.title} ===`);
-  out.push(`Settings:\n  ${result.endpoint ? endpointSettingsLine(result.settings, result.endpoint, result.sweep?.key) : settingsLine(result.settings, result.sweep?.key)}`);
+  out.push(`Settings:\n  ${result.endpoint ? endpointSettingsLine(result.settings, result.endpoint, result.sweep?.key) : settingsLine(result.settings, result.sweep?.key, result.backend)}`);
   // Said once here; the engine's table under each point leaves its own Model and Backend lines out.
   if (result.device && !result.endpoint) out.push(`Backend: ${result.device}${result.settings.backend === 'sim' ? '  [virtual clock]' : ''}`);
   if (result.changed.length > 0) out.push(`Changed from the lab file: ${formatChanged(result.changed)}`);

@@ -6,7 +6,7 @@ import { finishLabRun, startLabRun, type LabRunStatus } from '../store/lab-runs.
 import { isSweepMetric, isSweepShapeMetric } from './metrics.ts';
 import { evaluateChecks, labelList, POINTS_LEFT_OUT, type CheckOutcome, type MeasuredMetrics, type MetricBounds, type ServerFigures } from './checks.ts';
 import { analyseSweep, type ChartData } from './analysis.ts';
-import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
+import { backendUnavailable, engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
 import type { BenchmarkReport } from '../engine/index.ts';
@@ -29,6 +29,12 @@ export interface RunLabOptions {
   endpoint?: EndpointSession;
   /** Keep each engine step's shape and time in the points' reports (not stored): what `--compare` checks the sim's step costs against. */
   traceSteps?: boolean;
+  /**
+   * true as a point's bundled engine starts, false once it has: an abort waits for the start
+   * to end (webgpu compiles every kernel first, minutes with a cold shader cache), so `kb lab`
+   * says so at Ctrl-C. Never called for --endpoint.
+   */
+  onEngineStarting?(starting: boolean): void;
 }
 
 /** Where a run's requests went, when not to the bundled engine. */
@@ -111,6 +117,12 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   const changed = diffSettings(lab.settings, settings);
   // A sim device named by a profile is resolved now: an unknown one is refused before the run is stored.
   const simDevices = planned.map((point) => (point.settings.backend === 'sim' ? resolveSimDevice(point.settings.device, point.settings.model).spec : undefined));
+  // A backend that cannot run here (webgpu without a Vulkan driver) is refused before the run
+  // is stored: it was stored as failed, a run that measured nothing, for the machine's setup.
+  if (!options.endpoint) {
+    const unavailable = [...new Set(planned.map((point) => point.settings.backend))].map(backendUnavailable).find((why) => why !== null);
+    if (unavailable) throw new Error(unavailable);
+  }
   const startedAt = Date.now();
   const clockStart = performance.now();
   const session = options.endpoint;
@@ -119,7 +131,17 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     : null;
   // Loaded only for --endpoint: a run on the bundled engine takes the path it always took.
   const client = session ? await import('./endpoint/run-point.ts') : null;
-  const runPoint: PointRunner = session && client ? (s, hooks) => client.runEndpointPoint(session, s, hooks) : runBenchmarkPoint;
+  const runPoint: PointRunner =
+    session && client
+      ? (s, hooks) => client.runEndpointPoint(session, s, hooks)
+      : async (s, hooks) => {
+          options.onEngineStarting?.(true);
+          try {
+            return await runBenchmarkPoint(s, { ...hooks, onEngineStarted: () => options.onEngineStarting?.(false) });
+          } finally {
+            options.onEngineStarting?.(false);
+          }
+        };
   const storedSettings = {
     settings,
     changed,
@@ -294,7 +316,9 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     note,
     endpoint,
   };
-  finishLabRun(db, runId, { status, finishedAt: result.finishedAt, result: storedResult(result), device });
+  // The row was started with the backend asked for; `auto` is stored as the one it chose (kb lab
+  // history and compare listed "auto", and the header said "on auto", though only cpu or webgpu runs).
+  finishLabRun(db, runId, { status, finishedAt: result.finishedAt, result: storedResult(result), device, backend });
   if (failure !== null) throw failure;
   return result;
 }

@@ -51,13 +51,17 @@ export function startLabRun(db: KbDatabase, run: { lab: string; startedAt: numbe
   return Number(info.lastInsertRowid);
 }
 
-/** Records how a run ended, with whatever it measured. */
-export function finishLabRun(db: KbDatabase, id: number, end: { status: LabRunStatus; finishedAt: number; result: unknown; device?: string | null }): void {
-  db.prepare('UPDATE lab_runs SET status = ?, finished_at = ?, result = ?, device = COALESCE(?, device) WHERE id = ?').run(
+/**
+ * Records how a run ended, with whatever it measured. `backend`: the one that ran, where it
+ * differs from the one asked for at the start (`auto` resolved to cpu or webgpu).
+ */
+export function finishLabRun(db: KbDatabase, id: number, end: { status: LabRunStatus; finishedAt: number; result: unknown; device?: string | null; backend?: string | null }): void {
+  db.prepare('UPDATE lab_runs SET status = ?, finished_at = ?, result = ?, device = COALESCE(?, device), backend = COALESCE(?, backend) WHERE id = ?').run(
     end.status,
     end.finishedAt,
     JSON.stringify(end.result),
     end.device ?? null,
+    end.backend ?? null,
     id,
   );
 }

@@ -8,6 +8,13 @@ import { terminalColumns } from './text/terminal-columns.ts';
 
 export interface ProgressSink {
   update(progress: LabProgress): void;
+  /**
+   * Ctrl-C: the bar stays as it is (a pipe's log gets the line of the run it stopped), its
+   * clock stops and later updates are ignored, so the stop's message below it is the last
+   * thing on the screen. (The bar ran on under "stopping the lab" while a webgpu engine
+   * finished starting, a minute or more, and read as if the Ctrl-C had done nothing.)
+   */
+  freeze(): void;
   /** Clears the bar (terminal) before the report is printed, and stops its timer. */
   done(): void;
 }
@@ -21,6 +28,7 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
   let ticker: NodeJS.Timeout | null = null;
   // On a pipe: the run in progress, and when it last reported, until its line is written.
   let unwritten: { progress: LabProgress; at: number } | null = null;
+  let frozen = false;
   // Short of the last column: the terminal's, else $COLUMNS when piped, else 80. On a terminal
   // the cursor stays at the bar's end, where Ctrl-C echoes "^C": two columns more are left for
   // it (a bar 79 wide on 80 columns wrapped the echo onto a line of its own).
@@ -50,6 +58,7 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
 
   return {
     update(progress) {
+      if (frozen) return;
       const runKey = `${progress.point}|${progress.phase}|${progress.run}`;
       const newRun = runKey !== lastRunKey;
       lastRunKey = runKey;
@@ -67,6 +76,17 @@ export function textProgress(stream: NodeJS.WriteStream, now: () => number = () 
       }
       const finished = progress.requestsDone === progress.requestsTotal;
       if (finished || newRun || now() - lastDraw >= 100) draw();
+    },
+    freeze() {
+      if (frozen) return;
+      frozen = true;
+      if (ticker !== null) clearInterval(ticker);
+      ticker = null;
+      if (interactive) {
+        // Drawn once more, with the clock at the stop; then left on the screen, not cleared.
+        draw();
+        drawn = false;
+      } else writeRun(true);
     },
     done() {
       // A pipe's log says where an unfinished run stopped (Ctrl-C, an error), and when.

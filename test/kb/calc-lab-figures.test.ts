@@ -115,6 +115,17 @@ describe('lab-sourced kb-calc variables', () => {
     expect(figureNotes(s).sources).toEqual([`tps: your batch-size-sweep of 3 days ago (run #${own}); your last, run #${server}, measured a server (--endpoint)`]);
   });
 
+  it('takes a --backend auto run, stored as the backend auto chose', () => {
+    const db = openDatabase(':memory:');
+    const now = Date.now();
+    // Started as asked (auto), finished as what ran: this machine's cpu, the lab as written.
+    const id = startLabRun(db, { lab: 'batch-size-sweep', startedAt: now - DAY, settings: { changed: [{ key: 'backend', value: 'auto' }] }, backend: 'auto' });
+    finishLabRun(db, id, { status: 'ok', finishedAt: now - DAY + 1000, backend: 'cpu', result: { verdict: 'reproduced', points: [{ label: '1', metrics: { 'decode.tokens_per_s': 50 } }] } });
+    const s = withLabFigures(spec(), db, now, ROOT)!;
+    expect(calcAnswer(s, drawCalc(s, () => 0))).toBeCloseTo(100 / 50, 10);
+    expect(figureNotes(s).sources).toEqual([`tps: your last batch-size-sweep, 24 hours ago (run #${id})`]);
+  });
+
   it('does not call an older run "your last" when a newer one with --set was passed over (found as a user)', () => {
     // kb lab ttft-breakdown, then kb lab ttft-breakdown --set engine.prefillMaxBatch=256: the
     // card said "your last ttft-breakdown, just now (run #2)" with run #3 the last.

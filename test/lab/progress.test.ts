@@ -89,6 +89,33 @@ describe('lab progress', () => {
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
   });
 
+  it('frozen at a Ctrl-C: drawn once with the clock at the stop, then left as it is (its clock ran on while a webgpu engine started)', () => {
+    let text = '';
+    let clock = 0;
+    const stream = { isTTY: true, columns: 60, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;
+    const sink = textProgress(stream, () => clock);
+    sink.update(at(0, { elapsedMs: 0 }));
+    clock = 3000;
+    sink.freeze();
+    expect(text.split('\r\x1b[2K').filter(Boolean).at(-1)).toMatch(/ 0\/256 requests · run 1\/1 · 3\.0 s$/);
+    const frozen = text;
+    clock = 9000;
+    sink.update(at(5));
+    sink.freeze();
+    sink.done();
+    // Nothing more: no redraw, and the bar is not cleared from above the stop's message.
+    expect(text).toBe(frozen);
+    // On a pipe, the line of the run where it stopped, once.
+    let piped = '';
+    const pipe = { isTTY: false, write: (chunk: string) => ((piped += chunk), true) } as unknown as NodeJS.WriteStream;
+    const log = textProgress(pipe, () => 0);
+    log.update(at(16));
+    log.freeze();
+    log.update(at(32));
+    log.done();
+    expect(piped).toMatch(/^\[#+\.+\] 16\/256 requests · run 1\/1 · 4\.2 s\n$/);
+  });
+
   it('on a terminal of 80 columns, leaves the last column free and room for an echoed ^C', () => {
     let text = '';
     const stream = { isTTY: true, columns: 80, write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WriteStream;

@@ -51,7 +51,7 @@ export function register(program: Command): void {
     )
     .option(
       '--backend <backend>',
-      'cpu (computes on this CPU), webgpu (a GPU adapter; lavapipe counts), auto (a hardware GPU, else cpu) or sim (cost model, virtual clock); same as --set backend=...',
+      'cpu (computes on this CPU), webgpu (a GPU adapter; lavapipe counts), auto (a hardware GPU, else cpu; the run is stored as the one it chose) or sim (cost model, virtual clock); same as --set backend=...',
     )
     .option('--profile', 'time every kernel (webgpu) and show the table in the report; same as --set profile=true')
     .option('--points <labels>', 'for a sweep: run only these points, comma-separated (an expectation at a point left out, or on the sweep\'s fit, knee or SLO limit, is not judged; the report names the points it needs)')
@@ -113,6 +113,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
   const points = options.points?.split(',').map((p) => p.trim()).filter(Boolean);
   const { loadLab } = await import('../../lab/lab-files.ts');
   const { labSettings, selectPoints } = await import('../../lab/plan.ts');
+  const { backendUnavailable } = await import('../../lab/engine-bridge.ts');
   const kb = openKnowledgeBase({ kb: kbDir });
   try {
     const lab = loadLabOrExplain(loadLab, labRoots(kb.root), name);
@@ -141,6 +142,10 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
         overrides = overrides.filter((o) => o !== presetDevice);
       }
       if (compareWith !== null && settings.backend !== 'sim') throw new UserError(`--compare ${compareWith} checks the sim against a measurement: add --backend sim`);
+      // The measured backend is asked now, before the sim's run: without a Vulkan driver,
+      // --compare webgpu ran and stored the sim's run, then failed on the second.
+      const unavailable = compareWith === null ? null : backendUnavailable(compareWith);
+      if (unavailable !== null) throw new UserError(unavailable);
       const device = typed.find((o) => o.key === 'device');
       if (device && settings.backend !== 'sim') {
         throw new UserError(`--set device=${String(device.value)}: the device is what the sim backend models; it does nothing on ${settings.backend} (add --backend sim)`);
@@ -157,12 +162,24 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     const { textProgress } = await import('../../ui/lab-progress-text.ts');
 
     const controller = new AbortController();
+    const progress = textProgress(process.stderr);
     let interrupts = 0;
+    // Whether a point's engine is starting: an abort is seen only once it has started (webgpu
+    // compiles every kernel first, a minute or more with a cold shader cache on lavapipe).
+    let engineStarting = false;
     const onSignal = (signal: NodeJS.Signals) => {
       interrupts += 1;
       if (interrupts === 1) {
+        progress.freeze();
         // "Ctrl-C again" only to someone who pressed it: a SIGTERM came from a program.
-        process.stderr.write(`\nkb: stopping the lab, storing the partial run${signal === 'SIGINT' ? ' (Ctrl-C again: quit at once)' : ` (${signal})`}\n`);
+        const again = signal === 'SIGINT' ? ' (Ctrl-C again: quit at once)' : ` (${signal})`;
+        // While the engine starts, the stop waits for it: said now, or the wait read as a Ctrl-C
+        // lost (wrapped to the terminal; the wait leaves time for that). Otherwise it is at once.
+        if (engineStarting) {
+          process.stderr.write('\n');
+          const text = `kb: stopping the lab once its engine has started (a webgpu engine compiles its kernels first: minutes with a cold shader cache), then storing the partial run${again}\n`;
+          void fittedToStderr(text).then((fitted) => process.stderr.write(fitted));
+        } else process.stderr.write(`\nkb: stopping the lab, storing the partial run${again}\n`);
         controller.abort();
         return;
       }
@@ -179,10 +196,19 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     // SIGTERM (from `timeout`, CI or a service manager) stops a run as Ctrl-C does: it left an empty 'unfinished' run.
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
-    const progress = textProgress(process.stderr);
     const execute = async (runOverrides: SettingOverride[], traceSteps = false): Promise<LabRunResult> => {
       try {
-        return await runLab({ db: kb.db, lab, overrides: runOverrides, points, signal: controller.signal, onProgress: (p) => progress.update(p), traceSteps, ...(endpoint ? { endpoint } : {}) });
+        return await runLab({
+          db: kb.db,
+          lab,
+          overrides: runOverrides,
+          points,
+          signal: controller.signal,
+          onProgress: (p) => progress.update(p),
+          onEngineStarting: (starting) => (engineStarting = starting),
+          traceSteps,
+          ...(endpoint ? { endpoint } : {}),
+        });
       } catch (error) {
         progress.done();
         // The database refusing the run's rows (a full disk under it, a lock held past the busy

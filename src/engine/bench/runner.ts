@@ -25,6 +25,11 @@ export interface BenchmarkOptions {
   sampling?: { temperature?: number; topK?: number; topP?: number };
   /** Aborting stops submitting, aborts what runs, and returns a partial report. */
   signal?: AbortSignal;
+  /**
+   * Called once the engine has started, before the first request. An abort is seen only from
+   * then on: webgpu's start (compiling every kernel) cannot be cut short, so a caller says so.
+   */
+  onEngineStarted?: () => void;
 }
 
 export interface BenchmarkProgress {
@@ -131,6 +136,7 @@ export async function runBenchmark(
   if (!Number.isInteger(warmupRuns) || warmupRuns < 0) throw new RangeError(`warmupRuns must be an integer >= 0 (got ${warmupRuns})`);
   if (!Number.isInteger(repeatRuns) || repeatRuns < 1) throw new RangeError(`repeatRuns must be an integer >= 1 (got ${repeatRuns})`);
   const engine = await createEngine(options.engine);
+  options.onEngineStarted?.();
   try {
     const requests = generateWorkload(options.workload, engine.info.model.vocabSize);
     const runs: RunReport[] = [];

@@ -4,7 +4,7 @@
 // process, held by this module for the process's lifetime (and by every GpuContext).
 
 import { create } from 'webgpu';
-import { missingVulkanDriver } from './vulkan-loader.ts';
+import { INSTALL_HELP, webgpuUnavailable } from './vulkan-loader.ts';
 
 /** The WebGPU usage flags, as numbers, so nothing has to be copied onto globalThis. */
 export const BufferUsage = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80, QUERY_RESOLVE: 0x200 } as const;
@@ -26,23 +26,7 @@ export interface GpuContext {
 
 export type AdapterChoice = 'any' | 'hardware';
 
-const INSTALL_HELP =
-  'Install a GPU driver with Vulkan, Metal or D3D12 support, ' +
-  "or, on a machine without a GPU, Mesa's lavapipe (Debian/Ubuntu: mesa-vulkan-drivers 23 or newer; " +
-  "on Debian 12 take it from bookworm-backports, the stock 22.3 lacks a Vulkan feature Dawn needs).";
 const NO_ADAPTER_HELP = `WebGPU found no adapter. ${INSTALL_HELP}`;
-
-/**
- * Without a Vulkan driver, the one line that says why (what to unset, or what to install);
- * null where one may be there. Asked before Dawn starts, which would print its own warning
- * first (with C++ source locations); `--backend auto` then falls back quietly.
- */
-function noDriverHelp(): string | null {
-  const why = missingVulkanDriver();
-  if (why === null) return null;
-  // An override that names nothing, with drivers installed: unsetting it is the whole fix.
-  return why.includes(': unset it') ? `WebGPU found no adapter. ${why}.` : `WebGPU found no adapter. ${why}. ${INSTALL_HELP}`;
-}
 
 let dawn: GPU | undefined;
 
@@ -70,7 +54,7 @@ export function isSoftwareAdapter(adapter: GPUAdapter): boolean {
  * opens one device only, so each call asks Dawn afresh.
  */
 export async function findAdapter(choice: AdapterChoice): Promise<GPUAdapter | null> {
-  if (noDriverHelp() !== null) return null;
+  if (webgpuUnavailable() !== null) return null;
   let gpu: GPU;
   try {
     gpu = dawnInstance();
@@ -84,7 +68,7 @@ export async function findAdapter(choice: AdapterChoice): Promise<GPUAdapter | n
 }
 
 export async function openGpu(choice: AdapterChoice = 'any'): Promise<GpuContext> {
-  const noDriver = noDriverHelp();
+  const noDriver = webgpuUnavailable();
   if (noDriver !== null) throw new Error(noDriver);
   const gpu = dawnInstance();
   const chosen = await findAdapter(choice);

@@ -56,6 +56,25 @@ export function missingVulkanDriver(env: NodeJS.ProcessEnv = process.env, system
   return installed.length > 0 ? null : 'No Vulkan driver is installed (no manifest in any vulkan/icd.d folder)';
 }
 
+export const INSTALL_HELP =
+  'Install a GPU driver with Vulkan, Metal or D3D12 support, ' +
+  "or, on a machine without a GPU, Mesa's lavapipe (Debian/Ubuntu: mesa-vulkan-drivers 23 or newer; " +
+  "on Debian 12 take it from bookworm-backports, the stock 22.3 lacks a Vulkan feature Dawn needs).";
+
+/**
+ * Without a Vulkan driver, the one line that says why (what to unset, or what to install);
+ * null where one may be there. Asked before Dawn starts, which would print its own warning
+ * first (with C++ source locations); `--backend auto` then falls back quietly. Here, apart
+ * from device.ts, so that a caller can ask before it runs anything without loading Dawn
+ * (`kb lab --compare webgpu` ran and stored the sim's run first, then failed).
+ */
+export function webgpuUnavailable(): string | null {
+  const why = missingVulkanDriver();
+  if (why === null) return null;
+  // An override that names nothing, with drivers installed: unsetting it is the whole fix.
+  return why.includes(': unset it') ? `WebGPU found no adapter. ${why}.` : `WebGPU found no adapter. ${why}. ${INSTALL_HELP}`;
+}
+
 /** A file, or a folder holding a .json file: what the Vulkan loader takes as a driver manifest. */
 function holdsManifest(path: string): boolean {
   try {
