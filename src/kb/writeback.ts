@@ -57,6 +57,8 @@ export type WritebackResult =
       changed?: true;
       /** Held while git merges or rebases the knowledge base: the first kb command after it writes the fields itself. */
       heldByGit?: true;
+      /** The card's file is gone from where the database has it, or holds another card (moved, by git or by hand): a scan finds where it went. */
+      moved?: true;
     };
 
 /**
@@ -107,7 +109,7 @@ export function isWriteProtected(stat: { mode: number }): boolean {
   return (stat.mode & 0o222) === 0;
 }
 
-function readNote(root: string, path: KbPath): ReadNote | { refused: string; untilEdited?: true } {
+function readNote(root: string, path: KbPath): ReadNote | { refused: string; untilEdited?: true; moved?: true } {
   const abs = join(root, path);
   let mtimeMs: number;
   try {
@@ -118,7 +120,7 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Renamed or deleted while kb review showed it: "cannot read it (ENOENT)" said neither.
-    if (code === 'ENOENT') return { refused: `${path}: moved or deleted since kb read it (ENOENT)` };
+    if (code === 'ENOENT') return { refused: `${path}: moved or deleted since kb read it (ENOENT)`, moved: true };
     return { refused: `${path}: cannot read it (${code ?? error})` };
   }
   const file = readKnowledgeFile(abs, path);
@@ -163,14 +165,14 @@ export function prepareWriteback(
   idKey = DEFAULT_ID_KEY,
 ): PreparedWriteback | Exclude<WritebackResult, { status: 'written' }> {
   const note = readNote(root, path);
-  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}) };
+  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}), ...(note.moved ? { moved: true } : {}) };
   const frontmatter = parseFrontmatter(path, note.raw);
   const broken = frontmatter.data === null ? frontmatter.diagnostics.find((d) => d.severity === 'error') : undefined;
   // A frontmatter that does not parse still holds the card: say what is wrong with it, not that the card moved.
   if (broken) return { status: 'refused', reason: `${path}:${broken.line}: ${broken.message}`, untilEdited: true };
   const data = frontmatter.data;
   if (data === null || !Object.hasOwn(data, idKey) || data[idKey] !== cardId) {
-    return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)` };
+    return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)`, moved: true };
   }
   let text: string;
   try {
