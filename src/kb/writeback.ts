@@ -71,6 +71,8 @@ export function refusedWritebackNote(result: Extract<WritebackResult, { status: 
   // Held by git's operation, the reason already says when the note is written (by kb itself).
   if (result.heldByGit) return `the ${stored} is stored`;
   if (result.untilEdited) return `the ${stored} is stored (once the file is fixed, kb doctor --fix writes the fields)`;
+  // The fields wait in the database (deferred-fields.ts) for the scan that finds the note.
+  if (result.moved) return `the ${stored} is stored (the next kb command that scans writes the fields where the note went)`;
   return `the ${stored} is stored (kb doctor --fix writes the fields later)`;
 }
 
@@ -244,7 +246,7 @@ export function commitWritebacks(root: string, prepared: readonly PreparedWriteb
 /** Undo of a write-back: puts the old bytes back if the file is still exactly what write-back left. */
 export function restoreNote(root: string, restore: FileRestore): WritebackResult {
   const note = readNote(root, restore.path);
-  if ('refused' in note) return { status: 'refused', reason: note.refused };
+  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.moved ? { moved: true } : {}) };
   if (note.expect.sha256 !== restore.sha256) {
     return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)`, editedSince: true };
   }
