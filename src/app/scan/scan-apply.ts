@@ -5,7 +5,7 @@
 import { cardQueries, type CardContent } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
 import { fsrsQueries } from '../../store/review-writes.ts';
-import { reviewEventQueries } from '../../store/review-events.ts';
+import { metaValue } from '../../store/review-events.ts';
 import { deferredFields } from '../review-log/deferred-fields.ts';
 import { withIndexesRebuilt } from '../../store/rebuilt-indexes.ts';
 import { sameFsrsState } from '../../model/fsrs-state.ts';
@@ -54,7 +54,7 @@ export function applyChanges(
   const fsrs = fsrsQueries(db);
   // Cards whose review fields wait to be written (a note moved since kb read it, a git
   // operation): the note holds fields the card no longer has, so they do not seed it.
-  const fieldsWaiting = new Set(deferredFields(reviewEventQueries(db)));
+  const fieldsWaiting = new Set(deferredFields({ meta: (key) => metaValue(db, key) }));
   for (const row of touched) files.upsert(row);
 
   // Duplicates: an id twice among the changed files, or once there and once in a file this
