@@ -18,6 +18,8 @@ export function register(program: Command): void {
         'read-only disk), the rating is still stored: kb prints a warning and exits 0; kb doctor --fix\n' +
         'writes the fields later (once the file is fixed, where the file itself was the reason). While git\n' +
         'merges or rebases the knowledge base, the note waits: the first kb command after writes it.\n' +
+        'A note moved since the last scan (git mv, a pull) waits too: the next kb command that scans\n' +
+        '(kb due, kb review, kb scan, kb sync) writes the fields where it went.\n' +
         "kb rate scans first only for an id the database lacks, or after kb.json's idKey or notesFolders changed.\n" +
         "A clock behind the card's last review (set back, or another device's ahead) gets a warning:\n" +
         'the rating is stored at that last review, so the card\'s reviews stay in time order.'),

@@ -57,6 +57,8 @@ export type WritebackResult =
       changed?: true;
       /** Held while git merges or rebases the knowledge base: the first kb command after it writes the fields itself. */
       heldByGit?: true;
+      /** The card's file is gone from where the database has it, or holds another card (moved, by git or by hand): a scan finds where it went. */
+      moved?: true;
     };
 
 /**
@@ -69,6 +71,8 @@ export function refusedWritebackNote(result: Extract<WritebackResult, { status: 
   // Held by git's operation, the reason already says when the note is written (by kb itself).
   if (result.heldByGit) return `the ${stored} is stored`;
   if (result.untilEdited) return `the ${stored} is stored (once the file is fixed, kb doctor --fix writes the fields)`;
+  // The fields wait in the database (deferred-fields.ts) for the scan that finds the note.
+  if (result.moved) return `the ${stored} is stored (the next kb command that scans writes the fields where the note went)`;
   return `the ${stored} is stored (kb doctor --fix writes the fields later)`;
 }
 
@@ -107,7 +111,7 @@ export function isWriteProtected(stat: { mode: number }): boolean {
   return (stat.mode & 0o222) === 0;
 }
 
-function readNote(root: string, path: KbPath): ReadNote | { refused: string; untilEdited?: true } {
+function readNote(root: string, path: KbPath): ReadNote | { refused: string; untilEdited?: true; moved?: true } {
   const abs = join(root, path);
   let mtimeMs: number;
   try {
@@ -118,7 +122,7 @@ function readNote(root: string, path: KbPath): ReadNote | { refused: string; unt
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Renamed or deleted while kb review showed it: "cannot read it (ENOENT)" said neither.
-    if (code === 'ENOENT') return { refused: `${path}: moved or deleted since kb read it (ENOENT)` };
+    if (code === 'ENOENT') return { refused: `${path}: moved or deleted since kb read it (ENOENT)`, moved: true };
     return { refused: `${path}: cannot read it (${code ?? error})` };
   }
   const file = readKnowledgeFile(abs, path);
@@ -175,14 +179,14 @@ export function prepareWriteback(
   idKey = DEFAULT_ID_KEY,
 ): PreparedWriteback | Exclude<WritebackResult, { status: 'written' }> {
   const note = readNote(root, path);
-  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}) };
+  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.untilEdited ? { untilEdited: true } : {}), ...(note.moved ? { moved: true } : {}) };
   const frontmatter = parseFrontmatter(path, note.raw);
   const broken = frontmatter.data === null ? frontmatter.diagnostics.find((d) => d.severity === 'error') : undefined;
   // A frontmatter that does not parse still holds the card: say what is wrong with it, not that the card moved.
   if (broken) return { status: 'refused', reason: `${path}:${broken.line}: ${broken.message}`, untilEdited: true };
   const data = frontmatter.data;
   if (data === null || !Object.hasOwn(data, idKey) || data[idKey] !== cardId) {
-    return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)` };
+    return { status: 'refused', reason: `${path}: the file no longer holds card ${cardId} (run kb scan)`, moved: true };
   }
   let text: string;
   try {
@@ -254,7 +258,7 @@ export function commitWritebacks(root: string, prepared: readonly PreparedWriteb
 /** Undo of a write-back: puts the old bytes back if the file is still exactly what write-back left. */
 export function restoreNote(root: string, restore: FileRestore): WritebackResult {
   const note = readNote(root, restore.path);
-  if ('refused' in note) return { status: 'refused', reason: note.refused };
+  if ('refused' in note) return { status: 'refused', reason: note.refused, ...(note.moved ? { moved: true } : {}) };
   if (note.expect.sha256 !== restore.sha256) {
     return { status: 'refused', reason: `${restore.path}: changed since the rating; its frontmatter was left as it is (kb doctor --fix rewrites it)`, editedSince: true };
   }

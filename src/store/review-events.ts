@@ -88,6 +88,11 @@ export function eventValues(row: EventRow): unknown[] {
 /** How far a log file is read into the database; this device's own, also how far it is written (review-writes.ts). */
 export const SET_OFFSET = 'INSERT INTO review_log_files (name, offset) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET offset = excluded.offset';
 
+/** One value of the meta table, read without preparing every query below (a scan asks for one). */
+export function metaValue(db: KbDatabase, key: string): string | null {
+  return db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key)?.value ?? null;
+}
+
 export function reviewEventQueries(db: KbDatabase) {
   // Positional parameters: binding by name costs more, and a from-scratch replay inserts every event.
   const insert = db.prepare(`${INSERT_EVENTS} VALUES (${Array(EVENT_COLUMNS).fill('?').join(', ')})`);

@@ -52,14 +52,29 @@ export function exitOnRejection(exit: Exit): (error: unknown) => void {
   return (error) => exit(asError(error));
 }
 
+/**
+ * A control character inside a chunk, as Ink gives the same key read alone: Ctrl-Z (0x1a) is
+ * input "z" with ctrl. Ink splits only Ctrl-C and backspace out of a chunk, so Ctrl-Z typed
+ * right after a rating ("3" then Ctrl-Z, read at once) came as a character no key matched,
+ * and kb stayed on screen. Tab, Enter and Ctrl-J keep the names they have in pasted text.
+ */
+function controlKey(character: string, key: Key): [string, Key] | null {
+  const code = character.charCodeAt(0);
+  if (character.length !== 1 || code < 0x01 || code > 0x1a || '\b\t\n\r'.includes(character)) return null;
+  return [String.fromCharCode(code + 0x60), { ...key, ctrl: true, return: false, tab: false, shift: false }];
+}
+
 /** The keys in one input: a run of plain characters is one key each; anything else is one key. */
 export function splitKeys(input: string, key: Key): Array<[string, Key]> {
   const characters = Array.from(input);
   if (characters.length <= 1 || key.ctrl || key.meta || key.escape) return [[input, key]];
-  return characters.map((character) => [
-    character,
-    { ...key, return: character === '\r', tab: character === '\t', shift: /^[A-Z]$/.test(character) },
-  ]);
+  return characters.map(
+    (character) =>
+      controlKey(character, key) ?? [
+        character,
+        { ...key, return: character === '\r', tab: character === '\t', shift: /^[A-Z]$/.test(character) },
+      ],
+  );
 }
 
 /**

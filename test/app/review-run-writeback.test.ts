@@ -17,7 +17,7 @@ import { FakeLabs } from '../ui/fake-labs.ts';
 const START = new Date(2026, 2, 10, 6).getTime();
 
 describe('kb review: a refused write-back', () => {
-  it('a note renamed while shown: kb review does not rate it (it is met again where it went: review-run-outside-edit.test.ts); kb rate stores the rating, and says kb doctor --fix writes it later', async () => {
+  it('a note renamed while shown: kb review does not rate it (it is met again where it went: review-run-outside-edit.test.ts); kb rate stores the rating, and says the next kb command that scans writes it where the note went', async () => {
     const root = tempDir('kb-writeback-');
     mkdirSync(join(root, 'notes'), { recursive: true });
     writeFileSync(join(root, 'notes/a.md'), "---\ncreated: '2026-03-01'\nreview_count: 0\n---\n# Renamed while shown?\n\n## Answer\n\nYes.\n");
@@ -31,11 +31,12 @@ describe('kb review: a refused write-back', () => {
     renameSync(join(root, 'notes/a.md'), join(root, 'notes/b.md'));
     expect(run.rate(shown.card.id, 3, START + 5_000, 5_000).message).toBe('not rated: notes/a.md was moved or deleted since shown');
     expect((db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n).toBe(0);
-    // kb rate (the service) has no screen to show it again: the rating is stored, and its note is written later.
+    // kb rate (the service) has no screen to show it again: the rating is stored, and its note is
+    // written by the next scan that finds where it went (write-faults.test.ts).
     const rated = service.rate(shown.card.id, 3, START + 5_000, 5_000);
     expect(rated.writeback).toMatchObject({ status: 'refused', reason: 'notes/a.md: moved or deleted since kb read it (ENOENT)' });
     if (rated.writeback?.status !== 'refused') return;
-    expect(refusedWritebackNote(rated.writeback, 'rating')).toBe('the rating is stored (kb doctor --fix writes the fields later)');
+    expect(refusedWritebackNote(rated.writeback, 'rating')).toBe('the rating is stored (the next kb command that scans writes the fields where the note went)');
     expect((db.prepare('SELECT count(*) AS n FROM review_log').get() as { n: number }).n).toBe(1);
   });
 });

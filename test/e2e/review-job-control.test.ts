@@ -6,6 +6,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kbBin, runKb, tempDir } from '../helpers/kb-cli.ts';
 import { reviewKb } from './review-fixture.ts';
+import { quizKb } from './quiz-fixture.ts';
 import { TMUX_TEST_TIMEOUT_MS, TmuxKb } from '../helpers/tmux.ts';
 
 let tmux: TmuxKb | null = null;
@@ -41,6 +42,22 @@ describe('Ctrl-Z in kb review', () => {
     await tmux.waitFor('3 Good');
     tmux.send('q');
     await tmux.waitFor((screen) => screen.includes('No cards reviewed') && PROMPT.test(screen));
+  });
+
+  it('goes back to the shell on a Ctrl-Z read with the rating before it, and stores that rating once', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    // Found as a user: 3 then Ctrl-Z at once (one read: "3\x1a") rated the card and stayed on
+    // screen, the Ctrl-Z lost.
+    tmux = await kbFromShell('review');
+    await tmux.waitFor(QUESTION);
+    tmux.send('Space');
+    await tmux.waitFor('3 Good');
+    tmux.type('3\x1a');
+    await tmux.waitFor(/Stopped.*review/);
+    tmux.type('fg');
+    tmux.send('Enter');
+    await tmux.waitFor(/done 1 /);
+    tmux.send('q');
+    await tmux.waitFor((screen) => /Reviewed 1 card\b/.test(screen) && PROMPT.test(screen));
   });
 
   it('redraws at the terminal\'s new size when it was resized while kb was stopped', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
@@ -135,6 +152,22 @@ describe('Ctrl-Z in kb quiz', () => {
     tmux.send('Enter');
     const back = await tmux.waitFor((screen) => screen.includes('question 1/2') && !/Stopped/.test(screen.split('\n')[0] ?? ''));
     expect(back).not.toMatch(/^Quiz: /m);
+    tmux.send('Escape');
+    await tmux.waitFor('Quiz stopped');
+    tmux.send('q');
+    await tmux.waitFor((screen) => /^Quiz: /m.test(screen) && PROMPT.test(screen));
+  });
+
+  it('goes back to the shell on a Ctrl-Z read with the keys typed before it, which stay typed', { timeout: TMUX_TEST_TIMEOUT_MS }, async () => {
+    tmux = await kbFromShell('quiz -n 1 --calc --seed 1', quizKb());
+    await tmux.waitFor('Answer (');
+    tmux.type('12\x1a');
+    await tmux.waitFor(/Stopped.*quiz/);
+    tmux.type('fg');
+    tmux.send('Enter');
+    await tmux.waitFor(/Answer \(\w+\): 12 *$/m);
+    tmux.send('Escape');
+    await tmux.waitFor((now) => /Answer \(\w+\): *$/m.test(now));
     tmux.send('Escape');
     await tmux.waitFor('Quiz stopped');
     tmux.send('q');

@@ -75,6 +75,28 @@ describe('write-back that cannot happen: the rating is stored, exit 0, one warni
     expect(rated.stderr).not.toContain('no longer holds');
   });
 
+  it('a note moved since the last scan gets the fields from the next command that scans, and an undo\'s too (found by a probe: kb sync pushed it with the fields it had)', () => {
+    const root = writeKb({ 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n' });
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    mkdirSync(join(root, 'notes/metrics'));
+    renameSync(join(root, 'notes/a.md'), join(root, 'notes/metrics/a.md'));
+    const rated = runKb(['--kb', root, 'rate', 'aaaaaaaaaaaa', 'good']);
+    expect(rated.code).toBe(0);
+    expect(rated.stderr).toMatch(/^kb: warning: frontmatter not written: notes\/a\.md: moved or deleted since kb read it \(ENOENT\); the rating is stored \(the next kb command that scans writes the fields where the note went\)\n$/);
+    expect(readFileSync(join(root, 'notes/metrics/a.md'), 'utf8')).not.toMatch(/review_count/);
+    expect(runKb(['--kb', root, 'due']).code).toBe(0);
+    expect(readFileSync(join(root, 'notes/metrics/a.md'), 'utf8')).toMatch(/^review_count: 1$/m);
+    expect(runKb(['--kb', root, 'doctor']).stdout).toMatch(/0 errors, 0 warnings/);
+    // Moved back before the undo: the undo's fields follow it there the same way.
+    renameSync(join(root, 'notes/metrics/a.md'), join(root, 'notes/a.md'));
+    const undone = runKb(['--kb', root, 'undo']);
+    expect(undone.code).toBe(0);
+    expect(undone.stderr).toMatch(/the undo is stored \(the next kb command that scans writes the fields where the note went\)/);
+    expect(runKb(['--kb', root, 'scan']).code).toBe(0);
+    expect(readFileSync(join(root, 'notes/a.md'), 'utf8')).toMatch(/^review_count: 0$/m);
+    expect(runKb(['--kb', root, 'doctor']).stdout).toMatch(/0 errors, 0 warnings/);
+  });
+
   it('a card whose note was deleted is not rated (found as a user: it was, silently)', () => {
     const root = writeKb({ 'notes/a.md': '---\nid: aaaaaaaaaaaa\n---\n# What is TTFT?\n\n## Answer\n\nTime to first token.\n', 'notes/b.md': '# Other?\n\n## Answer\n\nB.\n' });
     expect(runKb(['--kb', root, 'scan']).code).toBe(0);

@@ -25,6 +25,12 @@ describe('keys typed ahead of the screen', () => {
     expect(splitKeys('q', plain)).toEqual([['q', plain]]);
     expect(splitKeys('c', { ...plain, ctrl: true })).toHaveLength(1);
     expect(splitKeys('[A', { ...plain, escape: true })).toHaveLength(1);
+    // A control character read with other keys is that control key, as Ink gives it alone.
+    const [three, stop] = splitKeys('3\x1a', plain);
+    expect(three).toEqual(['3', plain]);
+    expect(stop?.[0]).toBe('z');
+    expect(stop?.[1].ctrl).toBe(true);
+    expect(splitKeys('7\t\n', plain).map(([input, key]) => [input, key.ctrl])).toEqual([['7', false], ['\t', false], ['\n', false]]);
   });
 
   it('kb review acts on every key of a chunk in order, each on the card the key before left', async () => {

@@ -30,7 +30,7 @@ export function deferFields(events: ReviewEventQueries, cardIds: readonly string
 }
 
 /** The cards whose fields wait; a cheap read (one meta row), asked on every open. */
-export function deferredFields(events: ReviewEventQueries): string[] {
+export function deferredFields(events: Pick<ReviewEventQueries, 'meta'>): string[] {
   const stored = events.meta(DEFERRED_KEY);
   if (stored === null || stored === '[]') return [];
   try {

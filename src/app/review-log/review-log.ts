@@ -462,18 +462,30 @@ export class ReviewLog {
   private finishFields(root: string, writes: NoteWrites, changed: readonly string[]): number {
     if (writes.mode !== 'now') return 0;
     const waiting = deferredFields(this.events);
-    if (waiting.length === 0) return changed.length === 0 ? 0 : this.writeFields(root, changed);
-    const rewritten = this.writeFields(root, [...new Set([...waiting, ...changed])]);
+    if (waiting.length === 0 && changed.length === 0) return 0;
+    const { rewritten, moved } = this.writeFields(root, [...new Set([...waiting, ...changed])]);
+    // A note no longer where the database has it (a pull that brought its move with another
+    // device's rating: kb sync said "review fields already up to date" and pushed the note with
+    // the fields it had) waits for the scan that finds it: kb opens with this replay, then
+    // scans, and the replay after a scan that moved cards writes what waits. A card the scan
+    // removes is no longer a live note, and stops waiting then.
+    const settled = waiting.filter((id) => !moved.includes(id));
     // Only those read here: another kb may have added some meanwhile.
-    this.db.transaction(() => settleDeferred(this.events, waiting)).immediate();
+    if (settled.length > 0 || moved.length > 0) {
+      this.db.transaction(() => {
+        if (settled.length > 0) settleDeferred(this.events, settled);
+        deferFields(this.events, moved);
+      }).immediate();
+    }
     return rewritten;
   }
 
   /** After a merge the log is the truth: a replayed note's four review fields are rewritten from its state. */
-  private writeFields(root: string, cardIds: readonly string[]): number {
+  private writeFields(root: string, cardIds: readonly string[]): { rewritten: number; moved: string[] } {
     const cards = cardQueries(this.db);
     const files = fileQueries(this.db);
     const prepares: PreparedWriteback[] = [];
+    const moved: string[] = [];
     for (const cardId of cardIds) {
       // A clone's first replay changes every card: most are cards in a deck file, with no fields to write.
       if (!cards.isLiveNote(cardId)) continue;
@@ -484,6 +496,7 @@ export class ReviewLog {
       const state = stateFromColumns(row);
       const fields = reviewFields(state, this.scheduler.weights, this.scheduler.settings.dayStartsAt);
       const prepared = prepareWriteback(root, card.path, cardId, fields, this.idKey);
+      if ('status' in prepared && prepared.status === 'refused' && prepared.moved) moved.push(cardId);
       if (!('restore' in prepared)) continue;
       // A card the log leaves unreviewed (its rating taken back) whose note has no review fields:
       // the note is as it was before the rating; writing them gave an adopted vault's untouched
@@ -499,7 +512,7 @@ export class ReviewLog {
       rewritten++;
       files.followRewrite(result.rewrite.path, result.rewrite.before, result.rewrite.after);
     }
-    return rewritten;
+    return { rewritten, moved };
   }
 }
 

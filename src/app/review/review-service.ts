@@ -475,6 +475,10 @@ export class ReviewService {
         result = this.writeFields(card, stateFromColumns(row));
       }
       result ??= this.writeFields(card, stateFromColumns(stored));
+      // A note moved since the last scan (git mv, a pull): its fields wait for the scan that
+      // finds it, which writes them from the card's row then (kb sync pushed the moved note
+      // with the fields it had before this rating).
+      if (result.status === 'refused' && result.moved) this.log?.deferFields([card.id]);
       this.followRewrite(result);
       return result;
     };

@@ -5,6 +5,8 @@
 import { cardQueries, type CardContent } from '../../store/card-rows.ts';
 import { fileQueries, type FileRow } from '../../store/file-stamps.ts';
 import { fsrsQueries } from '../../store/review-writes.ts';
+import { metaValue } from '../../store/review-events.ts';
+import { deferredFields } from '../review-log/deferred-fields.ts';
 import { withIndexesRebuilt } from '../../store/rebuilt-indexes.ts';
 import { sameFsrsState } from '../../model/fsrs-state.ts';
 import type { ParsedOutcome, ScanReport, ScanTarget } from './scan-report.ts';
@@ -50,6 +52,9 @@ export function applyChanges(
   const files = fileQueries(db);
   const cards = cardQueries(db);
   const fsrs = fsrsQueries(db);
+  // Cards whose review fields wait to be written (a note moved since kb read it, a git
+  // operation): the note holds fields the card no longer has, so they do not seed it.
+  const fieldsWaiting = new Set(deferredFields({ meta: (key) => metaValue(db, key) }));
   for (const row of touched) files.upsert(row);
 
   // Duplicates: an id twice among the changed files, or once there and once in a file this
@@ -125,8 +130,9 @@ export function applyChanges(
           existing.fileMtimeMs === content.fileMtimeMs &&
           existing.idInFile === content.idInFile;
         if (!same) cards.update(content, now);
-        // Until its first review in kb, a note's schedule follows its frontmatter.
-        if (card.kind === 'note' && !fsrs.hasReviews(card.id)) {
+        // Until its first review in kb, a note's schedule follows its frontmatter (not when the
+        // fields wait: an undone first rating whose note had moved came back from the note).
+        if (card.kind === 'note' && !fsrs.hasReviews(card.id) && !fieldsWaiting.has(card.id)) {
           const current = fsrs.get(card.id);
           const seeded = seedFsrsState(card.seed, now, config.dayStartsAt, current?.due);
           if (!current || !sameFsrsState(current, seeded)) fsrs.write(card.id, seeded);
