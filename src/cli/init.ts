@@ -36,11 +36,12 @@ export function register(program: Command): void {
       'after',
       helpText(`
 The new folder gets kb.json (settings, with their defaults) and a .gitignore for .kb/,
-where its database will live. Inside it (or with --kb DIR, or KB_DIR=DIR) kb uses it
+where its database will live, and for the temp files a killed kb can leave (.*.kb-tmp). Inside it (or with --kb DIR, or KB_DIR=DIR) kb uses it
 instead of the bundled knowledge base, with write-back of review dates into the notes.
 
 A folder that already holds Markdown notes (an Obsidian vault, a folder of .md files) is
-adopted as it is: kb writes only kb.json and a .kb/ line in .gitignore, and never touches a
+adopted as it is: kb writes only kb.json and lines for .kb/ and .*.kb-tmp in .gitignore,
+and never touches a
 note (the first scan adds an id: line to each; kb_id: where the notes use id: for ids of
 their own, such as a Zettelkasten's id: 202311201230, which kb then never reads or changes:
 kb.json's idKey names the key). kb.json's notesFolders says where the notes
@@ -72,7 +73,7 @@ drawings, *.excalidraw.md; cards/ and lab/ at the top are read as kb decks and l
         const found = [counted(notes, 'note'), ...(decks > 0 ? [counted(decks, 'card deck')] : [])].join(' and ');
         const lines = [
           `adopted ${result.root}: ${found} in ${lookedIn}`,
-          `wrote ${result.configPath} and a .kb/ line in .gitignore; no note was changed`,
+          `wrote ${result.configPath} and .gitignore lines for .kb/ and kb's temp files; no note was changed`,
           // A Zettelkasten's `id: 202311201230` was an error in every note, each skipped (found adopting a vault).
           ...(ownId !== null ? [`card ids: the notes use id: for ids of their own (${ownId.path}:${ownId.line}: id: ${ownId.value}), so kb keeps its card ids under ${idKey}: (kb.json's idKey) and never reads or changes id:`] : []),
           ...(kbFolders.length > 0 ? [`${kbFolders.map((folder) => `${folder}/`).join(' and ')} ${kbFolders.length === 1 ? 'is' : 'are'} read as kb ${kbFolders.map((folder) => (folder === 'cards' ? 'decks' : 'labs')).join(' and ')}, not as notes`] : []),

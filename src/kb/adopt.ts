@@ -5,6 +5,7 @@
 // gets kb's ids under `kb_id:` instead (kb.json's idKey): its own are never read or touched.
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { TEMP_FILE_GLOB } from './atomic-write.ts';
 import { CARD_ID_LENGTH } from './card-identity.ts';
 import { DEFAULT_ID_KEY } from './card-meta.ts';
 import { configFileName, defaultConfig } from './config.ts';
@@ -97,16 +98,19 @@ export function adoptFolder(root: string): Adoption {
 
 function ignoreStateFolder(root: string): void {
   const path = join(root, '.gitignore');
-  const line = `${stateFolderName}/`;
+  const wanted = [`${stateFolderName}/`, TEMP_FILE_GLOB];
   if (!existsSync(path)) {
-    writeFileSync(path, `# kb's database and other state\n${line}\n`);
+    writeFileSync(path, `# kb's database and other state\n${wanted.join('\n')}\n`);
     return;
   }
   const text = readFileSync(path, 'utf8');
-  if (text.split(/\r?\n/).some((entry) => entry.trim() === line || entry.trim() === stateFolderName || entry.trim() === `/${line}`)) return;
+  const entries = new Set(text.split(/\r?\n/).map((entry) => entry.trim().replace(/^\//, '')));
+  // The state folder may be listed as ".kb", ".kb/" or "/.kb/".
+  const missing = wanted.filter((line) => !entries.has(line) && !entries.has(line.replace(/\/$/, '')));
+  if (missing.length === 0) return;
   // In the file's own line ends: CRLF lines appended to as LF made a file of mixed ends.
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  appendFileSync(path, `${text === '' || text.endsWith('\n') ? '' : eol}# kb's database and other state${eol}${line}${eol}`);
+  appendFileSync(path, `${text === '' || text.endsWith('\n') ? '' : eol}# kb's database and other state${eol}${missing.join(eol)}${eol}`);
 }
 
 /** Whether a folder holds any Markdown file kb could read as a note (outside tool folders). */

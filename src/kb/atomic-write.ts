@@ -74,6 +74,8 @@ export interface StagedWrite {
 
 /** kb's own temp files: `.<name>.<pid>.<8 hex>.kb-tmp`, beside the file they replace. */
 export const TEMP_FILE_PATTERN = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.kb-tmp$/;
+/** The same as a .gitignore line: one left by a killed kb must not be committed by a `git add -A`. */
+export const TEMP_FILE_GLOB = '.*.kb-tmp';
 
 // A random start and a counter, rather than random bytes per file (a cold scan names tens of
 // thousands); each thread draws its own start, and 'wx' refuses a name that is taken anyway.

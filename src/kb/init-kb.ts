@@ -3,6 +3,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { adoptFolder, holdsMarkdown, type Adoption } from './adopt.ts';
+import { TEMP_FILE_GLOB } from './atomic-write.ts';
 import { configFileName, defaultConfigText } from './config.ts';
 import { bundledRoot, contentFolders, stateFolderName } from './location.ts';
 
@@ -60,6 +61,6 @@ export function initKnowledgeBase(dir: string, options: { empty?: boolean; sourc
     }
   }
   writeFileSync(configPath, defaultConfigText());
-  writeFileSync(join(root, '.gitignore'), `# kb's database and other state\n${stateFolderName}/\n`);
+  writeFileSync(join(root, '.gitignore'), `# kb's database and other state\n${stateFolderName}/\n${TEMP_FILE_GLOB}\n`);
   return { root, copied, configPath };
 }

@@ -50,7 +50,7 @@ describe('kb init on a folder of notes', () => {
     const after = fingerprint(root);
     expect([...after.keys()].filter((path) => !files.has(path))).toEqual(['kb.json']);
     for (const [path, file] of files) if (path !== '.gitignore') expect(after.get(path)?.text, path).toBe(file.text);
-    expect(readFileSync(join(root, '.gitignore'), 'utf8')).toBe("node_modules\n# kb's database and other state\n.kb/\n");
+    expect(readFileSync(join(root, '.gitignore'), 'utf8')).toBe("node_modules\n# kb's database and other state\n.kb/\n.*.kb-tmp\n");
     expect(JSON.parse(readFileSync(join(root, 'kb.json'), 'utf8'))).toMatchObject({ notesFolders: ['.'], newPerDay: 20 });
 
     expect(dueCards(root).map((card) => [card.path, card.deck, card.front])).toEqual([
@@ -77,7 +77,11 @@ describe('kb init on a folder of notes', () => {
     // A CRLF .gitignore gains CRLF lines (LF lines made a file of mixed line ends); one without a last line end gets one first.
     const crlf = folder({ 'notes/a.md': '# A\n\nYes.\n', '.gitignore': 'node_modules\r\ndist' });
     expect(runKb(['init', crlf]).code).toBe(0);
-    expect(readFileSync(join(crlf, '.gitignore'), 'utf8')).toBe("node_modules\r\ndist\r\n# kb's database and other state\r\n.kb/\r\n");
+    expect(readFileSync(join(crlf, '.gitignore'), 'utf8')).toBe("node_modules\r\ndist\r\n# kb's database and other state\r\n.kb/\r\n.*.kb-tmp\r\n");
+    // A .gitignore that already ignores the state folder gains only the temp files' line.
+    const listed = folder({ 'notes/a.md': '# A\n\nYes.\n', '.gitignore': '/.kb\n' });
+    expect(runKb(['init', listed]).code).toBe(0);
+    expect(readFileSync(join(listed, '.gitignore'), 'utf8')).toBe("/.kb\n# kb's database and other state\n.*.kb-tmp\n");
     // The message names the folders there are: without a cards/ it said "1 note in notes/, cards/".
     expect(runKb(['init', folder({ 'notes/x/a.md': '# A\n\nYes.\n' })]).stdout).toMatch(/^adopted .*vault: 1 note in notes\/$/m);
     expect(runKb(['init', folder({ 'notes/x/a.md': '# A\n\nYes.\n', 'cards/deck.md': '## Q?\n\nA.\n' })]).stdout).toMatch(/^adopted .*vault: 1 note and 1 card deck in notes\/, cards\/$/m);

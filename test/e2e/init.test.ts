@@ -12,7 +12,8 @@ describe('kb init', () => {
     expect(result.stdout).toContain(`next: cd ${dir} && kb add "Your first question?" --answer "Its answer."`);
     for (const folder of ['notes', 'cards', 'lab']) expect(readdirSync(join(dir, folder))).toEqual([]);
     expect(JSON.parse(readFileSync(join(dir, 'kb.json'), 'utf8'))).toMatchObject({ desiredRetention: 0.9, newPerDay: 20 });
-    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toContain('.kb/');
+    // The state folder, and the temp files a killed kb leaves beside a note (so `git add -A` never commits one).
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe("# kb's database and other state\n.kb/\n.*.kb-tmp\n");
 
     mkdirSync(join(dir, 'notes/deep'));
     writeFileSync(join(dir, 'notes/deep/a.md'), '# A\n\nanswer\n');
