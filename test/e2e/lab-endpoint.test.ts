@@ -124,7 +124,7 @@ describe('kb lab --endpoint', () => {
     const env = { KB_DB: join(dir, 'kb.db'), MY_KEY: 'sk-secret-123', ...WIDE };
     const refused = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized\n`);
+    expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized (the server wants an API key: put it in an environment variable and name it with --api-key-env, e.g. --api-key-env VLLM_API_KEY)\n`);
     const withUser = server.url.replace('http://', 'http://me:pw-456@');
     const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', withUser, '--api-key-env', 'MY_KEY', ...small], { env });
     expect(run.code).toBe(0);
