@@ -101,6 +101,21 @@ export function verdictOf(checks: readonly { pass: boolean | null }[], status: L
 }
 
 /**
+ * "60 of 64 measured requests failed: the figures and expectations are those of the 4 that
+ * succeeded" (for a sweep, per point that had failures), or null when none failed.
+ */
+export function failedRequestsNote(points: readonly Pick<LabPointResult, 'label' | 'metrics'>[]): string | null {
+  const failing = points.filter((p) => (p.metrics.requests_failed ?? 0) > 0);
+  if (failing.length === 0) return null;
+  const count = (p: (typeof failing)[number]) => `${p.metrics.requests_failed} of ${p.metrics.requests}`;
+  if (failing.length === 1 && failing[0].label === null) {
+    const p = failing[0];
+    return `${count(p)} measured requests failed: the figures and expectations are those of the ${p.metrics.requests - p.metrics.requests_failed} that succeeded`;
+  }
+  return `measured requests failed at ${failing.map((p) => `${p.label} (${count(p)})`).join(', ')}: those points' figures are those of the requests that succeeded`;
+}
+
+/**
  * Runs a lab to the end (or until `signal` aborts) and stores it. Once its row exists, the
  * row is always completed: ok, partial (aborted) or failed (the engine threw; rethrown).
  */
@@ -220,6 +235,12 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
         ? `interrupted: ${points.filter((p) => !p.partial).length} of ${planned.length} points completed`
         : 'interrupted before every request finished';
   }
+
+  // Requests that failed (HTTP 429 under load, a server killed mid-run) leave every figure and
+  // expectation to those that succeeded: 60 of 64 refused read as an "ok" run with a fast TTFT,
+  // in the report's verdict, in history and in compare. The note says so wherever the run shows.
+  const failed = failedRequestsNote(points);
+  if (failed !== null) note = note === null ? failed : `${note}; ${failed}`;
 
   const complete = points.filter((p) => !p.partial && p.label !== null);
   let sweepMetrics: MeasuredMetrics = {};

@@ -118,6 +118,25 @@ describe('kb lab --endpoint', () => {
     expect(run.stdout).toMatch(/Server side: not available \(the server offers no Prometheus \/metrics with histograms\); client side only\./);
   }, 60_000);
 
+  it('says that requests failed wherever the run shows: its note, history and compare', async () => {
+    // 60 of 64 requests refused with HTTP 429 (kb serve --max-waiting 4) read as an "ok" run with
+    // a fast TTFT in history and compare, the failures said only in the run's own report.
+    const healthy = await serve({});
+    const failing = await serve({ failEvery: 2 });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    expect((await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', healthy.url, ...small], { env })).code).toBe(0);
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', failing.url, ...small], { env });
+    expect(run.code).toBe(0);
+    // The probe is completion 1; of the 24 measured (2..25), the even ones fail.
+    const note = '12 of 24 measured requests failed: the figures and expectations are those of the 12 that succeeded';
+    expect(run.stdout).toContain(`Note: ${note}`);
+    const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
+    expect(history.stdout).toContain(note);
+    expect(history.stdout).toMatch(/requests_failed\s+0 -> 12 \(new\)/);
+    const compare = await runKbAsync(['lab', 'compare', '1', '2'], { env });
+    expect(compare.stdout).toMatch(/requests_failed\s+0\s+12\s+new/);
+  }, 60_000);
+
   it('sends the key from --api-key-env and stores no credential', async () => {
     const server = await serve({ apiKey: 'sk-secret-123' });
     const dir = tempDir();
