@@ -155,6 +155,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   let note: string | null = null;
   let failure: unknown = null;
   let capacity: number | null = null;
+  let capacityFailures: string | null = null;
   // The roofline compares with this machine's figures, so they are taken next to the points:
   // once the first point has shown the backend that runs is the cpu (`auto` may pick a GPU).
   let probe: MachineProbe | null = null;
@@ -162,11 +163,17 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
 
   if (lab.sweep?.relativeTo === 'capacity' && !signal?.aborted) {
     try {
-      capacity = await measureCapacity(runPoint, settings, {
+      const measuredCapacity = await measureCapacity(runPoint, settings, {
         signal,
         simDevice: settings.backend === 'sim' ? resolveSimDevice(settings.device, settings.model).spec : undefined,
         onProgress: (p) => options.onProgress?.({ ...p, point: 'capacity', pointIndex: 0, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
+      capacity = measuredCapacity?.rate ?? null;
+      // Its burst refused in part (HTTP 429 from a server's waiting limit), the capacity is
+      // that of the requests let in, and every point's rate follows from it: said in the note.
+      if (measuredCapacity && measuredCapacity.failed > 0) {
+        capacityFailures = `${measuredCapacity.failed} of ${measuredCapacity.requests} requests of the capacity burst failed: the capacity (${measuredCapacity.rate.toPrecision(3)} req/s), and each point's rate, is that of the ones that succeeded`;
+      }
     } catch (error) {
       status = 'failed';
       note = error instanceof Error ? error.message : String(error);
@@ -239,8 +246,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   // Requests that failed (HTTP 429 under load, a server killed mid-run) leave every figure and
   // expectation to those that succeeded: 60 of 64 refused read as an "ok" run with a fast TTFT,
   // in the report's verdict, in history and in compare. The note says so wherever the run shows.
-  const failed = failedRequestsNote(points);
-  if (failed !== null) note = note === null ? failed : `${note}; ${failed}`;
+  for (const failed of [capacityFailures, failedRequestsNote(points)]) if (failed !== null) note = note === null ? failed : `${note}; ${failed}`;
 
   const complete = points.filter((p) => !p.partial && p.label !== null);
   let sweepMetrics: MeasuredMetrics = {};
@@ -325,7 +331,14 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
  * submitted at once after one warm-up burst (a cold engine would make the figure err low),
  * finished requests over the time to finish them all. Null when interrupted.
  */
-async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hooks: PointHooks): Promise<number | null> {
+/** The burst a capacity-relative sweep starts with: requests/s served, and how many of its requests failed. */
+interface Capacity {
+  rate: number;
+  failed: number;
+  requests: number;
+}
+
+async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hooks: PointHooks): Promise<Capacity | null> {
   const burst = applyOverrides(settings, [
     { key: 'workload.arrival', value: 'burst' },
     { key: 'warmup', value: 1 },
@@ -333,7 +346,7 @@ async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hoo
   ]);
   const run = await runPoint(burst, hooks);
   const rate = run.metrics['throughput.requests_per_s'];
-  return run.completed && rate !== undefined && rate > 0 ? rate : null;
+  return run.completed && rate !== undefined && rate > 0 ? { rate, failed: run.metrics.requests_failed ?? 0, requests: run.metrics.requests ?? 0 } : null;
 }
 
 /** What the database keeps of a run: everything but the text tables (they follow from the reports). */

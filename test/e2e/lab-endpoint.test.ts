@@ -137,6 +137,17 @@ describe('kb lab --endpoint', () => {
     expect(compare.stdout).toMatch(/requests_failed\s+0\s+12\s+new/);
   }, 60_000);
 
+  it("says when requests of load-sweep's capacity burst failed: every point's rate follows from it", async () => {
+    // kb serve --max-waiting 4 refused 44 of a 48-request burst with HTTP 429: the capacity was
+    // that of the 4 let in, and the sweep's rates with it, the failures shown nowhere.
+    const failing = await serve({ failEvery: 2 });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    const run = await runKbAsync(['lab', 'load-sweep', '--endpoint', failing.url, '--set', 'workload.requests=8', '--set', 'workload.outputTokens=2'], { env });
+    expect(run.code).toBe(0);
+    // The probe is completion 1, the burst's warm-up 2..9, its measured requests 10..17: 4 fail.
+    expect(run.stdout).toMatch(/Note: 4 of 8 requests of the capacity burst failed: the capacity \([\d.]+ req\/s\), and each point's rate, is that of the ones that succeeded; measured requests failed at 0\.5 \(4 of 8\), 1 \(4 of 8\), 2 \(4 of 8\), 4 \(4 of 8\)/);
+  }, 60_000);
+
   it('sends the key from --api-key-env and stores no credential', async () => {
     const server = await serve({ apiKey: 'sk-secret-123' });
     const dir = tempDir();
