@@ -8,6 +8,7 @@ import { evaluateChecks, labelList, POINTS_LEFT_OUT, type CheckOutcome, type Mea
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
+import type { ServerSide } from './endpoint/measure.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
 import type { BenchmarkReport } from '../engine/index.ts';
 import type { Lab } from './lab-file.ts';
@@ -297,6 +298,13 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     // as a fault of the run (and the verdict's --points hint could not judge it either).
     if (outcome.pass === null && lab.chart?.roofline && probe === null && backend !== 'cpu' && !signal?.aborted && names(outcome.check).some((n) => n.startsWith('roofline.'))) {
       return { ...outcome, problem: `the roofline comes from this CPU's bandwidth and FLOP/s, probed on the cpu backend only, not on ${backend}` };
+    }
+    // Against a server, a metric only its /metrics or only kb's engine gives says why it is missing.
+    const missing = outcome.pass === null && outcome.problem ? /^(\S+) was not measured$/.exec(outcome.problem) : null;
+    const report = points.find((p) => !p.partial)?.report as { kind?: string; server?: ServerSide } | undefined;
+    if (missing && client && report?.kind === 'endpoint' && report.server) {
+      const why = client.unmeasuredOnServer(missing[1], report.server);
+      if (why !== null) return { ...outcome, problem: why };
     }
     if (outcome.pass !== null || status !== 'partial') return outcome;
     return { ...outcome, problem: nothingMeasured ? 'the run was interrupted before any request finished' : 'the run was interrupted before every request finished' };

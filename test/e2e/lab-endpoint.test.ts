@@ -148,6 +148,23 @@ describe('kb lab --endpoint', () => {
     expect(run.stdout).toMatch(/Note: 4 of 8 requests of the capacity burst failed: the capacity \([\d.]+ req\/s\), and each point's rate, is that of the ones that succeeded; measured requests failed at 0\.5 \(4 of 8\), 1 \(4 of 8\), 2 \(4 of 8\), 4 \(4 of 8\)/);
   }, 60_000);
 
+  it("says why an expectation's metric is missing: a bound of the server's first bucket, no /metrics, or kb's engine alone", async () => {
+    // Against vLLM (queue and prefill buckets from 0.3 s) ttft-breakdown said "queue_wait.p99
+    // was not measured" beside a table showing it "<=300.00"; batch-size-sweep, "decode.tokens_per_s
+    // was not measured", as if the run had lost it.
+    const fast = await serve({ slots: 8, prefillMs: 1, decodeMs: 1 });
+    const bare = await serve({ metrics: false });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    const bounded = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', fast.url, ...small], { env });
+    expect(bounded.stdout).toContain("queue_wait.p99 / ttft.p99 = ? (queue_wait.p99 is only known to be <= 300 ms, the first bucket of the server's vllm:request_queue_time_seconds: too coarse to judge)");
+    const none = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', bare.url, ...small], { env });
+    expect(none.stdout).toContain("(queue_wait.p99 comes from the server's /metrics: the server offers no Prometheus /metrics with histograms)");
+    const sweep = await runKbAsync(['lab', 'batch-size-sweep', '--endpoint', fast.url, '--points', '1,8', '--set', 'repeats=1'], { env });
+    expect(sweep.code).toBe(0);
+    expect(sweep.stdout).toContain("(decode.tokens_per_s is counted inside kb's own engine, and a server's engine is not visible over --endpoint)");
+    expect(sweep.stdout).not.toMatch(/was not measured/);
+  }, 60_000);
+
   it('sends the key from --api-key-env and stores no credential', async () => {
     const server = await serve({ apiKey: 'sk-secret-123' });
     const dir = tempDir();
