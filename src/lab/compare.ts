@@ -1,7 +1,7 @@
 // `kb lab compare <run> <run>`: two stored runs side by side (any two, even of different
 // labs): how they were run, what each measured at each point, and each expectation.
 import type { LabRunRow } from '../store/lab-runs.ts';
-import { comparedMetrics, percentChange, ranOn, shapesNotCompared, shapesNotComparedLine, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, storedVerdict, sweptRun, type StoredResult, type StoredSettings } from './history.ts';
+import { comparedMetrics, percentChange, ranOn, shapesNotCompared, shapesNotComparedLine, startedAtText, settingsChanges, shownSweepMetrics, storedRunJson, storedVerdict, sweptRun, withFailedRequests, type StoredResult, type StoredSettings } from './history.ts';
 import { formatMeasured, formatMetric, isSweepShapeMetric } from './metrics.ts';
 import { meaningLines, sweepFigures, sweepWordRows } from './sweep-summary.ts';
 
@@ -33,7 +33,7 @@ export function compareText(a: LabRunRow, b: LabRunRow): string {
   const changes = settingsChanges(a.settings as StoredSettings, b.settings as StoredSettings);
   out.push('', 'Settings that differ:', ...(changes.length > 0 ? changes.map((line) => `  ${line}`) : ['  none']));
 
-  const names = [...new Set([...comparedMetrics(ra), ...comparedMetrics(rb)])];
+  const names = withFailedRequests([...new Set([...comparedMetrics(ra), ...comparedMetrics(rb)])], ...[...(ra.points ?? []), ...(rb.points ?? [])].map((p) => p.metrics));
   const pointsA = new Map((ra.points ?? []).map((p) => [p.label, p]));
   const pointsB = new Map((rb.points ?? []).map((p) => [p.label, p]));
   const labels = [...new Set([...pointsA.keys(), ...pointsB.keys()])];

@@ -192,6 +192,15 @@ export function settingsChanges(a: StoredSettings, b: StoredSettings): string[] 
   return [...changes, ...options];
 }
 
+/**
+ * The compared metrics, with the count of failed requests where either side had some: a run
+ * whose requests were mostly refused (HTTP 429) compared as a faster one, the failures unsaid.
+ */
+export function withFailedRequests(names: readonly string[], ...metrics: Array<Record<string, number> | undefined>): string[] {
+  const failed = metrics.some((m) => (m?.requests_failed ?? 0) > 0);
+  return failed ? [...new Set([...names, 'requests_failed'])] : [...names];
+}
+
 /** "queue_wait.p99 512.3 ms -> 3.1 ms (-99%)" for each shown metric of two single runs. */
 export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
   const a = older.result as StoredResult;
@@ -209,7 +218,7 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
     shown.add(name);
   };
   if (ma && mb) {
-    for (const name of comparedMetrics(b)) change(name, ma[name], mb[name]);
+    for (const name of withFailedRequests(comparedMetrics(b), ma, mb)) change(name, ma[name], mb[name]);
   } else {
     // Sweeps: the points both runs measured, then the sweep-wide metrics.
     const pointsA = new Map((a.points ?? []).filter((p) => !p.partial).map((p) => [p.label, p.metrics]));
@@ -217,7 +226,7 @@ export function compareRuns(older: LabRunRow, newer: LabRunRow): string[] {
       const before = pointsA.get(point.label);
       if (!before) continue;
       lines.push(`  at ${point.label}:`);
-      for (const name of comparedMetrics(b)) change(name, before[name], point.metrics[name], '    ');
+      for (const name of withFailedRequests(comparedMetrics(b), before, point.metrics)) change(name, before[name], point.metrics[name], '    ');
     }
     const why = shapesNotCompared(older, newer);
     for (const name of sweepFigures(shownSweepMetrics(b))) if (why === null || !isSweepShapeMetric(name)) change(name, a.sweepMetrics?.[name], b.sweepMetrics?.[name]);

@@ -138,7 +138,11 @@ export function labMetricNames(): string[] {
 }
 
 /** A measured value with its unit, as a check's verdict shows it ("513.3 ms", "0.96"). */
+/** Counts of requests: whole numbers, shown as such (compare read "requests_failed 0.000 -> 60.00"). */
+const COUNT_METRICS = new Set(['requests', 'requests_failed']);
+
 export function formatMetric(name: string, value: number): string {
+  if (COUNT_METRICS.has(name) && Number.isInteger(value)) return String(value);
   const unit = byName.get(name)?.unit ?? '';
   const digits = Math.abs(value) >= 100 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
   return unit ? `${value.toFixed(digits)} ${unit}` : value.toFixed(digits);

@@ -8,6 +8,7 @@ import { evaluateChecks, labelList, POINTS_LEFT_OUT, type CheckOutcome, type Mea
 import { analyseSweep, type ChartData } from './analysis.ts';
 import { backendUnavailable, engineProbeKernel, reportTimelines, runBenchmarkPoint, type PointHooks, type PointRun } from './engine-bridge.ts';
 import type { EndpointSession } from './endpoint/run-point.ts';
+import type { ServerSide } from './endpoint/measure.ts';
 import { probeMachine, type MachineProbe } from './machine-probe.ts';
 import type { BenchmarkReport } from '../engine/index.ts';
 import type { Lab } from './lab-file.ts';
@@ -107,6 +108,21 @@ export function verdictOf(checks: readonly { pass: boolean | null }[], status: L
 }
 
 /**
+ * "60 of 64 measured requests failed: the figures and expectations are those of the 4 that
+ * succeeded" (for a sweep, per point that had failures), or null when none failed.
+ */
+export function failedRequestsNote(points: readonly Pick<LabPointResult, 'label' | 'metrics'>[]): string | null {
+  const failing = points.filter((p) => (p.metrics.requests_failed ?? 0) > 0);
+  if (failing.length === 0) return null;
+  const count = (p: (typeof failing)[number]) => `${p.metrics.requests_failed} of ${p.metrics.requests}`;
+  if (failing.length === 1 && failing[0].label === null) {
+    const p = failing[0];
+    return `${count(p)} measured requests failed: the figures and expectations are those of the ${p.metrics.requests - p.metrics.requests_failed} that succeeded`;
+  }
+  return `measured requests failed at ${failing.map((p) => `${p.label} (${count(p)})`).join(', ')}: those points' figures are those of the requests that succeeded`;
+}
+
+/**
  * Runs a lab to the end (or until `signal` aborts) and stores it. Once its row exists, the
  * row is always completed: ok, partial (aborted) or failed (the engine threw; rethrown).
  */
@@ -162,6 +178,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   let note: string | null = null;
   let failure: unknown = null;
   let capacity: number | null = null;
+  let capacityFailures: string | null = null;
   // The roofline compares with this machine's figures, so they are taken next to the points:
   // once the first point has shown the backend that runs is the cpu (`auto` may pick a GPU).
   let probe: MachineProbe | null = null;
@@ -169,11 +186,17 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
 
   if (lab.sweep?.relativeTo === 'capacity' && !signal?.aborted) {
     try {
-      capacity = await measureCapacity(runPoint, settings, {
+      const measuredCapacity = await measureCapacity(runPoint, settings, {
         signal,
         simDevice: settings.backend === 'sim' ? resolveSimDevice(settings.device, settings.model).spec : undefined,
         onProgress: (p) => options.onProgress?.({ ...p, point: 'capacity', pointIndex: 0, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
+      capacity = measuredCapacity?.rate ?? null;
+      // Its burst refused in part (HTTP 429 from a server's waiting limit), the capacity is
+      // that of the requests let in, and every point's rate follows from it: said in the note.
+      if (measuredCapacity && measuredCapacity.failed > 0) {
+        capacityFailures = `${measuredCapacity.failed} of ${measuredCapacity.requests} requests of the capacity burst failed: the capacity (${measuredCapacity.rate.toPrecision(3)} req/s), and each point's rate, is that of the ones that succeeded`;
+      }
     } catch (error) {
       status = 'failed';
       note = error instanceof Error ? error.message : String(error);
@@ -243,6 +266,11 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
         : 'interrupted before every request finished';
   }
 
+  // Requests that failed (HTTP 429 under load, a server killed mid-run) leave every figure and
+  // expectation to those that succeeded: 60 of 64 refused read as an "ok" run with a fast TTFT,
+  // in the report's verdict, in history and in compare. The note says so wherever the run shows.
+  for (const failed of [capacityFailures, failedRequestsNote(points)]) if (failed !== null) note = note === null ? failed : `${note}; ${failed}`;
+
   const complete = points.filter((p) => !p.partial && p.label !== null);
   let sweepMetrics: MeasuredMetrics = {};
   let chart: ChartData | null = null;
@@ -293,6 +321,13 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     if (outcome.pass === null && lab.chart?.roofline && probe === null && backend !== 'cpu' && !signal?.aborted && names(outcome.check).some((n) => n.startsWith('roofline.'))) {
       return { ...outcome, problem: `the roofline comes from this CPU's bandwidth and FLOP/s, probed on the cpu backend only, not on ${backend}` };
     }
+    // Against a server, a metric only its /metrics or only kb's engine gives says why it is missing.
+    const missing = outcome.pass === null && outcome.problem ? /^(\S+) was not measured$/.exec(outcome.problem) : null;
+    const report = points.find((p) => !p.partial)?.report as { kind?: string; server?: ServerSide } | undefined;
+    if (missing && client && report?.kind === 'endpoint' && report.server) {
+      const why = client.unmeasuredOnServer(missing[1], report.server);
+      if (why !== null) return { ...outcome, problem: why };
+    }
     if (outcome.pass !== null || status !== 'partial') return outcome;
     return { ...outcome, problem: nothingMeasured ? 'the run was interrupted before any request finished' : 'the run was interrupted before every request finished' };
   });
@@ -328,7 +363,14 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
  * submitted at once after one warm-up burst (a cold engine would make the figure err low),
  * finished requests over the time to finish them all. Null when interrupted.
  */
-async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hooks: PointHooks): Promise<number | null> {
+/** The burst a capacity-relative sweep starts with: requests/s served, and how many of its requests failed. */
+interface Capacity {
+  rate: number;
+  failed: number;
+  requests: number;
+}
+
+async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hooks: PointHooks): Promise<Capacity | null> {
   const burst = applyOverrides(settings, [
     { key: 'workload.arrival', value: 'burst' },
     { key: 'warmup', value: 1 },
@@ -336,7 +378,7 @@ async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hoo
   ]);
   const run = await runPoint(burst, hooks);
   const rate = run.metrics['throughput.requests_per_s'];
-  return run.completed && rate !== undefined && rate > 0 ? rate : null;
+  return run.completed && rate !== undefined && rate > 0 ? { rate, failed: run.metrics.requests_failed ?? 0, requests: run.metrics.requests ?? 0 } : null;
 }
 
 /** What the database keeps of a run: everything but the text tables (they follow from the reports). */

@@ -118,13 +118,60 @@ describe('kb lab --endpoint', () => {
     expect(run.stdout).toMatch(/Server side: not available \(the server offers no Prometheus \/metrics with histograms\); client side only\./);
   }, 60_000);
 
+  it('says that requests failed wherever the run shows: its note, history and compare', async () => {
+    // 60 of 64 requests refused with HTTP 429 (kb serve --max-waiting 4) read as an "ok" run with
+    // a fast TTFT in history and compare, the failures said only in the run's own report.
+    const healthy = await serve({});
+    const failing = await serve({ failEvery: 2 });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    expect((await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', healthy.url, ...small], { env })).code).toBe(0);
+    const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', failing.url, ...small], { env });
+    expect(run.code).toBe(0);
+    // The probe is completion 1; of the 24 measured (2..25), the even ones fail.
+    const note = '12 of 24 measured requests failed: the figures and expectations are those of the 12 that succeeded';
+    expect(run.stdout).toContain(`Note: ${note}`);
+    const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
+    expect(history.stdout).toContain(note);
+    expect(history.stdout).toMatch(/requests_failed\s+0 -> 12 \(new\)/);
+    const compare = await runKbAsync(['lab', 'compare', '1', '2'], { env });
+    expect(compare.stdout).toMatch(/requests_failed\s+0\s+12\s+new/);
+  }, 60_000);
+
+  it("says when requests of load-sweep's capacity burst failed: every point's rate follows from it", async () => {
+    // kb serve --max-waiting 4 refused 44 of a 48-request burst with HTTP 429: the capacity was
+    // that of the 4 let in, and the sweep's rates with it, the failures shown nowhere.
+    const failing = await serve({ failEvery: 2 });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    const run = await runKbAsync(['lab', 'load-sweep', '--endpoint', failing.url, '--set', 'workload.requests=8', '--set', 'workload.outputTokens=2'], { env });
+    expect(run.code).toBe(0);
+    // The probe is completion 1, the burst's warm-up 2..9, its measured requests 10..17: 4 fail.
+    expect(run.stdout).toMatch(/Note: 4 of 8 requests of the capacity burst failed: the capacity \([\d.]+ req\/s\), and each point's rate, is that of the ones that succeeded; measured requests failed at 0\.5 \(4 of 8\), 1 \(4 of 8\), 2 \(4 of 8\), 4 \(4 of 8\)/);
+  }, 60_000);
+
+  it("says why an expectation's metric is missing: a bound of the server's first bucket, no /metrics, or kb's engine alone", async () => {
+    // Against vLLM (queue and prefill buckets from 0.3 s) ttft-breakdown said "queue_wait.p99
+    // was not measured" beside a table showing it "<=300.00"; batch-size-sweep, "decode.tokens_per_s
+    // was not measured", as if the run had lost it.
+    const fast = await serve({ slots: 8, prefillMs: 1, decodeMs: 1 });
+    const bare = await serve({ metrics: false });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    const bounded = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', fast.url, ...small], { env });
+    expect(bounded.stdout).toContain("queue_wait.p99 / ttft.p99 = ? (queue_wait.p99 is only known to be <= 300 ms, the first bucket of the server's vllm:request_queue_time_seconds: too coarse to judge)");
+    const none = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', bare.url, ...small], { env });
+    expect(none.stdout).toContain("(queue_wait.p99 comes from the server's /metrics: the server offers no Prometheus /metrics with histograms)");
+    const sweep = await runKbAsync(['lab', 'batch-size-sweep', '--endpoint', fast.url, '--points', '1,8', '--set', 'repeats=1'], { env });
+    expect(sweep.code).toBe(0);
+    expect(sweep.stdout).toContain("(decode.tokens_per_s is counted inside kb's own engine, and a server's engine is not visible over --endpoint)");
+    expect(sweep.stdout).not.toMatch(/was not measured/);
+  }, 60_000);
+
   it('sends the key from --api-key-env and stores no credential', async () => {
     const server = await serve({ apiKey: 'sk-secret-123' });
     const dir = tempDir();
     const env = { KB_DB: join(dir, 'kb.db'), MY_KEY: 'sk-secret-123', ...WIDE };
     const refused = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', server.url, ...small], { env });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized\n`);
+    expect(refused.stderr).toBe(`kb: ${server.url}: HTTP 401: Unauthorized (the server wants an API key: put it in an environment variable and name it with --api-key-env, e.g. --api-key-env VLLM_API_KEY)\n`);
     const withUser = server.url.replace('http://', 'http://me:pw-456@');
     const run = await runKbAsync(['lab', 'ttft-breakdown', '--endpoint', withUser, '--api-key-env', 'MY_KEY', ...small], { env });
     expect(run.code).toBe(0);

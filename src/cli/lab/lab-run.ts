@@ -55,7 +55,7 @@ export function register(program: Command): void {
     )
     .option('--profile', 'time every kernel (webgpu) and show the table in the report; same as --set profile=true')
     .option('--points <labels>', 'for a sweep: run only these points, comma-separated (an expectation at a point left out, or on the sweep\'s fit, knee or SLO limit, is not judged; the report names the points it needs)')
-    .option('--endpoint <url>', 'run the workload against an OpenAI-compatible server (vLLM, SGLang, llama.cpp, kb serve), e.g. http://127.0.0.1:8000/v1 (a bare http://host:port means its /v1); engine.* settings are then the server\'s, and an expectation dividing its queue or prefill time by TTFT reads the server\'s own TTFT (the report says when it must mix in the client\'s)')
+    .option('--endpoint <url>', 'run the workload against an OpenAI-compatible server (vLLM, SGLang, llama.cpp, kb serve), e.g. http://127.0.0.1:8000/v1 (a bare http://host:port means its /v1; a route such as …/v1/completions is refused, naming the base to give); engine.* settings are then the server\'s, and an expectation dividing its queue or prefill time by TTFT reads the server\'s own TTFT (the report says when it must mix in the client\'s)')
     .option('--model <name>', 'with --endpoint: the served model to ask for (default: the first of /v1/models)')
     .option('--api-key-env <var>', 'with --endpoint: the environment variable holding the API key (sent as a Bearer token, never stored)')
     .option('--max-concurrency <n>', 'with --endpoint: at most this many requests in flight; the rest wait on the client')

@@ -52,6 +52,12 @@ export function failureReason(error: unknown): string {
   return message.split('\n')[0];
 }
 
+/** Whether a request was given up on because the server sent nothing for --request-timeout. */
+export function isSilenceTimeout(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code ?? ((error instanceof Error ? error.cause : undefined) as { code?: string } | undefined)?.code;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+}
+
 /** OpenSSL's own messages run over several lines of internals: say what the code means. */
 function tlsReason(code: string): string {
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') return `TLS error: the server does not speak TLS on this port (http:// rather than https://?) (${code})`;

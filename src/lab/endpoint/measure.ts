@@ -4,7 +4,7 @@
 // ITL = the gaps between chunks, every request pooled; percentiles interpolated linearly.
 // The server-side split of TTFT comes from /metrics histogram deltas (server-histograms.ts).
 import { percentiles, type Percentiles } from '../../engine/index.ts';
-import { metricCollector, type MeasuredMetrics, type MetricBounds, type ServerFigures } from '../checks.ts';
+import { isRequestSideMetric, metricCollector, type MeasuredMetrics, type MetricBounds, type ServerFigures } from '../checks.ts';
 import { bucketQuantile, histogramDelta, serverHistograms, type BucketQuantile, type Histogram, type Scrape, type ServerHistogramKey } from './server-histograms.ts';
 import type { RequestOutcome } from './stream-client.ts';
 
@@ -190,4 +190,37 @@ export function endpointBounds(server: ServerSide): MetricBounds {
     for (const p of PERCENTILES) if (resolved(s[p])) bounds[`${metric}.${p}`] = { lower: s[p].lower, upper: s[p].upper };
   }
   return bounds;
+}
+
+/** The lab's names of the server's series, as endpointMetrics puts them. */
+const SERVER_FAMILIES: Record<string, ServerHistogramKey> = { queue_wait: 'queue', prefill_first: 'prefill' };
+
+const msText = (ms: number) => `${Number(ms.toPrecision(4))} ms`;
+
+/**
+ * Why a metric an expectation names has no value in a run against a server, in place of "was
+ * not measured": against vLLM, whose queue and prefill buckets start at 0.3 s, the ttft-breakdown
+ * checks said "queue_wait.p99 was not measured" beside a table showing it "<=300.00"; against any
+ * server, batch-size-sweep's "decode.tokens_per_s was not measured" read as a fault of the run.
+ * Null where the metric is the client's own (its absence is said as before).
+ */
+export function unmeasuredOnServer(metric: string, server: ServerSide): string | null {
+  const [family, stat] = metric.split('.');
+  const key = SERVER_FAMILIES[family];
+  if (key === undefined) {
+    if (isRequestSideMetric(metric)) return null;
+    return `${metric} is counted inside kb's own engine, and a server's engine is not visible over --endpoint`;
+  }
+  if (!server.available) return `${metric} comes from the server's /metrics: ${server.reason}`;
+  const series = server.series[key];
+  if (series === undefined) return `${metric} comes from the server's ${serverHistograms[key]}, which counted none of this run's requests`;
+  if (stat === 'p50' || stat === 'p95' || stat === 'p99') {
+    const q = series[stat];
+    if (!resolved(q)) {
+      return q.lower <= 0
+        ? `${metric} is only known to be <= ${msText(q.upper)}, the first bucket of the server's ${serverHistograms[key]}: too coarse to judge`
+        : `${metric} is only known to be over ${msText(q.lower)}, in the last bucket of the server's ${serverHistograms[key]}: too coarse to judge`;
+    }
+  }
+  return null;
 }

@@ -14,6 +14,8 @@ import type { ServerInfo } from './server-info.ts';
 import { streamCompletion } from './stream-client.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
+export { unmeasuredOnServer } from './measure.ts';
+
 export interface EndpointSession {
   target: EndpointTarget;
   server: ServerInfo;

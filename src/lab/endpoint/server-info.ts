@@ -25,7 +25,7 @@ export async function probeServer(target: EndpointTarget, wanted: string | undef
     const list = (await getJson(target, `${target.base}/models`)) as { data?: Array<{ id?: unknown }> };
     models = (list.data ?? []).flatMap((m) => (typeof m.id === 'string' ? [m.id] : []));
   } catch (error) {
-    throw new EndpointError(`${target.shown}: ${failureReason(error)}`);
+    throw new EndpointError(`${target.shown}: ${failureReason(error)}${probeHint(target, error)}`);
   }
   const model = wanted ?? models[0];
   if (model === undefined) throw new EndpointError(`${target.shown}/models lists no model; name one with --model`);
@@ -33,6 +33,25 @@ export async function probeServer(target: EndpointTarget, wanted: string | undef
     throw new EndpointError(`--model ${wanted}: the server does not serve it; it serves ${models.join(', ')}`);
   }
   return { model, version: await serverVersion(target), ignoreEos: await acceptsIgnoreEos(target, model) };
+}
+
+/**
+ * What to do about the first call failing, where the reason alone does not say: "HTTP 401:
+ * Unauthorized" named no flag, "HTTP 404: Not Found" no URL, and "timed out" not what waited.
+ */
+function probeHint(target: EndpointTarget, error: unknown): string {
+  if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) {
+    return target.apiKeyEnv === null
+      ? ' (the server wants an API key: put it in an environment variable and name it with --api-key-env, e.g. --api-key-env VLLM_API_KEY)'
+      : ` (the server refused the key in $${target.apiKeyEnv}, given with --api-key-env: is it the key the server was started with?)`;
+  }
+  if (error instanceof HttpStatusError && error.status === 404) {
+    return ` (--endpoint takes the server's OpenAI base URL, the part before /completions, e.g. http://host:8000/v1)`;
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return ` (no answer to GET ${target.base}/models in ${Math.min(target.timeoutMs, 30_000) / 1000} s: is the server still starting, or another program on this port?)`;
+  }
+  return '';
 }
 
 async function serverVersion(target: EndpointTarget): Promise<string | null> {
@@ -58,5 +77,6 @@ async function acceptsIgnoreEos(target: EndpointTarget, model: string): Promise<
   if (response.ok) return true;
   const message = errorBodyMessage(response.text);
   if (response.status === 400 && /ignore_eos/.test(message)) return false;
-  throw new EndpointError(`${target.shown}: a one-token completion failed: HTTP ${response.status}: ${message}`);
+  const refused = response.status === 401 || response.status === 403 ? probeHint(target, new HttpStatusError(response.status, message)) : '';
+  throw new EndpointError(`${target.shown}: a one-token completion failed: HTTP ${response.status}: ${message}${refused}`);
 }

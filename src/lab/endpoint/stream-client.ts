@@ -4,7 +4,7 @@
 // the server's `usage` gives the token counts when it sends them.
 import { createParser } from 'eventsource-parser';
 import { Agent, request as undiciRequest } from 'undici';
-import { errorBodyMessage, failureReason, HttpStatusError } from './endpoint-errors.ts';
+import { errorBodyMessage, failureReason, HttpStatusError, isSilenceTimeout } from './endpoint-errors.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export interface CompletionRequest {
@@ -119,7 +119,9 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
     if (streamError === null && finishReason === 'abort') streamError = 'the server aborted the request (finish_reason "abort") before it finished';
     if (streamError === null && finishReason === null && !done) streamError = 'the stream ended before the request finished (no finish_reason, no [DONE])';
   } catch (error) {
-    return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: failureReason(error) };
+    // A stalled server: say how long it was silent and which flag sets that, not only "timed out".
+    const reason = isSilenceTimeout(error) ? `${failureReason(error)}: nothing for ${target.timeoutMs / 1000} s (--request-timeout)` : failureReason(error);
+    return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: reason };
   }
   return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: streamError };
 }

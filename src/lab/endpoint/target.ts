@@ -12,6 +12,8 @@ export interface EndpointTarget {
   shown: string;
   /** Sent as `Authorization`; never stored. */
   authorization: string | null;
+  /** The environment variable the key came from (--api-key-env), named when the server refuses it. */
+  apiKeyEnv: string | null;
   /** Longest silence of the server within one request (no headers, no byte), ms. */
   timeoutMs: number;
 }
@@ -49,10 +51,29 @@ export function parseEndpoint(text: string, options: TargetOptions = {}): Endpoi
   url.hash = '';
   // A server's root (http://host:8000, as kb serve prints it and vllm bench's --base-url takes
   // it) means its OpenAI API under /v1; a URL with a path is taken as the base it names.
-  if (url.pathname === '/') url.pathname = '/v1';
+  // Trailing slashes first: "http://host:8000//" is the root too (it was taken as a base
+  // without /v1, and every call answered 404).
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path === '' ? '/v1' : path;
+  // A route pasted whole (kb serve prints a curl to /v1/completions; a client's docs name
+  // /v1/chat/completions) was taken as the base: the run asked for …/completions/models and
+  // stopped on "HTTP 404: no route GET /v1/completions/models". Its base is named instead.
+  const route = /\/(chat\/completions|completions|models)$/.exec(url.pathname);
+  if (route) {
+    const suggested = new URL(url.toString());
+    suggested.pathname = url.pathname.slice(0, route.index) || '/';
+    throw new EndpointError(`--endpoint ${url.toString()}: that is the server's /${route[1]} route, not its OpenAI base URL; try --endpoint ${suggested.toString().replace(/\/+$/, '')}`);
+  }
   const base = url.toString().replace(/\/+$/, '');
   const root = base.replace(/\/v1$/, '');
-  return { base, root, shown: base + (query ? ' (query not shown)' : ''), authorization, timeoutMs: options.timeoutMs ?? 300_000 };
+  return {
+    base,
+    root,
+    shown: base + (query ? ' (query not shown)' : ''),
+    authorization,
+    apiKeyEnv: options.apiKeyEnv ?? null,
+    timeoutMs: options.timeoutMs ?? 300_000,
+  };
 }
 
 export function headers(target: EndpointTarget, json = false): Record<string, string> {

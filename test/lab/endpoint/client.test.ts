@@ -93,7 +93,7 @@ describe('endpoint client', () => {
     const slow = await startFakeServer({ prefillMs: 2000 });
     try {
       const timedOut = await streamCompletion(parseEndpoint(slow.url, { timeoutMs: 100 }), { model: 'gpt2', prompt: 'hi', maxTokens: 2, ignoreEos: false });
-      expect(timedOut.error).toBe('timed out waiting for the server');
+      expect(timedOut.error).toBe('timed out waiting for the server: nothing for 0.1 s (--request-timeout)');
     } finally {
       await slow.close();
     }
