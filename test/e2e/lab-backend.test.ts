@@ -1,12 +1,11 @@
 // kb lab --backend cpu|webgpu|auto|sim and --profile through the real CLI. The webgpu run uses
 // lavapipe here and in CI, where a missing adapter fails the file (test/engine/webgpu-adapter.ts).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { noAdapter } from '../engine/webgpu-adapter.ts';
 import { kbBin, kbEnv, runKb, tempDir } from '../helpers/kb-cli.ts';
+import { labRunStored } from '../helpers/lab-runs.ts';
 import { TmuxKb } from '../helpers/tmux.ts';
 
 const SLOW = 300_000;
@@ -120,7 +119,7 @@ describe.skipIf(noAdapter)('kb lab --backend webgpu', () => {
     // The run is stored as it starts, before the engine (nothing is printed on a pipe till the
     // end): the first Ctrl-C lands in the warm-up, a second after.
     const started = Date.now();
-    while (!runStored(env.KB_DB) && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!labRunStored(env.KB_DB) && Date.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     child.kill('SIGINT');
     const [code, signal] = await closed;
@@ -161,15 +160,3 @@ describe.skipIf(noAdapter)('kb lab --backend webgpu', () => {
     }
   });
 });
-
-function runStored(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM lab_runs').get() as { n: number }).n > 0;
-  } catch {
-    return false; // the schema is still being made
-  } finally {
-    db.close();
-  }
-}

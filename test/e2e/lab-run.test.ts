@@ -1,12 +1,12 @@
 // kb lab <name> for real: a fast configuration of ttft-breakdown, its JSON, the history of
 // stored runs, and Ctrl-C in the middle of a run.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { kbBin, repoRoot, runKb, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { spawnKb } from '../helpers/kb-cli-async.ts';
+import { labRunStored } from '../helpers/lab-runs.ts';
 
 interface RunJson {
   id: number;
@@ -146,18 +146,7 @@ describe('kb lab ttft-breakdown', () => {
     const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--set', 'model=gpt2', '--set', 'warmup=0', '--set', 'workload.requests=8', '--set', 'workload.outputTokens=200'], { env });
     // The run has started once its row is stored (nothing is printed on a pipe before a run ends).
     const started = Date.now();
-    const runStored = () => {
-      if (!existsSync(env.KB_DB)) return false;
-      const db = new Database(env.KB_DB, { readonly: true, fileMustExist: true });
-      try {
-        return (db.prepare('SELECT count(*) AS n FROM lab_runs').get() as { n: number }).n > 0;
-      } catch {
-        return false; // the schema is still being made
-      } finally {
-        db.close();
-      }
-    };
-    while (!runStored() && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!labRunStored(env.KB_DB) && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 500));
     child.kill('SIGINT');
     const run = await done;
