@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { repoRoot, tempDir, writeKb } from '../helpers/kb-cli.ts';
 import { runKbAsync, spawnKb } from '../helpers/kb-cli-async.ts';
 import { startFakeServer, type FakeServer } from '../helpers/fake-openai-server.ts';
+import { labRunStored } from '../helpers/lab-runs.ts';
 
 /** Wide enough that no report line is wrapped (a pipe takes $COLUMNS): its sentences are matched whole. */
 const WIDE = { COLUMNS: '400' };
@@ -246,5 +247,30 @@ describe('kb lab --endpoint', () => {
     expect(run.stdout).toMatch(/Run #1 stored \(partial\)/);
     const history = await runKbAsync(['lab', 'history', 'ttft-breakdown'], { env });
     expect(history.stdout).toMatch(/#1 .* partial .* endpoint http/);
+  }, 60_000);
+
+  it('a SIGTERM while kb asks a silent server what it serves says so, exits 130 and stores nothing', async () => {
+    const sockets: import('node:net').Socket[] = [];
+    let connected: () => void = () => {};
+    const reached = new Promise<void>((resolve) => (connected = resolve));
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      connected();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { KB_DB: join(tempDir(), 'kb.db') };
+      const { child, done } = spawnKb(['lab', 'ttft-breakdown', '--endpoint', `http://127.0.0.1:${(silent.address() as { port: number }).port}/v1`], { env });
+      await reached;
+      child.kill('SIGTERM');
+      const run = await done;
+      // Unhandled, SIGTERM ended kb with 143 and not a word.
+      expect(run.code, run.stderr).toBe(130);
+      expect(run.stderr).toContain('kb: stopped (SIGTERM) before the run started; nothing was stored');
+      expect(labRunStored(env.KB_DB)).toBe(false);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   }, 60_000);
 });

@@ -156,7 +156,7 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     }
     if (options.endpoint !== undefined) checkEndpointLab(lab);
     // Asked once before the run is stored: a server that does not answer is one line, no run.
-    const endpoint = options.endpoint !== undefined ? await connectEndpoint({ ...options, endpoint: options.endpoint }) : undefined;
+    const endpoint = options.endpoint !== undefined ? await beforeTheRun(() => connectEndpoint({ ...options, endpoint: options.endpoint! })) : undefined;
     const { runLab, labRunJson } = await import('../../lab/run.ts');
     const { labRunText } = await import('../../lab/report-text.ts');
     const { textProgress } = await import('../../ui/lab-progress-text.ts');
@@ -285,4 +285,24 @@ async function compareNote(settings: { device: string; model: string }, backend:
   }
   const own = listStoredProfiles().flatMap((s) => (s.profile?.source.kind === 'calibrated' && s.profile.source.backend === backend && s.profile.model === model ? [s.name] : []));
   return foreignDeviceNote(device, profile, backend, model, own, when);
+}
+
+/**
+ * Work before a run starts (asking a server what it serves, up to 30 s against a silent one): a
+ * Ctrl-C or SIGTERM there says so and exits 130, as a run's does. Unhandled, SIGTERM ended kb
+ * with 143 and neither said a word.
+ */
+async function beforeTheRun<T>(work: () => Promise<T>): Promise<T> {
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`\nkb: stopped (${signal}) before the run started; nothing was stored\n`);
+    process.exit(ExitCode.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await work();
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
 }
