@@ -66,8 +66,12 @@ function controlKey(character: string, key: Key): [string, Key] | null {
 
 /** The keys in one input: a run of plain characters is one key each; anything else is one key. */
 export function splitKeys(input: string, key: Key): Array<[string, Key]> {
-  const characters = Array.from(input);
+  let characters = Array.from(input);
   if (characters.length <= 1 || key.ctrl || key.meta || key.escape) return [[input, key]];
+  // What came after Ctrl-Z in the same read is dropped, as a terminal flushes its input when the
+  // suspend key stops a program: kept, "3 Ctrl-Z 4" rated the next card 4 after fg.
+  const suspend = characters.indexOf('\x1a');
+  if (suspend >= 0) characters = characters.slice(0, suspend + 1);
   return characters.map(
     (character) =>
       controlKey(character, key) ?? [
