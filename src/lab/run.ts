@@ -96,6 +96,11 @@ export interface LabRunResult {
   note: string | null;
   /** The server the run measured (--endpoint), or null for the bundled engine. */
   endpoint: EndpointOfRun | null;
+  /**
+   * Set when the run stopped because its server stopped answering (--endpoint): why, in one
+   * line (also its note). A fault of the setup, not of the lab: `kb lab` says it and exits 1.
+   */
+  serverGone?: string;
 }
 
 export function verdictOf(checks: readonly { pass: boolean | null }[], status: LabRunStatus): LabVerdict {
@@ -147,9 +152,11 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     : null;
   // Loaded only for --endpoint: a run on the bundled engine takes the path it always took.
   const client = session ? await import('./endpoint/run-point.ts') : null;
+  // One watch over the whole run: a server gone in a sweep's third point stops the sweep there.
+  const watch = session && client ? new client.ServerWatch(session.target) : null;
   const runPoint: PointRunner =
-    session && client
-      ? (s, hooks) => client.runEndpointPoint(session, s, hooks)
+    session && client && watch
+      ? (s, hooks) => client.runEndpointPoint(session, s, hooks, watch)
       : async (s, hooks) => {
           options.onEngineStarting?.(true);
           try {
@@ -179,6 +186,16 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   let failure: unknown = null;
   let capacity: number | null = null;
   let capacityFailures: string | null = null;
+  let serverGone: string | null = null;
+  // The server stopped answering (--endpoint): the point in progress is dropped, those before
+  // it kept, and the run stored as partial with the cause as its note (not as failed: what was
+  // measured before holds).
+  const stoppedBy = (error: unknown): boolean => {
+    if (!(error instanceof Error) || error.name !== 'ServerGoneError') return false;
+    status = 'partial';
+    note = serverGone = error.message;
+    return true;
+  };
   // The roofline compares with this machine's figures, so they are taken next to the points:
   // once the first point has shown the backend that runs is the cpu (`auto` may pick a GPU).
   let probe: MachineProbe | null = null;
@@ -198,14 +215,16 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
         capacityFailures = `${measuredCapacity.failed} of ${measuredCapacity.requests} requests of the capacity burst failed: the capacity (${measuredCapacity.rate.toPrecision(3)} req/s), and each point's rate, is that of the ones that succeeded`;
       }
     } catch (error) {
-      status = 'failed';
-      note = error instanceof Error ? error.message : String(error);
-      failure = error;
+      if (!stoppedBy(error)) {
+        status = 'failed';
+        note = error instanceof Error ? error.message : String(error);
+        failure = error;
+      }
     }
     if (capacity !== null) {
       // Each point's rate becomes its multiple of what this machine achieves now.
       for (const point of planned) point.settings = applyOverrides(point.settings, [{ key: 'workload.rate', value: Number(point.label) * capacity }]);
-    } else if (failure === null) {
+    } else if (failure === null && serverGone === null) {
       status = 'partial';
       note = 'interrupted while measuring the capacity';
     }
@@ -238,6 +257,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
           options.onProgress?.({ ...p, point: point.label, ...sweepKey, pointIndex, points: planned.length, elapsedMs: performance.now() - clockStart }),
       });
     } catch (error) {
+      if (stoppedBy(error)) break;
       status = 'failed';
       note = error instanceof Error ? error.message : String(error);
       failure = error;
@@ -329,6 +349,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       if (why !== null) return { ...outcome, problem: why };
     }
     if (outcome.pass !== null || status !== 'partial') return outcome;
+    if (serverGone !== null) return { ...outcome, problem: 'the run stopped: its server stopped answering' };
     return { ...outcome, problem: nothingMeasured ? 'the run was interrupted before any request finished' : 'the run was interrupted before every request finished' };
   });
   const result: LabRunResult = {
@@ -350,6 +371,7 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
     verdict: verdictOf(checks, status),
     note,
     endpoint,
+    ...(serverGone !== null ? { serverGone } : {}),
   };
   // The row was started with the backend asked for; `auto` is stored as the one it chose (kb lab
   // history and compare listed "auto", and the header said "on auto", though only cpu or webgpu runs).

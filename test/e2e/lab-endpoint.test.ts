@@ -231,6 +231,30 @@ describe('kb lab --endpoint', () => {
     expect(history.stdout).toMatch(/none yet/);
   }, 60_000);
 
+  it('a server gone mid-run stops the run: nothing more is sent, stored as partial with the cause, exit 1', async () => {
+    // kill -9 of kb serve during run 2 of 3: every remaining request was sent and refused, and
+    // the run stored "ok" (exit 0), its note counting the failures.
+    const server = await serve({ slots: 4, prefillMs: 2, decodeMs: 2 });
+    const env = { KB_DB: join(tempDir(), 'kb.db'), ...WIDE };
+    const { done } = spawnKb(['lab', 'ttft-breakdown', '--endpoint', server.url, '--set', 'workload.requests=16', '--set', 'workload.outputTokens=4', '--set', 'warmup=0', '--set', 'repeats=20'], { env });
+    const started = Date.now();
+    while (server.completions < 40 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.close();
+    const run = await done;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^kb: lab ttft-breakdown stopped: the server at http:\/\/127\.0\.0\.1:\d+\/v1 stopped answering \(connection (refused|reset)\) after \d+ requests \(stored as partial, run #1\)$/m);
+    expect(run.stdout).toMatch(/Note: the server at .* stopped answering/);
+    expect(run.stdout).toContain('Run #1 stored (partial: its settings, no figures)');
+    const db = new Database(env.KB_DB, { readonly: true });
+    try {
+      const row = db.prepare('SELECT status, result FROM lab_runs').get() as { status: string; result: string };
+      expect(row.status).toBe('partial');
+      expect((JSON.parse(row.result) as { note: string }).note).toMatch(/stopped answering \(connection (refused|reset)\) after \d+ requests$/);
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
   it.each(['SIGINT', 'SIGTERM'] as const)('%s (Ctrl-C, or timeout and CI) stops the requests in flight and stores the partial run', async (signal) => {
     // 2 slots, 16 tokens at 40 ms: 24 requests take ~8 s; interrupt once some have finished.
     const server = await serve({ slots: 2, decodeMs: 40 });

@@ -5,7 +5,8 @@
 // Exit codes: 0 when a run completes, whatever its verdict (a lab is an experiment, and a
 // changed setting is supposed to change the result; the verdict is printed and in --json);
 // 1 for a bad lab file, an unknown or out-of-range --set, or an engine failure (the run is
-// stored as failed); 130 after Ctrl-C (the run is stored as partial).
+// stored as failed) or an --endpoint server gone mid-run (stored as partial); 130 after
+// Ctrl-C (the run is stored as partial).
 //
 // Only the settings registry (for --help) is imported up front; lab files, the store and
 // the engine load inside the actions, so other commands start fast.
@@ -261,7 +262,12 @@ async function runCommand(name: string, options: RunOptions, kbDir: string | und
     }
     if (options.json) process.stdout.write(`${JSON.stringify(labRunJson(result), null, 2)}\n`);
     else process.stdout.write(await fittedToTerminal(labRunText(result, { color: Boolean(process.stdout.isTTY) && !noColorWanted() })));
-    if (result.status === 'partial') process.exitCode = ExitCode.interrupted;
+    // The server went away mid-run: a fault of the setup (exit 1), not a Ctrl-C (130). What was
+    // measured before is in the report above; the cause, in one line.
+    if (result.serverGone !== undefined) {
+      process.stderr.write(`kb: lab ${name} stopped: ${result.serverGone} (stored as partial, run #${result.runId})\n`);
+      process.exitCode = ExitCode.userError;
+    } else if (result.status === 'partial') process.exitCode = ExitCode.interrupted;
   } finally {
     kb.db.close();
   }

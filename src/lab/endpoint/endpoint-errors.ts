@@ -52,6 +52,26 @@ export function failureReason(error: unknown): string {
   return message.split('\n')[0];
 }
 
+/**
+ * "connection refused", "connection reset" or "host unreachable" when a request failed for
+ * want of a server to talk to (no process on the port, the connection torn down, no route),
+ * else null. HTTP errors (429, 503) come from a live server and are not among them.
+ */
+export function connectionLost(error: unknown): string | null {
+  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  switch (cause?.code ?? (error as { code?: string } | null)?.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+  }
+  return null;
+}
+
 /** Whether a request was given up on because the server sent nothing for --request-timeout. */
 export function isSilenceTimeout(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code ?? ((error instanceof Error ? error.cause : undefined) as { code?: string } | undefined)?.code;

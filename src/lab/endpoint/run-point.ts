@@ -11,10 +11,12 @@ import { endpointTable, type EndpointReportHeader } from './endpoint-report.ts';
 import { Semaphore } from './semaphore.ts';
 import { scrapeHistograms } from './server-histograms.ts';
 import type { ServerInfo } from './server-info.ts';
+import { ServerWatch } from './server-watch.ts';
 import { streamCompletion } from './stream-client.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export { unmeasuredOnServer } from './measure.ts';
+export { ServerGoneError, ServerWatch } from './server-watch.ts';
 
 export interface EndpointSession {
   target: EndpointTarget;
@@ -67,23 +69,29 @@ interface Sent {
   measured: MeasuredRequest;
 }
 
-/** Sends every request of one run at its arrival time; requests never sent (aborted) are left out. */
-export async function replay(session: EndpointSession, requests: readonly PlannedRequest[], signal: AbortSignal | undefined, onDone: () => void): Promise<Sent[]> {
+/**
+ * Sends every request of one run at its arrival time; requests never sent (aborted, or the
+ * server found gone by `watch`) are left out.
+ */
+export async function replay(session: EndpointSession, requests: readonly PlannedRequest[], userSignal: AbortSignal | undefined, onDone: () => void, watch?: ServerWatch): Promise<Sent[]> {
   const start = performance.now();
   const slots = session.maxConcurrency === null ? null : new Semaphore(session.maxConcurrency);
   const sent: Sent[] = [];
+  // The server found gone stops the run as Ctrl-C does: nothing more is sent, nor waited for.
+  const signal = watch ? (userSignal ? AbortSignal.any([userSignal, watch.signal]) : watch.signal) : userSignal;
   await Promise.all(
     requests.map(async (request) => {
       await sleepUntil(start + request.arrivalMs, signal);
       if (signal?.aborted) return;
       await slots?.acquire();
       try {
-        if (signal?.aborted) return;
+        if (signal?.aborted || (await watch?.stopSending(userSignal))) return;
         const outcome = await streamCompletion(
           session.target,
           { model: session.server.model, prompt: request.prompt, maxTokens: request.maxTokens, ignoreEos: session.server.ignoreEos },
           signal,
         );
+        watch?.record(outcome);
         // A request cut by Ctrl-C is not a failure of the server: it is not measured.
         if (signal?.aborted && outcome.error !== null) return;
         sent.push({ request, measured: { promptTokens: request.promptTokens, outcome } });
@@ -123,7 +131,11 @@ export interface EndpointReport {
   runs: Array<{ timelines: RequestTimeline[] }>;
 }
 
-export async function runEndpointPoint(session: EndpointSession, settings: LabSettings, hooks: PointHooks = {}): Promise<EndpointPointRun> {
+/**
+ * One point; `watch` (one for the whole run: it counts the requests the server answered)
+ * throws ServerGoneError once the server stopped answering, the point's requests discarded.
+ */
+export async function runEndpointPoint(session: EndpointSession, settings: LabSettings, hooks: PointHooks = {}, watch = new ServerWatch(session.target)): Promise<EndpointPointRun> {
   const { signal } = hooks;
   const plan = await planPrompts(session.target, session.server.model, endpointWorkload(settings));
   const total = plan.requests.length;
@@ -131,7 +143,8 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
   for (let run = 1; run <= settings.warmup && !signal?.aborted; run++) {
     let done = 0;
     hooks.onProgress?.({ phase: 'warmup', run, runs: settings.warmup, requestsDone: 0, requestsTotal: total });
-    await replay(session, plan.requests, signal, () => hooks.onProgress?.({ phase: 'warmup', run, runs: settings.warmup, requestsDone: ++done, requestsTotal: total }));
+    await replay(session, plan.requests, signal, () => hooks.onProgress?.({ phase: 'warmup', run, runs: settings.warmup, requestsDone: ++done, requestsTotal: total }), watch);
+    watch.throwIfGone();
   }
   if (signal?.aborted) return { completed: false, metrics: {}, report: null, table: '', device: null, backend: null };
 
@@ -142,7 +155,8 @@ export async function runEndpointPoint(session: EndpointSession, settings: LabSe
     let done = 0;
     hooks.onProgress?.({ phase: 'measure', run, runs: settings.repeats, requestsDone: 0, requestsTotal: total });
     const origin = performance.now();
-    const sent = await replay(session, plan.requests, signal, () => hooks.onProgress?.({ phase: 'measure', run, runs: settings.repeats, requestsDone: ++done, requestsTotal: total }));
+    const sent = await replay(session, plan.requests, signal, () => hooks.onProgress?.({ phase: 'measure', run, runs: settings.repeats, requestsDone: ++done, requestsTotal: total }), watch);
+    watch.throwIfGone();
     runs.push({ timelines: sent.map((s) => timeline(s, origin)) });
     measured.push(...sent.map((s) => s.measured));
   }

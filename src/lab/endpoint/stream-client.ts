@@ -4,7 +4,7 @@
 // the server's `usage` gives the token counts when it sends them.
 import { createParser } from 'eventsource-parser';
 import { Agent, request as undiciRequest } from 'undici';
-import { errorBodyMessage, failureReason, HttpStatusError, isSilenceTimeout } from './endpoint-errors.ts';
+import { connectionLost, errorBodyMessage, failureReason, HttpStatusError, isSilenceTimeout } from './endpoint-errors.ts';
 import { headers, type EndpointTarget } from './target.ts';
 
 export interface CompletionRequest {
@@ -27,6 +27,8 @@ export interface RequestOutcome {
   usagePromptTokens: number | null;
   /** Why the request failed, or null. */
   error: string | null;
+  /** Set when it failed for want of a server to talk to ("connection refused"): see connectionLost. */
+  lostConnection?: string;
 }
 
 interface CompletionChunk {
@@ -121,7 +123,8 @@ export async function streamCompletion(target: EndpointTarget, request: Completi
   } catch (error) {
     // A stalled server: say how long it was silent and which flag sets that, not only "timed out".
     const reason = isSilenceTimeout(error) ? `${failureReason(error)}: nothing for ${target.timeoutMs / 1000} s (--request-timeout)` : failureReason(error);
-    return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: reason };
+    const lost = connectionLost(error);
+    return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: reason, ...(lost ? { lostConnection: lost } : {}) };
   }
   return { sentAt, endedAt: performance.now(), chunkTimes, outputTokens: outputTokens ?? chunkTimes.length, usagePromptTokens, error: streamError };
 }
