@@ -18,7 +18,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   0    done (also "nothing due", "nothing to undo", kb optimize with too
        little history, any lab verdict, output cut short by | head)
   1    user error: a bad flag or value, an unknown tag, deck, card or lab,
-       files with errors, a machine fault (full or read-only disk, locked db)
+       files with errors, a machine fault (full or read-only disk, locked db,
+       a lab's --endpoint server gone mid-run)
   2    kb review, kb quiz or kb add --edit without a terminal (kb due,
        kb rate, kb quiz --json, kb add --answer)
   130  interrupted by Ctrl-C (a lab run, a calibration or kb quiz --json
