@@ -35,6 +35,11 @@ const SYSTEM_FOLDERS = ['/etc/xdg', '/etc', '/usr/local/etc', '/usr/local/share'
  * (XDG config and data folders, /etc), with the defaults always added: errs towards "maybe".
  */
 export function missingVulkanDriver(env: NodeJS.ProcessEnv = process.env, systemFolders: readonly string[] = SYSTEM_FOLDERS): string | null {
+  return driverProblem(env, systemFolders)?.why ?? null;
+}
+
+/** Why there is surely no driver, and whether unsetting an override is the whole fix (drivers are installed). */
+function driverProblem(env: NodeJS.ProcessEnv, systemFolders: readonly string[]): { why: string; unsetFixes: boolean } | null {
   if (process.platform !== 'linux') return null;
   const list = (value: string | undefined) => (value ?? '').split(':').filter(Boolean);
   if (list(env.VK_ADD_DRIVER_FILES).some(holdsManifest)) return null;
@@ -51,9 +56,11 @@ export function missingVulkanDriver(env: NodeJS.ProcessEnv = process.env, system
   if (override !== null) {
     if (list(env[override]).some(holdsManifest)) return null;
     const named = `${override}=${env[override]} names no Vulkan driver manifest (a driver's .json file, or a folder of them)`;
-    return installed.length > 0 ? `${named}: unset it to use the drivers in ${installed.join(', ')}` : `${named}, and none is installed`;
+    return installed.length > 0
+      ? { why: `${named}: unset it to use the drivers in ${installed.join(', ')}`, unsetFixes: true }
+      : { why: `${named}, and none is installed`, unsetFixes: false };
   }
-  return installed.length > 0 ? null : 'No Vulkan driver is installed (no manifest in any vulkan/icd.d folder)';
+  return installed.length > 0 ? null : { why: 'No Vulkan driver is installed (no manifest in any vulkan/icd.d folder)', unsetFixes: false };
 }
 
 export const INSTALL_HELP =
@@ -69,10 +76,10 @@ export const INSTALL_HELP =
  * (`kb lab --compare webgpu` ran and stored the sim's run first, then failed).
  */
 export function webgpuUnavailable(): string | null {
-  const why = missingVulkanDriver();
-  if (why === null) return null;
+  const problem = driverProblem(process.env, SYSTEM_FOLDERS);
+  if (problem === null) return null;
   // An override that names nothing, with drivers installed: unsetting it is the whole fix.
-  return why.includes(': unset it') ? `WebGPU found no adapter. ${why}.` : `WebGPU found no adapter. ${why}. ${INSTALL_HELP}`;
+  return problem.unsetFixes ? `WebGPU found no adapter. ${problem.why}.` : `WebGPU found no adapter. ${problem.why}. ${INSTALL_HELP}`;
 }
 
 /** A file, or a folder holding a .json file: what the Vulkan loader takes as a driver manifest. */
