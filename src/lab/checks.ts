@@ -166,6 +166,8 @@ export interface CheckOutcome {
   /** null: could not be evaluated (metric missing from this run, division by zero). */
   pass: boolean | null;
   problem: string | null;
+  /** The metric a check could not be judged for want of, when that is its problem at the run level (no point named). */
+  unmeasured?: string;
   /**
    * Where a ratio's two figures came from in a run against a server, or null when from one
    * place as ever: "both from the server's /metrics", or, where the server gives only one of
@@ -237,13 +239,13 @@ function ratioSides(input: CheckInput, check: CheckSpec, point: string | null): 
   return { side: 'run', sides: `mixed: ${server.metric} from the server's /metrics, ${client.metric} from kb's client, the server giving none usable; two clocks, the client's with the network in it` };
 }
 
-function measureAt(input: CheckInput, check: CheckSpec, point: string | null): (Known & { sides: string | null }) | { problem: string } {
+function measureAt(input: CheckInput, check: CheckSpec, point: string | null): (Known & { sides: string | null }) | { problem: string; unmeasured?: string } {
   const { side, sides } = ratioSides(input, check, point);
   const top = lookup(input, check.numerator, point, side);
-  if (top === null) return { problem: `${check.numerator.metric} was not measured` };
+  if (top === null) return { problem: `${check.numerator.metric} was not measured`, unmeasured: check.numerator.metric };
   if (!check.denominator) return { ...top, sides };
   const bottom = lookup(input, check.denominator, point, side);
-  if (bottom === null) return { problem: `${check.denominator.metric} was not measured` };
+  if (bottom === null) return { problem: `${check.denominator.metric} was not measured`, unmeasured: check.denominator.metric };
   if (bottom.value === 0) return { problem: `${check.denominator.metric} is 0, the ratio is undefined` };
   // Metrics are times, rates and counts (never negative): the ratio's range comes from the ends.
   const ratios = [top.lower / bottom.upper, top.upper / bottom.lower].filter((r) => !Number.isNaN(r));
@@ -309,7 +311,10 @@ export function evaluateCheck(check: CheckSpec, input: CheckInput): CheckOutcome
   let sides: string | null = null;
   for (const point of points) {
     const result = measureAt(input, check, point);
-    if ('problem' in result) return { check, measured: null, at: point, pass: null, problem: point === null ? result.problem : `at ${point}: ${result.problem}`, sides: null };
+    if ('problem' in result) {
+      if (point !== null) return { check, measured: null, at: point, pass: null, problem: `at ${point}: ${result.problem}`, sides: null };
+      return { check, measured: null, at: null, pass: null, problem: result.problem, sides: null, ...(result.unmeasured ? { unmeasured: result.unmeasured } : {}) };
+    }
     sides ??= result.sides;
     const [low, high] = [compare(result.lower, check.op, check.value), compare(result.upper, check.op, check.value)];
     // A range that straddles the expected value cannot say which side the truth is on.

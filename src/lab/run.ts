@@ -342,10 +342,9 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
       return { ...outcome, problem: `the roofline comes from this CPU's bandwidth and FLOP/s, probed on the cpu backend only, not on ${backend}` };
     }
     // Against a server, a metric only its /metrics or only kb's engine gives says why it is missing.
-    const missing = outcome.pass === null && outcome.problem ? /^(\S+) was not measured$/.exec(outcome.problem) : null;
     const report = points.find((p) => !p.partial)?.report as { kind?: string; server?: ServerSide } | undefined;
-    if (missing && client && report?.kind === 'endpoint' && report.server) {
-      const why = client.unmeasuredOnServer(missing[1], report.server);
+    if (outcome.unmeasured && client && report?.kind === 'endpoint' && report.server) {
+      const why = client.unmeasuredOnServer(outcome.unmeasured, report.server);
       if (why !== null) return { ...outcome, problem: why };
     }
     if (outcome.pass !== null || status !== 'partial') return outcome;
@@ -380,11 +379,6 @@ export async function runLab(options: RunLabOptions): Promise<LabRunResult> {
   return result;
 }
 
-/**
- * Requests/s this machine sustains on the lab's workload right now: the same requests
- * submitted at once after one warm-up burst (a cold engine would make the figure err low),
- * finished requests over the time to finish them all. Null when interrupted.
- */
 /** The burst a capacity-relative sweep starts with: requests/s served, and how many of its requests failed. */
 interface Capacity {
   rate: number;
@@ -392,6 +386,11 @@ interface Capacity {
   requests: number;
 }
 
+/**
+ * Requests/s this machine sustains on the lab's workload right now: the same requests
+ * submitted at once after one warm-up burst (a cold engine would make the figure err low),
+ * finished requests over the time to finish them all. Null when interrupted.
+ */
 async function measureCapacity(runPoint: PointRunner, settings: LabSettings, hooks: PointHooks): Promise<Capacity | null> {
   const burst = applyOverrides(settings, [
     { key: 'workload.arrival', value: 'burst' },
