@@ -162,8 +162,9 @@ function simpleUnit(text: string): UnitMeaning | null {
       return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
     }
   }
+  const lower = text.toLowerCase();
   for (const [prefix, multiplier, takers] of SPELLED_PREFIXES) {
-    if (!text.toLowerCase().startsWith(prefix) || text.length === prefix.length) continue;
+    if (!lower.startsWith(prefix) || text.length === prefix.length) continue;
     const rest = findBase(text.slice(prefix.length));
     if (rest && takers.includes(rest.prefixes)) return { dimension: rest.dimension, factor: rest.factor * multiplier, prefixed: true };
   }

@@ -71,16 +71,17 @@ function median(values: readonly number[]): number {
  * here, lab runs under the neighbours' load sat near the median, not below it.)
  */
 function solveTerms(samples: readonly StepSample[]): CostTerms {
-  const counts = new Map<string, number>();
-  for (const s of samples) counts.set(stepGroup(s.shape), (counts.get(stepGroup(s.shape)) ?? 0) + 1);
   // Each kind weighs alike, and within a kind (decode) each range of batch size: a group's share
   // is split among its steps, a kind's among its groups.
-  const kindOfGroup = new Map(samples.map((s) => [stepGroup(s.shape), stepKind(s.shape)]));
+  const groups = samples.map((s) => stepGroup(s.shape));
+  const kinds = samples.map((s) => stepKind(s.shape));
+  const counts = new Map<string, number>();
+  for (const group of groups) counts.set(group, (counts.get(group) ?? 0) + 1);
   const groupsOfKind = new Map<StepKind, number>();
-  for (const kind of kindOfGroup.values()) groupsOfKind.set(kind, (groupsOfKind.get(kind) ?? 0) + 1);
+  for (const kind of new Map(groups.map((group, i) => [group, kinds[i]])).values()) groupsOfKind.set(kind, (groupsOfKind.get(kind) ?? 0) + 1);
   const features = samples.map((s) => COST_TERMS.map(({ feature }) => feature(s.shape)));
   // Relative error: divide by the measured time.
-  const base = samples.map((s) => 1 / (s.ms * Math.sqrt(counts.get(stepGroup(s.shape))! * groupsOfKind.get(stepKind(s.shape))!)));
+  const base = samples.map((s, i) => 1 / (s.ms * Math.sqrt(counts.get(groups[i])! * groupsOfKind.get(kinds[i])!)));
   let robust = samples.map(() => 1);
   let x: number[] = [];
   for (let iteration = 0; iteration < IRLS_ITERATIONS; iteration++) {
