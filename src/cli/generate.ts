@@ -1,7 +1,7 @@
 // kb generate: one request through the bundled engine; prints the text, the token ids and
 // the request's timings.
 import type { Command } from 'commander';
-import { numberOption, plainNumber } from './number-option.ts';
+import { numberOption, plainNumber, wholeNumberIn } from './number-option.ts';
 import { type BackendKind, type KernelProfile, gpt2Tokenizer, kernelProfileLines } from '../engine/index.ts';
 import { ExitCode, UserError } from './errors.ts';
 import type { GenerateCommandRequest } from './generate-run.ts';
@@ -141,10 +141,8 @@ function parseIds(text: string): number[] {
 const MAX_SEED = 2 ** 32 - 1;
 
 function integer(flag: string, text: string, min: number, max?: number): number {
-  const value = plainNumber(text);
-  if (value === null || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
-    throw new UserError(`${flag} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got ${text})`);
-  }
+  const value = wholeNumberIn(text, min, max);
+  if (value === null) throw new UserError(`${flag} must be an integer ${max === undefined ? `>= ${min}` : `from ${min} to ${max}`} (got ${text})`);
   return value;
 }
 

@@ -18,13 +18,19 @@ export function plainNumber(text: string): number | null {
   return /^-?(?:\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : null;
 }
 
+/** A flag's value as a whole number from `min` to `max` (plain decimal digits), or null. */
+export function wholeNumberIn(text: string, min: number, max = Infinity): number | null {
+  const value = plainNumber(text);
+  return value !== null && Number.isInteger(value) && value >= min && value <= max ? value : null;
+}
+
 /**
  * The count a flag was given (`--limit 20`): a whole number, 1 or more. Refused as
  * `--limit: "0": give a whole number of cards, 1 or more`: "0 is not a whole number of
  * cards" was untrue, and each such flag said it its own way.
  */
 export function countOption(flag: string, text: string, unit: string): number {
-  const count = plainNumber(text);
-  if (count === null || !Number.isInteger(count) || count < 1) throw new UserError(`${flag}: "${text}": give a whole number of ${unit}, 1 or more`);
+  const count = wholeNumberIn(text, 1);
+  if (count === null) throw new UserError(`${flag}: "${text}": give a whole number of ${unit}, 1 or more`);
   return count;
 }

@@ -5,7 +5,7 @@ import { counted } from './plural.ts';
 import { availableParallelism } from 'node:os';
 import { Option, type Command } from 'commander';
 import { UserError } from './errors.ts';
-import { numberOption, plainNumber } from './number-option.ts';
+import { numberOption, wholeNumberIn } from './number-option.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { helpText } from './help-layout.ts';
 import type { ServeAppOptions } from '../serve/serve-app.ts';
@@ -67,8 +67,8 @@ export function register(program: Command): void {
 
 function integerFlag(flag: string, text: string, min: number, max: number): number {
   // Plain decimal digits only (not " 80", which the trim let through, nor 0x50).
-  const value = plainNumber(text);
-  if (value === null || !Number.isInteger(value) || value < min || value > max) throw new UserError(`${flag} must be an integer in [${min}, ${max}] (got ${text})`);
+  const value = wholeNumberIn(text, min, max);
+  if (value === null) throw new UserError(`${flag} must be an integer in [${min}, ${max}] (got ${text})`);
   return value;
 }
 
