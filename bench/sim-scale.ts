@@ -29,6 +29,12 @@ const { values: args } = parseArgs({
 });
 
 const counts = args.requests.split(',').map(Number);
+const rate = Number(args.rate);
+// A typo is one line, not the workload generator's stack trace.
+if (!counts.every((n) => Number.isInteger(n) && n > 0) || !(rate > 0)) {
+  console.error(`sim-scale: --requests takes whole numbers above 0, comma-separated, and --rate a number above 0 (got --requests ${args.requests} --rate ${args.rate})`);
+  process.exit(2);
+}
 let base: { n: number; ms: number } | null = null;
 console.log(`device ${args.device}; rate ${args.rate}/s; ${new Date().toISOString()}; load ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 for (const n of counts) {
@@ -44,7 +50,7 @@ for (const n of counts) {
     { key: 'workload.promptTokens', value: { min: 4, max: 4 } },
     { key: 'workload.outputTokens', value: { min: 64, max: 64 } },
     { key: 'workload.arrival', value: 'poisson' },
-    { key: 'workload.rate', value: Number(args.rate) },
+    { key: 'workload.rate', value: rate },
   ]);
   const simDevice = resolveSimDevice(args.device, 'gpt2').spec;
   const started = performance.now();
